@@ -1,0 +1,13 @@
+#!/usr/bin/env node
+// The package's command line. It runs the compiled sources, which `npm install` builds.
+import { existsSync } from 'node:fs';
+
+const entry = new URL('../dist/cli/main.js', import.meta.url);
+if (!existsSync(entry)) {
+  process.stderr.write(
+    'hermes: the package is not built (dist/ is missing). Run `npm install` or `npm run build` in it.\n',
+  );
+  process.exit(2);
+}
+const { main } = await import(entry.href);
+process.exitCode = main(process.argv.slice(2));

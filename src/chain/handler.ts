@@ -1,0 +1,21 @@
+import type { OnErrorPolicy } from '../hooks/declaration.js';
+import type { HookName } from '../hooks/index.js';
+import type { Logger } from '../log/logger.js';
+import type { ToolMatcher } from './matcher.js';
+
+export const DEFAULT_PRIORITY = 100;
+export const DEFAULT_TIMEOUT_MS = 5000;
+
+/** A handler as the chain runner holds it: options resolved once, at registration. */
+export interface RegisteredHandler {
+  readonly extension: string;
+  readonly hook: HookName;
+  readonly fn: (event: never) => unknown;
+  readonly priority: number;
+  readonly timeoutMs: number;
+  readonly onError: OnErrorPolicy;
+  readonly tools: ToolMatcher | undefined;
+  readonly log: Logger;
+  /** Error messages already logged for this handler, so a failing guard logs each once. */
+  readonly loggedErrors: Set<string>;
+}

@@ -1,0 +1,240 @@
+import type { HookDeclaration, TurnContext } from '../hooks/declaration.js';
+import { type AnyHookResult, type Metadata, PASS } from '../hooks/results.js';
+import {
+  describeInvalidResult,
+  describeThrown,
+  HandlerTimeoutError,
+  HookHandlerError,
+} from './errors.js';
+import { isPlainObject } from './frozen.js';
+import type { RegisteredHandler } from './handler.js';
+import type { ChainOutcome } from './outcome.js';
+
+type AnyDeclaration = HookDeclaration<unknown, unknown, unknown>;
+
+const EMPTY_METADATA: Metadata = Object.freeze({});
+const now = () => performance.now();
+
+/**
+ * Runs one hook's handlers over one payload (DESIGN §2): ascending priority (the list arrives
+ * sorted), each rewrite or injection folded into the value later handlers see, the first block
+ * ending the chain, metadata merged in chain order, one trace entry per handler that ran.
+ *
+ * It stays synchronous until a handler returns a thenable, so a chain of sync handlers returns
+ * its outcome directly and pays for no promise it did not create; from the first thenable on it
+ * continues as one async function that awaits each async handler exactly once.
+ */
+export function runChain<Input, Value, Event>(
+  decl: HookDeclaration<Input, Value, Event>,
+  handlers: readonly RegisteredHandler[],
+  input: Input,
+  turn: TurnContext,
+): ChainOutcome<Value> | Promise<ChainOutcome<Value>> {
+  if (handlers.length === 0) {
+    return {
+      blocked: false,
+      changed: false,
+      value: decl.unchanged(input),
+      metadata: EMPTY_METADATA,
+      trace: [],
+    };
+  }
+  const run = new ChainRun(decl as AnyDeclaration, handlers, input, turn);
+  return run.loop() as ChainOutcome<Value> | Promise<ChainOutcome<Value>>;
+}
+
+class ChainRun {
+  index = 0;
+  changed = false;
+  blocked = false;
+  message: string | undefined = undefined;
+  blockedBy: string | undefined = undefined;
+  metadata: Metadata = EMPTY_METADATA;
+  value: unknown;
+  event: unknown;
+  readonly trace: ChainOutcome<unknown>['trace'] = [];
+
+  constructor(
+    readonly decl: AnyDeclaration,
+    readonly handlers: readonly RegisteredHandler[],
+    readonly input: unknown,
+    readonly turn: TurnContext,
+  ) {
+    this.value = decl.view(input);
+    this.event = decl.event(input, this.value, turn, EMPTY_METADATA);
+  }
+
+  loop(): ChainOutcome<unknown> | Promise<ChainOutcome<unknown>> {
+    const handlers = this.handlers;
+    let start = now();
+    for (; this.index < handlers.length; this.index++) {
+      const handler = handlers[this.index] as RegisteredHandler;
+      let result: unknown;
+      try {
+        result = (handler.fn as (event: unknown) => unknown)(this.event);
+      } catch (error) {
+        const end = now();
+        if (this.fail(handler, describeThrown(error), end - start, error)) return this.outcome();
+        start = end;
+        continue;
+      }
+      if (
+        result !== null &&
+        typeof result === 'object' &&
+        typeof (result as PromiseLike<unknown>).then === 'function'
+      ) {
+        return this.continueAsync(handler, result as PromiseLike<unknown>, start);
+      }
+      const end = now();
+      const durationMs = end - start;
+      start = end;
+      if (durationMs > handler.timeoutMs) {
+        // A synchronous handler cannot be interrupted, but running past its limit is still a
+        // failure: its result is discarded so a slow guard behaves the same sync or async.
+        const reason = `ran ${Math.round(durationMs)} ms, past its timeoutMs of ${handler.timeoutMs}`;
+        if (this.fail(handler, reason, durationMs, undefined)) return this.outcome();
+        continue;
+      }
+      if (this.apply(handler, result, durationMs)) return this.outcome();
+    }
+    return this.outcome();
+  }
+
+  private async continueAsync(
+    handler: RegisteredHandler,
+    pending: PromiseLike<unknown>,
+    start: number,
+  ): Promise<ChainOutcome<unknown>> {
+    let result: unknown;
+    try {
+      result = await settleWithin(pending, handler.timeoutMs);
+    } catch (error) {
+      if (this.fail(handler, describeThrown(error), now() - start, error)) return this.outcome();
+      this.index++;
+      return this.loop();
+    }
+    if (this.apply(handler, result, now() - start)) return this.outcome();
+    this.index++;
+    return this.loop();
+  }
+
+  /** Classifies and applies one result. Returns true when the chain ends here. */
+  private apply(handler: RegisteredHandler, result: unknown, durationMs: number): boolean {
+    if (result === undefined || result === null || result === PASS) {
+      this.trace.push({ extension: handler.extension, action: 'pass', durationMs });
+      return false;
+    }
+    const r = result as AnyHookResult & { value?: unknown };
+    const action = typeof result === 'object' ? r.action : undefined;
+    const metadata = r.metadata;
+    if (metadata !== undefined && !isPlainObject(metadata))
+      return this.invalid(handler, result, durationMs);
+    if (action === 'pass') {
+      if (r.value !== undefined) return this.invalid(handler, result, durationMs);
+    } else if (action === 'block') {
+      if (typeof r.value !== 'string' || r.value.length === 0) {
+        return this.invalid(handler, result, durationMs);
+      }
+    } else {
+      const schema = typeof action === 'string' ? this.decl.actions[action] : undefined;
+      if (schema === undefined || !schema.safeParse(result).success) {
+        return this.invalid(handler, result, durationMs);
+      }
+    }
+    this.trace.push({ extension: handler.extension, action: action as string, durationMs });
+    if (metadata !== undefined) this.metadata = Object.freeze({ ...this.metadata, ...metadata });
+    if (action === 'block') {
+      this.block(handler.extension, r.value as string);
+      return true;
+    }
+    if (action !== 'pass') {
+      this.value = this.decl.fold(this.value, r);
+      this.changed = true;
+    }
+    if (action !== 'pass' || metadata !== undefined) {
+      this.event = this.decl.event(this.input, this.value, this.turn, this.metadata);
+    }
+    return false;
+  }
+
+  private invalid(handler: RegisteredHandler, result: unknown, durationMs: number): boolean {
+    return this.fail(handler, describeInvalidResult(this.decl, result), durationMs, undefined);
+  }
+
+  /**
+   * A handler error: never thrown, decided by the handler's `onError`. Logged once per distinct
+   * reason per handler, recorded in the trace either way. Returns true when the chain ends here.
+   */
+  private fail(
+    handler: RegisteredHandler,
+    reason: string,
+    durationMs: number,
+    cause: unknown,
+  ): boolean {
+    const error = new HookHandlerError(handler.extension, this.decl.name, reason, { cause });
+    const failClosed = handler.onError === 'block';
+    this.trace.push({
+      extension: handler.extension,
+      action: failClosed ? 'block' : 'error',
+      durationMs,
+      error: error.message,
+    });
+    if (!handler.loggedErrors.has(reason)) {
+      handler.loggedErrors.add(reason);
+      const consequence = failClosed ? 'blocked (onError: block)' : 'ignored (onError: pass)';
+      handler.log.warn(`${error.message} — ${consequence}`);
+    }
+    if (!failClosed) return false;
+    this.block(
+      handler.extension,
+      `Blocked because extension "${handler.extension}" failed in ${this.decl.name} (${reason}).`,
+    );
+    return true;
+  }
+
+  private block(extension: string, message: string): void {
+    this.blocked = true;
+    this.blockedBy = extension;
+    this.message = message;
+  }
+
+  outcome(): ChainOutcome<unknown> {
+    const value = this.changed ? this.value : this.decl.unchanged(this.input);
+    if (!this.blocked) {
+      return {
+        blocked: false,
+        changed: this.changed,
+        value,
+        metadata: this.metadata,
+        trace: this.trace,
+      };
+    }
+    return {
+      blocked: true,
+      message: this.message,
+      blockedBy: this.blockedBy,
+      changed: this.changed,
+      value,
+      metadata: this.metadata,
+      trace: this.trace,
+    };
+  }
+}
+
+/** Awaits a handler's thenable, failing with a timeout if it has not settled in time. */
+function settleWithin(pending: PromiseLike<unknown>, timeoutMs: number): Promise<unknown> {
+  if (!(timeoutMs < Number.POSITIVE_INFINITY)) return Promise.resolve(pending);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new HandlerTimeoutError(timeoutMs)), timeoutMs);
+    pending.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+/** Keys of the `extensions` section that configure loading, so no extension may be named so. */
+export const RESERVED_CONFIG_KEYS: readonly string[] = [
+  'enabled',
+  'global_dir',
+  'project_local',
+  'paths',
+  'disabled',
+];
+
+const extensionConfigSchema = z.record(z.string(), z.unknown(), {
+  error: 'per-extension config must be a mapping of keys to values',
+});
+
+/** The `extensions` section (DESIGN §5), in the seed's snake_case shape. */
+export const extensionsSectionSchema = z
+  .object({
+    enabled: z.boolean().optional(),
+    global_dir: z.string().optional(),
+    project_local: z.boolean().optional(),
+    paths: z.array(z.string()).optional(),
+    disabled: z.array(z.string()).optional(),
+  })
+  .catchall(extensionConfigSchema);
+
+/**
+ * A whole config file. Other top-level sections are allowed and left alone: the global
+ * `config.yaml` is shared with the rest of the agent's settings.
+ */
+export const hermesConfigSchema = z.looseObject({
+  extensions: extensionsSectionSchema.optional(),
+});
+
+export interface ExtensionsSection {
+  enabled?: boolean;
+  global_dir?: string;
+  project_local?: boolean;
+  paths?: string[];
+  disabled?: string[];
+  [extensionName: string]: unknown;
+}
+
+export interface HermesConfig {
+  extensions?: ExtensionsSection;
+  [section: string]: unknown;
+}
+
+/** Typing helper for `hermes.config.ts`. */
+export function defineConfig(config: HermesConfig): HermesConfig {
+  return config;
+}

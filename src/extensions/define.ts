@@ -1,0 +1,68 @@
+import type { z } from 'zod';
+import { RESERVED_CONFIG_KEYS } from '../config/schema.js';
+import type { HookName } from '../hooks/index.js';
+import type { HandlerOptions, HookHandler } from '../hooks/types.js';
+import type { Logger } from '../log/logger.js';
+
+/** What `setup(hermes)` receives: the one way an extension talks to the runtime. */
+export interface HermesApi<Config = Record<string, unknown>> {
+  /** Register a handler. Only during `setup`; the chains are fixed once setup has finished. */
+  on<H extends HookName>(hook: H, handler: HookHandler<H>, options?: HandlerOptions<H>): void;
+  /** This extension's config section, parsed (defaults applied) by its `configSchema`. */
+  readonly config: Config;
+  readonly log: Logger;
+  /** The project the agent works in (absolute). */
+  readonly projectRoot: string;
+  /** The folder the extension was loaded from; undefined for in-memory extensions. */
+  readonly extensionDir: string | undefined;
+  readonly name: string;
+}
+
+export interface ExtensionDefinition<Config = Record<string, unknown>> {
+  /** Lower-case words joined by dashes, e.g. `workflow-guard`. */
+  readonly name: string;
+  readonly description?: string;
+  readonly version?: string;
+  readonly configSchema?: z.ZodType<Config>;
+  setup(hermes: HermesApi<Config>): void | Promise<void>;
+}
+
+export const EXTENSION_NAME_PATTERN = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
+
+/**
+ * Declares an extension. It checks the definition at once, so a mistake is reported where it
+ * was made, and returns it unchanged (frozen) for the default export.
+ */
+export function defineExtension<Schema extends z.ZodType = z.ZodType<Record<string, unknown>>>(
+  definition: ExtensionDefinition<z.output<Schema>> & { configSchema?: Schema },
+): ExtensionDefinition<z.output<Schema>> {
+  const problem = findDefinitionProblem(definition);
+  if (problem) throw new TypeError(`defineExtension: ${problem}`);
+  return Object.freeze({ ...definition });
+}
+
+/** Why a value cannot be used as an extension, or undefined when it can. */
+export function findDefinitionProblem(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object') {
+    return `expected an object from defineExtension(...), got ${value === null ? 'null' : typeof value}`;
+  }
+  const def = value as Partial<Record<keyof ExtensionDefinition, unknown>>;
+  if (typeof def.name !== 'string' || !EXTENSION_NAME_PATTERN.test(def.name)) {
+    return `name must be lower-case words joined by dashes (like "workflow-guard"), got ${JSON.stringify(def.name)}`;
+  }
+  if (RESERVED_CONFIG_KEYS.includes(def.name)) {
+    return `name "${def.name}" is reserved (it is a key of the extensions config section)`;
+  }
+  if (typeof def.setup !== 'function')
+    return `extension "${def.name}" has no setup(hermes) function`;
+  for (const key of ['description', 'version'] as const) {
+    if (def[key] !== undefined && typeof def[key] !== 'string') {
+      return `extension "${def.name}": ${key} must be a string`;
+    }
+  }
+  const schema = def.configSchema as { safeParse?: unknown } | undefined;
+  if (schema !== undefined && typeof schema?.safeParse !== 'function') {
+    return `extension "${def.name}": configSchema must be a zod schema`;
+  }
+  return undefined;
+}

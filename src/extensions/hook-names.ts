@@ -1,0 +1,24 @@
+import { HOOK_NAMES, type HookName, isHookName } from '../hooks/index.js';
+import { didYouMean } from './suggest.js';
+
+/** What other agents call these hook points, so a port from them gets a precise hint. */
+const PEER_NAMES: Readonly<Record<string, HookName>> = {
+  input: 'transform_user_input',
+  UserPromptSubmit: 'transform_user_input',
+  BeforeAgent: 'transform_user_input',
+  before_agent_start: 'before_llm_call',
+  BeforeModel: 'before_llm_call',
+  tool_call: 'intercept_tool_call',
+  PreToolUse: 'intercept_tool_call',
+  BeforeTool: 'intercept_tool_call',
+  pre_tool_call: 'intercept_tool_call',
+};
+
+export function assertHookName(name: unknown): asserts name is HookName {
+  if (isHookName(name)) return;
+  const text = typeof name === 'string' ? `"${name}"` : String(name);
+  const suggestion =
+    typeof name === 'string' ? (PEER_NAMES[name] ?? didYouMean(name, HOOK_NAMES)) : undefined;
+  const hint = suggestion ? ` Did you mean "${suggestion}"?` : '';
+  throw new TypeError(`unknown hook ${text}.${hint} Hooks are: ${HOOK_NAMES.join(', ')}.`);
+}

@@ -1,0 +1,125 @@
+import { DEFAULT_PRIORITY, DEFAULT_TIMEOUT_MS, type RegisteredHandler } from '../chain/handler.js';
+import { compileToolMatcher } from '../chain/matcher.js';
+import type { OnErrorPolicy } from '../hooks/declaration.js';
+import { HOOKS, type HookName } from '../hooks/index.js';
+import type { HandlerOptions } from '../hooks/types.js';
+import type { Logger } from '../log/logger.js';
+import type { ExtensionDefinition, HermesApi } from './define.js';
+import { assertHookName } from './hook-names.js';
+
+/** Setup that has not finished by then is a load failure, not a hang of the whole agent. */
+export const SETUP_TIMEOUT_MS = 10_000;
+
+export interface SetupContext {
+  config: unknown;
+  projectRoot: string;
+  extensionDir: string | undefined;
+  log: Logger;
+}
+
+/** A handler as registered, before the runtime orders all handlers of a hook. */
+export interface Registration {
+  handler: RegisteredHandler;
+  /** Position inside its extension, the last tie-breaker. */
+  index: number;
+}
+
+/**
+ * Runs an extension's `setup` and returns what it registered. Throws (with a message naming the
+ * hook or option that was wrong) when setup throws, rejects, registers something invalid or
+ * takes longer than SETUP_TIMEOUT_MS; the caller turns that into a diagnostic.
+ */
+export async function runSetup(
+  definition: ExtensionDefinition<unknown>,
+  context: SetupContext,
+): Promise<Registration[]> {
+  const registrations: Registration[] = [];
+  let open = true;
+  const hermes: HermesApi<unknown> = Object.freeze({
+    name: definition.name,
+    config: context.config,
+    log: context.log,
+    projectRoot: context.projectRoot,
+    extensionDir: context.extensionDir,
+    on(hook: HookName, fn: unknown, options?: HandlerOptions) {
+      if (!open) {
+        throw new Error(
+          `hermes.on("${String(hook)}") was called after setup finished; register handlers inside setup()`,
+        );
+      }
+      const handler = register(definition.name, hook, fn, options, context.log);
+      registrations.push({ handler, index: registrations.length });
+    },
+  });
+  try {
+    await withSetupTimeout(Promise.resolve().then(() => definition.setup(hermes)));
+  } finally {
+    open = false;
+  }
+  return registrations;
+}
+
+function register(
+  extension: string,
+  hook: unknown,
+  fn: unknown,
+  options: HandlerOptions | undefined,
+  log: Logger,
+): RegisteredHandler {
+  assertHookName(hook);
+  const where = `hermes.on("${hook}")`;
+  if (typeof fn !== 'function') throw new TypeError(`${where}: the handler must be a function`);
+  const {
+    priority = DEFAULT_PRIORITY,
+    timeoutMs = DEFAULT_TIMEOUT_MS,
+    onError,
+    tools,
+  } = options ?? {};
+  if (typeof priority !== 'number' || !Number.isFinite(priority)) {
+    throw new TypeError(`${where}: priority must be a finite number, got ${String(priority)}`);
+  }
+  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) {
+    throw new TypeError(
+      `${where}: timeoutMs must be a positive number of milliseconds (or Infinity)`,
+    );
+  }
+  if (onError !== undefined && onError !== 'pass' && onError !== 'block') {
+    throw new TypeError(
+      `${where}: onError must be 'pass' or 'block', got ${JSON.stringify(onError)}`,
+    );
+  }
+  if (tools !== undefined && hook !== 'intercept_tool_call') {
+    throw new TypeError(`${where}: \`tools\` only applies to intercept_tool_call handlers`);
+  }
+  return {
+    extension,
+    hook,
+    fn: fn as RegisteredHandler['fn'],
+    priority,
+    timeoutMs,
+    onError: (onError ?? HOOKS[hook].defaultOnError) as OnErrorPolicy,
+    tools: tools === undefined ? undefined : compileMatcher(where, tools),
+    log,
+    loggedErrors: new Set(),
+  };
+}
+
+function compileMatcher(where: string, tools: NonNullable<HandlerOptions['tools']>) {
+  try {
+    return compileToolMatcher(tools);
+  } catch (error) {
+    throw new TypeError(`${where}: ${(error as Error).message}`);
+  }
+}
+
+function withSetupTimeout(setup: Promise<unknown>): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`setup did not finish within ${SETUP_TIMEOUT_MS} ms`)),
+      SETUP_TIMEOUT_MS,
+    );
+    timer.unref();
+  });
+  return Promise.race([setup, timeout]).finally(() => clearTimeout(timer));
+}

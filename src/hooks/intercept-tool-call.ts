@@ -1,0 +1,54 @@
+import { frozenCopy } from '../chain/frozen.js';
+import type { HookDeclaration, TurnContext } from './declaration.js';
+import type { Metadata, RewriteResult } from './results.js';
+import { actionSchema, plainObjectSchema } from './schemas.js';
+
+/**
+ * `intercept_tool_call`: once per tool call. `rewrite` replaces the arguments the tool runs with;
+ * `block` keeps the tool from running and its message goes to the model as the tool's error.
+ * Fails closed by default: a broken guard must not silently let a write through.
+ */
+export interface ToolCallInput {
+  toolName: string;
+  toolArgs: Record<string, unknown>;
+  toolCallId?: string;
+  /** Defaults to the turn id. */
+  taskId?: string;
+}
+
+export interface InterceptToolCallEvent {
+  readonly toolName: string;
+  readonly toolArgs: Readonly<Record<string, unknown>>;
+  readonly toolCallId?: string;
+  readonly taskId: string;
+  readonly sessionId: string;
+  readonly turnId: string;
+  readonly state: Record<string, unknown>;
+  readonly metadata: Readonly<Metadata>;
+}
+
+export const interceptToolCall: HookDeclaration<
+  ToolCallInput,
+  Record<string, unknown>,
+  InterceptToolCallEvent
+> = {
+  name: 'intercept_tool_call',
+  defaultOnError: 'block',
+  actions: {
+    rewrite: actionSchema('rewrite', plainObjectSchema),
+  },
+  view: (input) => frozenCopy(input.toolArgs),
+  unchanged: (input) => input.toolArgs,
+  event: (input, toolArgs, turn: TurnContext, metadata) =>
+    Object.freeze({
+      toolName: input.toolName,
+      toolArgs,
+      toolCallId: input.toolCallId,
+      taskId: input.taskId ?? turn.turnId,
+      sessionId: turn.sessionId,
+      turnId: turn.turnId,
+      state: turn.state,
+      metadata,
+    }),
+  fold: (_args, result) => frozenCopy((result as RewriteResult<Record<string, unknown>>).value),
+};

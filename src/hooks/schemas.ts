@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { isPlainObject } from '../chain/frozen.js';
+
+/** Building blocks for the per-hook result schemas. */
+export const metadataSchema = z
+  .custom<Record<string, unknown>>(isPlainObject, 'metadata must be a plain object')
+  .optional();
+
+export const plainObjectSchema = z.custom<Record<string, unknown>>(
+  isPlainObject,
+  'must be a plain object',
+);
+
+export const textSchema = z
+  .string({ error: 'must be a string' })
+  .min(1, 'must be a non-empty string');
+
+export function actionSchema<A extends string, V extends z.ZodType>(action: A, value: V) {
+  return z.strictObject({ action: z.literal(action), value, metadata: metadataSchema });
+}

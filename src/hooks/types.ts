@@ -1,0 +1,52 @@
+import type { BeforeLlmCallEvent, LlmRequest } from './before-llm-call.js';
+import type { OnErrorPolicy } from './declaration.js';
+import type { HookName } from './index.js';
+import type { InterceptToolCallEvent } from './intercept-tool-call.js';
+import type {
+  BlockResult,
+  InjectSystemResult,
+  InjectUserResult,
+  PassResult,
+  RewriteResult,
+} from './results.js';
+import type { TransformUserInputEvent } from './transform-user-input.js';
+
+/** What each hook's handlers receive. */
+export interface HookEventMap {
+  transform_user_input: TransformUserInputEvent;
+  before_llm_call: BeforeLlmCallEvent;
+  intercept_tool_call: InterceptToolCallEvent;
+}
+
+/** What each hook's handlers may return (plus `undefined`/`null` for pass). */
+export interface HookResultMap {
+  transform_user_input: PassResult | RewriteResult<string> | BlockResult;
+  before_llm_call:
+    | PassResult
+    | InjectSystemResult
+    | InjectUserResult
+    | RewriteResult<Partial<LlmRequest>>
+    | BlockResult;
+  intercept_tool_call: PassResult | RewriteResult<Record<string, unknown>> | BlockResult;
+}
+
+// biome-ignore lint/suspicious/noConfusingVoidType: a handler that returns nothing passes
+export type HandlerReturn<H extends HookName> = HookResultMap[H] | undefined | null | void;
+
+export type HookHandler<H extends HookName> = (
+  event: HookEventMap[H],
+) => HandlerReturn<H> | PromiseLike<HandlerReturn<H>>;
+
+/** A tool name (exact match), a pattern, or a list of either. */
+export type ToolPattern = string | RegExp | ReadonlyArray<string | RegExp>;
+
+export interface HandlerOptions<H extends HookName = HookName> {
+  /** Lower runs earlier. Default 100. */
+  priority?: number;
+  /** Per-handler limit for an async handler to settle (ms). Default 5000. */
+  timeoutMs?: number;
+  /** What a throw, rejection, invalid result or timeout means. Default: see DESIGN §2. */
+  onError?: OnErrorPolicy;
+  /** `intercept_tool_call` only: call this handler for matching tool names only. */
+  tools?: H extends 'intercept_tool_call' ? ToolPattern : never;
+}

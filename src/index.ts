@@ -1,0 +1,75 @@
+/** hermes-extensions: intercept, rewrite and block what an AI agent does, as chains of hooks. */
+
+export { HookHandlerError } from './chain/errors.js';
+export type { ChainOutcome, TraceEntry } from './chain/outcome.js';
+export { ConfigError } from './config/errors.js';
+export {
+  defineConfig,
+  type ExtensionsSection,
+  type HermesConfig,
+} from './config/schema.js';
+export {
+  defineExtension,
+  type ExtensionDefinition,
+  type HermesApi,
+} from './extensions/define.js';
+export type {
+  BeforeLlmCallEvent,
+  BeforeLlmCallInput,
+  LlmRequest,
+} from './hooks/before-llm-call.js';
+export type { OnErrorPolicy } from './hooks/declaration.js';
+export { HOOK_NAMES, type HookName } from './hooks/index.js';
+export type { InterceptToolCallEvent, ToolCallInput } from './hooks/intercept-tool-call.js';
+export type { ChatMessage, ToolCall } from './hooks/messages.js';
+export {
+  type AnyHookResult,
+  type BlockResult,
+  block,
+  HookResult,
+  type InjectSystemResult,
+  type InjectUserResult,
+  injectSystem,
+  injectUser,
+  type Metadata,
+  type PassResult,
+  pass,
+  type RewriteResult,
+  rewrite,
+} from './hooks/results.js';
+export type { TransformUserInputEvent } from './hooks/transform-user-input.js';
+export type {
+  HandlerOptions,
+  HookEventMap,
+  HookHandler,
+  HookResultMap,
+  ToolPattern,
+} from './hooks/types.js';
+export { blockedToolResult } from './host/blocked-tool-result.js';
+export {
+  type ConversationResult,
+  type RunConversationOptions,
+  runConversation,
+  type ToolCallRecord,
+} from './host/run-conversation.js';
+export type {
+  ModelClient,
+  ModelRequest,
+  ModelResponse,
+  ToolDefinition,
+  ToolSpec,
+  Tools,
+} from './host/types.js';
+export type { Logger } from './log/logger.js';
+export { type CreateRuntimeOptions, createRuntime } from './runtime/create-runtime.js';
+export { TurnEndedError, TurnInProgressError } from './runtime/errors.js';
+export { Runtime, type TurnOptions } from './runtime/runtime.js';
+export { type MaybePromise, Turn } from './runtime/turn.js';
+export { getTurnState } from './runtime/turn-registry.js';
+export type {
+  Diagnostic,
+  ExtensionInfo,
+  ExtensionSource,
+  ExtensionStatus,
+  HookRegistrationInfo,
+} from './runtime/types.js';

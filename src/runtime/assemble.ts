@@ -1,0 +1,163 @@
+import type { RegisteredHandler } from '../chain/handler.js';
+import { formatConfigIssues } from '../config/errors.js';
+import type { ExtensionsSection } from '../config/schema.js';
+import { RESERVED_CONFIG_KEYS } from '../config/schema.js';
+import type { ExtensionDefinition } from '../extensions/define.js';
+import { type Registration, runSetup } from '../extensions/setup.js';
+import { didYouMean } from '../extensions/suggest.js';
+import { type Logger, scopedLogger } from '../log/logger.js';
+import { HandlerIndex } from './handler-index.js';
+import { Runtime } from './runtime.js';
+import type { Diagnostic, ExtensionInfo, ExtensionSource } from './types.js';
+
+/** An extension found by discovery (or handed over in memory), in load order. */
+export interface ExtensionCandidate {
+  name: string;
+  source: ExtensionSource;
+  path?: string;
+  /** Absent when the extension could not even be loaded; `loadError` says why. */
+  definition?: ExtensionDefinition<unknown>;
+  loadError?: string;
+  loadMs: number;
+}
+
+export interface AssembleOptions {
+  candidates: readonly ExtensionCandidate[];
+  section: ExtensionsSection;
+  projectRoot: string;
+  logger: Logger;
+}
+
+/**
+ * Turns candidates in load order into a runtime: later same-named candidates shadow earlier
+ * ones, `enabled`/`disabled` apply, each extension's config is parsed by its schema, setups run
+ * one after another, and every failure stays with its own extension as a diagnostic.
+ * Handler order is fixed here once: priority, then load order, then registration order.
+ */
+export async function assembleRuntime(options: AssembleOptions): Promise<Runtime> {
+  const { candidates, section, projectRoot, logger } = options;
+  const diagnostics: Diagnostic[] = [];
+  const infos: ExtensionInfo[] = [];
+  const registrations: Array<{ order: number; registration: Registration }> = [];
+  const winners = new Map<string, number>();
+  candidates.forEach((candidate, i) => {
+    winners.set(candidate.name, i);
+  });
+  const disabled = new Set(section.disabled ?? []);
+  const loadingEnabled = section.enabled !== false;
+
+  for (const [order, candidate] of candidates.entries()) {
+    const info: ExtensionInfo = {
+      name: candidate.name,
+      source: candidate.source,
+      ...(candidate.path === undefined ? {} : { path: candidate.path }),
+      ...describe(candidate.definition),
+      status: 'enabled',
+      hooks: [],
+      loadMs: candidate.loadMs,
+    };
+    infos.push(info);
+    const problem = (message: string, severity: Diagnostic['severity'] = 'error') =>
+      diagnostics.push({ severity, extension: candidate.name, file: candidate.path, message });
+
+    if (winners.get(candidate.name) !== order) {
+      const winner = candidates[winners.get(candidate.name) as number] as ExtensionCandidate;
+      info.status = 'shadowed';
+      info.reason = `shadowed by the ${winner.source} extension${winner.path ? ` at ${winner.path}` : ''}`;
+      problem(`"${candidate.name}" (${candidate.source}) is ${info.reason}`, 'warning');
+      continue;
+    }
+    if (candidate.loadError !== undefined || candidate.definition === undefined) {
+      info.status = 'error';
+      info.reason = candidate.loadError ?? 'could not be loaded';
+      problem(info.reason);
+      continue;
+    }
+    if (!loadingEnabled || disabled.has(candidate.name)) {
+      info.status = 'disabled';
+      info.reason = loadingEnabled
+        ? 'listed in extensions.disabled'
+        : 'extensions.enabled is false';
+      continue;
+    }
+
+    const definition = candidate.definition;
+    const started = performance.now();
+    const log = scopedLogger(logger, definition.name);
+    try {
+      const config = parseExtensionConfig(definition, section[definition.name]);
+      const registered = await runSetup(definition, {
+        config,
+        projectRoot,
+        extensionDir: candidate.path,
+        log,
+      });
+      for (const registration of registered) registrations.push({ order, registration });
+      info.hooks = registered.map(({ handler }) => ({
+        hook: handler.hook,
+        priority: handler.priority,
+        ...(handler.tools ? { tools: handler.tools.display } : {}),
+      }));
+    } catch (error) {
+      info.status = 'error';
+      info.reason = (error as Error)?.message ?? String(error);
+      problem(info.reason);
+    } finally {
+      info.loadMs += performance.now() - started;
+    }
+  }
+
+  reportConfigProblems(section, candidates, diagnostics);
+  const ordered = registrations
+    .sort(
+      (a, b) =>
+        a.registration.handler.priority - b.registration.handler.priority ||
+        a.order - b.order ||
+        a.registration.index - b.registration.index,
+    )
+    .map(({ registration }): RegisteredHandler => registration.handler);
+  return new Runtime(new HandlerIndex(ordered), infos, diagnostics, projectRoot);
+}
+
+function describe(definition: ExtensionDefinition<unknown> | undefined) {
+  return {
+    ...(definition?.version === undefined ? {} : { version: definition.version }),
+    ...(definition?.description === undefined ? {} : { description: definition.description }),
+  };
+}
+
+function parseExtensionConfig(definition: ExtensionDefinition<unknown>, raw: unknown): unknown {
+  const value = raw ?? {};
+  if (!definition.configSchema) return value;
+  const parsed = definition.configSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issues = formatConfigIssues(parsed.error, ['extensions', definition.name]);
+  throw new Error(`config for "${definition.name}" does not match its configSchema:\n${issues}`);
+}
+
+/** Config that names no extension is most likely a typo: say so instead of ignoring it. */
+function reportConfigProblems(
+  section: ExtensionsSection,
+  candidates: readonly ExtensionCandidate[],
+  diagnostics: Diagnostic[],
+): void {
+  const known = [...new Set(candidates.map((c) => c.name))];
+  const unknown = (name: string) => {
+    const suggestion = didYouMean(name, known);
+    return suggestion ? ` (did you mean "${suggestion}"?)` : '';
+  };
+  for (const key of Object.keys(section)) {
+    if (RESERVED_CONFIG_KEYS.includes(key) || known.includes(key)) continue;
+    diagnostics.push({
+      severity: 'warning',
+      message: `extensions.${key} configures an extension that was not found${unknown(key)}`,
+    });
+  }
+  for (const name of section.disabled ?? []) {
+    if (known.includes(name)) continue;
+    diagnostics.push({
+      severity: 'warning',
+      message: `extensions.disabled names "${name}", which was not found${unknown(name)}`,
+    });
+  }
+}

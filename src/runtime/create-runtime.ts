@@ -1,0 +1,48 @@
+import { resolve } from 'node:path';
+import { parseWith } from '../config/errors.js';
+import { type HermesConfig, hermesConfigSchema } from '../config/schema.js';
+import type { ExtensionDefinition } from '../extensions/define.js';
+import { findDefinitionProblem } from '../extensions/define.js';
+import { type Logger, stderrLogger } from '../log/logger.js';
+import { assembleRuntime, type ExtensionCandidate } from './assemble.js';
+import type { Runtime } from './runtime.js';
+
+export interface CreateRuntimeOptions {
+  /** In-memory extensions. Their order does not matter: priority ties go by extension name. */
+  // biome-ignore lint/suspicious/noExplicitAny: each extension has its own config type
+  extensions: ReadonlyArray<ExtensionDefinition<any>>;
+  /** The config-file shape: `{ extensions: { NAME: {...}, disabled: [...] } }`. */
+  config?: HermesConfig;
+  /** The project root extensions see as `hermes.projectRoot`. Default: `process.cwd()`. */
+  cwd?: string;
+  /** Where the runtime and `hermes.log` write. Default: stderr. */
+  logger?: Logger;
+}
+
+/**
+ * A runtime over extensions held in memory (tests, bundled hosts). A definition that is not a
+ * valid extension, a config that fails its schema or a setup that throws leaves that extension
+ * in `error` with a diagnostic; only a config that is itself malformed rejects.
+ */
+export async function createRuntime(options: CreateRuntimeOptions): Promise<Runtime> {
+  if (!options || !Array.isArray(options.extensions)) {
+    throw new TypeError('createRuntime({ extensions }): extensions must be an array');
+  }
+  const config = parseWith(hermesConfigSchema, options.config ?? {}, 'createRuntime({ config })');
+  const candidates = options.extensions
+    .map((definition, index): ExtensionCandidate => {
+      const problem = findDefinitionProblem(definition);
+      const name = problem ? `invalid-extension-${index}` : definition.name;
+      return problem
+        ? { name, source: 'inline', loadError: `extensions[${index}]: ${problem}`, loadMs: 0 }
+        : { name, source: 'inline', definition, loadMs: 0 };
+    })
+    // Stable: same-named definitions keep array order, so the last one shadows the others.
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return assembleRuntime({
+    candidates,
+    section: config.extensions ?? {},
+    projectRoot: resolve(options.cwd ?? process.cwd()),
+    logger: options.logger ?? stderrLogger,
+  });
+}

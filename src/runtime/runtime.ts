@@ -1,0 +1,63 @@
+import { randomUUID } from 'node:crypto';
+import { isHookName } from '../hooks/index.js';
+import { TurnInProgressError } from './errors.js';
+import type { HandlerIndex } from './handler-index.js';
+import { Turn } from './turn.js';
+import { publishTurnState, withdrawTurnState } from './turn-registry.js';
+import type { Diagnostic, ExtensionInfo } from './types.js';
+
+export interface TurnOptions {
+  sessionId: string;
+  /** Where the conversation happens (`cli`, `telegram`, …). Default `cli`. */
+  platform?: string;
+  /** Default: a random UUID. */
+  turnId?: string;
+}
+
+/** The loaded extensions and their chains. Built by `createRuntime` or `loadRuntime`. */
+export class Runtime {
+  readonly #handlers: HandlerIndex;
+  readonly #turns = new Map<string, Turn>();
+
+  constructor(
+    handlers: HandlerIndex,
+    readonly extensions: readonly ExtensionInfo[],
+    readonly diagnostics: readonly Diagnostic[],
+    readonly projectRoot: string,
+  ) {
+    this.#handlers = handlers;
+  }
+
+  /** Whether any enabled extension handles this hook, so a host can skip building its payload. */
+  hasHook(hook: string): boolean {
+    return isHookName(hook) && this.#handlers.has(hook);
+  }
+
+  /**
+   * Runs `fn` as one turn of the session. Every chain run through `turn` shares `turn.state`;
+   * the state is emptied and forgotten when the turn ends, whether `fn` resolves or throws.
+   * Rejects with TurnInProgressError when the session already has a turn running.
+   */
+  async runTurn<T>(options: TurnOptions, fn: (turn: Turn) => T | Promise<T>): Promise<T> {
+    const { sessionId, platform = 'cli', turnId = randomUUID() } = options ?? {};
+    if (typeof sessionId !== 'string' || sessionId.length === 0) {
+      throw new TypeError('runTurn: sessionId must be a non-empty string');
+    }
+    if (this.#turns.has(sessionId)) throw new TurnInProgressError(sessionId);
+    const turn = new Turn(sessionId, turnId, platform, this.#handlers);
+    this.#turns.set(sessionId, turn);
+    publishTurnState(sessionId, turn.state);
+    try {
+      return await fn(turn);
+    } finally {
+      withdrawTurnState(sessionId, turn.state);
+      this.#turns.delete(sessionId);
+      turn.end();
+    }
+  }
+
+  /** The state of the session's turn in progress, or undefined between turns. */
+  getTurnState(sessionId: string): Record<string, unknown> | undefined {
+    return this.#turns.get(sessionId)?.state;
+  }
+}

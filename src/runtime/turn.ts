@@ -1,0 +1,76 @@
+import type { ChainOutcome } from '../chain/outcome.js';
+import { runChain } from '../chain/run-chain.js';
+import type { BeforeLlmCallInput, LlmRequest } from '../hooks/before-llm-call.js';
+import type { TurnContext } from '../hooks/declaration.js';
+import { HOOKS } from '../hooks/index.js';
+import type { ToolCallInput } from '../hooks/intercept-tool-call.js';
+import { TurnEndedError } from './errors.js';
+import type { HandlerIndex } from './handler-index.js';
+
+export type MaybePromise<T> = T | Promise<T>;
+
+/**
+ * One turn of one session: the three chains, sharing one `state` object that is emptied when the
+ * turn ends. Each chain returns its outcome directly when every handler was synchronous, and a
+ * promise otherwise; `await` works on both.
+ */
+export class Turn implements TurnContext {
+  readonly state: Record<string, unknown> = {};
+  #ended = false;
+
+  constructor(
+    readonly sessionId: string,
+    readonly turnId: string,
+    readonly platform: string,
+    readonly handlers: HandlerIndex,
+  ) {}
+
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  transformUserInput(userMessage: string): MaybePromise<ChainOutcome<string>> {
+    this.assertOpen();
+    if (typeof userMessage !== 'string') {
+      throw new TypeError('transformUserInput(userMessage): userMessage must be a string');
+    }
+    return runChain(
+      HOOKS.transform_user_input,
+      this.handlers.forHook('transform_user_input'),
+      userMessage,
+      this,
+    );
+  }
+
+  beforeLlmCall(request: BeforeLlmCallInput): MaybePromise<ChainOutcome<LlmRequest>> {
+    this.assertOpen();
+    if (typeof request?.systemPrompt !== 'string' || !Array.isArray(request.messages)) {
+      throw new TypeError(
+        'beforeLlmCall(request): needs { systemPrompt: string, messages: ChatMessage[] }',
+      );
+    }
+    return runChain(HOOKS.before_llm_call, this.handlers.forHook('before_llm_call'), request, this);
+  }
+
+  interceptToolCall(call: ToolCallInput): MaybePromise<ChainOutcome<Record<string, unknown>>> {
+    this.assertOpen();
+    if (
+      typeof call?.toolName !== 'string' ||
+      call.toolArgs === null ||
+      typeof call.toolArgs !== 'object'
+    ) {
+      throw new TypeError('interceptToolCall(call): needs { toolName: string, toolArgs: object }');
+    }
+    return runChain(HOOKS.intercept_tool_call, this.handlers.forTool(call.toolName), call, this);
+  }
+
+  /** Ends the turn: the state is emptied so nothing of it reaches the next turn. */
+  end(): void {
+    this.#ended = true;
+    for (const key of Object.keys(this.state)) delete this.state[key];
+  }
+
+  private assertOpen(): void {
+    if (this.#ended) throw new TurnEndedError(this.sessionId, this.turnId);
+  }
+}

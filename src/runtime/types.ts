@@ -1,0 +1,35 @@
+import type { HookName } from '../hooks/index.js';
+
+/** Where an extension came from: in memory (`createRuntime`), or a place on disk (DESIGN §5). */
+export type ExtensionSource = 'inline' | 'global' | 'path' | 'project' | 'package';
+
+export type ExtensionStatus = 'enabled' | 'disabled' | 'shadowed' | 'untrusted' | 'error';
+
+export interface HookRegistrationInfo {
+  hook: HookName;
+  priority: number;
+  /** The tool matcher of an `intercept_tool_call` handler, as written (`/re/` for patterns). */
+  tools?: string[];
+}
+
+/** One discovered extension, whatever became of it. Only `enabled` ones have handlers. */
+export interface ExtensionInfo {
+  name: string;
+  source: ExtensionSource;
+  path?: string;
+  version?: string;
+  description?: string;
+  status: ExtensionStatus;
+  hooks: HookRegistrationInfo[];
+  /** Time to load and set up, in milliseconds. */
+  loadMs: number;
+  /** Why it is in `error` (or `disabled`, `shadowed`, `untrusted`). */
+  reason?: string;
+}
+
+export interface Diagnostic {
+  severity: 'error' | 'warning' | 'info';
+  extension?: string;
+  file?: string;
+  message: string;
+}
