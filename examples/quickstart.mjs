@@ -48,9 +48,18 @@ const tools = {
   },
 };
 const model = scriptedModel([
-  { content: 'Editing right away.', toolCalls: [toolCall('write', { path: 'src/login.ts', content: 'fix' })] },
-  { content: 'Planning first.', toolCalls: [toolCall('write', { path: 'plans/active/plan.md', content: '1. fix' })] },
-  { content: 'Now the fix.', toolCalls: [toolCall('write', { path: 'src/login.ts', content: 'fix' })] },
+  {
+    content: 'Editing right away.',
+    toolCalls: [toolCall('write', { path: 'src/login.ts', content: 'fix' })],
+  },
+  {
+    content: 'Planning first.',
+    toolCalls: [toolCall('write', { path: 'plans/active/plan.md', content: '1. fix' })],
+  },
+  {
+    content: 'Now the fix.',
+    toolCalls: [toolCall('write', { path: 'src/login.ts', content: 'fix' })],
+  },
   { content: 'Planned, then fixed the login bug.' },
 ]);
 
@@ -63,10 +72,16 @@ const result = await runConversation({
   tools,
 });
 
-console.log(`user message the model saw: ${JSON.stringify(model.requests[0].messages.at(-1).content)}`);
-console.log(`system prompt of request 1 ends with: ${JSON.stringify(model.requests[0].systemPrompt.split('\n\n').at(-1))}`);
+console.log(
+  `user message the model saw: ${JSON.stringify(model.requests[0].messages.at(-1).content)}`,
+);
+console.log(
+  `system prompt of request 1 ends with: ${JSON.stringify(model.requests[0].systemPrompt.split('\n\n').at(-1))}`,
+);
 for (const call of result.toolCalls) {
-  console.log(`${call.blocked ? 'BLOCKED' : 'ran    '} ${call.name} ${call.arguments.path}  -> ${call.result}`);
+  console.log(
+    `${call.blocked ? 'BLOCKED' : 'ran    '} ${call.name} ${call.arguments.path}  -> ${call.result}`,
+  );
 }
 console.log(`files written: ${[...files.keys()].join(', ')}`);
 console.log(`final response: ${result.finalResponse}`);
