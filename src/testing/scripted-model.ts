@@ -44,6 +44,9 @@ export function scriptedModel(
   };
 }
 
+/** The same, under the name other hook libraries' test kits use. */
+export const createScriptedModel = scriptedModel;
+
 let callCounter = 0;
 
 /** A tool call for a script: `toolCall('write', { path: 'a.ts' })`. */
