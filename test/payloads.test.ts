@@ -116,3 +116,20 @@ describe('read-only payloads', () => {
     });
   });
 });
+
+describe('rewrites that cannot be copied', () => {
+  it('a cyclic rewrite value is a handler error, never a crash of the host', async () => {
+    const cyclic: Record<string, unknown> = { path: 'a' };
+    let node = cyclic;
+    for (let i = 0; i < 200; i++) node = node.next = {};
+    node.loop = cyclic;
+    const { runtime } = await runtimeOf([
+      ext('cyclic', (h) => h.on('intercept_tool_call', () => rewrite(cyclic))),
+    ]);
+    const outcome = await inTurn(runtime, (t) =>
+      t.interceptToolCall({ toolName: 'write', toolArgs: {} }),
+    );
+    expect(outcome).toMatchObject({ blocked: true, blockedBy: 'cyclic', changed: false });
+    expect(outcome.trace[0]?.error).toMatch(/cannot be copied.*cyclic/);
+  });
+});

@@ -9,11 +9,14 @@ import {
 import { isPlainObject } from './frozen.js';
 import type { RegisteredHandler } from './handler.js';
 import type { ChainOutcome } from './outcome.js';
+import { unwatch, type Watched, watch } from './watchdog.js';
 
 type AnyDeclaration = HookDeclaration<unknown, unknown, unknown>;
 
 const EMPTY_METADATA: Metadata = Object.freeze({});
 const now = () => performance.now();
+/** What `loop` returns when it stopped to wait for an async handler. */
+const WAITING = Symbol('waiting');
 
 /**
  * Runs one hook's handlers over one payload (DESIGN §2): ascending priority (the list arrives
@@ -40,10 +43,19 @@ export function runChain<Input, Value, Event>(
     };
   }
   const run = new ChainRun(decl as AnyDeclaration, handlers, input, turn);
-  return run.loop() as ChainOutcome<Value> | Promise<ChainOutcome<Value>>;
+  const outcome = run.loop();
+  if (outcome !== WAITING) return outcome as ChainOutcome<Value>;
+  // Safe to attach after the loop: a handler's promise settles in a later microtask at the earliest.
+  return new Promise((resolve) => {
+    run.resolve = resolve as (outcome: ChainOutcome<unknown>) => void;
+  });
 }
 
-class ChainRun {
+/**
+ * One run of one chain. While it waits for an async handler it is also that handler's entry in
+ * the timeout watchdog; `waitId` tells a settlement that arrives after a timeout to go away.
+ */
+class ChainRun implements Watched {
   index = 0;
   changed = false;
   blocked = false;
@@ -53,6 +65,10 @@ class ChainRun {
   value: unknown;
   event: unknown;
   readonly trace: ChainOutcome<unknown>['trace'] = [];
+  resolve: ((outcome: ChainOutcome<unknown>) => void) | undefined = undefined;
+  deadline = 0;
+  waitId = 0;
+  waitStart = 0;
 
   constructor(
     readonly decl: AnyDeclaration,
@@ -64,7 +80,8 @@ class ChainRun {
     this.event = decl.event(input, this.value, turn, EMPTY_METADATA);
   }
 
-  loop(): ChainOutcome<unknown> | Promise<ChainOutcome<unknown>> {
+  /** Runs handlers from `index` on, synchronously, until the chain ends or a handler is async. */
+  loop(): ChainOutcome<unknown> | typeof WAITING {
     const handlers = this.handlers;
     let start = now();
     for (; this.index < handlers.length; this.index++) {
@@ -83,7 +100,8 @@ class ChainRun {
         typeof result === 'object' &&
         typeof (result as PromiseLike<unknown>).then === 'function'
       ) {
-        return this.continueAsync(handler, result as PromiseLike<unknown>, start);
+        this.wait(handler, result as PromiseLike<unknown>, start);
+        return WAITING;
       }
       const end = now();
       const durationMs = end - start;
@@ -100,22 +118,49 @@ class ChainRun {
     return this.outcome();
   }
 
-  private async continueAsync(
-    handler: RegisteredHandler,
-    pending: PromiseLike<unknown>,
-    start: number,
-  ): Promise<ChainOutcome<unknown>> {
-    let result: unknown;
-    try {
-      result = await settleWithin(pending, handler.timeoutMs);
-    } catch (error) {
-      if (this.fail(handler, describeThrown(error), now() - start, error)) return this.outcome();
-      this.index++;
-      return this.loop();
+  /** Awaits an async handler once: one `then`, and a watchdog entry instead of a timer. */
+  private wait(handler: RegisteredHandler, pending: PromiseLike<unknown>, start: number): void {
+    const id = ++this.waitId;
+    this.waitStart = start;
+    if (handler.timeoutMs < Number.POSITIVE_INFINITY) {
+      this.deadline = Date.now() + handler.timeoutMs;
+      watch(this);
     }
-    if (this.apply(handler, result, now() - start)) return this.outcome();
-    this.index++;
-    return this.loop();
+    // Promise.resolve returns a native promise as it is, and makes a foreign thenable settle
+    // asynchronously, so `resolve` is always attached before `resume` can run.
+    Promise.resolve(pending).then(
+      (result) => this.settled(id, result, false),
+      (error: unknown) => this.settled(id, error, true),
+    );
+  }
+
+  private settled(id: number, value: unknown, failed: boolean): void {
+    if (id !== this.waitId) return; // timed out already; a late result changes nothing
+    this.waitId++;
+    unwatch(this);
+    this.resume(value, failed);
+  }
+
+  onTimeout(): void {
+    this.waitId++;
+    const handler = this.handlers[this.index] as RegisteredHandler;
+    this.resume(new HandlerTimeoutError(handler.timeoutMs), true);
+  }
+
+  private resume(value: unknown, failed: boolean): void {
+    const handler = this.handlers[this.index] as RegisteredHandler;
+    const durationMs = now() - this.waitStart;
+    const ended = failed
+      ? this.fail(handler, describeThrown(value), durationMs, value)
+      : this.apply(handler, value, durationMs);
+    let outcome: ChainOutcome<unknown> | typeof WAITING;
+    if (ended) {
+      outcome = this.outcome();
+    } else {
+      this.index++;
+      outcome = this.loop();
+    }
+    if (outcome !== WAITING) this.resolve?.(outcome);
   }
 
   /** Classifies and applies one result. Returns true when the chain ends here. */
@@ -141,6 +186,15 @@ class ChainRun {
         return this.invalid(handler, result, durationMs);
       }
     }
+    let value = this.value;
+    if (action !== 'pass' && action !== 'block') {
+      try {
+        value = this.decl.fold(value, r);
+      } catch (error) {
+        const reason = `returned a ${action} whose value cannot be copied: ${(error as Error).message}`;
+        return this.fail(handler, reason, durationMs, error);
+      }
+    }
     this.trace.push({ extension: handler.extension, action: action as string, durationMs });
     if (metadata !== undefined) this.metadata = Object.freeze({ ...this.metadata, ...metadata });
     if (action === 'block') {
@@ -148,7 +202,7 @@ class ChainRun {
       return true;
     }
     if (action !== 'pass') {
-      this.value = this.decl.fold(this.value, r);
+      this.value = value;
       this.changed = true;
     }
     if (action !== 'pass' || metadata !== undefined) {
@@ -219,22 +273,4 @@ class ChainRun {
       trace: this.trace,
     };
   }
-}
-
-/** Awaits a handler's thenable, failing with a timeout if it has not settled in time. */
-function settleWithin(pending: PromiseLike<unknown>, timeoutMs: number): Promise<unknown> {
-  if (!(timeoutMs < Number.POSITIVE_INFINITY)) return Promise.resolve(pending);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new HandlerTimeoutError(timeoutMs)), timeoutMs);
-    pending.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
 }
