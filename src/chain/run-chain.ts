@@ -9,7 +9,7 @@ import {
 import { isPlainObject } from './frozen.js';
 import type { RegisteredHandler } from './handler.js';
 import type { ChainOutcome } from './outcome.js';
-import { unwatch, type Watched, watch } from './watchdog.js';
+import { releaseIfIdle, unwatch, type Watched, watch } from './watchdog.js';
 
 type AnyDeclaration = HookDeclaration<unknown, unknown, unknown>;
 
@@ -67,6 +67,9 @@ class ChainRun implements Watched {
   readonly trace: ChainOutcome<unknown>['trace'] = [];
   resolve: ((outcome: ChainOutcome<unknown>) => void) | undefined = undefined;
   deadline = 0;
+  watching = false;
+  previousWait: Watched | undefined = undefined;
+  nextWait: Watched | undefined = undefined;
   waitId = 0;
   waitStart = 0;
 
@@ -81,9 +84,8 @@ class ChainRun implements Watched {
   }
 
   /** Runs handlers from `index` on, synchronously, until the chain ends or a handler is async. */
-  loop(): ChainOutcome<unknown> | typeof WAITING {
+  loop(start = now()): ChainOutcome<unknown> | typeof WAITING {
     const handlers = this.handlers;
-    let start = now();
     for (; this.index < handlers.length; this.index++) {
       const handler = handlers[this.index] as RegisteredHandler;
       let result: unknown;
@@ -123,7 +125,7 @@ class ChainRun implements Watched {
     const id = ++this.waitId;
     this.waitStart = start;
     if (handler.timeoutMs < Number.POSITIVE_INFINITY) {
-      this.deadline = Date.now() + handler.timeoutMs;
+      this.deadline = start + handler.timeoutMs;
       watch(this);
     }
     // Promise.resolve returns a native promise as it is, and makes a foreign thenable settle
@@ -149,7 +151,8 @@ class ChainRun implements Watched {
 
   private resume(value: unknown, failed: boolean): void {
     const handler = this.handlers[this.index] as RegisteredHandler;
-    const durationMs = now() - this.waitStart;
+    const end = now();
+    const durationMs = end - this.waitStart;
     const ended = failed
       ? this.fail(handler, describeThrown(value), durationMs, value)
       : this.apply(handler, value, durationMs);
@@ -158,9 +161,11 @@ class ChainRun implements Watched {
       outcome = this.outcome();
     } else {
       this.index++;
-      outcome = this.loop();
+      outcome = this.loop(end);
     }
-    if (outcome !== WAITING) this.resolve?.(outcome);
+    if (outcome === WAITING) return;
+    releaseIfIdle();
+    this.resolve?.(outcome);
   }
 
   /** Classifies and applies one result. Returns true when the chain ends here. */
