@@ -1,5 +1,7 @@
 import type { Metadata } from '../hooks/results.js';
 
+export const EMPTY_METADATA: Metadata = Object.freeze({});
+
 export interface TraceEntry {
   extension: string;
   /** The action the handler took: `pass`, `rewrite`, `block`, `inject_*`, or `error` (failed, fail-open). */
@@ -21,4 +23,9 @@ export interface ChainOutcome<V> {
   value: V;
   metadata: Metadata;
   trace: TraceEntry[];
+}
+
+/** The outcome of a chain with no handler to run: the input as it came, nothing recorded. */
+export function unchangedOutcome<V>(value: V): ChainOutcome<V> {
+  return { blocked: false, changed: false, value, metadata: EMPTY_METADATA, trace: [] };
 }

@@ -8,12 +8,11 @@ import {
 } from './errors.js';
 import { isPlainObject } from './frozen.js';
 import type { RegisteredHandler } from './handler.js';
-import type { ChainOutcome } from './outcome.js';
+import { type ChainOutcome, EMPTY_METADATA, unchangedOutcome } from './outcome.js';
 import { releaseIfIdle, unwatch, type Watched, watch } from './watchdog.js';
 
 type AnyDeclaration = HookDeclaration<unknown, unknown, unknown>;
 
-const EMPTY_METADATA: Metadata = Object.freeze({});
 const now = () => performance.now();
 /** What `loop` returns when it stopped to wait for an async handler. */
 const WAITING = Symbol('waiting');
@@ -33,15 +32,7 @@ export function runChain<Input, Value, Event>(
   input: Input,
   turn: TurnContext,
 ): ChainOutcome<Value> | Promise<ChainOutcome<Value>> {
-  if (handlers.length === 0) {
-    return {
-      blocked: false,
-      changed: false,
-      value: decl.unchanged(input),
-      metadata: EMPTY_METADATA,
-      trace: [],
-    };
-  }
+  if (handlers.length === 0) return unchangedOutcome(decl.unchanged(input));
   const run = new ChainRun(decl as AnyDeclaration, handlers, input, turn);
   const outcome = run.loop();
   if (outcome !== WAITING) return outcome as ChainOutcome<Value>;

@@ -1,4 +1,4 @@
-import type { ChainOutcome } from '../chain/outcome.js';
+import { type ChainOutcome, unchangedOutcome } from '../chain/outcome.js';
 import { runChain } from '../chain/run-chain.js';
 import type { BeforeLlmCallInput, LlmRequest } from '../hooks/before-llm-call.js';
 import type { TurnContext } from '../hooks/declaration.js';
@@ -61,7 +61,10 @@ export class Turn implements TurnContext {
     ) {
       throw new TypeError('interceptToolCall(call): needs { toolName: string, toolArgs: object }');
     }
-    return runChain(HOOKS.intercept_tool_call, this.handlers.forTool(call.toolName), call, this);
+    const handlers = this.handlers.forTool(call.toolName);
+    // The hot case of a host with no tool guard: answer before any chain machinery.
+    if (handlers.length === 0) return unchangedOutcome(call.toolArgs);
+    return runChain(HOOKS.intercept_tool_call, handlers, call, this);
   }
 
   /** Ends the turn: the state is emptied so nothing of it reaches the next turn. */
