@@ -1,5 +1,5 @@
 import type { HookName, OnErrorPolicy } from 'hermes-extensions';
-import { rewrite } from 'hermes-extensions';
+import { createRuntime, rewrite } from 'hermes-extensions';
 import { describe, expect, it, vi } from 'vitest';
 import { ext, inTurn, runtimeOf, write } from './helpers.js';
 
@@ -138,6 +138,58 @@ describe('handler errors', () => {
     const warnings = logger.lines.filter((l) => l.level === 'warn');
     expect(warnings).toHaveLength(1);
     expect(warnings[0]?.message).toMatch(/\[hermes:flaky\].*same/);
+  });
+
+  it('a result whose fields throw when read is a handler error, not a crash', async () => {
+    const { outcome } = await chainWithFailure(() => ({
+      get action(): string {
+        throw new Error('trap');
+      },
+    }));
+    expect(outcome).toMatchObject({ blocked: true, blockedBy: 'broken' });
+    expect(outcome.message).toMatch(/cannot be read.*trap/);
+  });
+
+  it('a logger that throws does not turn a handled failure into a crash', async () => {
+    const throwing = {
+      debug() {},
+      info() {},
+      warn() {
+        throw new Error('log sink down');
+      },
+      error() {},
+    };
+    const runtime = await createRuntime({
+      logger: throwing,
+      extensions: [
+        ext('broken', (h) =>
+          h.on('intercept_tool_call', () => {
+            throw new Error('x');
+          }),
+        ),
+      ],
+    });
+    const outcome = await inTurn(runtime, (t) => t.interceptToolCall(write()));
+    expect(outcome).toMatchObject({ blocked: true, blockedBy: 'broken' });
+  });
+
+  it('logs at most 50 distinct reasons per handler', async () => {
+    let n = 0;
+    const { runtime, logger } = await runtimeOf([
+      ext('noisy', (h) =>
+        h.on(
+          'intercept_tool_call',
+          () => {
+            throw new Error(`failure ${n++}`);
+          },
+          { onError: 'pass' },
+        ),
+      ),
+    ]);
+    await inTurn(runtime, async (t) => {
+      for (let i = 0; i < 80; i++) await t.interceptToolCall(write());
+    });
+    expect(logger.lines).toHaveLength(50);
   });
 
   it('a non-Error throw is still a handler error', async () => {

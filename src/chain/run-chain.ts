@@ -16,6 +16,10 @@ type AnyDeclaration = HookDeclaration<unknown, unknown, unknown>;
 const now = () => performance.now();
 /** What `loop` returns when it stopped to wait for an async handler. */
 const WAITING = Symbol('waiting');
+/** Thrown by `validResult`; the precise reason is worked out only then, off the hot path. */
+const INVALID = Symbol('invalid result');
+/** Distinct failure reasons logged per handler, at most: a guard failing in new ways every call must not grow memory. */
+const MAX_LOGGED_REASONS = 50;
 
 /**
  * Runs one hook's handlers over one payload (DESIGN §2): ascending priority (the list arrives
@@ -23,8 +27,9 @@ const WAITING = Symbol('waiting');
  * ending the chain, metadata merged in chain order, one trace entry per handler that ran.
  *
  * It stays synchronous until a handler returns a thenable, so a chain of sync handlers returns
- * its outcome directly and pays for no promise it did not create; from the first thenable on it
- * continues as one async function that awaits each async handler exactly once.
+ * its outcome directly and pays for no promise it did not create. From the first thenable on the
+ * outcome is one promise, each async handler is awaited with a single `then`, and the handlers
+ * after it run synchronously again until the next thenable.
  */
 export function runChain<Input, Value, Event>(
   decl: HookDeclaration<Input, Value, Event>,
@@ -165,34 +170,28 @@ class ChainRun implements Watched {
       this.trace.push({ extension: handler.extension, action: 'pass', durationMs });
       return false;
     }
-    const r = result as AnyHookResult & { value?: unknown };
-    const action = typeof result === 'object' ? r.action : undefined;
-    const metadata = r.metadata;
-    if (metadata !== undefined && !isPlainObject(metadata))
-      return this.invalid(handler, result, durationMs);
-    if (action === 'pass') {
-      if (r.value !== undefined) return this.invalid(handler, result, durationMs);
-    } else if (action === 'block') {
-      if (typeof r.value !== 'string' || r.value.length === 0) {
-        return this.invalid(handler, result, durationMs);
-      }
-    } else {
-      const schema = typeof action === 'string' ? this.decl.actions[action] : undefined;
-      if (schema === undefined || !schema.safeParse(result).success) {
-        return this.invalid(handler, result, durationMs);
-      }
+    let r: AnyHookResult & { value?: unknown };
+    try {
+      r = this.validResult(result);
+    } catch (error) {
+      const reason =
+        error === INVALID
+          ? describeInvalid(this.decl, result)
+          : `returned a result that cannot be read: ${describeThrown(error)}`;
+      return this.fail(handler, reason, durationMs, error === INVALID ? undefined : error);
     }
+    const { action, metadata } = r;
     let value = this.value;
-    if (action !== 'pass' && action !== 'block') {
-      try {
-        value = this.decl.fold(value, r);
-      } catch (error) {
-        const reason = `returned a ${action} whose value cannot be copied: ${(error as Error).message}`;
-        return this.fail(handler, reason, durationMs, error);
-      }
+    let merged = this.metadata;
+    try {
+      if (metadata !== undefined) merged = Object.freeze({ ...merged, ...metadata });
+      if (action !== 'pass' && action !== 'block') value = this.decl.fold(value, r);
+    } catch (error) {
+      const reason = `returned a ${action} that cannot be copied: ${describeThrown(error)}`;
+      return this.fail(handler, reason, durationMs, error);
     }
-    this.trace.push({ extension: handler.extension, action: action as string, durationMs });
-    if (metadata !== undefined) this.metadata = Object.freeze({ ...this.metadata, ...metadata });
+    this.trace.push({ extension: handler.extension, action, durationMs });
+    this.metadata = merged;
     if (action === 'block') {
       this.block(handler.extension, r.value as string);
       return true;
@@ -207,8 +206,27 @@ class ChainRun implements Watched {
     return false;
   }
 
-  private invalid(handler: RegisteredHandler, result: unknown, durationMs: number): boolean {
-    return this.fail(handler, describeInvalidResult(this.decl, result), durationMs, undefined);
+  /**
+   * The result as a plain snapshot, or throws INVALID. The fields are read once, so a result
+   * with getters cannot show the checks one thing and the fold another.
+   */
+  private validResult(result: unknown): AnyHookResult & { value?: unknown } {
+    if (typeof result !== 'object') throw INVALID;
+    const { action, value, metadata } = result as {
+      action?: unknown;
+      value?: unknown;
+      metadata?: unknown;
+    };
+    if (metadata !== undefined && !isPlainObject(metadata)) throw INVALID;
+    if (action === 'pass') {
+      if (value !== undefined) throw INVALID;
+    } else if (action === 'block') {
+      if (typeof value !== 'string' || value.length === 0) throw INVALID;
+    } else {
+      const schema = typeof action === 'string' ? this.decl.actions[action] : undefined;
+      if (schema === undefined || !schema.safeParse(result).success) throw INVALID;
+    }
+    return { action, value, metadata } as AnyHookResult & { value?: unknown };
   }
 
   /**
@@ -229,10 +247,14 @@ class ChainRun implements Watched {
       durationMs,
       error: error.message,
     });
-    if (!handler.loggedErrors.has(reason)) {
+    if (!handler.loggedErrors.has(reason) && handler.loggedErrors.size < MAX_LOGGED_REASONS) {
       handler.loggedErrors.add(reason);
       const consequence = failClosed ? 'blocked (onError: block)' : 'ignored (onError: pass)';
-      handler.log.warn(`${error.message} — ${consequence}`);
+      try {
+        handler.log.warn(`${error.message} — ${consequence}`);
+      } catch {
+        // A host's logger that throws must not turn a handled failure into a crash.
+      }
     }
     if (!failClosed) return false;
     this.block(
@@ -268,5 +290,14 @@ class ChainRun implements Watched {
       metadata: this.metadata,
       trace: this.trace,
     };
+  }
+}
+
+/** The precise reason a result is invalid; reading it again may throw (getters), so guarded. */
+function describeInvalid(decl: AnyDeclaration, result: unknown): string {
+  try {
+    return describeInvalidResult(decl, result);
+  } catch (error) {
+    return `returned an invalid result that cannot be read: ${describeThrown(error)}`;
   }
 }
