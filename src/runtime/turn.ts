@@ -16,14 +16,17 @@ export type MaybePromise<T> = T | Promise<T>;
  */
 export class Turn implements TurnContext {
   readonly state: Record<string, unknown> = {};
+  readonly #handlers: HandlerIndex;
   #ended = false;
 
   constructor(
     readonly sessionId: string,
     readonly turnId: string,
     readonly platform: string,
-    readonly handlers: HandlerIndex,
-  ) {}
+    handlers: HandlerIndex,
+  ) {
+    this.#handlers = handlers;
+  }
 
   get ended(): boolean {
     return this.#ended;
@@ -36,7 +39,7 @@ export class Turn implements TurnContext {
     }
     return runChain(
       HOOKS.transform_user_input,
-      this.handlers.forHook('transform_user_input'),
+      this.#handlers.forHook('transform_user_input'),
       userMessage,
       this,
     );
@@ -49,7 +52,7 @@ export class Turn implements TurnContext {
         'beforeLlmCall(request): needs { systemPrompt: string, messages: ChatMessage[] }',
       );
     }
-    return runChain(HOOKS.before_llm_call, this.handlers.forHook('before_llm_call'), request, this);
+    return runChain(HOOKS.before_llm_call, this.#handlers.forHook('before_llm_call'), request, this);
   }
 
   interceptToolCall(call: ToolCallInput): MaybePromise<ChainOutcome<Record<string, unknown>>> {
@@ -61,7 +64,7 @@ export class Turn implements TurnContext {
     ) {
       throw new TypeError('interceptToolCall(call): needs { toolName: string, toolArgs: object }');
     }
-    const handlers = this.handlers.forTool(call.toolName);
+    const handlers = this.#handlers.forTool(call.toolName);
     // The hot case of a host with no tool guard: answer before any chain machinery.
     if (handlers.length === 0) return unchangedOutcome(call.toolArgs);
     return runChain(HOOKS.intercept_tool_call, handlers, call, this);
