@@ -1,4 +1,12 @@
-import { block, blockedToolResult, rewrite, runConversation, type Tools } from 'hermes-extensions';
+import {
+  block,
+  blockedToolResult,
+  type ModelClient,
+  type Runtime,
+  rewrite,
+  runConversation,
+  type Tools,
+} from 'hermes-extensions';
 import { scriptedModel, toolCall } from 'hermes-extensions/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { ext, runtimeOf } from './helpers.js';
@@ -14,6 +22,10 @@ function tools() {
 }
 
 const base = { sessionId: 's', systemPrompt: 'You are an agent.' };
+
+/** One turn of the reference loop with the usual session and system prompt. */
+const converse = (runtime: Runtime, model: ModelClient, tools: Tools, userMessage: string) =>
+  runConversation({ ...base, runtime, model, tools, userMessage });
 
 describe('runConversation', () => {
   it('runs a plain turn: user message last in the first request, tool results back as tool messages', async () => {
@@ -118,13 +130,7 @@ describe('runConversation', () => {
       { content: '', toolCalls: [toolCall('read', { path: 'a' })] },
       { content: 'never' },
     ]);
-    const result = await runConversation({
-      ...base,
-      runtime,
-      model,
-      tools: t.set,
-      userMessage: 'go',
-    });
+    const result = await converse(runtime, model, t.set, 'go');
     expect(result.finalResponse).toBe('Out of budget.');
     expect(result.blocked).toBe(true);
     expect(result.messages.at(-1)).toEqual({ role: 'assistant', content: 'Out of budget.' });
@@ -142,13 +148,7 @@ describe('runConversation', () => {
       { content: '', toolCalls: [toolCall('write', { path: 'src/a.ts' }, 'w1')] },
       { content: 'Understood.' },
     ]);
-    const result = await runConversation({
-      ...base,
-      runtime,
-      model,
-      tools: t.set,
-      userMessage: 'edit',
-    });
+    const result = await converse(runtime, model, t.set, 'edit');
     expect(t.write).not.toHaveBeenCalled();
     const expected = '{"error":"Plan first.","blocked_by_extension":true,"extension":"guard"}';
     expect(result.toolCalls[0]).toMatchObject({
@@ -179,13 +179,7 @@ describe('runConversation', () => {
       { content: '', toolCalls: [toolCall('write', { path: 'a.ts' })] },
       { content: 'ok' },
     ]);
-    const result = await runConversation({
-      ...base,
-      runtime,
-      model,
-      tools: t.set,
-      userMessage: 'write',
-    });
+    const result = await converse(runtime, model, t.set, 'write');
     expect(t.write).toHaveBeenCalledWith({ path: 'sandbox/a.ts' });
     expect(result.toolCalls[0]).toMatchObject({
       arguments: { path: 'sandbox/a.ts' },
@@ -216,13 +210,7 @@ describe('runConversation', () => {
       },
       { content: 'done' },
     ]);
-    const result = await runConversation({
-      ...base,
-      runtime,
-      model,
-      tools: t.set,
-      userMessage: 'go',
-    });
+    const result = await converse(runtime, model, t.set, 'go');
     expect(result.toolCalls.map((c) => [c.id, c.blocked])).toEqual([
       ['a', false],
       ['b', true],
@@ -248,13 +236,7 @@ describe('runConversation', () => {
         },
       },
     };
-    const result = await runConversation({
-      ...base,
-      runtime,
-      model,
-      tools: failing,
-      userMessage: 'go',
-    });
+    const result = await converse(runtime, model, failing, 'go');
     expect(result.toolCalls.map((c) => c.result)).toEqual([
       '{"error":"unknown tool \\"nope\\""}',
       '{"error":"tool \\"fails\\" failed: disk full"}',
@@ -294,13 +276,7 @@ describe('runConversation', () => {
       { content: '', toolCalls: [toolCall('read', { path: 'a' })] },
       { content: 'ok' },
     ]);
-    const result = await runConversation({
-      ...base,
-      runtime,
-      model,
-      tools: t.set,
-      userMessage: 'go',
-    });
+    const result = await converse(runtime, model, t.set, 'go');
     expect(result.toolCalls[0]?.blocked).toBe(false);
     expect(runtime.getTurnState('s')).toBeUndefined();
   });
