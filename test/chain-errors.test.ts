@@ -100,6 +100,13 @@ describe('handler errors', () => {
       ['before_llm_call', { action: 'rewrite', value: { messages: [{ role: 'x' }] } }, /messages/],
       ['transform_user_input', { action: 'rewrite', value: 5 }, /must be a string/],
       ['transform_user_input', { action: 'pass', metadata: 'tag' }, /metadata/],
+      [
+        'transform_user_input',
+        { action: 'pass', metadata: [1] },
+        /invalid metadata: must be a plain object \(got an array\)/,
+      ],
+      ['transform_user_input', { action: 'pass', value: 'x' }, /pass takes only metadata/],
+      ['intercept_tool_call', { action: 'rewrite', value: {}, extra: 1 }, /extra/],
       ['transform_user_input', 7, /invalid result/],
     ];
     for (const [hook, result, reason] of cases) {

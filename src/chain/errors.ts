@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { HookDeclaration } from '../hooks/declaration.js';
+import { isPlainObject } from './frozen.js';
 
 /** A handler failed: threw, rejected, returned an invalid result or timed out. */
 export class HookHandlerError extends Error {
@@ -54,9 +55,12 @@ export function describeInvalidResult(
       return `returned block without a message: value must be a non-empty string (got ${kindOf(value)})`;
     }
   }
-  const { metadata } = result as { metadata?: unknown };
-  if (metadata !== undefined && (metadata === null || typeof metadata !== 'object')) {
+  const { metadata, value } = result as { metadata?: unknown; value?: unknown };
+  if (metadata !== undefined && !isPlainObject(metadata)) {
     return `returned ${action} with invalid metadata: must be a plain object (got ${kindOf(metadata)})`;
+  }
+  if (action === 'pass' && value !== undefined) {
+    return 'returned pass with a value; pass takes only metadata (use rewrite to change the value)';
   }
   if (schema) {
     const parsed = schema.safeParse(result);

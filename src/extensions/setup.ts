@@ -119,7 +119,6 @@ function withSetupTimeout(setup: Promise<unknown>): Promise<unknown> {
       () => reject(new Error(`setup did not finish within ${SETUP_TIMEOUT_MS} ms`)),
       SETUP_TIMEOUT_MS,
     );
-    timer.unref();
   });
   return Promise.race([setup, timeout]).finally(() => clearTimeout(timer));
 }

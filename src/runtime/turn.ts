@@ -52,7 +52,12 @@ export class Turn implements TurnContext {
         'beforeLlmCall(request): needs { systemPrompt: string, messages: ChatMessage[] }',
       );
     }
-    return runChain(HOOKS.before_llm_call, this.#handlers.forHook('before_llm_call'), request, this);
+    return runChain(
+      HOOKS.before_llm_call,
+      this.#handlers.forHook('before_llm_call'),
+      request,
+      this,
+    );
   }
 
   interceptToolCall(call: ToolCallInput): MaybePromise<ChainOutcome<Record<string, unknown>>> {
