@@ -63,6 +63,7 @@ export type {
 export type { Logger } from './log/logger.js';
 export { type CreateRuntimeOptions, createRuntime } from './runtime/create-runtime.js';
 export { TurnEndedError, TurnInProgressError } from './runtime/errors.js';
+export { type LoadRuntimeOptions, loadRuntime } from './runtime/load-runtime.js';
 export { Runtime, type TurnOptions } from './runtime/runtime.js';
 export { type MaybePromise, Turn } from './runtime/turn.js';
 export { getTurnState } from './runtime/turn-registry.js';
@@ -73,3 +74,10 @@ export type {
   ExtensionStatus,
   HookRegistrationInfo,
 } from './runtime/types.js';
+export {
+  inspectProjectTrust,
+  isProjectTrusted,
+  type ProjectTrust,
+  revokeProjectTrust,
+  trustProject,
+} from './trust/project-trust.js';

@@ -8,25 +8,19 @@ import { didYouMean } from '../extensions/suggest.js';
 import { type Logger, scopedLogger } from '../log/logger.js';
 import { HandlerIndex } from './handler-index.js';
 import { Runtime } from './runtime.js';
-import type { Diagnostic, ExtensionInfo, ExtensionSource } from './types.js';
-
-/** An extension found by discovery (or handed over in memory), in load order. */
-export interface ExtensionCandidate {
-  name: string;
-  source: ExtensionSource;
-  path?: string;
-  /** Absent when the extension could not even be loaded; `loadError` says why. */
-  definition?: ExtensionDefinition<unknown>;
-  loadError?: string;
-  loadMs: number;
-}
+import type { Diagnostic, ExtensionCandidate, ExtensionInfo } from './types.js';
 
 export interface AssembleOptions {
   candidates: readonly ExtensionCandidate[];
   section: ExtensionsSection;
   projectRoot: string;
   logger: Logger;
+  /** What discovery and config loading already found wrong. */
+  diagnostics?: readonly Diagnostic[];
 }
+
+/** A load (import plus setup) slower than this is worth a warning. */
+export const SLOW_LOAD_MS = 1000;
 
 /**
  * Turns candidates in load order into a runtime: later same-named candidates shadow earlier
@@ -36,12 +30,13 @@ export interface AssembleOptions {
  */
 export async function assembleRuntime(options: AssembleOptions): Promise<Runtime> {
   const { candidates, section, projectRoot, logger } = options;
-  const diagnostics: Diagnostic[] = [];
+  const diagnostics: Diagnostic[] = [...(options.diagnostics ?? [])];
   const infos: ExtensionInfo[] = [];
   const registrations: Array<{ order: number; registration: Registration }> = [];
+  // Code that was not loaded cannot replace code that was.
   const winners = new Map<string, number>();
   candidates.forEach((candidate, i) => {
-    winners.set(candidate.name, i);
+    if (candidate.held === undefined) winners.set(candidate.name, i);
   });
   const disabled = new Set(section.disabled ?? []);
   const loadingEnabled = section.enabled !== false;
@@ -60,6 +55,11 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
     const problem = (message: string, severity: Diagnostic['severity'] = 'error') =>
       diagnostics.push({ severity, extension: candidate.name, file: candidate.path, message });
 
+    if (candidate.held !== undefined) {
+      info.status = candidate.held.status;
+      info.reason = candidate.held.reason;
+      continue;
+    }
     if (winners.get(candidate.name) !== order) {
       const winner = candidates[winners.get(candidate.name) as number] as ExtensionCandidate;
       info.status = 'shadowed';
@@ -104,6 +104,12 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
       problem(info.reason);
     } finally {
       info.loadMs += performance.now() - started;
+    }
+    if (info.loadMs > SLOW_LOAD_MS) {
+      problem(
+        `took ${Math.round(info.loadMs)} ms to load and set up (over ${SLOW_LOAD_MS} ms); every agent start waits for it`,
+        'warning',
+      );
     }
   }
 

@@ -1,3 +1,4 @@
+import type { ExtensionDefinition } from '../extensions/define.js';
 import type { HookName } from '../hooks/index.js';
 
 /** Where an extension came from: in memory (`createRuntime`), or a place on disk (DESIGN §5). */
@@ -32,4 +33,17 @@ export interface Diagnostic {
   extension?: string;
   file?: string;
   message: string;
+}
+
+/** An extension found by discovery (or handed over in memory), in load order. */
+export interface ExtensionCandidate {
+  name: string;
+  source: ExtensionSource;
+  path?: string;
+  /** Absent when the extension could not even be loaded; `loadError` says why. */
+  definition?: ExtensionDefinition<unknown>;
+  loadError?: string;
+  /** Found but deliberately not loaded (untrusted project code, or loading switched off). */
+  held?: { status: 'untrusted' | 'disabled'; reason: string };
+  loadMs: number;
 }

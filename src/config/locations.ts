@@ -1,0 +1,51 @@
+import { existsSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+
+/** `$HERMES_HOME`: the `home` option, else the environment, else `~/.hermes`. */
+export function hermesHome(home?: string): string {
+  return resolve(expandHome(home ?? process.env.HERMES_HOME ?? join(homedir(), '.hermes')));
+}
+
+/** `~/x` → the user's home; anything else unchanged. */
+export function expandHome(path: string): string {
+  if (path === '~') return homedir();
+  return path.startsWith('~/') ? join(homedir(), path.slice(2)) : path;
+}
+
+/**
+ * The project a working directory belongs to: the nearest folder at or above it that holds a
+ * `.git` or a `.hermes` folder (other than `$HERMES_HOME` itself), else the working directory.
+ * Project config is searched from the working directory up to here, project-local extensions
+ * live in `<root>/.hermes/extensions/`, and trust is recorded for this folder.
+ */
+export function findProjectRoot(cwd: string, home: string): string {
+  const start = resolve(cwd);
+  const stop = homedir();
+  let dir = start;
+  for (;;) {
+    // A folder in a clone; a file in a worktree or submodule.
+    if (existsSync(join(dir, '.git'))) return dir;
+    const local = join(dir, '.hermes');
+    if (isDir(local) && resolve(local) !== home) return dir;
+    const parent = dirname(dir);
+    if (parent === dir || dir === stop) return start;
+    dir = parent;
+  }
+}
+
+export function isDir(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}

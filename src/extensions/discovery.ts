@@ -1,0 +1,144 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { expandHome, isDir, isFile } from '../config/locations.js';
+import type { PathEntry } from '../config/merge.js';
+import type { Diagnostic, ExtensionSource } from '../runtime/types.js';
+
+/** An extension found on disk, not loaded yet. */
+export interface DiscoveredExtension {
+  /** Its name until loading tells the real one: the folder or file name. */
+  label: string;
+  /** The module to import. */
+  entry: string;
+  /** The folder (or single file) shown as the extension's `path`. */
+  location: string;
+  source: ExtensionSource;
+}
+
+export interface Discovery {
+  found: DiscoveredExtension[];
+  problems: Diagnostic[];
+}
+
+const ENTRY_FILES = ['index.ts', 'index.mts', 'index.js', 'index.mjs'];
+const SINGLE_FILE = /^(?!.*\.d\.[cm]?ts$)(?!.*\.(?:test|spec)\.[cm]?[jt]s$)(.+)\.(?:m?ts|m?js)$/;
+
+/** Every extension in a folder: each sub-folder with an entry, and each `NAME.ts|js|mts|mjs`. */
+export function discoverIn(dir: string, source: ExtensionSource): Discovery {
+  const found: DiscoveredExtension[] = [];
+  const problems: Diagnostic[] = [];
+  if (!isDir(dir)) return { found, problems };
+  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
+  for (const item of entries) {
+    if (item.name.startsWith('.') || item.name === 'node_modules') continue;
+    const path = join(dir, item.name);
+    if (item.isDirectory() || (item.isSymbolicLink() && isDir(path))) {
+      const entry = directoryEntry(path);
+      if (entry) found.push({ label: item.name, entry, location: path, source });
+      else problems.push(noEntry(path));
+      continue;
+    }
+    const single = SINGLE_FILE.exec(item.name);
+    if (single && isFile(path)) {
+      found.push({ label: single[1] as string, entry: path, location: path, source });
+    }
+  }
+  return { found, problems };
+}
+
+/** What one `extensions.paths` entry names: a file, an extension folder, a folder of them, or a package. */
+export function discoverPath({ spec, base, file }: PathEntry): Discovery {
+  // A bare name is a package unless a file or folder of that name sits next to the config.
+  if (isPackageName(spec) && !isFile(resolve(base, spec)) && !isDir(resolve(base, spec))) {
+    const dir = findPackage(spec, base);
+    const entry = dir && directoryEntry(dir);
+    if (dir && entry) {
+      return { found: [{ label: spec, entry, location: dir, source: 'package' }], problems: [] };
+    }
+    const message = dir
+      ? `package "${spec}" (${dir}) has no entry: set "exports" or "main" in its package.json`
+      : `extensions.paths names package "${spec}", which is not installed where ${file} can see it`;
+    return { found: [], problems: [{ severity: 'error', file, message }] };
+  }
+  const path = resolve(base, expandHome(spec));
+  if (isFile(path)) {
+    const label = SINGLE_FILE.exec(basename(path))?.[1] ?? basename(path);
+    return { found: [{ label, entry: path, location: path, source: 'path' }], problems: [] };
+  }
+  if (isDir(path)) {
+    const entry = directoryEntry(path);
+    if (entry) {
+      return {
+        found: [{ label: basename(path), entry, location: path, source: 'path' }],
+        problems: [],
+      };
+    }
+    return discoverIn(path, 'path');
+  }
+  const message = `extensions.paths entry "${spec}" (${path}) does not exist`;
+  return { found: [], problems: [{ severity: 'error', file, message }] };
+}
+
+/** A folder's entry module: its package.json `exports`/`main`, else `index.ts|mts|js|mjs`. */
+export function directoryEntry(dir: string): string | undefined {
+  const manifest = readManifest(join(dir, 'package.json'));
+  const declared = manifest && packageEntry(manifest);
+  if (declared) {
+    const file = resolve(dir, declared);
+    if (isFile(file)) return file;
+  }
+  for (const name of ENTRY_FILES) {
+    const file = join(dir, name);
+    if (isFile(file)) return file;
+  }
+  return undefined;
+}
+
+function packageEntry(manifest: Record<string, unknown>): string | undefined {
+  const pick = (value: unknown): string | undefined => {
+    if (typeof value === 'string') return value;
+    if (value === null || typeof value !== 'object') return undefined;
+    const conditions = value as Record<string, unknown>;
+    return pick(conditions['.'] ?? conditions.import ?? conditions.default ?? conditions.node);
+  };
+  return pick(manifest.exports) ?? (typeof manifest.main === 'string' ? manifest.main : undefined);
+}
+
+function readManifest(file: string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
+function isPackageName(spec: string): boolean {
+  return (
+    !spec.startsWith('.') &&
+    !spec.startsWith('~') &&
+    !isAbsolute(spec) &&
+    /^(@[\w.-]+\/)?[\w.-]+$/.test(spec)
+  );
+}
+
+/** The installed package's folder, looked up through `node_modules` folders as Node would. */
+function findPackage(name: string, from: string): string | undefined {
+  let dir = from;
+  for (;;) {
+    const candidate = join(dir, 'node_modules', name);
+    if (isDir(candidate)) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+function noEntry(dir: string): Diagnostic {
+  return {
+    severity: 'warning',
+    file: dir,
+    message: `folder ${dir} has no extension entry (index.ts, index.mts, index.js, index.mjs, or package.json "exports"/"main"); skipped`,
+  };
+}

@@ -1,0 +1,40 @@
+import type { ExtensionCandidate } from '../../runtime/types.js';
+import { type ExtensionDefinition, findDefinitionProblem } from '../define.js';
+import type { DiscoveredExtension } from '../discovery.js';
+import { importModule } from './import-module.js';
+
+/**
+ * Imports one discovered extension and checks its default export. Never throws: a module that
+ * does not load (syntax error, missing import, throw at top level) or exports no valid extension
+ * becomes a candidate with a `loadError`, so it is listed and diagnosed and the others go on.
+ */
+export async function loadExtension(found: DiscoveredExtension): Promise<ExtensionCandidate> {
+  const started = performance.now();
+  const base = { name: found.label, source: found.source, path: found.location };
+  const took = () => performance.now() - started;
+  let module: Record<string, unknown>;
+  try {
+    module = await importModule(found.entry);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { ...base, loadError: `could not load ${found.entry}: ${reason}`, loadMs: took() };
+  }
+  const definition = module.default;
+  if (definition === undefined) {
+    return {
+      ...base,
+      loadError: `${found.entry} has no default export; write \`export default defineExtension({ ... })\``,
+      loadMs: took(),
+    };
+  }
+  const problem = findDefinitionProblem(definition);
+  if (problem) {
+    return {
+      ...base,
+      loadError: `${found.entry}: default export is not an extension: ${problem}`,
+      loadMs: took(),
+    };
+  }
+  const extension = definition as ExtensionDefinition<unknown>;
+  return { ...base, name: extension.name, definition: extension, loadMs: took() };
+}

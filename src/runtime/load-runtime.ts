@@ -1,0 +1,133 @@
+import { join, resolve } from 'node:path';
+import { findProjectConfig } from '../config/find-project-config.js';
+import { loadConfigFile } from '../config/load-config.js';
+import { findProjectRoot, hermesHome, isFile } from '../config/locations.js';
+import { mergeConfigs, type PathEntry } from '../config/merge.js';
+import type { HermesConfig } from '../config/schema.js';
+import { type DiscoveredExtension, discoverIn, discoverPath } from '../extensions/discovery.js';
+import { loadExtension } from '../extensions/loading/load-extension.js';
+import { type Logger, stderrLogger } from '../log/logger.js';
+import {
+  inspectProjectTrust,
+  isInside,
+  type ProjectTrust,
+  pathsInside,
+} from '../trust/project-trust.js';
+import { assembleRuntime } from './assemble.js';
+import type { Runtime } from './runtime.js';
+import type { Diagnostic, ExtensionCandidate } from './types.js';
+
+export interface LoadRuntimeOptions {
+  /** Where the agent works; the project root is found from here. Default: `process.cwd()`. */
+  cwd?: string;
+  /** `$HERMES_HOME`. Default: the environment's, else `~/.hermes`. */
+  home?: string;
+  /** Trust the project's code and config for this run (as `HERMES_TRUST_PROJECT=1` does). */
+  trust?: boolean;
+  logger?: Logger;
+}
+
+/**
+ * The runtime of a real installation (DESIGN §5): global config and extensions from
+ * `$HERMES_HOME`, config `paths`, and the project's own config and `.hermes/extensions/` —
+ * the project's only when it is trusted, so a cloned repository runs nothing and changes no
+ * setting until its owner says so. Rejects only when a config file cannot be read or is invalid;
+ * every extension-level failure is a diagnostic.
+ */
+export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Runtime> {
+  const home = hermesHome(options.home);
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const root = findProjectRoot(cwd, home);
+  const diagnostics: Diagnostic[] = [];
+
+  const layers: Array<{ config: HermesConfig; file: string }> = [];
+  const globalFile = join(home, 'config.yaml');
+  if (isFile(globalFile))
+    layers.push({ config: await loadConfigFile(globalFile), file: globalFile });
+
+  const trust = decideTrust(options, cwd, home, root, mergeConfigs(layers).paths);
+  const projectConfig = findProjectConfig(cwd, root);
+  if (projectConfig && trust.trusted) {
+    layers.push({ config: await loadConfigFile(projectConfig.file), file: projectConfig.file });
+  }
+  if (!trust.trusted) diagnostics.push(untrustedNotice(trust));
+
+  const { section, paths, globalDir } = mergeConfigs(layers);
+  const groups: DiscoveredExtension[][] = [];
+  const discover = ({ found, problems }: ReturnType<typeof discoverIn>) => {
+    diagnostics.push(...problems);
+    groups.push(found);
+  };
+  discover(discoverIn(globalDir ?? join(home, 'extensions'), 'global'));
+  const fromPaths = paths.map(discoverPath);
+  discover({
+    found: fromPaths.flatMap((d) => d.found),
+    problems: fromPaths.flatMap((d) => d.problems),
+  });
+  if (section.project_local !== false)
+    discover(discoverIn(join(root, '.hermes', 'extensions'), 'project'));
+
+  const loadingEnabled = section.enabled !== false;
+  const candidates: ExtensionCandidate[] = [];
+  for (const group of groups) {
+    const loaded: ExtensionCandidate[] = [];
+    for (const found of group) {
+      const projectCode = found.source === 'project' || isInside(root, found.location);
+      if (projectCode && !trust.trusted) {
+        loaded.push(held(found, 'untrusted', `project ${root} is not trusted`));
+      } else if (!loadingEnabled) {
+        loaded.push(held(found, 'disabled', 'extensions.enabled is false'));
+      } else {
+        loaded.push(await loadExtension(found));
+      }
+    }
+    // Within a source, load order (and so priority ties) goes by extension name.
+    candidates.push(...loaded.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)));
+  }
+
+  return assembleRuntime({
+    candidates,
+    section,
+    projectRoot: root,
+    logger: options.logger ?? stderrLogger,
+    diagnostics,
+  });
+}
+
+function decideTrust(
+  options: LoadRuntimeOptions,
+  cwd: string,
+  home: string,
+  root: string,
+  globalPaths: PathEntry[],
+): ProjectTrust {
+  const trust = inspectProjectTrust({ cwd, home, globalPaths: pathsInside(root, globalPaths) });
+  if (trust.trusted || !(options.trust || process.env.HERMES_TRUST_PROJECT === '1')) return trust;
+  return { ...trust, trusted: true, state: 'override' };
+}
+
+function held(
+  found: DiscoveredExtension,
+  status: 'untrusted' | 'disabled',
+  reason: string,
+): ExtensionCandidate {
+  return {
+    name: found.label,
+    source: found.source,
+    path: found.location,
+    held: { status, reason },
+    loadMs: 0,
+  };
+}
+
+function untrustedNotice(trust: ProjectTrust): Diagnostic {
+  const why =
+    trust.state === 'changed'
+      ? `its hook code or config changed since it was trusted on ${trust.trustedAt}`
+      : 'it has not been trusted';
+  return {
+    severity: 'warning',
+    file: trust.root,
+    message: `project ${trust.root} is not trusted (${why}): its config and its ${trust.files.length} file(s) of extension code are ignored. Review them, then run \`hermes extensions trust\` in the project, or set HERMES_TRUST_PROJECT=1 for one run.`,
+  };
+}

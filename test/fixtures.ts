@@ -1,0 +1,44 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach } from 'vitest';
+
+const made: string[] = [];
+
+afterEach(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * A real folder tree in a temp dir: `{ 'a/b.ts': 'source' }`. Returns the folder (real path, so
+ * comparisons with resolved paths hold where the temp dir is a symlink).
+ */
+export function tree(files: Record<string, string> = {}): string {
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'hermes-ext-test-')));
+  made.push(root);
+  write(root, files);
+  return root;
+}
+
+export function write(root: string, files: Record<string, string>): void {
+  for (const [path, content] of Object.entries(files)) {
+    const file = join(root, path);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, content);
+  }
+}
+
+/** A TypeScript extension that registers one pass-through handler per hook it lists. */
+export function tsExtension(name: string, body = '', extra = ''): string {
+  return `import { defineExtension, block, pass } from 'hermes-extensions';
+import { z } from 'zod';
+${extra}
+export default defineExtension({
+  name: '${name}',
+  version: '1.0.0',
+  setup(hermes) {
+    ${body}
+  },
+});
+`;
+}
