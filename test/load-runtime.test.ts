@@ -61,3 +61,56 @@ describe('loadRuntime: loading extensions from disk', () => {
     expect(outcome.value).toBe('hi [js] [single]');
   });
 });
+
+describe('loadRuntime: failures stay with their extension', () => {
+  it('reports each failure kind with a useful diagnostic and keeps the healthy extension working', async () => {
+    const home = tree({
+      'extensions/healthy.ts': tsExtension('healthy', `hermes.on('intercept_tool_call', () => block('healthy ran'));`),
+      'extensions/syntax.ts': 'export default defineExtension({ name: "syntax", setup( {',
+      'extensions/throws-on-import.mjs': `throw new Error('exploded while importing');`,
+      'extensions/no-default.ts': `export const name = 'no-default';`,
+      'extensions/not-an-extension.mjs': `export default { name: 'Not Valid' };`,
+      'extensions/setup-throws.ts': tsExtension('setup-throws', `throw new Error('setup exploded');`),
+      'extensions/typo-hook.ts': tsExtension('typo-hook', `hermes.on('intercept_toolcall' as never, () => undefined);`),
+      'extensions/missing-import.mjs': `import 'a-package-nobody-installed'; export default {};`,
+      'extensions/empty-folder/README.md': 'no entry here',
+    });
+    const runtime = await loadRuntime({ home, cwd: tree(), ...quiet });
+    const status = Object.fromEntries(runtime.extensions.map((e) => [e.name, e.status]));
+    expect(status).toEqual({
+      healthy: 'enabled',
+      'missing-import': 'error',
+      'no-default': 'error',
+      'not-an-extension': 'error',
+      'setup-throws': 'error',
+      syntax: 'error',
+      'throws-on-import': 'error',
+      'typo-hook': 'error',
+    });
+    const said = (name: string) =>
+      runtime.diagnostics.filter((d) => d.extension === name).map((d) => d.message).join('\n');
+    expect(said('syntax')).toMatch(/syntax\.ts/);
+    expect(said('throws-on-import')).toMatch(/exploded while importing/);
+    expect(said('no-default')).toMatch(/no default export/);
+    expect(said('not-an-extension')).toMatch(/lower-case words joined by dashes/);
+    expect(said('setup-throws')).toMatch(/setup exploded/);
+    expect(said('typo-hook')).toMatch(/Did you mean "intercept_tool_call"/);
+    expect(said('missing-import')).toMatch(/a-package-nobody-installed/);
+    expect(runtime.diagnostics.map((d) => d.message).join('\n')).toMatch(/empty-folder has no extension entry/);
+    for (const d of runtime.diagnostics.filter((d) => d.extension)) expect(d.file).toContain(home);
+    const outcome = await runtime.runTurn({ sessionId: 's' }, (t) => t.interceptToolCall({ toolName: 'x', toolArgs: {} }));
+    expect(outcome.message).toBe('healthy ran');
+  });
+
+  it('validates per-extension config against the schema, naming the key path', async () => {
+    const home = tree({
+      'config.yaml': 'extensions:\n  strict:\n    level: high\n',
+      'extensions/strict.ts': `import { defineExtension } from 'hermes-extensions';
+        import { z } from 'zod';
+        export default defineExtension({ name: 'strict', configSchema: z.object({ level: z.number() }), setup() {} });`,
+    });
+    const runtime = await loadRuntime({ home, cwd: tree(), ...quiet });
+    expect(runtime.extensions[0]?.status).toBe('error');
+    expect(runtime.diagnostics[0]?.message).toMatch(/extensions\.strict\.level/);
+  });
+});

@@ -19,7 +19,9 @@ export async function loadExtension(found: DiscoveredExtension): Promise<Extensi
     const reason = error instanceof Error ? error.message : String(error);
     return { ...base, loadError: `could not load ${found.entry}: ${reason}`, loadMs: took() };
   }
-  const definition = module.default;
+  // jiti answers `default` with the whole module when there is none (CommonJS interop): only an
+  // own `default` key is a default export.
+  const definition = Object.keys(module).includes('default') ? module.default : undefined;
   if (definition === undefined) {
     return {
       ...base,
