@@ -19,7 +19,8 @@ async function echoedConfig(runtime: Awaited<ReturnType<typeof loadRuntime>>) {
 describe('config files', () => {
   it('reads the global config.yaml and feeds each extension its section', async () => {
     const home = tree({
-      'config.yaml': '# the user\'s settings\nmodel: some-model\nextensions:\n  echo:\n    level: 2\n',
+      'config.yaml':
+        "# the user's settings\nmodel: some-model\nextensions:\n  echo:\n    level: 2\n",
       'extensions/echo.ts': configEcho,
     });
     const runtime = await loadRuntime({ home, cwd: tree(), ...quiet });
@@ -27,7 +28,10 @@ describe('config files', () => {
   });
 
   it.each([
-    ['hermes.config.ts', `import { defineConfig } from 'hermes-extensions';\nenum Level { High = 3 }\nexport default defineConfig({ extensions: { echo: { level: Level.High } } });`],
+    [
+      'hermes.config.ts',
+      `import { defineConfig } from 'hermes-extensions';\nenum Level { High = 3 }\nexport default defineConfig({ extensions: { echo: { level: Level.High } } });`,
+    ],
     ['hermes.config.mjs', `export default { extensions: { echo: { level: 3 } } };`],
     ['.hermesrc.json', JSON.stringify({ extensions: { echo: { level: 3 } } })],
     ['.hermesrc.yaml', 'extensions:\n  echo:\n    level: 3\n'],
@@ -52,9 +56,19 @@ describe('config files', () => {
       'packages/app/.hermesrc.json': JSON.stringify({ extensions: { echo: { from: 'app' } } }),
       'packages/lib/src/deep/file.txt': '',
     });
-    const fromApp = await loadRuntime({ home, cwd: `${project}/packages/app`, trust: true, ...quiet });
+    const fromApp = await loadRuntime({
+      home,
+      cwd: `${project}/packages/app`,
+      trust: true,
+      ...quiet,
+    });
     expect(await echoedConfig(fromApp)).toEqual({ from: 'app' });
-    const fromDeep = await loadRuntime({ home, cwd: `${project}/packages/lib/src/deep`, trust: true, ...quiet });
+    const fromDeep = await loadRuntime({
+      home,
+      cwd: `${project}/packages/lib/src/deep`,
+      trust: true,
+      ...quiet,
+    });
     expect(await echoedConfig(fromDeep)).toEqual({ from: 'root' });
     expect(fromDeep.projectRoot).toBe(project);
   });
@@ -71,10 +85,13 @@ describe('config files', () => {
     await expect(loadRuntime({ home, cwd: tree(), ...quiet })).rejects.toThrow(
       new RegExp(`${home}/config.yaml[\\s\\S]*extensions\\.paths`),
     );
-    const project = tree({ '.git/HEAD': '', '.hermesrc.json': '{ "extensions": { "enabled": "yes" } }' });
-    await expect(loadRuntime({ home: tree(), cwd: project, trust: true, ...quiet })).rejects.toThrow(
-      /\.hermesrc\.json[\s\S]*extensions\.enabled/,
-    );
+    const project = tree({
+      '.git/HEAD': '',
+      '.hermesrc.json': '{ "extensions": { "enabled": "yes" } }',
+    });
+    await expect(
+      loadRuntime({ home: tree(), cwd: project, trust: true, ...quiet }),
+    ).rejects.toThrow(/\.hermesrc\.json[\s\S]*extensions\.enabled/);
   });
 
   it('resolves extensions.paths relative to the config file that names them', async () => {
@@ -93,13 +110,21 @@ describe('config files', () => {
   it('loads an installed package named in extensions.paths', async () => {
     const home = tree({
       'config.yaml': 'extensions:\n  paths: [hermes-ext-audit]\n',
-      'node_modules/hermes-ext-audit/package.json': JSON.stringify({ name: 'hermes-ext-audit', type: 'module', main: 'main.js' }),
+      'node_modules/hermes-ext-audit/package.json': JSON.stringify({
+        name: 'hermes-ext-audit',
+        type: 'module',
+        main: 'main.js',
+      }),
       'node_modules/hermes-ext-audit/main.js': `import { defineExtension } from 'hermes-extensions';\nexport default defineExtension({ name: 'audit', setup() {} });`,
     });
     const runtime = await loadRuntime({ home, cwd: tree(), ...quiet });
-    expect(runtime.extensions).toMatchObject([{ name: 'audit', source: 'package', status: 'enabled' }]);
+    expect(runtime.extensions).toMatchObject([
+      { name: 'audit', source: 'package', status: 'enabled' },
+    ]);
     const missing = tree({ 'config.yaml': 'extensions:\n  paths: [not-installed-anywhere]\n' });
     const broken = await loadRuntime({ home: missing, cwd: tree(), ...quiet });
-    expect(broken.diagnostics[0]?.message).toMatch(/package "not-installed-anywhere".*not installed/);
+    expect(broken.diagnostics[0]?.message).toMatch(
+      /package "not-installed-anywhere".*not installed/,
+    );
   });
 });

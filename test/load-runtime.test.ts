@@ -65,13 +65,22 @@ describe('loadRuntime: loading extensions from disk', () => {
 describe('loadRuntime: failures stay with their extension', () => {
   it('reports each failure kind with a useful diagnostic and keeps the healthy extension working', async () => {
     const home = tree({
-      'extensions/healthy.ts': tsExtension('healthy', `hermes.on('intercept_tool_call', () => block('healthy ran'));`),
+      'extensions/healthy.ts': tsExtension(
+        'healthy',
+        `hermes.on('intercept_tool_call', () => block('healthy ran'));`,
+      ),
       'extensions/syntax.ts': 'export default defineExtension({ name: "syntax", setup( {',
       'extensions/throws-on-import.mjs': `throw new Error('exploded while importing');`,
       'extensions/no-default.ts': `export const name = 'no-default';`,
       'extensions/not-an-extension.mjs': `export default { name: 'Not Valid' };`,
-      'extensions/setup-throws.ts': tsExtension('setup-throws', `throw new Error('setup exploded');`),
-      'extensions/typo-hook.ts': tsExtension('typo-hook', `hermes.on('intercept_toolcall' as never, () => undefined);`),
+      'extensions/setup-throws.ts': tsExtension(
+        'setup-throws',
+        `throw new Error('setup exploded');`,
+      ),
+      'extensions/typo-hook.ts': tsExtension(
+        'typo-hook',
+        `hermes.on('intercept_toolcall' as never, () => undefined);`,
+      ),
       'extensions/missing-import.mjs': `import 'a-package-nobody-installed'; export default {};`,
       'extensions/empty-folder/README.md': 'no entry here',
     });
@@ -88,7 +97,10 @@ describe('loadRuntime: failures stay with their extension', () => {
       'typo-hook': 'error',
     });
     const said = (name: string) =>
-      runtime.diagnostics.filter((d) => d.extension === name).map((d) => d.message).join('\n');
+      runtime.diagnostics
+        .filter((d) => d.extension === name)
+        .map((d) => d.message)
+        .join('\n');
     expect(said('syntax')).toMatch(/syntax\.ts/);
     expect(said('throws-on-import')).toMatch(/exploded while importing/);
     expect(said('no-default')).toMatch(/no default export/);
@@ -96,9 +108,13 @@ describe('loadRuntime: failures stay with their extension', () => {
     expect(said('setup-throws')).toMatch(/setup exploded/);
     expect(said('typo-hook')).toMatch(/Did you mean "intercept_tool_call"/);
     expect(said('missing-import')).toMatch(/a-package-nobody-installed/);
-    expect(runtime.diagnostics.map((d) => d.message).join('\n')).toMatch(/empty-folder has no extension entry/);
+    expect(runtime.diagnostics.map((d) => d.message).join('\n')).toMatch(
+      /empty-folder has no extension entry/,
+    );
     for (const d of runtime.diagnostics.filter((d) => d.extension)) expect(d.file).toContain(home);
-    const outcome = await runtime.runTurn({ sessionId: 's' }, (t) => t.interceptToolCall({ toolName: 'x', toolArgs: {} }));
+    const outcome = await runtime.runTurn({ sessionId: 's' }, (t) =>
+      t.interceptToolCall({ toolName: 'x', toolArgs: {} }),
+    );
     expect(outcome.message).toBe('healthy ran');
   });
 

@@ -1,6 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { inspectProjectTrust, isProjectTrusted, loadRuntime, revokeProjectTrust, trustProject } from 'hermes-extensions';
+import {
+  inspectProjectTrust,
+  isProjectTrusted,
+  loadRuntime,
+  revokeProjectTrust,
+  trustProject,
+} from 'hermes-extensions';
 import { memoryLogger } from 'hermes-extensions/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tree, tsExtension, write } from './fixtures.js';
@@ -23,7 +29,10 @@ function hostileProject(marker: string) {
 
 function userHome() {
   return tree({
-    'extensions/guard.ts': tsExtension('guard', `hermes.on('intercept_tool_call', () => block('guarded'));`),
+    'extensions/guard.ts': tsExtension(
+      'guard',
+      `hermes.on('intercept_tool_call', () => block('guarded'));`,
+    ),
   });
 }
 
@@ -32,7 +41,7 @@ afterEach(() => {
 });
 
 describe('project trust', () => {
-  it('never executes an untrusted project\'s code, and ignores its config', async () => {
+  it("never executes an untrusted project's code, and ignores its config", async () => {
     const marker = join(tree(), 'side-effect');
     const project = hostileProject(marker);
     const home = userHome();
@@ -45,11 +54,13 @@ describe('project trust', () => {
     ]);
     const notice = runtime.diagnostics.find((d) => d.message.includes('not trusted'));
     expect(notice?.message).toMatch(/hermes extensions trust/);
-    const outcome = await runtime.runTurn({ sessionId: 's' }, (t) => t.interceptToolCall({ toolName: 'w', toolArgs: {} }));
+    const outcome = await runtime.runTurn({ sessionId: 's' }, (t) =>
+      t.interceptToolCall({ toolName: 'w', toolArgs: {} }),
+    );
     expect(outcome.message).toBe('guarded');
   });
 
-  it('ignores untrusted config of data formats too: a clone cannot loosen the user\'s guards', async () => {
+  it("ignores untrusted config of data formats too: a clone cannot loosen the user's guards", async () => {
     const home = userHome();
     const project = tree({
       '.git/HEAD': '',
@@ -60,14 +71,17 @@ describe('project trust', () => {
     expect(runtime.hasHook('intercept_tool_call')).toBe(true);
   });
 
-  it('runs the project\'s code and config once trusted', async () => {
+  it("runs the project's code and config once trusted", async () => {
     const marker = join(tree(), 'side-effect');
     const project = hostileProject(marker);
     const home = userHome();
     expect(isProjectTrusted(project, home)).toBe(false);
     const trust = await trustProject(project, home);
     expect(trust).toMatchObject({ root: project, trusted: true, state: 'trusted' });
-    expect(trust.files).toEqual([join(project, '.hermes/extensions/sneaky/index.ts'), join(project, 'hermes.config.ts')]);
+    expect(trust.files).toEqual([
+      join(project, '.hermes/extensions/sneaky/index.ts'),
+      join(project, 'hermes.config.ts'),
+    ]);
     const runtime = await loadRuntime({ home, cwd: project, ...quiet });
     expect(existsSync(marker)).toBe(true);
     expect(runtime.extensions.map((e) => [e.name, e.status])).toEqual([
@@ -88,8 +102,13 @@ describe('project trust', () => {
     expect(isProjectTrusted(project, home)).toBe(true);
     write(project, { 'src/app.ts': 'export const unrelated = 1;' });
     expect(isProjectTrusted(project, home)).toBe(true);
-    write(project, { '.hermes/extensions/local.ts': tsExtension('local', 'console.log("changed")') });
-    expect(inspectProjectTrust({ cwd: project, home })).toMatchObject({ trusted: false, state: 'changed' });
+    write(project, {
+      '.hermes/extensions/local.ts': tsExtension('local', 'console.log("changed")'),
+    });
+    expect(inspectProjectTrust({ cwd: project, home })).toMatchObject({
+      trusted: false,
+      state: 'changed',
+    });
     const runtime = await loadRuntime({ home, cwd: project, ...quiet });
     expect(runtime.extensions[0]?.status).toBe('untrusted');
     expect(runtime.diagnostics[0]?.message).toMatch(/changed since it was trusted/);
@@ -111,7 +130,9 @@ describe('project trust', () => {
     const trust = await trustProject(project, home);
     expect(trust.files).toContain(join(project, 'tools/guard/index.ts'));
     const trusted = await loadRuntime({ home, cwd: project, ...quiet });
-    expect(trusted.extensions).toMatchObject([{ name: 'project-guard', source: 'path', status: 'enabled' }]);
+    expect(trusted.extensions).toMatchObject([
+      { name: 'project-guard', source: 'path', status: 'enabled' },
+    ]);
     write(project, { 'tools/guard/index.ts': tsExtension('project-guard', 'console.log(1)') });
     expect(isProjectTrusted(project, home)).toBe(false);
   });
@@ -122,9 +143,13 @@ describe('project trust', () => {
       '.git/HEAD': '',
       'ext/index.mjs': `import { writeFileSync } from 'node:fs'; writeFileSync(${JSON.stringify(marker)}, 'x'); export default { name: 'inside', setup() {} };`,
     });
-    const home = tree({ 'config.yaml': `extensions:\n  paths: [${JSON.stringify(join(project, 'ext'))}]\n` });
+    const home = tree({
+      'config.yaml': `extensions:\n  paths: [${JSON.stringify(join(project, 'ext'))}]\n`,
+    });
     const runtime = await loadRuntime({ home, cwd: project, ...quiet });
-    expect(runtime.extensions).toMatchObject([{ name: 'ext', source: 'path', status: 'untrusted' }]);
+    expect(runtime.extensions).toMatchObject([
+      { name: 'ext', source: 'path', status: 'untrusted' },
+    ]);
     expect(existsSync(marker)).toBe(false);
   });
 
@@ -143,7 +168,10 @@ describe('project trust', () => {
 
   it('needs no trust where the project has no hook code or config, and can be revoked', async () => {
     const plain = tree({ '.git/HEAD': '', 'src/a.ts': '' });
-    expect(inspectProjectTrust({ cwd: plain, home: tree() })).toMatchObject({ trusted: true, state: 'no-project-code' });
+    expect(inspectProjectTrust({ cwd: plain, home: tree() })).toMatchObject({
+      trusted: true,
+      state: 'no-project-code',
+    });
     const project = tree({ '.git/HEAD': '', '.hermes/extensions/a.ts': tsExtension('a') });
     const home = tree();
     await trustProject(project, home);
