@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { loadRuntime } from 'hermes-extensions';
 import { memoryLogger } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
@@ -128,5 +129,59 @@ describe('loadRuntime: failures stay with their extension', () => {
     const runtime = await loadRuntime({ home, cwd: tree(), ...quiet });
     expect(runtime.extensions[0]?.status).toBe('error');
     expect(runtime.diagnostics[0]?.message).toMatch(/extensions\.strict\.level/);
+  });
+});
+
+describe('loadRuntime: what extensions see', () => {
+  it('gives hermes.projectRoot, hermes.extensionDir and hermes.log', async () => {
+    const home = tree({
+      'extensions/folder/index.ts': tsExtension(
+        'folder',
+        `hermes.log.info(JSON.stringify([hermes.projectRoot, hermes.extensionDir]));`,
+      ),
+      'extensions/single.ts': tsExtension(
+        'single',
+        `hermes.log.info(JSON.stringify([hermes.projectRoot, hermes.extensionDir]));`,
+      ),
+    });
+    const project = tree({ '.git/HEAD': '', 'src/deep/x.txt': '' });
+    const logger = memoryLogger();
+    await loadRuntime({ home, cwd: join(project, 'src/deep'), logger });
+    expect(logger.lines).toEqual([
+      {
+        level: 'info',
+        message: `[hermes:folder] ${JSON.stringify([project, join(home, 'extensions/folder')])}`,
+      },
+      {
+        level: 'info',
+        message: `[hermes:single] ${JSON.stringify([project, join(home, 'extensions')])}`,
+      },
+    ]);
+  });
+
+  it('warns about an extension that is slow to load', async () => {
+    const home = tree({
+      'extensions/slow.ts': tsExtension(
+        'slow',
+        'await new Promise((r) => setTimeout(r, 40));',
+      ).replace('setup(hermes)', 'async setup(hermes)'),
+    });
+    const runtime = await loadRuntime({ home, cwd: tree(), slowLoadMs: 20, ...quiet });
+    expect(runtime.extensions[0]?.status).toBe('enabled');
+    expect(runtime.diagnostics).toMatchObject([
+      {
+        severity: 'warning',
+        extension: 'slow',
+        message: expect.stringMatching(/took \d+ ms to load/),
+      },
+    ]);
+  });
+});
+
+describe("this repository's own hermes.config.ts", () => {
+  it('loads (it imports the framework it configures) when the project is trusted', async () => {
+    const repo = fileURLToPath(new URL('..', import.meta.url));
+    const runtime = await loadRuntime({ cwd: repo, home: tree(), trust: true, ...quiet });
+    expect(runtime.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   });
 });

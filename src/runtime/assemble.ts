@@ -17,6 +17,8 @@ export interface AssembleOptions {
   logger: Logger;
   /** What discovery and config loading already found wrong. */
   diagnostics?: readonly Diagnostic[];
+  /** Warn about an extension whose load and setup take longer. Default SLOW_LOAD_MS. */
+  slowLoadMs?: number;
 }
 
 /** A load (import plus setup) slower than this is worth a warning. */
@@ -29,7 +31,7 @@ export const SLOW_LOAD_MS = 1000;
  * Handler order is fixed here once: priority, then load order, then registration order.
  */
 export async function assembleRuntime(options: AssembleOptions): Promise<Runtime> {
-  const { candidates, section, projectRoot, logger } = options;
+  const { candidates, section, projectRoot, logger, slowLoadMs = SLOW_LOAD_MS } = options;
   const diagnostics: Diagnostic[] = [...(options.diagnostics ?? [])];
   const infos: ExtensionInfo[] = [];
   const registrations: Array<{ order: number; registration: Registration }> = [];
@@ -89,7 +91,7 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
       const registered = await runSetup(definition, {
         config,
         projectRoot,
-        extensionDir: candidate.path,
+        extensionDir: candidate.extensionDir ?? candidate.path,
         log,
       });
       for (const registration of registered) registrations.push({ order, registration });
@@ -105,9 +107,9 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
     } finally {
       info.loadMs += performance.now() - started;
     }
-    if (info.loadMs > SLOW_LOAD_MS) {
+    if (info.loadMs > slowLoadMs) {
       problem(
-        `took ${Math.round(info.loadMs)} ms to load and set up (over ${SLOW_LOAD_MS} ms); every agent start waits for it`,
+        `took ${Math.round(info.loadMs)} ms to load and set up (over ${slowLoadMs} ms); every agent start waits for it`,
         'warning',
       );
     }

@@ -25,6 +25,8 @@ export interface LoadRuntimeOptions {
   /** Trust the project's code and config for this run (as `HERMES_TRUST_PROJECT=1` does). */
   trust?: boolean;
   logger?: Logger;
+  /** Warn about an extension whose load and setup take longer than this. Default 1000 ms. */
+  slowLoadMs?: number;
 }
 
 /**
@@ -91,6 +93,7 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
     projectRoot: root,
     logger: options.logger ?? stderrLogger,
     diagnostics,
+    ...(options.slowLoadMs === undefined ? {} : { slowLoadMs: options.slowLoadMs }),
   });
 }
 

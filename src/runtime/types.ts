@@ -40,6 +40,8 @@ export interface ExtensionCandidate {
   name: string;
   source: ExtensionSource;
   path?: string;
+  /** The folder the extension's files are in (`hermes.extensionDir`). */
+  extensionDir?: string;
   /** Absent when the extension could not even be loaded; `loadError` says why. */
   definition?: ExtensionDefinition<unknown>;
   loadError?: string;

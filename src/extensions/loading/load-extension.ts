@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import type { ExtensionCandidate } from '../../runtime/types.js';
 import { type ExtensionDefinition, findDefinitionProblem } from '../define.js';
 import type { DiscoveredExtension } from '../discovery.js';
@@ -10,7 +11,12 @@ import { importModule } from './import-module.js';
  */
 export async function loadExtension(found: DiscoveredExtension): Promise<ExtensionCandidate> {
   const started = performance.now();
-  const base = { name: found.label, source: found.source, path: found.location };
+  const base = {
+    name: found.label,
+    source: found.source,
+    path: found.location,
+    extensionDir: found.entry === found.location ? dirname(found.location) : found.location,
+  };
   const took = () => performance.now() - started;
   let module: Record<string, unknown>;
   try {
