@@ -137,20 +137,20 @@ describe('project trust', () => {
     expect(isProjectTrusted(project, home)).toBe(false);
   });
 
-  it('treats global paths that point into an untrusted project as project code', async () => {
-    const marker = join(tree(), 'ran');
+  it("loads global-config paths inside a project: the user's own config is trusted by placement", async () => {
     const project = tree({
       '.git/HEAD': '',
-      'ext/index.mjs': `import { writeFileSync } from 'node:fs'; writeFileSync(${JSON.stringify(marker)}, 'x'); export default { name: 'inside', setup() {} };`,
+      '.hermes/extensions/local.ts': tsExtension('local'),
+      'ext/index.mjs': `export default { name: 'inside', setup() {} };`,
     });
     const home = tree({
       'config.yaml': `extensions:\n  paths: [${JSON.stringify(join(project, 'ext'))}]\n`,
     });
     const runtime = await loadRuntime({ home, cwd: project, ...quiet });
-    expect(runtime.extensions).toMatchObject([
-      { name: 'ext', source: 'path', status: 'untrusted' },
+    expect(runtime.extensions.map((e) => [e.name, e.source, e.status])).toEqual([
+      ['inside', 'path', 'enabled'],
+      ['local', 'project', 'untrusted'],
     ]);
-    expect(existsSync(marker)).toBe(false);
   });
 
   it('trusts for one run with HERMES_TRUST_PROJECT=1 or trust: true, recording nothing', async () => {

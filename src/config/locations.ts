@@ -27,7 +27,7 @@ export function findProjectRoot(cwd: string, home: string): string {
     // A folder in a clone; a file in a worktree or submodule.
     if (existsSync(join(dir, '.git'))) return dir;
     const local = join(dir, '.hermes');
-    if (isDir(local) && resolve(local) !== home) return dir;
+    if (isDir(local) && !isHermesHome(local, home)) return dir;
     const parent = dirname(dir);
     if (parent === dir || dir === stop) return start;
     dir = parent;
@@ -48,4 +48,10 @@ export function isFile(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** `~/.hermes` is the user's, even when this run's `$HERMES_HOME` is elsewhere. */
+function isHermesHome(path: string, home: string): boolean {
+  const resolved = resolve(path);
+  return resolved === home || resolved === join(homedir(), '.hermes');
 }

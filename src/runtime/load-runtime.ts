@@ -2,17 +2,12 @@ import { join, resolve } from 'node:path';
 import { findProjectConfig } from '../config/find-project-config.js';
 import { loadConfigFile } from '../config/load-config.js';
 import { findProjectRoot, hermesHome, isFile } from '../config/locations.js';
-import { mergeConfigs, type PathEntry } from '../config/merge.js';
+import { mergeConfigs } from '../config/merge.js';
 import type { HermesConfig } from '../config/schema.js';
 import { type DiscoveredExtension, discoverIn, discoverPath } from '../extensions/discovery.js';
 import { loadExtension } from '../extensions/loading/load-extension.js';
 import { type Logger, stderrLogger } from '../log/logger.js';
-import {
-  inspectProjectTrust,
-  isInside,
-  type ProjectTrust,
-  pathsInside,
-} from '../trust/project-trust.js';
+import { inspectProjectTrust, type ProjectTrust } from '../trust/project-trust.js';
 import { assembleRuntime } from './assemble.js';
 import type { Runtime } from './runtime.js';
 import type { Diagnostic, ExtensionCandidate } from './types.js';
@@ -47,7 +42,7 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
   if (isFile(globalFile))
     layers.push({ config: await loadConfigFile(globalFile), file: globalFile });
 
-  const trust = decideTrust(options, cwd, home, root, mergeConfigs(layers).paths);
+  const trust = decideTrust(options, cwd, home);
   const projectConfig = findProjectConfig(cwd, root);
   if (projectConfig && trust.trusted) {
     layers.push({ config: await loadConfigFile(projectConfig.file), file: projectConfig.file });
@@ -74,8 +69,8 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
   for (const group of groups) {
     const loaded: ExtensionCandidate[] = [];
     for (const found of group) {
-      const projectCode = found.source === 'project' || isInside(root, found.location);
-      if (projectCode && !trust.trusted) {
+      // Paths the project config names never get here untrusted: that config is not read then.
+      if (found.source === 'project' && !trust.trusted) {
         loaded.push(held(found, 'untrusted', `project ${root} is not trusted`));
       } else if (!loadingEnabled) {
         loaded.push(held(found, 'disabled', 'extensions.enabled is false'));
@@ -97,14 +92,8 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
   });
 }
 
-function decideTrust(
-  options: LoadRuntimeOptions,
-  cwd: string,
-  home: string,
-  root: string,
-  globalPaths: PathEntry[],
-): ProjectTrust {
-  const trust = inspectProjectTrust({ cwd, home, globalPaths: pathsInside(root, globalPaths) });
+function decideTrust(options: LoadRuntimeOptions, cwd: string, home: string): ProjectTrust {
+  const trust = inspectProjectTrust({ cwd, home });
   if (trust.trusted || !(options.trust || process.env.HERMES_TRUST_PROJECT === '1')) return trust;
   return { ...trust, trusted: true, state: 'override' };
 }

@@ -1,9 +1,9 @@
+import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { findProjectConfig } from '../config/find-project-config.js';
 import { loadConfigFile } from '../config/load-config.js';
-import { findProjectRoot, hermesHome, isFile } from '../config/locations.js';
+import { findProjectRoot, hermesHome } from '../config/locations.js';
 import { mergeConfigs } from '../config/merge.js';
-import type { HermesConfig } from '../config/schema.js';
 import { discoverPath } from '../extensions/discovery.js';
 import { collectFiles, fingerprintFiles } from './fingerprint.js';
 import { readTrust, writeTrust } from './store.js';
@@ -28,8 +28,6 @@ export interface ProjectTrust {
 interface TrustOptions {
   cwd?: string;
   home?: string;
-  /** Project paths that the global config names, which run only if the project is trusted. */
-  globalPaths?: readonly string[];
 }
 
 /** Where this project's trust stands, computed from the files as they are now. Runs no project code. */
@@ -38,10 +36,7 @@ export function inspectProjectTrust(options: TrustOptions = {}): ProjectTrust {
   const cwd = resolve(options.cwd ?? process.cwd());
   const root = findProjectRoot(cwd, home);
   const record = readTrust(home)[root];
-  const files = projectCodeFiles(cwd, root, home, [
-    ...(record?.paths ?? []),
-    ...(options.globalPaths ?? []),
-  ]);
+  const files = projectCodeFiles(cwd, root, home, record?.paths ?? []);
   const fingerprint = fingerprintFiles(root, files);
   const base = { root, files, fingerprint };
   if (files.length === 0) return { ...base, trusted: true, state: 'no-project-code' };
@@ -59,21 +54,22 @@ export function isProjectTrusted(cwd?: string, home?: string): boolean {
 /**
  * Records the project as trusted with a fingerprint of its hook code and config as they are now.
  * This reads the project config (running a code config: trusting is consenting to that) to learn
- * which `paths` inside the project it names, so changes there untrust the project too.
+ * which `paths` inside the project it names, so changes there untrust the project too. (Paths in
+ * the global config are the user's own, trusted by placement like the global extensions folder.)
  */
 export async function trustProject(cwd?: string, home?: string): Promise<ProjectTrust> {
   const resolvedHome = hermesHome(home);
   const resolvedCwd = resolve(cwd ?? process.cwd());
   const root = findProjectRoot(resolvedCwd, resolvedHome);
-  const layers: Array<{ config: HermesConfig; file: string }> = [];
-  const globalFile = join(resolvedHome, 'config.yaml');
-  if (isFile(globalFile))
-    layers.push({ config: await loadConfigFile(globalFile), file: globalFile });
   const projectConfig = findProjectConfig(resolvedCwd, root);
-  if (projectConfig) {
-    layers.push({ config: await loadConfigFile(projectConfig.file), file: projectConfig.file });
-  }
-  const paths = pathsInside(root, mergeConfigs(layers).paths);
+  const paths = projectConfig
+    ? pathsInside(
+        root,
+        mergeConfigs([
+          { config: await loadConfigFile(projectConfig.file), file: projectConfig.file },
+        ]).paths,
+      )
+    : [];
   const files = projectCodeFiles(resolvedCwd, root, resolvedHome, paths);
   const records = readTrust(resolvedHome);
   records[root] = {
@@ -97,7 +93,7 @@ export function revokeProjectTrust(cwd?: string, home?: string): boolean {
 }
 
 /** The locations of config `paths` entries that lie inside the project. */
-export function pathsInside(root: string, entries: Parameters<typeof discoverPath>[0][]): string[] {
+function pathsInside(root: string, entries: Parameters<typeof discoverPath>[0][]): string[] {
   const inside = new Set<string>();
   for (const entry of entries) {
     for (const found of discoverPath(entry).found) {
@@ -107,7 +103,7 @@ export function pathsInside(root: string, entries: Parameters<typeof discoverPat
   return [...inside].sort();
 }
 
-export function isInside(root: string, path: string): boolean {
+function isInside(root: string, path: string): boolean {
   const rel = relative(root, path);
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
@@ -117,7 +113,7 @@ function projectCodeFiles(cwd: string, root: string, home: string, paths: readon
   const local = join(root, '.hermes');
   const config = findProjectConfig(cwd, root);
   return collectFiles([
-    ...(resolve(local) === home ? [] : [local]),
+    ...(resolve(local) === home || resolve(local) === join(homedir(), '.hermes') ? [] : [local]),
     ...(config ? [config.file] : []),
     ...paths,
   ]);
