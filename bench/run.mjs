@@ -1,7 +1,10 @@
 // `npm run bench`: the dispatch benchmark (bench/dispatch.mjs) in BENCH_ROUNDS fresh processes
-// (default 3), then the memory benchmark (bench/memory.mjs), then the tables, as markdown.
-// Every figure is a median: mitata's p50 per bench, then the median of that over the rounds
-// (ratios and slopes are taken within a round, then their median; the range is min–max).
+// (default 3), then the memory benchmark (bench/memory.mjs), then the cold-start benchmark
+// (bench/coldstart.mjs), then the tables, as markdown. BENCH_ONLY=coldstart (or any
+// comma-separated list of dispatch, memory, coldstart) runs only those parts.
+// Every dispatch figure is a median: mitata's p50 per bench, then the median of that over the
+// rounds (ratios and slopes are taken within a round, then their median; the range is min–max).
+// Every cold-start figure is the median of its runs, with the 10th–90th percentile in brackets.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -27,6 +30,13 @@ if (
 }
 
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+const PARTS = ['dispatch', 'memory', 'coldstart'];
+const only = new Set((process.env.BENCH_ONLY ?? PARTS.join(',')).split(',').map((p) => p.trim()));
+const unknown = [...only].filter((part) => !PARTS.includes(part));
+if (unknown.length > 0 || only.size === 0) {
+  console.error(`BENCH_ONLY takes a comma-separated list of ${PARTS.join(', ')}; got ${unknown}`);
+  process.exit(1);
+}
 
 function runChild(script) {
   return new Promise((resolve, reject) => {
@@ -49,12 +59,20 @@ function runChild(script) {
 const loadBefore = loadavg()[0];
 const started = performance.now();
 const rounds = [];
-for (let r = 1; r <= ROUNDS; r++) {
+for (let r = 1; only.has('dispatch') && r <= ROUNDS; r++) {
   console.error(`dispatch benchmark, round ${r} of ${ROUNDS}…`);
   rounds.push(await runChild('dispatch.mjs'));
 }
-console.error('memory benchmark…');
-const memory = await runChild('memory.mjs');
+let memory;
+if (only.has('memory')) {
+  console.error('memory benchmark…');
+  memory = await runChild('memory.mjs');
+}
+let coldstart;
+if (only.has('coldstart')) {
+  console.error('cold-start benchmark…');
+  coldstart = await runChild('coldstart.mjs');
+}
 const elapsed = (performance.now() - started) / 1000;
 
 // --- aggregation -----------------------------------------------------------------------------
@@ -81,174 +99,297 @@ const table = (head, rows) =>
 const yes = (ok) => (ok ? 'yes' : '**NO**');
 const wins = (a) => `${a.values.filter(Boolean).length}/${a.values.length} rounds`;
 
-const { sizes, asyncSizes, bailSizes, cpu } = rounds[0];
 const out = [];
-
+const ran = [
+  rounds.length > 0 && `${ROUNDS} round(s) of the dispatch benchmark`,
+  memory && 'the memory benchmark',
+  coldstart && `${coldstart.runs} run(s) of each cold start`,
+].filter(Boolean);
 out.push(
-  `node ${process.version}, ${process.platform}/${process.arch}, ${cpus()[0]?.model ?? cpu ?? 'unknown CPU'}, ` +
-    `${cpus().length} cores; ${ROUNDS} round(s) of the dispatch benchmark; whole run ${elapsed.toFixed(0)} s; ` +
+  `node ${process.version}, ${process.platform}/${process.arch}, ${cpus()[0]?.model ?? rounds[0]?.cpu ?? 'unknown CPU'}, ` +
+    `${cpus().length} cores; ${ran.join(', ')}; whole run ${elapsed.toFixed(0)} s; ` +
     `1-minute load average ${loadBefore.toFixed(2)} before, ${loadavg()[0].toFixed(2)} after.`,
   '',
-  '### Dispatch: one `interceptToolCall`, synchronous pass handlers (median ns)',
-  '',
 );
-const ratio = {};
-const rows = sizes.map((n) => {
-  const m = (impl) => agg((g) => g(`${impl} ${n}`));
-  ratio[n] = agg((g) => g(`runtime ${n}`) / g(`hand-written ${n}`));
-  return [
-    String(n),
-    ns(m('runtime').median),
-    ns(m('hand-written').median),
-    x(ratio[n].median) + range(ratio[n], x),
-    ns(m('hookable').median),
-    ns(m('koa-compose').median),
-    ns(m('tapable').median),
+
+if (rounds.length > 0) {
+  const { sizes, asyncSizes, bailSizes } = rounds[0];
+  out.push('### Dispatch: one `interceptToolCall`, synchronous pass handlers (median ns)', '');
+  const ratio = {};
+  const rows = sizes.map((n) => {
+    const m = (impl) => agg((g) => g(`${impl} ${n}`));
+    ratio[n] = agg((g) => g(`runtime ${n}`) / g(`hand-written ${n}`));
+    return [
+      String(n),
+      ns(m('runtime').median),
+      ns(m('hand-written').median),
+      x(ratio[n].median) + range(ratio[n], x),
+      ns(m('hookable').median),
+      ns(m('koa-compose').median),
+      ns(m('tapable').median),
+    ];
+  });
+  out.push(
+    table(
+      [
+        'handlers',
+        'runtime',
+        'hand-written',
+        'ratio runtime/hand-written',
+        'hookable',
+        'koa-compose',
+        'tapable async waterfall',
+      ],
+      rows,
+    ),
+    '',
+  );
+
+  const targetRows = [];
+  for (const n of sizes) {
+    const vsHookable = agg((g) => g(`runtime ${n}`) < g(`hookable ${n}`));
+    const vsKoa = agg((g) => g(`runtime ${n}`) < g(`koa-compose ${n}`));
+    const hookableRatio = agg((g) => g(`runtime ${n}`) / g(`hookable ${n}`));
+    const koaRatio = agg((g) => g(`runtime ${n}`) / g(`koa-compose ${n}`));
+    targetRows.push([
+      String(n),
+      `${yes(ratio[n].median <= 1.5)} (${x(ratio[n].median)})`,
+      `${yes(hookableRatio.median < 1)} (${x(hookableRatio.median)}, faster in ${wins(vsHookable)})`,
+      n >= 10
+        ? `${yes(koaRatio.median < 1)} (${x(koaRatio.median)}, faster in ${wins(vsKoa)})`
+        : `not a target (${x(koaRatio.median)})`,
+    ]);
+  }
+  out.push(
+    'Targets (ratios are runtime ÷ the other, median over rounds):',
+    '',
+    table(
+      [
+        'handlers',
+        'within 1.5× of hand-written',
+        'faster than hookable',
+        'faster than koa-compose (from 10 up)',
+      ],
+      targetRows,
+    ),
+    '',
+  );
+
+  // Async: each handler returns Promise.resolve(); the outcome is awaited.
+  const [a1, a10] = asyncSizes;
+  const steps = a10 - a1;
+  const slope = (prefix) => agg((g) => (g(`${prefix} ${a10}`) - g(`${prefix} ${a1}`)) / steps);
+  const syncSlope = agg((g) => (g(`runtime ${a10}`) - g(`runtime ${a1}`)) / steps);
+  const asyncImpls = [
+    ['runtime (default timeoutMs 5000)', 'async runtime'],
+    ['runtime (timeoutMs: Infinity)', 'async runtime-no-timeout'],
+    ['naive `for` loop, one `await` per handler', 'async naive-await'],
   ];
-});
-out.push(
-  table(
-    [
-      'handlers',
-      'runtime',
-      'hand-written',
-      'ratio runtime/hand-written',
-      'hookable',
-      'koa-compose',
-      'tapable async waterfall',
-    ],
-    rows,
-  ),
-  '',
-);
-
-const targetRows = [];
-for (const n of sizes) {
-  const vsHookable = agg((g) => g(`runtime ${n}`) < g(`hookable ${n}`));
-  const vsKoa = agg((g) => g(`runtime ${n}`) < g(`koa-compose ${n}`));
-  const hookableRatio = agg((g) => g(`runtime ${n}`) / g(`hookable ${n}`));
-  const koaRatio = agg((g) => g(`runtime ${n}`) / g(`koa-compose ${n}`));
-  targetRows.push([
-    String(n),
-    `${yes(ratio[n].median <= 1.5)} (${x(ratio[n].median)})`,
-    `${yes(hookableRatio.median < 1)} (${x(hookableRatio.median)}, faster in ${wins(vsHookable)})`,
-    n >= 10
-      ? `${yes(koaRatio.median < 1)} (${x(koaRatio.median)}, faster in ${wins(vsKoa)})`
-      : `not a target (${x(koaRatio.median)})`,
-  ]);
-}
-out.push(
-  'Targets (ratios are runtime ÷ the other, median over rounds):',
-  '',
-  table(
-    [
-      'handlers',
-      'within 1.5× of hand-written',
-      'faster than hookable',
-      'faster than koa-compose (from 10 up)',
-    ],
-    targetRows,
-  ),
-  '',
-);
-
-// Async: each handler returns Promise.resolve(); the outcome is awaited.
-const [a1, a10] = asyncSizes;
-const steps = a10 - a1;
-const slope = (prefix) => agg((g) => (g(`${prefix} ${a10}`) - g(`${prefix} ${a1}`)) / steps);
-const syncSlope = agg((g) => (g(`runtime ${a10}`) - g(`runtime ${a1}`)) / steps);
-const asyncImpls = [
-  ['runtime (default timeoutMs 5000)', 'async runtime'],
-  ['runtime (timeoutMs: Infinity)', 'async runtime-no-timeout'],
-  ['naive `for` loop, one `await` per handler', 'async naive-await'],
-];
-const naiveSlope = slope('async naive-await');
-const asyncRows = asyncImpls.map(([label, prefix]) => {
-  const s = slope(prefix);
-  const extra = agg(
+  const naiveSlope = slope('async naive-await');
+  const asyncRows = asyncImpls.map(([label, prefix]) => {
+    const s = slope(prefix);
+    const extra = agg(
+      (g) =>
+        (g(`${prefix} ${a10}`) - g(`${prefix} ${a1}`)) / steps -
+        (g(`runtime ${a10}`) - g(`runtime ${a1}`)) / steps,
+    );
+    const isRuntime = prefix !== 'async naive-await';
+    return [
+      label,
+      ...asyncSizes.map((n) => ns(agg((g) => g(`${prefix} ${n}`)).median)),
+      ns(s.median) + range(s, ns),
+      isRuntime ? `${ns(extra.median)} (${x(extra.median / naiveSlope.median)} an await)` : '—',
+    ];
+  });
+  out.push(
+    '### Async handlers (each returns `Promise.resolve()`; median ns)',
+    '',
+    table(
+      [
+        '',
+        ...asyncSizes.map((n) => `${n} handler${n === 1 ? '' : 's'}`),
+        `per async handler (slope ${a1}→${a10})`,
+        'cost over a sync handler',
+      ],
+      asyncRows,
+    ),
+    '',
+    `One \`await\` (the naive loop's slope): ${ns(naiveSlope.median)} ns. A sync pass handler in the ` +
+      `runtime costs ${ns(syncSlope.median)} ns (slope of the sync table from ${a1} to ${a10}).`,
+    '',
+  );
+  const defaultExtra = agg(
     (g) =>
-      (g(`${prefix} ${a10}`) - g(`${prefix} ${a1}`)) / steps -
+      (g(`async runtime ${a10}`) - g(`async runtime ${a1}`)) / steps -
       (g(`runtime ${a10}`) - g(`runtime ${a1}`)) / steps,
   );
-  const isRuntime = prefix !== 'async naive-await';
-  return [
-    label,
-    ...asyncSizes.map((n) => ns(agg((g) => g(`${prefix} ${n}`)).median)),
-    ns(s.median) + range(s, ns),
-    isRuntime ? `${ns(extra.median)} (${x(extra.median / naiveSlope.median)} an await)` : '—',
-  ];
-});
-out.push(
-  '### Async handlers (each returns `Promise.resolve()`; median ns)',
-  '',
-  table(
-    [
-      '',
-      ...asyncSizes.map((n) => `${n} handler${n === 1 ? '' : 's'}`),
-      `per async handler (slope ${a1}→${a10})`,
-      'cost over a sync handler',
-    ],
-    asyncRows,
-  ),
-  '',
-  `One \`await\` (the naive loop's slope): ${ns(naiveSlope.median)} ns. A sync pass handler in the ` +
-    `runtime costs ${ns(syncSlope.median)} ns (slope of the sync table from ${a1} to ${a10}).`,
-  '',
-);
-const defaultExtra = agg(
-  (g) =>
-    (g(`async runtime ${a10}`) - g(`async runtime ${a1}`)) / steps -
-    (g(`runtime ${a10}`) - g(`runtime ${a1}`)) / steps,
-);
-out.push(
-  `Target "an async handler costs about one await": ${yes(
-    defaultExtra.median <= 1.5 * naiveSlope.median,
-  )} with the default timeoutMs (${x(defaultExtra.median / naiveSlope.median)} an await; ` +
-    'taken as holding up to 1.5×).',
-  '',
-);
+  out.push(
+    `Target "an async handler costs about one await": ${yes(
+      defaultExtra.median <= 1.5 * naiveSlope.median,
+    )} with the default timeoutMs (${x(defaultExtra.median / naiveSlope.median)} an await; ` +
+      'taken as holding up to 1.5×).',
+    '',
+  );
 
-// Bail: the first handler blocks.
-const bailRows = bailSizes.map((n) => [
-  String(n),
-  ns(agg((g) => g(`bail runtime ${n}`)).median),
-  ns(agg((g) => g(`bail hand-written ${n}`)).median),
-]);
-const [b1, bN] = [bailSizes[0], bailSizes.at(-1)];
-const flat = agg((g) => g(`bail runtime ${bN}`) / g(`bail runtime ${b1}`));
-const flatHand = agg((g) => g(`bail hand-written ${bN}`) / g(`bail hand-written ${b1}`));
-const full = agg((g) => g(`runtime ${bN}`));
-out.push(
-  '### Bail: the first handler blocks (median ns)',
-  '',
-  table(['handlers registered', 'runtime', 'hand-written'], bailRows),
-  '',
-  `With ${bN} handlers registered ÷ with ${b1}: runtime ${x(flat.median)}, hand-written ` +
-    `${x(flatHand.median)} (whose cost cannot depend on handlers that never run: the noise) — ` +
-    `${flat.median <= 1.5 ? 'flat' : '**grows with the handlers that never run**'}. ` +
-    `A full ${bN}-handler dispatch costs ${ns(full.median)} ns.`,
-  '',
-);
+  // Bail: the first handler blocks.
+  const bailRows = bailSizes.map((n) => [
+    String(n),
+    ns(agg((g) => g(`bail runtime ${n}`)).median),
+    ns(agg((g) => g(`bail hand-written ${n}`)).median),
+  ]);
+  const [b1, bN] = [bailSizes[0], bailSizes.at(-1)];
+  const flat = agg((g) => g(`bail runtime ${bN}`) / g(`bail runtime ${b1}`));
+  const flatHand = agg((g) => g(`bail hand-written ${bN}`) / g(`bail hand-written ${b1}`));
+  const full = agg((g) => g(`runtime ${bN}`));
+  out.push(
+    '### Bail: the first handler blocks (median ns)',
+    '',
+    table(['handlers registered', 'runtime', 'hand-written'], bailRows),
+    '',
+    `With ${bN} handlers registered ÷ with ${b1}: runtime ${x(flat.median)}, hand-written ` +
+      `${x(flatHand.median)} (whose cost cannot depend on handlers that never run: the noise) — ` +
+      `${flat.median <= 1.5 ? 'flat' : '**grows with the handlers that never run**'}. ` +
+      `A full ${bN}-handler dispatch costs ${ns(full.median)} ns.`,
+    '',
+  );
+}
 
 // Memory.
-const first = memory.samples[0];
-const last = memory.samples.at(-1);
-const growth = last.heapUsed - first.heapUsed;
-const perTurn = growth / (last.turns - first.turns);
-const mb = (b) => (b / 1024 / 1024).toFixed(2);
-out.push(
-  `### Memory: ${memory.turns.toLocaleString('en-US')} turns, 1,000 sessions, state written every turn`,
-  '',
-  table(
-    ['turns', 'heapUsed after gc (MB)'],
-    memory.samples.map((s) => [s.turns.toLocaleString('en-US'), mb(s.heapUsed)]),
-  ),
-  '',
-  `Growth from the first sample to the last: ${growth >= 0 ? '+' : ''}${(growth / 1024).toFixed(0)} KB ` +
-    `(${perTurn.toFixed(3)} bytes per turn) — ${
-      perTurn < 1 ? 'the heap does not grow' : '**the heap grows**'
-    }. ${memory.turns.toLocaleString('en-US')} turns took ${memory.seconds.toFixed(1)} s ` +
-    `(${((memory.seconds * 1e6) / memory.turns).toFixed(2)} µs per turn).`,
-);
+if (memory) {
+  const first = memory.samples[0];
+  const last = memory.samples.at(-1);
+  const growth = last.heapUsed - first.heapUsed;
+  const perTurn = growth / (last.turns - first.turns);
+  const mb = (b) => (b / 1024 / 1024).toFixed(2);
+  out.push(
+    `### Memory: ${memory.turns.toLocaleString('en-US')} turns, 1,000 sessions, state written every turn`,
+    '',
+    table(
+      ['turns', 'heapUsed after gc (MB)'],
+      memory.samples.map((s) => [s.turns.toLocaleString('en-US'), mb(s.heapUsed)]),
+    ),
+    '',
+    `Growth from the first sample to the last: ${growth >= 0 ? '+' : ''}${(growth / 1024).toFixed(0)} KB ` +
+      `(${perTurn.toFixed(3)} bytes per turn) — ${
+        perTurn < 1 ? 'the heap does not grow' : '**the heap grows**'
+      }. ${memory.turns.toLocaleString('en-US')} turns took ${memory.seconds.toFixed(1)} s ` +
+      `(${((memory.seconds * 1e6) / memory.turns).toFixed(2)} µs per turn).`,
+    '',
+  );
+}
 
-console.log(out.join('\n'));
+// Cold start: each run's figures come from one process; a ratio is taken within a round
+// (the two processes ran close together), then summarised over the rounds.
+if (coldstart) {
+  const { sizes: csSizes, runs: csRuns, samples } = coldstart;
+  const quantile = (values, q) => {
+    const s = [...values].sort((a, b) => a - b);
+    const i = (s.length - 1) * q;
+    const lo = Math.floor(i);
+    return s[lo] + (s[Math.ceil(i)] - s[lo]) * (i - lo);
+  };
+  /** A figure computed within each run of the cold-start rounds: median, p10 and p90. */
+  const perRun = (f) => {
+    const values = Array.from({ length: csRuns }, (_, r) => f((name) => samples[name][r]));
+    return { median: median(values), p10: quantile(values, 0.1), p90: quantile(values, 0.9) };
+  };
+  const ms = (v) => (v < 10 ? v.toFixed(1) : Math.round(v).toLocaleString('en-US'));
+  const spread = (a, fmt = ms) => `${fmt(a.median)} (${fmt(a.p10)}–${fmt(a.p90)})`;
+  const kinds = [
+    ['native', 'native `import()` of `.mjs`'],
+    ['mjs', '`loadRuntime`, `.mjs`'],
+    ['ts-warm', '`loadRuntime`, `.ts`, warm cache'],
+    ['ts-cold', '`loadRuntime`, `.ts`, cold cache'],
+  ];
+  const figureTable = (metric) =>
+    table(
+      ['extensions', ...kinds.map(([, label]) => label)],
+      csSizes.map((n) => [
+        String(n),
+        ...kinds.map(([kind]) => spread(perRun((s) => s(`${kind} ${n}`)[metric]))),
+      ]),
+    );
+  const [c1, cN] = [csSizes[0], csSizes.at(-1)];
+  const slopeRow = [
+    `per extension (slope ${c1}→${cN})`,
+    ...kinds.map(([kind]) =>
+      spread(
+        perRun((s) => (s(`${kind} ${cN}`).loadMs - s(`${kind} ${c1}`).loadMs) / (cN - c1)),
+        (v) => v.toFixed(2),
+      ),
+    ),
+  ];
+  const withFramework = csSizes.flatMap((n) => kinds.map(([kind]) => `${kind} ${n}`));
+  const allRuns = (metric) => {
+    const values = withFramework.flatMap((name) => samples[name].map((sample) => sample[metric]));
+    return { median: median(values), p10: quantile(values, 0.1), p90: quantile(values, 0.9) };
+  };
+  const ratioRows = csSizes.map((n) => {
+    const over = (kind, metric) =>
+      spread(
+        perRun((s) => s(`${kind} ${n}`)[metric] / s(`native ${n}`)[metric]),
+        x,
+      );
+    return [
+      String(n),
+      over('ts-warm', 'totalMs'),
+      over('ts-warm', 'loadMs'),
+      over('mjs', 'loadMs'),
+      over('ts-cold', 'loadMs'),
+      over('ts-warm', 'wallMs'),
+    ];
+  });
+  const target = perRun((s) => s(`ts-warm ${cN}`).totalMs / s(`native ${cN}`).totalMs);
+  const targetAlone = perRun((s) => s(`ts-warm ${cN}`).loadMs / s(`native ${cN}`).loadMs);
+  out.push(
+    `### Cold start: a fresh process loads N extensions (median ms of ${csRuns} runs, p10–p90)`,
+    '',
+    "In-process, from just before `import('hermes-extensions')` to loaded (the native column " +
+      'includes the framework import too):',
+    '',
+    figureTable('totalMs'),
+    '',
+    'Loading alone, after the framework import (native: the N `import()`s):',
+    '',
+    table(
+      ['extensions', ...kinds.map(([, label]) => label)],
+      [
+        ...csSizes.map((n) => [
+          String(n),
+          ...kinds.map(([kind]) => spread(perRun((s) => s(`${kind} ${n}`).loadMs))),
+        ]),
+        slopeRow,
+      ],
+    ),
+    '',
+    'Whole process, spawn to exit (wall ms):',
+    '',
+    figureTable('wallMs'),
+    '',
+    `The framework import (\`import('hermes-extensions')\`, zod with it) takes ` +
+      `${spread(allRuns('frameworkMs'))} ms over every run; node itself starts the script after ` +
+      `${spread(allRuns('bootMs'))} ms, and a process that imports nothing lasts ` +
+      `${spread(perRun((s) => s('empty').wallMs))} ms from spawn to exit.`,
+    '',
+    'Ratios to native `import()` of the same `.mjs` files (within a round, median over rounds):',
+    '',
+    table(
+      [
+        'extensions',
+        '`.ts` warm, in-process incl. framework import',
+        '`.ts` warm, loading alone',
+        '`loadRuntime` `.mjs`, loading alone',
+        '`.ts` cold, loading alone',
+        '`.ts` warm, whole process',
+      ],
+      ratioRows,
+    ),
+    '',
+    `Target "warm-cache \`loadRuntime\` of ${cN} TypeScript extensions within 3× of native ` +
+      `\`import()\` of the same ${cN} as \`.mjs\`": ${yes(target.median <= 3)} — in-process ` +
+      `time including the framework import, ${x(target.median)} (${x(target.p10)}–${x(target.p90)}); ` +
+      `loading alone, ${x(targetAlone.median)} (${x(targetAlone.p10)}–${x(targetAlone.p90)}).`,
+  );
+}
+
+console.log(out.join('\n').trimEnd());
