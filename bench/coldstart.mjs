@@ -8,12 +8,11 @@
 //                nothing is installed (the loader provides the framework and zod);
 //   - ts-warm N: loadRuntime over the same extensions in TypeScript, jiti's disk cache filled by
 //                an earlier process;
-//   - ts-cold N: the same with jiti's disk cache empty (a new folder for every run);
+//   - ts-cold N: the same from a second $HERMES_HOME whose jiti cache is emptied before every run;
 //   - empty:     a node process that imports nothing, for the whole-process wall time.
-// jiti has no setting for where its disk cache goes other than the `fsCache` option, which the
-// loader sets to `true`: the default folder is `<os.tmpdir()>/jiti`, so each child gets TMPDIR
-// pointed at the cache folder of its configuration. Run by bench/run.mjs, which prints the
-// tables; the samples (ms) go to stdout as one JSON line.
+// The loader keeps jiti's disk cache in `$HERMES_HOME/cache/jiti`, so each configuration's home
+// holds its own cache. Run by bench/run.mjs, which prints the tables; the samples (ms) go to
+// stdout as one JSON line.
 import { spawn } from 'node:child_process';
 import {
   existsSync,
@@ -118,6 +117,7 @@ const javascript = (i) =>
 const work = mkdtempSync(join(tmpdir(), 'hermes-coldstart-'));
 const project = join(work, 'project');
 const tsHome = (n) => join(work, 'ts', `n${n}`);
+const tsColdHome = (n) => join(work, 'ts-cold', `n${n}`);
 const mjsHome = (n) => join(work, 'mjs', `n${n}`);
 const nativeDir = (n) => join(work, 'native', `n${n}`);
 
@@ -127,6 +127,7 @@ function writeExtensions() {
     for (let i = 1; i <= n; i++) {
       const files = [
         [join(tsHome(n), 'extensions', `ext-${pad(i)}`), 'index.ts', typescript(i)],
+        [join(tsColdHome(n), 'extensions', `ext-${pad(i)}`), 'index.ts', typescript(i)],
         [join(mjsHome(n), 'extensions', `ext-${pad(i)}`), 'index.mjs', javascript(i)],
         [join(nativeDir(n), `ext-${pad(i)}`), 'index.mjs', javascript(i)],
       ];
@@ -145,16 +146,20 @@ function writeExtensions() {
 
 // --- the runs --------------------------------------------------------------------------------
 
-const cacheRoot = join(work, 'cache');
-let coldCaches = 0;
 const configs = [{ name: 'empty', args: ['empty'], n: 0 }];
 for (const n of SIZES) {
   const runtime = (home) => ['runtime', home, project, String(n)];
   configs.push(
     { name: `native ${n}`, args: ['native', nativeDir(n), String(n)], n },
     { name: `mjs ${n}`, args: runtime(mjsHome(n)), n },
-    { name: `ts-warm ${n}`, args: runtime(tsHome(n)), n, cache: join(cacheRoot, `warm-${n}`) },
-    { name: `ts-cold ${n}`, args: runtime(tsHome(n)), n, cold: true },
+    { name: `ts-warm ${n}`, args: runtime(tsHome(n)), n, cache: join(tsHome(n), 'cache') },
+    {
+      name: `ts-cold ${n}`,
+      args: runtime(tsColdHome(n)),
+      n,
+      cache: join(tsColdHome(n), 'cache'),
+      cold: true,
+    },
   );
 }
 
@@ -167,15 +172,12 @@ const cacheFiles = (dir) => {
 };
 
 function runOnce(config) {
-  const cache = config.cold ? join(cacheRoot, `cold-${++coldCaches}`) : config.cache;
-  const temp = cache ?? join(cacheRoot, 'unused');
-  mkdirSync(temp, { recursive: true });
-  const before = cacheFiles(temp);
+  if (config.cold) rmSync(config.cache, { recursive: true, force: true });
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const proc = spawn(process.execPath, [child, ...config.args], {
       cwd: root,
-      env: { ...baseEnv, TMPDIR: temp, TMP: temp, TEMP: temp },
+      env: baseEnv,
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
@@ -186,11 +188,10 @@ function runOnce(config) {
     proc.on('close', (code) => {
       const wallMs = performance.now() - started;
       if (code !== 0) return reject(new Error(`${config.name} exited with code ${code}`));
-      // The cache really is where TMPDIR says: a cold run fills an empty folder.
-      if (config.cold && (before !== 0 || cacheFiles(temp) < config.n)) {
-        return reject(new Error(`${config.name}: jiti did not write its cache under TMPDIR`));
+      // The cache really is where the loader says: a cold run fills the emptied folder.
+      if (config.cold && cacheFiles(config.cache) < config.n) {
+        return reject(new Error(`${config.name}: jiti did not write its cache under $HERMES_HOME`));
       }
-      if (config.cold) rmSync(temp, { recursive: true, force: true });
       resolve({ ...JSON.parse(out.trim().split('\n').at(-1)), wallMs });
     });
   });
@@ -202,7 +203,7 @@ try {
   console.error(`cold start: ${configs.length} configurations, 1 + ${RUNS} rounds…`);
   for (const config of configs) await runOnce(config); // unmeasured: disk and warm caches
   for (const config of configs) {
-    if (config.cache && cacheFiles(config.cache) < config.n) {
+    if (config.cache && !config.cold && cacheFiles(config.cache) < config.n) {
       throw new Error(`${config.name}: the warm cache was not filled`);
     }
   }
@@ -211,7 +212,7 @@ try {
     for (const config of configs) samples[config.name].push(await runOnce(config));
   }
   // Warm runs only read the cache: jiti rewrites an entry only when it misses.
-  for (const { name, cache } of configs.filter((c) => c.cache)) {
+  for (const { name, cache } of configs.filter((c) => c.cache && !c.cold)) {
     const dir = join(cache, 'jiti');
     if (readdirSync(dir).some((file) => statSync(join(dir, file)).mtimeMs >= primed)) {
       throw new Error(`${name}: the warm cache was written to during the measured runs`);

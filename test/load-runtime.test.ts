@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadRuntime } from 'hermes-extensions';
@@ -183,5 +184,13 @@ describe("this repository's own hermes.config.ts", () => {
     const repo = fileURLToPath(new URL('..', import.meta.url));
     const runtime = await loadRuntime({ cwd: repo, home: tree(), trust: true, ...quiet });
     expect(runtime.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  });
+});
+
+describe('the TypeScript cache', () => {
+  it('lives in $HERMES_HOME/cache/jiti', async () => {
+    const home = tree({ 'extensions/cached.ts': tsExtension('cached') });
+    await loadRuntime({ home, cwd: tree(), ...quiet });
+    expect(readdirSync(join(home, 'cache/jiti')).length).toBeGreaterThan(0);
   });
 });

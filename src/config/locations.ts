@@ -7,6 +7,11 @@ export function hermesHome(home?: string): string {
   return resolve(expandHome(home ?? process.env.HERMES_HOME ?? join(homedir(), '.hermes')));
 }
 
+/** Where transpiled TypeScript is cached between runs. */
+export function transpileCacheDir(home: string): string {
+  return join(home, 'cache', 'jiti');
+}
+
 /** `~/x` → the user's home; anything else unchanged. */
 export function expandHome(path: string): string {
   if (path === '~') return homedir();

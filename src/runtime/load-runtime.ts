@@ -1,10 +1,11 @@
 import { join, resolve } from 'node:path';
 import { findProjectConfig } from '../config/find-project-config.js';
 import { loadConfigFile } from '../config/load-config.js';
-import { findProjectRoot, hermesHome, isFile } from '../config/locations.js';
+import { findProjectRoot, hermesHome, isFile, transpileCacheDir } from '../config/locations.js';
 import { mergeConfigs } from '../config/merge.js';
 import type { HermesConfig } from '../config/schema.js';
 import { type DiscoveredExtension, discoverIn, discoverPath } from '../extensions/discovery.js';
+import { moduleLoader } from '../extensions/loading/import-module.js';
 import { loadExtension } from '../extensions/loading/load-extension.js';
 import { type Logger, stderrLogger } from '../log/logger.js';
 import { inspectProjectTrust, type ProjectTrust } from '../trust/project-trust.js';
@@ -36,16 +37,20 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
   const cwd = resolve(options.cwd ?? process.cwd());
   const root = findProjectRoot(cwd, home);
   const diagnostics: Diagnostic[] = [];
+  const loader = moduleLoader(transpileCacheDir(home));
 
   const layers: Array<{ config: HermesConfig; file: string }> = [];
   const globalFile = join(home, 'config.yaml');
   if (isFile(globalFile))
-    layers.push({ config: await loadConfigFile(globalFile), file: globalFile });
+    layers.push({ config: await loadConfigFile(globalFile, loader), file: globalFile });
 
   const trust = decideTrust(options, cwd, home);
   const projectConfig = findProjectConfig(cwd, root);
   if (projectConfig && trust.trusted) {
-    layers.push({ config: await loadConfigFile(projectConfig.file), file: projectConfig.file });
+    layers.push({
+      config: await loadConfigFile(projectConfig.file, loader),
+      file: projectConfig.file,
+    });
   }
   if (!trust.trusted) diagnostics.push(untrustedNotice(trust));
 
@@ -75,7 +80,7 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
       } else if (!loadingEnabled) {
         loaded.push(held(found, 'disabled', 'extensions.enabled is false'));
       } else {
-        loaded.push(await loadExtension(found));
+        loaded.push(await loadExtension(found, loader));
       }
     }
     // Within a source, load order (and so priority ties) goes by extension name.

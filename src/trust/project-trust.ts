@@ -2,9 +2,10 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { findProjectConfig } from '../config/find-project-config.js';
 import { loadConfigFile } from '../config/load-config.js';
-import { findProjectRoot, hermesHome } from '../config/locations.js';
+import { findProjectRoot, hermesHome, transpileCacheDir } from '../config/locations.js';
 import { mergeConfigs } from '../config/merge.js';
 import { discoverPath } from '../extensions/discovery.js';
+import { moduleLoader } from '../extensions/loading/import-module.js';
 import { collectFiles, fingerprintFiles } from './fingerprint.js';
 import { readTrust, writeTrust } from './store.js';
 
@@ -66,7 +67,13 @@ export async function trustProject(cwd?: string, home?: string): Promise<Project
     ? pathsInside(
         root,
         mergeConfigs([
-          { config: await loadConfigFile(projectConfig.file), file: projectConfig.file },
+          {
+            config: await loadConfigFile(
+              projectConfig.file,
+              moduleLoader(transpileCacheDir(resolvedHome)),
+            ),
+            file: projectConfig.file,
+          },
         ]).paths,
       )
     : [];

@@ -6,33 +6,51 @@ import { frameworkNamespaces, frameworkUrls } from './framework-modules.js';
 
 const TYPESCRIPT = /\.[cm]?ts$/;
 
-let jiti: Promise<Jiti> | undefined;
+/** Loads extension and config modules; one per transpile cache folder, kept for the process. */
+export interface ModuleLoader {
+  /**
+   * The module's namespace. TypeScript goes through jiti, whose disk cache lets a warm start
+   * skip the transpiler (enums and other non-erasable syntax work on Node 20); JavaScript through
+   * native `import()`. Both see `hermes-extensions` and `zod` as the running framework's copies.
+   */
+  import(file: string): Promise<Record<string, unknown>>;
+}
+
+const loaders = new Map<string, ModuleLoader>();
 let hooksRegistered = false;
 
 /**
- * Loads an extension or config module and returns its namespace. TypeScript goes through jiti
- * (with its disk cache, so a warm start skips the transpiler; enums and other non-erasable syntax
- * work on Node 20); JavaScript through native `import()`. Both see `hermes-extensions` and `zod`
- * as the running framework's own copies.
+ * The loader whose jiti cache lives in `cacheDir` (`$HERMES_HOME/cache/jiti`): a folder the
+ * framework owns, not the shared temp folder that cleaners empty and other users may own.
  */
-export async function importModule(file: string): Promise<Record<string, unknown>> {
-  if (TYPESCRIPT.test(file)) {
-    jiti ??= createLoader();
-    return (await (await jiti).import(file)) as Record<string, unknown>;
+export function moduleLoader(cacheDir: string): ModuleLoader {
+  let loader = loaders.get(cacheDir);
+  if (loader === undefined) {
+    let jiti: Promise<Jiti> | undefined;
+    loader = {
+      async import(file) {
+        if (TYPESCRIPT.test(file)) {
+          jiti ??= createJitiLoader(cacheDir);
+          return (await (await jiti).import(file)) as Record<string, unknown>;
+        }
+        registerResolveHooks();
+        // The modification time in the URL makes an edited file load anew in the same process.
+        const url = `${pathToFileURL(file).href}?mtime=${statSync(file).mtimeMs}`;
+        return (await nativeImport(url)) as Record<string, unknown>;
+      },
+    };
+    loaders.set(cacheDir, loader);
   }
-  registerResolveHooks();
-  // The modification time in the URL makes an edited file load anew in the same process.
-  const url = `${pathToFileURL(file).href}?mtime=${statSync(file).mtimeMs}`;
-  return (await nativeImport(url)) as Record<string, unknown>;
+  return loader;
 }
 
-async function createLoader(): Promise<Jiti> {
+async function createJitiLoader(cacheDir: string): Promise<Jiti> {
   const [{ createJiti }, virtualModules] = await Promise.all([
     import('jiti'),
     frameworkNamespaces(),
   ]);
   return createJiti(import.meta.url, {
-    fsCache: true,
+    fsCache: cacheDir,
     // Every load reads the files again: an edited extension is picked up by the next runtime.
     moduleCache: false,
     virtualModules,

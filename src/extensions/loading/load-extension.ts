@@ -2,14 +2,17 @@ import { dirname } from 'node:path';
 import type { ExtensionCandidate } from '../../runtime/types.js';
 import { type ExtensionDefinition, findDefinitionProblem } from '../define.js';
 import type { DiscoveredExtension } from '../discovery.js';
-import { importModule } from './import-module.js';
+import type { ModuleLoader } from './import-module.js';
 
 /**
  * Imports one discovered extension and checks its default export. Never throws: a module that
  * does not load (syntax error, missing import, throw at top level) or exports no valid extension
  * becomes a candidate with a `loadError`, so it is listed and diagnosed and the others go on.
  */
-export async function loadExtension(found: DiscoveredExtension): Promise<ExtensionCandidate> {
+export async function loadExtension(
+  found: DiscoveredExtension,
+  loader: ModuleLoader,
+): Promise<ExtensionCandidate> {
   const started = performance.now();
   const base = {
     name: found.label,
@@ -20,7 +23,7 @@ export async function loadExtension(found: DiscoveredExtension): Promise<Extensi
   const took = () => performance.now() - started;
   let module: Record<string, unknown>;
   try {
-    module = await importModule(found.entry);
+    module = await loader.import(found.entry);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return { ...base, loadError: `could not load ${found.entry}: ${reason}`, loadMs: took() };
