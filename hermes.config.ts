@@ -1,9 +1,12 @@
 import { defineConfig } from 'hermes-extensions';
 
 /**
- * This repository's own project config, in the shape every Hermes project uses. The extensions
- * shipped in `extensions/` are configured here once they are loaded from disk.
+ * The project config of this repository, for people working on it: it loads every extension
+ * shipped in `extensions/` (each folder with an `index.ts`), so running an agent here runs them.
+ * It is project code, so it applies once the checkout is trusted (`trustProject`).
  */
 export default defineConfig({
-  extensions: {},
+  extensions: {
+    paths: ['./extensions'],
+  },
 });
