@@ -137,6 +137,19 @@ describe('project trust', () => {
     expect(isProjectTrusted(project, home)).toBe(false);
   });
 
+  it('covers extensions added later to a folder of extensions that the config names', async () => {
+    const project = tree({
+      '.git/HEAD': '',
+      '.hermesrc.json': JSON.stringify({ extensions: { paths: ['./exts'] } }),
+      'exts/first/index.ts': tsExtension('first'),
+    });
+    const home = tree();
+    await trustProject(project, home);
+    expect(isProjectTrusted(project, home)).toBe(true);
+    write(project, { 'exts/second/index.ts': tsExtension('second') });
+    expect(isProjectTrusted(project, home)).toBe(false);
+  });
+
   it("loads global-config paths inside a project: the user's own config is trusted by placement", async () => {
     const project = tree({
       '.git/HEAD': '',

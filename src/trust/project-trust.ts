@@ -1,8 +1,9 @@
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { findProjectConfig } from '../config/find-project-config.js';
 import { loadConfigFile } from '../config/load-config.js';
-import { findProjectRoot, hermesHome, transpileCacheDir } from '../config/locations.js';
+import { expandHome, findProjectRoot, hermesHome, transpileCacheDir } from '../config/locations.js';
 import { mergeConfigs } from '../config/merge.js';
 import { discoverPath } from '../extensions/discovery.js';
 import { moduleLoader } from '../extensions/loading/import-module.js';
@@ -64,18 +65,7 @@ export async function trustProject(cwd?: string, home?: string): Promise<Project
   const root = findProjectRoot(resolvedCwd, resolvedHome);
   const projectConfig = findProjectConfig(resolvedCwd, root);
   const paths = projectConfig
-    ? pathsInside(
-        root,
-        mergeConfigs([
-          {
-            config: await loadConfigFile(
-              projectConfig.file,
-              moduleLoader(transpileCacheDir(resolvedHome)),
-            ),
-            file: projectConfig.file,
-          },
-        ]).paths,
-      )
+    ? await configPathsInside(root, projectConfig.file, resolvedHome)
     : [];
   const files = projectCodeFiles(resolvedCwd, root, resolvedHome, paths);
   const records = readTrust(resolvedHome);
@@ -99,13 +89,19 @@ export function revokeProjectTrust(cwd?: string, home?: string): boolean {
   return true;
 }
 
-/** The locations of config `paths` entries that lie inside the project. */
-function pathsInside(root: string, entries: Parameters<typeof discoverPath>[0][]): string[] {
+/**
+ * What the project config's `paths` name inside the project, as named: a folder of extensions is
+ * recorded as the folder, so an extension added to it later changes the fingerprint too.
+ */
+async function configPathsInside(root: string, file: string, home: string): Promise<string[]> {
+  const config = await loadConfigFile(file, moduleLoader(transpileCacheDir(home)));
   const inside = new Set<string>();
-  for (const entry of entries) {
-    for (const found of discoverPath(entry).found) {
-      if (isInside(root, found.location)) inside.add(found.location);
-    }
+  for (const entry of mergeConfigs([{ config, file }]).paths) {
+    const named = resolve(entry.base, expandHome(entry.spec));
+    const locations = existsSync(named)
+      ? [named]
+      : discoverPath(entry).found.map((f) => f.location);
+    for (const location of locations) if (isInside(root, location)) inside.add(location);
   }
   return [...inside].sort();
 }
