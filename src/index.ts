@@ -61,6 +61,15 @@ export type {
   Tools,
 } from './host/types.js';
 export type { Logger } from './log/logger.js';
+export { isWithin, type ProjectPath, resolveProjectPath } from './policy/project-paths.js';
+export {
+  analyzeShell,
+  READ_ONLY_COMMANDS,
+  type ShellAnalysis,
+  type ShellCommand,
+  shellCommandOf,
+} from './policy/shell.js';
+export { extractToolPaths, patchPaths } from './policy/tool-paths.js';
 export { type CreateRuntimeOptions, createRuntime } from './runtime/create-runtime.js';
 export { TurnEndedError, TurnInProgressError } from './runtime/errors.js';
 export { type LoadRuntimeOptions, loadRuntime } from './runtime/load-runtime.js';
