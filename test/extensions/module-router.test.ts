@@ -1,0 +1,138 @@
+import { createRuntime } from 'hermes-extensions';
+import { memoryLogger } from 'hermes-extensions/testing';
+import { describe, expect, it } from 'vitest';
+import moduleRouter from '../../extensions/module-router/index.js';
+import { tree } from '../fixtures.js';
+
+function project(withRouting = true) {
+  return tree({
+    ...(withRouting ? { 'docs/MODULES.md': '# Modules\n- auth: src/auth\n' } : {}),
+    'src/auth/login.ts': '',
+  });
+}
+
+async function routed(root: string, config: Record<string, unknown> = {}) {
+  const logger = memoryLogger();
+  const runtime = await createRuntime({
+    extensions: [moduleRouter],
+    cwd: root,
+    config: { extensions: { 'module-router': config } },
+    logger,
+  });
+  return { runtime, logger };
+}
+
+const BROAD: Array<[string, string, Record<string, unknown>]> = [
+  ['grep with no path', 'grep', { pattern: 'login' }],
+  ['grep over .', 'grep', { pattern: 'login', path: '.' }],
+  ['find at the root', 'find', { path: './', name: '*.ts' }],
+  ['ls of the root', 'ls', { path: '' }],
+  ['glob over everything', 'glob', { pattern: '**/*.ts' }],
+  ['search above the project', 'search_files', { path: '..' }],
+  ['shell grep -r', 'terminal', { command: 'grep -rn login .' }],
+  ['shell rg without a path', 'terminal', { command: 'rg login' }],
+  ['shell find', 'terminal', { command: 'find . -name "*.ts"' }],
+  ['shell ls -R', 'bash', { command: 'ls -R' }],
+];
+
+const NARROW: Array<[string, string, Record<string, unknown>]> = [
+  ['grep inside a module', 'grep', { pattern: 'login', path: 'src/auth' }],
+  ['glob inside a module', 'glob', { pattern: 'src/auth/**/*.ts' }],
+  ['shell grep in a module', 'terminal', { command: 'grep -rn login src/auth' }],
+  ['non-recursive shell ls', 'terminal', { command: 'ls -la' }],
+  ['reading a file', 'read', { path: 'src/auth/login.ts' }],
+];
+
+describe('module-router', () => {
+  it.each(BROAD)(
+    'blocks broad exploration before the routing file is read: %s',
+    async (_l, toolName, toolArgs) => {
+      const { runtime } = await routed(project());
+      const outcome = await runtime.runTurn({ sessionId: 's' }, (t) =>
+        t.interceptToolCall({ toolName, toolArgs }),
+      );
+      expect(outcome).toMatchObject({ blocked: true, blockedBy: 'module-router' });
+      expect(outcome.message).toMatch(/Read docs\/MODULES\.md first/);
+    },
+  );
+
+  it.each(NARROW)('lets narrow exploration through: %s', async (_l, toolName, toolArgs) => {
+    const { runtime } = await routed(project());
+    const outcome = await runtime.runTurn({ sessionId: 's' }, (t) =>
+      t.interceptToolCall({ toolName, toolArgs }),
+    );
+    expect(outcome.blocked).toBe(false);
+  });
+
+  it('allows broad exploration once the turn read the routing file, and forgets it next turn', async () => {
+    const { runtime } = await routed(project());
+    const grep = { toolName: 'grep', toolArgs: { pattern: 'login' } };
+    await runtime.runTurn({ sessionId: 's' }, async (turn) => {
+      expect((await turn.interceptToolCall(grep)).blocked).toBe(true);
+      await turn.interceptToolCall({
+        toolName: 'read',
+        toolArgs: { path: './docs/../docs/MODULES.md' },
+      });
+      expect(turn.state['module-router']).toEqual({ routingRead: true });
+      expect((await turn.interceptToolCall(grep)).blocked).toBe(false);
+    });
+    const nextTurn = await runtime.runTurn({ sessionId: 's' }, (t) => t.interceptToolCall(grep));
+    expect(nextTurn.blocked).toBe(true);
+  });
+
+  it('counts reading the routing file through the shell', async () => {
+    const { runtime } = await routed(project());
+    await runtime.runTurn({ sessionId: 's' }, async (turn) => {
+      await turn.interceptToolCall({
+        toolName: 'terminal',
+        toolArgs: { command: 'cat docs/MODULES.md' },
+      });
+      const outcome = await turn.interceptToolCall({
+        toolName: 'terminal',
+        toolArgs: { command: 'grep -r login .' },
+      });
+      expect(outcome.blocked).toBe(false);
+    });
+  });
+
+  it('stays out of the way without a routing file, and says so once', async () => {
+    const { runtime, logger } = await routed(project(false));
+    await runtime.runTurn({ sessionId: 's' }, async (turn) => {
+      for (let i = 0; i < 3; i++) {
+        expect(
+          (await turn.interceptToolCall({ toolName: 'grep', toolArgs: { pattern: 'x' } })).blocked,
+        ).toBe(false);
+      }
+    });
+    expect(logger.lines).toEqual([
+      {
+        level: 'info',
+        message:
+          '[hermes:module-router] no routing file at docs/MODULES.md: exploration is not restricted',
+      },
+    ]);
+  });
+
+  it('follows its config', async () => {
+    const root = tree({ 'ROUTING.md': '# r' });
+    const { runtime } = await routed(root, {
+      routing_file: 'ROUTING.md',
+      exploration_tools: ['codesearch'],
+    });
+    await runtime.runTurn({ sessionId: 's' }, async (turn) => {
+      expect((await turn.interceptToolCall({ toolName: 'grep', toolArgs: {} })).blocked).toBe(
+        false,
+      );
+      expect((await turn.interceptToolCall({ toolName: 'codesearch', toolArgs: {} })).blocked).toBe(
+        true,
+      );
+      await turn.interceptToolCall({
+        toolName: 'read_file',
+        toolArgs: { file_path: 'ROUTING.md' },
+      });
+      expect((await turn.interceptToolCall({ toolName: 'codesearch', toolArgs: {} })).blocked).toBe(
+        false,
+      );
+    });
+  });
+});
