@@ -48,6 +48,7 @@ export type {
 export { blockedToolResult } from './host/blocked-tool-result.js';
 export {
   type ConversationResult,
+  type HookOutcomeReport,
   type RunConversationOptions,
   runConversation,
   type ToolCallRecord,

@@ -281,6 +281,40 @@ describe('runConversation', () => {
     expect(runtime.getTurnState('s')).toBeUndefined();
   });
 
+  it('tells onHookOutcome of every chain run, in order', async () => {
+    const { runtime } = await runtimeOf([
+      ext('guard', (h) => {
+        h.on('transform_user_input', (e) => rewrite(`!${e.userMessage}`));
+        h.on('intercept_tool_call', () => block('no'), { tools: 'write' });
+      }),
+    ]);
+    const t = tools();
+    const model = scriptedModel([
+      {
+        content: '',
+        toolCalls: [toolCall('read', { path: 'a' }, 'r'), toolCall('write', { path: 'b' }, 'w')],
+      },
+      { content: 'done' },
+    ]);
+    const reports: unknown[] = [];
+    await runConversation({
+      ...base,
+      runtime,
+      model,
+      tools: t.set,
+      userMessage: 'go',
+      onHookOutcome: (r) =>
+        reports.push([r.hook, r.iteration, r.toolCall?.id, r.outcome.blocked, r.outcome.changed]),
+    });
+    expect(reports).toEqual([
+      ['transform_user_input', undefined, undefined, false, true],
+      ['before_llm_call', 0, undefined, false, false],
+      ['intercept_tool_call', 0, 'r', false, false],
+      ['intercept_tool_call', 0, 'w', true, false],
+      ['before_llm_call', 1, undefined, false, false],
+    ]);
+  });
+
   it('blockedToolResult matches the seed shape', () => {
     expect(
       JSON.parse(

@@ -1,3 +1,5 @@
+import type { ChainOutcome } from '../chain/outcome.js';
+import type { HookName } from '../hooks/index.js';
 import type { ChatMessage, ToolCall } from '../hooks/messages.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { Turn } from '../runtime/turn.js';
@@ -17,6 +19,18 @@ export interface RunConversationOptions {
   tools: Tools;
   /** Model requests per turn at most. Default 20. */
   maxIterations?: number;
+  /** Told every chain's outcome as it happens (for logs, traces, a demo's story). Return ignored. */
+  onHookOutcome?: (report: HookOutcomeReport) => void;
+}
+
+/** One chain run of the loop, as `onHookOutcome` is told of it. */
+export interface HookOutcomeReport {
+  hook: HookName;
+  outcome: ChainOutcome<unknown>;
+  /** The model request's iteration (`before_llm_call`, `intercept_tool_call`). */
+  iteration?: number;
+  /** The tool call it decided on (`intercept_tool_call`). */
+  toolCall?: ToolCall;
 }
 
 /** What became of one tool call the model asked for. */
@@ -59,7 +73,9 @@ async function converse(turn: Turn, options: RunConversationOptions): Promise<Co
   const messages: ChatMessage[] = [...(options.history ?? [])];
   const toolCalls: ToolCallRecord[] = [];
 
+  const report = options.onHookOutcome ?? (() => {});
   const input = await turn.transformUserInput(options.userMessage);
+  report({ hook: 'transform_user_input', outcome: input });
   if (input.blocked) {
     return { finalResponse: input.message ?? '', messages, blocked: true, toolCalls };
   }
@@ -74,6 +90,7 @@ async function converse(turn: Turn, options: RunConversationOptions): Promise<Co
       iteration,
       ...(model.name === undefined ? {} : { model: model.name }),
     });
+    report({ hook: 'before_llm_call', outcome: request, iteration });
     if (request.blocked) {
       const message = request.message ?? '';
       messages.push({ role: 'assistant', content: message });
@@ -94,7 +111,9 @@ async function converse(turn: Turn, options: RunConversationOptions): Promise<Co
     );
     if (calls.length === 0) break;
     for (const call of calls) {
-      const record = await runToolCall(turn, tools, call);
+      const record = await runToolCall(turn, tools, call, (outcome) =>
+        report({ hook: 'intercept_tool_call', outcome, iteration, toolCall: call }),
+      );
       toolCalls.push(record);
       messages.push({ role: 'tool', content: record.result, toolCallId: call.id, name: call.name });
     }
@@ -102,13 +121,19 @@ async function converse(turn: Turn, options: RunConversationOptions): Promise<Co
   return { finalResponse, messages, blocked: false, toolCalls };
 }
 
-async function runToolCall(turn: Turn, tools: Tools, call: ToolCall): Promise<ToolCallRecord> {
+async function runToolCall(
+  turn: Turn,
+  tools: Tools,
+  call: ToolCall,
+  report: (outcome: ChainOutcome<Record<string, unknown>>) => void,
+): Promise<ToolCallRecord> {
   const requestedArguments = call.arguments ?? {};
   const outcome = await turn.interceptToolCall({
     toolName: call.name,
     toolArgs: requestedArguments,
     toolCallId: call.id,
   });
+  report(outcome);
   const record = {
     id: call.id,
     name: call.name,
