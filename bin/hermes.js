@@ -10,4 +10,4 @@ if (!existsSync(entry)) {
   process.exit(2);
 }
 const { main } = await import(entry.href);
-process.exitCode = main(process.argv.slice(2));
+process.exitCode = await main(process.argv.slice(2));
