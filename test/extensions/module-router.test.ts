@@ -1,5 +1,5 @@
-import { createRuntime } from 'hermes-extensions';
-import { memoryLogger } from 'hermes-extensions/testing';
+import { createRuntime, runConversation } from 'hermes-extensions';
+import { memoryLogger, scriptedModel, toolCall } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
 import moduleRouter from '../../extensions/module-router/index.js';
 import { tree } from '../fixtures.js';
@@ -134,5 +134,39 @@ describe('module-router', () => {
         false,
       );
     });
+  });
+
+  it('in the reference loop: the search is blocked, the routing file read, the same search then runs', async () => {
+    const { runtime } = await routed(project());
+    const searches: unknown[] = [];
+    const tools = {
+      grep: {
+        execute: (args: Record<string, unknown>) => {
+          searches.push(args);
+          return 'src/auth/login.ts:1';
+        },
+      },
+      read: { execute: () => '# Modules' },
+    };
+    const model = scriptedModel([
+      { content: '', toolCalls: [toolCall('grep', { pattern: 'login' })] },
+      { content: '', toolCalls: [toolCall('read', { path: 'docs/MODULES.md' })] },
+      { content: '', toolCalls: [toolCall('grep', { pattern: 'login' })] },
+      { content: 'Found it.' },
+    ]);
+    const result = await runConversation({
+      runtime,
+      sessionId: 's',
+      userMessage: 'where is login?',
+      systemPrompt: '',
+      model,
+      tools,
+    });
+    expect(result.toolCalls.map((c) => [c.name, c.blocked])).toEqual([
+      ['grep', true],
+      ['read', false],
+      ['grep', false],
+    ]);
+    expect(searches).toHaveLength(1);
   });
 });
