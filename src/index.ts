@@ -18,7 +18,7 @@ export type {
   BeforeLlmCallInput,
   LlmRequest,
 } from './hooks/before-llm-call.js';
-export type { OnErrorPolicy } from './hooks/declaration.js';
+export type { ChainStep, OnErrorPolicy } from './hooks/declaration.js';
 export { HOOK_NAMES, type HookName } from './hooks/index.js';
 export type { InterceptToolCallEvent, ToolCallInput } from './hooks/intercept-tool-call.js';
 export type { ChatMessage, ToolCall } from './hooks/messages.js';

@@ -168,6 +168,7 @@ class ChainRun implements Watched {
   private apply(handler: RegisteredHandler, result: unknown, durationMs: number): boolean {
     if (result === undefined || result === null || result === PASS) {
       this.trace.push({ extension: handler.extension, action: 'pass', durationMs });
+      if (this.turn.onStep !== undefined) this.step(handler, 'pass', durationMs);
       return false;
     }
     let r: AnyHookResult & { value?: unknown };
@@ -192,15 +193,17 @@ class ChainRun implements Watched {
     }
     this.trace.push({ extension: handler.extension, action, durationMs });
     this.metadata = merged;
+    const changes = action !== 'pass' && action !== 'block';
+    if (changes) {
+      this.value = value;
+      this.changed = true;
+    }
+    if (this.turn.onStep !== undefined) this.step(handler, action, durationMs);
     if (action === 'block') {
       this.block(handler.extension, r.value as string);
       return true;
     }
-    if (action !== 'pass') {
-      this.value = value;
-      this.changed = true;
-    }
-    if (action !== 'pass' || metadata !== undefined) {
+    if (changes || metadata !== undefined) {
       this.event = this.decl.event(this.input, this.value, this.turn, this.metadata);
     }
     return false;
@@ -241,12 +244,9 @@ class ChainRun implements Watched {
   ): boolean {
     const error = new HookHandlerError(handler.extension, this.decl.name, reason, { cause });
     const failClosed = handler.onError === 'block';
-    this.trace.push({
-      extension: handler.extension,
-      action: failClosed ? 'block' : 'error',
-      durationMs,
-      error: error.message,
-    });
+    const action = failClosed ? 'block' : 'error';
+    this.trace.push({ extension: handler.extension, action, durationMs, error: error.message });
+    if (this.turn.onStep !== undefined) this.step(handler, action, durationMs, error.message);
     if (!handler.loggedErrors.has(reason) && handler.loggedErrors.size < MAX_LOGGED_REASONS) {
       handler.loggedErrors.add(reason);
       const consequence = failClosed ? 'blocked (onError: block)' : 'ignored (onError: pass)';
@@ -262,6 +262,26 @@ class ChainRun implements Watched {
       `Blocked because extension "${handler.extension}" failed in ${this.decl.name} (${reason}).`,
     );
     return true;
+  }
+
+  private step(
+    handler: RegisteredHandler,
+    action: string,
+    durationMs: number,
+    error?: string,
+  ): void {
+    try {
+      this.turn.onStep?.({
+        hook: this.decl.name,
+        extension: handler.extension,
+        action,
+        durationMs,
+        value: this.value,
+        ...(error === undefined ? {} : { error }),
+      });
+    } catch {
+      // A tool's observer must not change what the chain decides.
+    }
   }
 
   private block(extension: string, message: string): void {

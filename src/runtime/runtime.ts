@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { TurnContext } from '../hooks/declaration.js';
 import { isHookName } from '../hooks/index.js';
 import { TurnInProgressError } from './errors.js';
 import type { HandlerIndex } from './handler-index.js';
@@ -12,6 +13,8 @@ export interface TurnOptions {
   platform?: string;
   /** Default: a random UUID. */
   turnId?: string;
+  /** Told each handler's decision as it is made, with the value after it (debugging tools). */
+  onStep?: TurnContext['onStep'];
 }
 
 /** The loaded extensions and their chains. Built by `createRuntime` or `loadRuntime`. */
@@ -39,12 +42,12 @@ export class Runtime {
    * Rejects with TurnInProgressError when the session already has a turn running.
    */
   async runTurn<T>(options: TurnOptions, fn: (turn: Turn) => T | Promise<T>): Promise<T> {
-    const { sessionId, platform = 'cli', turnId = randomUUID() } = options ?? {};
+    const { sessionId, platform = 'cli', turnId = randomUUID(), onStep } = options ?? {};
     if (typeof sessionId !== 'string' || sessionId.length === 0) {
       throw new TypeError('runTurn: sessionId must be a non-empty string');
     }
     if (this.#turns.has(sessionId)) throw new TurnInProgressError(sessionId);
-    const turn = new Turn(sessionId, turnId, platform, this.#handlers);
+    const turn = new Turn(sessionId, turnId, platform, this.#handlers, onStep);
     this.#turns.set(sessionId, turn);
     publishTurnState(sessionId, turn.state);
     try {

@@ -24,6 +24,7 @@ export class Turn implements TurnContext {
     readonly turnId: string,
     readonly platform: string,
     handlers: HandlerIndex,
+    readonly onStep?: TurnContext['onStep'],
   ) {
     this.#handlers = handlers;
   }
