@@ -1,35 +1,146 @@
 import { readFileSync } from 'node:fs';
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from '../config/errors.js';
+import { doctorCommand } from './commands/doctor.js';
+import { initCommand } from './commands/init.js';
+import { listCommand } from './commands/list.js';
+import { testCommand } from './commands/test-hook.js';
+import { toggleCommand } from './commands/toggle.js';
+import { trustCommand } from './commands/trust.js';
+import { commandContext } from './context.js';
+import { CliError, type Io, processIo } from './io.js';
 
-const USAGE = `Usage: hermes [options]
+const EXTENSION_COMMANDS = ['list', 'doctor', 'enable', 'disable', 'test', 'init', 'trust'];
 
-The command line of hermes-extensions. Extension management commands
-(\`hermes extensions list | doctor | ...\`) are not part of this version yet.
+/**
+ * The `hermes` (and `hermes-extensions`) command line. Exit codes: 0 fine, 1 problems found (or
+ * blocked, for `test`), 2 bad usage or a config that cannot be read — always with a message.
+ * `hermes-extensions list` is `hermes extensions list`, for machines where another `hermes` is
+ * first on the PATH.
+ */
+export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
+  const args = EXTENSION_COMMANDS.includes(argv[0] ?? '') ? ['extensions', ...argv] : [...argv];
+  let exitCode = 0;
+  /** Wraps a command so its exit code is kept; commander passes the parsed arguments through. */
+  // biome-ignore lint/suspicious/noExplicitAny: commander's action arguments are untyped
+  const run = <A extends any[]>(command: (...a: A) => Promise<number>) => {
+    return async (...a: A) => {
+      exitCode = await command(...a);
+    };
+  };
 
-Commands:
-  demo             one agent session under workflow-guard and module-router, told as a story
+  const program = new Command('hermes')
+    .description('hermes-extensions: hooks that intercept, rewrite and block what an AI agent does')
+    .version(version(), '-v, --version')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.out(text.trimEnd()),
+      writeErr: (text) => io.err(text.trimEnd()),
+    })
+    .showHelpAfterError('(add --help for usage)');
 
-Options:
-  -h, --help       show this help
-  -v, --version    print the version
-`;
+  program
+    .command('demo')
+    .description('one agent session under workflow-guard and module-router, told as a story')
+    .action(
+      run(async () => {
+        const { runDemo } = await import('../demo/run-demo.js');
+        return runDemo((line) => io.out(line));
+      }),
+    );
 
-/** Exit codes: 0 fine, 1 problems found, 2 bad usage. */
-export async function main(argv: readonly string[]): Promise<number> {
-  const [first] = argv;
-  if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
-    process.stdout.write(USAGE);
-    return 0;
+  const extensions = program
+    .command('extensions')
+    .description('see, check, configure and test the installed extensions')
+    .exitOverride();
+  const withCwd = (command: Command) =>
+    command.option('--cwd <dir>', 'the working directory to act for (default: the current one)');
+
+  withCwd(extensions.command('list'))
+    .description('every discovered extension, its status, source, version and hooks')
+    .option('--json', 'print the extensions as a JSON array')
+    .action(run((o: { cwd?: string; json?: boolean }) => listCommand(commandContext(o), o, io)));
+  withCwd(extensions.command('doctor'))
+    .description('check config, loading, trust and every hook (a dry run); exit 1 on errors')
+    .option('--json', 'print the checks as JSON')
+    .action(run((o: { cwd?: string; json?: boolean }) => doctorCommand(commandContext(o), o, io)));
+  for (const enable of [true, false]) {
+    withCwd(extensions.command(`${enable ? 'enable' : 'disable'} <name>`))
+      .description(
+        `${enable ? 'enable' : 'disable'} an extension in the YAML config, keeping its comments`,
+      )
+      .option(
+        '--project',
+        "edit the project's .hermes/config.yaml instead of $HERMES_HOME/config.yaml",
+      )
+      .action(
+        run((name: string, o: { cwd?: string; project?: boolean }) =>
+          toggleCommand(commandContext(o), name, enable, o, io),
+        ),
+      );
   }
-  if (first === 'demo') {
-    const { runDemo } = await import('../demo/run-demo.js');
-    return runDemo();
+  withCwd(extensions.command('test <hook>'))
+    .description('run one hook chain on a payload in a throwaway turn; exit 1 when blocked')
+    .option(
+      '--input <json>',
+      'the payload, e.g. {"toolName":"write","toolArgs":{"path":"src/a.ts"}}',
+    )
+    .option('--session <id>', 'the session id the turn runs under')
+    .option('--json', 'print { outcome } as JSON')
+    .action(
+      run((hook: string, o: { cwd?: string; input?: string; session?: string; json?: boolean }) =>
+        testCommand(commandContext(o), hook, o, io),
+      ),
+    );
+  withCwd(extensions.command('init <name>'))
+    .description('scaffold a working extension with a test')
+    .option(
+      '--project',
+      "create it in the project's .hermes/extensions/ instead of $HERMES_HOME/extensions/",
+    )
+    .action(
+      run((name: string, o: { cwd?: string; project?: boolean }) =>
+        initCommand(commandContext(o), name, o, io),
+      ),
+    );
+  withCwd(extensions.command('trust'))
+    .description("trust the project's own extensions and config (shows what first)")
+    .option('--yes', 'trust without asking (needed when not on a terminal)')
+    .option('--revoke', "forget the project's trust")
+    .action(
+      run((o: { cwd?: string; yes?: boolean; revoke?: boolean }) =>
+        trustCommand(commandContext(o), o, io),
+      ),
+    );
+
+  for (const command of extensions.commands) command.exitOverride();
+  try {
+    if (args.length === 0) {
+      io.out(program.helpInformation().trimEnd());
+      return 0;
+    }
+    if (args.length === 1 && args[0] === 'extensions') {
+      io.out(extensions.helpInformation().trimEnd());
+      return 0;
+    }
+    await program.parseAsync(args, { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(error.code)
+        ? 0
+        : 2;
+    }
+    if (error instanceof CliError) {
+      io.err(`hermes: ${error.message}`);
+      return error.exitCode;
+    }
+    if (error instanceof ConfigError) {
+      io.err(`hermes: ${error.message}`);
+      return 2;
+    }
+    throw error;
   }
-  if (first === '-v' || first === '--version') {
-    process.stdout.write(`${version()}\n`);
-    return 0;
-  }
-  process.stderr.write(`hermes: "${argv.join(' ')}" is not a command of this version.\n\n${USAGE}`);
-  return 2;
 }
 
 function version(): string {

@@ -1,0 +1,237 @@
+import { join } from 'node:path';
+import { isFile } from '../../config/locations.js';
+import { HOOK_NAMES, type HookName } from '../../hooks/index.js';
+import type { Runtime } from '../../runtime/runtime.js';
+import type { ExtensionInfo } from '../../runtime/types.js';
+import { inspectProjectTrust } from '../../trust/project-trust.js';
+import { type CommandContext, loadForCommand } from '../context.js';
+import { type Io, paint } from '../io.js';
+
+export interface Check {
+  level: 'ok' | 'warning' | 'error';
+  subject: string;
+  message: string;
+  fix?: string;
+}
+
+const MARKS = { ok: '✓', warning: '!', error: '✗' } as const;
+
+/**
+ * `hermes extensions doctor [--json]`: every check with a reason and a fix, then a dry run of
+ * every hook on sample payloads in a throwaway turn. Exit 1 when any check is an error.
+ */
+export async function doctorCommand(context: CommandContext, options: { json?: boolean }, io: Io) {
+  const { runtime } = await loadForCommand(context);
+  const checks = [
+    ...configChecks(context),
+    ...runtime.extensions.map((ext) => extensionCheck(ext, runtime)),
+    ...looseDiagnostics(runtime),
+    ...trustChecks(context),
+    ...sharedPriorities(runtime.extensions),
+    ...(await dryRun(runtime)),
+  ];
+  const errors = checks.filter((c) => c.level === 'error').length;
+  const problems = checks.filter((c) => c.level !== 'ok').length;
+  const enabled = runtime.extensions.filter((e) => e.status === 'enabled').length;
+  if (options.json) {
+    io.out(JSON.stringify({ checks, problems, errors }, null, 2));
+  } else {
+    for (const check of checks) {
+      const style = check.level === 'ok' ? 'green' : check.level === 'error' ? 'red' : 'yellow';
+      io.out(`${paint(io, style, MARKS[check.level])} ${check.subject}: ${check.message}`);
+      if (check.fix) io.out(`    fix: ${check.fix}`);
+    }
+    io.out('');
+    io.out(
+      problems === 0 ? `All ${enabled} extensions look healthy.` : `${problems} problem(s) found.`,
+    );
+  }
+  return errors > 0 ? 1 : 0;
+}
+
+function configChecks(context: CommandContext): Check[] {
+  // loadRuntime rejected before we got here if a config file did not parse or validate.
+  const file = join(context.home, 'config.yaml');
+  return isFile(file)
+    ? [{ level: 'ok', subject: 'config', message: `${file} parses and validates` }]
+    : [];
+}
+
+function extensionCheck(ext: ExtensionInfo, runtime: Runtime): Check {
+  const subject = `${ext.name} (${ext.source}${ext.path ? `, ${ext.path}` : ''})`;
+  const slow = runtime.diagnostics.find(
+    (d) => d.extension === ext.name && d.severity === 'warning' && d.message.startsWith('took'),
+  );
+  switch (ext.status) {
+    case 'enabled':
+      return slow
+        ? {
+            level: 'warning',
+            subject,
+            message: slow.message,
+            fix: 'do less at import and in setup (defer work to the first handler call)',
+          }
+        : {
+            level: 'ok',
+            subject,
+            message: `loaded and set up in ${ext.loadMs.toFixed(1)} ms, ${ext.hooks.length} handler(s)`,
+          };
+    case 'error':
+      return {
+        level: 'error',
+        subject,
+        message: ext.reason ?? 'failed to load',
+        fix: fixFor(ext.reason ?? ''),
+      };
+    case 'shadowed':
+      return {
+        level: 'warning',
+        subject,
+        message: ext.reason ?? 'shadowed',
+        fix: 'rename one of the two, or remove the one you do not want',
+      };
+    case 'untrusted':
+      return {
+        level: 'warning',
+        subject,
+        message: 'not loaded: the project is not trusted',
+        fix: 'hermes extensions trust',
+      };
+    default:
+      return { level: 'ok', subject, message: `disabled (${ext.reason ?? 'by config'})` };
+  }
+}
+
+function fixFor(reason: string): string {
+  if (reason.includes('no default export'))
+    return 'end the entry with `export default defineExtension({ name, setup(hermes) { … } })`';
+  if (reason.includes('unknown hook')) return `register on one of ${HOOK_NAMES.join(', ')}`;
+  if (reason.includes('configSchema'))
+    return "correct the keys named above in the extension's config section";
+  if (reason.includes('could not load'))
+    return 'fix the error in that file (run it through tsc or node to see it whole)';
+  return 'fix what the message says, then run doctor again';
+}
+
+function looseDiagnostics(runtime: Runtime): Check[] {
+  return runtime.diagnostics
+    .filter((d) => d.extension === undefined && !d.message.includes('is not trusted'))
+    .map((d) => ({
+      level: d.severity === 'error' ? 'error' : 'warning',
+      subject: d.file ?? 'config',
+      message: d.message,
+    }));
+}
+
+function trustChecks(context: CommandContext): Check[] {
+  const trust = inspectProjectTrust({ cwd: context.cwd, home: context.home });
+  if (trust.state === 'no-project-code') return [];
+  if (trust.trusted) {
+    return [
+      {
+        level: 'ok',
+        subject: 'project trust',
+        message: `${trust.root} is trusted (fingerprint ${trust.fingerprint.slice(0, 12)})`,
+      },
+    ];
+  }
+  const why =
+    trust.state === 'changed'
+      ? 'its hook code or config changed since it was trusted'
+      : 'it has never been trusted';
+  return [
+    {
+      level: 'warning',
+      subject: 'project trust',
+      message: `${trust.root} is not trusted (${why}): its ${trust.files.length} file(s) of extensions and config are ignored`,
+      fix: `review them, then: hermes extensions trust --cwd ${trust.root}`,
+    },
+  ];
+}
+
+function sharedPriorities(extensions: readonly ExtensionInfo[]): Check[] {
+  const byKey = new Map<string, string[]>();
+  for (const ext of extensions.filter((e) => e.status === 'enabled')) {
+    for (const { hook, priority } of ext.hooks) {
+      const key = `${hook}@${priority}`;
+      const names = byKey.get(key) ?? [];
+      if (!names.includes(ext.name)) names.push(ext.name);
+      byKey.set(key, names);
+    }
+  }
+  return [...byKey.entries()]
+    .filter(([, names]) => names.length > 1)
+    .map(([key, names]) => {
+      const [hook, priority] = key.split('@');
+      return {
+        level: 'warning',
+        subject: `${hook} priority ${priority}`,
+        message: `${names.join(', ')} share it, so load order decides who runs first (${names.join(' before ')})`,
+        fix: 'give the handlers different priorities if their order matters',
+      };
+    });
+}
+
+const SAMPLE_TOOLS = ['write', 'edit', 'read', 'terminal'];
+
+/** Every hook with handlers, run on sample payloads in a throwaway turn; handler errors are found. */
+async function dryRun(runtime: Runtime): Promise<Check[]> {
+  const hooks = HOOK_NAMES.filter((hook) => runtime.hasHook(hook));
+  if (hooks.length === 0) return [];
+  const failures = new Map<string, Check>();
+  const tools = new Set(SAMPLE_TOOLS);
+  for (const ext of runtime.extensions) {
+    for (const h of ext.hooks) for (const t of h.tools ?? []) if (!t.startsWith('/')) tools.add(t);
+  }
+  let runs = 0;
+  await runtime.runTurn(
+    {
+      sessionId: `doctor-${process.pid}`,
+      onStep: (step) => {
+        if (step.error === undefined) return;
+        failures.set(`${step.extension}:${step.hook}:${step.error}`, {
+          level: 'error',
+          subject: `${step.extension} in ${step.hook}`,
+          message: `the dry run failed: ${step.error}`,
+          fix: 'make the handler return a HookResult (or nothing) without throwing, within its timeoutMs',
+        });
+      },
+    },
+    async (turn) => {
+      const run = async (hook: HookName, call: () => unknown) => {
+        if (!hooks.includes(hook)) return;
+        runs++;
+        await call();
+      };
+      for (const message of [
+        'implement a small change to the project',
+        'what does this project do?',
+      ]) {
+        await run('transform_user_input', () => turn.transformUserInput(message));
+      }
+      await run('before_llm_call', () =>
+        turn.beforeLlmCall({
+          systemPrompt: 'You are a coding agent.',
+          messages: [{ role: 'user', content: 'hello' }],
+        }),
+      );
+      for (const toolName of tools) {
+        await run('intercept_tool_call', () =>
+          turn.interceptToolCall({
+            toolName,
+            toolArgs: { path: 'src/example.ts', content: 'example', command: 'ls' },
+          }),
+        );
+      }
+    },
+  );
+  return failures.size > 0
+    ? [...failures.values()]
+    : [
+        {
+          level: 'ok',
+          subject: 'dry run',
+          message: `${runs} sample call(s) over ${hooks.join(', ')} ran without a handler error`,
+        },
+      ];
+}

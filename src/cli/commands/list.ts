@@ -1,0 +1,72 @@
+import type { ExtensionInfo } from '../../runtime/types.js';
+import { inspectProjectTrust } from '../../trust/project-trust.js';
+import { type CommandContext, loadForCommand } from '../context.js';
+import { type Io, paint } from '../io.js';
+import { table } from '../table.js';
+
+/** `hermes extensions list [--json]`: every discovered extension and what it hooks. */
+export async function listCommand(context: CommandContext, options: { json?: boolean }, io: Io) {
+  const { runtime } = await loadForCommand(context);
+  if (options.json) {
+    io.out(JSON.stringify(runtime.extensions, null, 2));
+    return 0;
+  }
+  if (runtime.extensions.length === 0) {
+    io.out(
+      `No extensions found (looked in ${context.home}/extensions, config paths, and the project's .hermes/extensions).`,
+    );
+  } else {
+    const rows = runtime.extensions.map((ext) => [
+      ext.name,
+      statusWord(io, ext),
+      ext.source,
+      ext.version ?? '-',
+      describeHooks(ext),
+      ext.description ?? '',
+    ]);
+    for (const line of table([
+      ['NAME', 'STATUS', 'SOURCE', 'VERSION', 'HOOKS', 'DESCRIPTION'],
+      ...rows,
+    ])) {
+      io.out(line);
+    }
+  }
+  const trust = inspectProjectTrust({ cwd: context.cwd, home: context.home });
+  if (!trust.trusted) {
+    io.out('');
+    io.out(
+      `Project ${trust.root} is not trusted${trust.state === 'changed' ? ' (its hook code or config changed since it was trusted)' : ''}: its extensions and config are ignored.`,
+    );
+    io.out(
+      `Review its ${trust.files.length} file(s), then trust it with: hermes extensions trust --cwd ${trust.root}`,
+    );
+  }
+  return 0;
+}
+
+export function describeHooks(ext: ExtensionInfo): string {
+  if (ext.hooks.length === 0) return '-';
+  return ext.hooks
+    .map((h) => `${h.hook}@${h.priority}${h.tools ? `[${abbreviate(h.tools)}]` : ''}`)
+    .join(' ');
+}
+
+function statusWord(io: Io, ext: ExtensionInfo): string {
+  switch (ext.status) {
+    case 'enabled':
+      return paint(io, 'green', 'enabled');
+    case 'error':
+      return paint(io, 'red', 'error');
+    case 'untrusted':
+      return paint(io, 'yellow', 'untrusted');
+    default:
+      return paint(io, 'dim', ext.status);
+  }
+}
+
+/** A long tool matcher, shortened for the table (`--json` has all of it). */
+function abbreviate(tools: readonly string[]): string {
+  return tools.length <= 4
+    ? tools.join(',')
+    : `${tools.slice(0, 3).join(',')},+${tools.length - 3}`;
+}

@@ -1,0 +1,28 @@
+import { resolve } from 'node:path';
+import { hermesHome } from '../config/locations.js';
+import type { Logger } from '../log/logger.js';
+import { loadRuntime } from '../runtime/load-runtime.js';
+import type { Runtime } from '../runtime/runtime.js';
+
+/** What every `hermes extensions` command works from: `--cwd` and `$HERMES_HOME`. */
+export interface CommandContext {
+  cwd: string;
+  home: string;
+}
+
+export function commandContext(options: { cwd?: string }): CommandContext {
+  return { cwd: resolve(options.cwd ?? process.cwd()), home: hermesHome() };
+}
+
+/** The runtime as the agent would load it here; what extensions log is kept, not printed. */
+export async function loadForCommand(
+  context: CommandContext,
+): Promise<{ runtime: Runtime; logs: string[] }> {
+  const logs: string[] = [];
+  const keep = (line: string) => {
+    logs.push(line);
+  };
+  const logger: Logger = { debug: () => {}, info: keep, warn: keep, error: keep };
+  const runtime = await loadRuntime({ cwd: context.cwd, home: context.home, logger });
+  return { runtime, logs };
+}
