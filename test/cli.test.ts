@@ -1,33 +1,355 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { tree, tsExtension, write } from './fixtures.js';
 
 const bin = fileURLToPath(new URL('../bin/hermes.js', import.meta.url));
 const built = existsSync(fileURLToPath(new URL('../dist/cli/main.js', import.meta.url)));
-const run = (...args: string[]) =>
-  promisify(execFile)(process.execPath, [bin, ...args]).then(
-    (r) => ({ code: 0, ...r }),
-    (e: { code: number; stdout: string; stderr: string }) => e,
-  );
 
-// The bin runs the build that `npm install` makes; without one there is nothing to run.
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The real bin in a child process, with its own $HERMES_HOME and no TTY. */
+function hermes(home: string, ...args: string[]): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [bin, ...args],
+      { env: { ...process.env, HERMES_HOME: home, HERMES_TRUST_PROJECT: '' } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    );
+  });
+}
+
+const guard = tsExtension(
+  'guard',
+  `hermes.on('intercept_tool_call', (e) => e.toolArgs.path === 'secret' ? block('no secrets') : undefined, { tools: ['write'] });`,
+);
+const rewriter = tsExtension(
+  'rewriter',
+  `hermes.on('transform_user_input', (e) => ({ action: 'rewrite', value: e.userMessage.toUpperCase() }));`,
+);
+
+// The bin runs the build that `npm install` makes.
 describe.runIf(built)('hermes bin', () => {
-  it('prints usage with --help and exits 0', async () => {
-    const { code, stdout } = await run('--help');
-    expect(code).toBe(0);
-    expect(stdout).toMatch(/^Usage: hermes/);
+  it('prints usage with --help and no arguments, the version with --version', async () => {
+    const home = tree();
+    for (const args of [
+      ['--help'],
+      [],
+      ['extensions', '--help'],
+      ['extensions', 'list', '--help'],
+    ]) {
+      const run = await hermes(home, ...args);
+      expect(run.code, args.join(' ')).toBe(0);
+      expect(run.stdout).toMatch(/Usage: hermes/);
+    }
+    expect((await hermes(home, '--version')).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 
-  it('prints the package version', async () => {
-    const { stdout } = await run('--version');
-    expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  it('exits 2 with a message on an unknown command or option', async () => {
+    const home = tree();
+    const unknown = await hermes(home, 'frobnicate');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown command 'frobnicate'/);
+    const option = await hermes(home, 'extensions', 'list', '--frob');
+    expect(option.code).toBe(2);
+    expect(option.stderr).toMatch(/unknown option '--frob'/);
   });
 
-  it('exits 2 with a message on an unknown command', async () => {
-    const { code, stderr } = await run('frobnicate');
-    expect(code).toBe(2);
-    expect(stderr).toMatch(/"frobnicate" is not a command/);
+  it('exits 2 naming the file when a config cannot be read', async () => {
+    const home = tree({ 'config.yaml': 'extensions: [broken\n' });
+    const run = await hermes(home, 'extensions', 'list', '--cwd', tree());
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(join(home, 'config.yaml'));
+  });
+});
+
+describe.runIf(built)('hermes extensions list', () => {
+  it('shows every extension in an aligned table, with status, source, version and hooks', async () => {
+    const home = tree({
+      'config.yaml': 'extensions:\n  disabled: [rewriter]\n',
+      'extensions/guard.ts': guard,
+      'extensions/rewriter.ts': rewriter,
+      'extensions/broken.ts': 'export default {',
+    });
+    const run = await hermes(home, 'extensions', 'list', '--cwd', tree());
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^NAME\s+STATUS\s+SOURCE\s+VERSION\s+HOOKS\s+DESCRIPTION$/);
+    expect(lines.find((l) => l.startsWith('guard'))).toMatch(
+      /^guard\s+enabled\s+global\s+1\.0\.0\s+intercept_tool_call@100\[write\]/,
+    );
+    expect(lines.find((l) => l.startsWith('rewriter'))).toMatch(/disabled/);
+    expect(lines.find((l) => l.startsWith('broken'))).toMatch(/error/);
+    const statusColumn = lines.map((l) => l.indexOf(l.split(/\s+/)[1] as string));
+    expect(new Set(statusColumn).size).toBe(1);
+    expect(run.stdout).not.toContain('\u001b[');
+  });
+
+  it('prints a JSON array with --json', async () => {
+    const home = tree({ 'extensions/guard.ts': guard });
+    const run = await hermes(home, 'extensions', 'list', '--json', '--cwd', tree());
+    expect(JSON.parse(run.stdout)).toMatchObject([
+      {
+        name: 'guard',
+        status: 'enabled',
+        source: 'global',
+        version: '1.0.0',
+        hooks: [{ hook: 'intercept_tool_call', priority: 100, tools: ['write'] }],
+      },
+    ]);
+  });
+
+  it('reports an untrusted project with the command that trusts it', async () => {
+    const project = tree({ '.git/HEAD': '', '.hermes/extensions/local.ts': tsExtension('local') });
+    const run = await hermes(tree(), 'list', '--cwd', project);
+    expect(run.stdout).toMatch(/local\s+untrusted\s+project/);
+    expect(run.stdout).toContain(`hermes extensions trust --cwd ${project}`);
+  });
+});
+
+describe.runIf(built)('hermes extensions doctor', () => {
+  it('says all is healthy and exits 0', async () => {
+    const home = tree({ 'extensions/guard.ts': guard, 'config.yaml': '# nothing yet\n' });
+    const run = await hermes(home, 'extensions', 'doctor', '--cwd', tree());
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      /✓ guard \(global, .*\): loaded and set up in [\d.]+ ms, 1 handler\(s\)/,
+    );
+    expect(run.stdout).toMatch(/✓ dry run: \d+ sample call\(s\)/);
+    expect(run.stdout.trim().split('\n').at(-1)).toBe('All 1 extensions look healthy.');
+  });
+
+  it('finds a broken extension, a bad hook name, bad config, shared priorities and a throwing handler', async () => {
+    const home = tree({
+      'config.yaml': 'extensions:\n  configured:\n    level: high\n',
+      'extensions/guard.ts': guard,
+      'extensions/syntax.ts': 'export default {',
+      'extensions/typo.ts': tsExtension(
+        'typo',
+        `hermes.on('intercept_toolcall' as never, () => undefined);`,
+      ),
+      'extensions/configured.ts': `import { defineExtension } from 'hermes-extensions';\nimport { z } from 'zod';\nexport default defineExtension({ name: 'configured', configSchema: z.object({ level: z.number() }), setup() {} });`,
+      'extensions/thrower.ts': tsExtension(
+        'thrower',
+        `hermes.on('intercept_tool_call', () => { throw new Error('kaboom'); }, { tools: ['write'] });`,
+      ),
+    });
+    const run = await hermes(home, 'extensions', 'doctor', '--cwd', tree());
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/✗ syntax \(global.*could not load/);
+    expect(run.stdout).toMatch(/✗ typo .*Did you mean "intercept_tool_call"/);
+    expect(run.stdout).toMatch(/✗ configured [\s\S]*?extensions\.configured\.level/);
+    expect(run.stdout).toMatch(/! intercept_tool_call priority 100: guard, thrower share it/);
+    expect(run.stdout).toMatch(/✗ thrower in intercept_tool_call: the dry run failed: .*kaboom/);
+    expect(run.stdout).toMatch(/fix: /);
+    expect(run.stdout.trim().split('\n').at(-1)).toMatch(/^\d+ problem\(s\) found\.$/);
+    const json = await hermes(home, 'extensions', 'doctor', '--json', '--cwd', tree());
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout).errors).toBeGreaterThanOrEqual(4);
+  });
+});
+
+describe.runIf(built)('hermes extensions enable / disable', () => {
+  it('edits the YAML config keeping comments and layout, creating it if needed', async () => {
+    const original =
+      '# my settings\nmodel: claude # the default model\n\nextensions:\n  # guards I trust\n  guard:\n    strict: true # keep\n';
+    const home = tree({
+      'config.yaml': original,
+      'extensions/guard.ts': guard,
+      'extensions/rewriter.ts': rewriter,
+    });
+    const cwd = tree();
+    const off = await hermes(home, 'extensions', 'disable', 'guard', '--cwd', cwd);
+    expect(off.code).toBe(0);
+    expect(off.stdout).toMatch(
+      /Disabled guard in .*config\.yaml\. It takes effect on the next session\./,
+    );
+    const edited = readFileSync(join(home, 'config.yaml'), 'utf8');
+    expect(edited).toContain('# my settings\nmodel: claude # the default model\n');
+    expect(edited).toContain('  # guards I trust\n  guard:\n    strict: true # keep\n');
+    expect(edited).toMatch(/disabled:\n\s+- guard/);
+    expect((await hermes(home, 'extensions', 'list', '--json', '--cwd', cwd)).stdout).toMatch(
+      /"status": "disabled"/,
+    );
+    await hermes(home, 'extensions', 'disable', 'rewriter', '--cwd', cwd);
+    const on = await hermes(home, 'extensions', 'enable', 'guard', '--cwd', cwd);
+    expect(on.code).toBe(0);
+    const after = readFileSync(join(home, 'config.yaml'), 'utf8');
+    expect(after).toContain('# my settings\nmodel: claude # the default model\n');
+    expect(after).toMatch(/disabled:\n\s+- rewriter\n/);
+    expect(after).not.toMatch(/- guard/);
+  });
+
+  it('writes the project config with --project, creating it', async () => {
+    const home = tree({ 'extensions/guard.ts': guard });
+    const project = tree({ '.git/HEAD': '' });
+    const run = await hermes(home, 'disable', 'guard', '--project', '--cwd', project);
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(project, '.hermes/config.yaml'), 'utf8')).toBe(
+      'extensions:\n  disabled:\n    - guard\n',
+    );
+  });
+
+  it('rejects an unknown name with a suggestion, exit 2', async () => {
+    const home = tree({ 'extensions/guard.ts': guard });
+    const run = await hermes(home, 'extensions', 'disable', 'gaurd', '--cwd', tree());
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/unknown extension "gaurd"\. Did you mean "guard"\?/);
+    expect(existsSync(join(home, 'config.yaml'))).toBe(false);
+  });
+});
+
+describe.runIf(built)('hermes extensions test', () => {
+  const home = () => tree({ 'extensions/guard.ts': guard, 'extensions/rewriter.ts': rewriter });
+
+  it('shows each decision and exits 1 when blocked, 0 when not', async () => {
+    const h = home();
+    const blocked = await hermes(
+      h,
+      'extensions',
+      'test',
+      'intercept_tool_call',
+      '--input',
+      '{"toolName":"write","toolArgs":{"path":"secret"}}',
+      '--cwd',
+      tree(),
+    );
+    expect(blocked.code).toBe(1);
+    expect(blocked.stdout).toMatch(/1\. guard\s+block\s+[\d.]+ ms/);
+    expect(blocked.stdout).toMatch(/BLOCKED by guard:\n\s+no secrets/);
+    const passed = await hermes(
+      h,
+      'extensions',
+      'test',
+      'intercept_tool_call',
+      '--input',
+      '{"toolName":"write","toolArgs":{"path":"ok.ts"}}',
+      '--cwd',
+      tree(),
+    );
+    expect(passed.code).toBe(0);
+    expect(passed.stdout).toMatch(/PASSED/);
+  });
+
+  it('shows what a handler changed as a diff', async () => {
+    const run = await hermes(
+      home(),
+      'extensions',
+      'test',
+      'transform_user_input',
+      '--input',
+      '{"userMessage":"fix it"}',
+      '--cwd',
+      tree(),
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/1\. rewriter\s+rewrite/);
+    expect(run.stdout).toMatch(/-fix it\n\s+\+FIX IT/);
+  });
+
+  it('prints { outcome } with --json', async () => {
+    const run = await hermes(
+      home(),
+      'extensions',
+      'test',
+      'intercept_tool_call',
+      '--json',
+      '--session',
+      'abc',
+      '--input',
+      '{"toolName":"write","toolArgs":{"path":"secret"}}',
+      '--cwd',
+      tree(),
+    );
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      outcome: { blocked: true, blockedBy: 'guard', message: 'no secrets', changed: false },
+    });
+  });
+
+  it('exits 2 on an unknown hook, bad JSON, or a payload that does not fit', async () => {
+    const h = home();
+    const hook = await hermes(h, 'extensions', 'test', 'intercept_tool_cal', '--input', '{}');
+    expect(hook.code).toBe(2);
+    expect(hook.stderr).toMatch(/Did you mean "intercept_tool_call"/);
+    const json = await hermes(h, 'extensions', 'test', 'intercept_tool_call', '--input', '{nope');
+    expect(json.code).toBe(2);
+    expect(json.stderr).toMatch(/not valid JSON/);
+    const shape = await hermes(
+      h,
+      'extensions',
+      'test',
+      'before_llm_call',
+      '--input',
+      '{"messages":1}',
+    );
+    expect(shape.code).toBe(2);
+    expect(shape.stderr).toMatch(/does not fit before_llm_call/);
+  });
+});
+
+describe.runIf(built)('hermes extensions init', () => {
+  it('scaffolds an extension that loads and passes doctor', async () => {
+    const home = tree();
+    const run = await hermes(home, 'extensions', 'init', 'my-guard');
+    expect(run.code).toBe(0);
+    expect(existsSync(join(home, 'extensions/my-guard/index.ts'))).toBe(true);
+    expect(readFileSync(join(home, 'extensions/my-guard/index.test.ts'), 'utf8')).toContain(
+      "from 'hermes-extensions/testing'",
+    );
+    const doctor = await hermes(home, 'extensions', 'doctor', '--cwd', tree());
+    expect(doctor.code).toBe(0);
+    expect(doctor.stdout).toMatch(/✓ my-guard .*3 handler\(s\)/);
+    expect((await hermes(home, 'extensions', 'init', 'my-guard')).code).toBe(2);
+    expect((await hermes(home, 'extensions', 'init', 'Bad_Name')).code).toBe(2);
+  });
+
+  it('scaffolds into the project with --project', async () => {
+    const project = tree({ '.git/HEAD': '' });
+    const run = await hermes(
+      tree(),
+      'extensions',
+      'init',
+      'local-guard',
+      '--project',
+      '--cwd',
+      project,
+    );
+    expect(run.code).toBe(0);
+    expect(existsSync(join(project, '.hermes/extensions/local-guard/index.ts'))).toBe(true);
+  });
+});
+
+describe.runIf(built)('hermes extensions trust', () => {
+  it('goes untrusted → trusted → changed file → untrusted, and can be revoked', async () => {
+    const home = tree();
+    const project = tree({ '.git/HEAD': '', '.hermes/extensions/local.ts': tsExtension('local') });
+    const list = () => hermes(home, 'extensions', 'list', '--cwd', project);
+    expect((await list()).stdout).toMatch(/local\s+untrusted/);
+    const refused = await hermes(home, 'extensions', 'trust', '--cwd', project);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toContain(join(project, '.hermes/extensions/local.ts'));
+    expect(refused.stderr).toMatch(/re-run with --yes/);
+    const trusted = await hermes(home, 'extensions', 'trust', '--yes', '--cwd', project);
+    expect(trusted.code).toBe(0);
+    expect(trusted.stdout).toMatch(/Trusted .* \(fingerprint [0-9a-f]{16}\)/);
+    expect((await list()).stdout).toMatch(/local\s+enabled\s+project/);
+    write(project, {
+      '.hermes/extensions/local.ts': tsExtension('local', 'console.log("changed")'),
+    });
+    const changed = await list();
+    expect(changed.stdout).toMatch(/local\s+untrusted/);
+    expect(changed.stdout).toMatch(/changed since it was trusted/);
+    await hermes(home, 'extensions', 'trust', '--yes', '--cwd', project);
+    const revoked = await hermes(home, 'extensions', 'trust', '--revoke', '--cwd', project);
+    expect(revoked.stdout).toMatch(/revoked/);
+    expect((await list()).stdout).toMatch(/local\s+untrusted/);
   });
 });
