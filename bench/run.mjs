@@ -1,7 +1,8 @@
 // `npm run bench`: the dispatch benchmark (bench/dispatch.mjs) in BENCH_ROUNDS fresh processes
 // (default 3), then the memory benchmark (bench/memory.mjs), then the cold-start benchmark
-// (bench/coldstart.mjs), then the tables, as markdown. BENCH_ONLY=coldstart (or any
-// comma-separated list of dispatch, memory, coldstart) runs only those parts.
+// (bench/coldstart.mjs), then the CLI start-up (bench/cli.mjs), then the tables, as markdown.
+// BENCH_ONLY=coldstart (or any comma-separated list of dispatch, memory, coldstart, cli) runs
+// only those parts.
 // Every dispatch figure is a median: mitata's p50 per bench, then the median of that over the
 // rounds (ratios and slopes are taken within a round, then their median; the range is min–max).
 // Every cold-start figure is the median of its runs, with the 10th–90th percentile in brackets.
@@ -30,7 +31,7 @@ if (
 }
 
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
-const PARTS = ['dispatch', 'memory', 'coldstart'];
+const PARTS = ['dispatch', 'memory', 'coldstart', 'cli'];
 const only = new Set((process.env.BENCH_ONLY ?? PARTS.join(',')).split(',').map((p) => p.trim()));
 const unknown = [...only].filter((part) => !PARTS.includes(part));
 if (unknown.length > 0 || only.size === 0) {
@@ -67,6 +68,11 @@ let memory;
 if (only.has('memory')) {
   console.error('memory benchmark…');
   memory = await runChild('memory.mjs');
+}
+let cli;
+if (only.has('cli')) {
+  console.error('CLI start-up benchmark…');
+  cli = await runChild('cli.mjs');
 }
 let coldstart;
 if (only.has('coldstart')) {
@@ -389,6 +395,24 @@ if (coldstart) {
       `\`import()\` of the same ${cN} as \`.mjs\`": ${yes(target.median <= 3)} — in-process ` +
       `time including the framework import, ${x(target.median)} (${x(target.p10)}–${x(target.p90)}); ` +
       `loading alone, ${x(targetAlone.median)} (${x(targetAlone.p10)}–${x(targetAlone.p90)}).`,
+  );
+}
+
+if (cli) {
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const list = median(cli.samples.list);
+  const node = median(cli.samples.node);
+  const ratios = cli.samples.list.map((ms, i) => ms / cli.samples.node[i]);
+  const ratio = median(ratios);
+  out.push(
+    '',
+    `### CLI start-up: \`hermes extensions list\` with ${cli.extensions} TypeScript extensions, warm cache (median wall ms of ${cli.runs} runs)`,
+    '',
+    '| `node -e 0` | `hermes extensions list` | ratio (within a run, median) |',
+    '|---:|---:|---:|',
+    `| ${node.toFixed(0)} | ${list.toFixed(0)} | ${ratio.toFixed(2)}× |`,
+    '',
+    `Target "within 3× of bare Node start-up": ${ratio <= 3 ? 'yes' : '**NO**'} (${ratio.toFixed(2)}×).`,
   );
 }
 

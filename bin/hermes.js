@@ -9,5 +9,12 @@ if (!existsSync(entry)) {
   );
   process.exit(2);
 }
+// Output piped into `head` and the like: a closed pipe ends the command quietly, not with a trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
 const { main } = await import(entry.href);
 process.exitCode = await main(process.argv.slice(2));

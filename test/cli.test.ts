@@ -353,3 +353,49 @@ describe.runIf(built)('hermes extensions trust', () => {
     expect((await list()).stdout).toMatch(/local\s+untrusted/);
   });
 });
+
+describe.runIf(built)('output that pipes', () => {
+  it('ends quietly when the reader closes the pipe early', async () => {
+    const home = tree(
+      Object.fromEntries(
+        Array.from({ length: 30 }, (_, i) => [
+          `extensions/e${i}.mjs`,
+          `export default { name: 'e${i}', setup() {} };`,
+        ]),
+      ),
+    );
+    const run = await new Promise<Run>((resolve) => {
+      execFile(
+        '/bin/sh',
+        [
+          '-c',
+          `"${process.execPath}" "${bin}" extensions list --cwd "${tree()}" | head -1; exit \${PIPESTATUS:-0}`,
+        ],
+        { env: { ...process.env, HERMES_HOME: home } },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+      );
+    });
+    expect(run.stdout).toMatch(/^NAME/);
+    expect(run.stderr).not.toMatch(/EPIPE|Unhandled/);
+  });
+
+  it('colours only on a terminal, and never with NO_COLOR', async () => {
+    const home = tree({ 'extensions/guard.ts': guard });
+    const onTty = (extra: string) =>
+      new Promise<string>((resolve) => {
+        execFile(
+          'script',
+          [
+            '-qec',
+            `${extra} "${process.execPath}" "${bin}" extensions list --cwd "${tree()}"`,
+            '/dev/null',
+          ],
+          { env: { ...process.env, HERMES_HOME: home, NO_COLOR: undefined } },
+          (_error, stdout) => resolve(stdout),
+        );
+      });
+    expect(await onTty('')).toContain('\u001b[32menabled');
+    expect(await onTty('NO_COLOR=1')).not.toContain('\u001b[');
+  });
+});

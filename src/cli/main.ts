@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/errors.js';
+import { packageVersion } from '../package-root.js';
 import { doctorCommand } from './commands/doctor.js';
 import { initCommand } from './commands/init.js';
 import { listCommand } from './commands/list.js';
@@ -31,7 +31,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
 
   const program = new Command('hermes')
     .description('hermes-extensions: hooks that intercept, rewrite and block what an AI agent does')
-    .version(version(), '-v, --version')
+    .version(packageVersion(), '-v, --version')
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.out(text.trimEnd()),
@@ -141,9 +141,4 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     }
     throw error;
   }
-}
-
-function version(): string {
-  const manifest = new URL('../../package.json', import.meta.url);
-  return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
 }

@@ -1,16 +1,15 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { HookOutcomeReport } from '../host/run-conversation.js';
 import { runConversation } from '../host/run-conversation.js';
 import type { Tools } from '../host/types.js';
+import { PACKAGE_ROOT } from '../package-root.js';
 import { loadRuntime } from '../runtime/load-runtime.js';
 import { scriptedModel } from '../testing/scripted-model.js';
 import { PLAN_PATH, SESSION } from './script.js';
 import { projectTools } from './tools.js';
 
-const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SYSTEM_PROMPT = 'You are a coding agent working in this repository.';
 const USER_MESSAGE = 'fix the login bug: users who type their email with capitals cannot log in';
 

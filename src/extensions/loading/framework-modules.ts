@@ -1,5 +1,6 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { PACKAGE_ROOT } from '../../package-root.js';
 
 /**
  * What extension code may import without installing it: the framework's public entry points and
@@ -35,12 +36,7 @@ export function frameworkUrls(): {
   };
 }
 
-/**
- * The compiled module next to this one, or, when the sources run directly (tests), the build in
- * `dist/`: native `import()` on Node 20 cannot load TypeScript.
- */
+/** The compiled module in `dist/`: native `import()` on Node 20 cannot load the TypeScript sources. */
 function compiledUrl(module: string): string {
-  const sibling = new URL(`../../${module}.js`, import.meta.url);
-  if (existsSync(fileURLToPath(sibling))) return sibling.href;
-  return pathToFileURL(fileURLToPath(new URL(`../../../dist/${module}.js`, import.meta.url))).href;
+  return pathToFileURL(join(PACKAGE_ROOT, 'dist', `${module}.js`)).href;
 }

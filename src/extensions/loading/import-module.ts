@@ -1,7 +1,9 @@
 import { statSync } from 'node:fs';
 import { createRequire, register } from 'node:module';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Jiti } from 'jiti';
+import { PACKAGE_ROOT } from '../../package-root.js';
 import { frameworkNamespaces, frameworkUrls } from './framework-modules.js';
 
 const TYPESCRIPT = /\.[cm]?ts$/;
@@ -60,12 +62,12 @@ async function createJitiLoader(cacheDir: string): Promise<Jiti> {
 function registerResolveHooks(): void {
   if (hooksRegistered) return;
   hooksRegistered = true;
-  register(new URL('../../../loader/resolve-hooks.mjs', import.meta.url), {
+  register(pathToFileURL(join(PACKAGE_ROOT, 'loader', 'resolve-hooks.mjs')), {
     data: frameworkUrls(),
   });
 }
 
 /** See loader/native-import.cjs: `require` of it is Node's own, whoever transformed this file. */
-const nativeImport = createRequire(import.meta.url)('../../../loader/native-import.cjs') as (
-  url: string,
-) => Promise<unknown>;
+const nativeImport = createRequire(import.meta.url)(
+  join(PACKAGE_ROOT, 'loader', 'native-import.cjs'),
+) as (url: string) => Promise<unknown>;

@@ -1,0 +1,67 @@
+// CLI start-up benchmark: the wall time of `hermes extensions list` over 50 TypeScript extensions
+// (jiti cache warm) beside `node -e 0`, each a fresh process, alternating, BENCH_CLI_RUNS times
+// (default 11) after one unmeasured round that fills the cache. Run by bench/run.mjs, which
+// prints the table; the samples (ms) go to stdout as one JSON line.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const RUNS = Math.max(1, Number(process.env.BENCH_CLI_RUNS ?? 11));
+const N = 50;
+
+const work = mkdtempSync(join(tmpdir(), 'hermes-cli-bench-'));
+const home = join(work, 'home');
+const project = join(work, 'project');
+mkdirSync(project, { recursive: true });
+for (let i = 0; i < N; i++) {
+  const name = `ext-${String(i).padStart(2, '0')}`;
+  mkdirSync(join(home, 'extensions', name), { recursive: true });
+  writeFileSync(
+    join(home, 'extensions', name, 'index.ts'),
+    `import { block, defineExtension } from 'hermes-extensions';
+import { z } from 'zod';
+enum Mode { Strict = 'strict', Loose = 'loose' }
+interface Options { mode: Mode }
+const defaults = { mode: Mode.Strict } satisfies Options;
+export default defineExtension({
+  name: '${name}',
+  configSchema: z.object({ mode: z.enum(['strict', 'loose']).default(defaults.mode) }),
+  setup(hermes) {
+    hermes.on('intercept_tool_call', (event) => (event.toolArgs.path === '${name}' ? block('no') : undefined), { tools: ['write'] });
+  },
+});
+`,
+  );
+}
+
+const env = { ...process.env, HERMES_HOME: home };
+const time = (args) => {
+  const started = performance.now();
+  const result = spawnSync(process.execPath, args, {
+    env,
+    cwd: project,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const ms = performance.now() - started;
+  if (result.status !== 0) throw new Error(`${args.join(' ')} exited with ${result.status}`);
+  return { ms, stdout: result.stdout.toString() };
+};
+const list = [join(root, 'bin', 'hermes.js'), 'extensions', 'list', '--cwd', project];
+
+try {
+  const first = time(list); // fills the jiti cache; unmeasured
+  const enabled = first.stdout.split('\n').filter((line) => / enabled /.test(line)).length;
+  if (enabled !== N) throw new Error(`expected ${N} enabled extensions, saw ${enabled}`);
+  time(['-e', '0']);
+  const samples = { list: [], node: [] };
+  for (let r = 0; r < RUNS; r++) {
+    samples.list.push(time(list).ms);
+    samples.node.push(time(['-e', '0']).ms);
+  }
+  process.stdout.write(`${JSON.stringify({ extensions: N, runs: RUNS, samples })}\n`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
