@@ -2,7 +2,9 @@
 // The package's command line. It runs the compiled sources, which `npm install` builds.
 import { existsSync } from 'node:fs';
 
-const entry = new URL('../dist/cli/main.js', import.meta.url);
+// The bundled command line starts faster; the plain build works the same.
+const bundled = new URL('../dist/cli.bundle.js', import.meta.url);
+const entry = existsSync(bundled) ? bundled : new URL('../dist/cli/main.js', import.meta.url);
 if (!existsSync(entry)) {
   process.stderr.write(
     'hermes: the package is not built (dist/ is missing). Run `npm install` or `npm run build` in it.\n',
