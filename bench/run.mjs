@@ -110,6 +110,7 @@ const ran = [
   rounds.length > 0 && `${ROUNDS} round(s) of the dispatch benchmark`,
   memory && 'the memory benchmark',
   coldstart && `${coldstart.runs} run(s) of each cold start`,
+  cli && `${cli.runs} run(s) of the CLI start-up`,
 ].filter(Boolean);
 out.push(
   `node ${process.version}, ${process.platform}/${process.arch}, ${cpus()[0]?.model ?? rounds[0]?.cpu ?? 'unknown CPU'}, ` +
