@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/errors.js';
+import { stderrLogger } from '../log/logger.js';
 import { packageVersion } from '../package-root.js';
 import { doctorCommand } from './commands/doctor.js';
 import { initCommand } from './commands/init.js';
@@ -10,7 +11,16 @@ import { trustCommand } from './commands/trust.js';
 import { commandContext } from './context.js';
 import { CliError, type Io, processIo } from './io.js';
 
-const EXTENSION_COMMANDS = ['list', 'doctor', 'enable', 'disable', 'test', 'init', 'trust'];
+const EXTENSION_COMMANDS = [
+  'list',
+  'doctor',
+  'enable',
+  'disable',
+  'test',
+  'init',
+  'trust',
+  'serve',
+];
 
 /**
  * The `hermes` (and `hermes-extensions`) command line. Exit codes: 0 fine, 1 problems found (or
@@ -111,6 +121,25 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       run((o: { cwd?: string; yes?: boolean; revoke?: boolean }) =>
         trustCommand(commandContext(o), o, io),
       ),
+    );
+
+  withCwd(extensions.command('serve'))
+    .description('serve the hooks over JSON-RPC 2.0 on stdin/stdout, for hosts in other languages')
+    .option('--stdio', 'speak one JSON message per line on stdin and stdout (the only transport)')
+    .action(
+      run(async (o: { cwd?: string; stdio?: boolean }) => {
+        if (!o.stdio) throw new CliError('serve needs --stdio (the one transport there is)', 2);
+        const { serveBridge } = await import('../bridge/server.js');
+        const context = commandContext(o);
+        await serveBridge({
+          cwd: context.cwd,
+          home: context.home,
+          input: process.stdin,
+          output: process.stdout,
+          logger: stderrLogger,
+        });
+        return 0;
+      }),
     );
 
   for (const command of extensions.commands) command.exitOverride();

@@ -1,0 +1,161 @@
+"""A stdlib-only client for ``hermes extensions serve --stdio`` (JSON-RPC 2.0, one message a line).
+
+    from hermes_extensions_client import HermesExtensions
+
+    with HermesExtensions(cwd=project_dir) as hooks:
+        with hooks.turn(session_id="abc", platform="cli") as turn:
+            result = turn.intercept_tool_call("write", {"path": "src/a.py"})
+            if result["blocked"]:
+                ...  # give the model json.dumps({"error": result["message"], ...})
+
+Thread-safe: calls from several threads (parallel tool calls) interleave on the one process and
+each waits for its own answer.
+
+How the seed's ``run_conversation`` would use it (a sketch, in the agent's terms)::
+
+    # at start-up
+    self.hooks = HermesExtensions(cwd=os.getcwd())
+    # in run_conversation(), around the whole turn
+    with self.hooks.turn(session_id=self.session_id, platform=self.platform) as turn:
+        # 1. after sanitising the user's message
+        r = turn.transform_user_input(user_message)
+        if r["blocked"]:
+            return {"final_response": r["message"], "messages": messages, "blocked": True}
+        user_message = r["value"]
+        ...
+        # 2. before each client.chat.completions.create(), on this request only
+        r = turn.before_llm_call(messages, self._cached_system_prompt, iteration=i)
+        if r["blocked"]:
+            messages.append({"role": "assistant", "content": r["message"]})
+            return {"final_response": r["message"], "messages": messages}
+        request_messages = r["value"]["messages"]
+        request_system_prompt = r["value"]["system_prompt"]
+        ...
+        # 3. before each handle_function_call()
+        r = turn.intercept_tool_call(function_name, function_args, task_id=effective_task_id)
+        if r["blocked"]:
+            function_result = json.dumps({"error": r["message"], "blocked_by_extension": True,
+                                          "extension": r.get("blocked_by")})
+        else:
+            function_result = handle_function_call(function_name, r["value"], effective_task_id)
+"""
+
+import itertools
+import json
+import subprocess
+import threading
+from contextlib import contextmanager
+
+
+class BridgeError(Exception):
+    """The bridge answered with a JSON-RPC error."""
+
+    def __init__(self, code, message):
+        super().__init__(f"{message} (code {code})")
+        self.code = code
+
+
+class HermesExtensions:
+    """One ``hermes extensions serve --stdio`` process and the calls made through it."""
+
+    def __init__(self, command=("hermes", "extensions", "serve", "--stdio"), cwd=None, env=None):
+        args = list(command) + (["--cwd", str(cwd)] if cwd is not None else [])
+        self._process = subprocess.Popen(
+            args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, text=True, bufsize=1
+        )
+        self._ids = itertools.count(1)
+        self._lock = threading.Lock()
+        self._waiting = {}
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        self.info = self.call("initialize", {})
+
+    def call(self, method, params):
+        """Sends one request and waits for its answer (the result, or a BridgeError)."""
+        request_id = next(self._ids)
+        done = threading.Event()
+        slot = {"done": done}
+        with self._lock:
+            self._waiting[request_id] = slot
+            line = json.dumps({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
+            self._process.stdin.write(line + "\n")
+            self._process.stdin.flush()
+        done.wait()
+        if "error" in slot:
+            raise BridgeError(slot["error"].get("code"), slot["error"].get("message"))
+        return slot["result"]
+
+    @contextmanager
+    def turn(self, session_id, platform="cli", turn_id=None):
+        """A turn: its per-turn state lives until the ``with`` block ends, even on an exception."""
+        params = {"session_id": session_id, "platform": platform}
+        if turn_id is not None:
+            params["turn_id"] = turn_id
+        turn = Turn(self, self.call("turn/start", params)["turn_id"])
+        try:
+            yield turn
+        finally:
+            self.call("turn/end", {"turn_id": turn.turn_id})
+
+    def close(self):
+        """Closes the bridge's input; it ends open turns and exits."""
+        if self._process.stdin and not self._process.stdin.closed:
+            self._process.stdin.close()
+        self._process.wait(timeout=10)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _read(self):
+        for line in self._process.stdout:
+            message = json.loads(line)
+            with self._lock:
+                slot = self._waiting.pop(message.get("id"), None)
+            if slot is None:
+                continue
+            if "error" in message:
+                slot["error"] = message["error"]
+            else:
+                slot["result"] = message.get("result")
+            slot["done"].set()
+        with self._lock:
+            for slot in self._waiting.values():
+                slot["error"] = {"code": -32603, "message": "the bridge process exited"}
+                slot["done"].set()
+            self._waiting.clear()
+
+
+class Turn:
+    """The three hooks of one turn. Each returns the outcome: blocked, message, blocked_by,
+    changed, value, metadata, trace (snake_case, as in the framework's ChainOutcome)."""
+
+    def __init__(self, client, turn_id):
+        self._client = client
+        self.turn_id = turn_id
+
+    def transform_user_input(self, user_message):
+        return self._client.call(
+            "transform_user_input", {"turn_id": self.turn_id, "user_message": user_message}
+        )
+
+    def before_llm_call(self, messages, system_prompt, iteration=0, model=None):
+        params = {
+            "turn_id": self.turn_id,
+            "messages": messages,
+            "system_prompt": system_prompt,
+            "iteration": iteration,
+        }
+        if model is not None:
+            params["model"] = model
+        return self._client.call("before_llm_call", params)
+
+    def intercept_tool_call(self, tool_name, tool_args, tool_call_id=None, task_id=None):
+        params = {"turn_id": self.turn_id, "tool_name": tool_name, "tool_args": tool_args}
+        if tool_call_id is not None:
+            params["tool_call_id"] = tool_call_id
+        if task_id is not None:
+            params["task_id"] = task_id
+        return self._client.call("intercept_tool_call", params)

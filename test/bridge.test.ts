@@ -1,0 +1,138 @@
+import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { tree } from './fixtures.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bin = `${root}bin/hermes.js`;
+const built = existsSync(`${root}dist/cli/main.js`);
+const guardPath = `${root}extensions/workflow-guard`;
+
+function homeWithGuard() {
+  return tree({ 'config.yaml': `extensions:\n  paths: [${JSON.stringify(guardPath)}]\n` });
+}
+
+/** The real bridge process; `next()` reads its answers one line at a time. */
+function bridge(home: string, cwd: string) {
+  const child = spawn(process.execPath, [bin, 'extensions', 'serve', '--stdio', '--cwd', cwd], {
+    env: { ...process.env, HERMES_HOME: home },
+  }) as ChildProcessWithoutNullStreams;
+  const answers: Array<Record<string, unknown>> = [];
+  const waiting: Array<() => void> = [];
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    answers.push(JSON.parse(line));
+    waiting.shift()?.();
+  });
+  const send = (message: unknown) =>
+    child.stdin.write(`${typeof message === 'string' ? message : JSON.stringify(message)}\n`);
+  const next = async () => {
+    if (answers.length === 0) await new Promise<void>((resolve) => waiting.push(resolve));
+    return answers.shift() as Record<string, unknown>;
+  };
+  const call = async (id: number, method: string, params: unknown) => {
+    send({ jsonrpc: '2.0', id, method, params });
+    return next();
+  };
+  return { child, send, next, call };
+}
+
+describe.runIf(built)('hermes extensions serve --stdio', () => {
+  it('answers malformed lines with JSON-RPC errors and keeps serving', async () => {
+    const { child, send, next, call } = bridge(homeWithGuard(), tree({ '.git/HEAD': '' }));
+    send('this is not json');
+    expect(await next()).toMatchObject({ id: null, error: { code: -32700 } });
+    send({ jsonrpc: '1.0', id: 1, method: 'initialize' });
+    expect(await next()).toMatchObject({ id: null, error: { code: -32600 } });
+    expect(await call(2, 'no/such', {})).toMatchObject({ id: 2, error: { code: -32601 } });
+    expect(
+      await call(3, 'intercept_tool_call', { turn_id: 'missing', tool_name: 'x', tool_args: {} }),
+    ).toMatchObject({
+      id: 3,
+      error: { code: -32001 },
+    });
+    expect(await call(4, 'turn/start', { session_id: 42 })).toMatchObject({
+      id: 4,
+      error: { code: -32602 },
+    });
+    const init = await call(5, 'initialize', {});
+    expect(init).toMatchObject({
+      id: 5,
+      result: { protocol: 'hermes-extensions/1', hooks: { intercept_tool_call: true } },
+    });
+    child.stdin.end();
+    expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(0);
+  });
+
+  it('keeps turns apart, refuses a second turn of a session, and clears open turns when the host goes', async () => {
+    const { child, call } = bridge(homeWithGuard(), tree({ '.git/HEAD': '' }));
+    expect(await call(1, 'turn/start', { session_id: 's', turn_id: 'a' })).toMatchObject({
+      result: { turn_id: 'a' },
+    });
+    expect(await call(2, 'turn/start', { session_id: 's' })).toMatchObject({
+      error: { code: -32002 },
+    });
+    expect(await call(3, 'turn/start', { session_id: 'other', turn_id: 'b' })).toMatchObject({
+      result: { turn_id: 'b' },
+    });
+    const blocked = await call(4, 'intercept_tool_call', {
+      turn_id: 'b',
+      tool_name: 'write',
+      tool_args: { path: 'src/x.ts' },
+    });
+    expect(blocked).toMatchObject({
+      result: { blocked: true, blocked_by: 'workflow-guard', changed: false },
+    });
+    expect((blocked.result as { trace: unknown[] }).trace[0]).toMatchObject({
+      extension: 'workflow-guard',
+      action: 'block',
+      duration_ms: expect.any(Number),
+    });
+    const llm = await call(5, 'before_llm_call', {
+      turn_id: 'a',
+      system_prompt: 'Base.',
+      messages: [{ role: 'tool', content: 'ok', tool_call_id: 'c1', name: 'read', extra: 1 }],
+    });
+    const value = (
+      llm.result as { value: { system_prompt: string; messages: Array<Record<string, unknown>> } }
+    ).value;
+    expect(value.system_prompt).toBe('Base.');
+    expect(value.messages[0]).toEqual({
+      role: 'tool',
+      content: 'ok',
+      tool_call_id: 'c1',
+      name: 'read',
+      extra: 1,
+    });
+    expect(value.messages[1]).toMatchObject({ role: 'user' });
+    expect(await call(6, 'turn/end', { turn_id: 'a' })).toMatchObject({ result: { ended: true } });
+    expect(await call(7, 'turn/start', { session_id: 's' })).toMatchObject({
+      result: { turn_id: expect.any(String) },
+    });
+    child.stdin.end();
+    expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(0);
+  });
+
+  it('serves the Python client: workflow-guard blocks an edit without a plan and allows it with one', async () => {
+    const project = tree({ '.git/HEAD': '' });
+    const { stdout } = await promisify(execFile)(
+      'python3',
+      [`${root}test/bridge/check_workflow_guard.py`, process.execPath, bin, project],
+      { env: { ...process.env, HERMES_HOME: homeWithGuard() } },
+    );
+    const report = JSON.parse(stdout);
+    expect(report).toMatchObject({
+      extensions: ['workflow-guard'],
+      rewritten: '/start-feature fix the login bug',
+      before_plan: [true, 'workflow-guard'],
+      plan_write_allowed: true,
+      after_plan: [false, null],
+      bad_call: -32602,
+    });
+    expect(report.reminder).toMatch(/No plan exists yet/);
+    expect(report.parallel).toHaveLength(4);
+    for (const [, blocked] of report.parallel) expect(blocked).toEqual(Array(20).fill(false));
+  });
+});
