@@ -1,8 +1,9 @@
 // `npm run bench`: the dispatch benchmark (bench/dispatch.mjs) in BENCH_ROUNDS fresh processes
 // (default 3), then the memory benchmark (bench/memory.mjs), then the cold-start benchmark
 // (bench/coldstart.mjs), then the CLI start-up (bench/cli.mjs), then the tables, as markdown.
-// BENCH_ONLY=coldstart (or any comma-separated list of dispatch, memory, coldstart, cli) runs
-// only those parts.
+// then the per-call latency in process, over the stdio bridge and per process (bench/bridge.mjs).
+// BENCH_ONLY=coldstart (or any comma-separated list of dispatch, memory, coldstart, cli, bridge)
+// runs only those parts.
 // Every dispatch figure is a median: mitata's p50 per bench, then the median of that over the
 // rounds (ratios and slopes are taken within a round, then their median; the range is min–max).
 // Every cold-start figure is the median of its runs, with the 10th–90th percentile in brackets.
@@ -31,7 +32,7 @@ if (
 }
 
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
-const PARTS = ['dispatch', 'memory', 'coldstart', 'cli'];
+const PARTS = ['dispatch', 'memory', 'coldstart', 'cli', 'bridge'];
 const only = new Set((process.env.BENCH_ONLY ?? PARTS.join(',')).split(',').map((p) => p.trim()));
 const unknown = [...only].filter((part) => !PARTS.includes(part));
 if (unknown.length > 0 || only.size === 0) {
@@ -68,6 +69,11 @@ let memory;
 if (only.has('memory')) {
   console.error('memory benchmark…');
   memory = await runChild('memory.mjs');
+}
+let bridge;
+if (only.has('bridge')) {
+  console.error('bridge latency benchmark…');
+  bridge = await runChild('bridge.mjs');
 }
 let cli;
 if (only.has('cli')) {
@@ -111,6 +117,7 @@ const ran = [
   memory && 'the memory benchmark',
   coldstart && `${coldstart.runs} run(s) of each cold start`,
   cli && `${cli.runs} run(s) of the CLI start-up`,
+  bridge && `${bridge.bridge.n} calls over the bridge`,
 ].filter(Boolean);
 out.push(
   `node ${process.version}, ${process.platform}/${process.arch}, ${cpus()[0]?.model ?? rounds[0]?.cpu ?? 'unknown CPU'}, ` +
@@ -414,6 +421,25 @@ if (cli) {
     `| ${node.toFixed(0)} | ${list.toFixed(0)} | ${ratio.toFixed(2)}× |`,
     '',
     `Target "within 3× of bare Node start-up": ${ratio <= 3 ? 'yes' : '**NO**'} (${ratio.toFixed(2)}×).`,
+  );
+}
+
+if (bridge) {
+  const ms = (value) => (value < 1 ? value.toFixed(3) : value.toFixed(1));
+  const speedup = bridge.perProcess.p50 / bridge.bridge.p50;
+  out.push(
+    '',
+    '### Per-call latency of `intercept_tool_call` with workflow-guard loaded (ms)',
+    '',
+    '| | p50 | p99 | calls |',
+    '|---|---:|---:|---:|',
+    `| in process | ${ms(bridge.inProcess.p50)} | ${ms(bridge.inProcess.p99)} | ${bridge.inProcess.n} |`,
+    `| over the stdio bridge | ${ms(bridge.bridge.p50)} | ${ms(bridge.bridge.p99)} | ${bridge.bridge.n} |`,
+    `| one process per call | ${ms(bridge.perProcess.p50)} | ${ms(bridge.perProcess.p99)} | ${bridge.perProcess.n} |`,
+    '',
+    `Targets: the bridge at least 100× faster than a process per call: ${speedup >= 100 ? 'yes' : '**NO**'} ` +
+      `(${speedup.toFixed(0)}×, p50 against p50); its p99 under 1 ms: ${bridge.bridge.p99 < 1 ? 'yes' : '**NO**'} ` +
+      `(${ms(bridge.bridge.p99)} ms).`,
   );
 }
 

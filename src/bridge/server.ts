@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { Logger } from '../log/logger.js';
 import { packageVersion } from '../package-root.js';
@@ -58,13 +57,24 @@ export async function serveBridge(options: BridgeOptions): Promise<void> {
     }
   };
 
-  const lines = createInterface({ input: options.input, crlfDelay: Number.POSITIVE_INFINITY });
-  lines.on('line', (line) => {
+  // Lines split by hand rather than by readline: it is the hot path of every call.
+  let pending = '';
+  const take = (line: string) => {
     if (line.trim() === '') return;
     const work = handle(line).finally(() => inFlight.delete(work));
     inFlight.add(work);
+  };
+  options.input.setEncoding('utf8');
+  options.input.on('data', (chunk: string) => {
+    const lines = (pending + chunk).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) take(line);
   });
-  await new Promise<void>((resolve) => lines.once('close', resolve));
+  await new Promise<void>((resolve) => {
+    options.input.once('end', resolve);
+    options.input.once('close', resolve);
+  });
+  take(pending);
   await Promise.allSettled(inFlight);
   for (const open of turns.values()) open.finish();
   await Promise.allSettled([...turns.values()].map((open) => open.closed));
