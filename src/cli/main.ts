@@ -1,7 +1,8 @@
+import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/errors.js';
 import { stderrLogger } from '../log/logger.js';
-import { packageVersion } from '../package-root.js';
+import { PACKAGE_ROOT, packageVersion } from '../package-root.js';
 import { doctorCommand } from './commands/doctor.js';
 import { initCommand } from './commands/init.js';
 import { listCommand } from './commands/list.js';
@@ -59,13 +60,56 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       }),
     );
 
+  const withCwd = (command: Command) =>
+    command.option('--cwd <dir>', 'the working directory to act for (default: the current one)');
+
+  const hook = program
+    .command('hook')
+    .description("run as another agent's command hook")
+    .exitOverride();
+  hook
+    .command('claude-code')
+    .description(
+      'one Claude Code hook event on stdin, answered on stdout as its hook protocol expects',
+    )
+    .action(
+      run(async () => {
+        let input = '';
+        for await (const chunk of process.stdin) input += chunk;
+        const { runClaudeCodeHook } = await import('../host/claude-code/run-hook.js');
+        const answer = await runClaudeCodeHook(input, { logger: stderrLogger });
+        if (answer.stdout) io.out(answer.stdout);
+        if (answer.stderr) io.err(answer.stderr);
+        return answer.exitCode;
+      }),
+    );
+  withCwd(hook.command('install <agent>'))
+    .description("add the hook to the agent's settings, keeping what is there (agent: claude-code)")
+    .option('--project', "the project's .claude/settings.json instead of ~/.claude/settings.json")
+    .action(
+      run(async (agent: string, o: { cwd?: string; project?: boolean }) => {
+        if (agent !== 'claude-code')
+          throw new CliError(`unknown agent "${agent}"; supported: claude-code`, 2);
+        const { installClaudeCodeHooks } = await import('../host/claude-code/install.js');
+        const bin = join(PACKAGE_ROOT, 'bin', 'hermes.js');
+        const { file, added } = installClaudeCodeHooks({
+          command: `"${process.execPath}" "${bin}" hook claude-code`,
+          ...(o.project ? { project: commandContext(o).cwd } : {}),
+        });
+        io.out(
+          added.length > 0
+            ? `Added the hermes hook for ${added.join(', ')} to ${file}.`
+            : `${file} already runs the hermes hook; nothing changed.`,
+        );
+        return 0;
+      }),
+    );
+  for (const command of hook.commands) command.exitOverride();
+
   const extensions = program
     .command('extensions')
     .description('see, check, configure and test the installed extensions')
     .exitOverride();
-  const withCwd = (command: Command) =>
-    command.option('--cwd <dir>', 'the working directory to act for (default: the current one)');
-
   withCwd(extensions.command('list'))
     .description('every discovered extension, its status, source, version and hooks')
     .option('--json', 'print the extensions as a JSON array')

@@ -15,6 +15,11 @@ export interface TurnOptions {
   turnId?: string;
   /** Told each handler's decision as it is made, with the value after it (debugging tools). */
   onStep?: TurnContext['onStep'];
+  /**
+   * What the turn's state starts with, for hosts whose turn spans several processes (command
+   * hooks): they save the state at the end of each call and hand it back to the next.
+   */
+  initialState?: Record<string, unknown>;
 }
 
 /** The loaded extensions and their chains. Built by `createRuntime` or `loadRuntime`. */
@@ -42,12 +47,19 @@ export class Runtime {
    * Rejects with TurnInProgressError when the session already has a turn running.
    */
   async runTurn<T>(options: TurnOptions, fn: (turn: Turn) => T | Promise<T>): Promise<T> {
-    const { sessionId, platform = 'cli', turnId = randomUUID(), onStep } = options ?? {};
+    const {
+      sessionId,
+      platform = 'cli',
+      turnId = randomUUID(),
+      onStep,
+      initialState,
+    } = options ?? {};
     if (typeof sessionId !== 'string' || sessionId.length === 0) {
       throw new TypeError('runTurn: sessionId must be a non-empty string');
     }
     if (this.#turns.has(sessionId)) throw new TurnInProgressError(sessionId);
     const turn = new Turn(sessionId, turnId, platform, this.#handlers, onStep);
+    if (initialState) Object.assign(turn.state, initialState);
     this.#turns.set(sessionId, turn);
     publishTurnState(sessionId, turn.state);
     try {
