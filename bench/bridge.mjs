@@ -1,6 +1,6 @@
 // Per-call latency of intercept_tool_call with workflow-guard loaded: in process, over the stdio
 // bridge (one JSON-RPC round trip per call to a long-running `hermes extensions serve --stdio`),
-// and as one process per call (`hermes extensions test`, what a command hook costs). Run by
+// and as one process per call (`hermes hook claude-code`, a command hook). Run by
 // bench/run.mjs; the samples (ms) go to stdout as one JSON line.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -87,28 +87,29 @@ try {
   server.stdin.end();
   await new Promise((resolve) => server.on('exit', resolve));
 
-  // One process per call.
+  // One process per call: Claude Code's command hook, as Claude Code runs it.
   const perProcess = [];
-  const input = JSON.stringify({ toolName: 'write', toolArgs: args });
+  const event = JSON.stringify({
+    hook_event_name: 'PreToolUse',
+    session_id: 'bench',
+    cwd: project,
+    tool_name: 'Write',
+    tool_input: { file_path: join(project, 'src/app.ts'), content: 'x' },
+  });
   for (let i = 0; i < PROCESSES + 1; i++) {
     const started = performance.now();
     const run = spawnSync(
       process.execPath,
-      [
-        join(root, 'bin', 'hermes.js'),
-        'extensions',
-        'test',
-        'intercept_tool_call',
-        '--json',
-        '--input',
-        input,
-        '--cwd',
-        project,
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
+      [join(root, 'bin', 'hermes.js'), 'hook', 'claude-code'],
+      {
+        input: event,
+        stdio: ['pipe', 'pipe', 'inherit'],
+      },
     );
     if (i > 0) perProcess.push(performance.now() - started);
-    if (run.status !== 1) throw new Error(`expected exit 1 (blocked), got ${run.status}`);
+    if (!run.stdout.toString().includes('"permissionDecision":"deny"')) {
+      throw new Error(`expected a deny from the command hook: ${run.stdout}`);
+    }
   }
 
   process.stdout.write(
