@@ -8,6 +8,7 @@ export default defineConfig({
     // Tests run against the sources, not a build that may be stale.
     alias: [
       { find: /^hermes-extensions\/testing$/, replacement: src('testing/index.ts') },
+      { find: /^hermes-extensions\/ai-sdk$/, replacement: src('host/ai-sdk/index.ts') },
       { find: /^hermes-extensions$/, replacement: src('index.ts') },
     ],
   },

@@ -1,0 +1,186 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { generateText, stepCountIs, streamText, tool } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import { block, createRuntime } from 'hermes-extensions';
+import { withHermes } from 'hermes-extensions/ai-sdk';
+import { memoryLogger } from 'hermes-extensions/testing';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import workflowGuard from '../extensions/workflow-guard/index.js';
+import { tree, write } from './fixtures.js';
+import { ext } from './helpers.js';
+
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};
+const writeCall = (id: string, path: string) => ({
+  content: [
+    {
+      type: 'tool-call' as const,
+      toolCallId: id,
+      toolName: 'write',
+      input: JSON.stringify({ path, content: '# x' }),
+    },
+  ],
+  finishReason: { unified: 'tool-calls' as const, raw: undefined },
+  usage,
+  warnings: [],
+});
+const answer = (text: string) => ({
+  content: [{ type: 'text' as const, text }],
+  finishReason: { unified: 'stop' as const, raw: undefined },
+  usage,
+  warnings: [],
+});
+
+describe('hermes-extensions/ai-sdk with the real generateText loop', () => {
+  it('runs workflow-guard: the edit is blocked, the plan written, the same edit then runs', async () => {
+    const project = tree({ '.git/HEAD': '' });
+    const runtime = await createRuntime({
+      extensions: [workflowGuard],
+      cwd: project,
+      logger: memoryLogger(),
+    });
+    const ran: string[] = [];
+    const tools = {
+      write: tool({
+        description: 'Write a file',
+        inputSchema: z.object({ path: z.string(), content: z.string() }),
+        execute: async ({ path, content }) => {
+          write(project, { [path]: content });
+          ran.push(path);
+          return `wrote ${path}`;
+        },
+      }),
+    };
+    const model = new MockLanguageModelV3({
+      doGenerate: [
+        writeCall('c1', 'src/app.ts'),
+        writeCall('c2', 'plans/active/plan.md'),
+        writeCall('c3', 'src/app.ts'),
+        answer('Done.'),
+      ],
+    });
+    const result = await runtime.runTurn({ sessionId: 's' }, async (turn) => {
+      const call = await withHermes(turn, { prompt: 'fix the app', model, tools });
+      expect(call.blocked).toBe(false);
+      return generateText({
+        model: call.model,
+        tools: call.tools,
+        prompt: call.prompt,
+        stopWhen: stepCountIs(6),
+      });
+    });
+    expect(result.text).toBe('Done.');
+    expect(ran).toEqual(['plans/active/plan.md', 'src/app.ts']);
+    expect(model.doGenerateCalls).toHaveLength(4);
+    const first = model.doGenerateCalls[0]?.prompt ?? [];
+    expect(first.find((m) => m.role === 'user')?.content).toEqual([
+      { type: 'text', text: '/start-feature fix the app' },
+    ]);
+    expect(JSON.stringify(first.at(-1))).toMatch(/No plan exists yet at plans\/active\/plan\.md/);
+    const second = model.doGenerateCalls[1]?.prompt ?? [];
+    const blockedResult = second.filter((m) => m.role === 'tool').at(-1);
+    expect(JSON.stringify(blockedResult)).toMatch(/blocked_by_extension.*workflow-guard/);
+    const last = model.doGenerateCalls[3]?.prompt ?? [];
+    expect(last[0]).toMatchObject({
+      role: 'system',
+      content: expect.stringMatching(/A plan exists at plans\/active\/plan\.md/),
+    });
+    expect(JSON.stringify(last)).not.toMatch(/No plan exists yet/);
+    expect(existsSync(join(project, 'src/app.ts'))).toBe(true);
+  });
+
+  it('answers a blocked model request with the block message and does not call the model', async () => {
+    const runtime = await createRuntime({
+      extensions: [
+        ext('budget', (h) =>
+          h.on('before_llm_call', (e) => (e.iteration >= 1 ? block('Out of budget.') : undefined)),
+        ),
+      ],
+      logger: memoryLogger(),
+    });
+    const tools = {
+      read: tool({ inputSchema: z.object({ path: z.string() }), execute: async () => 'contents' }),
+    };
+    const model = new MockLanguageModelV3({
+      doGenerate: [
+        {
+          content: [
+            { type: 'tool-call', toolCallId: 'r1', toolName: 'read', input: '{"path":"a"}' },
+          ],
+          finishReason: { unified: 'tool-calls', raw: undefined },
+          usage,
+          warnings: [],
+        },
+        answer('never'),
+      ],
+    });
+    const result = await runtime.runTurn({ sessionId: 's' }, async (turn) => {
+      const call = await withHermes(turn, { prompt: 'read a', model, tools });
+      return generateText({
+        model: call.model,
+        tools: call.tools,
+        prompt: call.prompt,
+        stopWhen: stepCountIs(5),
+      });
+    });
+    expect(result.text).toBe('Out of budget.');
+    expect(model.doGenerateCalls).toHaveLength(1);
+  });
+
+  it('blocks in streamText too, and rewrites tool arguments before execute', async () => {
+    const runtime = await createRuntime({
+      extensions: [
+        ext('sandbox', (h) =>
+          h.on('intercept_tool_call', (e) => ({
+            action: 'rewrite',
+            value: { ...e.toolArgs, path: `sandbox/${e.toolArgs.path}` },
+          })),
+        ),
+        ext('stopper', (h) => h.on('before_llm_call', () => block('Stopped before the model.'))),
+      ],
+      logger: memoryLogger(),
+    });
+    const seen: string[] = [];
+    const tools = {
+      read: tool({
+        inputSchema: z.object({ path: z.string() }),
+        execute: async ({ path }) => {
+          seen.push(path);
+          return 'ok';
+        },
+      }),
+    };
+    const text = await runtime.runTurn({ sessionId: 's' }, async (turn) => {
+      const call = await withHermes(turn, {
+        prompt: 'go',
+        model: new MockLanguageModelV3(),
+        tools,
+      });
+      const executed = await call.tools.read.execute?.(
+        { path: 'a.txt' },
+        { toolCallId: 'x', messages: [] },
+      );
+      expect(executed).toBe('ok');
+      return streamText({ model: call.model, prompt: call.prompt }).text;
+    });
+    expect(text).toBe('Stopped before the model.');
+    expect(seen).toEqual(['sandbox/a.txt']);
+  });
+
+  it('passes a blocked prompt back without a model', async () => {
+    const runtime = await createRuntime({
+      extensions: [
+        ext('no-secrets', (h) => h.on('transform_user_input', () => block('No secrets, please.'))),
+      ],
+      logger: memoryLogger(),
+    });
+    const call = await runtime.runTurn({ sessionId: 's' }, (turn) =>
+      withHermes(turn, { prompt: 'sk-123', model: new MockLanguageModelV3() }),
+    );
+    expect(call).toMatchObject({ blocked: true, message: 'No secrets, please.' });
+  });
+});
