@@ -62,6 +62,14 @@ export type {
   Tools,
 } from './host/types.js';
 export type { Logger } from './log/logger.js';
+export {
+  OBSERVER_EVENTS,
+  type ObserverEvent,
+  type ObserverHandler,
+  type ObserverPayload,
+  TELEMETRY_SCHEMA_VERSION,
+} from './observe/events.js';
+export { sanitize } from './observe/sanitize.js';
 export { isWithin, type ProjectPath, resolveProjectPath } from './policy/project-paths.js';
 export {
   analyzeShell,

@@ -55,6 +55,7 @@ describe('runConversation', () => {
     expect(result).toEqual({
       finalResponse: 'It says hello.',
       blocked: false,
+      cancelled: false,
       messages: [
         ...history,
         { role: 'user', content: 'read a.txt' },
@@ -79,6 +80,7 @@ describe('runConversation', () => {
           requestedArguments: { path: 'a.txt' },
           blocked: false,
           rewritten: false,
+          status: 'ok',
           result: '{"path":"a.txt","text":"hello"}',
         },
       ],

@@ -3,11 +3,17 @@ import { RESERVED_CONFIG_KEYS } from '../config/schema.js';
 import type { HookName } from '../hooks/index.js';
 import type { HandlerOptions, HookHandler } from '../hooks/types.js';
 import type { Logger } from '../log/logger.js';
+import type { ObserverEvent, ObserverHandler } from '../observe/events.js';
 
 /** What `setup(hermes)` receives: the one way an extension talks to the runtime. */
 export interface HermesApi<Config = Record<string, unknown>> {
   /** Register a handler. Only during `setup`; the chains are fixed once setup has finished. */
   on<H extends HookName>(hook: H, handler: HookHandler<H>, options?: HandlerOptions<H>): void;
+  /**
+   * Observe an event (or every one, `'*'`) read-only: what the handler returns is ignored, a
+   * promise is not awaited, a throw is logged once and changes nothing. Only during `setup`.
+   */
+  observe(event: ObserverEvent | '*', handler: ObserverHandler): void;
   /** This extension's config section, parsed (defaults applied) by its `configSchema`. */
   readonly config: Config;
   readonly log: Logger;

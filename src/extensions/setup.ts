@@ -4,8 +4,16 @@ import type { OnErrorPolicy } from '../hooks/declaration.js';
 import { HOOKS, type HookName } from '../hooks/index.js';
 import type { HandlerOptions } from '../hooks/types.js';
 import type { Logger } from '../log/logger.js';
+import {
+  isObserverEvent,
+  OBSERVER_EVENTS,
+  type ObserverEvent,
+  type ObserverHandler,
+} from '../observe/events.js';
+import type { RegisteredObserver } from '../observe/observers.js';
 import type { ExtensionDefinition, HermesApi } from './define.js';
 import { assertHookName } from './hook-names.js';
+import { didYouMean } from './suggest.js';
 
 /** Setup that has not finished by then is a load failure, not a hang of the whole agent. */
 export const SETUP_TIMEOUT_MS = 10_000;
@@ -32,8 +40,9 @@ export interface Registration {
 export async function runSetup(
   definition: ExtensionDefinition<unknown>,
   context: SetupContext,
-): Promise<Registration[]> {
+): Promise<{ handlers: Registration[]; observers: RegisteredObserver[] }> {
   const registrations: Registration[] = [];
+  const observers: RegisteredObserver[] = [];
   let open = true;
   const hermes: HermesApi<unknown> = Object.freeze({
     name: definition.name,
@@ -50,13 +59,33 @@ export async function runSetup(
       const handler = register(definition.name, hook, fn, options, context.log);
       registrations.push({ handler, index: registrations.length });
     },
+    observe(event: ObserverEvent | '*', fn: unknown) {
+      if (!open)
+        throw new Error(`hermes.observe("${String(event)}") was called after setup finished`);
+      if (event !== '*' && !isObserverEvent(event)) {
+        const suggestion =
+          typeof event === 'string' ? didYouMean(event, OBSERVER_EVENTS) : undefined;
+        throw new TypeError(
+          `unknown observer event ${JSON.stringify(event)}.${suggestion ? ` Did you mean "${suggestion}"?` : ''} Events are: ${OBSERVER_EVENTS.join(', ')}, or '*'.`,
+        );
+      }
+      if (typeof fn !== 'function')
+        throw new TypeError(`hermes.observe("${event}"): the handler must be a function`);
+      observers.push({
+        extension: definition.name,
+        event,
+        fn: fn as ObserverHandler,
+        log: context.log,
+        failed: false,
+      });
+    },
   });
   try {
     await withSetupTimeout(Promise.resolve().then(() => definition.setup(hermes)));
   } finally {
     open = false;
   }
-  return registrations;
+  return { handlers: registrations, observers };
 }
 
 function register(

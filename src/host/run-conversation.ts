@@ -4,6 +4,7 @@ import type { ChatMessage, ToolCall } from '../hooks/messages.js';
 import type { Runtime } from '../runtime/runtime.js';
 import type { Turn } from '../runtime/turn.js';
 import { blockedToolResult } from './blocked-tool-result.js';
+import { type ApiAttempt, type ToolStatus, TurnTelemetry } from './telemetry.js';
 import type { ModelClient, ToolSpec, Tools } from './types.js';
 
 export interface RunConversationOptions {
@@ -21,6 +22,10 @@ export interface RunConversationOptions {
   maxIterations?: number;
   /** Told every chain's outcome as it happens (for logs, traces, a demo's story). Return ignored. */
   onHookOutcome?: (report: HookOutcomeReport) => void;
+  /** Cancels the turn: tool calls not yet run are `cancelled`, and no further model request is made. */
+  signal?: AbortSignal;
+  /** The task id observers and tool-call hooks see. Default: the turn id. */
+  taskId?: string;
 }
 
 /** One chain run of the loop, as `onHookOutcome` is told of it. */
@@ -44,6 +49,8 @@ export interface ToolCallRecord {
   blocked: boolean;
   blockedBy?: string;
   rewritten: boolean;
+  /** `ok`, `error` (the tool failed or does not exist), `blocked` or `cancelled`. */
+  status: ToolStatus;
   /** The tool message content the model received. */
   result: string;
 }
@@ -53,6 +60,8 @@ export interface ConversationResult {
   /** The history after this turn: without any ephemeral `before_llm_call` injection. */
   messages: ChatMessage[];
   blocked: boolean;
+  /** The turn was cancelled through `signal`. */
+  cancelled: boolean;
   toolCalls: ToolCallRecord[];
 }
 
@@ -69,99 +78,219 @@ export function runConversation(options: RunConversationOptions): Promise<Conver
 }
 
 async function converse(turn: Turn, options: RunConversationOptions): Promise<ConversationResult> {
-  const { model, tools, systemPrompt, maxIterations = DEFAULT_MAX_ITERATIONS } = options;
-  const messages: ChatMessage[] = [...(options.history ?? [])];
+  const { model, tools, systemPrompt, signal, maxIterations = DEFAULT_MAX_ITERATIONS } = options;
+  const history = options.history ?? [];
+  const messages: ChatMessage[] = [...history];
   const toolCalls: ToolCallRecord[] = [];
-
-  const report = options.onHookOutcome ?? (() => {});
-  const input = await turn.transformUserInput(options.userMessage);
-  report({ hook: 'transform_user_input', outcome: input });
-  if (input.blocked) {
-    return { finalResponse: input.message ?? '', messages, blocked: true, toolCalls };
-  }
-  messages.push({ role: 'user', content: input.value });
-
-  const toolSpecs = describeTools(tools);
-  let finalResponse = '';
-  for (let iteration = 0; iteration < maxIterations; iteration++) {
-    const request = await turn.beforeLlmCall({
-      systemPrompt,
-      messages,
-      iteration,
-      ...(model.name === undefined ? {} : { model: model.name }),
+  const taskId = options.taskId ?? turn.turnId;
+  const telemetry = new TurnTelemetry(options.runtime, {
+    session_id: turn.sessionId,
+    turn_id: turn.turnId,
+    task_id: taskId,
+    platform: turn.platform,
+    ...(model.name === undefined ? {} : { model: model.name }),
+  });
+  const report = (hookReport: HookOutcomeReport, attempt?: ApiAttempt) => {
+    options.onHookOutcome?.(hookReport);
+    telemetry.decision(hookReport.hook, hookReport.outcome, {
+      attempt,
+      toolCall: hookReport.toolCall,
     });
-    report({ hook: 'before_llm_call', outcome: request, iteration });
-    if (request.blocked) {
-      const message = request.message ?? '';
-      messages.push({ role: 'assistant', content: message });
-      return { finalResponse: message, messages, blocked: true, toolCalls };
+  };
+  const result = (
+    finalResponse: string,
+    ended: { blocked?: boolean; cancelled?: boolean } = {},
+  ) => ({
+    finalResponse,
+    messages,
+    blocked: ended.blocked ?? false,
+    cancelled: ended.cancelled ?? false,
+    toolCalls,
+  });
+
+  if (history.length === 0) telemetry.sessionStart();
+  let completed = false;
+  let reason = 'error';
+  try {
+    const input = await turn.transformUserInput(options.userMessage);
+    report({ hook: 'transform_user_input', outcome: input });
+    if (input.blocked) {
+      reason = 'blocked';
+      completed = true;
+      return result(input.message ?? '', { blocked: true });
     }
-    const response = await model.complete({
-      systemPrompt: request.value.systemPrompt,
-      // A copy: the model client may keep or change what it is given.
-      messages: [...request.value.messages],
-      tools: toolSpecs,
-    });
-    finalResponse = response.content ?? '';
-    const calls = response.toolCalls ?? [];
-    messages.push(
-      calls.length > 0
-        ? { role: 'assistant', content: finalResponse, toolCalls: calls }
-        : { role: 'assistant', content: finalResponse },
-    );
-    if (calls.length === 0) break;
-    for (const call of calls) {
-      const record = await runToolCall(turn, tools, call, (outcome) =>
-        report({ hook: 'intercept_tool_call', outcome, iteration, toolCall: call }),
+    messages.push({ role: 'user', content: input.value });
+    telemetry.preLlm(input.value, history);
+
+    const toolSpecs = describeTools(tools);
+    let finalResponse = '';
+    for (let iteration = 0; iteration < maxIterations; iteration++) {
+      if (signal?.aborted) {
+        reason = 'cancelled';
+        return result(finalResponse, { cancelled: true });
+      }
+      const request = await turn.beforeLlmCall({
+        systemPrompt,
+        messages,
+        iteration,
+        ...(model.name === undefined ? {} : { model: model.name }),
+      });
+      report({ hook: 'before_llm_call', outcome: request, iteration });
+      if (request.blocked) {
+        const message = request.message ?? '';
+        messages.push({ role: 'assistant', content: message });
+        reason = 'blocked';
+        completed = true;
+        return result(message, { blocked: true });
+      }
+      const modelRequest = {
+        systemPrompt: request.value.systemPrompt,
+        // A copy: the model client may keep or change what it is given.
+        messages: [...request.value.messages],
+        tools: toolSpecs,
+      };
+      const attempt = telemetry.preApi(modelRequest);
+      let response: Awaited<ReturnType<typeof model.complete>>;
+      try {
+        response = await model.complete(modelRequest);
+      } catch (error) {
+        telemetry.apiError(attempt, error);
+        throw error;
+      }
+      telemetry.postApi(attempt, response);
+      finalResponse = response.content ?? '';
+      const calls = response.toolCalls ?? [];
+      messages.push(
+        calls.length > 0
+          ? { role: 'assistant', content: finalResponse, toolCalls: calls }
+          : { role: 'assistant', content: finalResponse },
       );
-      toolCalls.push(record);
-      messages.push({ role: 'tool', content: record.result, toolCallId: call.id, name: call.name });
+      if (calls.length === 0) break;
+      for (const call of calls) {
+        const record = await runToolCall(turn, tools, call, {
+          signal,
+          taskId,
+          telemetry,
+          attempt,
+          report: (outcome) =>
+            report({ hook: 'intercept_tool_call', outcome, iteration, toolCall: call }, attempt),
+        });
+        toolCalls.push(record);
+        messages.push({
+          role: 'tool',
+          content: record.result,
+          toolCallId: call.id,
+          name: call.name,
+        });
+      }
     }
+    if (signal?.aborted) {
+      reason = 'cancelled';
+      return result(finalResponse, { cancelled: true });
+    }
+    telemetry.postLlm(input.value, finalResponse);
+    completed = true;
+    reason = 'completed';
+    return result(finalResponse);
+  } finally {
+    telemetry.sessionEnd(completed, reason === 'cancelled', reason);
   }
-  return { finalResponse, messages, blocked: false, toolCalls };
+}
+
+interface ToolCallContext {
+  signal: AbortSignal | undefined;
+  taskId: string;
+  telemetry: TurnTelemetry;
+  attempt: ApiAttempt;
+  report: (outcome: ChainOutcome<Record<string, unknown>>) => void;
 }
 
 async function runToolCall(
   turn: Turn,
   tools: Tools,
   call: ToolCall,
-  report: (outcome: ChainOutcome<Record<string, unknown>>) => void,
+  context: ToolCallContext,
 ): Promise<ToolCallRecord> {
   const requestedArguments = call.arguments ?? {};
+  const started = performance.now();
+  const base = { id: call.id, name: call.name, requestedArguments };
+  context.telemetry.preTool(call, context.attempt);
+  const finish = (record: ToolCallRecord, error?: unknown): ToolCallRecord => {
+    context.telemetry.postTool(call, context.attempt, {
+      status: record.status,
+      result: record.result,
+      durationMs: performance.now() - started,
+      ...(error === undefined ? {} : { error }),
+    });
+    return record;
+  };
+  if (context.signal?.aborted) {
+    const result = JSON.stringify({ error: 'cancelled before the tool ran' });
+    return finish({
+      ...base,
+      arguments: requestedArguments,
+      blocked: false,
+      rewritten: false,
+      status: 'cancelled',
+      result,
+    });
+  }
   const outcome = await turn.interceptToolCall({
     toolName: call.name,
     toolArgs: requestedArguments,
     toolCallId: call.id,
+    taskId: context.taskId,
   });
-  report(outcome);
-  const record = {
-    id: call.id,
-    name: call.name,
-    arguments: outcome.value,
-    requestedArguments,
-    rewritten: outcome.changed,
-  };
+  context.report(outcome);
+  const record = { ...base, arguments: outcome.value, rewritten: outcome.changed };
   if (outcome.blocked) {
-    const blockedBy = outcome.blockedBy;
-    return { ...record, blocked: true, blockedBy, result: blockedToolResult(outcome) };
+    const result = blockedToolResult(outcome);
+    return finish({
+      ...record,
+      blocked: true,
+      blockedBy: outcome.blockedBy,
+      status: 'blocked',
+      result,
+    });
   }
-  return { ...record, blocked: false, result: await executeTool(tools, call.name, outcome.value) };
+  const executed = await executeTool(tools, call.name, outcome.value, context.signal);
+  return finish(
+    { ...record, blocked: false, status: executed.status, result: executed.result },
+    executed.error,
+  );
 }
 
 async function executeTool(
   tools: Tools,
   name: string,
   args: Record<string, unknown>,
-): Promise<string> {
+  signal: AbortSignal | undefined,
+): Promise<{ status: ToolStatus; result: string; error?: unknown }> {
   const tool = Object.hasOwn(tools, name) ? tools[name] : undefined;
-  if (!tool) return JSON.stringify({ error: `unknown tool "${name}"` });
+  if (!tool) {
+    const error = new Error(`unknown tool "${name}"`);
+    return { status: 'error', result: JSON.stringify({ error: error.message }), error };
+  }
   try {
-    const result = await tool.execute(args);
-    if (typeof result === 'string') return result;
-    return result === undefined ? '' : JSON.stringify(result);
+    const result = await (signal ? tool.execute(args, { signal }) : tool.execute(args));
+    return {
+      status: 'ok',
+      result:
+        typeof result === 'string' ? result : result === undefined ? '' : JSON.stringify(result),
+    };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return JSON.stringify({ error: `tool "${name}" failed: ${message}` });
+    if (signal?.aborted)
+      return {
+        status: 'cancelled',
+        result: JSON.stringify({ error: `tool "${name}" was cancelled` }),
+        error,
+      };
+    return {
+      status: 'error',
+      result: JSON.stringify({ error: `tool "${name}" failed: ${message}` }),
+      error,
+    };
   }
 }
 

@@ -16,6 +16,8 @@ export interface ModelRequest {
 export interface ModelResponse {
   content: string;
   toolCalls?: ToolCall[];
+  /** Token usage as the provider reports it; passed to observers. */
+  usage?: Record<string, unknown>;
 }
 
 /** The model as the reference loop talks to it (DESIGN §7). */
@@ -28,7 +30,11 @@ export interface ModelClient {
 export interface ToolDefinition {
   description?: string;
   parameters?: unknown;
-  execute(args: Record<string, unknown>): unknown | Promise<unknown>;
+  /** `signal` is the turn's, when the host gave one: a tool that can stop early should. */
+  execute(
+    args: Record<string, unknown>,
+    context?: { signal?: AbortSignal },
+  ): unknown | Promise<unknown>;
 }
 
 export type Tools = Record<string, ToolDefinition>;

@@ -6,6 +6,7 @@ import type { ExtensionDefinition } from '../extensions/define.js';
 import { type Registration, runSetup } from '../extensions/setup.js';
 import { didYouMean } from '../extensions/suggest.js';
 import { type Logger, scopedLogger } from '../log/logger.js';
+import { ObserverIndex, type RegisteredObserver } from '../observe/observers.js';
 import { HandlerIndex } from './handler-index.js';
 import { Runtime } from './runtime.js';
 import type { Diagnostic, ExtensionCandidate, ExtensionInfo } from './types.js';
@@ -35,6 +36,7 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
   const diagnostics: Diagnostic[] = [...(options.diagnostics ?? [])];
   const infos: ExtensionInfo[] = [];
   const registrations: Array<{ order: number; registration: Registration }> = [];
+  const observers: RegisteredObserver[] = [];
   // Code that was not loaded cannot replace code that was.
   const winners = new Map<string, number>();
   candidates.forEach((candidate, i) => {
@@ -94,8 +96,9 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
         extensionDir: candidate.extensionDir ?? candidate.path,
         log,
       });
-      for (const registration of registered) registrations.push({ order, registration });
-      info.hooks = registered.map(({ handler }) => ({
+      for (const registration of registered.handlers) registrations.push({ order, registration });
+      observers.push(...registered.observers);
+      info.hooks = registered.handlers.map(({ handler }) => ({
         hook: handler.hook,
         priority: handler.priority,
         ...(handler.tools ? { tools: handler.tools.display } : {}),
@@ -124,7 +127,13 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
         a.registration.index - b.registration.index,
     )
     .map(({ registration }): RegisteredHandler => registration.handler);
-  return new Runtime(new HandlerIndex(ordered), infos, diagnostics, projectRoot);
+  return new Runtime(
+    new HandlerIndex(ordered),
+    new ObserverIndex(observers),
+    infos,
+    diagnostics,
+    projectRoot,
+  );
 }
 
 function describe(definition: ExtensionDefinition<unknown> | undefined) {

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { TurnContext } from '../hooks/declaration.js';
 import { isHookName } from '../hooks/index.js';
+import { isObserverEvent, type ObserverEvent } from '../observe/events.js';
+import type { ObserverIndex } from '../observe/observers.js';
 import { TurnInProgressError } from './errors.js';
 import type { HandlerIndex } from './handler-index.js';
 import { Turn } from './turn.js';
@@ -25,20 +27,36 @@ export interface TurnOptions {
 /** The loaded extensions and their chains. Built by `createRuntime` or `loadRuntime`. */
 export class Runtime {
   readonly #handlers: HandlerIndex;
+  readonly #observers: ObserverIndex;
   readonly #turns = new Map<string, Turn>();
 
   constructor(
     handlers: HandlerIndex,
+    observers: ObserverIndex,
     readonly extensions: readonly ExtensionInfo[],
     readonly diagnostics: readonly Diagnostic[],
     readonly projectRoot: string,
   ) {
     this.#handlers = handlers;
+    this.#observers = observers;
   }
 
-  /** Whether any enabled extension handles this hook, so a host can skip building its payload. */
-  hasHook(hook: string): boolean {
-    return isHookName(hook) && this.#handlers.has(hook);
+  /**
+   * Whether any enabled extension handles this hook or observes this event, so a host can skip
+   * building a payload nobody would see.
+   */
+  hasHook(name: string): boolean {
+    if (isHookName(name)) return this.#handlers.has(name);
+    return isObserverEvent(name) && this.#observers.has(name);
+  }
+
+  /**
+   * Tells the observers of `event` (DESIGN's observer contract): the fields are passed as they
+   * are (sanitize request and response payloads first), with `event` and
+   * `telemetry_schema_version` added. Returns at once; observers cannot slow or change the agent.
+   */
+  emit(event: ObserverEvent, fields: Record<string, unknown>): void {
+    this.#observers.emit(event, fields);
   }
 
   /**

@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import type { ChainOutcome } from '../chain/outcome.js';
+import type { HookName } from '../hooks/index.js';
+import type { ChatMessage, ToolCall } from '../hooks/messages.js';
+import type { ObserverEvent } from '../observe/events.js';
+import { sanitize } from '../observe/sanitize.js';
+import type { Runtime } from '../runtime/runtime.js';
+import type { ModelRequest, ModelResponse } from './types.js';
+
+export type ToolStatus = 'ok' | 'error' | 'blocked' | 'cancelled';
+
+/** One model request as observers follow it. */
+export interface ApiAttempt {
+  id: string;
+  count: number;
+  startedAt: number;
+  request: ModelRequest;
+}
+
+/**
+ * The observer events of one turn of the reference loop, with its correlation ids. Each payload
+ * is built only when some extension observes that event (`hasHook`), so an unobserved loop pays
+ * one lookup per event.
+ */
+export class TurnTelemetry {
+  #apiCalls = 0;
+
+  constructor(
+    private readonly runtime: Runtime,
+    private readonly ids: {
+      session_id: string;
+      turn_id: string;
+      task_id: string;
+      platform: string;
+      model?: string;
+    },
+  ) {}
+
+  #emit(event: ObserverEvent, build: () => Record<string, unknown>): void {
+    if (this.runtime.hasHook(event)) this.runtime.emit(event, { ...this.ids, ...build() });
+  }
+
+  sessionStart(): void {
+    this.#emit('on_session_start', () => ({}));
+  }
+
+  sessionEnd(completed: boolean, interrupted: boolean, reason: string): void {
+    this.#emit('on_session_end', () => ({ completed, interrupted, reason }));
+  }
+
+  preLlm(userMessage: string, history: readonly ChatMessage[]): void {
+    this.#emit('pre_llm_call', () => ({
+      user_message: sanitize(userMessage),
+      conversation_history: sanitize(history),
+      is_first_turn: history.length === 0,
+    }));
+  }
+
+  postLlm(userMessage: string, response: string): void {
+    this.#emit('post_llm_call', () => ({
+      user_message: sanitize(userMessage),
+      assistant_response: sanitize(response),
+    }));
+  }
+
+  preApi(request: ModelRequest): ApiAttempt {
+    const attempt = { id: randomUUID(), count: ++this.#apiCalls, startedAt: Date.now(), request };
+    this.#emit('pre_api_request', () => ({
+      ...apiIds(attempt),
+      message_count: request.messages.length,
+      tool_count: request.tools.length,
+      started_at: attempt.startedAt,
+      request: sanitize(request),
+    }));
+    return attempt;
+  }
+
+  postApi(attempt: ApiAttempt, response: ModelResponse): void {
+    this.#emit('post_api_request', () => {
+      const endedAt = Date.now();
+      const toolCalls = response.toolCalls?.length ?? 0;
+      return {
+        ...apiIds(attempt),
+        started_at: attempt.startedAt,
+        ended_at: endedAt,
+        api_duration: endedAt - attempt.startedAt,
+        finish_reason: toolCalls > 0 ? 'tool_calls' : 'stop',
+        message_count: attempt.request.messages.length,
+        assistant_content_chars: response.content?.length ?? 0,
+        assistant_tool_call_count: toolCalls,
+        ...(response.usage === undefined ? {} : { usage: sanitize(response.usage) }),
+        response: sanitize(response),
+      };
+    });
+  }
+
+  apiError(attempt: ApiAttempt, error: unknown): void {
+    this.#emit('api_request_error', () => {
+      const endedAt = Date.now();
+      return {
+        ...apiIds(attempt),
+        started_at: attempt.startedAt,
+        ended_at: endedAt,
+        api_duration: endedAt - attempt.startedAt,
+        error: sanitize(error instanceof Error ? error : new Error(String(error))),
+        request: sanitize(attempt.request),
+      };
+    });
+  }
+
+  preTool(call: ToolCall, attempt: ApiAttempt): void {
+    this.#emit('pre_tool_call', () => ({
+      ...apiIds(attempt),
+      tool_name: call.name,
+      tool_call_id: call.id,
+      args: sanitize(call.arguments),
+    }));
+  }
+
+  postTool(
+    call: ToolCall,
+    attempt: ApiAttempt,
+    outcome: { status: ToolStatus; result: string; durationMs: number; error?: unknown },
+  ): void {
+    this.#emit('post_tool_call', () => ({
+      ...apiIds(attempt),
+      tool_name: call.name,
+      tool_call_id: call.id,
+      status: outcome.status,
+      duration_ms: outcome.durationMs,
+      result: sanitize(outcome.result),
+      ...(outcome.error === undefined
+        ? {}
+        : {
+            error_type: outcome.error instanceof Error ? outcome.error.name : 'Error',
+            error_message: sanitize(
+              outcome.error instanceof Error ? outcome.error.message : String(outcome.error),
+            ),
+          }),
+    }));
+  }
+
+  /** A chain outcome that was not a plain pass: who rewrote, injected, blocked or failed. */
+  decision(
+    hook: HookName,
+    outcome: ChainOutcome<unknown>,
+    context: { attempt?: ApiAttempt; toolCall?: ToolCall },
+  ): void {
+    if (!outcome.blocked && !outcome.changed && outcome.trace.every((e) => e.action === 'pass'))
+      return;
+    this.#emit('hook_decision', () => ({
+      ...(context.attempt ? apiIds(context.attempt) : {}),
+      ...(context.toolCall
+        ? { tool_call_id: context.toolCall.id, tool_name: context.toolCall.name }
+        : {}),
+      hook,
+      blocked: outcome.blocked,
+      ...(outcome.blocked
+        ? { blocked_by: outcome.blockedBy, message: sanitize(outcome.message) }
+        : {}),
+      changed: outcome.changed,
+      decided_by: [
+        ...new Set(outcome.trace.filter((e) => e.action !== 'pass').map((e) => e.extension)),
+      ],
+      trace: sanitize(outcome.trace),
+      metadata: sanitize(outcome.metadata),
+    }));
+  }
+}
+
+function apiIds(attempt: ApiAttempt) {
+  return { api_request_id: attempt.id, api_call_count: attempt.count };
+}

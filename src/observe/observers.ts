@@ -1,0 +1,77 @@
+import type { Logger } from '../log/logger.js';
+import {
+  type ObserverEvent,
+  type ObserverHandler,
+  type ObserverPayload,
+  TELEMETRY_SCHEMA_VERSION,
+} from './events.js';
+
+/** An observer as registered: which event (or every one, `*`), by whom. */
+export interface RegisteredObserver {
+  readonly extension: string;
+  readonly event: ObserverEvent | '*';
+  readonly fn: ObserverHandler;
+  readonly log: Logger;
+  /** Set once its first failure has been logged. */
+  failed: boolean;
+}
+
+/**
+ * The observers of a runtime by event, fixed when the runtime is built. Observers are fail-open
+ * and never slow the agent: what they return is ignored, a promise is not awaited (its rejection
+ * is logged like a throw), and each observer's first failure is logged once.
+ */
+export class ObserverIndex {
+  readonly #byEvent = new Map<ObserverEvent, RegisteredObserver[]>();
+  readonly #all: RegisteredObserver[];
+
+  constructor(observers: readonly RegisteredObserver[]) {
+    this.#all = observers.filter((o) => o.event === '*');
+    for (const observer of observers) {
+      if (observer.event === '*') continue;
+      const list = this.#byEvent.get(observer.event) ?? [];
+      list.push(observer);
+      this.#byEvent.set(observer.event, list);
+    }
+  }
+
+  has(event: ObserverEvent): boolean {
+    return this.#all.length > 0 || this.#byEvent.has(event);
+  }
+
+  emit(event: ObserverEvent, fields: Record<string, unknown>): void {
+    const specific = this.#byEvent.get(event);
+    if (specific === undefined && this.#all.length === 0) return;
+    const payload: ObserverPayload = Object.freeze({
+      ...fields,
+      event,
+      telemetry_schema_version: TELEMETRY_SCHEMA_VERSION,
+    });
+    if (specific) for (const observer of specific) notify(observer, payload);
+    for (const observer of this.#all) notify(observer, payload);
+  }
+}
+
+function notify(observer: RegisteredObserver, payload: ObserverPayload): void {
+  try {
+    const result = observer.fn(payload) as PromiseLike<unknown> | undefined;
+    if (result !== null && typeof result === 'object' && typeof result.then === 'function') {
+      result.then(undefined, (error: unknown) => failed(observer, payload.event, error));
+    }
+  } catch (error) {
+    failed(observer, payload.event, error);
+  }
+}
+
+function failed(observer: RegisteredObserver, event: string, error: unknown): void {
+  if (observer.failed) return;
+  observer.failed = true;
+  const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  try {
+    observer.log.warn(
+      `observer of ${observer.event === '*' ? 'every event' : event} failed (${reason}); ignored, and further failures of it are not logged`,
+    );
+  } catch {
+    // A logger that throws changes nothing either.
+  }
+}

@@ -1,0 +1,62 @@
+/** Bounds for what observers receive: telemetry, not a copy of everything. */
+const MAX_STRING = 4096;
+const MAX_ITEMS = 100;
+const MAX_DEPTH = 8;
+/** Key names (in snake case) whose values are secrets; `input_tokens` is a count, not a token. */
+const SENSITIVE_KEY =
+  /(^|_)(pass|passwd|password|secret|token|api_?key|authorization|auth|cookie|set_cookie|credentials?|private_key|session_key|access_key)$/;
+const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g;
+const KEY_LIKE = /\b(sk|pk|ghp|gho|xox[abp])[-_][A-Za-z0-9_-]{12,}\b/g;
+export const REDACTED = '[REDACTED]';
+
+/**
+ * A JSON-safe, size-bounded, frozen copy for observers: sensitive keys and bearer tokens
+ * redacted, long strings and lists cut (saying so), cycles and depth stopped, errors as
+ * `{ type, message }`, dates as ISO strings, functions and symbols dropped.
+ */
+export function sanitize(value: unknown): unknown {
+  return clean(value, 0, new WeakSet());
+}
+
+function clean(value: unknown, depth: number, seen: WeakSet<object>): unknown {
+  if (value === null || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
+  if (typeof value === 'string') return redactText(value);
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value !== 'object') return undefined;
+  if (value instanceof Date) return value.toISOString();
+  if (value instanceof Error) return { type: value.name, message: redactText(value.message) };
+  if (seen.has(value)) return '[Circular]';
+  if (depth >= MAX_DEPTH) return '[Truncated: too deep]';
+  seen.add(value);
+  if (Array.isArray(value)) {
+    const items = value.slice(0, MAX_ITEMS).map((item) => clean(item, depth + 1, seen) ?? null);
+    if (value.length > MAX_ITEMS) items.push(`[Truncated: ${value.length - MAX_ITEMS} more items]`);
+    return Object.freeze(items);
+  }
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    if (isSensitive(key)) {
+      copy[key] = REDACTED;
+      continue;
+    }
+    const cleaned = clean(item, depth + 1, seen);
+    if (cleaned !== undefined) copy[key] = cleaned;
+  }
+  return Object.freeze(copy);
+}
+
+function redactText(text: string): string {
+  const redacted = text.replace(BEARER, `$1 ${REDACTED}`).replace(KEY_LIKE, REDACTED);
+  return redacted.length > MAX_STRING
+    ? `${redacted.slice(0, MAX_STRING)}[Truncated: ${redacted.length - MAX_STRING} more characters]`
+    : redacted;
+}
+
+function isSensitive(key: string): boolean {
+  const snake = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/-/g, '_')
+    .toLowerCase();
+  return SENSITIVE_KEY.test(snake);
+}
