@@ -135,4 +135,67 @@ describe.runIf(built)('hermes extensions serve --stdio', () => {
     expect(report.parallel).toHaveLength(4);
     for (const [, blocked] of report.parallel) expect(blocked).toEqual(Array(20).fill(false));
   });
+
+  it("passes the host's observer events, sent as notifications, to observers, sanitized", async () => {
+    const home = homeWithGuard();
+    const log = `${home}/events.jsonl`;
+    const { write } = await import('./fixtures.js');
+    write(home, {
+      'extensions/recorder.ts': `import { appendFileSync } from 'node:fs';
+        import { defineExtension } from 'hermes-extensions';
+        export default defineExtension({ name: 'recorder', setup(h) { h.observe('*', (p) => appendFileSync(${JSON.stringify(log)}, JSON.stringify(p) + '\\n')); } });`,
+    });
+    const { child, send, call } = bridge(home, tree({ '.git/HEAD': '' }));
+    send({
+      jsonrpc: '2.0',
+      method: 'event',
+      params: {
+        event: 'pre_api_request',
+        session_id: 's',
+        api_request_id: 'r1',
+        request: { api_key: 'k', model: 'm' },
+      },
+    });
+    expect(await call(1, 'event', { event: 'no_such_event' })).toMatchObject({
+      error: { code: -32602 },
+    });
+    expect(
+      await call(2, 'event', { event: 'post_api_request', session_id: 's', api_request_id: 'r1' }),
+    ).toMatchObject({ result: { delivered: true } });
+    expect(await call(3, 'turn/start', { session_id: 's', turn_id: 't' })).toMatchObject({
+      result: { turn_id: 't' },
+    });
+    await call(4, 'intercept_tool_call', {
+      turn_id: 't',
+      tool_name: 'write',
+      tool_args: { path: 'src/a.ts' },
+      tool_call_id: 'c9',
+    });
+    child.stdin.end();
+    await new Promise((resolve) => child.on('exit', resolve));
+    const { readFileSync } = await import('node:fs');
+    const events = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(events).toMatchObject([
+      {
+        event: 'pre_api_request',
+        telemetry_schema_version: 'hermes.observer.v1',
+        session_id: 's',
+        api_request_id: 'r1',
+        request: { api_key: '[REDACTED]', model: 'm' },
+      },
+      { event: 'post_api_request', api_request_id: 'r1' },
+      {
+        event: 'hook_decision',
+        hook: 'intercept_tool_call',
+        blocked: true,
+        blocked_by: 'workflow-guard',
+        tool_call_id: 'c9',
+        session_id: 's',
+        turn_id: 't',
+      },
+    ]);
+  });
 });

@@ -1,5 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
+import { TurnTelemetry } from '../host/telemetry.js';
 import type { Logger } from '../log/logger.js';
+import { isObserverEvent, OBSERVER_EVENTS } from '../observe/events.js';
+import { sanitize } from '../observe/sanitize.js';
 import { packageVersion } from '../package-root.js';
 import { TurnInProgressError } from '../runtime/errors.js';
 import { loadRuntime } from '../runtime/load-runtime.js';
@@ -20,6 +23,7 @@ interface OpenTurn {
   turn: Turn;
   finish: () => void;
   closed: Promise<unknown>;
+  telemetry: TurnTelemetry;
 }
 
 /**
@@ -124,12 +128,13 @@ async function dispatch(
       return { ended: true };
     }
     case 'transform_user_input': {
-      const turn = openTurn(turns, params).turn;
+      const { turn, telemetry } = openTurn(turns, params);
       const outcome = await turn.transformUserInput(text(params, 'user_message'));
+      telemetry.decision('transform_user_input', outcome, {});
       return outcomeToWire(outcome, outcome.value);
     }
     case 'before_llm_call': {
-      const turn = openTurn(turns, params).turn;
+      const { turn, telemetry } = openTurn(turns, params);
       if (!Array.isArray(params.messages))
         throw new RpcError(RPC.invalidParams, 'messages must be an array');
       const outcome = await turn.beforeLlmCall({
@@ -138,13 +143,14 @@ async function dispatch(
         ...(typeof params.iteration === 'number' ? { iteration: params.iteration } : {}),
         ...(typeof params.model === 'string' ? { model: params.model } : {}),
       });
+      telemetry.decision('before_llm_call', outcome, {});
       return outcomeToWire(outcome, {
         system_prompt: outcome.value.systemPrompt,
         messages: messagesToWire(outcome.value.messages),
       });
     }
     case 'intercept_tool_call': {
-      const turn = openTurn(turns, params).turn;
+      const { turn, telemetry } = openTurn(turns, params);
       const args = params.tool_args;
       if (args === null || typeof args !== 'object' || Array.isArray(args)) {
         throw new RpcError(RPC.invalidParams, 'tool_args must be an object');
@@ -155,7 +161,23 @@ async function dispatch(
         ...(typeof params.tool_call_id === 'string' ? { toolCallId: params.tool_call_id } : {}),
         ...(typeof params.task_id === 'string' ? { taskId: params.task_id } : {}),
       });
+      const toolCall = {
+        id: String(params.tool_call_id ?? ''),
+        name: String(params.tool_name),
+        arguments: {},
+      };
+      telemetry.decision('intercept_tool_call', outcome, { toolCall });
       return outcomeToWire(outcome, outcome.value);
+    }
+    case 'event': {
+      // Observer events only the host knows (API requests, its own tool runs), usually sent as
+      // notifications; passed on sanitized, with the ids the host gives.
+      const { event, ...fields } = params;
+      if (!isObserverEvent(event)) {
+        throw new RpcError(RPC.invalidParams, `event must be one of ${OBSERVER_EVENTS.join(', ')}`);
+      }
+      if (runtime.hasHook(event)) runtime.emit(event, sanitize(fields) as Params);
+      return { delivered: runtime.hasHook(event) };
     }
     default:
       throw new RpcError(RPC.methodNotFound, `unknown method "${method}"`);
@@ -188,7 +210,13 @@ async function startTurn(runtime: Runtime, turns: Map<string, OpenTurn>, params:
     if (error instanceof TurnInProgressError) throw new RpcError(RPC.turnInProgress, error.message);
     throw new RpcError(RPC.invalidParams, (error as Error)?.message ?? 'cannot start the turn');
   }
-  turns.set(opened.turnId, { turn: opened, finish, closed });
+  const telemetry = new TurnTelemetry(runtime, {
+    session_id: sessionId,
+    turn_id: opened.turnId,
+    task_id: opened.turnId,
+    platform: opened.platform,
+  });
+  turns.set(opened.turnId, { turn: opened, finish, closed, telemetry });
   return { turn_id: opened.turnId };
 }
 
