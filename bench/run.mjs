@@ -2,8 +2,9 @@
 // (default 3), then the memory benchmark (bench/memory.mjs), then the cold-start benchmark
 // (bench/coldstart.mjs), then the CLI start-up (bench/cli.mjs), then the tables, as markdown.
 // then the per-call latency in process, over the stdio bridge and per process (bench/bridge.mjs).
-// BENCH_ONLY=coldstart (or any comma-separated list of dispatch, memory, coldstart, cli, bridge)
-// runs only those parts.
+// then a reference-loop turn with and without observers (bench/observers.mjs).
+// BENCH_ONLY=coldstart (or any comma-separated list of dispatch, memory, coldstart, cli, bridge,
+// observers) runs only those parts.
 // Every dispatch figure is a median: mitata's p50 per bench, then the median of that over the
 // rounds (ratios and slopes are taken within a round, then their median; the range is min–max).
 // Every cold-start figure is the median of its runs, with the 10th–90th percentile in brackets.
@@ -32,7 +33,7 @@ if (
 }
 
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
-const PARTS = ['dispatch', 'memory', 'coldstart', 'cli', 'bridge'];
+const PARTS = ['dispatch', 'memory', 'coldstart', 'cli', 'bridge', 'observers'];
 const only = new Set((process.env.BENCH_ONLY ?? PARTS.join(',')).split(',').map((p) => p.trim()));
 const unknown = [...only].filter((part) => !PARTS.includes(part));
 if (unknown.length > 0 || only.size === 0) {
@@ -69,6 +70,11 @@ let memory;
 if (only.has('memory')) {
   console.error('memory benchmark…');
   memory = await runChild('memory.mjs');
+}
+let observers;
+if (only.has('observers')) {
+  console.error('observer benchmark…');
+  observers = await runChild('observers.mjs');
 }
 let bridge;
 if (only.has('bridge')) {
@@ -440,6 +446,20 @@ if (bridge) {
     `Targets: the bridge at least 100× faster than a process per call: ${speedup >= 100 ? 'yes' : '**NO**'} ` +
       `(${speedup.toFixed(0)}×, p50 against p50); its p99 under 1 ms: ${bridge.bridge.p99 < 1 ? 'yes' : '**NO**'} ` +
       `(${ms(bridge.bridge.p99)} ms).`,
+  );
+}
+
+if (observers) {
+  const rows = Object.entries(observers.medians).map(
+    ([name, ns]) => `| ${name} | ${(ns / 1000).toFixed(1)} |`,
+  );
+  out.push(
+    '',
+    '### One reference-loop turn (2 model requests, 2 tool calls, 1 blocked): observers (median µs)',
+    '',
+    '| | µs per turn |',
+    '|---|---:|',
+    ...rows,
   );
 }
 

@@ -37,7 +37,8 @@ export class TurnTelemetry {
   ) {}
 
   #emit(event: ObserverEvent, build: () => Record<string, unknown>): void {
-    if (this.runtime.hasHook(event)) this.runtime.emit(event, { ...this.ids, ...build() });
+    if (!this.runtime.hasHook(event)) return;
+    this.runtime.emitOwned(event, Object.assign(build(), this.ids));
   }
 
   sessionStart(): void {

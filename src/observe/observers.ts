@@ -42,11 +42,10 @@ export class ObserverIndex {
   emit(event: ObserverEvent, fields: Record<string, unknown>): void {
     const specific = this.#byEvent.get(event);
     if (specific === undefined && this.#all.length === 0) return;
-    const payload: ObserverPayload = Object.freeze({
-      ...fields,
-      event,
-      telemetry_schema_version: TELEMETRY_SCHEMA_VERSION,
-    });
+    // The fields object is taken over, not copied: every caller builds a fresh one per event.
+    fields.event = event;
+    fields.telemetry_schema_version = TELEMETRY_SCHEMA_VERSION;
+    const payload = Object.freeze(fields) as ObserverPayload;
     if (specific) for (const observer of specific) notify(observer, payload);
     for (const observer of this.#all) notify(observer, payload);
   }

@@ -46,14 +46,33 @@ function clean(value: unknown, depth: number, seen: WeakSet<object>): unknown {
   return Object.freeze(copy);
 }
 
+/** Cheap test first: most strings hold nothing that looks like a credential. */
+const MAYBE_SECRET = /Bearer|Basic|sk[-_]|pk[-_]|gh[po][-_]|xox/;
+
 function redactText(text: string): string {
-  const redacted = text.replace(BEARER, `$1 ${REDACTED}`).replace(KEY_LIKE, REDACTED);
+  const redacted = MAYBE_SECRET.test(text)
+    ? text.replace(BEARER, `$1 ${REDACTED}`).replace(KEY_LIKE, REDACTED)
+    : text;
   return redacted.length > MAX_STRING
     ? `${redacted.slice(0, MAX_STRING)}[Truncated: ${redacted.length - MAX_STRING} more characters]`
     : redacted;
 }
 
+/** Payloads repeat the same few keys (role, content, name, …): each is judged once. */
+const judged = new Map<string, boolean>();
+const MAX_JUDGED = 4096;
+
 function isSensitive(key: string): boolean {
+  let sensitive = judged.get(key);
+  if (sensitive === undefined) {
+    sensitive = judge(key);
+    if (judged.size >= MAX_JUDGED) judged.clear();
+    judged.set(key, sensitive);
+  }
+  return sensitive;
+}
+
+function judge(key: string): boolean {
   const snake = key
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .replace(/-/g, '_')

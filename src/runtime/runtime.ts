@@ -53,9 +53,15 @@ export class Runtime {
   /**
    * Tells the observers of `event` (DESIGN's observer contract): the fields are passed as they
    * are (sanitize request and response payloads first), with `event` and
-   * `telemetry_schema_version` added. Returns at once; observers cannot slow or change the agent.
+   * `telemetry_schema_version` added (to a copy). Returns at once; observers cannot slow or change
+   * the agent.
    */
   emit(event: ObserverEvent, fields: Record<string, unknown>): void {
+    this.#observers.emit(event, { ...fields });
+  }
+
+  /** `emit` for the framework's own hosts, which build a fresh fields object for each event. */
+  emitOwned(event: ObserverEvent, fields: Record<string, unknown>): void {
     this.#observers.emit(event, fields);
   }
 
