@@ -1,0 +1,99 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { block, createRuntime, runConversation } from 'hermes-extensions';
+import { memoryLogger, scriptedModel, toolCall } from 'hermes-extensions/testing';
+import { describe, expect, it } from 'vitest';
+import auditLog from '../../extensions/audit-log/index.js';
+import { tree } from '../fixtures.js';
+import { ext } from '../helpers.js';
+
+const guard = ext('guard', (h) =>
+  h.on('intercept_tool_call', () => block('no writes'), { tools: 'write' }),
+);
+
+/** Lines of a file once it has at least `count` of them (the log is written off the hot path). */
+async function lines(file: string, count: number): Promise<Array<Record<string, unknown>>> {
+  for (let i = 0; i < 200; i++) {
+    if (existsSync(file)) {
+      const read = readFileSync(file, 'utf8').trim().split('\n').filter(Boolean);
+      if (read.length >= count) return read.map((line) => JSON.parse(line));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`${file} never reached ${count} lines`);
+}
+
+async function turn(project: string, config: Record<string, unknown> = {}, calls = 1) {
+  const runtime = await createRuntime({
+    extensions: [guard, auditLog],
+    cwd: project,
+    config: { extensions: { 'audit-log': config } },
+    logger: memoryLogger(),
+  });
+  for (let i = 0; i < calls; i++) {
+    const model = scriptedModel([
+      {
+        content: '',
+        toolCalls: [
+          toolCall('read', { path: 'a' }, `r${i}`),
+          toolCall('write', { path: 'b' }, `w${i}`),
+        ],
+      },
+      { content: 'done' },
+    ]);
+    await runConversation({
+      runtime,
+      sessionId: `s${i}`,
+      userMessage: 'go',
+      systemPrompt: '',
+      model,
+      tools: { read: { execute: () => 'contents' }, write: { execute: () => 'written' } },
+    });
+  }
+}
+
+describe('audit-log', () => {
+  it('writes every hook decision and tool outcome as one JSON line, in order', async () => {
+    const project = tree();
+    await turn(project);
+    const log = await lines(join(project, '.hermes/audit/audit.jsonl'), 3);
+    expect(log.map((l) => [l.event, l.tool_name, l.status ?? l.blocked_by])).toEqual([
+      ['post_tool_call', 'read', 'ok'],
+      ['hook_decision', 'write', 'guard'],
+      ['post_tool_call', 'write', 'blocked'],
+    ]);
+    for (const line of log)
+      expect(line).toMatchObject({
+        at: expect.any(String),
+        session_id: 's0',
+        telemetry_schema_version: 'hermes.observer.v1',
+      });
+  });
+
+  it('rotates by size and keeps the configured number of old files', async () => {
+    const project = tree();
+    await turn(project, { path: 'audit.jsonl', max_bytes: 1200, keep: 2 }, 8);
+    const file = join(project, 'audit.jsonl');
+    // The last event of the last turn is written last.
+    for (
+      let i = 0;
+      i < 200 &&
+      !(existsSync(file) && readFileSync(file, 'utf8').includes('"tool_call_id":"w7","status"'));
+      i++
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await lines(`${file}.2`, 1);
+    expect(existsSync(`${file}.1`)).toBe(true);
+    expect(existsSync(`${file}.3`)).toBe(false);
+    for (const f of [file, `${file}.1`, `${file}.2`]) {
+      if (existsSync(f)) expect(readFileSync(f).length).toBeLessThanOrEqual(1200);
+    }
+    const newest = await lines(file, 1);
+    expect(newest.at(-1)).toMatchObject({
+      session_id: 's7',
+      event: 'post_tool_call',
+      tool_call_id: 'w7',
+    });
+  });
+});
