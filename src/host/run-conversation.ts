@@ -108,7 +108,7 @@ async function converse(turn: Turn, options: RunConversationOptions): Promise<Co
     toolCalls,
   });
 
-  if (history.length === 0) telemetry.sessionStart();
+  telemetry.sessionStart(history.length === 0);
   let completed = false;
   let reason = 'error';
   try {

@@ -41,8 +41,9 @@ export class TurnTelemetry {
     this.runtime.emitOwned(event, Object.assign(build(), this.ids));
   }
 
-  sessionStart(): void {
-    this.#emit('on_session_start', () => ({}));
+  /** At the start of each `runConversation` call, paired with `sessionEnd` (as the agent does). */
+  sessionStart(isNewSession: boolean): void {
+    this.#emit('on_session_start', () => ({ is_new_session: isNewSession }));
   }
 
   sessionEnd(completed: boolean, interrupted: boolean, reason: string): void {
