@@ -1,6 +1,11 @@
 // Observer cost: one reference-loop turn (two model requests, two tool calls, one blocked) with
-// no observer, and with one synchronous observer of every event. Run by bench/run.mjs; medians
+// no observer, with one synchronous observer of every event, and with the OTel extension (spans
+// into the SDK's in-memory exporter, so no network is measured). Run by bench/run.mjs; medians
 // (ns) go to stdout as one JSON line.
+
+import { MetricReader } from '@opentelemetry/sdk-metrics';
+import { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
+import { createJiti } from 'jiti';
 import { bench, do_not_optimize as doNotOptimize, run } from 'mitata';
 import { block, createRuntime, defineExtension, runConversation } from '../dist/index.js';
 
@@ -37,16 +42,36 @@ const model = () => {
 };
 const tools = { read: { execute: () => 'contents' }, write: { execute: () => 'written' } };
 
+// The extension is TypeScript importing 'hermes-extensions': load it as the runtime would.
+const jiti = createJiti(import.meta.url, {
+  virtualModules: {
+    'hermes-extensions': await import('../dist/index.js'),
+    zod: await import('zod'),
+  },
+});
+const { createOtelExtension } = await jiti.import('../extensions/otel/index.ts');
+class NullReader extends MetricReader {
+  async onShutdown() {}
+  async onForceFlush() {}
+}
+const spans = new InMemorySpanExporter();
+const otel = createOtelExtension({ spanExporter: spans, metricReader: new NullReader() });
+
 const runtimes = {
   'no observers': await createRuntime({ extensions: [guard], logger: silentLogger }),
   'one sync observer of every event': await createRuntime({
     extensions: [guard, recorder],
     logger: silentLogger,
   }),
+  'the OTel extension (in-memory exporter)': await createRuntime({
+    extensions: [guard, otel],
+    logger: silentLogger,
+  }),
 };
 let turn = 0;
 for (const [name, runtime] of Object.entries(runtimes)) {
   bench(name, async () => {
+    spans.reset();
     doNotOptimize(
       await runConversation({
         runtime,
