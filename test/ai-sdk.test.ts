@@ -183,4 +183,60 @@ describe('hermes-extensions/ai-sdk with the real generateText loop', () => {
     );
     expect(call).toMatchObject({ blocked: true, message: 'No secrets, please.' });
   });
+
+  it('reports API requests, tool calls and hook decisions to observers', async () => {
+    const project = tree({ '.git/HEAD': '' });
+    const events: Array<Record<string, unknown>> = [];
+    const runtime = await createRuntime({
+      extensions: [
+        workflowGuard,
+        ext('recorder', (h) => h.observe('*', (p) => void events.push(p))),
+      ],
+      cwd: project,
+      logger: memoryLogger(),
+    });
+    const tools = {
+      write: tool({
+        inputSchema: z.object({ path: z.string(), content: z.string() }),
+        execute: async ({ path, content }) => {
+          write(project, { [path]: content });
+          return `wrote ${path}`;
+        },
+      }),
+    };
+    const model = new MockLanguageModelV3({
+      doGenerate: [
+        writeCall('c1', 'src/app.ts'),
+        writeCall('c2', 'plans/active/plan.md'),
+        answer('Done.'),
+      ],
+    });
+    await runtime.runTurn({ sessionId: 's', turnId: 't' }, async (turn) => {
+      const call = await withHermes(turn, { prompt: 'fix it', model, tools });
+      return generateText({
+        model: call.model,
+        tools: call.tools,
+        prompt: call.prompt,
+        stopWhen: stepCountIs(5),
+      });
+    });
+    const kinds = events.map((e) => e.event);
+    expect(kinds.filter((k) => k === 'pre_api_request')).toHaveLength(3);
+    expect(kinds.filter((k) => k === 'post_api_request')).toHaveLength(3);
+    expect(
+      events.filter((e) => e.event === 'post_tool_call').map((e) => [e.tool_call_id, e.status]),
+    ).toEqual([
+      ['c1', 'blocked'],
+      ['c2', 'ok'],
+    ]);
+    const requests = events
+      .filter((e) => e.event === 'pre_api_request')
+      .map((e) => e.api_request_id);
+    const toolEvents = events.filter((e) => e.event === 'pre_tool_call');
+    expect(toolEvents.map((e) => e.api_request_id)).toEqual([requests[0], requests[1]]);
+    expect(
+      events.find((e) => e.event === 'hook_decision' && e.hook === 'intercept_tool_call'),
+    ).toMatchObject({ blocked: true, blocked_by: 'workflow-guard', tool_call_id: 'c1' });
+    expect(events.every((e) => e.session_id === 's' && e.turn_id === 't')).toBe(true);
+  });
 });

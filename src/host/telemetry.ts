@@ -3,8 +3,8 @@ import type { ChainOutcome } from '../chain/outcome.js';
 import type { HookName } from '../hooks/index.js';
 import type { ChatMessage, ToolCall } from '../hooks/messages.js';
 import type { ObserverEvent } from '../observe/events.js';
+import type { ObserverSink } from '../observe/observers.js';
 import { sanitize } from '../observe/sanitize.js';
-import type { Runtime } from '../runtime/runtime.js';
 import type { ModelRequest, ModelResponse } from './types.js';
 
 export type ToolStatus = 'ok' | 'error' | 'blocked' | 'cancelled';
@@ -26,7 +26,7 @@ export class TurnTelemetry {
   #apiCalls = 0;
 
   constructor(
-    private readonly runtime: Runtime,
+    private readonly runtime: ObserverSink,
     private readonly ids: {
       session_id: string;
       turn_id: string;

@@ -6,6 +6,13 @@ import {
   TELEMETRY_SCHEMA_VERSION,
 } from './events.js';
 
+/** Where a host sends observer events: the runtime, as its turns and hosts see it. */
+export interface ObserverSink {
+  hasHook(name: string): boolean;
+  /** Takes the fields object over (a fresh one per event). */
+  emitOwned(event: ObserverEvent, fields: Record<string, unknown>): void;
+}
+
 /** An observer as registered: which event (or every one, `*`), by whom. */
 export interface RegisteredObserver {
   readonly extension: string;

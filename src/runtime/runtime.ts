@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TurnContext } from '../hooks/declaration.js';
 import { isHookName } from '../hooks/index.js';
 import { isObserverEvent, type ObserverEvent } from '../observe/events.js';
-import type { ObserverIndex } from '../observe/observers.js';
+import type { ObserverIndex, ObserverSink } from '../observe/observers.js';
 import { TurnInProgressError } from './errors.js';
 import type { HandlerIndex } from './handler-index.js';
 import { Turn } from './turn.js';
@@ -25,7 +25,7 @@ export interface TurnOptions {
 }
 
 /** The loaded extensions and their chains. Built by `createRuntime` or `loadRuntime`. */
-export class Runtime {
+export class Runtime implements ObserverSink {
   readonly #handlers: HandlerIndex;
   readonly #observers: ObserverIndex;
   readonly #turns = new Map<string, Turn>();
@@ -82,7 +82,7 @@ export class Runtime {
       throw new TypeError('runTurn: sessionId must be a non-empty string');
     }
     if (this.#turns.has(sessionId)) throw new TurnInProgressError(sessionId);
-    const turn = new Turn(sessionId, turnId, platform, this.#handlers, onStep);
+    const turn = new Turn(sessionId, turnId, platform, this.#handlers, this, onStep);
     if (initialState) Object.assign(turn.state, initialState);
     this.#turns.set(sessionId, turn);
     publishTurnState(sessionId, turn.state);

@@ -4,6 +4,7 @@ import type { BeforeLlmCallInput, LlmRequest } from '../hooks/before-llm-call.js
 import type { TurnContext } from '../hooks/declaration.js';
 import { HOOKS } from '../hooks/index.js';
 import type { ToolCallInput } from '../hooks/intercept-tool-call.js';
+import type { ObserverSink } from '../observe/observers.js';
 import { TurnEndedError } from './errors.js';
 import type { HandlerIndex } from './handler-index.js';
 
@@ -24,6 +25,8 @@ export class Turn implements TurnContext {
     readonly turnId: string,
     readonly platform: string,
     handlers: HandlerIndex,
+    /** The runtime's observers, for hosts that report this turn (`TurnTelemetry`). */
+    readonly observers: ObserverSink,
     readonly onStep?: TurnContext['onStep'],
   ) {
     this.#handlers = handlers;

@@ -24,6 +24,7 @@ import type {
 } from '@ai-sdk/provider';
 import { type ToolSet, wrapLanguageModel } from 'ai';
 import type { Turn } from '../../runtime/turn.js';
+import { type ApiAttempt, type ToolStatus, TurnTelemetry } from '../telemetry.js';
 import { fromSdkPrompt, toSdkPrompt } from './prompt.js';
 
 /** How a wrapped `execute` is called; the SDK's own options type differs between versions. */
@@ -31,6 +32,61 @@ type Execute = (
   input: unknown,
   options: { toolCallId: string } & Record<string, unknown>,
 ) => unknown;
+
+/**
+ * The model request whose tool calls are running, per turn: the SDK runs a step's tools after
+ * that step's request, so observers can put each tool call under the request that asked for it.
+ */
+const lastAttempt = new WeakMap<Turn, ApiAttempt>();
+const NO_ATTEMPT: ApiAttempt = {
+  id: '',
+  count: 0,
+  startedAt: 0,
+  request: { systemPrompt: '', messages: [], tools: [] },
+};
+
+/** Observer events of a turn from the adapter: API requests, tool calls, hook decisions. */
+function telemetryOf(turn: Turn): TurnTelemetry {
+  return new TurnTelemetry(turn.observers, {
+    session_id: turn.sessionId,
+    turn_id: turn.turnId,
+    task_id: turn.turnId,
+    platform: turn.platform,
+  });
+}
+
+/** A provider request with its pre_api_request / post_api_request (or api_request_error). */
+async function observed(
+  turn: Turn,
+  telemetry: TurnTelemetry,
+  params: LanguageModelV3CallOptions,
+  doGenerate: () => PromiseLike<LanguageModelV3GenerateResult>,
+): Promise<LanguageModelV3GenerateResult> {
+  const request = fromSdkPrompt(params.prompt);
+  const attempt = telemetry.preApi({
+    ...request,
+    tools: (params.tools ?? []).map((t) => ({ name: t.name })),
+  });
+  lastAttempt.set(turn, attempt);
+  try {
+    const result = await doGenerate();
+    const toolCalls = result.content.flatMap((c) =>
+      c.type === 'tool-call' ? [{ id: c.toolCallId, name: c.toolName, arguments: {} }] : [],
+    );
+    telemetry.postApi(attempt, {
+      content: result.content.map((c) => (c.type === 'text' ? c.text : '')).join(''),
+      toolCalls,
+      usage: {
+        input_tokens: result.usage.inputTokens.total,
+        output_tokens: result.usage.outputTokens.total,
+      },
+    });
+    return result;
+  } catch (error) {
+    telemetry.apiError(attempt, error);
+    throw error;
+  }
+}
 
 const USAGE_NONE = {
   inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
@@ -40,6 +96,7 @@ const USAGE_NONE = {
 /** The before_llm_call middleware for `wrapLanguageModel`. */
 export function hermesMiddleware(turn: Turn): LanguageModelV3Middleware {
   const blocks = new WeakMap<LanguageModelV3CallOptions, string>();
+  const telemetry = telemetryOf(turn);
   let iteration = 0;
   return {
     specificationVersion: 'v3',
@@ -50,6 +107,7 @@ export function hermesMiddleware(turn: Turn): LanguageModelV3Middleware {
         iteration: iteration++,
         model: model.modelId,
       });
+      telemetry.decision('before_llm_call', outcome, {});
       if (outcome.blocked) {
         const blocked = { ...params };
         blocks.set(blocked, outcome.message ?? 'Blocked by an extension.');
@@ -61,7 +119,7 @@ export function hermesMiddleware(turn: Turn): LanguageModelV3Middleware {
     },
     async wrapGenerate({ doGenerate, params }) {
       const message = blocks.get(params);
-      if (message === undefined) return doGenerate();
+      if (message === undefined) return observed(turn, telemetry, params, doGenerate);
       return {
         content: [{ type: 'text', text: message }],
         finishReason: { unified: 'stop', raw: 'blocked-by-extension' },
@@ -97,6 +155,7 @@ export function hermesMiddleware(turn: Turn): LanguageModelV3Middleware {
 
 /** The tools with intercept_tool_call in front of each `execute`. */
 export function wrapTools<T extends ToolSet>(turn: Turn, tools: T): T {
+  const telemetry = telemetryOf(turn);
   const wrapped: Record<string, unknown> = {};
   for (const [name, tool] of Object.entries(tools)) {
     const execute = tool.execute as Execute | undefined;
@@ -110,22 +169,44 @@ export function wrapTools<T extends ToolSet>(turn: Turn, tools: T): T {
         input: unknown,
         options: { toolCallId: string } & Record<string, unknown>,
       ) => {
+        const args =
+          input !== null && typeof input === 'object'
+            ? (input as Record<string, unknown>)
+            : { input };
+        const call = { id: options.toolCallId, name, arguments: args };
+        const attempt = lastAttempt.get(turn) ?? NO_ATTEMPT;
+        const started = performance.now();
+        const done = (status: ToolStatus, result: unknown, error?: unknown) =>
+          telemetry.postTool(call, attempt, {
+            status,
+            result: typeof result === 'string' ? result : JSON.stringify(result ?? null),
+            durationMs: performance.now() - started,
+            ...(error === undefined ? {} : { error }),
+          });
+        telemetry.preTool(call, attempt);
         const outcome = await turn.interceptToolCall({
           toolName: name,
-          toolArgs:
-            input !== null && typeof input === 'object'
-              ? (input as Record<string, unknown>)
-              : { input },
+          toolArgs: args,
           toolCallId: options.toolCallId,
         });
+        telemetry.decision('intercept_tool_call', outcome, { attempt, toolCall: call });
         if (outcome.blocked) {
-          return {
+          const blocked = {
             error: outcome.message,
             blocked_by_extension: true,
             extension: outcome.blockedBy,
           };
+          done('blocked', blocked);
+          return blocked;
         }
-        return execute(outcome.value, options);
+        try {
+          const result = await execute(outcome.value, options);
+          done('ok', result);
+          return result;
+        } catch (error) {
+          done('error', String(error), error);
+          throw error;
+        }
       },
     };
   }
@@ -148,6 +229,7 @@ export async function withHermes<Tools extends ToolSet = Record<string, never>>(
   options: { prompt: string; model: LanguageModelV3; tools?: Tools },
 ): Promise<HermesCall<LanguageModelV3, Tools>> {
   const input = await turn.transformUserInput(options.prompt);
+  telemetryOf(turn).decision('transform_user_input', input, {});
   const tools = wrapTools(turn, options.tools ?? ({} as Tools));
   const model = wrapLanguageModel({ model: options.model, middleware: hermesMiddleware(turn) });
   return {
