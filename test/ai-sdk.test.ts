@@ -239,4 +239,42 @@ describe('hermes-extensions/ai-sdk with the real generateText loop', () => {
     ).toMatchObject({ blocked: true, blocked_by: 'workflow-guard', tool_call_id: 'c1' });
     expect(events.every((e) => e.session_id === 's' && e.turn_id === 't')).toBe(true);
   });
+
+  it('reports a streamed request when its finish part arrives', async () => {
+    const events: Array<Record<string, unknown>> = [];
+    const runtime = await createRuntime({
+      extensions: [ext('recorder', (h) => h.observe('*', (p) => void events.push(p)))],
+      logger: memoryLogger(),
+    });
+    const model = new MockLanguageModelV3({
+      doStream: async () => ({
+        stream: new ReadableStream({
+          start(controller) {
+            for (const part of [
+              { type: 'stream-start', warnings: [] },
+              { type: 'text-start', id: '1' },
+              { type: 'text-delta', id: '1', delta: 'Hello ' },
+              { type: 'text-delta', id: '1', delta: 'there.' },
+              { type: 'text-end', id: '1' },
+              { type: 'finish', usage, finishReason: { unified: 'stop', raw: undefined } },
+            ]) {
+              controller.enqueue(part as never);
+            }
+            controller.close();
+          },
+        }),
+      }),
+    });
+    const text = await runtime.runTurn({ sessionId: 's' }, async (turn) => {
+      const call = await withHermes(turn, { prompt: 'hi', model });
+      return streamText({ model: call.model, prompt: call.prompt }).text;
+    });
+    expect(text).toBe('Hello there.');
+    expect(events.map((e) => e.event)).toEqual(['pre_api_request', 'post_api_request']);
+    expect(events[1]).toMatchObject({
+      finish_reason: 'stop',
+      assistant_content_chars: 12,
+      usage: { input_tokens: 1, output_tokens: 1 },
+    });
+  });
 });

@@ -88,6 +88,51 @@ async function observed(
   }
 }
 
+/** A streamed provider request: post_api_request when its `finish` part passes by. */
+async function observedStream(
+  turn: Turn,
+  telemetry: TurnTelemetry,
+  params: LanguageModelV3CallOptions,
+  doStream: () => PromiseLike<LanguageModelV3StreamResult>,
+): Promise<LanguageModelV3StreamResult> {
+  const request = fromSdkPrompt(params.prompt);
+  const attempt = telemetry.preApi({
+    ...request,
+    tools: (params.tools ?? []).map((t) => ({ name: t.name })),
+  });
+  lastAttempt.set(turn, attempt);
+  let result: LanguageModelV3StreamResult;
+  try {
+    result = await doStream();
+  } catch (error) {
+    telemetry.apiError(attempt, error);
+    throw error;
+  }
+  let content = '';
+  const toolCalls: Array<{ id: string; name: string; arguments: Record<string, unknown> }> = [];
+  const watched = result.stream.pipeThrough(
+    new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
+      transform(part, controller) {
+        if (part.type === 'text-delta') content += part.delta;
+        else if (part.type === 'tool-call')
+          toolCalls.push({ id: part.toolCallId, name: part.toolName, arguments: {} });
+        else if (part.type === 'finish') {
+          telemetry.postApi(attempt, {
+            content,
+            toolCalls,
+            usage: {
+              input_tokens: part.usage.inputTokens.total,
+              output_tokens: part.usage.outputTokens.total,
+            },
+          });
+        } else if (part.type === 'error') telemetry.apiError(attempt, part.error);
+        controller.enqueue(part);
+      },
+    }),
+  );
+  return { ...result, stream: watched };
+}
+
 const USAGE_NONE = {
   inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
   outputTokens: { total: 0, text: 0, reasoning: 0 },
@@ -129,7 +174,7 @@ export function hermesMiddleware(turn: Turn): LanguageModelV3Middleware {
     },
     async wrapStream({ doStream, params }) {
       const message = blocks.get(params);
-      if (message === undefined) return doStream();
+      if (message === undefined) return observedStream(turn, telemetry, params, doStream);
       const parts: LanguageModelV3StreamPart[] = [
         { type: 'stream-start', warnings: [] },
         { type: 'text-start', id: 'blocked' },
