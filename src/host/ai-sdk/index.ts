@@ -24,7 +24,8 @@ import type {
 } from '@ai-sdk/provider';
 import { type ToolSet, wrapLanguageModel } from 'ai';
 import type { Turn } from '../../runtime/turn.js';
-import { type ApiAttempt, type ToolStatus, TurnTelemetry } from '../telemetry.js';
+import type { ToolStatus } from '../telemetry.js';
+import { lastAttempt, NO_ATTEMPT, observed, observedStream, telemetryOf } from './observed.js';
 import { fromSdkPrompt, toSdkPrompt } from './prompt.js';
 
 /** How a wrapped `execute` is called; the SDK's own options type differs between versions. */
@@ -32,106 +33,6 @@ type Execute = (
   input: unknown,
   options: { toolCallId: string } & Record<string, unknown>,
 ) => unknown;
-
-/**
- * The model request whose tool calls are running, per turn: the SDK runs a step's tools after
- * that step's request, so observers can put each tool call under the request that asked for it.
- */
-const lastAttempt = new WeakMap<Turn, ApiAttempt>();
-const NO_ATTEMPT: ApiAttempt = {
-  id: '',
-  count: 0,
-  startedAt: 0,
-  request: { systemPrompt: '', messages: [], tools: [] },
-};
-
-/** Observer events of a turn from the adapter: API requests, tool calls, hook decisions. */
-function telemetryOf(turn: Turn): TurnTelemetry {
-  return new TurnTelemetry(turn.observers, {
-    session_id: turn.sessionId,
-    turn_id: turn.turnId,
-    task_id: turn.turnId,
-    platform: turn.platform,
-  });
-}
-
-/** A provider request with its pre_api_request / post_api_request (or api_request_error). */
-async function observed(
-  turn: Turn,
-  telemetry: TurnTelemetry,
-  params: LanguageModelV3CallOptions,
-  doGenerate: () => PromiseLike<LanguageModelV3GenerateResult>,
-): Promise<LanguageModelV3GenerateResult> {
-  const request = fromSdkPrompt(params.prompt);
-  const attempt = telemetry.preApi({
-    ...request,
-    tools: (params.tools ?? []).map((t) => ({ name: t.name })),
-  });
-  lastAttempt.set(turn, attempt);
-  try {
-    const result = await doGenerate();
-    const toolCalls = result.content.flatMap((c) =>
-      c.type === 'tool-call' ? [{ id: c.toolCallId, name: c.toolName, arguments: {} }] : [],
-    );
-    telemetry.postApi(attempt, {
-      content: result.content.map((c) => (c.type === 'text' ? c.text : '')).join(''),
-      toolCalls,
-      usage: {
-        input_tokens: result.usage.inputTokens.total,
-        output_tokens: result.usage.outputTokens.total,
-      },
-    });
-    return result;
-  } catch (error) {
-    telemetry.apiError(attempt, error);
-    throw error;
-  }
-}
-
-/** A streamed provider request: post_api_request when its `finish` part passes by. */
-async function observedStream(
-  turn: Turn,
-  telemetry: TurnTelemetry,
-  params: LanguageModelV3CallOptions,
-  doStream: () => PromiseLike<LanguageModelV3StreamResult>,
-): Promise<LanguageModelV3StreamResult> {
-  const request = fromSdkPrompt(params.prompt);
-  const attempt = telemetry.preApi({
-    ...request,
-    tools: (params.tools ?? []).map((t) => ({ name: t.name })),
-  });
-  lastAttempt.set(turn, attempt);
-  let result: LanguageModelV3StreamResult;
-  try {
-    result = await doStream();
-  } catch (error) {
-    telemetry.apiError(attempt, error);
-    throw error;
-  }
-  let content = '';
-  const toolCalls: Array<{ id: string; name: string; arguments: Record<string, unknown> }> = [];
-  const watched = result.stream.pipeThrough(
-    new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
-      transform(part, controller) {
-        if (part.type === 'text-delta') content += part.delta;
-        else if (part.type === 'tool-call')
-          toolCalls.push({ id: part.toolCallId, name: part.toolName, arguments: {} });
-        else if (part.type === 'finish') {
-          telemetry.postApi(attempt, {
-            content,
-            toolCalls,
-            usage: {
-              input_tokens: part.usage.inputTokens.total,
-              output_tokens: part.usage.outputTokens.total,
-            },
-          });
-        } else if (part.type === 'error') telemetry.apiError(attempt, part.error);
-        controller.enqueue(part);
-      },
-    }),
-  );
-  return { ...result, stream: watched };
-}
 
 const USAGE_NONE = {
   inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },

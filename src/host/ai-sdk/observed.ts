@@ -1,0 +1,109 @@
+import type {
+  LanguageModelV3CallOptions,
+  LanguageModelV3GenerateResult,
+  LanguageModelV3StreamPart,
+  LanguageModelV3StreamResult,
+} from '@ai-sdk/provider';
+import type { Turn } from '../../runtime/turn.js';
+import { type ApiAttempt, TurnTelemetry } from '../telemetry.js';
+import { fromSdkPrompt } from './prompt.js';
+
+/**
+ * The model request whose tool calls are running, per turn: the SDK runs a step's tools after
+ * that step's request, so observers can put each tool call under the request that asked for it.
+ */
+export const lastAttempt = new WeakMap<Turn, ApiAttempt>();
+export const NO_ATTEMPT: ApiAttempt = {
+  id: '',
+  count: 0,
+  startedAt: 0,
+  request: { systemPrompt: '', messages: [], tools: [] },
+};
+
+/** Observer events of a turn from the adapter: API requests, tool calls, hook decisions. */
+export function telemetryOf(turn: Turn): TurnTelemetry {
+  return new TurnTelemetry(turn.observers, {
+    session_id: turn.sessionId,
+    turn_id: turn.turnId,
+    task_id: turn.turnId,
+    platform: turn.platform,
+  });
+}
+
+/** A provider request with its pre_api_request / post_api_request (or api_request_error). */
+export async function observed(
+  turn: Turn,
+  telemetry: TurnTelemetry,
+  params: LanguageModelV3CallOptions,
+  doGenerate: () => PromiseLike<LanguageModelV3GenerateResult>,
+): Promise<LanguageModelV3GenerateResult> {
+  const request = fromSdkPrompt(params.prompt);
+  const attempt = telemetry.preApi({
+    ...request,
+    tools: (params.tools ?? []).map((t) => ({ name: t.name })),
+  });
+  lastAttempt.set(turn, attempt);
+  try {
+    const result = await doGenerate();
+    const toolCalls = result.content.flatMap((c) =>
+      c.type === 'tool-call' ? [{ id: c.toolCallId, name: c.toolName, arguments: {} }] : [],
+    );
+    telemetry.postApi(attempt, {
+      content: result.content.map((c) => (c.type === 'text' ? c.text : '')).join(''),
+      toolCalls,
+      usage: {
+        input_tokens: result.usage.inputTokens.total,
+        output_tokens: result.usage.outputTokens.total,
+      },
+    });
+    return result;
+  } catch (error) {
+    telemetry.apiError(attempt, error);
+    throw error;
+  }
+}
+
+/** A streamed provider request: post_api_request when its `finish` part passes by. */
+export async function observedStream(
+  turn: Turn,
+  telemetry: TurnTelemetry,
+  params: LanguageModelV3CallOptions,
+  doStream: () => PromiseLike<LanguageModelV3StreamResult>,
+): Promise<LanguageModelV3StreamResult> {
+  const request = fromSdkPrompt(params.prompt);
+  const attempt = telemetry.preApi({
+    ...request,
+    tools: (params.tools ?? []).map((t) => ({ name: t.name })),
+  });
+  lastAttempt.set(turn, attempt);
+  let result: LanguageModelV3StreamResult;
+  try {
+    result = await doStream();
+  } catch (error) {
+    telemetry.apiError(attempt, error);
+    throw error;
+  }
+  let content = '';
+  const toolCalls: Array<{ id: string; name: string; arguments: Record<string, unknown> }> = [];
+  const watched = result.stream.pipeThrough(
+    new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
+      transform(part, controller) {
+        if (part.type === 'text-delta') content += part.delta;
+        else if (part.type === 'tool-call')
+          toolCalls.push({ id: part.toolCallId, name: part.toolName, arguments: {} });
+        else if (part.type === 'finish') {
+          telemetry.postApi(attempt, {
+            content,
+            toolCalls,
+            usage: {
+              input_tokens: part.usage.inputTokens.total,
+              output_tokens: part.usage.outputTokens.total,
+            },
+          });
+        } else if (part.type === 'error') telemetry.apiError(attempt, part.error);
+        controller.enqueue(part);
+      },
+    }),
+  );
+  return { ...result, stream: watched };
+}
