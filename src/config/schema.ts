@@ -14,7 +14,7 @@ const extensionConfigSchema = z.record(z.string(), z.unknown(), {
 });
 
 /** The `extensions` section (DESIGN §5), in the seed's snake_case shape. */
-export const extensionsSectionSchema = z
+const extensionsSectionSchema = z
   .object({
     enabled: z.boolean().optional(),
     global_dir: z.string().optional(),

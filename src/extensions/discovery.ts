@@ -82,7 +82,7 @@ export function discoverPath({ spec, base, file }: PathEntry): Discovery {
 }
 
 /** A folder's entry module: its package.json `exports`/`main`, else `index.ts|mts|js|mjs`. */
-export function directoryEntry(dir: string): string | undefined {
+function directoryEntry(dir: string): string | undefined {
   const manifest = readManifest(join(dir, 'package.json'));
   const declared = manifest && packageEntry(manifest);
   if (declared) {

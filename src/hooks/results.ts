@@ -37,8 +37,6 @@ export type AnyHookResult =
   | InjectSystemResult
   | InjectUserResult;
 
-export type HookAction = AnyHookResult['action'];
-
 /** The one shared `pass()` without metadata: returning it costs no allocation. */
 export const PASS: PassResult = Object.freeze({ action: 'pass' });
 

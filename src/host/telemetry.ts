@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ChainOutcome } from '../chain/outcome.js';
 import type { HookName } from '../hooks/index.js';
 import type { ChatMessage, ToolCall } from '../hooks/messages.js';
-import type { ObserverEvent } from '../observe/events.js';
+import { OBSERVER_EVENTS, type ObserverEvent } from '../observe/events.js';
 import type { ObserverSink } from '../observe/observers.js';
 import { sanitize } from '../observe/sanitize.js';
 import type { ModelRequest, ModelResponse } from './types.js';
@@ -24,6 +24,8 @@ export interface ApiAttempt {
  */
 export class TurnTelemetry {
   #apiCalls = 0;
+  /** Whether anyone observes anything: without observers, no id, clock read or payload at all. */
+  readonly active: boolean;
 
   constructor(
     private readonly runtime: ObserverSink,
@@ -34,7 +36,9 @@ export class TurnTelemetry {
       platform: string;
       model?: string;
     },
-  ) {}
+  ) {
+    this.active = OBSERVER_EVENTS.some((event) => runtime.hasHook(event));
+  }
 
   #emit(event: ObserverEvent, build: () => Record<string, unknown>): void {
     if (!this.runtime.hasHook(event)) return;
@@ -66,6 +70,7 @@ export class TurnTelemetry {
   }
 
   preApi(request: ModelRequest): ApiAttempt {
+    if (!this.active) return UNOBSERVED_ATTEMPT;
     const attempt = { id: randomUUID(), count: ++this.#apiCalls, startedAt: Date.now(), request };
     this.#emit('pre_api_request', () => ({
       ...apiIds(attempt),
@@ -148,8 +153,10 @@ export class TurnTelemetry {
     outcome: ChainOutcome<unknown>,
     context: { attempt?: ApiAttempt; toolCall?: ToolCall },
   ): void {
-    if (!outcome.blocked && !outcome.changed && outcome.trace.every((e) => e.action === 'pass'))
+    if (!this.runtime.hasHook('hook_decision')) return;
+    if (!outcome.blocked && !outcome.changed && outcome.trace.every((e) => e.action === 'pass')) {
       return;
+    }
     this.#emit('hook_decision', () => ({
       ...(context.attempt ? apiIds(context.attempt) : {}),
       ...(context.toolCall
@@ -169,6 +176,14 @@ export class TurnTelemetry {
     }));
   }
 }
+
+/** The attempt handed out when nobody observes: never reported, so never given an id. */
+export const UNOBSERVED_ATTEMPT: ApiAttempt = Object.freeze({
+  id: '',
+  count: 0,
+  startedAt: 0,
+  request: Object.freeze({ systemPrompt: '', messages: [], tools: [] }),
+});
 
 function apiIds(attempt: ApiAttempt) {
   return { api_request_id: attempt.id, api_call_count: attempt.count };

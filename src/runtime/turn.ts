@@ -32,10 +32,6 @@ export class Turn implements TurnContext {
     this.#handlers = handlers;
   }
 
-  get ended(): boolean {
-    return this.#ended;
-  }
-
   transformUserInput(userMessage: string): MaybePromise<ChainOutcome<string>> {
     this.assertOpen();
     if (typeof userMessage !== 'string') {

@@ -44,7 +44,7 @@ export async function listCommand(context: CommandContext, options: { json?: boo
   return 0;
 }
 
-export function describeHooks(ext: ExtensionInfo): string {
+function describeHooks(ext: ExtensionInfo): string {
   if (ext.hooks.length === 0) return '-';
   return ext.hooks
     .map((h) => `${h.hook}@${h.priority}${h.tools ? `[${abbreviate(h.tools)}]` : ''}`)

@@ -24,8 +24,8 @@ import type {
 } from '@ai-sdk/provider';
 import { type ToolSet, wrapLanguageModel } from 'ai';
 import type { Turn } from '../../runtime/turn.js';
-import type { ToolStatus } from '../telemetry.js';
-import { lastAttempt, NO_ATTEMPT, observed, observedStream, telemetryOf } from './observed.js';
+import { type ToolStatus, UNOBSERVED_ATTEMPT } from '../telemetry.js';
+import { lastAttempt, observed, observedStream, telemetryOf } from './observed.js';
 import { fromSdkPrompt, toSdkPrompt } from './prompt.js';
 
 /** How a wrapped `execute` is called; the SDK's own options type differs between versions. */
@@ -120,7 +120,7 @@ export function wrapTools<T extends ToolSet>(turn: Turn, tools: T): T {
             ? (input as Record<string, unknown>)
             : { input };
         const call = { id: options.toolCallId, name, arguments: args };
-        const attempt = lastAttempt.get(turn) ?? NO_ATTEMPT;
+        const attempt = lastAttempt.get(turn) ?? UNOBSERVED_ATTEMPT;
         const started = performance.now();
         const done = (status: ToolStatus, result: unknown, error?: unknown) =>
           telemetry.postTool(call, attempt, {

@@ -13,12 +13,6 @@ import { fromSdkPrompt } from './prompt.js';
  * that step's request, so observers can put each tool call under the request that asked for it.
  */
 export const lastAttempt = new WeakMap<Turn, ApiAttempt>();
-export const NO_ATTEMPT: ApiAttempt = {
-  id: '',
-  count: 0,
-  startedAt: 0,
-  request: { systemPrompt: '', messages: [], tools: [] },
-};
 
 /** Observer events of a turn from the adapter: API requests, tool calls, hook decisions. */
 export function telemetryOf(turn: Turn): TurnTelemetry {
@@ -37,12 +31,8 @@ export async function observed(
   params: LanguageModelV3CallOptions,
   doGenerate: () => PromiseLike<LanguageModelV3GenerateResult>,
 ): Promise<LanguageModelV3GenerateResult> {
-  const request = fromSdkPrompt(params.prompt);
-  const attempt = telemetry.preApi({
-    ...request,
-    tools: (params.tools ?? []).map((t) => ({ name: t.name })),
-  });
-  lastAttempt.set(turn, attempt);
+  if (!telemetry.active) return doGenerate();
+  const attempt = startAttempt(turn, telemetry, params);
   try {
     const result = await doGenerate();
     const toolCalls = result.content.flatMap((c) =>
@@ -70,12 +60,8 @@ export async function observedStream(
   params: LanguageModelV3CallOptions,
   doStream: () => PromiseLike<LanguageModelV3StreamResult>,
 ): Promise<LanguageModelV3StreamResult> {
-  const request = fromSdkPrompt(params.prompt);
-  const attempt = telemetry.preApi({
-    ...request,
-    tools: (params.tools ?? []).map((t) => ({ name: t.name })),
-  });
-  lastAttempt.set(turn, attempt);
+  if (!telemetry.active) return doStream();
+  const attempt = startAttempt(turn, telemetry, params);
   let result: LanguageModelV3StreamResult;
   try {
     result = await doStream();
@@ -106,4 +92,17 @@ export async function observedStream(
     }),
   );
   return { ...result, stream: watched };
+}
+
+/** pre_api_request for one step, remembered as the parent of the tool calls the step asks for. */
+function startAttempt(
+  turn: Turn,
+  telemetry: TurnTelemetry,
+  params: LanguageModelV3CallOptions,
+): ApiAttempt {
+  const request = fromSdkPrompt(params.prompt);
+  const tools = (params.tools ?? []).map((t) => ({ name: t.name }));
+  const attempt = telemetry.preApi({ ...request, tools });
+  lastAttempt.set(turn, attempt);
+  return attempt;
 }
