@@ -1,6 +1,6 @@
-import { lstatSync, readlinkSync } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 
 /** Where a path a tool names really points, relative to the project root. */
 export interface ProjectPath {
@@ -21,18 +21,24 @@ export interface ProjectPath {
  */
 export function resolveProjectPath(root: string, given: string): ProjectPath {
   const expanded = given === '~' || given.startsWith('~/') ? homedir() + given.slice(1) : given;
-  const absolute = isAbsolute(expanded) ? expanded : `${root}/${expanded}`;
+  const base = isAbsolute(root) ? root : resolve(root);
+  const absolute = isAbsolute(expanded) ? expanded : `${base}/${expanded}`;
   let real: string;
   let realRoot: string;
   try {
     real = physicalPath(absolute);
-    realRoot = physicalPath(resolve(root));
+    realRoot = physicalPath(base);
   } catch {
     return { given, real: absolute, inProject: undefined };
   }
-  const rel = relative(realRoot, real);
-  const outside = rel.startsWith('..') || isAbsolute(rel);
-  return { given, real, inProject: outside ? undefined : rel.split(sep).join('/') };
+  return { given, real, inProject: below(realRoot, real) };
+}
+
+/** `path` relative to `root` when it lies in it; both physical, so a prefix test is exact. */
+function below(root: string, path: string): string | undefined {
+  if (path === root) return '';
+  const prefix = root.endsWith('/') ? root : `${root}/`;
+  return path.startsWith(prefix) ? path.slice(prefix.length) : undefined;
 }
 
 /**
@@ -59,7 +65,27 @@ function normalizeEntry(entry: string): string {
 
 const MAX_LINKS = 40;
 
+/**
+ * The physical path of an absolute path. The deepest part of it that exists is resolved by the
+ * operating system in one call (realpath); only what lies below that part, which does not exist
+ * yet (a new file, a dangling link, `missing/..`), is walked segment by segment. The walk alone
+ * gives the same answer, but it costs a stat per segment on every tool call.
+ */
 function physicalPath(path: string): string {
+  let end = path.length;
+  while (end > 0) {
+    const prefix = path.slice(0, end);
+    if (exists(prefix)) {
+      let real: string;
+      try {
+        real = realpathSync.native(prefix);
+      } catch {
+        break; // a dangling link or a loop on the way: the walk follows or refuses it
+      }
+      return end === path.length ? real : walk(real, path.slice(end + 1).split('/'), 0);
+    }
+    end = path.lastIndexOf('/', end - 1);
+  }
   return walk('/', path.split('/'), 0);
 }
 
@@ -81,6 +107,14 @@ function walk(start: string, segments: readonly string[], links: number): string
     }
   }
   return current;
+}
+
+function exists(path: string): boolean {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    return false; // ENOTDIR, EACCES: the walk meets the same error where it matters
+  }
 }
 
 function isSymlink(path: string): boolean {
