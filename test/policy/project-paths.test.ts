@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isWithin, resolveProjectPath } from 'hermes-extensions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // A real tree: the project is reached through a symlink, as a checkout under a linked home is.
 let base: string;
