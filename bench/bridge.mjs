@@ -2,6 +2,12 @@
 // bridge (one JSON-RPC round trip per call to a long-running `hermes extensions serve --stdio`),
 // and as one process per call (`hermes hook claude-code`, a command hook). Run by
 // bench/run.mjs; the samples (ms) go to stdout as one JSON line.
+//
+// The bridge is measured twice: the first 1,000 calls after the server starts, while V8 is still
+// compiling its hot code, and after BENCH_BRIDGE_WARMUP calls (5,000), once it has. It is driven
+// from Node and, when python3 is on the PATH, from the shipped Python client, the host it is for.
+// BENCH_BRIDGE_SERVER_FLAGS passes Node flags to the server (e.g. `--no-opt`, to see what the
+// optimizing compiler costs the first calls).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +17,10 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CALLS = Number(process.env.BENCH_BRIDGE_CALLS ?? 2000);
+const WARMUP = Number(process.env.BENCH_BRIDGE_WARMUP ?? 5000);
+const FIRST = 1000;
 const PROCESSES = Number(process.env.BENCH_BRIDGE_PROCESSES ?? 10);
+const serverFlags = (process.env.BENCH_BRIDGE_SERVER_FLAGS ?? '').split(' ').filter(Boolean);
 
 const work = mkdtempSync(join(tmpdir(), 'hermes-bridge-bench-'));
 const home = join(work, 'home');
@@ -23,6 +32,14 @@ writeFileSync(
   `extensions:\n  paths: [${JSON.stringify(join(root, 'extensions', 'workflow-guard'))}]\n`,
 );
 process.env.HERMES_HOME = home;
+const serverCommand = [
+  process.execPath,
+  ...serverFlags,
+  join(root, 'bin', 'hermes.js'),
+  'extensions',
+  'serve',
+  '--stdio',
+];
 const args = { path: 'src/app.ts', content: 'x' };
 const percentile = (values, p) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -49,14 +66,10 @@ try {
     return samples;
   });
 
-  // Over the bridge.
-  const server = spawn(
-    process.execPath,
-    [join(root, 'bin', 'hermes.js'), 'extensions', 'serve', '--stdio', '--cwd', project],
-    {
-      stdio: ['pipe', 'pipe', 'inherit'],
-    },
-  );
+  // Over the bridge, from Node.
+  const server = spawn(serverCommand[0], [...serverCommand.slice(1), '--cwd', project], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const waiting = new Map();
   createInterface({ input: server.stdout }).on('line', (line) => {
     const message = JSON.parse(line);
@@ -72,20 +85,43 @@ try {
     });
   await call('initialize', {});
   const { result } = await call('turn/start', { session_id: 'bench' });
+  const bridgeFirst = [];
   const bridge = [];
-  for (let i = 0; i < CALLS + 1000; i++) {
+  for (let i = 0; i < WARMUP + CALLS; i++) {
     const started = performance.now();
     const answer = await call('intercept_tool_call', {
       turn_id: result.turn_id,
       tool_name: 'write',
       tool_args: args,
     });
-    if (i >= 1000) bridge.push(performance.now() - started);
+    const elapsed = performance.now() - started;
+    if (i < FIRST) bridgeFirst.push(elapsed);
+    if (i >= WARMUP) bridge.push(elapsed);
     if (!answer.result?.blocked)
       throw new Error(`expected a block over the bridge: ${JSON.stringify(answer)}`);
   }
   server.stdin.end();
   await new Promise((resolve) => server.on('exit', resolve));
+
+  // Over the bridge, from the Python client.
+  let python;
+  const py = spawnSync(
+    'python3',
+    [join(root, 'bench', 'bridge_client.py'), JSON.stringify(serverCommand), project],
+    {
+      env: { ...process.env, BENCH_FIRST: String(FIRST), BENCH_WARMUP: String(WARMUP) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
+  if (py.error?.code === 'ENOENT') {
+    console.error('python3 not found: the Python client is not measured');
+  } else if (py.status !== 0) {
+    throw new Error(`the Python bridge benchmark failed (exit ${py.status})`);
+  } else {
+    const samples = JSON.parse(py.stdout.toString());
+    python = { first: summary(samples.first), steady: summary(samples.steady) };
+  }
 
   // One process per call: Claude Code's command hook, as Claude Code runs it.
   const perProcess = [];
@@ -113,7 +149,7 @@ try {
   }
 
   process.stdout.write(
-    `${JSON.stringify({ inProcess: summary(inProcess), bridge: summary(bridge), perProcess: summary(perProcess) })}\n`,
+    `${JSON.stringify({ inProcess: summary(inProcess), bridge: summary(bridge), bridgeFirst: summary(bridgeFirst), python, perProcess: summary(perProcess), warmup: WARMUP, serverFlags })}\n`,
   );
 } finally {
   rmSync(work, { recursive: true, force: true });
