@@ -1,36 +1,12 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { tree, tsExtension, write } from './fixtures.js';
+import { type Answer, bin, built, root, runHook } from './hosts/run-bin.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const bin = join(root, 'bin/hermes.js');
-const built = existsSync(join(root, 'dist/cli/main.js'));
-
-interface Answer {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** The bin as Claude Code runs a command hook: the event's JSON on stdin. */
-function hook(
-  home: string,
-  event: unknown,
-  extraEnv: Record<string, string> = {},
-): Promise<Answer> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [bin, 'hook', 'claude-code'],
-      { env: { ...process.env, HERMES_HOME: home, HOME: home, ...extraEnv } },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
-    );
-    child.stdin?.end(typeof event === 'string' ? event : JSON.stringify(event));
-  });
-}
+const hook = (home: string, event: unknown, extraEnv: Record<string, string> = {}) =>
+  runHook('claude-code', home, event, extraEnv);
 
 const counter = tsExtension(
   'counter',

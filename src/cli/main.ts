@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/errors.js';
+import { COMMAND_HOOK_AGENTS } from '../host/command-hook/agents.js';
 import { stderrLogger } from '../log/logger.js';
 import { PACKAGE_ROOT, packageVersion } from '../package-root.js';
 import { doctorCommand } from './commands/doctor.js';
@@ -67,40 +68,60 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     .command('hook')
     .description("run as another agent's command hook")
     .exitOverride();
-  hook
-    .command('claude-code')
+  for (const agent of Object.values(COMMAND_HOOK_AGENTS)) {
+    hook
+      .command(agent.name)
+      .description(
+        `one ${agent.title} hook event on stdin, answered on stdout as its hook protocol expects`,
+      )
+      .action(
+        run(async () => {
+          let input = '';
+          for await (const chunk of process.stdin) input += chunk;
+          const { runCommandHook } = await import('../host/command-hook/run-hook.js');
+          const answer = await runCommandHook(agent, input, { logger: stderrLogger });
+          if (answer.stdout) io.out(answer.stdout);
+          if (answer.stderr) io.err(answer.stderr);
+          return answer.exitCode;
+        }),
+      );
+  }
+  const agentNames = Object.keys(COMMAND_HOOK_AGENTS).join(', ');
+  withCwd(hook.command('install <agent>'))
     .description(
-      'one Claude Code hook event on stdin, answered on stdout as its hook protocol expects',
+      `add the hook to the agent's settings, keeping what is there (agent: ${agentNames})`,
+    )
+    .option(
+      '--project',
+      "the project's settings (.claude/settings.json, .codex/hooks.json) instead of the user's",
     )
     .action(
-      run(async () => {
-        let input = '';
-        for await (const chunk of process.stdin) input += chunk;
-        const { runClaudeCodeHook } = await import('../host/claude-code/run-hook.js');
-        const answer = await runClaudeCodeHook(input, { logger: stderrLogger });
-        if (answer.stdout) io.out(answer.stdout);
-        if (answer.stderr) io.err(answer.stderr);
-        return answer.exitCode;
-      }),
-    );
-  withCwd(hook.command('install <agent>'))
-    .description("add the hook to the agent's settings, keeping what is there (agent: claude-code)")
-    .option('--project', "the project's .claude/settings.json instead of ~/.claude/settings.json")
-    .action(
-      run(async (agent: string, o: { cwd?: string; project?: boolean }) => {
-        if (agent !== 'claude-code')
-          throw new CliError(`unknown agent "${agent}"; supported: claude-code`, 2);
-        const { installClaudeCodeHooks } = await import('../host/claude-code/install.js');
+      run(async (name: string, o: { cwd?: string; project?: boolean }) => {
+        const agent = COMMAND_HOOK_AGENTS[name];
+        if (agent === undefined)
+          throw new CliError(`unknown agent "${name}"; supported: ${agentNames}`, 2);
+        const { installCommandHooks } = await import('../host/command-hook/install.js');
         const bin = join(PACKAGE_ROOT, 'bin', 'hermes.js');
-        const { file, added } = installClaudeCodeHooks({
-          command: `"${process.execPath}" "${bin}" hook claude-code`,
-          ...(o.project ? { project: commandContext(o).cwd } : {}),
-        });
+        let result: { file: string; added: string[] };
+        try {
+          result = installCommandHooks(agent, {
+            command: `"${process.execPath}" "${bin}" hook ${agent.name}`,
+            ...(o.project ? { project: commandContext(o).cwd } : {}),
+          });
+        } catch (error) {
+          throw new CliError((error as Error).message, 1);
+        }
+        const { file, added } = result;
         io.out(
           added.length > 0
             ? `Added the hermes hook for ${added.join(', ')} to ${file}.`
             : `${file} already runs the hermes hook; nothing changed.`,
         );
+        // Codex skips new or changed hooks, silently, until the user trusts them.
+        if (agent.name === 'codex' && added.length > 0)
+          io.out(
+            'Codex runs them once you trust them: open /hooks in Codex and trust the hermes hook.',
+          );
         return 0;
       }),
     );

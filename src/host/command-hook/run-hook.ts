@@ -2,10 +2,10 @@ import { ConfigError } from '../../config/errors.js';
 import { hermesHome } from '../../config/locations.js';
 import type { Logger } from '../../log/logger.js';
 import { loadRuntime } from '../../runtime/load-runtime.js';
-import { argsFromClaude, argsToClaude, toolFromClaude } from './tool-names.js';
+import type { CommandHookAgent } from './agents.js';
 import { TurnStore } from './turn-store.js';
 
-/** What the hook process prints and how it exits, as Claude Code's hook protocol reads them. */
+/** What the hook process prints and how it exits, as the agent's hook protocol reads them. */
 export interface HookAnswer {
   exitCode: number;
   stdout?: string;
@@ -13,20 +13,27 @@ export interface HookAnswer {
 }
 
 /**
- * `hermes hook claude-code`: one Claude Code hook event (its JSON on stdin) through the chains.
- * `UserPromptSubmit` → transform_user_input (block ⇒ `decision: "block"`; a rewrite cannot
- * replace the prompt in this protocol, so it goes to Claude as additional context);
+ * `hermes hook <agent>`: one hook event of Claude Code or Codex (its JSON on stdin) through the
+ * chains. `UserPromptSubmit` → transform_user_input (block ⇒ `decision: "block"`; a rewrite
+ * cannot replace the prompt in this protocol, so it goes to the model as additional context);
  * `PreToolUse` → intercept_tool_call (block ⇒ `permissionDecision: "deny"` with the reason;
- * rewrite ⇒ `updatedInput`, with `"ask"` so the changed call is shown rather than auto-approved);
- * `Stop` / `SessionEnd` → the turn ends and its state goes. The turn's state lives in
- * `$HERMES_HOME/turns/` between the separate processes of one turn. Anything unexpected ends with
- * exit 1 and a message on stderr: the protocol's non-blocking error, so a broken setup never
- * blocks the user by accident (a guard's own `onError: 'block'` still blocks).
+ * rewrite ⇒ `updatedInput`, with the agent's rewrite decision); the agent's end events (`Stop`,
+ * and Claude Code's `SessionEnd`) → the turn ends and its state goes. The turn's state lives in
+ * `$HERMES_HOME/turns/` between the separate processes of one turn; when the agent names its
+ * turns (Codex's `turn_id`), a new id starts a new turn even if the last one never stopped.
+ * Anything unexpected ends with exit 1 and a message on stderr: both agents' non-blocking error,
+ * so a broken setup never blocks the user by accident (a guard's own `onError: 'block'` still
+ * blocks). Only fields both agents accept are printed: Codex ignores an answer with any other.
  */
-export async function runClaudeCodeHook(
+export async function runCommandHook(
+  agent: CommandHookAgent,
   stdin: string,
   options: { home?: string; logger: Logger },
 ): Promise<HookAnswer> {
+  const failure = (message: string): HookAnswer => ({
+    exitCode: 1,
+    stderr: `hermes hook ${agent.name}: ${message}`,
+  });
   let event: Record<string, unknown>;
   try {
     event = JSON.parse(stdin) as Record<string, unknown>;
@@ -42,12 +49,13 @@ export async function runClaudeCodeHook(
   }
   const home = hermesHome(options.home);
   const store = new TurnStore(home);
-  if (name === 'Stop' || name === 'SessionEnd') {
+  if (agent.endEvents.includes(name)) {
     await store.end(sessionId);
     return { exitCode: 0 };
   }
   if (name !== 'UserPromptSubmit' && name !== 'PreToolUse') return { exitCode: 0 };
 
+  const turnId = typeof event.turn_id === 'string' ? event.turn_id : undefined;
   const cwd = typeof event.cwd === 'string' ? event.cwd : process.cwd();
   let runtime: Awaited<ReturnType<typeof loadRuntime>>;
   try {
@@ -60,16 +68,16 @@ export async function runClaudeCodeHook(
   if (name === 'UserPromptSubmit') {
     if (typeof event.prompt !== 'string') return failure('UserPromptSubmit without a prompt');
     const prompt = event.prompt;
-    const outcome = await store.update(sessionId, true, (stored) =>
+    const outcome = await store.update(sessionId, { fresh: true, turnId }, (stored) =>
       runtime.runTurn(
-        { sessionId, turnId: stored.turnId, platform: 'claude-code', initialState: stored.state },
+        { sessionId, turnId: stored.turnId, platform: agent.name, initialState: stored.state },
         async (turn) => ({
           result: await turn.transformUserInput(prompt),
           state: { ...turn.state },
         }),
       ),
     );
-    if (outcome.blocked) return answer({ decision: 'block', reason: outcome.message });
+    if (outcome.blocked) return answer({ decision: 'block', reason: reasonOf(outcome) });
     if (!outcome.changed) return { exitCode: 0 };
     return answer({
       hookSpecificOutput: {
@@ -90,13 +98,12 @@ export async function runClaudeCodeHook(
   }
   const toolInput = input as Record<string, unknown>;
   const toolName = event.tool_name;
-  const outcome = await store.update(sessionId, false, (stored) =>
+  const outcome = await store.update(sessionId, { turnId }, (stored) =>
     runtime.runTurn(
-      { sessionId, turnId: stored.turnId, platform: 'claude-code', initialState: stored.state },
+      { sessionId, turnId: stored.turnId, platform: agent.name, initialState: stored.state },
       async (turn) => ({
         result: await turn.interceptToolCall({
-          toolName: toolFromClaude(toolName),
-          toolArgs: argsFromClaude(toolInput),
+          ...agent.toolIn(toolName, toolInput),
           ...(typeof event.tool_use_id === 'string' ? { toolCallId: event.tool_use_id } : {}),
         }),
         state: { ...turn.state },
@@ -108,7 +115,7 @@ export async function runClaudeCodeHook(
       hookSpecificOutput: {
         hookEventName: 'PreToolUse',
         permissionDecision: 'deny',
-        permissionDecisionReason: outcome.message,
+        permissionDecisionReason: reasonOf(outcome),
       },
     });
   }
@@ -116,9 +123,9 @@ export async function runClaudeCodeHook(
   return answer({
     hookSpecificOutput: {
       hookEventName: 'PreToolUse',
-      permissionDecision: 'ask',
+      permissionDecision: agent.rewriteDecision,
       permissionDecisionReason: 'Hermes extensions changed the arguments of this call.',
-      updatedInput: argsToClaude(toolInput, outcome.value),
+      updatedInput: agent.toolOut(toolName, toolInput, outcome.value),
     },
   });
 }
@@ -127,6 +134,7 @@ function answer(output: unknown): HookAnswer {
   return { exitCode: 0, stdout: JSON.stringify(output) };
 }
 
-function failure(message: string): HookAnswer {
-  return { exitCode: 1, stderr: `hermes hook claude-code: ${message}` };
+/** Codex ignores a block without a reason (and lets the call run): there is always one. */
+function reasonOf(outcome: { message?: string; blockedBy?: string }): string {
+  return outcome.message?.trim() || `blocked by the ${outcome.blockedBy ?? 'hermes'} extension`;
 }

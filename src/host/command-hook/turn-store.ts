@@ -25,15 +25,23 @@ export class TurnStore {
     this.#dir = join(home, 'turns');
   }
 
-  /** Runs `fn` with the session's turn (a new one when `fresh` or none is stored), then saves what it returns. */
+  /**
+   * Runs `fn` with the session's turn, then saves what it returns. A new turn is started when
+   * `fresh`, when none is stored, or when the agent names its turns (`turnId`) and the stored one
+   * has another name: a turn that never stopped (an interrupted one) does not leak into the next.
+   */
   async update<T>(
     sessionId: string,
-    fresh: boolean,
+    which: { fresh?: boolean; turnId?: string | undefined },
     fn: (turn: StoredTurn) => Promise<{ result: T; state: Record<string, unknown> }>,
   ): Promise<T> {
     return this.#locked(sessionId, async () => {
-      const stored = fresh ? undefined : this.#read(sessionId);
-      const turn = stored ?? { turnId: randomUUID(), state: {} };
+      const stored = which.fresh ? undefined : this.#read(sessionId);
+      const current =
+        stored !== undefined && (which.turnId === undefined || stored.turnId === which.turnId)
+          ? stored
+          : undefined;
+      const turn = current ?? { turnId: which.turnId ?? randomUUID(), state: {} };
       const { result, state } = await fn(turn);
       this.#write(sessionId, { turnId: turn.turnId, state });
       return result;

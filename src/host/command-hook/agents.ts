@@ -1,0 +1,114 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+type Args = Record<string, unknown>;
+
+/**
+ * What differs between the agents whose command hooks `hermes hook <agent>` answers. Both speak
+ * the JSON Claude Code defined (an event on stdin; `hookSpecificOutput` with a
+ * `permissionDecision` on stdout; exit 1 a non-blocking error), but they name tools differently,
+ * accept different decisions, and keep their hook settings in different files.
+ */
+export interface CommandHookAgent {
+  name: 'claude-code' | 'codex';
+  /** Shown in messages and given to extensions as the turn's `platform`. */
+  title: string;
+  /** The agent's tool call as extensions see it by default. */
+  toolIn(name: string, input: Args): { toolName: string; toolArgs: Args };
+  /** Rewritten arguments, back in the agent's own names (its `updatedInput`). */
+  toolOut(name: string, input: Args, args: Args): Args;
+  /**
+   * The `permissionDecision` that carries rewritten arguments. Claude Code takes `ask`, so the
+   * user sees the changed call rather than having it approved for them; Codex refuses `ask` (the
+   * whole answer would be ignored, failing open) and takes `allow`, which there never skips its
+   * own sandbox or approval.
+   */
+  rewriteDecision: 'ask' | 'allow';
+  /** Events that end the turn (its state goes). */
+  endEvents: readonly string[];
+  /** Events `hermes hook install` registers. */
+  installEvents: readonly string[];
+  /** The settings file the hook entries go in, user-wide or in the project. */
+  settingsFile(project: string | undefined): string;
+}
+
+/** Claude Code's tool names, mapped to the ones extensions see by default (workflow-guard's). */
+const CLAUDE_TOOLS: Readonly<Record<string, string>> = {
+  Write: 'write',
+  Edit: 'edit',
+  MultiEdit: 'edit',
+  NotebookEdit: 'edit',
+  Bash: 'bash',
+  Read: 'read',
+  Grep: 'grep',
+  Glob: 'glob',
+  LS: 'ls',
+  WebFetch: 'web_fetch',
+  WebSearch: 'web_search',
+  Task: 'task',
+  TodoWrite: 'todo_write',
+};
+
+/** Argument names Claude Code uses for the file a tool works on. */
+const PATH_ARGUMENTS = ['file_path', 'notebook_path'];
+
+export const claudeCode: CommandHookAgent = {
+  name: 'claude-code',
+  title: 'Claude Code',
+  toolIn(name, input) {
+    const args: Args = {};
+    for (const [key, value] of Object.entries(input)) {
+      args[PATH_ARGUMENTS.includes(key) && !('path' in input) ? 'path' : key] = value;
+    }
+    return { toolName: CLAUDE_TOOLS[name] ?? name, toolArgs: args };
+  },
+  toolOut(_name, input, args) {
+    const pathKey = PATH_ARGUMENTS.find((key) => key in input);
+    if (pathKey === undefined || 'path' in input) return args;
+    const { path, ...rest } = args;
+    return path === undefined ? rest : { ...rest, [pathKey]: path };
+  },
+  rewriteDecision: 'ask',
+  endEvents: ['Stop', 'SessionEnd'],
+  installEvents: ['UserPromptSubmit', 'PreToolUse', 'Stop', 'SessionEnd'],
+  settingsFile: (project) =>
+    project
+      ? join(project, '.claude', 'settings.json')
+      : join(homedir(), '.claude', 'settings.json'),
+};
+
+/**
+ * Codex sends every shell tool (argv arrays joined) as `Bash` with `{ command }`, and file edits
+ * as `apply_patch` with the patch text in `command`; extensions see `bash` and `patch` with
+ * `{ patch }`, as from any other agent. MCP tools (`mcp__server__tool`) pass through as named.
+ */
+export const codex: CommandHookAgent = {
+  name: 'codex',
+  title: 'Codex',
+  toolIn(name, input) {
+    if (name === 'Bash') return { toolName: 'bash', toolArgs: input };
+    if (name === 'apply_patch') {
+      const { command, ...rest } = input;
+      return { toolName: 'patch', toolArgs: { ...rest, patch: command } };
+    }
+    return { toolName: name, toolArgs: input };
+  },
+  toolOut(name, _input, args) {
+    if (name !== 'apply_patch') return args;
+    const { patch, ...rest } = args;
+    return { ...rest, command: patch };
+  },
+  rewriteDecision: 'allow',
+  // Codex has no SessionEnd; a turn ends with Stop (or a new turn_id, see run-hook).
+  endEvents: ['Stop'],
+  installEvents: ['UserPromptSubmit', 'PreToolUse', 'Stop'],
+  settingsFile: (project) =>
+    project
+      ? join(project, '.codex', 'hooks.json')
+      : join(process.env.CODEX_HOME ?? join(homedir(), '.codex'), 'hooks.json'),
+};
+
+export const COMMAND_HOOK_AGENTS: Readonly<Record<string, CommandHookAgent>> = {
+  'claude-code': claudeCode,
+  codex,
+};
