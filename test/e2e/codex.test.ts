@@ -1,0 +1,155 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tree, write } from '../fixtures.js';
+import { built, root, runBin } from '../hosts/run-bin.js';
+import { type FakeResponses, startFakeResponses } from './fake-responses-server.js';
+
+// The real Codex command line (test/real-agents, installed by .ci/run or `npm run setup:agents`),
+// run offline against a scripted model on loopback, with the hook `hermes hook install codex`
+// wrote. CI must have it; elsewhere these tests are skipped when it is not installed.
+const codexCli = join(root, 'test/real-agents/node_modules/@openai/codex/bin/codex.js');
+const haveCodex = existsSync(codexCli);
+if (!haveCodex && !process.env.CI)
+  console.warn('test/e2e/codex: skipped, Codex is not installed (npm run setup:agents)');
+
+let server: FakeResponses | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** A project, a Hermes home loading workflow-guard, and a Codex home with the hermes hook. */
+async function setup() {
+  const project = tree({ '.git/HEAD': 'ref: refs/heads/main\n', 'src/.keep': '' });
+  const hermesHome = tree({
+    'config.yaml': `extensions:\n  paths: [${JSON.stringify(join(root, 'extensions/workflow-guard'))}]\n`,
+  });
+  const home = tree();
+  const codexHome = tree();
+  const installed = await runBin(['hook', 'install', 'codex'], {
+    CODEX_HOME: codexHome,
+    HOME: home,
+  });
+  expect(installed.code, installed.stderr).toBe(0);
+  return { project, hermesHome, home, codexHome };
+}
+
+function configure(codexHome: string, baseUrl: string) {
+  // A model Codex knows (so it offers apply_patch), our loopback provider, and nothing that
+  // reaches for the network (plugins, apps, updates, analytics) or reads the user's shell files.
+  write(codexHome, {
+    'config.toml': `model = "gpt-5.5"
+model_provider = "fake"
+approval_policy = "never"
+sandbox_mode = "danger-full-access"
+check_for_update_on_startup = false
+
+[model_providers.fake]
+name = "fake"
+base_url = "${baseUrl}"
+wire_api = "responses"
+request_max_retries = 0
+stream_max_retries = 0
+
+[features]
+hooks = true
+plugins = false
+apps = false
+remote_plugin = false
+shell_snapshot = false
+in_app_updates = false
+
+[analytics]
+enabled = false
+`,
+  });
+}
+
+function codexExec(
+  env: { project: string; hermesHome: string; home: string; codexHome: string },
+  prompt: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [
+        codexCli,
+        'exec',
+        '--json',
+        '--skip-git-repo-check',
+        '--dangerously-bypass-approvals-and-sandbox',
+        // Codex runs a new hook only once the user has trusted it in its /hooks screen.
+        '--dangerously-bypass-hook-trust',
+        prompt,
+      ],
+      {
+        cwd: env.project,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: env.home,
+          CODEX_HOME: env.codexHome,
+          HERMES_HOME: env.hermesHome,
+        },
+        timeout: 60_000,
+      },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    ).stdin?.end();
+  });
+}
+
+const script = [
+  { shell: 'echo fixed > src/login.ts' },
+  { patch: '*** Begin Patch\n*** Add File: src/session.ts\n+export {};\n*** End Patch\n' },
+];
+
+/** What the model was told about each tool call, from the request after the last one. */
+function toolOutputs(fake: FakeResponses): string[] {
+  const last = fake.requests.at(-1)?.input ?? [];
+  return last
+    .filter((item) => String(item.type).endsWith('_call_output'))
+    .map((item) => String(item.output));
+}
+
+describe.runIf(built && (haveCodex || process.env.CI))('real Codex with hermes hook codex', () => {
+  it('is installed where CI runs', () => {
+    expect(haveCodex, 'test/real-agents is not installed: run npm run setup:agents').toBe(true);
+  });
+
+  it('workflow-guard blocks a shell write and a patch without a plan, and the model is told why', async () => {
+    const env = await setup();
+    server = await startFakeResponses(script);
+    configure(env.codexHome, server.baseUrl);
+    const run = await codexExec(env, 'fix the login bug');
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(join(env.project, 'src/login.ts'))).toBe(false);
+    expect(existsSync(join(env.project, 'src/session.ts'))).toBe(false);
+    const outputs = toolOutputs(server);
+    expect(outputs).toHaveLength(2);
+    for (const output of outputs) {
+      expect(output).toMatch(/blocked by PreToolUse hook/);
+      expect(output).toMatch(/Write the plan at plans\/active\/plan\.md/);
+    }
+    // The prompt's rewrite reached the model as context (Codex cannot replace a prompt).
+    expect(JSON.stringify(server.requests[0]?.input)).toContain(
+      'treat it as: /start-feature fix the login bug',
+    );
+    // Stop ended the turn: its state is gone.
+    expect(readdirSync(join(env.hermesHome, 'turns')).filter((f) => f.endsWith('.json'))).toEqual(
+      [],
+    );
+  }, 90_000);
+
+  it('lets the same calls run once the plan exists', async () => {
+    const env = await setup();
+    write(env.project, { 'plans/active/plan.md': '# Plan\n1. fix the login\n' });
+    server = await startFakeResponses(script);
+    configure(env.codexHome, server.baseUrl);
+    const run = await codexExec(env, 'fix the login bug');
+    expect(run.code, run.stderr).toBe(0);
+    expect(toolOutputs(server).join('\n')).not.toMatch(/blocked/);
+    expect(existsSync(join(env.project, 'src/login.ts'))).toBe(true);
+    expect(existsSync(join(env.project, 'src/session.ts'))).toBe(true);
+  }, 90_000);
+});
