@@ -1,18 +1,14 @@
-import { execFile } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tree, write } from '../fixtures.js';
-import { built, root, runBin } from '../hosts/run-bin.js';
+import { built, runBin } from '../hosts/run-bin.js';
 import { type FakeResponses, startFakeResponses } from './fake-responses-server.js';
+import { guardedProject, noTmpExtension, openTurns, realAgent, runAgent } from './setup.js';
 
-// The real Codex command line (test/real-agents, installed by .ci/run or `npm run setup:agents`),
-// run offline against a scripted model on loopback, with the hook `hermes hook install codex`
-// wrote. CI must have it; elsewhere these tests are skipped when it is not installed.
-const codexCli = join(root, 'test/real-agents/node_modules/@openai/codex/bin/codex.js');
-const haveCodex = existsSync(codexCli);
-if (!haveCodex && !process.env.CI)
-  console.warn('test/e2e/codex: skipped, Codex is not installed (npm run setup:agents)');
+// The real Codex command line, run offline (`codex exec`) against a scripted model on loopback,
+// with the hook `hermes hook install codex` wrote into its hooks.json.
+const codex = realAgent('codex');
 
 let server: FakeResponses | undefined;
 afterEach(async () => {
@@ -20,12 +16,8 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** A project, a Hermes home loading workflow-guard, and a Codex home with the hermes hook. */
 async function setup() {
-  const project = tree({ '.git/HEAD': 'ref: refs/heads/main\n', 'src/.keep': '' });
-  const hermesHome = tree({
-    'config.yaml': `extensions:\n  paths: [${JSON.stringify(join(root, 'extensions/workflow-guard'))}]\n`,
-  });
+  const { project, hermesHome } = guardedProject();
   const home = tree();
   const codexHome = tree();
   const installed = await runBin(['hook', 'install', 'codex'], {
@@ -70,33 +62,23 @@ enabled = false
 function codexExec(
   env: { project: string; hermesHome: string; home: string; codexHome: string },
   prompt: string,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [
-        codexCli,
-        'exec',
-        '--json',
-        '--skip-git-repo-check',
-        '--dangerously-bypass-approvals-and-sandbox',
-        // Codex runs a new hook only once the user has trusted it in its /hooks screen.
-        '--dangerously-bypass-hook-trust',
-        prompt,
-      ],
-      {
-        cwd: env.project,
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: env.home,
-          CODEX_HOME: env.codexHome,
-          HERMES_HOME: env.hermesHome,
-        },
-        timeout: 60_000,
-      },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
-    ).stdin?.end();
-  });
+) {
+  return runAgent(
+    codex.path,
+    [
+      'exec',
+      '--json',
+      '--skip-git-repo-check',
+      '--dangerously-bypass-approvals-and-sandbox',
+      // Codex runs a new hook only once the user has trusted it in its /hooks screen.
+      '--dangerously-bypass-hook-trust',
+      prompt,
+    ],
+    {
+      cwd: env.project,
+      env: { HOME: env.home, CODEX_HOME: env.codexHome, HERMES_HOME: env.hermesHome },
+    },
+  );
 }
 
 const script = [
@@ -112,44 +94,60 @@ function toolOutputs(fake: FakeResponses): string[] {
     .map((item) => String(item.output));
 }
 
-describe.runIf(built && (haveCodex || process.env.CI))('real Codex with hermes hook codex', () => {
-  it('is installed where CI runs', () => {
-    expect(haveCodex, 'test/real-agents is not installed: run npm run setup:agents').toBe(true);
-  });
+describe.runIf(built && (codex.installed || process.env.CI))(
+  'real Codex with hermes hook codex',
+  () => {
+    it('is installed where CI runs', () => {
+      expect(codex.installed, 'test/real-agents is not installed: run npm run setup:agents').toBe(
+        true,
+      );
+    });
 
-  it('workflow-guard blocks a shell write and a patch without a plan, and the model is told why', async () => {
-    const env = await setup();
-    server = await startFakeResponses(script);
-    configure(env.codexHome, server.baseUrl);
-    const run = await codexExec(env, 'fix the login bug');
-    expect(run.code, run.stderr).toBe(0);
-    expect(existsSync(join(env.project, 'src/login.ts'))).toBe(false);
-    expect(existsSync(join(env.project, 'src/session.ts'))).toBe(false);
-    const outputs = toolOutputs(server);
-    expect(outputs).toHaveLength(2);
-    for (const output of outputs) {
-      expect(output).toMatch(/blocked by PreToolUse hook/);
-      expect(output).toMatch(/Write the plan at plans\/active\/plan\.md/);
-    }
-    // The prompt's rewrite reached the model as context (Codex cannot replace a prompt).
-    expect(JSON.stringify(server.requests[0]?.input)).toContain(
-      'treat it as: /start-feature fix the login bug',
-    );
-    // Stop ended the turn: its state is gone.
-    expect(readdirSync(join(env.hermesHome, 'turns')).filter((f) => f.endsWith('.json'))).toEqual(
-      [],
-    );
-  }, 90_000);
+    it('workflow-guard blocks a shell write and a patch without a plan, and the model is told why', async () => {
+      const env = await setup();
+      server = await startFakeResponses(script);
+      configure(env.codexHome, server.baseUrl);
+      const run = await codexExec(env, 'fix the login bug');
+      expect(run.code, run.stderr).toBe(0);
+      expect(existsSync(join(env.project, 'src/login.ts'))).toBe(false);
+      expect(existsSync(join(env.project, 'src/session.ts'))).toBe(false);
+      const outputs = toolOutputs(server);
+      expect(outputs).toHaveLength(2);
+      for (const output of outputs) {
+        expect(output).toMatch(/blocked by PreToolUse hook/);
+        expect(output).toMatch(/Write the plan at plans\/active\/plan\.md/);
+      }
+      // The prompt's rewrite reached the model as context (Codex cannot replace a prompt).
+      expect(JSON.stringify(server.requests[0]?.input)).toContain(
+        'treat it as: /start-feature fix the login bug',
+      );
+      // Stop ended the turn: its state is gone.
+      expect(openTurns(env.hermesHome)).toEqual([]);
+    }, 90_000);
 
-  it('lets the same calls run once the plan exists', async () => {
-    const env = await setup();
-    write(env.project, { 'plans/active/plan.md': '# Plan\n1. fix the login\n' });
-    server = await startFakeResponses(script);
-    configure(env.codexHome, server.baseUrl);
-    const run = await codexExec(env, 'fix the login bug');
-    expect(run.code, run.stderr).toBe(0);
-    expect(toolOutputs(server).join('\n')).not.toMatch(/blocked/);
-    expect(existsSync(join(env.project, 'src/login.ts'))).toBe(true);
-    expect(existsSync(join(env.project, 'src/session.ts'))).toBe(true);
-  }, 90_000);
-});
+    it('lets the same calls run once the plan exists', async () => {
+      const env = await setup();
+      write(env.project, { 'plans/active/plan.md': '# Plan\n1. fix the login\n' });
+      server = await startFakeResponses(script);
+      configure(env.codexHome, server.baseUrl);
+      const run = await codexExec(env, 'fix the login bug');
+      expect(run.code, run.stderr).toBe(0);
+      expect(toolOutputs(server).join('\n')).not.toMatch(/blocked/);
+      expect(existsSync(join(env.project, 'src/login.ts'))).toBe(true);
+      expect(existsSync(join(env.project, 'src/session.ts'))).toBe(true);
+    }, 90_000);
+
+    it('runs the rewritten call when an extension rewrites it (allow + updatedInput)', async () => {
+      const env = await setup();
+      write(env.hermesHome, { 'extensions/no-tmp.ts': noTmpExtension });
+      write(env.project, { 'plans/.keep': '' });
+      server = await startFakeResponses([{ shell: 'echo hi > plans/notes.tmp' }]);
+      configure(env.codexHome, server.baseUrl);
+      const run = await codexExec(env, 'what is in plans?');
+      expect(run.code, run.stderr).toBe(0);
+      expect(toolOutputs(server).join('\n')).not.toMatch(/blocked/);
+      expect(existsSync(join(env.project, 'plans/notes.md'))).toBe(true);
+      expect(existsSync(join(env.project, 'plans/notes.tmp'))).toBe(false);
+    }, 90_000);
+  },
+);

@@ -1,0 +1,57 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { tree, tsExtension } from '../fixtures.js';
+import { root } from '../hosts/run-bin.js';
+
+/**
+ * The agents' own command lines, from test/real-agents (installed by .ci/run or
+ * `npm run setup:agents`). CI must have them; elsewhere their tests are skipped, with a note.
+ */
+export function realAgent(bin: 'codex' | 'claude'): { path: string; installed: boolean } {
+  const path = join(root, 'test/real-agents/node_modules/.bin', bin);
+  const installed = existsSync(path);
+  if (!installed && !process.env.CI)
+    console.warn(`test/e2e: ${bin} is not installed, its tests are skipped (npm run setup:agents)`);
+  return { path, installed };
+}
+
+/** A project and a Hermes home that loads workflow-guard, as a user would set them up. */
+export function guardedProject() {
+  return {
+    project: tree({ '.git/HEAD': 'ref: refs/heads/main\n', 'src/.keep': '' }),
+    hermesHome: tree({
+      'config.yaml': `extensions:\n  paths: [${JSON.stringify(join(root, 'extensions/workflow-guard'))}]\n`,
+    }),
+  };
+}
+
+/** Turn-state files left in the Hermes home (none once the agent's turn has ended). */
+export function openTurns(hermesHome: string): string[] {
+  const dir = join(hermesHome, 'turns');
+  return existsSync(dir) ? readdirSync(dir).filter((file) => file.endsWith('.json')) : [];
+}
+
+/** Runs an agent's command line to its end; stdin closed, as in CI. */
+export function runAgent(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: Record<string, string> },
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      command,
+      args,
+      { cwd: options.cwd, env: { PATH: process.env.PATH ?? '', ...options.env }, timeout: 60_000 },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    ).stdin?.end();
+  });
+}
+
+/** Rewrites shell commands that would write a `.tmp` file to write the `.md` one instead. */
+export const noTmpExtension = tsExtension(
+  'no-tmp',
+  `hermes.on('intercept_tool_call', (e) => String(e.toolArgs.command).includes('.tmp')
+    ? { action: 'rewrite', value: { ...e.toolArgs, command: String(e.toolArgs.command).replaceAll('.tmp', '.md') } }
+    : undefined, { tools: ['bash'] });`,
+);
