@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateText, stepCountIs, streamText, tool } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
+import * as aiTest from 'ai/test';
 import { block, createRuntime } from 'hermes-extensions';
 import { withHermes } from 'hermes-extensions/ai-sdk';
 import { memoryLogger } from 'hermes-extensions/testing';
@@ -10,6 +10,18 @@ import { z } from 'zod';
 import workflowGuard from '../extensions/workflow-guard/index.js';
 import { tree, write } from './fixtures.js';
 import { ext } from './helpers.js';
+
+// The same tests run against AI SDK 6 and, in the `ai-sdk-v7` project, AI SDK 7, whose own
+// models implement specification v4: the mock is the SDK's newest.
+const MockLanguageModel =
+  ((aiTest as Record<string, unknown>).MockLanguageModelV4 as
+    | typeof aiTest.MockLanguageModelV3
+    | undefined) ?? aiTest.MockLanguageModelV3;
+
+it('runs against the AI SDK its project names', () => {
+  const v7 = 'MockLanguageModelV4' in aiTest;
+  expect(v7).toBe(process.env.AI_SDK_MAJOR === '7');
+});
 
 const usage = {
   inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
@@ -55,7 +67,7 @@ describe('hermes-extensions/ai-sdk with the real generateText loop', () => {
         },
       }),
     };
-    const model = new MockLanguageModelV3({
+    const model = new MockLanguageModel({
       doGenerate: [
         writeCall('c1', 'src/app.ts'),
         writeCall('c2', 'plans/active/plan.md'),
@@ -105,7 +117,7 @@ describe('hermes-extensions/ai-sdk with the real generateText loop', () => {
     const tools = {
       read: tool({ inputSchema: z.object({ path: z.string() }), execute: async () => 'contents' }),
     };
-    const model = new MockLanguageModelV3({
+    const model = new MockLanguageModel({
       doGenerate: [
         {
           content: [
@@ -157,7 +169,7 @@ describe('hermes-extensions/ai-sdk with the real generateText loop', () => {
     const text = await runtime.runTurn({ sessionId: 's' }, async (turn) => {
       const call = await withHermes(turn, {
         prompt: 'go',
-        model: new MockLanguageModelV3(),
+        model: new MockLanguageModel(),
         tools,
       });
       const executed = await call.tools.read.execute?.(
@@ -179,7 +191,7 @@ describe('hermes-extensions/ai-sdk with the real generateText loop', () => {
       logger: memoryLogger(),
     });
     const call = await runtime.runTurn({ sessionId: 's' }, (turn) =>
-      withHermes(turn, { prompt: 'sk-123', model: new MockLanguageModelV3() }),
+      withHermes(turn, { prompt: 'sk-123', model: new MockLanguageModel() }),
     );
     expect(call).toMatchObject({ blocked: true, message: 'No secrets, please.' });
   });
@@ -204,7 +216,7 @@ describe('hermes-extensions/ai-sdk with the real generateText loop', () => {
         },
       }),
     };
-    const model = new MockLanguageModelV3({
+    const model = new MockLanguageModel({
       doGenerate: [
         writeCall('c1', 'src/app.ts'),
         writeCall('c2', 'plans/active/plan.md'),
@@ -246,7 +258,7 @@ describe('hermes-extensions/ai-sdk with the real generateText loop', () => {
       extensions: [ext('recorder', (h) => h.observe('*', (p) => void events.push(p)))],
       logger: memoryLogger(),
     });
-    const model = new MockLanguageModelV3({
+    const model = new MockLanguageModel({
       doStream: async () => ({
         stream: new ReadableStream({
           start(controller) {
