@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -351,6 +351,43 @@ describe.runIf(built)('hermes extensions trust', () => {
     const revoked = await hermes(home, 'extensions', 'trust', '--revoke', '--cwd', project);
     expect(revoked.stdout).toMatch(/revoked/);
     expect((await list()).stdout).toMatch(/local\s+untrusted/);
+  });
+});
+
+/** The bin on a pseudo-terminal (under `script`), answering `answer` when it asks y/N. */
+function onTerminal(home: string, args: string, answer: string): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn('script', ['-qec', `"${process.execPath}" "${bin}" ${args}`, '/dev/null'], {
+      env: { ...process.env, HERMES_HOME: home },
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      const before = stdout;
+      stdout += chunk.toString();
+      if (!before.includes('[y/N]') && stdout.includes('[y/N]')) child.stdin.write(`${answer}\n`);
+    });
+    child.on('close', (code) => {
+      child.stdin.destroy();
+      resolve({ code: code ?? -1, stdout, stderr: '' });
+    });
+  });
+}
+
+describe.runIf(built)('hermes extensions trust on a terminal', () => {
+  it('asks, and trusts only on yes', async () => {
+    const home = tree();
+    const project = tree({ '.git/HEAD': '', '.hermes/extensions/local.ts': tsExtension('local') });
+    const declined = await onTerminal(home, `extensions trust --cwd "${project}"`, '');
+    expect(declined.stdout).toContain(join(project, '.hermes/extensions/local.ts'));
+    expect(declined.stdout).toMatch(/Trust this project\? \[y\/N\]/);
+    expect(declined.stdout).toMatch(/Not trusted\./);
+    expect(declined.code).toBe(1);
+    const list = () => hermes(home, 'extensions', 'list', '--cwd', project);
+    expect((await list()).stdout).toMatch(/local\s+untrusted/);
+    const accepted = await onTerminal(home, `extensions trust --cwd "${project}"`, 'y');
+    expect(accepted.code).toBe(0);
+    expect(accepted.stdout).toMatch(/Trusted .* \(fingerprint [0-9a-f]{16}\)/);
+    expect((await list()).stdout).toMatch(/local\s+enabled\s+project/);
   });
 });
 
