@@ -1,21 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { tree, write } from '../fixtures.js';
-import { built, runBin } from '../hosts/run-bin.js';
+import { runBin } from '../hosts/run-bin.js';
 import { type FakeMessages, startFakeMessages } from './fake-messages-server.js';
-import { guardedProject, noTmpExtension, openTurns, realAgent, runAgent } from './setup.js';
+import { describeRealAgent, guardedProject, noTmpExtension, openTurns, runAgent } from './setup.js';
 
 // The real Claude Code command line, run headless (`claude -p`) against a scripted model on
 // loopback, with the hook `hermes hook install claude-code` wrote into its user settings.
-const claude = realAgent('claude');
-
-let server: FakeMessages | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
 async function setup() {
   const { project, hermesHome } = guardedProject();
   const home = tree();
@@ -24,10 +16,14 @@ async function setup() {
   return { project, hermesHome, home };
 }
 
-function claudePrint(env: { project: string; hermesHome: string; home: string }, prompt: string) {
-  if (server === undefined) throw new Error('start the fake model first');
+function claudePrint(
+  claude: string,
+  env: { project: string; hermesHome: string; home: string },
+  model: FakeMessages,
+  prompt: string,
+) {
   return runAgent(
-    claude.path,
+    claude,
     // acceptEdits runs both tools when no hook objects (bypassPermissions refuses to run as root).
     ['-p', prompt, '--output-format', 'json', '--permission-mode', 'acceptEdits'],
     {
@@ -35,7 +31,7 @@ function claudePrint(env: { project: string; hermesHome: string; home: string },
       env: {
         HOME: env.home,
         HERMES_HOME: env.hermesHome,
-        ANTHROPIC_BASE_URL: server.baseUrl,
+        ANTHROPIC_BASE_URL: model.baseUrl,
         ANTHROPIC_API_KEY: 'sk-ant-test',
         // Loopback only: no update checks, telemetry, error reports or other side traffic.
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
@@ -63,60 +59,51 @@ function toolResults(fake: FakeMessages): Array<{ content: unknown; is_error?: b
   );
 }
 
-describe.runIf(built && (claude.installed || process.env.CI))(
-  'real Claude Code with hermes hook claude-code',
-  () => {
-    it('is installed where CI runs', () => {
-      expect(claude.installed, 'test/real-agents is not installed: run npm run setup:agents').toBe(
-        true,
-      );
-    });
+describeRealAgent('claude', 'real Claude Code with hermes hook claude-code', (claude) => {
+  it('workflow-guard denies a shell write and a Write without a plan, and the model is told why', async () => {
+    const env = await setup();
+    const model = await startFakeMessages(script(env.project));
+    const run = await claudePrint(claude, env, model, 'fix the login bug');
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(join(env.project, 'src/login.ts'))).toBe(false);
+    expect(existsSync(join(env.project, 'src/session.ts'))).toBe(false);
+    const results = toolResults(model);
+    expect(results).toHaveLength(2);
+    for (const result of results) {
+      expect(result.is_error).toBe(true);
+      expect(JSON.stringify(result.content)).toMatch(/Write the plan at plans\/active\/plan\.md/);
+    }
+    // The prompt's rewrite reached the model as context (the protocol cannot replace a prompt).
+    expect(JSON.stringify(model.requests[0]?.messages)).toContain(
+      'treat it as: /start-feature fix the login bug',
+    );
+    expect(openTurns(env.hermesHome)).toEqual([]);
+  }, 90_000);
 
-    it('workflow-guard denies a shell write and a Write without a plan, and the model is told why', async () => {
-      const env = await setup();
-      server = await startFakeMessages(script(env.project));
-      const run = await claudePrint(env, 'fix the login bug');
-      expect(run.code, run.stderr).toBe(0);
-      expect(existsSync(join(env.project, 'src/login.ts'))).toBe(false);
-      expect(existsSync(join(env.project, 'src/session.ts'))).toBe(false);
-      const results = toolResults(server);
-      expect(results).toHaveLength(2);
-      for (const result of results) {
-        expect(result.is_error).toBe(true);
-        expect(JSON.stringify(result.content)).toMatch(/Write the plan at plans\/active\/plan\.md/);
-      }
-      // The prompt's rewrite reached the model as context (the protocol cannot replace a prompt).
-      expect(JSON.stringify(server.requests[0]?.messages)).toContain(
-        'treat it as: /start-feature fix the login bug',
-      );
-      expect(openTurns(env.hermesHome)).toEqual([]);
-    }, 90_000);
+  it('lets the same calls run once the plan exists', async () => {
+    const env = await setup();
+    write(env.project, { 'plans/active/plan.md': '# Plan\n1. fix the login\n' });
+    const model = await startFakeMessages(script(env.project));
+    const run = await claudePrint(claude, env, model, 'fix the login bug');
+    expect(run.code, run.stderr).toBe(0);
+    expect(toolResults(model).map((r) => r.is_error ?? false)).toEqual([false, false]);
+    expect(existsSync(join(env.project, 'src/login.ts'))).toBe(true);
+    expect(existsSync(join(env.project, 'src/session.ts'))).toBe(true);
+  }, 90_000);
 
-    it('lets the same calls run once the plan exists', async () => {
-      const env = await setup();
-      write(env.project, { 'plans/active/plan.md': '# Plan\n1. fix the login\n' });
-      server = await startFakeMessages(script(env.project));
-      const run = await claudePrint(env, 'fix the login bug');
-      expect(run.code, run.stderr).toBe(0);
-      expect(toolResults(server).map((r) => r.is_error ?? false)).toEqual([false, false]);
-      expect(existsSync(join(env.project, 'src/login.ts'))).toBe(true);
-      expect(existsSync(join(env.project, 'src/session.ts'))).toBe(true);
-    }, 90_000);
-
-    it('asks before a rewritten call runs; headless, with nobody to ask, it does not run at all', async () => {
-      const env = await setup();
-      write(env.hermesHome, { 'extensions/no-tmp.ts': noTmpExtension });
-      write(env.project, { 'plans/.keep': '' });
-      server = await startFakeMessages([
-        { name: 'Bash', input: { command: 'echo hi > plans/notes.tmp', description: 'note' } },
-      ]);
-      const run = await claudePrint(env, 'what is in plans?');
-      expect(run.code, run.stderr).toBe(0);
-      const [result] = toolResults(server);
-      expect(result?.is_error).toBe(true);
-      expect(JSON.stringify(result?.content)).toMatch(/Hermes extensions changed the arguments/);
-      expect(existsSync(join(env.project, 'plans/notes.tmp'))).toBe(false);
-      expect(existsSync(join(env.project, 'plans/notes.md'))).toBe(false);
-    }, 90_000);
-  },
-);
+  it('asks before a rewritten call runs; headless, with nobody to ask, it does not run at all', async () => {
+    const env = await setup();
+    write(env.hermesHome, { 'extensions/no-tmp.ts': noTmpExtension });
+    write(env.project, { 'plans/.keep': '' });
+    const model = await startFakeMessages([
+      { name: 'Bash', input: { command: 'echo hi > plans/notes.tmp', description: 'note' } },
+    ]);
+    const run = await claudePrint(claude, env, model, 'what is in plans?');
+    expect(run.code, run.stderr).toBe(0);
+    const [result] = toolResults(model);
+    expect(result?.is_error).toBe(true);
+    expect(JSON.stringify(result?.content)).toMatch(/Hermes extensions changed the arguments/);
+    expect(existsSync(join(env.project, 'plans/notes.tmp'))).toBe(false);
+    expect(existsSync(join(env.project, 'plans/notes.md'))).toBe(false);
+  }, 90_000);
+});

@@ -1,21 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { tree, write } from '../fixtures.js';
-import { built, runBin } from '../hosts/run-bin.js';
+import { runBin } from '../hosts/run-bin.js';
 import { type FakeResponses, startFakeResponses } from './fake-responses-server.js';
-import { guardedProject, noTmpExtension, openTurns, realAgent, runAgent } from './setup.js';
+import { describeRealAgent, guardedProject, noTmpExtension, openTurns, runAgent } from './setup.js';
 
 // The real Codex command line, run offline (`codex exec`) against a scripted model on loopback,
 // with the hook `hermes hook install codex` wrote into its hooks.json.
-const codex = realAgent('codex');
-
-let server: FakeResponses | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
 async function setup() {
   const { project, hermesHome } = guardedProject();
   const home = tree();
@@ -60,11 +52,12 @@ enabled = false
 }
 
 function codexExec(
+  codex: string,
   env: { project: string; hermesHome: string; home: string; codexHome: string },
   prompt: string,
 ) {
   return runAgent(
-    codex.path,
+    codex,
     [
       'exec',
       '--json',
@@ -94,60 +87,51 @@ function toolOutputs(fake: FakeResponses): string[] {
     .map((item) => String(item.output));
 }
 
-describe.runIf(built && (codex.installed || process.env.CI))(
-  'real Codex with hermes hook codex',
-  () => {
-    it('is installed where CI runs', () => {
-      expect(codex.installed, 'test/real-agents is not installed: run npm run setup:agents').toBe(
-        true,
-      );
-    });
+describeRealAgent('codex', 'real Codex with hermes hook codex', (codex) => {
+  it('workflow-guard blocks a shell write and a patch without a plan, and the model is told why', async () => {
+    const env = await setup();
+    const model = await startFakeResponses(script);
+    configure(env.codexHome, model.baseUrl);
+    const run = await codexExec(codex, env, 'fix the login bug');
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(join(env.project, 'src/login.ts'))).toBe(false);
+    expect(existsSync(join(env.project, 'src/session.ts'))).toBe(false);
+    const outputs = toolOutputs(model);
+    expect(outputs).toHaveLength(2);
+    for (const output of outputs) {
+      expect(output).toMatch(/blocked by PreToolUse hook/);
+      expect(output).toMatch(/Write the plan at plans\/active\/plan\.md/);
+    }
+    // The prompt's rewrite reached the model as context (Codex cannot replace a prompt).
+    expect(JSON.stringify(model.requests[0]?.input)).toContain(
+      'treat it as: /start-feature fix the login bug',
+    );
+    // Stop ended the turn: its state is gone.
+    expect(openTurns(env.hermesHome)).toEqual([]);
+  }, 90_000);
 
-    it('workflow-guard blocks a shell write and a patch without a plan, and the model is told why', async () => {
-      const env = await setup();
-      server = await startFakeResponses(script);
-      configure(env.codexHome, server.baseUrl);
-      const run = await codexExec(env, 'fix the login bug');
-      expect(run.code, run.stderr).toBe(0);
-      expect(existsSync(join(env.project, 'src/login.ts'))).toBe(false);
-      expect(existsSync(join(env.project, 'src/session.ts'))).toBe(false);
-      const outputs = toolOutputs(server);
-      expect(outputs).toHaveLength(2);
-      for (const output of outputs) {
-        expect(output).toMatch(/blocked by PreToolUse hook/);
-        expect(output).toMatch(/Write the plan at plans\/active\/plan\.md/);
-      }
-      // The prompt's rewrite reached the model as context (Codex cannot replace a prompt).
-      expect(JSON.stringify(server.requests[0]?.input)).toContain(
-        'treat it as: /start-feature fix the login bug',
-      );
-      // Stop ended the turn: its state is gone.
-      expect(openTurns(env.hermesHome)).toEqual([]);
-    }, 90_000);
+  it('lets the same calls run once the plan exists', async () => {
+    const env = await setup();
+    write(env.project, { 'plans/active/plan.md': '# Plan\n1. fix the login\n' });
+    const model = await startFakeResponses(script);
+    configure(env.codexHome, model.baseUrl);
+    const run = await codexExec(codex, env, 'fix the login bug');
+    expect(run.code, run.stderr).toBe(0);
+    expect(toolOutputs(model).join('\n')).not.toMatch(/blocked/);
+    expect(existsSync(join(env.project, 'src/login.ts'))).toBe(true);
+    expect(existsSync(join(env.project, 'src/session.ts'))).toBe(true);
+  }, 90_000);
 
-    it('lets the same calls run once the plan exists', async () => {
-      const env = await setup();
-      write(env.project, { 'plans/active/plan.md': '# Plan\n1. fix the login\n' });
-      server = await startFakeResponses(script);
-      configure(env.codexHome, server.baseUrl);
-      const run = await codexExec(env, 'fix the login bug');
-      expect(run.code, run.stderr).toBe(0);
-      expect(toolOutputs(server).join('\n')).not.toMatch(/blocked/);
-      expect(existsSync(join(env.project, 'src/login.ts'))).toBe(true);
-      expect(existsSync(join(env.project, 'src/session.ts'))).toBe(true);
-    }, 90_000);
-
-    it('runs the rewritten call when an extension rewrites it (allow + updatedInput)', async () => {
-      const env = await setup();
-      write(env.hermesHome, { 'extensions/no-tmp.ts': noTmpExtension });
-      write(env.project, { 'plans/.keep': '' });
-      server = await startFakeResponses([{ shell: 'echo hi > plans/notes.tmp' }]);
-      configure(env.codexHome, server.baseUrl);
-      const run = await codexExec(env, 'what is in plans?');
-      expect(run.code, run.stderr).toBe(0);
-      expect(toolOutputs(server).join('\n')).not.toMatch(/blocked/);
-      expect(existsSync(join(env.project, 'plans/notes.md'))).toBe(true);
-      expect(existsSync(join(env.project, 'plans/notes.tmp'))).toBe(false);
-    }, 90_000);
-  },
-);
+  it('runs the rewritten call when an extension rewrites it (allow + updatedInput)', async () => {
+    const env = await setup();
+    write(env.hermesHome, { 'extensions/no-tmp.ts': noTmpExtension });
+    write(env.project, { 'plans/.keep': '' });
+    const model = await startFakeResponses([{ shell: 'echo hi > plans/notes.tmp' }]);
+    configure(env.codexHome, model.baseUrl);
+    const run = await codexExec(codex, env, 'what is in plans?');
+    expect(run.code, run.stderr).toBe(0);
+    expect(toolOutputs(model).join('\n')).not.toMatch(/blocked/);
+    expect(existsSync(join(env.project, 'plans/notes.md'))).toBe(true);
+    expect(existsSync(join(env.project, 'plans/notes.tmp'))).toBe(false);
+  }, 90_000);
+});

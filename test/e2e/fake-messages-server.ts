@@ -1,5 +1,4 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { sendEvents, sendJson, serveOnLoopback } from './loopback.js';
 
 /** A tool call the scripted model makes, one per model request, in order. */
 export interface ScriptedToolUse {
@@ -12,7 +11,6 @@ export interface FakeMessages {
   baseUrl: string;
   /** Every `/v1/messages` request body that offered tools (the agent's own turns), in order. */
   requests: Array<{ messages?: Array<{ role: string; content: unknown }> }>;
-  close(): Promise<void>;
 }
 
 type Block = { type: 'text'; text: string } | ({ type: 'tool_use'; id: string } & ScriptedToolUse);
@@ -26,121 +24,103 @@ type Block = { type: 'text'; text: string } | ({ type: 'tool_use'; id: string } 
 export async function startFakeMessages(script: ScriptedToolUse[]): Promise<FakeMessages> {
   const requests: FakeMessages['requests'] = [];
   let count = 0;
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const path = request.url?.split('?')[0] ?? '';
-      const json = (status: number, body: unknown) => {
-        response.writeHead(status, { 'content-type': 'application/json' });
-        response.end(JSON.stringify(body));
-      };
-      if (request.method === 'POST' && path.endsWith('/v1/messages/count_tokens'))
-        return json(200, { input_tokens: 100 });
-      if (request.method !== 'POST' || !path.endsWith('/v1/messages'))
-        return json(404, {
-          type: 'error',
-          error: { type: 'not_found_error', message: 'not here' },
-        });
-
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      const id = `msg_${++count}`;
-      const model = String(body.model ?? 'claude');
-      let content: Block[];
-      let stop: 'tool_use' | 'end_turn' = 'end_turn';
-      if (!Array.isArray(body.tools) || body.tools.length === 0) {
-        content = [{ type: 'text', text: 'ok' }];
-      } else {
-        requests.push(body);
-        const done = (body.messages ?? [])
-          .flatMap((m: { content: unknown }) => (Array.isArray(m.content) ? m.content : []))
-          .filter((block: { type?: string }) => block.type === 'tool_result').length;
-        const next = script[done];
-        if (next === undefined) content = [{ type: 'text', text: `done after ${done} tool calls` }];
-        else {
-          content = [{ type: 'tool_use', id: `toolu_${done}`, ...next }];
-          stop = 'tool_use';
-        }
+  const port = await serveOnLoopback((request, text, response) => {
+    const path = request.url?.split('?')[0] ?? '';
+    if (request.method === 'POST' && path.endsWith('/v1/messages/count_tokens'))
+      return sendJson(response, 200, { input_tokens: 100 });
+    if (request.method !== 'POST' || !path.endsWith('/v1/messages'))
+      return sendJson(response, 404, {
+        type: 'error',
+        error: { type: 'not_found_error', message: 'not here' },
+      });
+    const body = JSON.parse(text);
+    const id = `msg_${++count}`;
+    const model = String(body.model ?? 'claude');
+    let content: Block[];
+    let stop: 'tool_use' | 'end_turn' = 'end_turn';
+    if (!Array.isArray(body.tools) || body.tools.length === 0) {
+      content = [{ type: 'text', text: 'ok' }];
+    } else {
+      requests.push(body);
+      const done = (body.messages ?? [])
+        .flatMap((m: { content: unknown }) => (Array.isArray(m.content) ? m.content : []))
+        .filter((block: { type?: string }) => block.type === 'tool_result').length;
+      const next = script[done];
+      if (next === undefined) content = [{ type: 'text', text: `done after ${done} tool calls` }];
+      else {
+        content = [{ type: 'tool_use', id: `toolu_${done}`, ...next }];
+        stop = 'tool_use';
       }
-      const usage = {
-        input_tokens: 10,
-        output_tokens: 5,
-        cache_creation_input_tokens: 0,
-        cache_read_input_tokens: 0,
-      };
-      if (!body.stream) {
-        return json(200, {
+    }
+    const usage = {
+      input_tokens: 10,
+      output_tokens: 5,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+    };
+    if (!body.stream) {
+      return sendJson(response, 200, {
+        id,
+        type: 'message',
+        role: 'assistant',
+        model,
+        content,
+        stop_reason: stop,
+        stop_sequence: null,
+        usage,
+      });
+    }
+    const events: Array<{ type: string } & Record<string, unknown>> = [
+      {
+        type: 'message_start',
+        message: {
           id,
           type: 'message',
           role: 'assistant',
           model,
-          content,
-          stop_reason: stop,
+          content: [],
+          stop_reason: null,
           stop_sequence: null,
           usage,
+        },
+      },
+    ];
+    content.forEach((block, index) => {
+      if (block.type === 'text') {
+        events.push({
+          type: 'content_block_start',
+          index,
+          content_block: { type: 'text', text: '' },
+        });
+        events.push({
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'text_delta', text: block.text },
+        });
+      } else {
+        const { input, ...start } = block;
+        events.push({
+          type: 'content_block_start',
+          index,
+          content_block: { ...start, input: {} },
+        });
+        events.push({
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'input_json_delta', partial_json: JSON.stringify(input) },
         });
       }
-      const events: Array<Record<string, unknown>> = [
-        {
-          type: 'message_start',
-          message: {
-            id,
-            type: 'message',
-            role: 'assistant',
-            model,
-            content: [],
-            stop_reason: null,
-            stop_sequence: null,
-            usage,
-          },
-        },
-      ];
-      content.forEach((block, index) => {
-        if (block.type === 'text') {
-          events.push({
-            type: 'content_block_start',
-            index,
-            content_block: { type: 'text', text: '' },
-          });
-          events.push({
-            type: 'content_block_delta',
-            index,
-            delta: { type: 'text_delta', text: block.text },
-          });
-        } else {
-          const { input, ...start } = block;
-          events.push({
-            type: 'content_block_start',
-            index,
-            content_block: { ...start, input: {} },
-          });
-          events.push({
-            type: 'content_block_delta',
-            index,
-            delta: { type: 'input_json_delta', partial_json: JSON.stringify(input) },
-          });
-        }
-        events.push({ type: 'content_block_stop', index });
-      });
-      events.push(
-        {
-          type: 'message_delta',
-          delta: { stop_reason: stop, stop_sequence: null },
-          usage: { output_tokens: 5 },
-        },
-        { type: 'message_stop' },
-      );
-      response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      response.end(
-        events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join(''),
-      );
+      events.push({ type: 'content_block_stop', index });
     });
+    events.push(
+      {
+        type: 'message_delta',
+        delta: { stop_reason: stop, stop_sequence: null },
+        usage: { output_tokens: 5 },
+      },
+      { type: 'message_stop' },
+    );
+    sendEvents(response, events);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+  return { baseUrl: `http://127.0.0.1:${port}`, requests };
 }

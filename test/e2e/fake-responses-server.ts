@@ -1,5 +1,4 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { sendEvents, sendJson, serveOnLoopback } from './loopback.js';
 
 /** A tool call the scripted model makes, one per model request, in order. */
 export type ScriptedCall = { shell: string } | { patch: string };
@@ -9,7 +8,6 @@ export interface FakeResponses {
   baseUrl: string;
   /** Every request body Codex sent to `/v1/responses`, in order. */
   requests: Array<{ input?: Array<Record<string, unknown>>; tools?: Array<{ name?: string }> }>;
-  close(): Promise<void>;
 }
 
 /**
@@ -22,71 +20,55 @@ export interface FakeResponses {
  */
 export async function startFakeResponses(script: ScriptedCall[]): Promise<FakeResponses> {
   const requests: FakeResponses['requests'] = [];
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      if (request.method !== 'POST' || !request.url?.endsWith('/responses')) {
-        response.writeHead(404, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ error: { message: 'not here', type: 'not_found' } }));
-        return;
-      }
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      requests.push(body);
-      const done = (body.input ?? []).filter((item: { type?: string }) =>
-        ['function_call_output', 'custom_tool_call_output'].includes(String(item.type)),
-      ).length;
-      const id = `resp_${requests.length}`;
-      const next = script[done];
-      const item =
-        next === undefined
+  const port = await serveOnLoopback((request, text, response) => {
+    if (request.method !== 'POST' || !request.url?.endsWith('/responses'))
+      return sendJson(response, 404, { error: { message: 'not here', type: 'not_found' } });
+    const body = JSON.parse(text);
+    requests.push(body);
+    const done = (body.input ?? []).filter((item: { type?: string }) =>
+      ['function_call_output', 'custom_tool_call_output'].includes(String(item.type)),
+    ).length;
+    const id = `resp_${requests.length}`;
+    const next = script[done];
+    const item =
+      next === undefined
+        ? {
+            type: 'message',
+            role: 'assistant',
+            id: `msg_${requests.length}`,
+            content: [{ type: 'output_text', text: `done after ${done} tool calls` }],
+          }
+        : 'shell' in next
           ? {
-              type: 'message',
-              role: 'assistant',
-              id: `msg_${requests.length}`,
-              content: [{ type: 'output_text', text: `done after ${done} tool calls` }],
+              type: 'function_call',
+              call_id: `call_${done}`,
+              name: 'exec_command',
+              arguments: JSON.stringify({ cmd: next.shell }),
             }
-          : 'shell' in next
-            ? {
-                type: 'function_call',
-                call_id: `call_${done}`,
-                name: 'exec_command',
-                arguments: JSON.stringify({ cmd: next.shell }),
-              }
-            : {
-                type: 'custom_tool_call',
-                call_id: `call_${done}`,
-                name: 'apply_patch',
-                input: next.patch,
-              };
-      const events = [
-        { type: 'response.created', response: { id } },
-        { type: 'response.output_item.done', item },
-        {
-          type: 'response.completed',
-          response: {
-            id,
-            usage: {
-              input_tokens: 10,
-              input_tokens_details: null,
-              output_tokens: 5,
-              output_tokens_details: null,
-              total_tokens: 15,
-            },
+          : {
+              type: 'custom_tool_call',
+              call_id: `call_${done}`,
+              name: 'apply_patch',
+              input: next.patch,
+            };
+    const events = [
+      { type: 'response.created', response: { id } },
+      { type: 'response.output_item.done', item },
+      {
+        type: 'response.completed',
+        response: {
+          id,
+          usage: {
+            input_tokens: 10,
+            input_tokens_details: null,
+            output_tokens: 5,
+            output_tokens_details: null,
+            total_tokens: 15,
           },
         },
-      ];
-      response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      response.end(
-        events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join(''),
-      );
-    });
+      },
+    ];
+    sendEvents(response, events);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
-    requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+  return { baseUrl: `http://127.0.0.1:${port}/v1`, requests };
 }

@@ -1,19 +1,32 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { tree, tsExtension } from '../fixtures.js';
-import { root } from '../hosts/run-bin.js';
+import { built, root } from '../hosts/run-bin.js';
+import { closeLoopbackServers } from './loopback.js';
 
 /**
- * The agents' own command lines, from test/real-agents (installed by .ci/run or
- * `npm run setup:agents`). CI must have them; elsewhere their tests are skipped, with a note.
+ * Tests of an agent's own command line, from test/real-agents (installed by .ci/run or
+ * `npm run setup:agents`). CI must have it — there a missing agent fails — elsewhere the tests
+ * are skipped, with a note. `body` gets the path of the agent's executable.
  */
-export function realAgent(bin: 'codex' | 'claude'): { path: string; installed: boolean } {
-  const path = join(root, 'test/real-agents/node_modules/.bin', bin);
-  const installed = existsSync(path);
+export function describeRealAgent(
+  bin: 'codex' | 'claude',
+  title: string,
+  body: (executable: string) => void,
+): void {
+  const executable = join(root, 'test/real-agents/node_modules/.bin', bin);
+  const installed = existsSync(executable);
   if (!installed && !process.env.CI)
     console.warn(`test/e2e: ${bin} is not installed, its tests are skipped (npm run setup:agents)`);
-  return { path, installed };
+  describe.runIf(built && (installed || process.env.CI))(title, () => {
+    afterEach(closeLoopbackServers);
+    it('is installed where CI runs', () => {
+      expect(installed, 'test/real-agents is not installed: run npm run setup:agents').toBe(true);
+    });
+    body(executable);
+  });
 }
 
 /** A project and a Hermes home that loads workflow-guard, as a user would set them up. */
