@@ -117,11 +117,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
             ? `Added the hermes hook for ${added.join(', ')} to ${file}.`
             : `${file} already runs the hermes hook; nothing changed.`,
         );
-        // Codex skips new or changed hooks, silently, until the user trusts them.
-        if (agent.name === 'codex' && added.length > 0)
-          io.out(
-            'Codex runs them once you trust them: open /hooks in Codex and trust the hermes hook.',
-          );
+        if (agent.afterInstall && added.length > 0) io.out(agent.afterInstall);
         return 0;
       }),
     );

@@ -30,6 +30,8 @@ export interface CommandHookAgent {
   installEvents: readonly string[];
   /** The settings file the hook entries go in, user-wide or in the project. */
   settingsFile(project: string | undefined): string;
+  /** What the user must still do once the hook is installed, if anything. */
+  afterInstall?: string;
 }
 
 /** Claude Code's tool names, mapped to the ones extensions see by default (workflow-guard's). */
@@ -106,6 +108,9 @@ export const codex: CommandHookAgent = {
     project
       ? join(project, '.codex', 'hooks.json')
       : join(process.env.CODEX_HOME ?? join(homedir(), '.codex'), 'hooks.json'),
+  // Codex skips a new or changed hook, silently, until the user trusts it.
+  afterInstall:
+    'Codex runs them once you trust them: open /hooks in Codex and trust the hermes hook.',
 };
 
 export const COMMAND_HOOK_AGENTS: Readonly<Record<string, CommandHookAgent>> = {
