@@ -14,13 +14,24 @@ interface Run {
   stderr: string;
 }
 
-/** The real bin in a child process, with its own $HERMES_HOME and no TTY. */
+/**
+ * The real bin in a child process, with its own $HERMES_HOME (and $HOME, so the user's own agent
+ * settings stay out of doctor's checks) and no TTY.
+ */
 function hermes(home: string, ...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [bin, ...args],
-      { env: { ...process.env, HERMES_HOME: home, HERMES_TRUST_PROJECT: '' } },
+      {
+        env: {
+          ...process.env,
+          HERMES_HOME: home,
+          HOME: home,
+          CODEX_HOME: '',
+          HERMES_TRUST_PROJECT: '',
+        },
+      },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );
   });
@@ -153,6 +164,76 @@ describe.runIf(built)('hermes extensions doctor', () => {
     const json = await hermes(home, 'extensions', 'doctor', '--json', '--cwd', tree());
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout).errors).toBeGreaterThanOrEqual(4);
+  });
+});
+
+describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
+  it('checks the hooks installed in Claude Code and Codex, and install mends a stale one', async () => {
+    const home = tree({ 'extensions/guard.ts': guard });
+    const project = tree({ '.git/HEAD': '' });
+    const doctor = () => hermes(home, 'extensions', 'doctor', '--cwd', project);
+    // No agent hooks installed: nothing to say about them.
+    expect((await doctor()).stdout).not.toMatch(/hook \(/);
+
+    expect((await hermes(home, 'hook', 'install', 'claude-code')).code).toBe(0);
+    const installed = await doctor();
+    expect(installed.code).toBe(0);
+    expect(installed.stdout).toMatch(
+      /✓ Claude Code hook \(.*\.claude\/settings\.json\): runs the hermes hook for UserPromptSubmit, PreToolUse, Stop, SessionEnd/,
+    );
+
+    // A project whose Codex hook was installed by a Node and a package that are gone since, and
+    // only for Stop.
+    const stale = '"/gone/bin/node" "/gone/hermes-extensions/bin/hermes.js" hook codex';
+    write(project, {
+      '.codex/hooks.json': JSON.stringify({
+        hooks: {
+          Stop: [{ hooks: [{ type: 'command', command: stale }] }],
+          PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'my-check' }] }],
+        },
+      }),
+    });
+    const broken = await doctor();
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toMatch(
+      /✗ Codex hook \(.*\.codex\/hooks\.json\): its command runs \/gone\/bin\/node and \/gone\/hermes-extensions\/bin\/hermes\.js, which no longer exist/,
+    );
+    expect(broken.stdout).toContain(`fix: hermes hook install codex --project --cwd ${project}`);
+
+    const mended = await hermes(home, 'hook', 'install', 'codex', '--project', '--cwd', project);
+    expect(mended.stdout).toMatch(/Added the hermes hook for UserPromptSubmit, PreToolUse to/);
+    expect(mended.stdout).toMatch(/Updated the hermes hook's command for Stop in/);
+    const hooks = JSON.parse(readFileSync(join(project, '.codex/hooks.json'), 'utf8')).hooks;
+    expect(hooks.Stop).toEqual([
+      {
+        hooks: [
+          { type: 'command', command: expect.stringMatching(/bin\/hermes\.js" hook codex$/) },
+        ],
+      },
+    ]);
+    expect(JSON.stringify(hooks)).not.toContain('/gone/');
+    expect(hooks.PreToolUse[0]).toEqual({
+      matcher: 'Bash',
+      hooks: [{ type: 'command', command: 'my-check' }],
+    });
+    const healthy = await doctor();
+    expect(healthy.code).toBe(0);
+    expect(healthy.stdout).toMatch(
+      /✓ Codex hook \(.*\): runs the hermes hook for UserPromptSubmit, PreToolUse, Stop/,
+    );
+  });
+
+  it('warns about a hook that leaves out tool calls', async () => {
+    const home = tree();
+    write(home, {
+      '.claude/settings.json': JSON.stringify({
+        hooks: { Stop: [{ hooks: [{ type: 'command', command: 'hermes hook claude-code' }] }] },
+      }),
+    });
+    const run = await hermes(home, 'extensions', 'doctor', '--cwd', tree());
+    expect(run.stdout).toMatch(
+      /! Claude Code hook \(.*\): not registered for UserPromptSubmit, PreToolUse, SessionEnd: tool calls are not checked/,
+    );
   });
 });
 

@@ -102,7 +102,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
           throw new CliError(`unknown agent "${name}"; supported: ${agentNames}`, 2);
         const { installCommandHooks } = await import('../host/command-hook/install.js');
         const bin = join(PACKAGE_ROOT, 'bin', 'hermes.js');
-        let result: { file: string; added: string[] };
+        let result: ReturnType<typeof installCommandHooks>;
         try {
           result = installCommandHooks(agent, {
             command: `"${process.execPath}" "${bin}" hook ${agent.name}`,
@@ -111,13 +111,13 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
         } catch (error) {
           throw new CliError((error as Error).message, 1);
         }
-        const { file, added } = result;
-        io.out(
-          added.length > 0
-            ? `Added the hermes hook for ${added.join(', ')} to ${file}.`
-            : `${file} already runs the hermes hook; nothing changed.`,
-        );
-        if (agent.afterInstall && added.length > 0) io.out(agent.afterInstall);
+        const { file, added, updated } = result;
+        if (added.length > 0) io.out(`Added the hermes hook for ${added.join(', ')} to ${file}.`);
+        if (updated.length > 0)
+          io.out(`Updated the hermes hook's command for ${updated.join(', ')} in ${file}.`);
+        if (added.length + updated.length === 0)
+          io.out(`${file} already runs the hermes hook; nothing changed.`);
+        else if (agent.afterInstall) io.out(agent.afterInstall);
         return 0;
       }),
     );

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { isFile } from '../../config/locations.js';
 import { HOOK_NAMES, type HookName } from '../../hooks/index.js';
+import { COMMAND_HOOK_AGENTS } from '../../host/command-hook/agents.js';
+import { inspectInstalledHooks } from '../../host/command-hook/installed.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import type { ExtensionInfo } from '../../runtime/types.js';
 import { inspectProjectTrust } from '../../trust/project-trust.js';
@@ -27,6 +29,7 @@ export async function doctorCommand(context: CommandContext, options: { json?: b
     ...runtime.extensions.map((ext) => extensionCheck(ext, runtime)),
     ...looseDiagnostics(runtime),
     ...trustChecks(context),
+    ...agentHookChecks(runtime.projectRoot),
     ...sharedPriorities(runtime.extensions),
     ...(await dryRun(runtime)),
   ];
@@ -100,6 +103,43 @@ function extensionCheck(ext: ExtensionInfo, runtime: Runtime): Check {
     default:
       return { level: 'ok', subject, message: `disabled (${ext.reason ?? 'by config'})` };
   }
+}
+
+/**
+ * The hermes hooks installed in Claude Code's and Codex's settings (user-wide and this project's):
+ * a command whose paths are gone fails on every event, and both agents let a failing hook
+ * through, so the extensions would silently stop running there. No hook installed, no check.
+ */
+function agentHookChecks(projectRoot: string): Check[] {
+  return Object.values(COMMAND_HOOK_AGENTS).flatMap((agent) =>
+    inspectInstalledHooks(agent, projectRoot).map((hook): Check => {
+      const subject = `${agent.title} hook (${hook.file})`;
+      const inProject = hook.file === agent.settingsFile(projectRoot);
+      const fix = `hermes hook install ${agent.name}${inProject ? ` --project --cwd ${projectRoot}` : ''}`;
+      if (hook.missing.length > 0) {
+        return {
+          level: 'error',
+          subject,
+          message: `its command runs ${hook.missing.join(' and ')}, which no longer exist: ${agent.title} lets a failing hook through, so no extension runs there`,
+          fix,
+        };
+      }
+      const absent = agent.installEvents.filter((event) => !hook.events.includes(event));
+      if (absent.length > 0) {
+        return {
+          level: 'warning',
+          subject,
+          message: `not registered for ${absent.join(', ')}${absent.includes('PreToolUse') ? ': tool calls are not checked' : ''}`,
+          fix,
+        };
+      }
+      return {
+        level: 'ok',
+        subject,
+        message: `runs the hermes hook for ${hook.events.join(', ')}`,
+      };
+    }),
+  );
 }
 
 function fixFor(reason: string): string {

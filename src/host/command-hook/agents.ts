@@ -107,7 +107,7 @@ export const codex: CommandHookAgent = {
   settingsFile: (project) =>
     project
       ? join(project, '.codex', 'hooks.json')
-      : join(process.env.CODEX_HOME ?? join(homedir(), '.codex'), 'hooks.json'),
+      : join(process.env.CODEX_HOME || join(homedir(), '.codex'), 'hooks.json'),
   // Codex skips a new or changed hook, silently, until the user trusts it.
   afterInstall:
     'Codex runs them once you trust them: open /hooks in Codex and trust the hermes hook.',

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { CommandHookAgent } from './agents.js';
+import { isHermesHookCommand } from './installed.js';
 
 interface HookEntry {
   matcher?: string;
@@ -10,13 +11,16 @@ interface HookEntry {
 /**
  * Adds `command` as a command hook to the agent's settings — Claude Code's `settings.json`,
  * Codex's `hooks.json`, user-wide or the project's; both keep hooks under `hooks.<Event>` —
- * keeping every setting and hook already there; running it twice adds nothing twice. Returns the
- * file and the events it added. A file that is not a JSON object is an error, not overwritten.
+ * keeping every setting and hook already there; running it twice adds nothing twice. A hermes
+ * hook already there with another command line (the package moved, Node was upgraded) gets this
+ * one instead: a stale path would fail, and both agents let a failing hook through. Returns the
+ * file and the events it added or updated. A file that is not a JSON object is an error, not
+ * overwritten.
  */
 export function installCommandHooks(
   agent: CommandHookAgent,
   options: { project?: string; command: string },
-): { file: string; added: string[] } {
+): { file: string; added: string[]; updated: string[] } {
   const file = agent.settingsFile(options.project);
   let settings: Record<string, unknown> = {};
   if (existsSync(file)) {
@@ -33,19 +37,36 @@ export function installCommandHooks(
   }
   const hooks = (settings.hooks ?? {}) as Record<string, HookEntry[]>;
   const added: string[] = [];
+  const updated: string[] = [];
   for (const event of agent.installEvents) {
     const entries = Array.isArray(hooks[event]) ? hooks[event] : [];
-    if (entries.some((entry) => entry.hooks?.some((hook) => hook.command === options.command)))
-      continue;
-    entries.push({
-      ...(event === 'PreToolUse' ? { matcher: '*' } : {}),
-      hooks: [{ type: 'command', command: options.command, timeout: 30 }],
-    });
-    hooks[event] = entries;
-    added.push(event);
+    let ours = 0;
+    let changed = false;
+    for (const entry of entries) {
+      if (!Array.isArray(entry?.hooks)) continue;
+      entry.hooks = entry.hooks.filter((hook) => {
+        if (typeof hook?.command !== 'string' || !isHermesHookCommand(hook.command, agent))
+          return true;
+        if (ours++ > 0) return false; // one hermes hook per event is enough
+        changed ||= hook.command !== options.command;
+        hook.command = options.command;
+        return true;
+      });
+    }
+    const kept = entries.filter((entry) => !Array.isArray(entry?.hooks) || entry.hooks.length > 0);
+    if (ours === 0) {
+      kept.push({
+        ...(event === 'PreToolUse' ? { matcher: '*' } : {}),
+        hooks: [{ type: 'command', command: options.command, timeout: 30 }],
+      });
+      added.push(event);
+    } else if (changed || kept.length !== entries.length) {
+      updated.push(event);
+    }
+    hooks[event] = kept;
   }
   settings.hooks = hooks;
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(settings, null, 2)}\n`);
-  return { file, added };
+  return { file, added, updated };
 }
