@@ -106,6 +106,19 @@ describe.runIf(built)('hermes hook claude-code', () => {
       permissionDecisionReason: 'Hermes extensions changed the arguments of this call.',
       updatedInput: { file_path: join(project, 'plans/notes.md'), content: 'x' },
     });
+    // With permissions bypassed nothing would be asked: the rewritten call is allowed, as the
+    // original would have been, instead of an ask that headless Claude Code turns into a denial.
+    const bypassed = await hook(home, {
+      ...base,
+      permission_mode: 'bypassPermissions',
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Write',
+      tool_input: { file_path: join(project, 'plans/notes.tmp'), content: 'x' },
+    });
+    expect(JSON.parse(bypassed.stdout).hookSpecificOutput).toMatchObject({
+      permissionDecision: 'allow',
+      updatedInput: { file_path: join(project, 'plans/notes.md'), content: 'x' },
+    });
   });
 
   it('blocks a prompt with decision "block"', async () => {

@@ -21,11 +21,12 @@ function claudePrint(
   env: { project: string; hermesHome: string; home: string },
   model: FakeMessages,
   prompt: string,
+  permissionMode: 'acceptEdits' | 'bypassPermissions' = 'acceptEdits',
 ) {
   return runAgent(
     claude,
-    // acceptEdits runs both tools when no hook objects (bypassPermissions refuses to run as root).
-    ['-p', prompt, '--output-format', 'json', '--permission-mode', 'acceptEdits'],
+    // acceptEdits runs both tools when no hook objects.
+    ['-p', prompt, '--output-format', 'json', '--permission-mode', permissionMode],
     {
       cwd: env.project,
       env: {
@@ -39,6 +40,8 @@ function claudePrint(
         DISABLE_TELEMETRY: '1',
         DISABLE_ERROR_REPORTING: '1',
         CLAUDE_CODE_TMPDIR: join(env.home, 'tmp'),
+        // Claude Code refuses bypassPermissions as root outside a sandbox; CI runs as root, in one.
+        IS_SANDBOX: '1',
       },
     },
   );
@@ -105,5 +108,19 @@ describeRealAgent('claude', 'real Claude Code with hermes hook claude-code', (cl
     expect(JSON.stringify(result?.content)).toMatch(/Hermes extensions changed the arguments/);
     expect(existsSync(join(env.project, 'plans/notes.tmp'))).toBe(false);
     expect(existsSync(join(env.project, 'plans/notes.md'))).toBe(false);
+  }, 90_000);
+
+  it('runs a rewritten call rewritten when permissions are bypassed', async () => {
+    const env = await setup();
+    write(env.hermesHome, { 'extensions/no-tmp.ts': noTmpExtension });
+    write(env.project, { 'plans/.keep': '' });
+    const model = await startFakeMessages([
+      { name: 'Bash', input: { command: 'echo hi > plans/notes.tmp', description: 'note' } },
+    ]);
+    const run = await claudePrint(claude, env, model, 'what is in plans?', 'bypassPermissions');
+    expect(run.code, run.stderr).toBe(0);
+    expect(toolResults(model).map((r) => r.is_error ?? false)).toEqual([false]);
+    expect(existsSync(join(env.project, 'plans/notes.md'))).toBe(true);
+    expect(existsSync(join(env.project, 'plans/notes.tmp'))).toBe(false);
   }, 90_000);
 });

@@ -18,12 +18,14 @@ export interface CommandHookAgent {
   /** Rewritten arguments, back in the agent's own names (its `updatedInput`). */
   toolOut(name: string, input: Args, args: Args): Args;
   /**
-   * The `permissionDecision` that carries rewritten arguments. Claude Code takes `ask`, so the
-   * user sees the changed call rather than having it approved for them; Codex refuses `ask` (the
-   * whole answer would be ignored, failing open) and takes `allow`, which there never skips its
-   * own sandbox or approval.
+   * The `permissionDecision` that carries rewritten arguments, given the event's
+   * `permission_mode`. Never more than the user's own mode grants: Claude Code gets `ask`, so
+   * the user sees the changed call rather than having it approved for them — except in
+   * `bypassPermissions`, where nothing is asked anyway and `ask` would only turn every rewrite
+   * into a denial in headless runs. Codex refuses `ask` (the whole answer would be ignored,
+   * failing open) and takes `allow`, which there never skips its own sandbox or approval.
    */
-  rewriteDecision: 'ask' | 'allow';
+  rewriteDecision(permissionMode: unknown): 'ask' | 'allow';
   /** Events that end the turn (its state goes). */
   endEvents: readonly string[];
   /** Events `hermes hook install` registers. */
@@ -70,7 +72,7 @@ export const claudeCode: CommandHookAgent = {
     const { path, ...rest } = args;
     return path === undefined ? rest : { ...rest, [pathKey]: path };
   },
-  rewriteDecision: 'ask',
+  rewriteDecision: (mode) => (mode === 'bypassPermissions' ? 'allow' : 'ask'),
   endEvents: ['Stop', 'SessionEnd'],
   installEvents: ['UserPromptSubmit', 'PreToolUse', 'Stop', 'SessionEnd'],
   settingsFile: (project) =>
@@ -100,7 +102,7 @@ export const codex: CommandHookAgent = {
     const { patch, ...rest } = args;
     return { ...rest, command: patch };
   },
-  rewriteDecision: 'allow',
+  rewriteDecision: () => 'allow',
   // Codex has no SessionEnd; a turn ends with Stop (or a new turn_id, see run-hook).
   endEvents: ['Stop'],
   installEvents: ['UserPromptSubmit', 'PreToolUse', 'Stop'],

@@ -123,7 +123,7 @@ export async function runCommandHook(
   return answer({
     hookSpecificOutput: {
       hookEventName: 'PreToolUse',
-      permissionDecision: agent.rewriteDecision,
+      permissionDecision: agent.rewriteDecision(event.permission_mode),
       permissionDecisionReason: 'Hermes extensions changed the arguments of this call.',
       updatedInput: agent.toolOut(toolName, toolInput, outcome.value),
     },
