@@ -1,9 +1,8 @@
-import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tree, tsExtension, write } from './fixtures.js';
-import { type Answer, bin, built, root, runHook } from './hosts/run-bin.js';
+import { built, root, runBin, runHook } from './hosts/run-bin.js';
 
 const hook = (home: string, event: unknown, extraEnv: Record<string, string> = {}) =>
   runHook('claude-code', home, event, extraEnv);
@@ -165,15 +164,7 @@ describe.runIf(built)('hermes hook claude-code', () => {
         },
       }),
     });
-    const install = () =>
-      new Promise<Answer>((resolve) => {
-        execFile(
-          process.execPath,
-          [bin, 'hook', 'install', 'claude-code', '--project', '--cwd', project],
-          (error, stdout, stderr) =>
-            resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
-        );
-      });
+    const install = () => runBin(['hook', 'install', 'claude-code', '--project', '--cwd', project]);
     expect((await install()).stdout).toMatch(
       /Added the hermes hook for UserPromptSubmit, PreToolUse, Stop, SessionEnd/,
     );

@@ -1,40 +1,16 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { tree, tsExtension, write } from './fixtures.js';
-
-const bin = fileURLToPath(new URL('../bin/hermes.js', import.meta.url));
-const built = existsSync(fileURLToPath(new URL('../dist/cli/main.js', import.meta.url)));
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+import { bin, built, type Answer as Run, runBin, runProcess } from './hosts/run-bin.js';
 
 /**
  * The real bin in a child process, with its own $HERMES_HOME (and $HOME, so the user's own agent
  * settings stay out of doctor's checks) and no TTY.
  */
 function hermes(home: string, ...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [bin, ...args],
-      {
-        env: {
-          ...process.env,
-          HERMES_HOME: home,
-          HOME: home,
-          CODEX_HOME: '',
-          HERMES_TRUST_PROJECT: '',
-        },
-      },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
-    );
-  });
+  return runBin(args, { HERMES_HOME: home, HOME: home, CODEX_HOME: '', HERMES_TRUST_PROJECT: '' });
 }
 
 const guard = tsExtension(
@@ -482,37 +458,32 @@ describe.runIf(built)('output that pipes', () => {
         ]),
       ),
     );
-    const run = await new Promise<Run>((resolve) => {
-      execFile(
-        '/bin/sh',
-        [
-          '-c',
-          `"${process.execPath}" "${bin}" extensions list --cwd "${tree()}" | head -1; exit \${PIPESTATUS:-0}`,
-        ],
-        { env: { ...process.env, HERMES_HOME: home } },
-        (error, stdout, stderr) =>
-          resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
-      );
-    });
+    const run = await runProcess(
+      '/bin/sh',
+      [
+        '-c',
+        `"${process.execPath}" "${bin}" extensions list --cwd "${tree()}" | head -1; exit \${PIPESTATUS:-0}`,
+      ],
+      { env: { HERMES_HOME: home } },
+    );
     expect(run.stdout).toMatch(/^NAME/);
     expect(run.stderr).not.toMatch(/EPIPE|Unhandled/);
   });
 
   it('colours only on a terminal, and never with NO_COLOR', async () => {
     const home = tree({ 'extensions/guard.ts': guard });
-    const onTty = (extra: string) =>
-      new Promise<string>((resolve) => {
-        execFile(
+    const onTty = async (extra: string) =>
+      (
+        await runProcess(
           'script',
           [
             '-qec',
             `${extra} "${process.execPath}" "${bin}" extensions list --cwd "${tree()}"`,
             '/dev/null',
           ],
-          { env: { ...process.env, HERMES_HOME: home, NO_COLOR: undefined } },
-          (_error, stdout) => resolve(stdout),
-        );
-      });
+          { env: { HERMES_HOME: home, NO_COLOR: undefined } },
+        )
+      ).stdout;
     expect(await onTty('')).toContain('\u001b[32menabled');
     expect(await onTty('NO_COLOR=1')).not.toContain('\u001b[');
   });

@@ -175,6 +175,19 @@ describe.runIf(built)('hermes hook codex', () => {
     });
   });
 
+  it('meets bad input with a message and the non-blocking exit code', async () => {
+    const { home, base } = setup();
+    for (const input of [
+      'not json',
+      JSON.stringify({ ...base('t1'), hook_event_name: 'PreToolUse', tool_name: 'Bash' }),
+    ]) {
+      const answer = await hook(home, input);
+      expect(answer.code, input).toBe(1);
+      expect(answer.stderr, input).toMatch(/^hermes hook codex: /);
+      expect(answer.stdout).toBe('');
+    }
+  });
+
   it('installs itself into Codex hooks.json, keeping what is there, once', async () => {
     const codexHome = tree({
       'hooks.json': JSON.stringify({
@@ -189,7 +202,11 @@ describe.runIf(built)('hermes hook codex', () => {
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/Added the hermes hook for UserPromptSubmit, PreToolUse, Stop to/);
     expect(first.stdout).toMatch(/\/hooks/);
+    // Installed already: the file is left exactly as the user keeps it.
+    const compact = JSON.stringify(JSON.parse(readFileSync(join(codexHome, 'hooks.json'), 'utf8')));
+    write(codexHome, { 'hooks.json': compact });
     expect((await install()).stdout).toMatch(/nothing changed/);
+    expect(readFileSync(join(codexHome, 'hooks.json'), 'utf8')).toBe(compact);
     const file = JSON.parse(readFileSync(join(codexHome, 'hooks.json'), 'utf8'));
     expect(Object.keys(file)).toEqual(['hooks']);
     expect(file.hooks.PreToolUse).toEqual([

@@ -1,9 +1,8 @@
-import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tree, tsExtension } from '../fixtures.js';
-import { built, root } from '../hosts/run-bin.js';
+import { type Answer, built, root, runProcess } from '../hosts/run-bin.js';
 import { closeLoopbackServers } from './loopback.js';
 
 /**
@@ -48,19 +47,17 @@ export function openTurns(hermesHome: string): string[] {
   return existsSync(dir) ? readdirSync(dir).filter((file) => file.endsWith('.json')) : [];
 }
 
-/** Runs an agent's command line to its end; stdin closed, as in CI. */
+/** Runs an agent's command line to its end, in a clean environment; stdin closed, as in CI. */
 export function runAgent(
   command: string,
   args: string[],
   options: { cwd: string; env: Record<string, string> },
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      command,
-      args,
-      { cwd: options.cwd, env: { PATH: process.env.PATH ?? '', ...options.env }, timeout: 60_000 },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
-    ).stdin?.end();
+): Promise<Answer> {
+  const clean = Object.fromEntries(Object.keys(process.env).map((key) => [key, undefined]));
+  return runProcess(command, args, {
+    cwd: options.cwd,
+    env: { ...clean, PATH: process.env.PATH ?? '', ...options.env },
+    timeout: 60_000,
   });
 }
 

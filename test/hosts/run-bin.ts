@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 export const bin = join(root, 'bin/hermes.js');
-/** The command-line tests run the built bin, as the agents do. */
+/** The command-line tests run the built bin, as users and agents do. */
 export const built = existsSync(join(root, 'dist/cli/main.js'));
 
 export interface Answer {
@@ -14,17 +14,43 @@ export interface Answer {
   stderr: string;
 }
 
-/** The bin run as a child process, with `stdin` written to it. */
-export function runBin(args: string[], env: Record<string, string>, stdin = ''): Promise<Answer> {
+/**
+ * A program run to its end as a child process: `stdin` written and closed, the environment
+ * `env` on top of this one's (a key set to `undefined` is left out), its exit code and output.
+ */
+export function runProcess(
+  command: string,
+  args: string[],
+  options: {
+    env?: Record<string, string | undefined>;
+    cwd?: string;
+    stdin?: string;
+    timeout?: number;
+  } = {},
+): Promise<Answer> {
   return new Promise((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [bin, ...args],
-      { env: { ...process.env, ...env } },
+    const env = { ...process.env, ...options.env };
+    for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
+    execFile(
+      command,
+      args,
+      {
+        env,
+        ...(options.cwd ? { cwd: options.cwd } : {}),
+        ...(options.timeout ? { timeout: options.timeout } : {}),
+      },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
-    );
-    child.stdin?.end(stdin);
+    ).stdin?.end(options.stdin ?? '');
   });
+}
+
+/** The bin run as a child process, with `stdin` written to it. */
+export function runBin(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  stdin = '',
+): Promise<Answer> {
+  return runProcess(process.execPath, [bin, ...args], { env, stdin });
 }
 
 /** The bin as an agent runs a command hook: the event's JSON on stdin. */

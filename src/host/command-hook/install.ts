@@ -1,12 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { CommandHookAgent } from './agents.js';
-import { isHermesHookCommand } from './installed.js';
-
-interface HookEntry {
-  matcher?: string;
-  hooks: Array<{ type: string; command: string; timeout?: number }>;
-}
+import { type HookEntry, isHermesHookCommand } from './installed.js';
 
 /**
  * Adds `command` as a command hook to the agent's settings — Claude Code's `settings.json`,
@@ -47,7 +42,10 @@ export function installCommandHooks(
       entry.hooks = entry.hooks.filter((hook) => {
         if (typeof hook?.command !== 'string' || !isHermesHookCommand(hook.command, agent))
           return true;
-        if (ours++ > 0) return false; // one hermes hook per event is enough
+        if (ours++ > 0) {
+          changed = true; // one hermes hook per event is enough
+          return false;
+        }
         changed ||= hook.command !== options.command;
         hook.command = options.command;
         return true;
@@ -60,13 +58,16 @@ export function installCommandHooks(
         hooks: [{ type: 'command', command: options.command, timeout: 30 }],
       });
       added.push(event);
-    } else if (changed || kept.length !== entries.length) {
+    } else if (changed) {
       updated.push(event);
     }
     hooks[event] = kept;
   }
-  settings.hooks = hooks;
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify(settings, null, 2)}\n`);
+  // Nothing to do leaves the file as the user wrote it, layout and all.
+  if (added.length + updated.length > 0) {
+    settings.hooks = hooks;
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `${JSON.stringify(settings, null, 2)}\n`);
+  }
   return { file, added, updated };
 }

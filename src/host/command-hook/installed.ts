@@ -13,9 +13,10 @@ export interface InstalledHook {
   missing: string[];
 }
 
-interface HookEntry {
+/** One entry under `hooks.<Event>` in Claude Code's settings and Codex's hooks.json alike. */
+export interface HookEntry {
   matcher?: string;
-  hooks?: Array<{ type?: string; command?: string }>;
+  hooks?: Array<{ type?: string; command?: string; timeout?: number }>;
 }
 
 /**
