@@ -1,4 +1,4 @@
-import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 
@@ -27,7 +27,7 @@ export function resolveProjectPath(root: string, given: string): ProjectPath {
   let realRoot: string;
   try {
     real = physicalPath(absolute);
-    realRoot = physicalPath(base);
+    realRoot = physicalRoot(base);
   } catch {
     return { given, real: absolute, inProject: undefined };
   }
@@ -75,18 +75,35 @@ function physicalPath(path: string): string {
   let end = path.length;
   while (end > 0) {
     const prefix = path.slice(0, end);
-    if (exists(prefix)) {
+    const stats = lstatOf(prefix);
+    if (stats !== undefined) {
       let real: string;
       try {
         real = realpathSync.native(prefix);
       } catch {
         break; // a dangling link or a loop on the way: the walk follows or refuses it
       }
-      return end === path.length ? real : walk(real, path.slice(end + 1).split('/'), 0);
+      if (end === path.length) return real;
+      // Below an existing folder whose next segment is missing nothing exists, so nothing is a
+      // link to follow — until a `..` climbs back out. Anything else (a file with a path below
+      // it, a link) is walked, which meets what the OS would meet.
+      const rest = path.slice(end + 1).split('/');
+      return stats.isDirectory() && !rest.includes('..')
+        ? join(real, ...rest)
+        : walk(real, rest, 0);
     }
     end = path.lastIndexOf('/', end - 1);
   }
   return walk('/', path.split('/'), 0);
+}
+
+/** The project root exists: the OS resolves it in one call (the general path when it cannot). */
+function physicalRoot(root: string): string {
+  try {
+    return realpathSync.native(root);
+  } catch {
+    return physicalPath(root);
+  }
 }
 
 function walk(start: string, segments: readonly string[], links: number): string {
@@ -109,11 +126,11 @@ function walk(start: string, segments: readonly string[], links: number): string
   return current;
 }
 
-function exists(path: string): boolean {
+function lstatOf(path: string): Stats | undefined {
   try {
-    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+    return lstatSync(path, { throwIfNoEntry: false });
   } catch {
-    return false; // ENOTDIR, EACCES: the walk meets the same error where it matters
+    return undefined; // ENOTDIR, EACCES: the walk meets the same error where it matters
   }
 }
 
