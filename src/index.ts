@@ -70,15 +70,35 @@ export {
   TELEMETRY_SCHEMA_VERSION,
 } from './observe/events.js';
 export { sanitize } from './observe/sanitize.js';
-export { isWithin, type ProjectPath, resolveProjectPath } from './policy/project-paths.js';
+export {
+  isWithin,
+  type PathBase,
+  type ProjectPath,
+  resolveProjectPath,
+} from './policy/project-paths.js';
 export {
   analyzeShell,
+  parseShell,
   READ_ONLY_COMMANDS,
   type ShellAnalysis,
+  type ShellAnalysisOptions,
   type ShellCommand,
+  type ShellCwd,
+  type ShellInvocation,
+  type ShellScript,
+  type ShellWord,
+  type ShellWrite,
+  sedScriptProblem,
   shellCommandOf,
-} from './policy/shell.js';
-export { extractToolPaths, patchPaths } from './policy/tool-paths.js';
+  shellInvocationOf,
+} from './policy/shell/index.js';
+export { type PatchTargets, readPatch } from './policy/patch.js';
+export {
+  extractToolPaths,
+  patchPaths,
+  type WriteTargets,
+  writeTargetsOf,
+} from './policy/tool-paths.js';
 export { type CreateRuntimeOptions, createRuntime } from './runtime/create-runtime.js';
 export { TurnEndedError, TurnInProgressError } from './runtime/errors.js';
 export { type LoadRuntimeOptions, loadRuntime } from './runtime/load-runtime.js';

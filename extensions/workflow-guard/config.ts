@@ -1,13 +1,92 @@
 import { z } from 'zod';
 
+/** Tools that write the files they name: judged by every path they would write. */
+export const DEFAULT_BLOCKED_TOOLS = [
+  'write',
+  'edit',
+  'patch',
+  'write_file',
+  'create_file',
+  'edit_file',
+  'apply_patch',
+  'apply_diff',
+  'str_replace_editor',
+  'str_replace_based_edit_tool',
+  'multi_edit',
+  'notebook_edit',
+  'replace',
+  'insert',
+  'delete_file',
+  'move_file',
+  'rename_file',
+  'copy_file',
+  'create_directory',
+];
+
+/** Tools that run shell commands: judged by what the command runs (`shell_read_only` adds programs). */
+export const DEFAULT_SHELL_TOOLS = [
+  'terminal',
+  'bash',
+  'shell',
+  'exec',
+  'exec_command',
+  'shell_command',
+  'local_shell',
+  'run_command',
+  'run_shell_command',
+  'run_terminal_cmd',
+  'execute_command',
+];
+
+/** Tools that only read or talk: they pass without a plan (`read_only_tools` adds more). */
+export const READ_ONLY_TOOLS = [
+  'read',
+  'read_file',
+  'read_many_files',
+  'view',
+  'view_file',
+  'view_image',
+  'grep',
+  'grep_search',
+  'glob',
+  'ls',
+  'list',
+  'list_files',
+  'list_dir',
+  'list_directory',
+  'find',
+  'find_files',
+  'file_search',
+  'search',
+  'search_files',
+  'codebase_search',
+  'web_fetch',
+  'web_search',
+  'google_web_search',
+  'todo_read',
+  'todo_write',
+  'update_plan',
+  'exit_plan_mode',
+  'ask_user_question',
+  'bash_output',
+  'notebook_read',
+];
+
 /** workflow-guard's config (the seed's names and defaults). Paths are relative to the project root. */
 export const workflowGuardConfig = z.object({
   plan_path: z.string().min(1).default('plans/active/plan.md'),
-  blocked_tools: z.array(z.string()).default(['write', 'edit', 'patch']),
+  blocked_tools: z.array(z.string()).default(DEFAULT_BLOCKED_TOOLS),
   allowed_paths: z.array(z.string()).default(['plans/', 'handoff/']),
-  shell_tools: z.array(z.string()).default(['terminal', 'bash', 'shell']),
-  /** Programs a shell command may run without a plan, besides the built-in read-only ones. */
+  shell_tools: z.array(z.string()).default(DEFAULT_SHELL_TOOLS),
+  /**
+   * Programs a shell command may run without a plan, besides the built-in read-only ones: a
+   * name (any arguments) or a name and its first arguments (`npm test`). The user vouches for them.
+   */
   shell_read_only: z.array(z.string()).default([]),
+  /** Tools that only read, besides the built-in ones. */
+  read_only_tools: z.array(z.string()).default([]),
+  /** A tool that is none of the above, without a plan: blocked (the default) or allowed. */
+  unknown_tools: z.enum(['block', 'allow']).default('block'),
   plan_command: z.string().min(1).default('/start-feature'),
   texts: z
     .object({
@@ -35,6 +114,6 @@ export function guardrailText(config: WorkflowGuardConfig): string {
   );
 }
 
-export function blockText(config: WorkflowGuardConfig, what: string): string {
-  return `Blocked by workflow-guard: ${what}, and no plan exists at ${config.plan_path}. Write the plan at ${config.plan_path} first (writing under ${config.allowed_paths.join(', ')} is allowed), then make this change.`;
+export function blockText(config: WorkflowGuardConfig, what: string, hint?: string): string {
+  return `Blocked by workflow-guard: ${what}, and no plan exists at ${config.plan_path}. Write the plan at ${config.plan_path} first (writing under ${config.allowed_paths.join(', ')} is allowed), then make this change.${hint ? ` ${hint}` : ''}`;
 }

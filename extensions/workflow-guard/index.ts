@@ -1,15 +1,5 @@
-import {
-  analyzeShell,
-  block,
-  defineExtension,
-  extractToolPaths,
-  injectSystem,
-  injectUser,
-  isWithin,
-  resolveProjectPath,
-  rewrite,
-  shellCommandOf,
-} from 'hermes-extensions';
+import { block, defineExtension, injectSystem, injectUser, rewrite } from 'hermes-extensions';
+import { toolJudge } from './check-tool.js';
 import { blockText, guardrailText, reminderText, workflowGuardConfig } from './config.js';
 import { isImplementationRequest } from './intent.js';
 import { hasValidPlan } from './plan.js';
@@ -23,9 +13,10 @@ interface GuardState {
 }
 
 /**
- * Plan before edit, enforced: until a non-blank plan exists at `plan_path`, implementation
- * requests are redirected to the plan command, each model request is reminded to plan, and tool
- * calls that would write outside `allowed_paths` are blocked with what to do instead.
+ * Plan before edit, enforced: until a plan exists at `plan_path`, implementation requests are
+ * redirected to the plan command, each model request is reminded to plan, and a tool call passes
+ * only when it is shown not to change anything outside `allowed_paths` (check-tool.ts); every
+ * other call is blocked with what to do instead.
  */
 export default defineExtension({
   name: 'workflow-guard',
@@ -59,44 +50,20 @@ export default defineExtension({
       { priority: 10 },
     );
 
-    const blockedTools = new Set(config.blocked_tools);
+    // A validator: it judges the call as it will run, after every extension that rewrites it.
+    const judge = toolJudge(root, config);
     hermes.on(
       'intercept_tool_call',
       (event) => {
         if (planned()) return undefined;
-        const problem = blockedTools.has(event.toolName)
-          ? checkWrite(event.toolName, event.toolArgs)
-          : checkShell(event.toolArgs);
-        if (problem === undefined) return undefined;
+        const refusal = judge(event.toolName, event.toolArgs);
+        if (refusal === undefined) return undefined;
         stateOf(event.state).blocked++;
-        return block(blockText(config, problem), { workflowGuard: problem });
+        return block(blockText(config, refusal.what, refusal.hint), {
+          workflowGuard: refusal.what,
+        });
       },
-      { priority: 10, tools: [...config.blocked_tools, ...config.shell_tools] },
+      { priority: 10 },
     );
-
-    /** Why a write tool may not run now, or undefined when every path it writes is allowed. */
-    function checkWrite(tool: string, args: Readonly<Record<string, unknown>>): string | undefined {
-      const paths = extractToolPaths(args);
-      if (paths.length === 0) return `${tool} names no file it would write`;
-      return outsideAllowed(tool, paths);
-    }
-
-    function checkShell(args: Readonly<Record<string, unknown>>): string | undefined {
-      const command = shellCommandOf(args);
-      if (command === undefined) return 'the shell call has no command to check';
-      const analysis = analyzeShell(command, config.shell_read_only);
-      if (analysis.kind === 'opaque')
-        return `the command's effect cannot be checked (${analysis.reason})`;
-      return analysis.writes.length === 0
-        ? undefined
-        : outsideAllowed('the command', analysis.writes);
-    }
-
-    function outsideAllowed(what: string, paths: readonly string[]): string | undefined {
-      const outside = paths.filter(
-        (p) => !isWithin(resolveProjectPath(root, p), config.allowed_paths),
-      );
-      return outside.length === 0 ? undefined : `${what} would write ${outside.join(', ')}`;
-    }
   },
 });

@@ -10,6 +10,18 @@ export interface ProjectPath {
   real: string;
   /** Relative to the (real) project root with `/` separators; undefined when outside it. */
   inProject: string | undefined;
+  /**
+   * Relative to the project root with `..` taken off the text, links not followed (what
+   * `path.resolve` and a `cd` by name make of it); undefined when outside it. A tool may resolve
+   * a path either way, so a guard wants both inside.
+   */
+  lexicalInProject: string | undefined;
+}
+
+/** A folder relative paths start from: by name, and where it really is. */
+export interface PathBase {
+  lexical: string;
+  physical: string;
 }
 
 /**
@@ -17,21 +29,36 @@ export interface ProjectPath {
  * `~`, absolute paths, and each segment in turn, so a symlink is followed where it points (even
  * when its target does not exist yet: writing through a dangling link creates the target) and a
  * `..` after a symlink climbs from the link's target, not from the link. A path that cannot be
- * resolved (a symlink loop) counts as outside the project.
+ * resolved (a symlink loop) counts as outside the project. Relative paths start from `from`
+ * (default: the root), e.g. the folder a shell command `cd`'d into.
  */
-export function resolveProjectPath(root: string, given: string): ProjectPath {
+export function resolveProjectPath(
+  root: string,
+  given: string,
+  from?: string | PathBase,
+): ProjectPath {
   const expanded = given === '~' || given.startsWith('~/') ? homedir() + given.slice(1) : given;
   const base = isAbsolute(root) ? root : resolve(root);
-  const absolute = isAbsolute(expanded) ? expanded : `${base}/${expanded}`;
+  const start = from === undefined ? base : typeof from === 'string' ? resolve(base, from) : from;
+  const [startLexical, startPhysical] =
+    typeof start === 'string' ? [start, start] : [start.lexical, start.physical];
+  const absolute = isAbsolute(expanded) ? expanded : `${startPhysical}/${expanded}`;
+  const lexical = resolve(startLexical, expanded);
   let real: string;
   let realRoot: string;
   try {
     real = physicalPath(absolute);
     realRoot = physicalRoot(base);
   } catch {
-    return { given, real: absolute, inProject: undefined };
+    return { given, real: absolute, inProject: undefined, lexicalInProject: undefined };
   }
-  return { given, real, inProject: below(realRoot, real) };
+  return {
+    given,
+    real,
+    inProject: below(realRoot, real),
+    // The root may itself be reached through a link: by its name or by where it is.
+    lexicalInProject: below(base, lexical) ?? below(realRoot, lexical),
+  };
 }
 
 /** `path` relative to `root` when it lies in it; both physical, so a prefix test is exact. */
@@ -43,10 +70,15 @@ function below(root: string, path: string): string | undefined {
 
 /**
  * Whether a project path lies in one of the folders (or is one of the files) given as
- * `plans/`, `./handoff`, … Whole segments only: `plansX/a.md` is not inside `plans/`.
+ * `plans/`, `./handoff`, … — both where it really is and where its name says (so neither
+ * `plans/link/x` with `link` pointing at `src/`, nor `plans/link/../../src/x` passes). Whole
+ * segments only: `plansX/a.md` is not inside `plans/`.
  */
 export function isWithin(path: ProjectPath, allowed: readonly string[]): boolean {
-  const rel = path.inProject;
+  return inAllowed(path.inProject, allowed) && inAllowed(path.lexicalInProject, allowed);
+}
+
+function inAllowed(rel: string | undefined, allowed: readonly string[]): boolean {
   if (rel === undefined) return false;
   return allowed.some((entry) => {
     const prefix = normalizeEntry(entry);

@@ -1,3 +1,5 @@
+import { readPatch } from './patch.js';
+
 /** Argument names under which tools pass the file they write. */
 const PATH_KEYS = new Set([
   'path',
@@ -40,26 +42,72 @@ const PATH_LIST_KEYS = new Set([
   'filenames',
 ]);
 
-/**
- * Every path a tool call names for writing: under the usual argument names at any depth (a
- * multi-edit's `edits[].file_path` too), and inside patch text in any string argument — `*** Add
- * / Update / Delete File:` and `*** Move to:` blocks, and unified-diff `---`/`+++` header pairs
- * and `diff --git` lines.
- */
-export function extractToolPaths(args: unknown): string[] {
-  const found: string[] = [];
-  collect(args, found, 0);
-  return [...new Set(found)];
+/** Argument names under which tools pass patch or diff text. */
+const PATCH_KEYS = new Set(['patch', 'diff', 'patch_text', 'patchText', 'input', 'changes']);
+/** Argument names under which tools pass what is written, not where. */
+const CONTENT_KEYS = new Set([
+  'content',
+  'contents',
+  'text',
+  'file_text',
+  'new_string',
+  'old_string',
+  'new_str',
+  'old_str',
+  'new_source',
+  'source',
+  'replacement',
+  'description',
+  'explanation',
+  'cell_id',
+  'cell_type',
+  'edit_mode',
+  'encoding',
+  'mode',
+]);
+/** An argument whose name says it holds a path, though it is not one of PATH_KEYS. */
+const PATH_LIKE_NAME = /path|file|dir|folder|dest|target|output|location/i;
+
+/** The files a tool call would write, and why some could not be identified. */
+export interface WriteTargets {
+  paths: string[];
+  /** Set when part of the call changes files that cannot be named (a patch hunk without a header, an ed script). */
+  unknown: string | undefined;
 }
 
-function collect(value: unknown, found: string[], depth: number): void {
-  if (depth > 20 || value === null || typeof value !== 'object') return;
+/**
+ * Every path a tool call names for writing: under the usual argument names at any depth (a
+ * multi-edit's `edits[].file_path` too), under other names that say they hold a path
+ * (`source_file`, `output_dir`), and inside patch text — under the patch argument names, and in
+ * any other multi-line argument that reads as a patch (see `readPatch`). Text under content
+ * names (`content`, `new_string`, …) is what is written, not where, and is not read as a patch.
+ */
+export function writeTargetsOf(args: unknown): WriteTargets {
+  const found: WriteTargets = { paths: [], unknown: undefined };
+  collect(args, found, 0);
+  return { paths: [...new Set(found.paths)], unknown: found.unknown };
+}
+
+/** The paths of `writeTargetsOf`. */
+export function extractToolPaths(args: unknown): string[] {
+  return writeTargetsOf(args).paths;
+}
+
+function collect(value: unknown, found: WriteTargets, depth: number): void {
+  if (depth > 20) {
+    found.unknown ??= 'its arguments are nested too deep to read';
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
   for (const [key, item] of Object.entries(value)) {
     if (typeof item === 'string') {
-      if (PATH_KEYS.has(key)) found.push(item);
-      found.push(...patchPaths(item));
+      if (PATH_KEYS.has(key)) found.paths.push(item);
+      else if (PATCH_KEYS.has(key)) addPatch(item, found, true);
+      else if (CONTENT_KEYS.has(key)) continue;
+      else if (item.includes('\n')) addPatch(item, found, false);
+      else if (PATH_LIKE_NAME.test(key)) found.paths.push(item);
     } else if (Array.isArray(item) && PATH_LIST_KEYS.has(key)) {
-      for (const entry of item) if (typeof entry === 'string') found.push(entry);
+      for (const entry of item) if (typeof entry === 'string') found.paths.push(entry);
       collect(item, found, depth + 1);
     } else {
       collect(item, found, depth + 1);
@@ -67,48 +115,17 @@ function collect(value: unknown, found: string[], depth: number): void {
   }
 }
 
-const APPLY_PATCH = /^\*\*\* (?:(?:Add|Update|Delete) File|Move to): (.+)$/;
-const GIT_DIFF = /^diff --git ("?a\/.+?"?) ("?b\/.+?"?)$/;
-const RENAME = /^(?:rename|copy) (?:from|to) (.+)$/;
-
-export function patchPaths(text: string): string[] {
-  if (!text.includes('\n')) return [];
-  const lines = text.split(/\r?\n/);
-  const paths: string[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string;
-    const applied = APPLY_PATCH.exec(line);
-    if (applied) {
-      paths.push((applied[1] as string).trim());
-      continue;
-    }
-    const git = GIT_DIFF.exec(line);
-    if (git) {
-      paths.push(stripPrefix(git[1] as string), stripPrefix(git[2] as string));
-      continue;
-    }
-    const rename = RENAME.exec(line);
-    if (rename && lines.some((l) => l.startsWith('diff --git '))) {
-      paths.push((rename[1] as string).trim());
-      continue;
-    }
-    // A unified-diff header is a `---` line directly followed by a `+++` line.
-    const next = lines[i + 1];
-    if (line.startsWith('--- ') && next?.startsWith('+++ ')) {
-      const [from, to] = [line, next].map((h) => h.slice(4).split('\t')[0]?.trim() ?? '');
-      // git's `a/` and `b/` prefixes, stripped as `git apply` does, only when both sides use them.
-      const git = [from, to].every((p) => p === '/dev/null' || /^"?[ab]\//.test(p ?? ''));
-      for (const path of [from, to]) {
-        if (path === undefined || path === '' || path === '/dev/null') continue;
-        paths.push(git ? stripPrefix(path) : path);
-      }
-      i++;
-    }
+function addPatch(text: string, found: WriteTargets, isPatchKey: boolean): void {
+  const patch = readPatch(text);
+  if (!patch.isPatch && !isPatchKey) return;
+  found.paths.push(...patch.paths);
+  if (patch.unknown) found.unknown ??= `its patch cannot be read: ${patch.unknown}`;
+  else if (isPatchKey && patch.paths.length === 0) {
+    found.unknown ??= 'its patch names no file (not a patch format the guard reads)';
   }
-  return paths;
 }
 
-function stripPrefix(path: string): string {
-  const unquoted = path.replace(/^"(.*)"$/, '$1');
-  return /^[ab]\//.test(unquoted) ? unquoted.slice(2) : unquoted;
+/** The files a patch text names (see `readPatch` for what it reads). */
+export function patchPaths(text: string): string[] {
+  return readPatch(text).paths;
 }

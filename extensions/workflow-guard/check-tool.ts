@@ -1,0 +1,112 @@
+import { statSync } from 'node:fs';
+import {
+  analyzeShell,
+  isWithin,
+  type ProjectPath,
+  resolveProjectPath,
+  shellInvocationOf,
+  writeTargetsOf,
+} from 'hermes-extensions';
+import { READ_ONLY_TOOLS, type WorkflowGuardConfig } from './config.js';
+
+/** Why a tool call may not run before the plan exists (with a hint for the user), or undefined. */
+export interface Refusal {
+  what: string;
+  hint?: string;
+}
+
+/** Tool names compared without regard to case or separators: `Write_File` is `write-file`. */
+const normalize = (name: string) => name.toLowerCase().replace(/[\s_.-]/g, '');
+
+/** Editors whose `view` command only reads. */
+const EDITORS_WITH_VIEW = new Set(['strreplaceeditor', 'strreplacebasededittool']);
+
+/**
+ * Judges tool calls made before a plan exists. Writers (`blocked_tools`) pass when every file
+ * they would write lies in `allowed_paths`; shell tools when their command is shown to only read
+ * (writes through redirections, `tee` and `mkdir` again only in `allowed_paths`); tools known to
+ * only read pass; any other tool (MCP tools too) is refused unless `unknown_tools: allow`.
+ */
+export function toolJudge(root: string, config: WorkflowGuardConfig) {
+  const writers = new Set(config.blocked_tools.map(normalize));
+  const shells = new Set(config.shell_tools.map(normalize));
+  const readers = new Set([...READ_ONLY_TOOLS, ...config.read_only_tools].map(normalize));
+
+  function judge(tool: string, args: Readonly<Record<string, unknown>>): Refusal | undefined {
+    const name = normalize(tool);
+    if (writers.has(name)) return judgeWrite(tool, name, args);
+    if (shells.has(name)) return judgeShell(args);
+    if (readers.has(name) || config.unknown_tools === 'allow') return undefined;
+    return {
+      what: `${tool} is not a tool known to only read`,
+      hint: `If it only reads, add it to workflow-guard's read_only_tools.`,
+    };
+  }
+
+  function judgeWrite(
+    tool: string,
+    name: string,
+    args: Readonly<Record<string, unknown>>,
+  ): Refusal | undefined {
+    if (EDITORS_WITH_VIEW.has(name) && args.command === 'view') return undefined;
+    const targets = writeTargetsOf(args);
+    if (targets.unknown) return { what: `${tool}: ${targets.unknown}` };
+    if (targets.paths.length === 0) return { what: `${tool} names no file it would write` };
+    return outsideAllowed(
+      tool,
+      targets.paths.map((path) => resolveProjectPath(root, path)),
+    );
+  }
+
+  function judgeShell(args: Readonly<Record<string, unknown>>): Refusal | undefined {
+    const invocation = shellInvocationOf(args);
+    if (invocation.kind === 'unknown') return { what: invocation.reason };
+    for (const run of invocation.runs) {
+      const analysis = analyzeShell(run, {
+        root,
+        cwd: invocation.cwd,
+        readOnly: config.shell_read_only,
+      });
+      if (analysis.kind === 'opaque') {
+        return {
+          what: `the command cannot be shown to only read: ${analysis.reason}${analysis.part && analysis.part !== run ? ` (in \`${analysis.part}\`)` : ''}`,
+          hint: "If a program it runs only reads, the user can allow it without a plan in workflow-guard's shell_read_only.",
+        };
+      }
+      const paths: ProjectPath[] = [];
+      for (const write of analysis.writes) {
+        if (write.cwd === undefined && !write.path.startsWith('/')) {
+          return { what: `the command writes ${write.path} from a folder that cannot be known` };
+        }
+        paths.push(resolveProjectPath(root, write.path, write.cwd));
+      }
+      const refusal = outsideAllowed('the command', paths);
+      if (refusal) return refusal;
+    }
+    return undefined;
+  }
+
+  /**
+   * A path passes when both where it really is and where its name says lie in `allowed_paths`,
+   * and it is a new file or an existing one with a single link (a hard link in `plans/` may be
+   * another name of a source file).
+   */
+  function outsideAllowed(what: string, paths: readonly ProjectPath[]): Refusal | undefined {
+    const outside = paths.filter((path) => !isWithin(path, config.allowed_paths));
+    if (outside.length > 0) {
+      return { what: `${what} would write ${outside.map((p) => p.given).join(', ')}` };
+    }
+    const linked = paths.filter((path) => {
+      const stats = statSync(path.real, { throwIfNoEntry: false });
+      return stats !== undefined && stats.isFile() && stats.nlink > 1;
+    });
+    if (linked.length > 0) {
+      return {
+        what: `${what} would write ${linked.map((p) => p.given).join(', ')}, which has other names (a hard link)`,
+      };
+    }
+    return undefined;
+  }
+
+  return judge;
+}

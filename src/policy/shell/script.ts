@@ -1,0 +1,394 @@
+import { realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { isAbsolute, resolve } from 'node:path';
+import {
+  type AndOr,
+  type Command,
+  type CommandNode,
+  forEachChild,
+  type ParsedScript,
+  type PipelineNode,
+  parse,
+  type Redirection,
+  type Statement,
+  type SyntaxNode,
+  type TestExpression,
+  type Word,
+} from 'unbash';
+import { type ShellWord, shellWord } from './words.js';
+
+/**
+ * The folder a command runs in. `cd` is followed only where the folder the shell would enter by
+ * name (`lexical`, `..` taken off the text as `cd` does) and the one the system resolves
+ * (`physical`, links followed) are the same; relative paths resolve from here.
+ */
+export interface ShellCwd {
+  lexical: string;
+  physical: string;
+}
+
+export interface ShellRedirect {
+  operator: string;
+  target: ShellWord;
+  /** Opens its target for writing (`>`, `>>`, `>|`, `&>`, `&>>`, `<>`, `>&FILE`). */
+  write: boolean;
+  /** Where a relative target resolves from; undefined when it cannot be known. */
+  cwd: ShellCwd | undefined;
+}
+
+/** One simple command, with its words as the shell would pass them. */
+export interface ShellCommand {
+  /** The program as named (its literal value; the source text when it is not literal). */
+  name: string;
+  /** The arguments' values (source text for words only known at run time). */
+  args: string[];
+  program: ShellWord | undefined;
+  words: ShellWord[];
+  /** `NAME=value` words before the program. */
+  assignments: string[];
+  redirects: ShellRedirect[];
+  /** The folder it runs in; undefined when an earlier `cd` makes it unknown. */
+  cwd: ShellCwd | undefined;
+  /** Its source text, for messages. */
+  text: string;
+}
+
+/**
+ * A shell line taken apart by a real bash parser (unbash): every simple command at every level
+ * (lists, pipelines, groups, subshells, `if`/`while`, substitutions, here-documents), in the
+ * order the shell meets them, with the folder each runs in, and the constructs that were not
+ * understood (`problems`): a caller that must be sure refuses the line when there is any.
+ */
+export interface ShellScript {
+  commands: ShellCommand[];
+  problems: string[];
+}
+
+type State = ShellCwd | undefined;
+
+/** Parses and walks a shell line starting in `cwd` (absolute). */
+export function parseShell(line: string, cwd: string): ShellScript {
+  const start = startCwd(cwd);
+  const walker = new Walker(line);
+  if (start === undefined) walker.problem(`the working directory ${cwd} does not exist`);
+  walker.script(parse(line), start);
+  return { commands: walker.commands, problems: walker.problems };
+}
+
+/** A walk of one parsed line. */
+class Walker {
+  readonly commands: ShellCommand[] = [];
+  readonly problems: string[] = [];
+
+  constructor(private readonly source: string) {}
+
+  problem(reason: string): void {
+    if (!this.problems.includes(reason)) this.problems.push(reason);
+  }
+
+  script(script: ParsedScript, state: State): State {
+    for (const error of script.errors ?? [])
+      this.problem(`the shell cannot parse it: ${error.message}`);
+    // Substitutions and here-documents parse their own text; its positions index their source.
+    const walker = script.source === undefined ? this : this.nested(script.source);
+    return walker.statements(script.commands, state);
+  }
+
+  private nested(source: string): Walker {
+    const walker = new Walker(source);
+    // Shares what is found with this walk.
+    (walker as { commands: ShellCommand[] }).commands = this.commands;
+    (walker as { problems: string[] }).problems = this.problems;
+    return walker;
+  }
+
+  private statements(statements: readonly Statement[], state: State): State {
+    let current = state;
+    for (const statement of statements) {
+      const after = this.node(statement.command, current);
+      // A background job runs in a subshell: its `cd` changes nothing here.
+      current = statement.background ? current : after;
+    }
+    return current;
+  }
+
+  private node(node: PipelineNode | AndOr, state: State): State {
+    switch (node.type) {
+      case 'AndOr':
+        return this.andOr(node, state);
+      case 'Pipeline': {
+        // `time cmd`, `! cmd`: one command, run here.
+        if (node.commands.length === 1) return this.command(node.commands[0] as CommandNode, state);
+        // Every part of a pipeline runs in a subshell of its own.
+        for (const command of node.commands) this.command(command, state);
+        return state;
+      }
+      default:
+        return this.command(node, state);
+    }
+  }
+
+  /**
+   * `a && b`: b runs after a succeeded, so it sees what a did; `a || b`: b runs after a failed,
+   * which may be halfway. After the list any of them may have been the last to run.
+   */
+  private andOr(node: AndOr, state: State): State {
+    let current = this.node(node.commands[0] as PipelineNode, state);
+    let before = state;
+    let end = join(state, current);
+    node.operators.forEach((operator, i) => {
+      const start = operator === '&&' ? current : join(before, current);
+      before = current;
+      current = this.node(node.commands[i + 1] as PipelineNode, start);
+      end = join(end, current);
+    });
+    return end;
+  }
+
+  private command(node: CommandNode, state: State): State {
+    switch (node.type) {
+      case 'Command':
+        return this.simple(node, state);
+      case 'Redirected': {
+        // `{ …; } > file`: the redirections apply to the whole group; they are reported as a
+        // command without a program, as a lone `> file` is.
+        const redirects: ShellRedirect[] = [];
+        for (const redirect of node.redirects) this.redirect(redirect, state, redirects);
+        this.commands.push({
+          name: '',
+          args: [],
+          program: undefined,
+          words: [],
+          assignments: [],
+          redirects,
+          cwd: state,
+          text: this.source.slice(node.pos, node.end),
+        });
+        return this.command(node.command, state);
+      }
+      case 'Subshell':
+        this.statements(node.body.commands, state);
+        return state;
+      case 'BraceGroup':
+        return this.statements(node.body.commands, state);
+      case 'If': {
+        const clause = this.statements(node.clause.commands, state);
+        let end = join(clause, this.statements(node.then.commands, clause));
+        let from = clause;
+        for (const elif of node.elif) {
+          from = this.statements(elif.clause.commands, from);
+          end = join(end, join(from, this.statements(elif.then.commands, from)));
+        }
+        if (node.else) end = join(end, this.statements(node.else.commands, from));
+        return end;
+      }
+      case 'While': {
+        const clause = this.statements(node.clause.commands, state);
+        const body = this.statements(node.body.commands, clause);
+        if (same(clause, state) && same(body, state)) return state;
+        // A loop that changes folders runs its next round elsewhere: walk it again from unknown.
+        this.statements(node.clause.commands, undefined);
+        this.statements(node.body.commands, undefined);
+        return undefined;
+      }
+      case 'TestCommand':
+        this.test(node.expression, state);
+        return state;
+      case 'For':
+      case 'Select':
+        this.problem(
+          `a \`${node.type.toLowerCase()}\` loop (it sets the variable ${node.name.text})`,
+        );
+        return state;
+      case 'ArithmeticFor':
+      case 'ArithmeticCommand':
+        this.problem('an arithmetic command `((…))`');
+        return state;
+      case 'Case':
+        this.problem('a `case` statement');
+        return state;
+      case 'Function':
+        this.problem(
+          `a function definition (\`${node.name.text}\`), which would replace a program's name`,
+        );
+        return state;
+      case 'Coproc':
+        this.problem('a coprocess');
+        return state;
+      default:
+        this.problem(`the construct ${(node as { type: string }).type}`);
+        return state;
+    }
+  }
+
+  private test(expression: TestExpression, state: State): void {
+    forEachChild(expression as SyntaxNode, (child) => {
+      if (child.type === 'Word') {
+        const word = this.word(child, state);
+        if (!word.literal)
+          this.problem(`\`${word.text}\` in \`[[ … ]]\` is only known when it runs`);
+      } else if (child.type !== 'Negation') {
+        this.test(child as TestExpression, state);
+      }
+    });
+  }
+
+  private simple(node: Command, state: State): State {
+    const assignments: string[] = [];
+    const redirects: ShellRedirect[] = [];
+    for (const item of node.prefix) {
+      if (item.type === 'Assignment') {
+        assignments.push(item.text);
+        this.expansions(item, state);
+      } else {
+        this.redirect(item, state, redirects);
+      }
+    }
+    const program = node.name ? this.word(node.name, state) : undefined;
+    const words: ShellWord[] = [];
+    for (const item of node.suffix) {
+      if (item.type === 'Word') words.push(this.word(item, state));
+      else if (item.type === 'Assignment') {
+        // `export X=1`, `declare X=1`: an argument the shell treats as an assignment.
+        assignments.push(item.text);
+        this.expansions(item, state);
+      } else this.redirect(item, state, redirects);
+    }
+    const command: ShellCommand = {
+      name: program?.value ?? '',
+      args: words.map((word) => word.value),
+      program,
+      words,
+      assignments,
+      redirects,
+      cwd: state,
+      text: this.source.slice(node.pos, node.end),
+    };
+    this.commands.push(command);
+    return program?.literal && ['cd', 'pushd', 'popd'].includes(program.value)
+      ? this.changeDirectory(command, state)
+      : state;
+  }
+
+  /** `cd DIR` to a folder that exists and whose name and real place agree; anything else is not followed. */
+  private changeDirectory(command: ShellCommand, state: State): State {
+    if (command.name !== 'cd') {
+      this.problem(`\`${command.name}\` (only \`cd\` is followed)`);
+      return undefined;
+    }
+    const [target, ...rest] = command.words;
+    if (rest.length > 0 || target?.mayBeOption || (target && !target.literal)) {
+      this.problem(`\`${command.text}\` (only \`cd DIR\` with one literal folder is followed)`);
+      return undefined;
+    }
+    if (state === undefined) return undefined;
+    const name = target?.value ?? homedir();
+    if (!isAbsolute(name) && !/^\.\.?(\/|$)/.test(name) && process.env.CDPATH) {
+      this.problem(`\`${command.text}\` while CDPATH is set (write \`cd ./${name}\`)`);
+      return undefined;
+    }
+    const next = enter(state, name);
+    if (next === undefined) {
+      this.problem(
+        `\`${command.text}\`: no such folder, or it is reached through a symbolic link whose target differs from its name`,
+      );
+    }
+    return next;
+  }
+
+  private redirect(item: Redirection, state: State, into: ShellRedirect[]): void {
+    if (item.descriptor?.type === 'FileDescriptorVariable') {
+      this.problem(`the redirection {${item.descriptor.name}} (it sets a variable)`);
+    }
+    if (item.type === 'HereDoc') {
+      // An unquoted delimiter makes the body subject to expansions, substitutions included.
+      if (!item.delimiter?.quoted) this.expansions(item.body, state);
+      return;
+    }
+    if (item.target === undefined) {
+      this.problem(`a redirection without a target`);
+      return;
+    }
+    const target = this.word(item.target, state);
+    const operator = item.operator;
+    const duplicate = (operator === '>&' || operator === '<&') && /^(\d+-?|-)$/.test(target.value);
+    const write =
+      item.type === 'Redirect' &&
+      !duplicate &&
+      (operator === '>' ||
+        operator === '>>' ||
+        operator === '>|' ||
+        operator === '&>' ||
+        operator === '&>>' ||
+        operator === '<>' ||
+        operator === '>&');
+    const redirect: ShellRedirect = { operator, target, write, cwd: state };
+    if (write && !target.literal) {
+      this.problem(`the redirection target \`${target.text}\` is only known when it runs`);
+    }
+    into.push(redirect);
+  }
+
+  private word(word: Word, state: State): ShellWord {
+    this.expansions(word, state);
+    return shellWord(word);
+  }
+
+  /** Walks every substitution inside a node: their commands run too, each in a subshell. */
+  private expansions(node: SyntaxNode, state: State): void {
+    forEachChild(node, (child) => {
+      switch (child.type) {
+        case 'CommandExpansion':
+        case 'ProcessSubstitution':
+        case 'ArithmeticCommandExpansion':
+          if (child.script) this.script(child.script, state);
+          else this.problem(`\`${child.text}\` cannot be parsed`);
+          return;
+        case 'ExtendedGlob':
+          this.problem(`the extended glob \`${child.text}\``);
+          return;
+        case 'ParameterExpansion':
+          if (child.operation?.type === 'Transform' || child.operation?.type === 'Unknown') {
+            this.problem(`the expansion \`${child.text}\``);
+          }
+          break;
+      }
+      this.expansions(child, state);
+    });
+  }
+}
+
+function same(a: State, b: State): boolean {
+  return (
+    a === b ||
+    (a !== undefined && b !== undefined && a.physical === b.physical && a.lexical === b.lexical)
+  );
+}
+
+function join(a: State, b: State): State {
+  return same(a, b) ? a : undefined;
+}
+
+/** The folder a command starts in, when it exists. */
+export function startCwd(cwd: string): ShellCwd | undefined {
+  try {
+    const physical = realpathSync.native(cwd);
+    return statSync(physical).isDirectory() ? { lexical: resolve(cwd), physical } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The folder `cd name` enters from `from`, when it exists and its name and real place agree. */
+function enter(from: ShellCwd, name: string): State {
+  const lexical = resolve(from.lexical, name);
+  try {
+    const physical = realpathSync.native(resolve(from.physical, name));
+    if (!statSync(physical).isDirectory()) return undefined;
+    // `cd` takes `..` off the name as text; the system climbs from where a link points.
+    const byName = realpathSync.native(lexical);
+    return byName === physical ? { lexical, physical } : undefined;
+  } catch {
+    return undefined;
+  }
+}
