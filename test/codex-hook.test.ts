@@ -116,8 +116,8 @@ describe.runIf(built)('hermes hook codex', () => {
       'extensions/safer.ts': tsExtension(
         'safer',
         `hermes.on('intercept_tool_call', (e) => {
-          if (e.toolName === 'bash' && String(e.toolArgs.command).startsWith('rm -rf '))
-            return { action: 'rewrite', value: { command: String(e.toolArgs.command).replace('rm -rf ', 'rm -ri ') } };
+          if (e.toolName === 'bash' && String(e.toolArgs.command).startsWith('grep -r '))
+            return { action: 'rewrite', value: { command: String(e.toolArgs.command).replace('grep -r ', 'grep -rn ') } };
           if (e.toolName === 'patch' && String(e.toolArgs.patch).includes('notes.tmp'))
             return { action: 'rewrite', value: { patch: String(e.toolArgs.patch).replace('notes.tmp', 'notes.md') } };
           return undefined;
@@ -125,11 +125,11 @@ describe.runIf(built)('hermes hook codex', () => {
       ),
     });
     const shell = preToolUseAnswer.parse(
-      JSON.parse((await hook(home, bash('t1', 'rm -rf plans/old'))).stdout),
+      JSON.parse((await hook(home, bash('t1', 'grep -r todo plans'))).stdout),
     );
     expect(shell.hookSpecificOutput).toMatchObject({
       permissionDecision: 'allow',
-      updatedInput: { command: 'rm -ri plans/old' },
+      updatedInput: { command: 'grep -rn todo plans' },
     });
     const patched = preToolUseAnswer.parse(
       JSON.parse((await hook(home, patch('t1', 'plans/notes.tmp'))).stdout),

@@ -1,12 +1,15 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import {
-  analyzeShell,
   block,
   defineExtension,
   extractToolPaths,
+  type PathBase,
+  parseShell,
   resolveProjectPath,
-  shellCommandOf,
+  type ShellCommand,
+  type ShellScript,
+  shellInvocationOf,
 } from 'hermes-extensions';
 import { moduleRouterConfig } from './config.js';
 import { shellScopes, toolScopes } from './scope.js';
@@ -44,12 +47,18 @@ export default defineExtension({
       state['module-router'] ??= { routingRead: false } satisfies RouterState;
       return state['module-router'] as RouterState;
     };
-    const isRoutingFile = (path: string) => resolveProjectPath(root, path).real === routing.real;
-    /** A folder at or above the project root: the whole tree. */
-    const isWholeTree = (scope: string) => {
-      const path = resolveProjectPath(root, scope);
+    // `at`: the folder relative paths start from (default the root); null when it is not known.
+    const isRoutingFile = (path: string, at?: PathBase | null) =>
+      at === null && !isAbsolute(path)
+        ? false
+        : resolveProjectPath(root, path, at ?? undefined).real === routing.real;
+    /** A folder at or above the project root, or one that cannot be known: the whole tree. */
+    const isWholeTree = (scope: string, at?: PathBase | null) => {
+      if (at === null && !isAbsolute(scope)) return true;
+      const path = resolveProjectPath(root, scope, at ?? undefined);
       return path.inProject === undefined || path.inProject === '';
     };
+    const from = (cwd: string | undefined) => resolve(root, cwd ?? '.');
     const refusal = (what: string) =>
       block(
         `Blocked by module-router: ${what} searches the whole tree. Read ${config.routing_file} first: it says which module holds what. Then search inside that module (or the whole tree, once it has been read this turn).`,
@@ -65,26 +74,45 @@ export default defineExtension({
         const state = stateOf(event.state);
         const name = event.toolName;
         if (reads.has(name)) {
-          if (extractToolPaths(event.toolArgs).some(isRoutingFile)) state.routingRead = true;
+          if (extractToolPaths(event.toolArgs).some((p) => isRoutingFile(p)))
+            state.routingRead = true;
           return undefined;
         }
         if (explores.has(name)) {
-          if (state.routingRead || !toolScopes(event.toolArgs).some(isWholeTree)) return undefined;
+          const whole = toolScopes(event.toolArgs).some((scope) => isWholeTree(scope));
+          if (state.routingRead || !whole) return undefined;
           return refusal(name);
         }
-        const command = shellCommandOf(event.toolArgs);
-        const analysis = command === undefined ? undefined : analyzeShell(command);
-        if (analysis?.kind !== 'analyzed') return undefined;
-        for (const cmd of analysis.commands) {
+        const invocation = shellInvocationOf(event.toolArgs);
+        // A shell call whose arguments cannot be read may search anything.
+        if (invocation.kind === 'unknown')
+          return state.routingRead ? undefined : refusal('a shell call');
+        const commands: ShellCommand[] = [];
+        let understood = true;
+        for (const run of invocation.runs) {
+          const script =
+            typeof run === 'string'
+              ? parseShell(run, from(invocation.cwd))
+              : argvCommand(run, from(invocation.cwd));
+          commands.push(...script.commands);
+          understood &&= script.parsed;
+        }
+        for (const cmd of commands) {
+          const at = cmd.cwd;
           if (
-            ['cat', 'head', 'less', 'more', 'tail'].includes(cmd.name) &&
-            cmd.args.some(isRoutingFile)
+            READERS.has(cmd.name) &&
+            cmd.words.some((w) => w.literal && isRoutingFile(w.value, at ?? null))
           ) {
             state.routingRead = true;
           }
         }
         if (state.routingRead) return undefined;
-        const broad = analysis.commands.find((cmd) => shellScopes(cmd)?.some(isWholeTree));
+        if (!understood) return refusal('a command the shell parser cannot read');
+        const broad = commands.find((cmd) =>
+          shellScopes(cmd)?.some(
+            (scope) => scope === undefined || isWholeTree(scope, cmd.cwd ?? null),
+          ),
+        );
         return broad === undefined ? undefined : refusal(`\`${broad.name}\``);
       },
       {
@@ -94,3 +122,32 @@ export default defineExtension({
     );
   },
 });
+
+/** Programs that print a file: reading the routing file with one counts as reading it. */
+const READERS = new Set(['cat', 'head', 'tail', 'less', 'more', 'sed', 'nl', 'bat']);
+
+/** A command run without a shell, as a one-command script. */
+function argvCommand(argv: readonly string[], cwd: string): ShellScript {
+  const script = parseShell(':', cwd);
+  const words = argv.map((value) => ({
+    value,
+    text: value,
+    literal: true,
+    mayBeOption: value.startsWith('-'),
+    pattern: false,
+  }));
+  const command = script.commands[0] as ShellCommand;
+  return {
+    ...script,
+    commands: [
+      {
+        ...command,
+        name: argv[0] ?? '',
+        args: argv.slice(1),
+        program: words[0],
+        words: words.slice(1),
+        text: argv.join(' '),
+      },
+    ],
+  };
+}

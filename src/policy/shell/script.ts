@@ -62,6 +62,8 @@ export interface ShellCommand {
 export interface ShellScript {
   commands: ShellCommand[];
   problems: string[];
+  /** Whether the parser understood all of it (no syntax errors): else commands may be missing. */
+  parsed: boolean;
 }
 
 type State = ShellCwd | undefined;
@@ -72,34 +74,32 @@ export function parseShell(line: string, cwd: string): ShellScript {
   const walker = new Walker(line);
   if (start === undefined) walker.problem(`the working directory ${cwd} does not exist`);
   walker.script(parse(line), start);
-  return { commands: walker.commands, problems: walker.problems };
+  return walker.found;
 }
 
 /** A walk of one parsed line. */
 class Walker {
-  readonly commands: ShellCommand[] = [];
-  readonly problems: string[] = [];
-
-  constructor(private readonly source: string) {}
+  constructor(
+    private readonly source: string,
+    readonly found: ShellScript = { commands: [], problems: [], parsed: true },
+  ) {}
 
   problem(reason: string): void {
-    if (!this.problems.includes(reason)) this.problems.push(reason);
+    if (!this.found.problems.includes(reason)) this.found.problems.push(reason);
   }
 
   script(script: ParsedScript, state: State): State {
-    for (const error of script.errors ?? [])
+    for (const error of script.errors ?? []) {
+      this.found.parsed = false;
       this.problem(`the shell cannot parse it: ${error.message}`);
+    }
     // Substitutions and here-documents parse their own text; its positions index their source.
     const walker = script.source === undefined ? this : this.nested(script.source);
     return walker.statements(script.commands, state);
   }
 
   private nested(source: string): Walker {
-    const walker = new Walker(source);
-    // Shares what is found with this walk.
-    (walker as { commands: ShellCommand[] }).commands = this.commands;
-    (walker as { problems: string[] }).problems = this.problems;
-    return walker;
+    return new Walker(source, this.found);
   }
 
   private statements(statements: readonly Statement[], state: State): State {
@@ -154,7 +154,7 @@ class Walker {
         // command without a program, as a lone `> file` is.
         const redirects: ShellRedirect[] = [];
         for (const redirect of node.redirects) this.redirect(redirect, state, redirects);
-        this.commands.push({
+        this.found.commands.push({
           name: '',
           args: [],
           program: undefined,
@@ -194,27 +194,37 @@ class Walker {
       case 'TestCommand':
         this.test(node.expression, state);
         return state;
+      // Not understood: a problem. Their commands are still walked (from an unknown folder, as
+      // they may run any number of times), so a caller that only looks for commands finds them.
       case 'For':
       case 'Select':
         this.problem(
           `a \`${node.type.toLowerCase()}\` loop (it sets the variable ${node.name.text})`,
         );
-        return state;
+        for (const word of node.wordlist ?? []) this.word(word, state);
+        this.statements(node.body.commands, undefined);
+        return undefined;
       case 'ArithmeticFor':
       case 'ArithmeticCommand':
         this.problem('an arithmetic command `((…))`');
-        return state;
+        this.expansions(node, state);
+        if (node.type === 'ArithmeticFor') this.statements(node.body.commands, undefined);
+        return undefined;
       case 'Case':
         this.problem('a `case` statement');
-        return state;
+        this.word(node.word, state);
+        for (const item of node.items) this.statements(item.body.commands, undefined);
+        return undefined;
       case 'Function':
         this.problem(
           `a function definition (\`${node.name.text}\`), which would replace a program's name`,
         );
-        return state;
+        if (node.body.type !== 'CompoundList') this.command(node.body, undefined);
+        return undefined;
       case 'Coproc':
         this.problem('a coprocess');
-        return state;
+        if (node.body.type !== 'CompoundList') this.command(node.body, undefined);
+        return undefined;
       default:
         this.problem(`the construct ${(node as { type: string }).type}`);
         return state;
@@ -264,7 +274,7 @@ class Walker {
       cwd: state,
       text: this.source.slice(node.pos, node.end),
     };
-    this.commands.push(command);
+    this.found.commands.push(command);
     return program?.literal && ['cd', 'pushd', 'popd'].includes(program.value)
       ? this.changeDirectory(command, state)
       : state;
