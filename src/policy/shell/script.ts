@@ -393,7 +393,8 @@ export function startCwd(cwd: string): ShellCwd | undefined {
 function enter(from: ShellCwd, name: string): State {
   const lexical = resolve(from.lexical, name);
   try {
-    const physical = realpathSync.native(resolve(from.physical, name));
+    // Not `resolve`: it would take `..` off the text; the system climbs from where links point.
+    const physical = realpathSync.native(isAbsolute(name) ? name : `${from.physical}/${name}`);
     if (!statSync(physical).isDirectory()) return undefined;
     // `cd` takes `..` off the name as text; the system climbs from where a link points.
     const byName = realpathSync.native(lexical);

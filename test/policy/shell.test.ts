@@ -1,0 +1,265 @@
+import { mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { analyzeShell, parseShell, sedScriptProblem } from 'hermes-extensions';
+import { describe, expect, it } from 'vitest';
+import { tree } from '../fixtures.js';
+
+function project() {
+  const root = tree({ 'src/app.ts': 'x\n', 'plans/.keep': '', 'plans/deep/deeper/.keep': '' });
+  symlinkSync('../src', join(root, 'plans/src-link'));
+  symlinkSync('deep/deeper', join(root, 'plans/link'));
+  return root;
+}
+
+const judge = (root: string, line: string | string[], readOnly: string[] = []) =>
+  analyzeShell(line, { root, readOnly });
+
+describe('analyzeShell: what is refused', () => {
+  /** Each line tries to run something that is not known to only read. */
+  const REFUSED: Array<[string, string, RegExp]> = [
+    ['a newline ends the first command, not the analysis', 'ls\nrm -rf src', /`rm`/],
+    ['a comment hides nothing after its line', 'ls # harmless\ntouch src/x', /`touch`/],
+    ['an assignment before the program', 'PATH=plans ls', /assignment `PATH=plans`/],
+    ['BASH_ENV', 'BASH_ENV=plans/x bash -c ls', /assignment/],
+    ['LD_PRELOAD', 'LD_PRELOAD=plans/x.so ls', /assignment/],
+    ['GIT_DIR', 'GIT_DIR=plans/.git git status', /assignment/],
+    ['LESSOPEN', "LESSOPEN='|rm src/app.ts %s' cat src/app.ts", /assignment/],
+    ['export', 'export GIT_CONFIG_PARAMETERS=x; git log', /assignment/],
+    ['a program run by its path', 'plans/ls', /runs a file by its path/],
+    ['a program run by ./path', './plans/cat x', /runs a file by its path/],
+    ['grouped -i', 'sed -Ei s/a/b/ src/app.ts', /`-i` \(in `-Ei`\)/],
+    ['abbreviated --in-place', 'sed --in s/a/b/ src/app.ts', /`--in`/],
+    ['--in-place=suffix', 'sed --in-place=.bak s/a/b/ src/app.ts', /`--in-place`/],
+    ['sort -o grouped', 'sort -uo src/app.ts src/app.ts', /`-o` \(in `-uo`\)/],
+    ['sort --out abbreviated', 'sort --out=src/app.ts x', /`--out`/],
+    ['sort --compress-program', 'sort --compress-program=plans/x f', /compress-program/],
+    ['sed w command', "sed -n 'w src/app.ts' f", /writes a file/],
+    ['sed s///w', "sed 's/a/b/w src/app.ts' f", /writes a file/],
+    ['sed e command', "sed '1e touch src/x' f", /runs a command/],
+    ['sed s///e', "sed 's/.*/touch src\\/y/e' f", /runs a command/],
+    ['sed -f script', 'sed -f plans/s.sed f', /`-f`/],
+    ['sed delimiter hidden in brackets', "sed 's/[/]/x/w src/app.ts' f", /./],
+    ['sed W', "sed 'W src/app.ts' f", /writes a file/],
+    ['awk', 'awk \'BEGIN{system("rm src/app.ts")}\'', /`awk`/],
+    ['awk script file', 'awk -f plans/x.awk f', /`awk`/],
+    ['tree -o', 'tree -o src/app.ts', /`-o`/],
+    ['fd -x', 'fd . -x rm', /`-x`/],
+    ['fd --exec-batch', 'fd . --exec-batch rm', /exec-batch/],
+    ['rg --pre', 'rg --pre plans/x foo', /`--pre`/],
+    ['rg --hostname-bin', 'rg --hostname-bin=plans/x foo', /hostname-bin/],
+    ['git diff --output', 'git diff --output=src/app.ts', /`--output`/],
+    ['git --config-env', 'git --config-env=core.pager=X log', /config-env/],
+    ['git -c', 'git -c core.fsmonitor=plans/x status', /`-c`/],
+    ['git -C', 'git -C plans status', /`-C`/],
+    ['git checkout', 'git checkout -- src', /`git checkout`/],
+    ['git stash', 'git stash', /git stash/],
+    ['git branch NAME', 'git branch evil', /creates it/],
+    ['git config set', 'git config core.pager x', /may set a value/],
+    ['git grep -O', 'git grep -O foo', /`-O`/],
+    ['env -S', "env -S 'rm src/app.ts'", /env -S/],
+    ['env -u', 'env -u HOME ls', /env -u/],
+    ['env NAME=value', 'env PATH=plans ls', /sets an environment variable/],
+    ['env running a writer', 'env rm src/app.ts', /`rm`/],
+    ['find -delete', 'find . -name x -delete', /`-delete`/],
+    ['find -exec', 'find src -exec rm {} +', /`-exec`/],
+    ['find -fprint', 'find . -fprint src/app.ts', /`-fprint`/],
+    ['command substitution', 'echo $(rm src/app.ts)', /`rm`/],
+    ['backticks', 'echo `rm src/app.ts`', /`rm`/],
+    ['process substitution', 'cat <(rm src/app.ts)', /`rm`/],
+    ['substitution in a default value', 'echo ${x:-$(rm src/app.ts)}', /`rm`/],
+    ['substitution in arithmetic', 'echo $((1+$(rm src/app.ts)))', /`rm`/],
+    ['substitution in an unquoted here-document', 'cat <<EOF\n$(rm src/app.ts)\nEOF', /`rm`/],
+    ['a function replacing a program', 'ls() { rm -rf src; }; ls', /function definition/],
+    ['eval', 'eval rm src/app.ts', /`eval`/],
+    ['source', 'source plans/x.sh', /`source`/],
+    ['dot', '. plans/x.sh', /`\.`/],
+    ['exec', 'exec rm src/app.ts', /`exec`/],
+    ['xargs into a writer', 'echo src/app.ts | xargs rm', /`rm`/],
+    ['xargs -a', 'xargs -a plans/x cat', /`-a`/],
+    ['xargs into a program judged by options', 'echo x | xargs sort', /only known when it runs/],
+    ['an interpreter', "python3 -c \"open('src/app.ts','w')\"", /`python3`/],
+    ['node -e', "node -e \"require('fs').rmSync('src')\"", /`node`/],
+    ['a script file', 'bash plans/x.sh', /without -c/],
+    ['sh -c writing', 'sh -c "rm src/app.ts"', /`rm`/],
+    ['bash -c nested twice', 'bash -c "bash -c \'rm src/app.ts\'"', /`rm`/],
+    ['zsh', "zsh -c 'ls'", /`zsh`/],
+    ['time prefix', 'time rm src/app.ts', /`rm`/],
+    ['negation', '! rm src/app.ts', /`rm`/],
+    ['nohup', 'nohup ls', /`nohup`/],
+    ['command', 'command rm src/app.ts', /`rm`/],
+    ['timeout', 'timeout 5 rm src/app.ts', /`rm`/],
+    ['nice', 'nice -n 5 rm src/app.ts', /`rm`/],
+    ['date -s', 'date -s 2020-01-01', /`-s`/],
+    ['date MMDDhhmm', 'date 01010000', /sets the clock/],
+    ['hostname NAME', 'hostname evil', /changes something/],
+    ['uniq OUTPUT', 'uniq plans/a src/app.ts', /more than 1 operand/],
+    ['xxd OUTPUT', 'xxd plans/a src/app.ts', /more than 1 operand/],
+    ['file -C', 'file -C -m plans/magic', /`-C`/],
+    ['a variable program', '$PROG src/app.ts', /program `\$PROG`/],
+    ['a variable that could be an option', 'sort $OPTS f', /could be an option/],
+    ['a glob that could be an option', 'sort * f', /could be an option/],
+    ['a for loop', 'for f in src/*; do cat $f; done', /`for` loop/],
+    ['a case statement', 'case x in x) rm src/app.ts;; esac', /case/],
+    ['a coprocess', 'coproc ls', /coprocess/],
+    ['arithmetic command', '(( x = 1 ))', /arithmetic/],
+    ['pushd', 'pushd src', /pushd/],
+    ['cd -', 'cd - && ls', /only `cd DIR`/],
+    ['cd to a variable', 'cd $HOME && ls', /only `cd DIR`/],
+    ['an unterminated quote', "echo 'x", /cannot parse/],
+    ['a dangling pipe', 'ls |', /cannot parse/],
+    ['a named descriptor', 'exec {fd}>plans/x', /sets a variable/],
+    ['an extended glob (zsh runs code in glob qualifiers)', 'ls *(e:rm src/app.ts:)', /./],
+    ['a redirection target from a variable', 'echo x > $OUT', /redirection target/],
+    ['a glob as redirection target', 'echo x > src/*.ts', /redirection target/],
+  ];
+
+  it.each(REFUSED)('%s', (_label, line, reason) => {
+    const analysis = judge(project(), line);
+    expect(analysis.kind, line).toBe('opaque');
+    if (analysis.kind === 'opaque') expect(analysis.reason).toMatch(reason);
+  });
+
+  it('judges an argument vector as it is, without a shell', () => {
+    const root = project();
+    expect(judge(root, ['rm', '-rf', 'src']).kind).toBe('opaque');
+    expect(judge(root, ['sh', '-c', 'rm -rf src']).kind).toBe('opaque');
+    // Without a shell, `>` is a word, not a redirection.
+    expect(judge(root, ['echo', 'x', '>', 'src/app.ts'])).toMatchObject({
+      kind: 'analyzed',
+      writes: [],
+    });
+    expect(judge(root, ['git', 'status']).kind).toBe('analyzed');
+  });
+
+  it("refuses git where the repository it would find is not the project's", () => {
+    const root = project();
+    mkdirSync(join(root, 'plans/.git'));
+    expect(judge(root, 'cd plans && git status')).toMatchObject({
+      kind: 'opaque',
+      reason: expect.stringMatching(/repository in plans/),
+    });
+    expect(judge(root, 'git status').kind).toBe('analyzed');
+  });
+
+  it('follows the programs a user trusts, by name or by name and first arguments', () => {
+    const root = project();
+    expect(judge(root, 'npm test', ['npm test']).kind).toBe('analyzed');
+    expect(judge(root, 'npm install evil', ['npm test']).kind).toBe('opaque');
+    expect(judge(root, 'make -j2 lint', ['make']).kind).toBe('analyzed');
+    // Still no assignment in front of a trusted program.
+    expect(judge(root, 'NODE_OPTIONS=--require=plans/x npm test', ['npm test']).kind).toBe(
+      'opaque',
+    );
+  });
+});
+
+describe('analyzeShell: what passes, and what it writes', () => {
+  const PASSES = [
+    'ls -la',
+    'ls -R src',
+    'cat src/app.ts',
+    'cat src/app.ts | grep -n app | head -3',
+    'git status',
+    'git status --porcelain',
+    'git log --oneline -5',
+    'git diff HEAD~1 -- src',
+    'git show --stat HEAD',
+    'git diff --cached --name-only',
+    'git grep -n app -- src',
+    'git branch --list',
+    'grep -rn "todo" src 2>/dev/null',
+    'rg -n app src',
+    'find src -name "*.ts" -type f',
+    "find src -name '*.ts' | xargs grep -n app",
+    "sed -n '1,20p' src/app.ts",
+    "sed -e 's/a/b/g' -e '/x/d' src/app.ts",
+    'wc -l src/*.ts',
+    'head -n 5 src/app.ts && tail -5 src/app.ts',
+    'echo "$HOME" $(pwd)',
+    'diff <(ls src) <(ls plans)',
+    'bash -lc "git status && ls"',
+    'timeout 10 grep -r app src',
+    '[[ -f src/app.ts ]] && cat src/app.ts',
+    'if [ -d src ]; then ls src; else echo none; fi',
+    "cat <<'EOF'\n$(not run)\nEOF",
+    'sort -u src/app.ts | uniq -c',
+    'jq . package.json',
+    'tree -L 2 src',
+    'stat src/app.ts; du -sh src',
+  ];
+
+  it.each(PASSES)('%s', (line) => {
+    const analysis = judge(project(), line);
+    expect(analysis, line).toMatchObject({ kind: 'analyzed', writes: [] });
+  });
+
+  it('reports the files redirections, tee and mkdir write, with the folder they start from', () => {
+    const root = project();
+    const analysis = judge(
+      root,
+      'mkdir -p plans/active && cd plans && echo x > a.md 2>&1 | tee -a b.md',
+    );
+    expect(analysis.kind).toBe('analyzed');
+    if (analysis.kind !== 'analyzed') return;
+    expect(analysis.writes.map((w) => [w.path, w.by, w.cwd?.lexical])).toEqual([
+      ['plans/active', 'mkdir', root],
+      ['a.md', '>', join(root, 'plans')],
+      ['b.md', 'tee', join(root, 'plans')],
+    ]);
+  });
+
+  it('takes an all-digit target for a file, and only `>&N` for a descriptor', () => {
+    const analysis = judge(project(), 'echo x > 1 2>&1; echo y 2> 3');
+    expect(analysis.kind === 'analyzed' && analysis.writes.map((w) => w.path)).toEqual(['1', '3']);
+  });
+
+  it('follows cd only into folders whose name and real place agree', () => {
+    const root = project();
+    // plans/link/.. is plans/ by name but plans/deep/ in fact.
+    expect(judge(root, 'cd plans/link/.. && echo x > a.md')).toMatchObject({ kind: 'opaque' });
+    // Through a link the folder is known by both, and the guard checks both.
+    const linked = judge(root, 'cd plans/src-link && echo x > app.ts');
+    expect(linked.kind === 'analyzed' && linked.writes[0]?.cwd).toEqual({
+      lexical: join(root, 'plans/src-link'),
+      physical: join(root, 'src'),
+    });
+    // After `cd x || …` the folder is not known.
+    const unknown = judge(root, 'cd plans || true; echo x > a.md');
+    expect(unknown.kind === 'analyzed' && unknown.writes[0]?.cwd).toBeUndefined();
+    // A subshell's cd stays in the subshell.
+    const sub = judge(root, '(cd plans); echo x > a.md');
+    expect(sub.kind === 'analyzed' && sub.writes[0]?.cwd?.lexical).toBe(root);
+  });
+});
+
+describe('parseShell', () => {
+  it('finds commands at every level, in the order they run, with the folder each runs in', () => {
+    const root = project();
+    const script = parseShell('cd plans && { grep -r x . ; } | (cat $(ls -R src))', root);
+    const plans = join(root, 'plans');
+    expect(script.commands.map((c) => [c.name, c.cwd?.lexical])).toEqual([
+      ['cd', root],
+      ['grep', plans],
+      ['ls', plans], // a substitution runs before the command it is part of
+      ['cat', plans],
+    ]);
+    expect(script).toMatchObject({ problems: [], parsed: true });
+  });
+});
+
+describe('sedScriptProblem', () => {
+  it.each([
+    ['1,5p', undefined],
+    ['s/a/b/g;/^#/d', undefined],
+    ['/start/,/end/{s/x/y/2;p}', undefined],
+    ['$!N;P;D', undefined],
+    ['a\\\nappended text w not a command', undefined],
+    ['y/abc/xyz/', undefined],
+    ['s|a/b|c|w out', 'writes a file (the `w` flag of `s`)'],
+    ['1!G;h;$!d;e', 'runs a command (the `e` command)'],
+    ['s/x/y/ ; W out', 'writes a file (the `W` command)'],
+    ['k', 'has the command `k`, which the guard does not know'],
+  ])('%s', (script, problem) => {
+    expect(sedScriptProblem(script)).toBe(problem);
+  });
+});
