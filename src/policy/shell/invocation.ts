@@ -86,9 +86,13 @@ export function shellInvocationOf(args: Readonly<Record<string, unknown>>): Shel
     }
   }
   if (argv !== undefined) {
-    // A program and its arguments: run directly, or joined and given to a shell.
+    // A program and its arguments: run directly, or joined (quoted or not) and given to a shell.
     if (program === undefined) return unknown('it has arguments but no command');
-    runs.push([program, ...argv], [program, ...argv.map((a) => quote([a]))].join(' '));
+    runs.push(
+      [program, ...argv],
+      [program, ...argv.map((a) => quote([a]))].join(' '),
+      [program, ...argv].join(' '),
+    );
   }
   if (runs.length === 0) return unknown('it has no command');
   return { kind: 'known', runs, cwd };
