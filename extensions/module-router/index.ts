@@ -94,8 +94,16 @@ export default defineExtension({
             typeof run === 'string'
               ? parseShell(run, from(invocation.cwd))
               : argvCommand(run, from(invocation.cwd));
-          commands.push(...script.commands);
           understood &&= script.parsed;
+          // `sh -c CODE` inside: its commands too, however deep.
+          const pending = [...script.commands];
+          for (let cmd = pending.shift(); cmd !== undefined; cmd = pending.shift()) {
+            commands.push(cmd);
+            const inner = innerShell(cmd);
+            if (inner === undefined) continue;
+            pending.push(...inner.commands);
+            understood &&= inner.parsed;
+          }
         }
         for (const cmd of commands) {
           const at = cmd.cwd;
@@ -150,4 +158,15 @@ function argvCommand(argv: readonly string[], cwd: string): ShellScript {
       },
     ],
   };
+}
+
+/** The code of `sh -c CODE` (bash, dash), parsed where the shell starts. */
+function innerShell(command: ShellCommand): ShellScript | undefined {
+  if (!['sh', 'bash', 'dash'].includes(command.name)) return undefined;
+  const flag = command.words.findIndex((w) => w.literal && /^-[a-z]*c[a-z]*$/.test(w.value));
+  const code = command.words.slice(flag + 1).find((w) => !w.mayBeOption);
+  if (flag === -1 || code === undefined) return undefined;
+  if (!code.literal || command.cwd === undefined)
+    return { commands: [], problems: [], parsed: false };
+  return parseShell(code.value, command.cwd.lexical);
 }

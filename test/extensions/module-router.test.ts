@@ -33,6 +33,26 @@ const BROAD: Array<[string, string, Record<string, unknown>]> = [
   ['shell rg without a path', 'terminal', { command: 'rg login' }],
   ['shell find', 'terminal', { command: 'find . -name "*.ts"' }],
   ['shell ls -R', 'bash', { command: 'ls -R' }],
+  // Whole-tree searches the old word-splitting missed.
+  ['git grep', 'bash', { command: 'git grep -n login' }],
+  ['git ls-files', 'bash', { command: 'git ls-files' }],
+  ['grep -d recurse', 'bash', { command: 'grep -d recurse login .' }],
+  ['grep --directories=recurse', 'bash', { command: 'grep --directories=recurse login .' }],
+  ['grep --dereference-recursive', 'bash', { command: 'grep --dereference-recursive login' }],
+  ['grep -r over a glob', 'bash', { command: 'grep -r login *' }],
+  ['grep -r over "$PWD"', 'bash', { command: 'grep -r login "$PWD"' }],
+  ['rg over $(pwd)', 'bash', { command: 'rg login $(pwd)' }],
+  ['du -a', 'bash', { command: 'du -a .' }],
+  ['after a newline', 'bash', { command: 'echo start\ngrep -rn login .' }],
+  ['inside a substitution', 'bash', { command: 'echo $(grep -rl login .)' }],
+  ['inside bash -c', 'bash', { command: "bash -c 'grep -r login .'" }],
+  ['inside sh -c inside bash -c', 'bash', { command: `bash -c "sh -c 'grep -r login .'"` }],
+  ['from src up to the root', 'bash', { command: 'cd src && grep -r login ..' }],
+  ['from above the project', 'bash', { command: 'cd .. && grep -r login .' }],
+  ['in a workdir at the root', 'bash', { command: 'grep -r login .', workdir: '.' }],
+  ['an argv', 'exec', { command: ['grep', '-r', 'login', '.'] }],
+  ['a line the parser cannot read', 'bash', { command: 'grep -r login . |' }],
+  ['a shell call that cannot be read', 'bash', { command: 'ls', env: { GREP_OPTIONS: '-r' } }],
 ];
 
 const NARROW: Array<[string, string, Record<string, unknown>]> = [
@@ -40,6 +60,10 @@ const NARROW: Array<[string, string, Record<string, unknown>]> = [
   ['glob inside a module', 'glob', { pattern: 'src/auth/**/*.ts' }],
   ['shell grep in a module', 'terminal', { command: 'grep -rn login src/auth' }],
   ['non-recursive shell ls', 'terminal', { command: 'ls -la' }],
+  ['shell grep after cd into a module', 'bash', { command: 'cd src/auth && grep -rn login .' }],
+  ['shell grep in a module workdir', 'bash', { command: 'grep -rn login .', workdir: 'src/auth' }],
+  ['git grep in a module', 'bash', { command: 'git grep -n login -- src/auth' }],
+  ['grep -d skip', 'bash', { command: 'grep -d skip login *' }],
   ['reading a file', 'read', { path: 'src/auth/login.ts' }],
 ];
 
