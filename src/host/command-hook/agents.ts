@@ -13,8 +13,12 @@ export interface CommandHookAgent {
   name: 'claude-code' | 'codex';
   /** Shown in messages and given to extensions as the turn's `platform`. */
   title: string;
-  /** The agent's tool call as extensions see it by default. */
-  toolIn(name: string, input: Args): { toolName: string; toolArgs: Args };
+  /**
+   * The agent's tool call as extensions see it by default. `cwd` is the event's working folder:
+   * the agent's shell runs there, so a shell call gets it as `workdir` (a relative path in the
+   * command means a path below it, not below the project root).
+   */
+  toolIn(name: string, input: Args, cwd?: string): { toolName: string; toolArgs: Args };
   /** Rewritten arguments, back in the agent's own names (its `updatedInput`). */
   toolOut(name: string, input: Args, args: Args): Args;
   /**
@@ -59,14 +63,16 @@ const PATH_ARGUMENTS = ['file_path', 'notebook_path'];
 export const claudeCode: CommandHookAgent = {
   name: 'claude-code',
   title: 'Claude Code',
-  toolIn(name, input) {
+  toolIn(name, input, cwd) {
     const args: Args = {};
     for (const [key, value] of Object.entries(input)) {
       args[PATH_ARGUMENTS.includes(key) && !('path' in input) ? 'path' : key] = value;
     }
+    if (name === 'Bash') return { toolName: 'bash', toolArgs: withWorkdir(args, cwd) };
     return { toolName: CLAUDE_TOOLS[name] ?? name, toolArgs: args };
   },
-  toolOut(_name, input, args) {
+  toolOut(name, input, args) {
+    if (name === 'Bash') return withoutWorkdir(input, args);
     const pathKey = PATH_ARGUMENTS.find((key) => key in input);
     if (pathKey === undefined || 'path' in input) return args;
     const { path, ...rest } = args;
@@ -89,15 +95,16 @@ export const claudeCode: CommandHookAgent = {
 export const codex: CommandHookAgent = {
   name: 'codex',
   title: 'Codex',
-  toolIn(name, input) {
-    if (name === 'Bash') return { toolName: 'bash', toolArgs: input };
+  toolIn(name, input, cwd) {
+    if (name === 'Bash') return { toolName: 'bash', toolArgs: withWorkdir(input, cwd) };
     if (name === 'apply_patch') {
       const { command, ...rest } = input;
       return { toolName: 'patch', toolArgs: { ...rest, patch: command } };
     }
     return { toolName: name, toolArgs: input };
   },
-  toolOut(name, _input, args) {
+  toolOut(name, input, args) {
+    if (name === 'Bash') return withoutWorkdir(input, args);
     if (name !== 'apply_patch') return args;
     const { patch, ...rest } = args;
     return { ...rest, command: patch };
@@ -114,6 +121,18 @@ export const codex: CommandHookAgent = {
   afterInstall:
     'Codex runs them once you trust them: open /hooks in Codex and trust the hermes hook.',
 };
+
+/** The event's folder as the shell call's `workdir`, unless the call names its own. */
+function withWorkdir(args: Args, cwd: string | undefined): Args {
+  return cwd === undefined || 'workdir' in args ? args : { ...args, workdir: cwd };
+}
+
+/** A rewrite goes back without the `workdir` the agent did not send. */
+function withoutWorkdir(input: Args, args: Args): Args {
+  if ('workdir' in input) return args;
+  const { workdir: _, ...rest } = args;
+  return rest;
+}
 
 export const COMMAND_HOOK_AGENTS: Readonly<Record<string, CommandHookAgent>> = {
   'claude-code': claudeCode,

@@ -103,7 +103,7 @@ export async function runCommandHook(
       { sessionId, turnId: stored.turnId, platform: agent.name, initialState: stored.state },
       async (turn) => ({
         result: await turn.interceptToolCall({
-          ...agent.toolIn(toolName, toolInput),
+          ...agent.toolIn(toolName, toolInput, cwd),
           ...(typeof event.tool_use_id === 'string' ? { toolCallId: event.tool_use_id } : {}),
         }),
         state: { ...turn.state },
