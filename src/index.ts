@@ -70,6 +70,7 @@ export {
   TELEMETRY_SCHEMA_VERSION,
 } from './observe/events.js';
 export { sanitize } from './observe/sanitize.js';
+export { type PatchTargets, readPatch } from './policy/patch.js';
 export {
   isWithin,
   type PathBase,
@@ -92,7 +93,6 @@ export {
   shellCommandOf,
   shellInvocationOf,
 } from './policy/shell/index.js';
-export { type PatchTargets, readPatch } from './policy/patch.js';
 export {
   extractToolPaths,
   patchPaths,

@@ -124,6 +124,8 @@ export default defineExtension({
         return broad === undefined ? undefined : refusal(`\`${broad.name}\``);
       },
       {
+        // A validator: it judges the search as it will run, after any rewrite.
+        phase: 'validate',
         priority: 20,
         tools: [...config.read_tools, ...config.exploration_tools, ...config.shell_tools],
       },

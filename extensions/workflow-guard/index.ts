@@ -63,7 +63,7 @@ export default defineExtension({
           workflowGuard: refusal.what,
         });
       },
-      { priority: 10 },
+      { priority: 10, phase: 'validate' },
     );
   },
 });

@@ -15,6 +15,8 @@ export interface RegisteredHandler {
   readonly timeoutMs: number;
   readonly onError: OnErrorPolicy;
   readonly tools: ToolMatcher | undefined;
+  /** A validator: runs after every mutating handler and may only pass or block. */
+  readonly validate: boolean;
   readonly log: Logger;
   /** Error messages already logged for this handler, so a failing guard logs each once. */
   readonly loggedErrors: Set<string>;

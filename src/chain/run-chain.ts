@@ -182,6 +182,10 @@ class ChainRun implements Watched {
       return this.fail(handler, reason, durationMs, error === INVALID ? undefined : error);
     }
     const { action, metadata } = r;
+    if (handler.validate && action !== 'pass' && action !== 'block') {
+      const reason = `is a validator and may only pass or block, but returned a ${action}`;
+      return this.fail(handler, reason, durationMs, undefined);
+    }
     let value = this.value;
     let merged = this.metadata;
     try {

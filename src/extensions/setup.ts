@@ -103,7 +103,13 @@ function register(
     timeoutMs = DEFAULT_TIMEOUT_MS,
     onError,
     tools,
+    phase,
   } = options ?? {};
+  if (phase !== undefined && phase !== 'mutate' && phase !== 'validate') {
+    throw new TypeError(
+      `${where}: phase must be 'mutate' or 'validate', got ${JSON.stringify(phase)}`,
+    );
+  }
   if (typeof priority !== 'number' || !Number.isFinite(priority)) {
     throw new TypeError(`${where}: priority must be a finite number, got ${String(priority)}`);
   }
@@ -128,6 +134,7 @@ function register(
     timeoutMs,
     onError: (onError ?? HOOKS[hook].defaultOnError) as OnErrorPolicy,
     tools: tools === undefined ? undefined : compileMatcher(where, tools),
+    validate: phase === 'validate',
     log,
     loggedErrors: new Set(),
   };

@@ -49,4 +49,12 @@ export interface HandlerOptions<H extends HookName = HookName> {
   onError?: OnErrorPolicy;
   /** `intercept_tool_call` only: call this handler for matching tool names only. */
   tools?: H extends 'intercept_tool_call' ? ToolPattern : never;
+  /**
+   * `'mutate'` (the default) handlers may change the payload; `'validate'` handlers run after
+   * every mutating one, in priority order, on the final value, and may only pass or block —
+   * so a guard judges what will really run, whatever a lower-priority extension rewrote.
+   */
+  phase?: HandlerPhase;
 }
+
+export type HandlerPhase = 'mutate' | 'validate';

@@ -101,6 +101,7 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
       info.hooks = registered.handlers.map(({ handler }) => ({
         hook: handler.hook,
         priority: handler.priority,
+        ...(handler.validate ? { phase: 'validate' as const } : {}),
         ...(handler.tools ? { tools: handler.tools.display } : {}),
       }));
     } catch (error) {
@@ -122,6 +123,8 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
   const ordered = registrations
     .sort(
       (a, b) =>
+        // Validators after every mutating handler: they judge the final value.
+        Number(a.registration.handler.validate) - Number(b.registration.handler.validate) ||
         a.registration.handler.priority - b.registration.handler.priority ||
         a.order - b.order ||
         a.registration.index - b.registration.index,

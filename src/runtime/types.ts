@@ -9,6 +9,8 @@ export type ExtensionStatus = 'enabled' | 'disabled' | 'shadowed' | 'untrusted' 
 export interface HookRegistrationInfo {
   hook: HookName;
   priority: number;
+  /** Set for validators (`phase: 'validate'`), which run after every mutating handler. */
+  phase?: 'validate';
   /** The tool matcher of an `intercept_tool_call` handler, as written (`/re/` for patterns). */
   tools?: string[];
 }
