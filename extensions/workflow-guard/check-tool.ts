@@ -98,7 +98,7 @@ export function toolJudge(root: string, config: WorkflowGuardConfig) {
     }
     const linked = paths.filter((path) => {
       const stats = statSync(path.real, { throwIfNoEntry: false });
-      return stats !== undefined && stats.isFile() && stats.nlink > 1;
+      return stats?.isFile() === true && stats.nlink > 1;
     });
     if (linked.length > 0) {
       return {

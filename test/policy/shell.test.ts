@@ -66,6 +66,7 @@ describe('analyzeShell: what is refused', () => {
     ['command substitution', 'echo $(rm src/app.ts)', /`rm`/],
     ['backticks', 'echo `rm src/app.ts`', /`rm`/],
     ['process substitution', 'cat <(rm src/app.ts)', /`rm`/],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
     ['substitution in a default value', 'echo ${x:-$(rm src/app.ts)}', /`rm`/],
     ['substitution in arithmetic', 'echo $((1+$(rm src/app.ts)))', /`rm`/],
     ['substitution in an unquoted here-document', 'cat <<EOF\n$(rm src/app.ts)\nEOF', /`rm`/],

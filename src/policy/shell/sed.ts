@@ -97,18 +97,24 @@ class ScriptReader {
     const name = this.text[this.at++];
     if (name === undefined) throw new Error('ends after an address');
     if (name === '{') return;
-    if (PLAIN.has(name)) return this.end();
+    if (PLAIN.has(name)) {
+      this.end();
+      return;
+    }
     if (NUMBERED.has(name)) {
       this.skip(' \t');
       this.digits();
-      return this.end();
+      this.end();
+      return;
     }
     switch (name) {
       case 's':
-        return this.substitute();
+        this.substitute();
+        return;
       case 'y':
         this.delimited(2);
-        return this.end();
+        this.end();
+        return;
       case ':':
       case 'b':
       case 't':
@@ -119,7 +125,8 @@ class ScriptReader {
       case 'a':
       case 'i':
       case 'c':
-        return this.text_();
+        this.text_();
+        return;
       case 'r':
       case 'R':
         // Reads a file into the output: reading is allowed. The name runs to the end of the line.
@@ -148,7 +155,8 @@ class ScriptReader {
       }
       if (flag === 'w') throw new Error('writes a file (the `w` flag of `s`)');
       if (flag === 'e') throw new Error('runs a command (the `e` flag of `s`)');
-      return this.end();
+      this.end();
+      return;
     }
   }
 
