@@ -2,9 +2,10 @@
 // (default 3), then the memory benchmark (bench/memory.mjs), then the cold-start benchmark
 // (bench/coldstart.mjs), then the CLI start-up (bench/cli.mjs), then the tables, as markdown.
 // then the per-call latency in process, over the stdio bridge and per process (bench/bridge.mjs).
-// then a reference-loop turn with and without observers (bench/observers.mjs).
+// then a reference-loop turn with and without observers (bench/observers.mjs), then the cost of
+// judging one shell command (bench/shell.mjs).
 // BENCH_ONLY=coldstart (or any comma-separated list of dispatch, memory, coldstart, cli, bridge,
-// observers) runs only those parts.
+// observers, shell) runs only those parts.
 // Every dispatch figure is a median: mitata's p50 per bench, then the median of that over the
 // rounds (ratios and slopes are taken within a round, then their median; the range is min–max).
 // Every cold-start figure is the median of its runs, with the 10th–90th percentile in brackets.
@@ -33,7 +34,7 @@ if (
 }
 
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
-const PARTS = ['dispatch', 'memory', 'coldstart', 'cli', 'bridge', 'observers'];
+const PARTS = ['dispatch', 'memory', 'coldstart', 'cli', 'bridge', 'observers', 'shell'];
 const only = new Set((process.env.BENCH_ONLY ?? PARTS.join(',')).split(',').map((p) => p.trim()));
 const unknown = [...only].filter((part) => !PARTS.includes(part));
 if (unknown.length > 0 || only.size === 0) {
@@ -75,6 +76,11 @@ let observers;
 if (only.has('observers')) {
   console.error('observer benchmark…');
   observers = await runChild('observers.mjs');
+}
+let shell;
+if (only.has('shell')) {
+  console.error('shell analysis benchmark…');
+  shell = await runChild('shell.mjs');
 }
 let bridge;
 if (only.has('bridge')) {
@@ -480,6 +486,19 @@ if (observers) {
     '| | µs per turn |',
     '|---|---:|',
     ...rows,
+  );
+}
+
+if (shell) {
+  out.push(
+    '',
+    '### Judging one shell command (median µs; workflow-guard calls analyzeShell, module-router parseShell)',
+    '',
+    '| | µs per command |',
+    '|---|---:|',
+    ...Object.entries(shell.medians).map(([name, ns]) => `| ${name} | ${(ns / 1000).toFixed(1)} |`),
+    '',
+    `Loading the parser (unbash) once: ${shell.parserLoadMs.toFixed(1)} ms.`,
   );
 }
 
