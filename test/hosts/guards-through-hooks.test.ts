@@ -53,7 +53,10 @@ const SHELL_BYPASSES = [
   'npm test',
 ];
 
-describe.runIf(built)('workflow-guard through the command hooks', () => {
+// Each answer is a process of its own: a dozen of them take seconds on a busy machine.
+const SLOW = 60_000;
+
+describe.runIf(built)('workflow-guard through the command hooks', { timeout: SLOW }, () => {
   for (const agent of ['claude-code', 'codex'] as const) {
     it(`${agent}: denies every shell bypass, and passes reading commands`, async () => {
       const { home, project } = setup();
