@@ -1,4 +1,8 @@
+import { realpathSync } from 'node:fs';
+import { basename, relative, sep } from 'node:path';
 import type { ModuleLoader } from '../extensions/loading/import-module.js';
+import type { ReadGuard } from '../trust/read-guard.js';
+import { sha256 } from '../trust/records.js';
 import { ConfigError, parseWith } from './errors.js';
 import { type HermesConfig, hermesConfigSchema } from './schema.js';
 
@@ -9,17 +13,31 @@ import { type HermesConfig, hermesConfigSchema } from './schema.js';
  * finds the file and decides first whether its code may run. Rejects with a ConfigError naming
  * the file (and the key path, when the content is what is wrong).
  */
-export async function loadConfigFile(file: string, loader: ModuleLoader): Promise<HermesConfig> {
+export async function loadConfigFile(
+  file: string,
+  loader: ModuleLoader,
+  options: { project?: ReadGuard } = {},
+): Promise<HermesConfig> {
+  const { project } = options;
   const loadCode = async (path: string) => {
-    const module = await loader.import(path);
+    const module = await loader.import(path, project);
     return module.default ?? module;
   };
   // Imported here, not at the top: a run without config files never pays for it.
-  const { cosmiconfig } = await import('cosmiconfig');
+  const { cosmiconfig, defaultLoaders } = await import('cosmiconfig');
+  const code = { '.ts': loadCode, '.mts': loadCode, '.js': loadCode, '.mjs': loadCode };
   const explorer = cosmiconfig('hermes', {
     searchStrategy: 'none',
     cache: false,
-    loaders: { '.ts': loadCode, '.mts': loadCode, '.js': loadCode, '.mjs': loadCode },
+    loaders: project
+      ? withoutImports(project, {
+          ...code,
+          '.json': defaultLoaders['.json'],
+          '.yaml': defaultLoaders['.yaml'],
+          '.yml': defaultLoaders['.yml'],
+          noExt: defaultLoaders.noExt,
+        })
+      : code,
   });
   let content: unknown;
   try {
@@ -32,5 +50,46 @@ export async function loadConfigFile(file: string, loader: ModuleLoader): Promis
     return parseWith(hermesConfigSchema, content ?? {}, file);
   } catch (error) {
     throw new ConfigError((error as Error).message, file);
+  }
+}
+
+type Loader = (path: string, content: string) => unknown;
+
+/**
+ * Project config loaders that check the content cosmiconfig read against what was trusted, and
+ * refuse `$import`: cosmiconfig follows it after the loader returns (reading, and for code
+ * running, the files it names), so a throw here comes before any of that. An import in a project
+ * config would reach past the project's trust (any file, any folder), and config is data enough.
+ */
+function withoutImports(guard: ReadGuard, loaders: Record<string, Loader>): Record<string, Loader> {
+  const checked: Record<string, Loader> = {};
+  for (const [extension, load] of Object.entries(loaders)) {
+    checked[extension] = async (path, content) => {
+      if (!(extension in CODE)) checkContent(guard, path, content);
+      const loaded = await load(path, content);
+      const own =
+        basename(path) === 'package.json'
+          ? (loaded as { hermes?: unknown } | null)?.hermes
+          : loaded;
+      if (own !== null && typeof own === 'object' && Object.hasOwn(own, '$import')) {
+        throw new Error(
+          `key "$import" is not allowed in project config (it would load files the project's trust does not cover); copy the settings into ${basename(path)} instead`,
+        );
+      }
+      return loaded;
+    };
+  }
+  return checked;
+}
+
+const CODE = { '.ts': 1, '.mts': 1, '.js': 1, '.mjs': 1 };
+
+function checkContent(guard: ReadGuard, path: string, content: string): void {
+  if (guard.allowed === undefined) return;
+  const rel = relative(realpathSync(guard.root), realpathSync(path)).split(sep).join('/');
+  if (guard.allowed.get(rel) !== sha256(Buffer.from(content, 'utf8'))) {
+    throw new Error(
+      'it changed since the project was trusted; review it and run `hermes extensions trust`',
+    );
   }
 }

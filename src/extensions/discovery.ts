@@ -1,5 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { expandHome, isDir, isFile } from '../config/locations.js';
 import type { PathEntry } from '../config/merge.js';
 import type { Diagnostic, ExtensionSource } from '../runtime/types.js';
@@ -13,6 +13,8 @@ export interface DiscoveredExtension {
   /** The folder (or single file) shown as the extension's `path`. */
   location: string;
   source: ExtensionSource;
+  /** Named by the project's config: project code, loaded only as its trust allows. */
+  fromProject?: boolean;
 }
 
 export interface Discovery {
@@ -35,9 +37,9 @@ export function discoverIn(dir: string, source: ExtensionSource): Discovery {
     if (item.name.startsWith('.') || item.name === 'node_modules') continue;
     const path = join(dir, item.name);
     if (item.isDirectory() || (item.isSymbolicLink() && isDir(path))) {
-      const entry = directoryEntry(path);
+      const { entry, problem } = directoryEntry(path);
       if (entry) found.push({ label: item.name, entry, location: path, source });
-      else problems.push(noEntry(path));
+      else problems.push(problem ?? noEntry(path));
       continue;
     }
     const single = SINGLE_FILE.exec(item.name);
@@ -53,10 +55,11 @@ export function discoverPath({ spec, base, file }: PathEntry): Discovery {
   // A bare name is a package unless a file or folder of that name sits next to the config.
   if (isPackageName(spec) && !isFile(resolve(base, spec)) && !isDir(resolve(base, spec))) {
     const dir = findPackage(spec, base);
-    const entry = dir && directoryEntry(dir);
+    const { entry, problem } = dir ? directoryEntry(dir) : {};
     if (dir && entry) {
       return { found: [{ label: spec, entry, location: dir, source: 'package' }], problems: [] };
     }
+    if (problem) return { found: [], problems: [problem] };
     const message = dir
       ? `package "${spec}" (${dir}) has no entry: set "exports" or "main" in its package.json`
       : `extensions.paths names package "${spec}", which is not installed where ${file} can see it`;
@@ -68,32 +71,50 @@ export function discoverPath({ spec, base, file }: PathEntry): Discovery {
     return { found: [{ label, entry: path, location: path, source: 'path' }], problems: [] };
   }
   if (isDir(path)) {
-    const entry = directoryEntry(path);
+    const { entry, problem } = directoryEntry(path);
     if (entry) {
       return {
         found: [{ label: basename(path), entry, location: path, source: 'path' }],
         problems: [],
       };
     }
+    if (problem) return { found: [], problems: [problem] };
     return discoverIn(path, 'path');
   }
   const message = `extensions.paths entry "${spec}" (${path}) does not exist`;
   return { found: [], problems: [{ severity: 'error', file, message }] };
 }
 
-/** A folder's entry module: its package.json `exports`/`main`, else `index.ts|mts|js|mjs`. */
-function directoryEntry(dir: string): string | undefined {
-  const manifest = readManifest(join(dir, 'package.json'));
+/**
+ * A folder's entry module: its package.json `exports`/`main`, else `index.ts|mts|js|mjs`. An
+ * entry whose real path is outside the folder (`"main": "../../x.js"`, an index that is a link
+ * out) is refused, whatever the source, a global one too: what is installed, reviewed or trusted
+ * as the extension is its folder, and an entry elsewhere runs code nobody looked at there.
+ */
+function directoryEntry(dir: string): { entry?: string; problem?: Diagnostic } {
+  const manifestFile = join(dir, 'package.json');
+  const manifest = readManifest(manifestFile);
   const declared = manifest && packageEntry(manifest);
-  if (declared) {
-    const file = resolve(dir, declared);
-    if (isFile(file)) return file;
+  const candidates = [
+    ...(declared
+      ? [{ file: resolve(dir, declared), named: `package.json entry "${declared}"` }]
+      : []),
+    ...ENTRY_FILES.map((name) => ({ file: join(dir, name), named: name })),
+  ];
+  for (const { file, named } of candidates) {
+    if (!isFile(file)) continue;
+    if (!isWithin(dir, file)) {
+      const message = `extension ${dir}: its ${named} leads outside the extension's folder (to ${realpathSync(file)}); refused. Move the code into the folder.`;
+      return { problem: { severity: 'error', file: declared ? manifestFile : file, message } };
+    }
+    return { entry: file };
   }
-  for (const name of ENTRY_FILES) {
-    const file = join(dir, name);
-    if (isFile(file)) return file;
-  }
-  return undefined;
+  return {};
+}
+
+function isWithin(dir: string, file: string): boolean {
+  const rel = relative(realpathSync(dir), realpathSync(file));
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }
 
 function packageEntry(manifest: Record<string, unknown>): string | undefined {

@@ -1,14 +1,27 @@
 import { join, resolve } from 'node:path';
 import { findProjectConfig } from '../config/find-project-config.js';
 import { loadConfigFile } from '../config/load-config.js';
-import { findProjectRoot, hermesHome, isFile, transpileCacheDir } from '../config/locations.js';
-import { mergeConfigs } from '../config/merge.js';
+import {
+  expandHome,
+  findProjectRoot,
+  hermesHome,
+  isFile,
+  transpileCacheDir,
+} from '../config/locations.js';
+import { mergeConfigs, type PathEntry } from '../config/merge.js';
 import type { HermesConfig } from '../config/schema.js';
 import { type DiscoveredExtension, discoverIn, discoverPath } from '../extensions/discovery.js';
 import { moduleLoader } from '../extensions/loading/import-module.js';
 import { loadExtension } from '../extensions/loading/load-extension.js';
 import { type Logger, stderrLogger } from '../log/logger.js';
-import { inspectProjectTrust, type ProjectTrust } from '../trust/project-trust.js';
+import { insideRelative } from '../trust/coverage.js';
+import {
+  cannotTrust,
+  guardFor,
+  inspectProjectTrust,
+  type ProjectTrust,
+  whyUntrusted,
+} from '../trust/project-trust.js';
 import { assembleRuntime } from './assemble.js';
 import type { Runtime } from './runtime.js';
 import type { Diagnostic, ExtensionCandidate } from './types.js';
@@ -45,23 +58,41 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
     layers.push({ config: await loadConfigFile(globalFile, loader), file: globalFile });
 
   const trust = decideTrust(options, cwd, home);
+  // What project code may read while it loads: what was trusted (any file when trusted for one run).
+  const guard = guardFor(root, home, trust.state === 'override' ? undefined : trust.records);
   const projectConfig = findProjectConfig(cwd, root);
   if (projectConfig && trust.trusted) {
+    const config = await loadConfigFile(projectConfig.file, loader, { project: guard });
     layers.push({
-      config: await loadConfigFile(projectConfig.file, loader),
+      config: withoutGlobalDir(config, projectConfig.file, diagnostics),
       file: projectConfig.file,
     });
   }
   if (!trust.trusted) diagnostics.push(untrustedNotice(trust));
 
-  const { section, paths, globalDir } = mergeConfigs(layers);
+  const merged = mergeConfigs(layers);
+  const { section, globalDir } = merged;
+  const paths = merged.paths.filter((entry) => {
+    if (entry.file !== projectConfig?.file || isInsideProject(root, entry)) return true;
+    diagnostics.push({
+      severity: 'error',
+      file: entry.file,
+      message: `extensions.paths entry "${entry.spec}" in ${entry.file} is outside the project ${root}; refused: project config may only name code inside the project, which its trust covers. Name it in ${globalFile} instead if you trust it.`,
+    });
+    return false;
+  });
   const groups: DiscoveredExtension[][] = [];
   const discover = ({ found, problems }: ReturnType<typeof discoverIn>) => {
     diagnostics.push(...problems);
     groups.push(found);
   };
   discover(discoverIn(globalDir ?? join(home, 'extensions'), 'global'));
-  const fromPaths = paths.map(discoverPath);
+  const fromPaths = paths.map((entry) => {
+    const found = discoverPath(entry);
+    // What the project config names is project code: loaded under the project's guard.
+    if (entry.file !== projectConfig?.file) return found;
+    return { ...found, found: found.found.map((f) => ({ ...f, fromProject: true })) };
+  });
   discover({
     found: fromPaths.flatMap((d) => d.found),
     problems: fromPaths.flatMap((d) => d.problems),
@@ -80,7 +111,8 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
       } else if (!loadingEnabled) {
         loaded.push(held(found, 'disabled', 'extensions.enabled is false'));
       } else {
-        loaded.push(await loadExtension(found, loader));
+        const project = found.source === 'project' || found.fromProject === true;
+        loaded.push(await loadExtension(found, loader, project ? guard : undefined));
       }
     }
     // Within a source, load order (and so priority ties) goes by extension name.
@@ -118,13 +150,43 @@ function held(
 }
 
 function untrustedNotice(trust: ProjectTrust): Diagnostic {
-  const why =
-    trust.state === 'changed'
-      ? `its hook code or config changed since it was trusted on ${trust.trustedAt}`
-      : 'it has not been trusted';
+  if (trust.state === 'unreadable') {
+    return {
+      severity: 'error',
+      file: trust.root,
+      message: `project ${trust.root} is not trusted: ${cannotTrust(trust)}\nIts config and extensions are ignored until that is fixed and the project is trusted with \`hermes extensions trust\`.`,
+    };
+  }
   return {
     severity: 'warning',
     file: trust.root,
-    message: `project ${trust.root} is not trusted (${why}): its config and its ${trust.files.length} file(s) of extension code are ignored. Review them, then run \`hermes extensions trust\` in the project, or set HERMES_TRUST_PROJECT=1 for one run.`,
+    message: `project ${trust.root} is not trusted (${whyUntrusted(trust)}): its config and its ${trust.files.length} file(s) of extension code are ignored. Review them, then run \`hermes extensions trust\` in the project, or set HERMES_TRUST_PROJECT=1 for one run.`,
   };
+}
+
+/**
+ * `global_dir` names the folder whose extensions load natively, unguarded, as the user's own: a
+ * project config may not move it (into the project, it would run code its trust does not cover).
+ */
+function withoutGlobalDir(
+  config: HermesConfig,
+  file: string,
+  diagnostics: Diagnostic[],
+): HermesConfig {
+  const section = config.extensions;
+  if (section?.global_dir === undefined) return config;
+  diagnostics.push({
+    severity: 'error',
+    file,
+    message: `extensions.global_dir in ${file} is ignored: only the user's own config ($HERMES_HOME/config.yaml) may set where global extensions live.`,
+  });
+  const { global_dir: _ignored, ...rest } = section;
+  return { ...config, extensions: rest };
+}
+
+function isInsideProject(root: string, entry: PathEntry): boolean {
+  const named = resolve(entry.base, expandHome(entry.spec));
+  // A bare package name is looked up through node_modules folders, some above the project.
+  const where = discoverPath(entry).found[0]?.location ?? named;
+  return insideRelative(root, where) !== undefined;
 }

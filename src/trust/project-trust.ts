@@ -1,14 +1,21 @@
-import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
 import { findProjectConfig } from '../config/find-project-config.js';
-import { loadConfigFile } from '../config/load-config.js';
-import { expandHome, findProjectRoot, hermesHome, transpileCacheDir } from '../config/locations.js';
-import { mergeConfigs } from '../config/merge.js';
-import { discoverPath } from '../extensions/discovery.js';
+import { findProjectRoot, hermesHome, transpileCacheDir } from '../config/locations.js';
 import { moduleLoader } from '../extensions/loading/import-module.js';
-import { collectFiles, fingerprintFiles } from './fingerprint.js';
-import { readTrust, writeTrust } from './store.js';
+import { addImportClosure } from './closure.js';
+import { Coverage } from './coverage.js';
+import { addProjectFiles, configPathsInside } from './project-files.js';
+import { frameworkReadFolders, type ReadGuard } from './read-guard.js';
+import {
+  compareRecords,
+  describeChanges,
+  type FileRecord,
+  fingerprintOf,
+  hasChanges,
+  type TrustChanges,
+} from './records.js';
+import { readTrust, type TrustRecord, writeTrust } from './store.js';
 
 export interface ProjectTrust {
   /** The project root the trust is recorded for. */
@@ -16,13 +23,21 @@ export interface ProjectTrust {
   trusted: boolean;
   /**
    * `no-project-code`: nothing to trust; `trusted`: recorded and unchanged; `untrusted`: never
-   * trusted; `changed`: trusted once, but its code or config changed since; `override`:
-   * trusted for this run by `HERMES_TRUST_PROJECT=1` or `trust: true`.
+   * trusted; `changed`: trusted once, but its code or config changed since (or was trusted by an
+   * older version, which recorded too little to check); `unreadable`: some of its code cannot
+   * be fingerprinted (see `problems`), so it cannot be trusted; `override`: trusted for this run
+   * by `HERMES_TRUST_PROJECT=1` or `trust: true`.
    */
-  state: 'no-project-code' | 'trusted' | 'untrusted' | 'changed' | 'override';
-  /** The project's hook code and config: what trusting it means running. */
+  state: 'no-project-code' | 'trusted' | 'untrusted' | 'changed' | 'unreadable' | 'override';
+  /** The project's hook code and config (absolute paths): what trusting it means running. */
   files: string[];
+  /** The same files with their sizes and digests, relative to the root. */
+  records: FileRecord[];
   fingerprint: string;
+  /** For `changed`: which files differ from what was trusted. */
+  changes?: TrustChanges;
+  /** Why the project's code cannot be fingerprinted (links out of it, unreadable, too much). */
+  problems: string[];
   /** When it was trusted, if it was. */
   trustedAt?: string;
 }
@@ -32,48 +47,138 @@ interface TrustOptions {
   home?: string;
 }
 
-/** Where this project's trust stands, computed from the files as they are now. Runs no project code. */
+/**
+ * Where this project's trust stands, from the files as they are now: the project's own hook code
+ * and config, and every other file the trust record lists (what its code imports), re-read and
+ * compared by digest. Runs no project code and parses none.
+ */
 export function inspectProjectTrust(options: TrustOptions = {}): ProjectTrust {
   const home = hermesHome(options.home);
   const cwd = resolve(options.cwd ?? process.cwd());
   const root = findProjectRoot(cwd, home);
   const record = readTrust(home)[root];
-  const files = projectCodeFiles(cwd, root, home, record?.paths ?? []);
-  const fingerprint = fingerprintFiles(root, files);
-  const base = { root, files, fingerprint };
-  if (files.length === 0) return { ...base, trusted: true, state: 'no-project-code' };
+  const coverage = new Coverage(root);
+  const trusted = record && !('outdated' in record) ? record : undefined;
+  addProjectFiles(coverage, cwd, home, trusted?.paths ?? []);
+  const hasCode = coverage.size > 0 || coverage.problems.length > 0;
+  for (const file of trusted?.files ?? []) coverage.add(join(coverage.realRoot, file.path));
+  const base = summary(coverage);
+  if (!hasCode) return { ...base, trusted: true, state: 'no-project-code' };
+  if (base.problems.length > 0) return { ...base, trusted: false, state: 'unreadable' };
   if (record === undefined) return { ...base, trusted: false, state: 'untrusted' };
-  if (record.fingerprint !== fingerprint) {
-    return { ...base, trusted: false, state: 'changed', trustedAt: record.trustedAt };
+  const at = record.trustedAt ? { trustedAt: record.trustedAt } : {};
+  if (trusted === undefined) return { ...base, ...at, trusted: false, state: 'changed' };
+  const changes = compareRecords(trusted.files, base.records);
+  if (hasChanges(changes)) {
+    return { ...base, ...at, trusted: false, state: 'changed', changes };
   }
-  return { ...base, trusted: true, state: 'trusted', trustedAt: record.trustedAt };
+  return { ...base, ...at, trusted: true, state: 'trusted' };
 }
 
 export function isProjectTrusted(cwd?: string, home?: string): boolean {
   return inspectProjectTrust({ cwd, home }).trusted;
 }
 
+/** What trusting the project would record, found without running any of its code. */
+export interface TrustReview extends ProjectTrust {
+  /** The project config is code: the `paths` it names are known only once it runs. */
+  configIsCode: boolean;
+  /** Modules that import a name computed at run time: what it reaches must be in `files`. */
+  computedImports: string[];
+}
+
 /**
- * Records the project as trusted with a fingerprint of its hook code and config as they are now.
- * This reads the project config (running a code config: trusting is consenting to that) to learn
- * which `paths` inside the project it names, so changes there untrust the project too. (Paths in
- * the global config are the user's own, trusted by placement like the global extensions folder.)
+ * The files trusting the project covers, for the user to review before saying yes: its hook
+ * code and config, the `paths` a data config names, and everything inside the project these
+ * import (parsed, not run). A code config's own `paths` are found by `trustProject`.
  */
-export async function trustProject(cwd?: string, home?: string): Promise<ProjectTrust> {
+export async function reviewProject(options: TrustOptions = {}): Promise<TrustReview> {
+  const home = hermesHome(options.home);
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const current = inspectProjectTrust({ cwd, home });
+  const coverage = new Coverage(current.root);
+  addProjectFiles(coverage, cwd, home, []);
+  const config = findProjectConfig(cwd, current.root);
+  if (config && !config.isCode && coverage.problems.length === 0) {
+    const guard = guardFor(current.root, home, undefined);
+    for (const path of await configPathsInside(coverage, config.file, loaderFor(home), guard))
+      coverage.add(path);
+  }
+  const computedImports = coverage.problems.length === 0 ? addImportClosure(coverage) : [];
+  return {
+    ...current,
+    ...summary(coverage),
+    configIsCode: config?.isCode ?? false,
+    computedImports,
+  };
+}
+
+export interface TrustProjectOptions {
+  /** The files the user reviewed: trusting fails if any of them changed since. */
+  reviewed?: readonly FileRecord[];
+  /**
+   * Asked when a code config's `paths` bring in files beyond the review (they are known only once
+   * it runs); answering false trusts nothing. Without it they are trusted too.
+   */
+  confirmMore?: (files: string[]) => Promise<boolean>;
+}
+
+/**
+ * Records the project as trusted with every file of its hook code and config as they are now,
+ * and every file inside the project they import. A code config runs here (trusting is consenting
+ * to that), under a guard that lets it read only what was reviewed, to learn which `paths` inside
+ * the project it names. (Paths in the global config are the user's own, trusted by placement like
+ * the global extensions folder.) Throws when the code cannot be fingerprinted; when
+ * `confirmMore` says no, records nothing and returns the state as it was.
+ */
+export async function trustProject(
+  cwd?: string,
+  home?: string,
+  options: TrustProjectOptions = {},
+): Promise<ProjectTrust> {
   const resolvedHome = hermesHome(home);
   const resolvedCwd = resolve(cwd ?? process.cwd());
-  const root = findProjectRoot(resolvedCwd, resolvedHome);
-  const projectConfig = findProjectConfig(resolvedCwd, root);
-  const paths = projectConfig
-    ? await configPathsInside(root, projectConfig.file, resolvedHome)
-    : [];
-  const files = projectCodeFiles(resolvedCwd, root, resolvedHome, paths);
+  const review = await reviewProject({ cwd: resolvedCwd, home: resolvedHome });
+  if (review.problems.length > 0) throw new Error(cannotTrust(review));
+  if (options.reviewed) {
+    const changes = compareRecords(options.reviewed, review.records);
+    if (hasChanges(changes)) {
+      throw new Error(`files changed while they were reviewed; run the trust command again`);
+    }
+  }
+  let files = review.records;
+  let paths: string[] = [];
+  const config = findProjectConfig(resolvedCwd, review.root);
+  if (config?.isCode) {
+    const coverage = new Coverage(review.root);
+    const guard = guardFor(review.root, resolvedHome, review.records);
+    paths = await configPathsInside(coverage, config.file, loaderFor(resolvedHome), guard);
+    addProjectFiles(coverage, resolvedCwd, resolvedHome, paths);
+    addImportClosure(coverage);
+    if (coverage.problems.length > 0)
+      throw new Error(cannotTrust({ ...review, ...summary(coverage) }));
+    files = coverage.list();
+    const reviewed = new Set(review.records.map((r) => r.path));
+    const more = files.filter((r) => !reviewed.has(r.path)).map((r) => join(review.root, r.path));
+    if (more.length > 0 && options.confirmMore && !(await options.confirmMore(more))) {
+      return inspectProjectTrust({ cwd: resolvedCwd, home: resolvedHome });
+    }
+  } else if (config) {
+    paths = await configPathsInside(
+      new Coverage(review.root),
+      config.file,
+      loaderFor(resolvedHome),
+      guardFor(review.root, resolvedHome, undefined),
+    );
+  }
   const records = readTrust(resolvedHome);
-  records[root] = {
-    fingerprint: fingerprintFiles(root, files),
+  const record: TrustRecord = {
+    fingerprint: fingerprintOf(files),
+    files,
     paths,
     trustedAt: new Date().toISOString(),
   };
+  records[review.root] = record;
   writeTrust(resolvedHome, records);
   return inspectProjectTrust({ cwd: resolvedCwd, home: resolvedHome });
 }
@@ -90,34 +195,50 @@ export function revokeProjectTrust(cwd?: string, home?: string): boolean {
 }
 
 /**
- * What the project config's `paths` name inside the project, as named: a folder of extensions is
- * recorded as the folder, so an extension added to it later changes the fingerprint too.
+ * The guard a project load runs under: only the files of `records`, with their digests (none
+ * given: any file, as when trust is given for one run).
  */
-async function configPathsInside(root: string, file: string, home: string): Promise<string[]> {
-  const config = await loadConfigFile(file, moduleLoader(transpileCacheDir(home)));
-  const inside = new Set<string>();
-  for (const entry of mergeConfigs([{ config, file }]).paths) {
-    const named = resolve(entry.base, expandHome(entry.spec));
-    const locations = existsSync(named)
-      ? [named]
-      : discoverPath(entry).found.map((f) => f.location);
-    for (const location of locations) if (isInside(root, location)) inside.add(location);
+export function guardFor(
+  root: string,
+  home: string,
+  records: readonly FileRecord[] | undefined,
+): ReadGuard {
+  return {
+    root,
+    allowed: records && new Map(records.map((r) => [r.path, r.sha256])),
+    exempt: frameworkReadFolders(home, createRequire(import.meta.url).resolve('jiti')),
+  };
+}
+
+/** Why a project is not trusted, in a phrase: `its hook code changed since ...: 1 changed (a.ts)`. */
+export function whyUntrusted(trust: ProjectTrust): string {
+  switch (trust.state) {
+    case 'changed':
+      return trust.changes && hasChanges(trust.changes)
+        ? `its hook code or config changed since it was trusted on ${trust.trustedAt}: ${describeChanges(trust.changes)}`
+        : 'it was trusted by an older version of hermes-extensions, which recorded too little to check; trust it again';
+    case 'unreadable':
+      return 'some of its code cannot be fingerprinted';
+    default:
+      return 'it has not been trusted';
   }
-  return [...inside].sort();
 }
 
-function isInside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+export function cannotTrust(trust: Pick<ProjectTrust, 'root' | 'problems'>): string {
+  return `the code of project ${trust.root} cannot be fingerprinted, so it cannot be trusted:\n${trust.problems.map((p) => `  ${p}`).join('\n')}`;
 }
 
-/** The project's `.hermes/` folder, its config file, and the project paths config names. */
-function projectCodeFiles(cwd: string, root: string, home: string, paths: readonly string[]) {
-  const local = join(root, '.hermes');
-  const config = findProjectConfig(cwd, root);
-  return collectFiles([
-    ...(resolve(local) === home || resolve(local) === join(homedir(), '.hermes') ? [] : [local]),
-    ...(config ? [config.file] : []),
-    ...paths,
-  ]);
+function summary(coverage: Coverage) {
+  const records = coverage.list();
+  return {
+    root: coverage.root,
+    records,
+    files: records.map((r) => join(coverage.root, r.path)),
+    fingerprint: fingerprintOf(records),
+    problems: [...coverage.problems],
+  };
+}
+
+function loaderFor(home: string) {
+  return moduleLoader(transpileCacheDir(home));
 }

@@ -1,16 +1,29 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { FileRecord } from './records.js';
 
 /** What `hermes extensions trust` recorded for one project root. */
 export interface TrustRecord {
+  /** `fingerprintOf(files)`. */
   fingerprint: string;
+  /** Every file trusted: what loading the project's code and config may read inside it. */
+  files: FileRecord[];
   /** Folders and files inside the project that config `paths` named when it was trusted. */
   paths: string[];
   trustedAt: string;
 }
 
+/**
+ * A project recorded by an older version (one fingerprint over all files, no list): it has to be
+ * trusted again, as there is nothing to check loading against.
+ */
+export interface OutdatedRecord {
+  outdated: true;
+  trustedAt?: string;
+}
+
 interface TrustFile {
-  version: 1;
+  version: 2;
   projects: Record<string, TrustRecord>;
 }
 
@@ -21,21 +34,55 @@ export function trustFile(home: string): string {
 }
 
 /** The records; a missing or unreadable file trusts nothing. */
-export function readTrust(home: string): Record<string, TrustRecord> {
+export function readTrust(home: string): Record<string, TrustRecord | OutdatedRecord> {
+  let parsed: { version?: unknown; projects?: Record<string, unknown> };
   try {
-    const parsed = JSON.parse(readFileSync(trustFile(home), 'utf8')) as Partial<TrustFile>;
-    return parsed?.projects && typeof parsed.projects === 'object' ? parsed.projects : {};
+    parsed = JSON.parse(readFileSync(trustFile(home), 'utf8'));
   } catch {
     return {};
   }
+  if (!parsed?.projects || typeof parsed.projects !== 'object') return {};
+  const records: Record<string, TrustRecord | OutdatedRecord> = {};
+  for (const [root, value] of Object.entries(parsed.projects)) {
+    const record = value as Partial<TrustRecord> | null;
+    const trustedAt = typeof record?.trustedAt === 'string' ? record.trustedAt : undefined;
+    records[root] =
+      parsed.version === 2 && isRecord(record)
+        ? record
+        : { outdated: true, ...(trustedAt ? { trustedAt } : {}) };
+  }
+  return records;
 }
 
-/** Written whole to a temporary file and renamed, so a reader never sees half a file. */
-export function writeTrust(home: string, projects: Record<string, TrustRecord>): void {
+function isRecord(value: Partial<TrustRecord> | null): value is TrustRecord {
+  return (
+    typeof value?.fingerprint === 'string' &&
+    Array.isArray(value.files) &&
+    value.files.every(
+      (f) =>
+        typeof f?.path === 'string' && typeof f.sha256 === 'string' && typeof f.size === 'number',
+    ) &&
+    Array.isArray(value.paths) &&
+    typeof value.trustedAt === 'string'
+  );
+}
+
+/**
+ * Written whole to a temporary file and renamed, so a reader never sees half a file. Records of
+ * the older version are dropped: they trust nothing any more.
+ */
+export function writeTrust(
+  home: string,
+  projects: Record<string, TrustRecord | OutdatedRecord>,
+): void {
   mkdirSync(home, { recursive: true });
   const file = trustFile(home);
   const temporary = `${file}.${process.pid}.tmp`;
-  const content: TrustFile = { version: 1, projects };
+  const kept: Record<string, TrustRecord> = {};
+  for (const [root, record] of Object.entries(projects)) {
+    if (!('outdated' in record)) kept[root] = record;
+  }
+  const content: TrustFile = { version: 2, projects: kept };
   writeFileSync(temporary, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
   renameSync(temporary, file);
 }

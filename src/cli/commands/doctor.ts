@@ -5,7 +5,7 @@ import { COMMAND_HOOK_AGENTS } from '../../host/command-hook/agents.js';
 import { inspectInstalledHooks } from '../../host/command-hook/installed.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import type { ExtensionInfo } from '../../runtime/types.js';
-import { inspectProjectTrust } from '../../trust/project-trust.js';
+import { cannotTrust, inspectProjectTrust, whyUntrusted } from '../../trust/project-trust.js';
 import { type CommandContext, loadForCommand } from '../context.js';
 import { type Io, paint } from '../io.js';
 
@@ -175,15 +175,21 @@ function trustChecks(context: CommandContext): Check[] {
       },
     ];
   }
-  const why =
-    trust.state === 'changed'
-      ? 'its hook code or config changed since it was trusted'
-      : 'it has never been trusted';
+  if (trust.state === 'unreadable') {
+    return [
+      {
+        level: 'error',
+        subject: 'project trust',
+        message: cannotTrust(trust),
+        fix: 'move the code these name into the project (or out of the extensions folder), then: hermes extensions trust',
+      },
+    ];
+  }
   return [
     {
       level: 'warning',
       subject: 'project trust',
-      message: `${trust.root} is not trusted (${why}): its ${trust.files.length} file(s) of extensions and config are ignored`,
+      message: `${trust.root} is not trusted (${whyUntrusted(trust)}): its ${trust.files.length} file(s) of extensions and config are ignored`,
       fix: `review them, then: hermes extensions trust --cwd ${trust.root}`,
     },
   ];

@@ -1,5 +1,5 @@
 import type { ExtensionInfo } from '../../runtime/types.js';
-import { inspectProjectTrust } from '../../trust/project-trust.js';
+import { cannotTrust, inspectProjectTrust, whyUntrusted } from '../../trust/project-trust.js';
 import { type CommandContext, loadForCommand } from '../context.js';
 import { type Io, paint } from '../io.js';
 import { table } from '../table.js';
@@ -34,12 +34,16 @@ export async function listCommand(context: CommandContext, options: { json?: boo
   const trust = inspectProjectTrust({ cwd: context.cwd, home: context.home });
   if (!trust.trusted) {
     io.out('');
-    io.out(
-      `Project ${trust.root} is not trusted${trust.state === 'changed' ? ' (its hook code or config changed since it was trusted)' : ''}: its extensions and config are ignored.`,
-    );
-    io.out(
-      `Review its ${trust.files.length} file(s), then trust it with: hermes extensions trust --cwd ${trust.root}`,
-    );
+    if (trust.state === 'unreadable') {
+      io.out(`Project ${trust.root} is not trusted: ${cannotTrust(trust)}`);
+    } else {
+      io.out(
+        `Project ${trust.root} is not trusted (${whyUntrusted(trust)}): its extensions and config are ignored.`,
+      );
+      io.out(
+        `Review its ${trust.files.length} file(s), then trust it with: hermes extensions trust --cwd ${trust.root}`,
+      );
+    }
   }
   return 0;
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Jiti } from 'jiti';
 import { PACKAGE_ROOT } from '../../package-root.js';
+import { loadGuarded, type ReadGuard } from '../../trust/read-guard.js';
 import { frameworkNamespaces, frameworkUrls } from './framework-modules.js';
 
 const TYPESCRIPT = /\.[cm]?ts$/;
@@ -14,8 +15,13 @@ export interface ModuleLoader {
    * The module's namespace. TypeScript goes through jiti, whose disk cache lets a warm start
    * skip the transpiler (enums and other non-erasable syntax work on Node 20); JavaScript through
    * native `import()`. Both see `hermes-extensions` and `zod` as the running framework's copies.
+   *
+   * With a `guard` (project code: a project extension, a project code config, a `paths` entry
+   * of the project config), JavaScript goes through jiti too: jiti reads every module it loads
+   * with `fs.readFileSync`, where the guard checks the bytes against what was trusted, while
+   * native `import()` reads inside Node where nothing can look at them first.
    */
-  import(file: string): Promise<Record<string, unknown>>;
+  import(file: string, guard?: ReadGuard): Promise<Record<string, unknown>>;
 }
 
 const loaders = new Map<string, ModuleLoader>();
@@ -30,7 +36,12 @@ export function moduleLoader(cacheDir: string): ModuleLoader {
   if (loader === undefined) {
     let jiti: Promise<Jiti> | undefined;
     loader = {
-      async import(file) {
+      async import(file, guard) {
+        if (guard) {
+          jiti ??= createJitiLoader(cacheDir);
+          const loaded = await jiti;
+          return (await loadGuarded(guard, () => loaded.import(file))) as Record<string, unknown>;
+        }
         if (TYPESCRIPT.test(file)) {
           jiti ??= createJitiLoader(cacheDir);
           return (await (await jiti).import(file)) as Record<string, unknown>;
@@ -54,7 +65,12 @@ async function createJitiLoader(cacheDir: string): Promise<Jiti> {
   return createJiti(import.meta.url, {
     fsCache: cacheDir,
     // Every load reads the files again: an edited extension is picked up by the next runtime.
+    // The disk cache cannot stand in for a source either: jiti reads the source first and uses a
+    // cached transform only when it was made from those same bytes.
     moduleCache: false,
+    // Pinned (the environment can set them): a native attempt would read past the guard.
+    tryNative: false,
+    nativeModules: [],
     virtualModules,
   });
 }

@@ -1,5 +1,6 @@
 import { dirname } from 'node:path';
 import type { ExtensionCandidate } from '../../runtime/types.js';
+import type { ReadGuard } from '../../trust/read-guard.js';
 import { type ExtensionDefinition, findDefinitionProblem } from '../define.js';
 import type { DiscoveredExtension } from '../discovery.js';
 import type { ModuleLoader } from './import-module.js';
@@ -12,6 +13,7 @@ import type { ModuleLoader } from './import-module.js';
 export async function loadExtension(
   found: DiscoveredExtension,
   loader: ModuleLoader,
+  guard?: ReadGuard,
 ): Promise<ExtensionCandidate> {
   const started = performance.now();
   const base = {
@@ -23,7 +25,7 @@ export async function loadExtension(
   const took = () => performance.now() - started;
   let module: Record<string, unknown>;
   try {
-    module = await loader.import(found.entry);
+    module = await loader.import(found.entry, guard);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return { ...base, loadError: `could not load ${found.entry}: ${reason}`, loadMs: took() };

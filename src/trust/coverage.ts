@@ -1,0 +1,138 @@
+import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import { type FileRecord, recordOf, sortRecords } from './records.js';
+
+/**
+ * Bounds on what one project may ask to be fingerprinted: hook code is a few files; thousands, or
+ * many megabytes, mean something (a `node_modules`, a repository) that cannot be reviewed.
+ */
+export const MAX_FILES = 2000;
+export const MAX_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The files of a project's hook code and config, each hashed once, under the project root's real
+ * path. A file that cannot be covered (a link that leads out of the project, an unreadable file,
+ * more than the bounds) becomes a problem: a project with problems cannot be trusted.
+ */
+export class Coverage {
+  readonly realRoot: string;
+  private readonly records = new Map<string, FileRecord>();
+  readonly problems: string[] = [];
+  private bytes = 0;
+
+  constructor(readonly root: string) {
+    this.realRoot = realpathSync(root);
+  }
+
+  get size(): number {
+    return this.records.size;
+  }
+
+  has(path: string): boolean {
+    return this.records.has(path);
+  }
+
+  list(): FileRecord[] {
+    return sortRecords(this.records.values());
+  }
+
+  /** The path of `file` relative to the root, '/'-separated, if its real path is inside the root. */
+  relativeOf(file: string): string | undefined {
+    return insideRelative(this.realRoot, file);
+  }
+
+  /** Adds a file, or every file under a folder (none skipped). */
+  add(path: string): void {
+    let real: string;
+    try {
+      real = realpathSync(path);
+    } catch {
+      return; // not there (a path named but missing is reported where it is named)
+    }
+    const rel = this.relativeOf(real);
+    if (rel === undefined) {
+      this.problems.push(`${this.display(path)} leads outside the project (to ${real})`);
+      return;
+    }
+    let stats: ReturnType<typeof statSync>;
+    try {
+      stats = statSync(real);
+    } catch (error) {
+      this.problems.push(`${this.display(path)} cannot be read: ${(error as Error).message}`);
+      return;
+    }
+    if (stats.isDirectory()) {
+      this.addFolder(real);
+      return;
+    }
+    if (!stats.isFile() || this.records.has(rel)) return;
+    if (this.records.size >= MAX_FILES) {
+      this.tooMuch(`more than ${MAX_FILES} files`);
+      return;
+    }
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(real);
+    } catch (error) {
+      this.problems.push(`${rel} cannot be read: ${(error as Error).message}`);
+      return;
+    }
+    this.bytes += bytes.length;
+    if (this.bytes > MAX_BYTES) {
+      this.tooMuch(`more than ${MAX_BYTES / 1024 / 1024} MB`);
+      return;
+    }
+    this.records.set(rel, recordOf(rel, bytes));
+  }
+
+  private addFolder(real: string): void {
+    let items: string[];
+    try {
+      items = readdirSync(real).sort();
+    } catch (error) {
+      this.problems.push(`${this.relativeOf(real)} cannot be listed: ${(error as Error).message}`);
+      return;
+    }
+    for (const item of items) {
+      if (this.problems.length > 0 && this.overflowed) return;
+      const child = join(real, item);
+      // A link is followed to its target (which must be inside the project); a folder link that
+      // loops back is found by its real path being a folder already walked above it.
+      if (lstatSync(child).isSymbolicLink() && isLoop(child, real)) {
+        this.problems.push(`${this.relativeOf(child)} is a link to a folder that contains it`);
+        continue;
+      }
+      this.add(child);
+    }
+  }
+
+  private overflowed = false;
+
+  private tooMuch(what: string): void {
+    if (this.overflowed) return;
+    this.overflowed = true;
+    this.problems.push(
+      `the project's hook code is ${what}: it cannot be reviewed (is a node_modules or .git folder among it?)`,
+    );
+  }
+
+  private display(path: string): string {
+    return insideRelative(this.root, path) ?? insideRelative(this.realRoot, path) ?? path;
+  }
+}
+
+function isLoop(link: string, parent: string): boolean {
+  try {
+    const target = realpathSync(link);
+    return insideRelative(target, parent) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** `a/b.ts` for `<base>/a/b.ts`; `''` for base itself; undefined outside base. */
+export function insideRelative(base: string, path: string): string | undefined {
+  const rel = relative(base, path);
+  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
+  return rel.split(sep).join('/');
+}

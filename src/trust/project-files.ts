@@ -1,0 +1,72 @@
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { findProjectConfig } from '../config/find-project-config.js';
+import { loadConfigFile } from '../config/load-config.js';
+import { expandHome } from '../config/locations.js';
+import { mergeConfigs, type PathEntry } from '../config/merge.js';
+import { discoverPath } from '../extensions/discovery.js';
+import type { ModuleLoader } from '../extensions/loading/import-module.js';
+import { type Coverage, insideRelative } from './coverage.js';
+import type { ReadGuard } from './read-guard.js';
+
+/**
+ * The project's hook code and config that loading starts from: all of `.hermes/extensions/`
+ * (nothing skipped: a `.cache` or `node_modules` in there can be imported like any file), the
+ * project config file whole, `.hermes/config.yaml|yml`, and what config `paths` name inside the
+ * project. Not the rest of `.hermes/`: extensions write there at run time (an audit log), and
+ * loading reads nothing else there unless imported (then the import closure covers it).
+ */
+export function addProjectFiles(
+  coverage: Coverage,
+  cwd: string,
+  home: string,
+  paths: readonly string[],
+): void {
+  const root = coverage.root;
+  const local = join(root, '.hermes');
+  if (resolve(local) !== home && resolve(local) !== join(homedir(), '.hermes')) {
+    coverage.add(join(local, 'extensions'));
+    coverage.add(join(local, 'config.yaml'));
+    coverage.add(join(local, 'config.yml'));
+  }
+  const config = findProjectConfig(cwd, root);
+  if (config) coverage.add(config.file);
+  for (const path of paths) coverage.add(path);
+}
+
+/** Whether a config `paths` entry came from the project's config rather than the user's. */
+export function isProjectEntry(entry: PathEntry, projectConfigFile: string | undefined): boolean {
+  return projectConfigFile !== undefined && entry.file === projectConfigFile;
+}
+
+/**
+ * What the project config's `paths` name inside the project, as named: a folder of extensions is
+ * recorded as the folder, so an extension added to it later changes the fingerprint too. Entries
+ * outside the project are left out here; loading refuses them. A code config runs (under
+ * `guard`: only what was reviewed may be read).
+ */
+export async function configPathsInside(
+  coverage: Coverage,
+  file: string,
+  loader: ModuleLoader,
+  guard: ReadGuard,
+): Promise<string[]> {
+  const config = await loadConfigFile(file, loader, { project: guard });
+  const inside = new Set<string>();
+  for (const entry of mergeConfigs([{ config, file }]).paths) {
+    const named = resolve(entry.base, expandHome(entry.spec));
+    const locations = existsSync(named)
+      ? [named]
+      : discoverPath(entry).found.map((f) => f.location);
+    for (const location of locations) {
+      // Inside by name (a link there that leads out is the coverage's problem) or by real path.
+      if (
+        insideRelative(coverage.root, location) !== undefined ||
+        coverage.relativeOf(location) !== undefined
+      )
+        inside.add(location);
+    }
+  }
+  return [...inside].sort();
+}
