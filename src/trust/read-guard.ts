@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import fs, { realpathSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { insideRelative } from './coverage.js';
@@ -58,6 +59,9 @@ function install(): void {
   originalDlopen = process.dlopen;
   fs.readFileSync = guardedRead as typeof fs.readFileSync;
   process.dlopen = guardedDlopen as typeof process.dlopen;
+  // ES module imports of `node:fs` get a copy of its functions: refresh them so that code doing
+  // `import { readFileSync } from 'node:fs'` while it loads reads through the guard too.
+  syncBuiltinESMExports();
 }
 
 function uninstall(): void {
@@ -66,6 +70,7 @@ function uninstall(): void {
   // Put back only what is still ours: something patched on top of it keeps its patch.
   if (fs.readFileSync === guardedRead && originalRead) fs.readFileSync = originalRead;
   if (process.dlopen === guardedDlopen && originalDlopen) process.dlopen = originalDlopen;
+  syncBuiltinESMExports();
 }
 
 function guardedRead(this: unknown, path: unknown, options?: unknown): unknown {
