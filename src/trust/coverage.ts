@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { type FileRecord, recordOf, sortRecords } from './records.js';
 
@@ -43,6 +43,9 @@ export class Coverage {
 
   /** Adds a file, or every file under a folder (none skipped). */
   add(path: string): void {
+    // Already covered under this name (a recorded file re-read): nothing to resolve again.
+    const named = insideRelative(this.realRoot, path);
+    if (named !== undefined && this.records.has(named)) return;
     let real: string;
     try {
       real = realpathSync(path);
@@ -65,7 +68,11 @@ export class Coverage {
       this.addFolder(real);
       return;
     }
-    if (!stats.isFile() || this.records.has(rel)) return;
+    if (stats.isFile()) this.addFile(real, rel);
+  }
+
+  private addFile(real: string, rel: string): void {
+    if (this.records.has(rel)) return;
     if (this.records.size >= MAX_FILES) {
       this.tooMuch(`more than ${MAX_FILES} files`);
       return;
@@ -86,23 +93,30 @@ export class Coverage {
   }
 
   private addFolder(real: string): void {
-    let items: string[];
+    let items: Dirent[];
     try {
-      items = readdirSync(real).sort();
+      items = readdirSync(real, { withFileTypes: true }).sort((a, b) =>
+        a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+      );
     } catch (error) {
       this.problems.push(`${this.relativeOf(real)} cannot be listed: ${(error as Error).message}`);
       return;
     }
     for (const item of items) {
-      if (this.problems.length > 0 && this.overflowed) return;
-      const child = join(real, item);
-      // A link is followed to its target (which must be inside the project); a folder link that
-      // loops back is found by its real path being a folder already walked above it.
-      if (lstatSync(child).isSymbolicLink() && isLoop(child, real)) {
+      if (this.overflowed) return;
+      const child = join(real, item.name);
+      if (item.isFile()) {
+        // Inside a real folder, a plain file's path is its real path: no need to resolve it.
+        this.addFile(child, this.relativeOf(child) as string);
+      } else if (item.isDirectory()) {
+        this.addFolder(child);
+      } else if (item.isSymbolicLink() && isLoop(child, real)) {
+        // A link is followed to its target (which must be inside the project), except one to a
+        // folder that contains it, which would never end.
         this.problems.push(`${this.relativeOf(child)} is a link to a folder that contains it`);
-        continue;
+      } else {
+        this.add(child);
       }
-      this.add(child);
     }
   }
 
