@@ -40,6 +40,7 @@ export {
 export type { TransformUserInputEvent } from './hooks/transform-user-input.js';
 export type {
   HandlerOptions,
+  HandlerPhase,
   HookEventMap,
   HookHandler,
   HookResultMap,

@@ -103,6 +103,7 @@ function register(
     timeoutMs = DEFAULT_TIMEOUT_MS,
     onError,
     tools,
+    phase = 'mutate',
   } = options ?? {};
   if (typeof priority !== 'number' || !Number.isFinite(priority)) {
     throw new TypeError(`${where}: priority must be a finite number, got ${String(priority)}`);
@@ -117,6 +118,11 @@ function register(
       `${where}: onError must be 'pass' or 'block', got ${JSON.stringify(onError)}`,
     );
   }
+  if (phase !== 'mutate' && phase !== 'validate') {
+    throw new TypeError(
+      `${where}: phase must be 'mutate' or 'validate', got ${JSON.stringify(phase)}`,
+    );
+  }
   if (tools !== undefined && hook !== 'intercept_tool_call') {
     throw new TypeError(`${where}: \`tools\` only applies to intercept_tool_call handlers`);
   }
@@ -128,6 +134,7 @@ function register(
     timeoutMs,
     onError: (onError ?? HOOKS[hook].defaultOnError) as OnErrorPolicy,
     tools: tools === undefined ? undefined : compileMatcher(where, tools),
+    phase,
     log,
     loggedErrors: new Set(),
   };

@@ -29,7 +29,8 @@ export const SLOW_LOAD_MS = 1000;
  * Turns candidates in load order into a runtime: later same-named candidates shadow earlier
  * ones, `enabled`/`disabled` apply, each extension's config is parsed by its schema, setups run
  * one after another, and every failure stays with its own extension as a diagnostic.
- * Handler order is fixed here once: priority, then load order, then registration order.
+ * Handler order is fixed here once: every mutator before every validator, then priority, then
+ * load order, then registration order. One list per hook keeps the runner's loop as it is.
  */
 export async function assembleRuntime(options: AssembleOptions): Promise<Runtime> {
   const { candidates, section, projectRoot, logger, slowLoadMs = SLOW_LOAD_MS } = options;
@@ -101,6 +102,7 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
       info.hooks = registered.handlers.map(({ handler }) => ({
         hook: handler.hook,
         priority: handler.priority,
+        ...(handler.phase === 'validate' ? { phase: 'validate' as const } : {}),
         ...(handler.tools ? { tools: handler.tools.display } : {}),
       }));
     } catch (error) {
@@ -122,6 +124,7 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
   const ordered = registrations
     .sort(
       (a, b) =>
+        phaseRank(a.registration.handler) - phaseRank(b.registration.handler) ||
         a.registration.handler.priority - b.registration.handler.priority ||
         a.order - b.order ||
         a.registration.index - b.registration.index,
@@ -134,6 +137,10 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
     diagnostics,
     projectRoot,
   );
+}
+
+function phaseRank(handler: RegisteredHandler): number {
+  return handler.phase === 'validate' ? 1 : 0;
 }
 
 function describe(definition: ExtensionDefinition<unknown> | undefined) {

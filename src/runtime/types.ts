@@ -9,6 +9,8 @@ export type ExtensionStatus = 'enabled' | 'disabled' | 'shadowed' | 'untrusted' 
 export interface HookRegistrationInfo {
   hook: HookName;
   priority: number;
+  /** Only for validators: they run after every other handler of the hook, on the final value. */
+  phase?: 'validate';
   /** The tool matcher of an `intercept_tool_call` handler, as written (`/re/` for patterns). */
   tools?: string[];
 }

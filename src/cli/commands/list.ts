@@ -47,7 +47,10 @@ export async function listCommand(context: CommandContext, options: { json?: boo
 function describeHooks(ext: ExtensionInfo): string {
   if (ext.hooks.length === 0) return '-';
   return ext.hooks
-    .map((h) => `${h.hook}@${h.priority}${h.tools ? `[${abbreviate(h.tools)}]` : ''}`)
+    .map(
+      (h) =>
+        `${h.hook}@${h.priority}${h.phase ? `:${h.phase}` : ''}${h.tools ? `[${abbreviate(h.tools)}]` : ''}`,
+    )
     .join(' ');
 }
 
