@@ -186,7 +186,7 @@ describe("the validate phase (mutating, then validating handlers, as in Kubernet
     expect(runtime.extensions[0]).toMatchObject({ name: 'typo', status: 'error' });
     const diagnostic = runtime.diagnostics.find((d) => d.extension === 'typo');
     expect(diagnostic?.message).toMatch(/phase must be 'mutate' or 'validate', got "validating"/);
-    expect(runtime.hasHook('intercept_tool_call')).toBe(false);
+    expect(runtime.loadFailures).toMatchObject([{ extension: 'typo' }]);
   });
 
   it('lists a validator with its phase, and a mutator without one', async () => {

@@ -8,6 +8,7 @@ import { didYouMean } from '../extensions/suggest.js';
 import { type Logger, scopedLogger } from '../log/logger.js';
 import { ObserverIndex, type RegisteredObserver } from '../observe/observers.js';
 import { HandlerIndex } from './handler-index.js';
+import { describeLoadFailures, findLoadFailures, loadFailureGuard } from './load-failures.js';
 import { Runtime } from './runtime.js';
 import type { Diagnostic, ExtensionCandidate, ExtensionInfo } from './types.js';
 
@@ -16,7 +17,10 @@ export interface AssembleOptions {
   section: ExtensionsSection;
   projectRoot: string;
   logger: Logger;
-  /** What discovery and config loading already found wrong. */
+  /**
+   * What discovery and config loading already found wrong. Error-severity ones (a configured
+   * path or package that does not exist) are load failures, as an extension that failed is.
+   */
   diagnostics?: readonly Diagnostic[];
   /** Warn about an extension whose load and setup take longer. Default SLOW_LOAD_MS. */
   slowLoadMs?: number;
@@ -72,17 +76,18 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
       problem(`"${candidate.name}" (${candidate.source}) is ${info.reason}`, 'warning');
       continue;
     }
-    if (candidate.loadError !== undefined || candidate.definition === undefined) {
-      info.status = 'error';
-      info.reason = candidate.loadError ?? 'could not be loaded';
-      problem(info.reason);
-      continue;
-    }
+    // Before the load error: a disabled extension is not asked to run, so it cannot fail to.
     if (!loadingEnabled || disabled.has(candidate.name)) {
       info.status = 'disabled';
       info.reason = loadingEnabled
         ? 'listed in extensions.disabled'
         : 'extensions.enabled is false';
+      continue;
+    }
+    if (candidate.loadError !== undefined || candidate.definition === undefined) {
+      info.status = 'error';
+      info.reason = candidate.loadError ?? 'could not be loaded';
+      problem(info.reason);
       continue;
     }
 
@@ -130,12 +135,26 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
         a.registration.index - b.registration.index,
     )
     .map(({ registration }): RegisteredHandler => registration.handler);
+  const failures = findLoadFailures(infos, options.diagnostics ?? []);
+  if (failures.length > 0) {
+    const what = describeLoadFailures(failures);
+    if (section.on_load_error === 'warn') {
+      logger.warn(`${what}; tool calls run without it (extensions.on_load_error: warn)`);
+    } else {
+      logger.warn(
+        `${what}; every tool call is refused until it is fixed (extensions.on_load_error: block)`,
+      );
+      ordered.unshift(loadFailureGuard(failures, logger));
+    }
+  }
   return new Runtime(
     new HandlerIndex(ordered),
     new ObserverIndex(observers),
     infos,
     diagnostics,
     projectRoot,
+    failures,
+    section.on_load_error ?? 'block',
   );
 }
 

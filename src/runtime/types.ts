@@ -32,6 +32,8 @@ export interface ExtensionInfo {
 
 export interface Diagnostic {
   severity: 'error' | 'warning' | 'info';
+  /** Set on the notice that the project's code and config are not running because it is not trusted. */
+  kind?: 'untrusted-project';
   extension?: string;
   file?: string;
   message: string;
