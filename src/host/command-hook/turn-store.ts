@@ -95,7 +95,7 @@ export class TurnStore {
   }
 
   #toldFile(sessionId: string): string {
-    return join(this.#dir, `${encodeURIComponent(sessionId)}.told.json`);
+    return join(this.#dir, `${encodeURIComponent(sessionId)}.told`);
   }
 
   /** The stored turn; none when there is no file. A file that is there but unreadable is an error. */
