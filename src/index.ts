@@ -40,6 +40,7 @@ export {
 export type { TransformUserInputEvent } from './hooks/transform-user-input.js';
 export type {
   HandlerOptions,
+  HandlerPhase,
   HookEventMap,
   HookHandler,
   HookResultMap,
@@ -101,6 +102,7 @@ export {
 } from './policy/tool-paths.js';
 export { type CreateRuntimeOptions, createRuntime } from './runtime/create-runtime.js';
 export { TurnEndedError, TurnInProgressError } from './runtime/errors.js';
+export type { LoadFailure } from './runtime/load-failures.js';
 export { type LoadRuntimeOptions, loadRuntime } from './runtime/load-runtime.js';
 export { Runtime, type TurnOptions } from './runtime/runtime.js';
 export { type MaybePromise, Turn } from './runtime/turn.js';

@@ -138,7 +138,7 @@ describe.runIf(built)('hermes hook claude-code', () => {
     });
   });
 
-  it('meets bad input with a message and the non-blocking exit code, never a crash', async () => {
+  it('refuses what it cannot read (it may be a tool call), with a message, never a crash or exit 1', async () => {
     const { home } = setup();
     for (const input of [
       'not json',
@@ -147,10 +147,23 @@ describe.runIf(built)('hermes hook claude-code', () => {
       '{"hook_event_name":"PreToolUse","session_id":"s","tool_name":"Write"}',
     ]) {
       const answer = await hook(home, input);
-      expect(answer.code, input).toBe(1);
+      expect(answer.code, input).toBe(0);
       expect(answer.stderr, input).toMatch(/^hermes hook claude-code: /);
-      expect(answer.stdout).toBe('');
+      expect(JSON.parse(answer.stdout).hookSpecificOutput).toMatchObject({
+        permissionDecision: 'deny',
+        permissionDecisionReason: expect.stringMatching(/^Hermes could not check this call/),
+      });
     }
+    // A prompt that cannot be read goes on: the user is told, not silenced.
+    const prompt = await hook(home, {
+      session_id: 's',
+      cwd: tree(),
+      hook_event_name: 'UserPromptSubmit',
+    });
+    expect(prompt.code).toBe(0);
+    expect(JSON.parse(prompt.stdout)).toEqual({
+      systemMessage: 'Hermes: UserPromptSubmit without a prompt',
+    });
     const unknownEvent = await hook(home, { session_id: 's', hook_event_name: 'Notification' });
     expect(unknownEvent).toEqual({ code: 0, stdout: '', stderr: '' });
   });
@@ -181,5 +194,23 @@ describe.runIf(built)('hermes hook claude-code', () => {
       hooks: [{ type: 'command', command: expect.stringMatching(/hook claude-code$/) }],
     });
     expect(settings.hooks.Stop).toHaveLength(1);
+  });
+
+  it('moves its PreToolUse hook out from under a matcher that leaves tools (MCP ones too) out', async () => {
+    const project = tree({ '.git/HEAD': '' });
+    const install = () => runBin(['hook', 'install', 'claude-code', '--project', '--cwd', project]);
+    await install();
+    const file = join(project, '.claude/settings.json');
+    const settings = JSON.parse(readFileSync(file, 'utf8'));
+    const ours = settings.hooks.PreToolUse[0].hooks[0];
+    settings.hooks.PreToolUse = [
+      { matcher: 'Bash|Write', hooks: [ours, { type: 'command', command: 'mine' }] },
+    ];
+    write(project, { '.claude/settings.json': JSON.stringify(settings) });
+    expect((await install()).stdout).toMatch(/Updated the hermes hook's command for PreToolUse/);
+    expect(JSON.parse(readFileSync(file, 'utf8')).hooks.PreToolUse).toEqual([
+      { matcher: 'Bash|Write', hooks: [{ type: 'command', command: 'mine' }] },
+      { matcher: '*', hooks: [ours] },
+    ]);
   });
 });

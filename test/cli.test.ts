@@ -93,6 +93,25 @@ describe.runIf(built)('hermes extensions list', () => {
     ]);
   });
 
+  it("shows a validator's phase in the table and in --json", async () => {
+    const home = tree({
+      'extensions/checker.ts': tsExtension(
+        'checker',
+        `hermes.on('intercept_tool_call', () => undefined, { phase: 'validate', priority: 5, tools: ['write'] });
+        hermes.on('intercept_tool_call', () => undefined);`,
+      ),
+    });
+    const table = await hermes(home, 'extensions', 'list', '--cwd', tree());
+    expect(table.stdout).toMatch(
+      /checker\s+enabled\s+global\s+1\.0\.0\s+intercept_tool_call@5:validate\[write\] intercept_tool_call@100\b/,
+    );
+    const json = await hermes(home, 'extensions', 'list', '--json', '--cwd', tree());
+    expect(JSON.parse(json.stdout)[0].hooks).toEqual([
+      { hook: 'intercept_tool_call', priority: 5, phase: 'validate', tools: ['write'] },
+      { hook: 'intercept_tool_call', priority: 100 },
+    ]);
+  });
+
   it('reports an untrusted project with the command that trusts it', async () => {
     const project = tree({ '.git/HEAD': '', '.hermes/extensions/local.ts': tsExtension('local') });
     const run = await hermes(tree(), 'list', '--cwd', project);

@@ -175,16 +175,18 @@ describe.runIf(built)('hermes hook codex', () => {
     });
   });
 
-  it('meets bad input with a message and the non-blocking exit code', async () => {
+  it('refuses what it cannot read (it may be a tool call), in the shape Codex accepts, never exit 1', async () => {
     const { home, base } = setup();
     for (const input of [
       'not json',
       JSON.stringify({ ...base('t1'), hook_event_name: 'PreToolUse', tool_name: 'Bash' }),
     ]) {
       const answer = await hook(home, input);
-      expect(answer.code, input).toBe(1);
+      expect(answer.code, input).toBe(0);
       expect(answer.stderr, input).toMatch(/^hermes hook codex: /);
-      expect(answer.stdout).toBe('');
+      const output = preToolUseAnswer.parse(JSON.parse(answer.stdout)).hookSpecificOutput;
+      expect(output.permissionDecision).toBe('deny');
+      expect(output.permissionDecisionReason).toMatch(/^Hermes could not check this call/);
     }
   });
 
@@ -211,12 +213,25 @@ describe.runIf(built)('hermes hook codex', () => {
     expect(Object.keys(file)).toEqual(['hooks']);
     expect(file.hooks.PreToolUse).toEqual([
       { matcher: 'Bash', hooks: [{ type: 'command', command: 'my-check' }] },
+      // No matcher: every tool, MCP tools included, in every Codex version ("*" was once an
+      // invalid regular expression there, and the hook was skipped).
       {
-        matcher: '*',
         hooks: [{ type: 'command', command: expect.stringMatching(/hook codex$/), timeout: 30 }],
       },
     ]);
     expect(file.hooks.SessionEnd).toBeUndefined();
+
+    // A hook installed under "*" by an earlier version is moved to the entry without a matcher.
+    const ours = file.hooks.PreToolUse[1].hooks[0];
+    write(codexHome, {
+      'hooks.json': JSON.stringify({
+        hooks: { ...file.hooks, PreToolUse: [{ matcher: '*', hooks: [ours] }] },
+      }),
+    });
+    expect((await install()).stdout).toMatch(/Updated the hermes hook's command for PreToolUse/);
+    expect(
+      JSON.parse(readFileSync(join(codexHome, 'hooks.json'), 'utf8')).hooks.PreToolUse,
+    ).toEqual([{ hooks: [ours] }]);
 
     const project = tree({ '.git/HEAD': '' });
     expect((await install('--project', '--cwd', project)).code).toBe(0);

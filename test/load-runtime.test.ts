@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { loadRuntime } from 'hermes-extensions';
 import { memoryLogger } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
-import { tree, tsExtension } from './fixtures.js';
+import { tree, tsExtension, write } from './fixtures.js';
 
 const quiet = { logger: memoryLogger() };
 
@@ -88,6 +88,12 @@ describe('loadRuntime: failures stay with their extension', () => {
     });
     const runtime = await loadRuntime({ home, cwd: tree(), ...quiet });
     const status = Object.fromEntries(runtime.extensions.map((e) => [e.name, e.status]));
+    const healthyRuntime = async () => {
+      // Tool calls are refused while any of them is broken (on_load_error: block, the default);
+      // with warn, the healthy extension guards them on its own.
+      write(home, { 'config.yaml': 'extensions:\n  on_load_error: warn\n' });
+      return loadRuntime({ home, cwd: tree(), ...quiet });
+    };
     expect(status).toEqual({
       healthy: 'enabled',
       'missing-import': 'error',
@@ -114,7 +120,12 @@ describe('loadRuntime: failures stay with their extension', () => {
       /empty-folder has no extension entry/,
     );
     for (const d of runtime.diagnostics.filter((d) => d.extension)) expect(d.file).toContain(home);
-    const outcome = await runtime.runTurn({ sessionId: 's' }, (t) =>
+    const refused = await runtime.runTurn({ sessionId: 's' }, (t) =>
+      t.interceptToolCall({ toolName: 'x', toolArgs: {} }),
+    );
+    expect(refused).toMatchObject({ blocked: true, blockedBy: 'missing-import' });
+    expect(refused.message).toMatch(/and 4 more/);
+    const outcome = await (await healthyRuntime()).runTurn({ sessionId: 's' }, (t) =>
       t.interceptToolCall({ toolName: 'x', toolArgs: {} }),
     );
     expect(outcome.message).toBe('healthy ran');

@@ -1,5 +1,6 @@
 import type { OnErrorPolicy } from '../hooks/declaration.js';
 import type { HookName } from '../hooks/index.js';
+import type { HandlerPhase } from '../hooks/types.js';
 import type { Logger } from '../log/logger.js';
 import type { ToolMatcher } from './matcher.js';
 
@@ -15,8 +16,8 @@ export interface RegisteredHandler {
   readonly timeoutMs: number;
   readonly onError: OnErrorPolicy;
   readonly tools: ToolMatcher | undefined;
-  /** A validator: runs after every mutating handler and may only pass or block. */
-  readonly validate: boolean;
+  /** The runtime puts every validator after every mutator; the runner refuses a validator's change. */
+  readonly phase: HandlerPhase;
   readonly log: Logger;
   /** Error messages already logged for this handler, so a failing guard logs each once. */
   readonly loggedErrors: Set<string>;

@@ -7,6 +7,8 @@ export interface TraceEntry {
   /** The action the handler took: `pass`, `rewrite`, `block`, `inject_*`, or `error` (failed, fail-open). */
   action: string;
   durationMs: number;
+  /** Only on the entries of validators (handlers registered with `phase: 'validate'`). */
+  phase?: 'validate';
   /** Why the handler failed, when it did. */
   error?: string;
 }

@@ -8,7 +8,7 @@ import {
 } from './errors.js';
 import { isPlainObject } from './frozen.js';
 import type { RegisteredHandler } from './handler.js';
-import { type ChainOutcome, EMPTY_METADATA, unchangedOutcome } from './outcome.js';
+import { type ChainOutcome, EMPTY_METADATA, type TraceEntry, unchangedOutcome } from './outcome.js';
 import { releaseIfIdle, unwatch, type Watched, watch } from './watchdog.js';
 
 type AnyDeclaration = HookDeclaration<unknown, unknown, unknown>;
@@ -23,7 +23,7 @@ const MAX_LOGGED_REASONS = 50;
 
 /**
  * Runs one hook's handlers over one payload (DESIGN §2): ascending priority (the list arrives
- * sorted), each rewrite or injection folded into the value later handlers see, the first block
+ * sorted, every validator after every mutator), each rewrite or injection folded into the value later handlers see, the first block
  * ending the chain, metadata merged in chain order, one trace entry per handler that ran.
  *
  * It stays synchronous until a handler returns a thenable, so a chain of sync handlers returns
@@ -167,7 +167,7 @@ class ChainRun implements Watched {
   /** Classifies and applies one result. Returns true when the chain ends here. */
   private apply(handler: RegisteredHandler, result: unknown, durationMs: number): boolean {
     if (result === undefined || result === null || result === PASS) {
-      this.trace.push({ extension: handler.extension, action: 'pass', durationMs });
+      this.trace.push(traceEntry(handler, 'pass', durationMs));
       if (this.turn.onStep !== undefined) this.step(handler, 'pass', durationMs);
       return false;
     }
@@ -182,22 +182,22 @@ class ChainRun implements Watched {
       return this.fail(handler, reason, durationMs, error === INVALID ? undefined : error);
     }
     const { action, metadata } = r;
-    if (handler.validate && action !== 'pass' && action !== 'block') {
-      const reason = `is a validator and may only pass or block, but returned a ${action}`;
+    const changes = action !== 'pass' && action !== 'block';
+    if (changes && handler.phase === 'validate') {
+      const reason = `returned ${action} in the validate phase; a validator may only pass or block (register a handler that changes the value without phase: 'validate')`;
       return this.fail(handler, reason, durationMs, undefined);
     }
     let value = this.value;
     let merged = this.metadata;
     try {
       if (metadata !== undefined) merged = Object.freeze({ ...merged, ...metadata });
-      if (action !== 'pass' && action !== 'block') value = this.decl.fold(value, r);
+      if (changes) value = this.decl.fold(value, r);
     } catch (error) {
       const reason = `returned a ${action} that cannot be copied: ${describeThrown(error)}`;
       return this.fail(handler, reason, durationMs, error);
     }
-    this.trace.push({ extension: handler.extension, action, durationMs });
+    this.trace.push(traceEntry(handler, action, durationMs));
     this.metadata = merged;
-    const changes = action !== 'pass' && action !== 'block';
     if (changes) {
       this.value = value;
       this.changed = true;
@@ -249,7 +249,9 @@ class ChainRun implements Watched {
     const error = new HookHandlerError(handler.extension, this.decl.name, reason, { cause });
     const failClosed = handler.onError === 'block';
     const action = failClosed ? 'block' : 'error';
-    this.trace.push({ extension: handler.extension, action, durationMs, error: error.message });
+    const entry = traceEntry(handler, action, durationMs);
+    entry.error = error.message;
+    this.trace.push(entry);
     if (this.turn.onStep !== undefined) this.step(handler, action, durationMs, error.message);
     if (!handler.loggedErrors.has(reason) && handler.loggedErrors.size < MAX_LOGGED_REASONS) {
       handler.loggedErrors.add(reason);
@@ -281,6 +283,7 @@ class ChainRun implements Watched {
         action,
         durationMs,
         value: this.value,
+        ...(handler.phase === 'validate' ? { phase: 'validate' as const } : {}),
         ...(error === undefined ? {} : { error }),
       });
     } catch {
@@ -315,6 +318,13 @@ class ChainRun implements Watched {
       trace: this.trace,
     };
   }
+}
+
+/** A validator's entry says so; a mutator's keeps the shape it always had. */
+function traceEntry(handler: RegisteredHandler, action: string, durationMs: number): TraceEntry {
+  return handler.phase === 'validate'
+    ? { extension: handler.extension, action, durationMs, phase: 'validate' }
+    : { extension: handler.extension, action, durationMs };
 }
 
 /** The precise reason a result is invalid; reading it again may throw (getters), so guarded. */

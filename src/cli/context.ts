@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { hermesHome } from '../config/locations.js';
 import type { Logger } from '../log/logger.js';
-import { loadRuntime } from '../runtime/load-runtime.js';
+import { type LoadRuntimeOptions, loadRuntime } from '../runtime/load-runtime.js';
 import type { Runtime } from '../runtime/runtime.js';
 
 /** What every `hermes extensions` command works from: `--cwd` and `$HERMES_HOME`. */
@@ -17,12 +17,13 @@ export function commandContext(options: { cwd?: string }): CommandContext {
 /** The runtime as the agent would load it here; what extensions log is kept, not printed. */
 export async function loadForCommand(
   context: CommandContext,
+  options: Pick<LoadRuntimeOptions, 'onLoadError'> = {},
 ): Promise<{ runtime: Runtime; logs: string[] }> {
   const logs: string[] = [];
   const keep = (line: string) => {
     logs.push(line);
   };
   const logger: Logger = { debug: () => {}, info: keep, warn: keep, error: keep };
-  const runtime = await loadRuntime({ cwd: context.cwd, home: context.home, logger });
+  const runtime = await loadRuntime({ cwd: context.cwd, home: context.home, logger, ...options });
   return { runtime, logs };
 }

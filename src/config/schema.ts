@@ -7,6 +7,7 @@ export const RESERVED_CONFIG_KEYS: readonly string[] = [
   'project_local',
   'paths',
   'disabled',
+  'on_load_error',
 ];
 
 const extensionConfigSchema = z.record(z.string(), z.unknown(), {
@@ -21,6 +22,7 @@ const extensionsSectionSchema = z
     project_local: z.boolean().optional(),
     paths: z.array(z.string()).optional(),
     disabled: z.array(z.string()).optional(),
+    on_load_error: z.enum(['block', 'warn']).optional(),
   })
   .catchall(extensionConfigSchema);
 
@@ -38,6 +40,12 @@ export interface ExtensionsSection {
   project_local?: boolean;
   paths?: string[];
   disabled?: string[];
+  /**
+   * What an enabled extension that failed to load means for tool calls: `block` (default) refuses
+   * every one, naming the extension, so a broken guard never lets a write through; `warn` lets
+   * them run without it.
+   */
+  on_load_error?: 'block' | 'warn';
   [extensionName: string]: unknown;
 }
 

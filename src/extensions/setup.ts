@@ -103,13 +103,8 @@ function register(
     timeoutMs = DEFAULT_TIMEOUT_MS,
     onError,
     tools,
-    phase,
+    phase = 'mutate',
   } = options ?? {};
-  if (phase !== undefined && phase !== 'mutate' && phase !== 'validate') {
-    throw new TypeError(
-      `${where}: phase must be 'mutate' or 'validate', got ${JSON.stringify(phase)}`,
-    );
-  }
   if (typeof priority !== 'number' || !Number.isFinite(priority)) {
     throw new TypeError(`${where}: priority must be a finite number, got ${String(priority)}`);
   }
@@ -123,6 +118,11 @@ function register(
       `${where}: onError must be 'pass' or 'block', got ${JSON.stringify(onError)}`,
     );
   }
+  if (phase !== 'mutate' && phase !== 'validate') {
+    throw new TypeError(
+      `${where}: phase must be 'mutate' or 'validate', got ${JSON.stringify(phase)}`,
+    );
+  }
   if (tools !== undefined && hook !== 'intercept_tool_call') {
     throw new TypeError(`${where}: \`tools\` only applies to intercept_tool_call handlers`);
   }
@@ -134,7 +134,7 @@ function register(
     timeoutMs,
     onError: (onError ?? HOOKS[hook].defaultOnError) as OnErrorPolicy,
     tools: tools === undefined ? undefined : compileMatcher(where, tools),
-    validate: phase === 'validate',
+    phase,
     log,
     loggedErrors: new Set(),
   };

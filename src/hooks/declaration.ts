@@ -22,6 +22,8 @@ export interface ChainStep {
   durationMs: number;
   /** The value after this handler: what later handlers see. */
   value: unknown;
+  /** Only for validators (handlers registered with `phase: 'validate'`). */
+  phase?: 'validate';
   error?: string;
 }
 

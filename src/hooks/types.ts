@@ -40,6 +40,14 @@ export type HookHandler<H extends HookName> = (
 /** A tool name (exact match), a pattern, or a list of either. */
 export type ToolPattern = string | RegExp | ReadonlyArray<string | RegExp>;
 
+/**
+ * When in its chain a handler runs. Every `mutate` handler runs before every `validate` one, so a
+ * validator sees the value the host will act on and no later rewrite can undo its check (as
+ * Kubernetes runs mutating admission before validating admission). A validator may only pass or
+ * block; a rewrite or an injection from it is a handler error.
+ */
+export type HandlerPhase = 'mutate' | 'validate';
+
 export interface HandlerOptions<H extends HookName = HookName> {
   /** Lower runs earlier. Default 100. */
   priority?: number;
@@ -49,12 +57,6 @@ export interface HandlerOptions<H extends HookName = HookName> {
   onError?: OnErrorPolicy;
   /** `intercept_tool_call` only: call this handler for matching tool names only. */
   tools?: H extends 'intercept_tool_call' ? ToolPattern : never;
-  /**
-   * `'mutate'` (the default) handlers may change the payload; `'validate'` handlers run after
-   * every mutating one, in priority order, on the final value, and may only pass or block —
-   * so a guard judges what will really run, whatever a lower-priority extension rewrote.
-   */
+  /** `'validate'` for guards: run after every rewriting handler, on the final value. Default `'mutate'`. */
   phase?: HandlerPhase;
 }
-
-export type HandlerPhase = 'mutate' | 'validate';

@@ -8,6 +8,7 @@ import { didYouMean } from '../extensions/suggest.js';
 import { type Logger, scopedLogger } from '../log/logger.js';
 import { ObserverIndex, type RegisteredObserver } from '../observe/observers.js';
 import { HandlerIndex } from './handler-index.js';
+import { describeLoadFailures, findLoadFailures, loadFailureGuard } from './load-failures.js';
 import { Runtime } from './runtime.js';
 import type { Diagnostic, ExtensionCandidate, ExtensionInfo } from './types.js';
 
@@ -16,7 +17,10 @@ export interface AssembleOptions {
   section: ExtensionsSection;
   projectRoot: string;
   logger: Logger;
-  /** What discovery and config loading already found wrong. */
+  /**
+   * What discovery and config loading already found wrong. Error-severity ones (a configured
+   * path or package that does not exist) are load failures, as an extension that failed is.
+   */
   diagnostics?: readonly Diagnostic[];
   /** Warn about an extension whose load and setup take longer. Default SLOW_LOAD_MS. */
   slowLoadMs?: number;
@@ -29,7 +33,8 @@ export const SLOW_LOAD_MS = 1000;
  * Turns candidates in load order into a runtime: later same-named candidates shadow earlier
  * ones, `enabled`/`disabled` apply, each extension's config is parsed by its schema, setups run
  * one after another, and every failure stays with its own extension as a diagnostic.
- * Handler order is fixed here once: priority, then load order, then registration order.
+ * Handler order is fixed here once: every mutator before every validator, then priority, then
+ * load order, then registration order. One list per hook keeps the runner's loop as it is.
  */
 export async function assembleRuntime(options: AssembleOptions): Promise<Runtime> {
   const { candidates, section, projectRoot, logger, slowLoadMs = SLOW_LOAD_MS } = options;
@@ -71,17 +76,18 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
       problem(`"${candidate.name}" (${candidate.source}) is ${info.reason}`, 'warning');
       continue;
     }
-    if (candidate.loadError !== undefined || candidate.definition === undefined) {
-      info.status = 'error';
-      info.reason = candidate.loadError ?? 'could not be loaded';
-      problem(info.reason);
-      continue;
-    }
+    // Before the load error: a disabled extension is not asked to run, so it cannot fail to.
     if (!loadingEnabled || disabled.has(candidate.name)) {
       info.status = 'disabled';
       info.reason = loadingEnabled
         ? 'listed in extensions.disabled'
         : 'extensions.enabled is false';
+      continue;
+    }
+    if (candidate.loadError !== undefined || candidate.definition === undefined) {
+      info.status = 'error';
+      info.reason = candidate.loadError ?? 'could not be loaded';
+      problem(info.reason);
       continue;
     }
 
@@ -101,7 +107,7 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
       info.hooks = registered.handlers.map(({ handler }) => ({
         hook: handler.hook,
         priority: handler.priority,
-        ...(handler.validate ? { phase: 'validate' as const } : {}),
+        ...(handler.phase === 'validate' ? { phase: 'validate' as const } : {}),
         ...(handler.tools ? { tools: handler.tools.display } : {}),
       }));
     } catch (error) {
@@ -123,20 +129,37 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
   const ordered = registrations
     .sort(
       (a, b) =>
-        // Validators after every mutating handler: they judge the final value.
-        Number(a.registration.handler.validate) - Number(b.registration.handler.validate) ||
+        phaseRank(a.registration.handler) - phaseRank(b.registration.handler) ||
         a.registration.handler.priority - b.registration.handler.priority ||
         a.order - b.order ||
         a.registration.index - b.registration.index,
     )
     .map(({ registration }): RegisteredHandler => registration.handler);
+  const failures = findLoadFailures(infos, options.diagnostics ?? []);
+  if (failures.length > 0) {
+    const what = describeLoadFailures(failures);
+    if (section.on_load_error === 'warn') {
+      logger.warn(`${what}; tool calls run without it (extensions.on_load_error: warn)`);
+    } else {
+      logger.warn(
+        `${what}; every tool call is refused until it is fixed (extensions.on_load_error: block)`,
+      );
+      ordered.unshift(loadFailureGuard(failures, logger));
+    }
+  }
   return new Runtime(
     new HandlerIndex(ordered),
     new ObserverIndex(observers),
     infos,
     diagnostics,
     projectRoot,
+    failures,
+    section.on_load_error ?? 'block',
   );
+}
+
+function phaseRank(handler: RegisteredHandler): number {
+  return handler.phase === 'validate' ? 1 : 0;
 }
 
 function describe(definition: ExtensionDefinition<unknown> | undefined) {

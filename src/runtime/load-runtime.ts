@@ -36,6 +36,11 @@ export interface LoadRuntimeOptions {
   logger?: Logger;
   /** Warn about an extension whose load and setup take longer than this. Default 1000 ms. */
   slowLoadMs?: number;
+  /**
+   * Overrides config `extensions.on_load_error`, for tools that run the handlers to inspect them
+   * (doctor's dry run must reach the handlers past the refusal of a broken setup).
+   */
+  onLoadError?: 'block' | 'warn';
 }
 
 /**
@@ -68,7 +73,8 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
       file: projectConfig.file,
     });
   }
-  if (!trust.trusted) diagnostics.push(untrustedNotice(trust));
+  // Marked, so hosts can tell the user their project's guards are not running.
+  if (!trust.trusted) diagnostics.push({ ...untrustedNotice(trust), kind: 'untrusted-project' });
 
   const merged = mergeConfigs(layers);
   const { section, globalDir } = merged;
@@ -121,7 +127,10 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
 
   return assembleRuntime({
     candidates,
-    section,
+    section:
+      options.onLoadError === undefined
+        ? section
+        : { ...section, on_load_error: options.onLoadError },
     projectRoot: root,
     logger: options.logger ?? stderrLogger,
     diagnostics,

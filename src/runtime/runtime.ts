@@ -5,6 +5,7 @@ import { isObserverEvent, type ObserverEvent } from '../observe/events.js';
 import type { ObserverIndex, ObserverSink } from '../observe/observers.js';
 import { TurnInProgressError } from './errors.js';
 import type { HandlerIndex } from './handler-index.js';
+import type { LoadFailure } from './load-failures.js';
 import { Turn } from './turn.js';
 import { publishTurnState, withdrawTurnState } from './turn-registry.js';
 import type { Diagnostic, ExtensionInfo } from './types.js';
@@ -36,6 +37,14 @@ export class Runtime implements ObserverSink {
     readonly extensions: readonly ExtensionInfo[],
     readonly diagnostics: readonly Diagnostic[],
     readonly projectRoot: string,
+    /**
+     * Enabled extensions that are not running because they failed to load (or were not found).
+     * Under `extensions.on_load_error: block` (the default) every tool call is refused while
+     * there is one.
+     */
+    readonly loadFailures: readonly LoadFailure[] = [],
+    /** `extensions.on_load_error`: whether those failures refuse tool calls (`block`) or not. */
+    readonly onLoadError: 'block' | 'warn' = 'block',
   ) {
     this.#handlers = handlers;
     this.#observers = observers;

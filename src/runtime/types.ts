@@ -9,7 +9,7 @@ export type ExtensionStatus = 'enabled' | 'disabled' | 'shadowed' | 'untrusted' 
 export interface HookRegistrationInfo {
   hook: HookName;
   priority: number;
-  /** Set for validators (`phase: 'validate'`), which run after every mutating handler. */
+  /** Only for validators: they run after every other handler of the hook, on the final value. */
   phase?: 'validate';
   /** The tool matcher of an `intercept_tool_call` handler, as written (`/re/` for patterns). */
   tools?: string[];
@@ -32,6 +32,8 @@ export interface ExtensionInfo {
 
 export interface Diagnostic {
   severity: 'error' | 'warning' | 'info';
+  /** Set on the notice that the project's code and config are not running because it is not trusted. */
+  kind?: 'untrusted-project';
   extension?: string;
   file?: string;
   message: string;

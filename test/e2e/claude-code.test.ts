@@ -94,6 +94,21 @@ describeRealAgent('claude', 'real Claude Code with hermes hook claude-code', (cl
     expect(existsSync(join(env.project, 'src/session.ts'))).toBe(true);
   }, 90_000);
 
+  it('refuses the calls when an enabled extension failed to load, even with the plan in place', async () => {
+    const env = await setup();
+    write(env.project, { 'plans/active/plan.md': '# Plan\n1. fix the login\n' });
+    write(env.hermesHome, { 'extensions/broken-guard.ts': 'export default {' });
+    const model = await startFakeMessages(script(env.project));
+    const run = await claudePrint(claude, env, model, 'fix the login bug');
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(join(env.project, 'src/login.ts'))).toBe(false);
+    expect(existsSync(join(env.project, 'src/session.ts'))).toBe(false);
+    for (const result of toolResults(model)) {
+      expect(result.is_error).toBe(true);
+      expect(JSON.stringify(result.content)).toMatch(/broken-guard/);
+    }
+  }, 90_000);
+
   it('asks before a rewritten call runs; headless, with nobody to ask, it does not run at all', async () => {
     const env = await setup();
     write(env.hermesHome, { 'extensions/no-tmp.ts': noTmpExtension });

@@ -122,6 +122,35 @@ describeRealAgent('codex', 'real Codex with hermes hook codex', (codex) => {
     expect(existsSync(join(env.project, 'src/session.ts'))).toBe(true);
   }, 90_000);
 
+  it('refuses the calls when an enabled extension failed to load, even with the plan in place', async () => {
+    const env = await setup();
+    write(env.project, { 'plans/active/plan.md': '# Plan\n1. fix the login\n' });
+    write(env.hermesHome, { 'extensions/broken-guard.ts': 'export default {' });
+    const model = await startFakeResponses(script);
+    configure(env.codexHome, model.baseUrl);
+    const run = await codexExec(codex, env, 'fix the login bug');
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(join(env.project, 'src/login.ts'))).toBe(false);
+    expect(existsSync(join(env.project, 'src/session.ts'))).toBe(false);
+    const outputs = toolOutputs(model);
+    expect(outputs).toHaveLength(2);
+    for (const output of outputs)
+      expect(output).toMatch(/blocked by PreToolUse hook.*broken-guard/s);
+  }, 90_000);
+
+  it("accepts a prompt answer that carries a systemMessage (an untrusted project's notice)", async () => {
+    const env = await setup();
+    write(env.project, { '.hermes/extensions/local.ts': 'export default {' });
+    const model = await startFakeResponses([]);
+    configure(env.codexHome, model.baseUrl);
+    const run = await codexExec(codex, env, 'fix the login bug');
+    expect(run.code, run.stderr).toBe(0);
+    // Had Codex refused the answer (systemMessage next to additionalContext), the context would be lost.
+    expect(JSON.stringify(model.requests[0]?.input)).toContain(
+      'treat it as: /start-feature fix the login bug',
+    );
+  }, 90_000);
+
   it('runs the rewritten call when an extension rewrites it (allow + updatedInput)', async () => {
     const env = await setup();
     write(env.hermesHome, { 'extensions/no-tmp.ts': noTmpExtension });

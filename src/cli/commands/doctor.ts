@@ -23,7 +23,8 @@ const MARKS = { ok: '✓', warning: '!', error: '✗' } as const;
  * every hook on sample payloads in a throwaway turn. Exit 1 when any check is an error.
  */
 export async function doctorCommand(context: CommandContext, options: { json?: boolean }, io: Io) {
-  const { runtime } = await loadForCommand(context);
+  // The dry run reaches every handler: broken extensions are reported as load errors already.
+  const { runtime } = await loadForCommand(context, { onLoadError: 'warn' });
   const checks = [
     ...configChecks(context),
     ...runtime.extensions.map((ext) => extensionCheck(ext, runtime)),

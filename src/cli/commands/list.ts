@@ -53,7 +53,7 @@ function describeHooks(ext: ExtensionInfo): string {
   return ext.hooks
     .map(
       (h) =>
-        `${h.hook}@${h.priority}${h.phase === 'validate' ? '(validate)' : ''}${h.tools ? `[${abbreviate(h.tools)}]` : ''}`,
+        `${h.hook}@${h.priority}${h.phase ? `:${h.phase}` : ''}${h.tools ? `[${abbreviate(h.tools)}]` : ''}`,
     )
     .join(' ');
 }

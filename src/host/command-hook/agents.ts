@@ -34,6 +34,13 @@ export interface CommandHookAgent {
   endEvents: readonly string[];
   /** Events `hermes hook install` registers. */
   installEvents: readonly string[];
+  /**
+   * The `PreToolUse` matcher that selects every tool, MCP tools included (undefined: no matcher
+   * key), and whether a matcher already in the settings does. A guard registered for fewer tools
+   * than it guards lets the others through.
+   */
+  matchAllTools: string | undefined;
+  matchesAllTools(matcher: unknown): boolean;
   /** The settings file the hook entries go in, user-wide or in the project. */
   settingsFile(project: string | undefined): string;
   /** What the user must still do once the hook is installed, if anything. */
@@ -81,6 +88,9 @@ export const claudeCode: CommandHookAgent = {
   rewriteDecision: (mode) => (mode === 'bypassPermissions' ? 'allow' : 'ask'),
   endEvents: ['Stop', 'SessionEnd'],
   installEvents: ['UserPromptSubmit', 'PreToolUse', 'Stop', 'SessionEnd'],
+  // Claude Code documents "*", "" and no matcher alike as every tool.
+  matchAllTools: '*',
+  matchesAllTools: (matcher) => matcher === undefined || matcher === '' || matcher === '*',
   settingsFile: (project) =>
     project
       ? join(project, '.claude', 'settings.json')
@@ -113,6 +123,11 @@ export const codex: CommandHookAgent = {
   // Codex has no SessionEnd; a turn ends with Stop (or a new turn_id, see run-hook).
   endEvents: ['Stop'],
   installEvents: ['UserPromptSubmit', 'PreToolUse', 'Stop'],
+  // Codex reads a matcher with anything but letters, digits, `_` and `|` as a regular expression;
+  // versions that did so for "*" too found it invalid and skipped the hook. No matcher selects
+  // every tool in every version.
+  matchAllTools: undefined,
+  matchesAllTools: (matcher) => matcher === undefined || matcher === '',
   settingsFile: (project) =>
     project
       ? join(project, '.codex', 'hooks.json')

@@ -9,8 +9,9 @@ import { type HookEntry, isHermesHookCommand } from './installed.js';
  * keeping every setting and hook already there; running it twice adds nothing twice. A hermes
  * hook already there with another command line (the package moved, Node was upgraded) gets this
  * one instead: a stale path would fail, and both agents let a failing hook through. Returns the
- * file and the events it added or updated. A file that is not a JSON object is an error, not
- * overwritten.
+ * file and the events it added or updated. `PreToolUse` is registered for every tool, MCP tools
+ * included, with the matcher that means so to this agent; a hermes hook found under a narrower
+ * matcher is moved. A file that is not a JSON object is an error, not overwritten.
  */
 export function installCommandHooks(
   agent: CommandHookAgent,
@@ -39,9 +40,15 @@ export function installCommandHooks(
     let changed = false;
     for (const entry of entries) {
       if (!Array.isArray(entry?.hooks)) continue;
+      // Under a matcher that leaves tools out, the guard does not see them: moved to one that does not.
+      const narrow = event === 'PreToolUse' && !agent.matchesAllTools(entry.matcher);
       entry.hooks = entry.hooks.filter((hook) => {
         if (typeof hook?.command !== 'string' || !isHermesHookCommand(hook.command, agent))
           return true;
+        if (narrow) {
+          changed = true;
+          return false;
+        }
         if (ours++ > 0) {
           changed = true; // one hermes hook per event is enough
           return false;
@@ -53,11 +60,12 @@ export function installCommandHooks(
     }
     const kept = entries.filter((entry) => !Array.isArray(entry?.hooks) || entry.hooks.length > 0);
     if (ours === 0) {
+      const matcher = event === 'PreToolUse' ? agent.matchAllTools : undefined;
       kept.push({
-        ...(event === 'PreToolUse' ? { matcher: '*' } : {}),
+        ...(matcher === undefined ? {} : { matcher }),
         hooks: [{ type: 'command', command: options.command, timeout: 30 }],
       });
-      added.push(event);
+      (changed ? updated : added).push(event);
     } else if (changed) {
       updated.push(event);
     }

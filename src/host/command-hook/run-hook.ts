@@ -1,16 +1,23 @@
 import { ConfigError } from '../../config/errors.js';
 import { hermesHome } from '../../config/locations.js';
 import type { Logger } from '../../log/logger.js';
+import { describeLoadFailures } from '../../runtime/load-failures.js';
 import { loadRuntime } from '../../runtime/load-runtime.js';
+import type { Runtime } from '../../runtime/runtime.js';
 import type { CommandHookAgent } from './agents.js';
-import { TurnStore } from './turn-store.js';
+import {
+  deny,
+  failed,
+  type HookAnswer,
+  NO_DECISION,
+  type PendingAnswer,
+  render,
+} from './answers.js';
+import { TurnStore, TurnStoreError } from './turn-store.js';
 
-/** What the hook process prints and how it exits, as the agent's hook protocol reads them. */
-export interface HookAnswer {
-  exitCode: number;
-  stdout?: string;
-  stderr?: string;
-}
+export type { HookAnswer } from './answers.js';
+
+type HookEvent = Record<string, unknown>;
 
 /**
  * `hermes hook <agent>`: one hook event of Claude Code or Codex (its JSON on stdin) through the
@@ -21,54 +28,85 @@ export interface HookAnswer {
  * and Claude Code's `SessionEnd`) → the turn ends and its state goes. The turn's state lives in
  * `$HERMES_HOME/turns/` between the separate processes of one turn; when the agent names its
  * turns (Codex's `turn_id`), a new id starts a new turn even if the last one never stopped.
- * Anything unexpected ends with exit 1 and a message on stderr: both agents' non-blocking error,
- * so a broken setup never blocks the user by accident (a guard's own `onError: 'block'` still
- * blocks). Only fields both agents accept are printed: Codex ignores an answer with any other.
+ *
+ * Fails closed: both agents run a tool call whose hook exits 1, crashes or answers what they do
+ * not accept, so every failure — an event that cannot be read, a config that does not load, a
+ * turn-state store that cannot be used — answers a `PreToolUse` with a deny that says why, and
+ * never exits non-zero. Other events go on, and the user is told (`systemMessage`). Things the
+ * user should know once per session (a project whose guards are not running because it is not
+ * trusted, an extension that failed to load) are told once, on the first answer that refuses
+ * nothing. Only fields both agents accept are printed: Codex ignores an answer with any other.
  */
 export async function runCommandHook(
   agent: CommandHookAgent,
   stdin: string,
   options: { home?: string; logger: Logger },
 ): Promise<HookAnswer> {
-  const failure = (message: string): HookAnswer => ({
-    exitCode: 1,
-    stderr: `hermes hook ${agent.name}: ${message}`,
-  });
-  let event: Record<string, unknown>;
+  let event: HookEvent;
   try {
-    event = JSON.parse(stdin) as Record<string, unknown>;
+    event = JSON.parse(stdin) as HookEvent;
     if (event === null || typeof event !== 'object' || Array.isArray(event))
       throw new Error('not an object');
   } catch (error) {
-    return failure(`stdin is not a hook event (JSON object): ${(error as Error).message}`);
+    const why = `stdin is not a hook event (JSON object): ${(error as Error).message}`;
+    return render(failed(agent, undefined, why));
   }
-  const name = event.hook_event_name;
-  const sessionId = event.session_id;
-  if (typeof name !== 'string' || typeof sessionId !== 'string') {
-    return failure('the hook event has no hook_event_name or session_id');
-  }
-  const home = hermesHome(options.home);
-  const store = new TurnStore(home);
-  if (agent.endEvents.includes(name)) {
-    await store.end(sessionId);
-    return { exitCode: 0 };
-  }
-  if (name !== 'UserPromptSubmit' && name !== 'PreToolUse') return { exitCode: 0 };
-
-  const turnId = typeof event.turn_id === 'string' ? event.turn_id : undefined;
-  const cwd = typeof event.cwd === 'string' ? event.cwd : process.cwd();
-  let runtime: Awaited<ReturnType<typeof loadRuntime>>;
+  // An event that does not say what it is may be a tool call: it is treated as one.
+  const name = typeof event.hook_event_name === 'string' ? event.hook_event_name : undefined;
   try {
-    runtime = await loadRuntime({ cwd, home, logger: options.logger });
+    return await answerEvent(agent, event, name, options);
   } catch (error) {
-    const what = error instanceof ConfigError ? error.message : String(error);
-    return failure(`cannot load the extensions: ${what}`);
+    return render(failed(agent, name, describeFailure(error)));
   }
+}
 
-  if (name === 'UserPromptSubmit') {
-    if (typeof event.prompt !== 'string') return failure('UserPromptSubmit without a prompt');
-    const prompt = event.prompt;
-    const outcome = await store.update(sessionId, { fresh: true, turnId }, (stored) =>
+async function answerEvent(
+  agent: CommandHookAgent,
+  event: HookEvent,
+  name: string | undefined,
+  options: { home?: string; logger: Logger },
+): Promise<HookAnswer> {
+  const sessionId = event.session_id;
+  if (name === undefined || typeof sessionId !== 'string') {
+    return render(failed(agent, name, 'the hook event has no hook_event_name or session_id'));
+  }
+  const store = new TurnStore(hermesHome(options.home));
+  if (agent.endEvents.includes(name)) {
+    await store.end(sessionId, { session: name === 'SessionEnd' });
+    return render(NO_DECISION);
+  }
+  if (name !== 'UserPromptSubmit' && name !== 'PreToolUse') return render(NO_DECISION);
+
+  const cwd = typeof event.cwd === 'string' ? event.cwd : process.cwd();
+  let runtime: Runtime;
+  try {
+    runtime = await loadRuntime({ cwd, home: hermesHome(options.home), logger: options.logger });
+  } catch (error) {
+    const what = error instanceof ConfigError ? error.message : describeFailure(error);
+    return render(failed(agent, name, `cannot load the extensions: ${what}`));
+  }
+  const answer =
+    name === 'UserPromptSubmit'
+      ? await answerPrompt(agent, event, sessionId, runtime, store)
+      : await answerToolCall(agent, event, sessionId, runtime, store);
+  if (answer.refuses) return render(answer);
+  return render(answer, await store.tellOnce(sessionId, sessionNotices(runtime)));
+}
+
+async function answerPrompt(
+  agent: CommandHookAgent,
+  event: HookEvent,
+  sessionId: string,
+  runtime: Runtime,
+  store: TurnStore,
+): Promise<PendingAnswer> {
+  if (typeof event.prompt !== 'string')
+    return failed(agent, 'UserPromptSubmit', 'UserPromptSubmit without a prompt');
+  const prompt = event.prompt;
+  const outcome = await store.update(
+    sessionId,
+    { fresh: true, turnId: turnIdOf(event) },
+    (stored) =>
       runtime.runTurn(
         { sessionId, turnId: stored.turnId, platform: agent.name, initialState: stored.state },
         async (turn) => ({
@@ -76,17 +114,28 @@ export async function runCommandHook(
           state: { ...turn.state },
         }),
       ),
-    );
-    if (outcome.blocked) return answer({ decision: 'block', reason: reasonOf(outcome) });
-    if (!outcome.changed) return { exitCode: 0 };
-    return answer({
+  );
+  if (outcome.blocked)
+    return { refuses: false, output: { decision: 'block', reason: reasonOf(outcome) } };
+  if (!outcome.changed) return NO_DECISION;
+  return {
+    refuses: false,
+    output: {
       hookSpecificOutput: {
         hookEventName: 'UserPromptSubmit',
         additionalContext: `Hermes extensions rewrote this request; treat it as: ${outcome.value}`,
       },
-    });
-  }
+    },
+  };
+}
 
+async function answerToolCall(
+  agent: CommandHookAgent,
+  event: HookEvent,
+  sessionId: string,
+  runtime: Runtime,
+  store: TurnStore,
+): Promise<PendingAnswer> {
   const input = event.tool_input;
   if (
     typeof event.tool_name !== 'string' ||
@@ -94,11 +143,11 @@ export async function runCommandHook(
     typeof input !== 'object' ||
     Array.isArray(input)
   ) {
-    return failure('PreToolUse without tool_name and a tool_input object');
+    return failed(agent, 'PreToolUse', 'PreToolUse without tool_name and a tool_input object');
   }
   const toolInput = input as Record<string, unknown>;
   const toolName = event.tool_name;
-  const outcome = await store.update(sessionId, { turnId }, (stored) =>
+  const outcome = await store.update(sessionId, { turnId: turnIdOf(event) }, (stored) =>
     runtime.runTurn(
       { sessionId, turnId: stored.turnId, platform: agent.name, initialState: stored.state },
       async (turn) => ({
@@ -110,28 +159,49 @@ export async function runCommandHook(
       }),
     ),
   );
-  if (outcome.blocked) {
-    return answer({
+  if (outcome.blocked) return deny(reasonOf(outcome));
+  if (!outcome.changed) return NO_DECISION;
+  return {
+    refuses: false,
+    output: {
       hookSpecificOutput: {
         hookEventName: 'PreToolUse',
-        permissionDecision: 'deny',
-        permissionDecisionReason: reasonOf(outcome),
+        permissionDecision: agent.rewriteDecision(event.permission_mode),
+        permissionDecisionReason: 'Hermes extensions changed the arguments of this call.',
+        updatedInput: agent.toolOut(toolName, toolInput, outcome.value),
       },
-    });
-  }
-  if (!outcome.changed) return { exitCode: 0 };
-  return answer({
-    hookSpecificOutput: {
-      hookEventName: 'PreToolUse',
-      permissionDecision: agent.rewriteDecision(event.permission_mode),
-      permissionDecisionReason: 'Hermes extensions changed the arguments of this call.',
-      updatedInput: agent.toolOut(toolName, toolInput, outcome.value),
     },
-  });
+  };
 }
 
-function answer(output: unknown): HookAnswer {
-  return { exitCode: 0, stdout: JSON.stringify(output) };
+/** What the user should hear once per session: guards that are not running, and why. */
+function sessionNotices(runtime: Runtime): string[] {
+  const notices: string[] = [];
+  const untrusted = runtime.diagnostics.find((d) => d.kind === 'untrusted-project');
+  if (untrusted !== undefined) {
+    notices.push(
+      `Hermes: this project's extensions and config are not running. ${untrusted.message}`,
+    );
+  }
+  if (runtime.loadFailures.length > 0) {
+    const consequence =
+      runtime.onLoadError === 'block'
+        ? 'every tool call is refused until it is fixed (extensions.on_load_error: block)'
+        : 'tool calls run without it (extensions.on_load_error: warn)';
+    notices.push(`Hermes: ${describeLoadFailures(runtime.loadFailures)}; ${consequence}.`);
+  }
+  return notices;
+}
+
+function turnIdOf(event: HookEvent): string | undefined {
+  return typeof event.turn_id === 'string' ? event.turn_id : undefined;
+}
+
+/** One line: a store failure names its path; anything else unexpected says what it was. */
+function describeFailure(error: unknown): string {
+  if (error instanceof TurnStoreError) return error.message;
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return `unexpected error: ${text.split('\n')[0]}`;
 }
 
 /** Codex ignores a block without a reason (and lets the call run): there is always one. */

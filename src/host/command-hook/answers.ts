@@ -1,0 +1,69 @@
+import type { CommandHookAgent } from './agents.js';
+
+/** What the hook process prints and how it exits, as the agent's hook protocol reads them. */
+export interface HookAnswer {
+  exitCode: number;
+  stdout?: string;
+  stderr?: string;
+}
+
+/**
+ * An answer before it is printed: the JSON object (none: the agent goes on as if there were no
+ * hook), and whether it refuses a tool call. Notices for the user ride only on answers that do not
+ * refuse: both agents accept `systemMessage` everywhere today, but should a parser ever reject it,
+ * a refusal must not be the answer that gets dropped.
+ */
+export interface PendingAnswer {
+  output?: Record<string, unknown>;
+  refuses: boolean;
+  stderr?: string;
+}
+
+export const NO_DECISION: PendingAnswer = { refuses: false };
+
+/** `permissionDecision: "deny"` with the reason: what both agents honour as a refused call. */
+export function deny(reason: string, stderr?: string): PendingAnswer {
+  return {
+    refuses: true,
+    output: {
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: reason,
+      },
+    },
+    ...(stderr === undefined ? {} : { stderr }),
+  };
+}
+
+/**
+ * Hermes itself failed on this event. A tool call (or an event that cannot even be read, which
+ * may have been one) is refused with the reason: both agents run the call on a failing hook
+ * (exit 1, a crash, output they do not accept), so no failure may end that way. Any other event
+ * goes on — a broken setup must not swallow the user's prompt — and the user is told.
+ */
+export function failed(
+  agent: CommandHookAgent,
+  eventName: string | undefined,
+  message: string,
+): PendingAnswer {
+  const stderr = `hermes hook ${agent.name}: ${message}`;
+  if (eventName === undefined || eventName === 'PreToolUse') {
+    return deny(`Hermes could not check this call, so it is refused: ${message}`, stderr);
+  }
+  return { refuses: false, output: { systemMessage: `Hermes: ${message}` }, stderr };
+}
+
+/** The answer as printed, with the notices not yet told added as the user-visible `systemMessage`. */
+export function render(answer: PendingAnswer, notices: readonly string[] = []): HookAnswer {
+  let output = answer.output;
+  if (notices.length > 0 && !answer.refuses) {
+    const earlier = typeof output?.systemMessage === 'string' ? [output.systemMessage] : [];
+    output = { ...output, systemMessage: [...earlier, ...notices].join('\n') };
+  }
+  return {
+    exitCode: 0,
+    ...(output === undefined ? {} : { stdout: JSON.stringify(output) }),
+    ...(answer.stderr === undefined ? {} : { stderr: answer.stderr }),
+  };
+}
