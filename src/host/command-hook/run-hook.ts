@@ -147,6 +147,8 @@ async function answerToolCall(
   }
   const toolInput = input as Record<string, unknown>;
   const toolName = event.tool_name;
+  // The agent's shell runs in the event's folder: relative paths in a command are below it.
+  const cwd = typeof event.cwd === 'string' ? event.cwd : process.cwd();
   const outcome = await store.update(sessionId, { turnId: turnIdOf(event) }, (stored) =>
     runtime.runTurn(
       { sessionId, turnId: stored.turnId, platform: agent.name, initialState: stored.state },
