@@ -78,6 +78,12 @@ describe('analyzeShell: what is refused', () => {
     ['xargs into a writer', 'echo src/app.ts | xargs rm', /`rm`/],
     ['xargs -a', 'xargs -a plans/x cat', /`-a`/],
     ['xargs into a program judged by options', 'echo x | xargs sort', /only known when it runs/],
+    [
+      "xargs -I into sh -c's code",
+      "echo 'x; rm src/app.ts' | xargs -I% sh -c 'echo %'",
+      /code only known/,
+    ],
+    ['xargs into env into sh -c', "echo 'rm src/app.ts' | xargs env sh -c", /code only known/],
     ['an interpreter', "python3 -c \"open('src/app.ts','w')\"", /`python3`/],
     ['node -e', "node -e \"require('fs').rmSync('src')\"", /`node`/],
     ['a script file', 'bash plans/x.sh', /without -c/],

@@ -61,6 +61,8 @@ export const xargs: ProgramRule = (words, context) => {
  * Other shells (zsh, fish, ksh, csh) are not bash: their code is not understood.
  */
 export const shell: ProgramRule = (words, context) => {
+  // `xargs -I% sh -c 'echo %'`: the code itself is only known when it runs.
+  if (context.moreUnknown) return `${context.program} would be given code only known when it runs`;
   const parsed = parseOptions(context.program, wordsUntilCode(words), {
     flags: 'ceuxlvn',
     valued: 'o',
