@@ -80,8 +80,11 @@ export {
 } from './policy/project-paths.js';
 export {
   analyzeShell,
+  argvScript,
+  literalWord,
   parseShell,
   READ_ONLY_COMMANDS,
+  SHELL_TOOL_NAMES,
   type ShellAnalysis,
   type ShellAnalysisOptions,
   type ShellCommand,

@@ -1,3 +1,4 @@
+import { SHELL_TOOL_NAMES } from 'hermes-extensions';
 import { z } from 'zod';
 
 export const moduleRouterConfig = z.object({
@@ -18,21 +19,7 @@ export const moduleRouterConfig = z.object({
     ]),
   /** Tools that read a file: reading the routing file with one of them counts. */
   read_tools: z.array(z.string()).default(['read', 'read_file', 'view', 'cat', 'open']),
-  shell_tools: z
-    .array(z.string())
-    .default([
-      'terminal',
-      'bash',
-      'shell',
-      'exec',
-      'exec_command',
-      'shell_command',
-      'local_shell',
-      'run_command',
-      'run_shell_command',
-      'run_terminal_cmd',
-      'execute_command',
-    ]),
+  shell_tools: z.array(z.string()).default([...SHELL_TOOL_NAMES]),
 });
 
 export type ModuleRouterConfig = z.output<typeof moduleRouterConfig>;

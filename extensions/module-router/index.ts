@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import {
+  argvScript,
   block,
   defineExtension,
   extractToolPaths,
@@ -93,7 +94,7 @@ export default defineExtension({
           const script =
             typeof run === 'string'
               ? parseShell(run, from(invocation.cwd))
-              : argvCommand(run, from(invocation.cwd));
+              : argvScript(run, from(invocation.cwd));
           understood &&= script.parsed;
           // `sh -c CODE` inside: its commands too, however deep.
           const pending = [...script.commands];
@@ -135,33 +136,6 @@ export default defineExtension({
 
 /** Programs that print a file: reading the routing file with one counts as reading it. */
 const READERS = new Set(['cat', 'head', 'tail', 'less', 'more', 'sed', 'nl', 'bat']);
-
-/** A command run without a shell, as a one-command script. */
-function argvCommand(argv: readonly string[], cwd: string): ShellScript {
-  const script = parseShell(':', cwd);
-  const words = argv.map((value) => ({
-    value,
-    text: value,
-    literal: true,
-    mayBeOption: value.startsWith('-'),
-    pattern: false,
-  }));
-  const command = script.commands[0] as ShellCommand;
-  return {
-    ...script,
-    commands: [
-      {
-        ...command,
-        name: argv[0] ?? '',
-        args: argv.slice(1),
-        program: words[0],
-        words: words.slice(1),
-        text: argv.join(' '),
-      },
-    ],
-  };
-}
-
 /** The code of `sh -c CODE` (bash, dash), parsed where the shell starts. */
 function innerShell(command: ShellCommand): ShellScript | undefined {
   if (!['sh', 'bash', 'dash'].includes(command.name)) return undefined;

@@ -1,3 +1,4 @@
+import { SHELL_TOOL_NAMES } from 'hermes-extensions';
 import { z } from 'zod';
 
 /** Tools that write the files they name: judged by every path they would write. */
@@ -21,21 +22,6 @@ export const DEFAULT_BLOCKED_TOOLS = [
   'rename_file',
   'copy_file',
   'create_directory',
-];
-
-/** Tools that run shell commands: judged by what the command runs (`shell_read_only` adds programs). */
-export const DEFAULT_SHELL_TOOLS = [
-  'terminal',
-  'bash',
-  'shell',
-  'exec',
-  'exec_command',
-  'shell_command',
-  'local_shell',
-  'run_command',
-  'run_shell_command',
-  'run_terminal_cmd',
-  'execute_command',
 ];
 
 /** Tools that only read or talk: they pass without a plan (`read_only_tools` adds more). */
@@ -77,7 +63,8 @@ export const workflowGuardConfig = z.object({
   plan_path: z.string().min(1).default('plans/active/plan.md'),
   blocked_tools: z.array(z.string()).default(DEFAULT_BLOCKED_TOOLS),
   allowed_paths: z.array(z.string()).default(['plans/', 'handoff/']),
-  shell_tools: z.array(z.string()).default(DEFAULT_SHELL_TOOLS),
+  /** Tools that run shell commands: judged by what the command runs. */
+  shell_tools: z.array(z.string()).default([...SHELL_TOOL_NAMES]),
   /**
    * Programs a shell command may run without a plan, besides the built-in read-only ones: a
    * name (any arguments) or a name and its first arguments (`npm test`). The user vouches for them.

@@ -1,7 +1,13 @@
 import { resolve } from 'node:path';
 import type { JudgeContext } from './judge.js';
 import { READ_ONLY_PROGRAMS } from './programs.js';
-import { parseShell, type ShellCommand, type ShellCwd, startCwd } from './script.js';
+import {
+  argvScript,
+  parseShell,
+  type ShellCommand,
+  type ShellCwd,
+  type ShellScript,
+} from './script.js';
 import type { ShellWord } from './words.js';
 
 export interface ShellAnalysisOptions {
@@ -82,43 +88,25 @@ class Judge {
   }
 
   line(line: string, cwd: string, depth: number): ShellAnalysis {
-    const script = parseShell(line, cwd);
+    return this.script(parseShell(line, cwd), line, depth);
+  }
+
+  argv(argv: readonly string[], cwd: string): ShellAnalysis {
+    if (argv.length === 0)
+      return { kind: 'opaque', reason: 'an empty command', part: '', commands: [] };
+    return this.script(argvScript(argv, cwd), argv.join(' '), 0);
+  }
+
+  private script(script: ShellScript, text: string, depth: number): ShellAnalysis {
     const { commands } = script;
     const problem = script.problems[0];
-    if (problem !== undefined) return { kind: 'opaque', reason: problem, part: line, commands };
+    if (problem !== undefined) return { kind: 'opaque', reason: problem, part: text, commands };
     const writes: ShellWrite[] = [];
     for (const command of commands) {
       const reason = this.command(command, writes, depth, false);
       if (reason !== undefined) return { kind: 'opaque', reason, part: command.text, commands };
     }
     return { kind: 'analyzed', commands, writes };
-  }
-
-  argv(argv: readonly string[], cwd: string): ShellAnalysis {
-    const words = argv.map(
-      (value): ShellWord => ({
-        value,
-        text: value,
-        literal: true,
-        mayBeOption: value.startsWith('-'),
-        pattern: false,
-      }),
-    );
-    const command: ShellCommand = {
-      name: argv[0] ?? '',
-      args: argv.slice(1),
-      program: words[0],
-      words: words.slice(1),
-      assignments: [],
-      redirects: [],
-      cwd: startCwd(cwd),
-      text: argv.join(' '),
-    };
-    const writes: ShellWrite[] = [];
-    const reason = argv.length === 0 ? 'an empty command' : this.command(command, writes, 0, false);
-    return reason === undefined
-      ? { kind: 'analyzed', commands: [command], writes }
-      : { kind: 'opaque', reason, part: command.text, commands: [command] };
   }
 
   /** Why one simple command is not known to only read, or undefined (its writes recorded). */

@@ -6,10 +6,21 @@ export {
   type ShellAnalysisOptions,
   type ShellWrite,
 } from './analyze.js';
-export { type ShellInvocation, shellCommandOf, shellInvocationOf } from './invocation.js';
-export { parseShell, type ShellCommand, type ShellCwd, type ShellScript } from './script.js';
+export {
+  SHELL_TOOL_NAMES,
+  type ShellInvocation,
+  shellCommandOf,
+  shellInvocationOf,
+} from './invocation.js';
+export {
+  argvScript,
+  parseShell,
+  type ShellCommand,
+  type ShellCwd,
+  type ShellScript,
+} from './script.js';
 export { sedScriptProblem } from './sed.js';
-export type { ShellWord } from './words.js';
+export { literalWord, type ShellWord } from './words.js';
 
 /** The programs a shell command may run without a plan (each with rules for its options). */
 export const READ_ONLY_COMMANDS: readonly string[] = Object.keys(READ_ONLY_PROGRAMS);

@@ -17,6 +17,21 @@ export type ShellInvocation =
     }
   | { kind: 'unknown'; reason: string };
 
+/** The names agents and frameworks give their shell tools (the guards' default `shell_tools`). */
+export const SHELL_TOOL_NAMES: readonly string[] = [
+  'terminal',
+  'bash',
+  'shell',
+  'exec',
+  'exec_command',
+  'shell_command',
+  'local_shell',
+  'run_command',
+  'run_shell_command',
+  'run_terminal_cmd',
+  'execute_command',
+];
+
 const COMMAND_KEYS = ['command', 'cmd', 'script', 'code', 'input'];
 const ARGV_KEYS = ['args', 'argv', 'arguments'];
 const CWD_KEYS = ['workdir', 'cwd', 'working_directory', 'workingDirectory', 'dir', 'directory'];

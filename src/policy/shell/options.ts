@@ -1,4 +1,4 @@
-import type { ShellWord } from './words.js';
+import { literalWord, type ShellWord } from './words.js';
 
 /**
  * The options a program may be given without a plan: an allowlist, read the way GNU getopt
@@ -112,8 +112,4 @@ export function notAllowed(program: string, option: string, within?: string): st
 
 export function unknownWord(word: ShellWord): string {
   return `\`${word.text}\` is only known when the command runs`;
-}
-
-export function literalWord(value: string): ShellWord {
-  return { value, text: value, literal: true, mayBeOption: value.startsWith('-'), pattern: false };
 }

@@ -15,17 +15,10 @@ import {
   type TestExpression,
   type Word,
 } from 'unbash';
-import { type ShellWord, shellWord } from './words.js';
+import { enter, join, type ShellCwd, type State, same, startCwd } from './folders.js';
+import { literalWord, type ShellWord, shellWord } from './words.js';
 
-/**
- * The folder a command runs in. `cd` is followed only where the folder the shell would enter by
- * name (`lexical`, `..` taken off the text as `cd` does) and the one the system resolves
- * (`physical`, links followed) are the same; relative paths resolve from here.
- */
-export interface ShellCwd {
-  lexical: string;
-  physical: string;
-}
+export type { ShellCwd } from './folders.js';
 
 export interface ShellRedirect {
   operator: string;
@@ -66,8 +59,6 @@ export interface ShellScript {
   parsed: boolean;
 }
 
-type State = ShellCwd | undefined;
-
 /** Parses and walks a shell line starting in `cwd` (absolute). */
 export function parseShell(line: string, cwd: string): ShellScript {
   const start = startCwd(cwd);
@@ -75,6 +66,24 @@ export function parseShell(line: string, cwd: string): ShellScript {
   if (start === undefined) walker.problem(`the working directory ${cwd} does not exist`);
   walker.script(parse(line), start);
   return walker.found;
+}
+
+/** A command run without a shell (an argument vector), as a script of that one command. */
+export function argvScript(argv: readonly string[], cwd: string): ShellScript {
+  const [program, ...words] = argv.map(literalWord);
+  const start = startCwd(cwd);
+  const command: ShellCommand = {
+    name: program?.value ?? '',
+    args: words.map((word) => word.value),
+    program,
+    words,
+    assignments: [],
+    redirects: [],
+    cwd: start,
+    text: argv.join(' '),
+  };
+  const problems = start === undefined ? [`the working directory ${cwd} does not exist`] : [];
+  return { commands: program === undefined ? [] : [command], problems, parsed: true };
 }
 
 /** A walk of one parsed line. */
@@ -365,41 +374,5 @@ class Walker {
       }
       this.expansions(child, state);
     });
-  }
-}
-
-function same(a: State, b: State): boolean {
-  return (
-    a === b ||
-    (a !== undefined && b !== undefined && a.physical === b.physical && a.lexical === b.lexical)
-  );
-}
-
-function join(a: State, b: State): State {
-  return same(a, b) ? a : undefined;
-}
-
-/** The folder a command starts in, when it exists. */
-export function startCwd(cwd: string): ShellCwd | undefined {
-  try {
-    const physical = realpathSync.native(cwd);
-    return statSync(physical).isDirectory() ? { lexical: resolve(cwd), physical } : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The folder `cd name` enters from `from`, when it exists and its name and real place agree. */
-function enter(from: ShellCwd, name: string): State {
-  const lexical = resolve(from.lexical, name);
-  try {
-    // Not `resolve`: it would take `..` off the text; the system climbs from where links point.
-    const physical = realpathSync.native(isAbsolute(name) ? name : `${from.physical}/${name}`);
-    if (!statSync(physical).isDirectory()) return undefined;
-    // `cd` takes `..` off the name as text; the system climbs from where a link points.
-    const byName = realpathSync.native(lexical);
-    return byName === physical ? { lexical, physical } : undefined;
-  } catch {
-    return undefined;
   }
 }

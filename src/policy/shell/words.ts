@@ -67,3 +67,8 @@ function tildeOf(value: string): string | undefined {
   if (value === '~' || value.startsWith('~/')) return homedir() + value.slice(1);
   return undefined;
 }
+
+/** A word given as it is (an argument vector's, an option's attached value). */
+export function literalWord(value: string): ShellWord {
+  return { value, text: value, literal: true, mayBeOption: value.startsWith('-'), pattern: false };
+}
