@@ -1,6 +1,5 @@
-import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute } from 'node:path';
 import {
   type AndOr,
   type Command,
