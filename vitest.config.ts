@@ -13,6 +13,11 @@ export default defineConfig({
     ],
   },
   test: {
+    // Many tests run the real command line, the bridge or an agent as child processes; on a
+    // loaded 2-core machine one such test can take ten times what it takes on an idle one.
+    // A limit only has to catch a hang, so it is far from any time a test needs.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     projects: [
       {
         extends: true,

@@ -266,15 +266,24 @@ describe('timeouts', () => {
   });
 
   it('times each handler on its own, not the chain as a whole', async () => {
-    const sleepy = (ms: number) => () => new Promise<void>((r) => setTimeout(r, ms));
-    const { runtime } = await runtimeOf([
-      ext('a', (h) => h.on('intercept_tool_call', sleepy(30), { timeoutMs: 200 })),
-      ext('b', (h) => h.on('intercept_tool_call', sleepy(30), { timeoutMs: 200 })),
-      ext('c', (h) => h.on('intercept_tool_call', sleepy(30), { timeoutMs: 200 })),
-    ]);
-    const outcome = await inTurn(runtime, (t) => t.interceptToolCall(write()));
-    expect(outcome.blocked).toBe(false);
-    expect(outcome.trace).toHaveLength(3);
+    // Fake timers: three handlers of 30 ms each run 90 ms in all, past one handler's 50 ms,
+    // without the test depending on how busy the machine is.
+    vi.useFakeTimers();
+    try {
+      const sleepy = () => () => new Promise<void>((r) => setTimeout(r, 30));
+      const { runtime } = await runtimeOf([
+        ext('a', (h) => h.on('intercept_tool_call', sleepy(), { timeoutMs: 50 })),
+        ext('b', (h) => h.on('intercept_tool_call', sleepy(), { timeoutMs: 50 })),
+        ext('c', (h) => h.on('intercept_tool_call', sleepy(), { timeoutMs: 50 })),
+      ]);
+      const pending = inTurn(runtime, (t) => t.interceptToolCall(write()));
+      await vi.advanceTimersByTimeAsync(100);
+      const outcome = await pending;
+      expect(outcome.blocked).toBe(false);
+      expect(outcome.trace.map((e) => e.action)).toEqual(['pass', 'pass', 'pass']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a synchronous handler that ran past its timeoutMs has its result discarded', async () => {

@@ -51,7 +51,9 @@ describe('async handler timeouts share one watchdog', () => {
       ext('mixed', (h) =>
         h.on(
           'intercept_tool_call',
-          (e) => (e.toolArgs.hang ? new Promise(() => {}) : sleep(5).then(() => undefined)),
+          // The settled ones settle on the microtask queue, before any timer can fire however
+          // busy the machine is.
+          (e) => (e.toolArgs.hang ? new Promise(() => {}) : Promise.resolve().then(() => undefined)),
           { timeoutMs: 30 },
         ),
       ),
@@ -95,17 +97,16 @@ describe.runIf(existsSync(dist))('the watchdog and the process', () => {
       const ext = defineExtension({ name: 'quick', setup(h) { h.on('intercept_tool_call', async () => undefined); } });
       const runtime = await createRuntime({ extensions: [ext] });
       const outcome = await runtime.runTurn({ sessionId: 's' }, (t) => t.interceptToolCall({ toolName: 'w', toolArgs: {} }));
-      console.log(JSON.stringify({ blocked: outcome.blocked, started: performance.now() }));
+      const timers = process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+      console.log(JSON.stringify({ blocked: outcome.blocked, timers }));
     `;
-    const started = Date.now();
     const { stdout } = await promisify(execFile)(process.execPath, [
       '--input-type=module',
       '-e',
       script,
     ]);
-    expect(JSON.parse(stdout)).toMatchObject({ blocked: false });
-    // The default timeout is 5000 ms: a timer left holding the process would show here.
-    expect(Date.now() - started).toBeLessThan(4000);
+    // The default timeout is 5000 ms: a timer left armed after the turn would be listed here.
+    expect(JSON.parse(stdout)).toEqual({ blocked: false, timers: 0 });
   });
 
   it('keeps the process alive while a handler is waiting, so the timeout still decides', async () => {
