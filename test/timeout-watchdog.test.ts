@@ -53,7 +53,8 @@ describe('async handler timeouts share one watchdog', () => {
           'intercept_tool_call',
           // The settled ones settle on the microtask queue, before any timer can fire however
           // busy the machine is.
-          (e) => (e.toolArgs.hang ? new Promise(() => {}) : Promise.resolve().then(() => undefined)),
+          (e) =>
+            e.toolArgs.hang ? new Promise(() => {}) : Promise.resolve().then(() => undefined),
           { timeoutMs: 30 },
         ),
       ),
