@@ -85,12 +85,17 @@ async function answerEvent(
     const what = error instanceof ConfigError ? error.message : describeFailure(error);
     return render(failed(agent, name, `cannot load the extensions: ${what}`));
   }
-  const answer =
-    name === 'UserPromptSubmit'
-      ? await answerPrompt(agent, event, sessionId, runtime, store)
-      : await answerToolCall(agent, event, sessionId, runtime, store);
-  if (answer.refuses) return render(answer);
-  return render(answer, await store.tellOnce(sessionId, sessionNotices(runtime)));
+  try {
+    const answer =
+      name === 'UserPromptSubmit'
+        ? await answerPrompt(agent, event, sessionId, runtime, store)
+        : await answerToolCall(agent, event, sessionId, runtime, store);
+    if (answer.refuses) return render(answer);
+    return render(answer, await store.tellOnce(sessionId, sessionNotices(runtime)));
+  } finally {
+    // The process exits once it has answered: what extensions buffered is flushed first.
+    await runtime.close();
+  }
 }
 
 async function answerPrompt(
