@@ -136,7 +136,7 @@ function agentHookChecks(projectRoot: string): Check[] {
         return {
           level: 'warning',
           subject,
-          message: `not registered for ${absent.join(', ')}${absent.includes('PreToolUse') ? ': tool calls are not checked' : ''}`,
+          message: `not registered for ${absent.join(', ')}${absent.includes('PreToolUse') ? ': tool calls are not checked' : absent.includes('PostToolUse') ? ': observers (audit-log, otel) are not told what tools did' : ''}`,
           fix,
         };
       }
