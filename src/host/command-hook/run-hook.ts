@@ -143,8 +143,9 @@ async function answerPrompt(
       ),
   );
   if (outcome.blocked) {
-    // Its turn has ended and been reported: a Stop after it must not report it again.
-    await store.end(sessionId);
+    // Its turn has ended and been reported: a Stop after it must not report it again. Only
+    // bookkeeping: a store that fails here must not turn the block into a message.
+    await store.end(sessionId).catch(() => {});
     return { refuses: false, output: { decision: 'block', reason: reasonOf(outcome) } };
   }
   if (!outcome.changed) return NO_DECISION;
