@@ -85,4 +85,6 @@ for (const call of result.toolCalls) {
 }
 console.log(`files written: ${[...files.keys()].join(', ')}`);
 console.log(`final response: ${result.finalResponse}`);
+// Done with the runtime: extensions flush what they buffered (an audit log, telemetry).
+await runtime.close();
 if (files.size !== 2 || !result.toolCalls[0].blocked) process.exitCode = 1;

@@ -104,7 +104,7 @@ export {
   writeTargetsOf,
 } from './policy/tool-paths.js';
 export { type CreateRuntimeOptions, createRuntime } from './runtime/create-runtime.js';
-export { TurnEndedError, TurnInProgressError } from './runtime/errors.js';
+export { RuntimeClosedError, TurnEndedError, TurnInProgressError } from './runtime/errors.js';
 export type { LoadFailure } from './runtime/load-failures.js';
 export { type LoadRuntimeOptions, loadRuntime } from './runtime/load-runtime.js';
 export { Runtime, type TurnOptions } from './runtime/runtime.js';

@@ -179,7 +179,7 @@ describe.runIf(built)('hermes hook claude-code', () => {
     });
     const install = () => runBin(['hook', 'install', 'claude-code', '--project', '--cwd', project]);
     expect((await install()).stdout).toMatch(
-      /Added the hermes hook for UserPromptSubmit, PreToolUse, Stop, SessionEnd/,
+      /Added the hermes hook for UserPromptSubmit, PreToolUse, PostToolUse, Stop, SessionEnd/,
     );
     expect((await install()).stdout).toMatch(/nothing changed/);
     const settings = JSON.parse(readFileSync(join(project, '.claude/settings.json'), 'utf8'));
@@ -194,6 +194,14 @@ describe.runIf(built)('hermes hook claude-code', () => {
       hooks: [{ type: 'command', command: expect.stringMatching(/hook claude-code$/) }],
     });
     expect(settings.hooks.Stop).toHaveLength(1);
+    // Every tool's outcome, for observers; no matcher is every tool.
+    expect(settings.hooks.PostToolUse).toEqual([
+      {
+        hooks: [
+          { type: 'command', command: expect.stringMatching(/hook claude-code$/), timeout: 30 },
+        ],
+      },
+    ]);
   });
 
   it('moves its PreToolUse hook out from under a matcher that leaves tools (MCP ones too) out', async () => {

@@ -174,7 +174,7 @@ describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
     const installed = await doctor();
     expect(installed.code).toBe(0);
     expect(installed.stdout).toMatch(
-      /✓ Claude Code hook \(.*\.claude\/settings\.json\): runs the hermes hook for UserPromptSubmit, PreToolUse, Stop, SessionEnd/,
+      /✓ Claude Code hook \(.*\.claude\/settings\.json\): runs the hermes hook for UserPromptSubmit, PreToolUse, PostToolUse, Stop, SessionEnd/,
     );
 
     // A project whose Codex hook was installed by a Node and a package that are gone since, and
@@ -196,7 +196,9 @@ describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
     expect(broken.stdout).toContain(`fix: hermes hook install codex --project --cwd ${project}`);
 
     const mended = await hermes(home, 'hook', 'install', 'codex', '--project', '--cwd', project);
-    expect(mended.stdout).toMatch(/Added the hermes hook for UserPromptSubmit, PreToolUse to/);
+    expect(mended.stdout).toMatch(
+      /Added the hermes hook for UserPromptSubmit, PreToolUse, PostToolUse to/,
+    );
     expect(mended.stdout).toMatch(/Updated the hermes hook's command for Stop in/);
     const hooks = JSON.parse(readFileSync(join(project, '.codex/hooks.json'), 'utf8')).hooks;
     expect(hooks.Stop).toEqual([
@@ -214,7 +216,7 @@ describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
     const healthy = await doctor();
     expect(healthy.code).toBe(0);
     expect(healthy.stdout).toMatch(
-      /✓ Codex hook \(.*\): runs the hermes hook for UserPromptSubmit, PreToolUse, Stop/,
+      /✓ Codex hook \(.*\): runs the hermes hook for UserPromptSubmit, PreToolUse, PostToolUse, Stop/,
     );
   });
 
@@ -227,7 +229,7 @@ describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
     });
     const run = await hermes(home, 'extensions', 'doctor', '--cwd', tree());
     expect(run.stdout).toMatch(
-      /! Claude Code hook \(.*\): not registered for UserPromptSubmit, PreToolUse, SessionEnd: tool calls are not checked/,
+      /! Claude Code hook \(.*\): not registered for UserPromptSubmit, PreToolUse, PostToolUse, SessionEnd: tool calls are not checked/,
     );
   });
 });

@@ -202,7 +202,9 @@ describe.runIf(built)('hermes hook codex', () => {
       runBin(['hook', 'install', 'codex', ...args], { CODEX_HOME: codexHome });
     const first = await install();
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/Added the hermes hook for UserPromptSubmit, PreToolUse, Stop to/);
+    expect(first.stdout).toMatch(
+      /Added the hermes hook for UserPromptSubmit, PreToolUse, PostToolUse, Stop to/,
+    );
     expect(first.stdout).toMatch(/\/hooks/);
     // Installed already: the file is left exactly as the user keeps it.
     const compact = JSON.stringify(JSON.parse(readFileSync(join(codexHome, 'hooks.json'), 'utf8')));

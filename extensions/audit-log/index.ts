@@ -70,5 +70,8 @@ export default defineExtension({
     };
     hermes.observe('hook_decision', record);
     hermes.observe('post_tool_call', record);
+    // A host that exits right after its last decision still gets every line on the disk; a
+    // failed write was reported when it failed.
+    hermes.onClose(() => queue.catch(() => {}));
   },
 });

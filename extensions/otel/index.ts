@@ -76,9 +76,8 @@ export function createOtelExtension(options: OtelOptions = {}) {
           }),
           exportIntervalMillis: settings.metrics_interval_ms,
         });
-      const meter = new MeterProvider({ resource, readers: [reader] }).getMeter(
-        'hermes-extensions',
-      );
+      const meterProvider = new MeterProvider({ resource, readers: [reader] });
+      const meter = meterProvider.getMeter('hermes-extensions');
       const toolCalls = meter.createCounter('hermes.tool.calls', {
         description: 'Tool calls by outcome',
       });
@@ -260,6 +259,27 @@ export function createOtelExtension(options: OtelOptions = {}) {
           }
           default:
             return;
+        }
+      });
+
+      // A host that exits (a command hook answers and is gone, a script ends) still exports what
+      // it saw: spans it never saw end are ended now, and both providers flush and shut down.
+      hermes.onClose(async () => {
+        for (const span of tools.values()) span.end();
+        for (const request of apis.values()) if (request.open) request.span.end();
+        for (const span of llms.values()) span.end();
+        for (const span of sessions.values()) span.end();
+        tools.clear();
+        apis.clear();
+        llms.clear();
+        sessions.clear();
+        const results = await Promise.allSettled([
+          tracerProvider.shutdown(),
+          meterProvider.shutdown(),
+        ]);
+        for (const result of results) {
+          if (result.status === 'rejected')
+            hermes.log.warn(`export at close failed: ${(result.reason as Error)?.message}`);
         }
       });
     },

@@ -82,6 +82,11 @@ export async function serveBridge(options: BridgeOptions): Promise<void> {
   await Promise.allSettled(inFlight);
   for (const open of turns.values()) open.finish();
   await Promise.allSettled([...turns.values()].map((open) => open.closed));
+  // The host is gone: the runtime is closed, so extensions flush what they buffered.
+  await runtime.then(
+    (loaded) => loaded.close(),
+    () => {},
+  );
 }
 
 type Params = Record<string, unknown>;

@@ -23,6 +23,7 @@ export async function runDemo(
   print: (line: string) => void = (line) => console.log(line),
 ): Promise<number> {
   const work = mkdtempSync(join(tmpdir(), 'hermes-demo-'));
+  let closeRuntime = async () => {};
   try {
     const project = join(work, 'project');
     cpSync(join(PACKAGE_ROOT, 'examples', 'sample-project'), project, { recursive: true });
@@ -42,6 +43,8 @@ export async function runDemo(
       home,
       logger: { debug: quiet, info: log, warn: log, error: log },
     });
+    // Closed before the throwaway project goes: what extensions buffered is written while it exists.
+    closeRuntime = () => runtime.close();
     print('hermes-extensions demo: one agent session under workflow-guard and module-router');
     print('(a throwaway copy of examples/sample-project; a scripted model; no network)\n');
     for (const ext of runtime.extensions) {
@@ -95,6 +98,7 @@ export async function runDemo(
     if (!asPromised) print(`The session did not go as expected: ${JSON.stringify(decisions)}`);
     return asPromised ? 0 : 1;
   } finally {
+    await closeRuntime();
     rmSync(work, { recursive: true, force: true });
   }
 }

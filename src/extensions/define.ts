@@ -14,6 +14,14 @@ export interface HermesApi<Config = Record<string, unknown>> {
    * promise is not awaited, a throw is logged once and changes nothing. Only during `setup`.
    */
   observe(event: ObserverEvent | '*', handler: ObserverHandler): void;
+  /**
+   * Register cleanup for `runtime.close()`: flush what is buffered, end connections, stop timers.
+   * It runs after the observers still at work have settled, at the same time as every other
+   * extension's (they hold separate resources, and one slow flush must not hold up the rest),
+   * bounded by `timeoutMs` (default 5 000); a throw, a rejection or a timeout is logged and
+   * changes nothing. Only during `setup`.
+   */
+  onClose(fn: () => unknown, options?: { timeoutMs?: number }): void;
   /** This extension's config section, parsed (defaults applied) by its `configSchema`. */
   readonly config: Config;
   readonly log: Logger;

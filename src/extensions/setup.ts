@@ -25,6 +25,17 @@ export interface SetupContext {
   log: Logger;
 }
 
+/** How long one extension's `onClose` may take before `runtime.close()` goes on without it. */
+export const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
+
+/** Cleanup an extension registered with `hermes.onClose`, run by `runtime.close()`. */
+export interface RegisteredCloser {
+  readonly extension: string;
+  readonly fn: () => unknown;
+  readonly timeoutMs: number;
+  readonly log: Logger;
+}
+
 /** A handler as registered, before the runtime orders all handlers of a hook. */
 export interface Registration {
   handler: RegisteredHandler;
@@ -40,9 +51,14 @@ export interface Registration {
 export async function runSetup(
   definition: ExtensionDefinition<unknown>,
   context: SetupContext,
-): Promise<{ handlers: Registration[]; observers: RegisteredObserver[] }> {
+): Promise<{
+  handlers: Registration[];
+  observers: RegisteredObserver[];
+  closers: RegisteredCloser[];
+}> {
   const registrations: Registration[] = [];
   const observers: RegisteredObserver[] = [];
+  const closers: RegisteredCloser[] = [];
   let open = true;
   const hermes: HermesApi<unknown> = Object.freeze({
     name: definition.name,
@@ -79,13 +95,30 @@ export async function runSetup(
         failed: false,
       });
     },
+    onClose(fn: unknown, options?: { timeoutMs?: number }) {
+      if (!open) throw new Error('hermes.onClose() was called after setup finished');
+      if (typeof fn !== 'function')
+        throw new TypeError('hermes.onClose(fn): fn must be a function');
+      const timeoutMs = options?.timeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
+      if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) {
+        throw new TypeError(
+          'hermes.onClose(fn, { timeoutMs }): timeoutMs must be a positive number of milliseconds',
+        );
+      }
+      closers.push({
+        extension: definition.name,
+        fn: fn as () => unknown,
+        timeoutMs,
+        log: context.log,
+      });
+    },
   });
   try {
     await withSetupTimeout(Promise.resolve().then(() => definition.setup(hermes)));
   } finally {
     open = false;
   }
-  return { handlers: registrations, observers };
+  return { handlers: registrations, observers, closers };
 }
 
 function register(

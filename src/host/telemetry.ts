@@ -45,9 +45,14 @@ export class TurnTelemetry {
     this.runtime.emitOwned(event, Object.assign(build(), this.ids));
   }
 
-  /** At the start of each `runConversation` call, paired with `sessionEnd` (as the agent does). */
-  sessionStart(isNewSession: boolean): void {
-    this.#emit('on_session_start', () => ({ is_new_session: isNewSession }));
+  /**
+   * At the start of each `runConversation` call, paired with `sessionEnd` (as the agent does).
+   * Without `isNewSession` (a host that cannot tell), the field is left out.
+   */
+  sessionStart(isNewSession?: boolean): void {
+    this.#emit('on_session_start', () =>
+      isNewSession === undefined ? {} : { is_new_session: isNewSession },
+    );
   }
 
   sessionEnd(completed: boolean, interrupted: boolean, reason: string): void {
@@ -115,26 +120,28 @@ export class TurnTelemetry {
     });
   }
 
-  preTool(call: ToolCall, attempt: ApiAttempt): void {
+  /** `attempt`: the model request that asked for the call, when the host made it. */
+  preTool(call: ToolCall, attempt?: ApiAttempt): void {
     this.#emit('pre_tool_call', () => ({
-      ...apiIds(attempt),
+      ...(attempt ? apiIds(attempt) : {}),
       tool_name: call.name,
       tool_call_id: call.id,
       args: sanitize(call.arguments),
     }));
   }
 
+  /** `durationMs` is left out by a host that did not see the tool run (a command hook). */
   postTool(
     call: ToolCall,
-    attempt: ApiAttempt,
-    outcome: { status: ToolStatus; result: string; durationMs: number; error?: unknown },
+    attempt: ApiAttempt | undefined,
+    outcome: { status: ToolStatus; result: string; durationMs?: number; error?: unknown },
   ): void {
     this.#emit('post_tool_call', () => ({
-      ...apiIds(attempt),
+      ...(attempt ? apiIds(attempt) : {}),
       tool_name: call.name,
       tool_call_id: call.id,
       status: outcome.status,
-      duration_ms: outcome.durationMs,
+      ...(outcome.durationMs === undefined ? {} : { duration_ms: outcome.durationMs }),
       result: sanitize(outcome.result),
       ...(outcome.error === undefined
         ? {}

@@ -26,11 +26,15 @@ export interface RegisteredObserver {
 /**
  * The observers of a runtime by event, fixed when the runtime is built. Observers are fail-open
  * and never slow the agent: what they return is ignored, a promise is not awaited (its rejection
- * is logged like a throw), and each observer's first failure is logged once.
+ * is logged like a throw), and each observer's first failure is logged once. The promises still
+ * unsettled are kept, so `runtime.close()` can wait for them; an observer that returns nothing
+ * costs nothing for it.
  */
 export class ObserverIndex {
   readonly #byEvent = new Map<ObserverEvent, RegisteredObserver[]>();
-  readonly #all: RegisteredObserver[];
+  #all: RegisteredObserver[];
+  /** Observer promises not yet settled, and whose they are (to name it if close stops waiting). */
+  readonly #pending = new Map<Promise<void>, RegisteredObserver>();
 
   constructor(observers: readonly RegisteredObserver[]) {
     this.#all = observers.filter((o) => o.event === '*');
@@ -53,20 +57,65 @@ export class ObserverIndex {
     fields.event = event;
     fields.telemetry_schema_version = TELEMETRY_SCHEMA_VERSION;
     const payload = Object.freeze(fields) as ObserverPayload;
-    if (specific) for (const observer of specific) notify(observer, payload);
-    for (const observer of this.#all) notify(observer, payload);
+    if (specific) for (const observer of specific) this.#track(observer, notify(observer, payload));
+    for (const observer of this.#all) this.#track(observer, notify(observer, payload));
+  }
+
+  /**
+   * No event reaches an observer from now on (`has` says no, `emit` does nothing); resolves when
+   * the observers' promises still pending have settled, or after `timeoutMs`, naming in each
+   * observer's log the ones it stopped waiting for. Never rejects.
+   */
+  async close(timeoutMs: number): Promise<void> {
+    this.#byEvent.clear();
+    this.#all = [];
+    if (this.#pending.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(true), timeoutMs);
+    });
+    const settled = Promise.all(this.#pending.keys()).then(() => false);
+    const late = await Promise.race([settled, timedOut]).finally(() => clearTimeout(timer));
+    if (!late) return;
+    for (const observer of new Set(this.#pending.values())) {
+      warn(
+        observer,
+        `observer of ${observer.event === '*' ? 'every event' : observer.event} was still running when the runtime closed (waited ${timeoutMs} ms); what it had not finished may be lost`,
+      );
+    }
+  }
+
+  #track(observer: RegisteredObserver, pending: Promise<void> | undefined): void {
+    if (pending === undefined) return;
+    this.#pending.set(pending, observer);
+    void pending.then(() => this.#pending.delete(pending));
   }
 }
 
-function notify(observer: RegisteredObserver, payload: ObserverPayload): void {
+/** Calls the observer; a promise it returns comes back as one that settles with it, never rejecting. */
+function notify(observer: RegisteredObserver, payload: ObserverPayload): Promise<void> | undefined {
   try {
     const result = observer.fn(payload) as PromiseLike<unknown> | undefined;
     if (result !== null && typeof result === 'object' && typeof result.then === 'function') {
-      result.then(undefined, (error: unknown) => failed(observer, payload.event, error));
+      return new Promise<void>((settle) => {
+        try {
+          result.then(
+            () => settle(),
+            (error: unknown) => {
+              settle();
+              failed(observer, payload.event, error);
+            },
+          );
+        } catch (error) {
+          settle();
+          failed(observer, payload.event, error);
+        }
+      });
     }
   } catch (error) {
     failed(observer, payload.event, error);
   }
+  return undefined;
 }
 
 function failed(observer: RegisteredObserver, event: string, error: unknown): void {
@@ -77,6 +126,14 @@ function failed(observer: RegisteredObserver, event: string, error: unknown): vo
     observer.log.warn(
       `observer of ${observer.event === '*' ? 'every event' : event} failed (${reason}); ignored, and further failures of it are not logged`,
     );
+  } catch {
+    // A logger that throws changes nothing either.
+  }
+}
+
+function warn(observer: RegisteredObserver, message: string): void {
+  try {
+    observer.log.warn(message);
   } catch {
     // A logger that throws changes nothing either.
   }

@@ -3,7 +3,7 @@ import { formatConfigIssues } from '../config/errors.js';
 import type { ExtensionsSection } from '../config/schema.js';
 import { RESERVED_CONFIG_KEYS } from '../config/schema.js';
 import type { ExtensionDefinition } from '../extensions/define.js';
-import { type Registration, runSetup } from '../extensions/setup.js';
+import { type RegisteredCloser, type Registration, runSetup } from '../extensions/setup.js';
 import { didYouMean } from '../extensions/suggest.js';
 import { type Logger, scopedLogger } from '../log/logger.js';
 import { ObserverIndex, type RegisteredObserver } from '../observe/observers.js';
@@ -42,6 +42,7 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
   const infos: ExtensionInfo[] = [];
   const registrations: Array<{ order: number; registration: Registration }> = [];
   const observers: RegisteredObserver[] = [];
+  const closers: RegisteredCloser[] = [];
   // Code that was not loaded cannot replace code that was.
   const winners = new Map<string, number>();
   candidates.forEach((candidate, i) => {
@@ -104,6 +105,7 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
       });
       for (const registration of registered.handlers) registrations.push({ order, registration });
       observers.push(...registered.observers);
+      closers.push(...registered.closers);
       info.hooks = registered.handlers.map(({ handler }) => ({
         hook: handler.hook,
         priority: handler.priority,
@@ -155,6 +157,7 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
     projectRoot,
     failures,
     section.on_load_error ?? 'block',
+    closers,
   );
 }
 

@@ -18,3 +18,13 @@ export class TurnEndedError extends Error {
     );
   }
 }
+
+/** `runTurn` on a runtime after `close()`: its extensions have let go of what they held. */
+export class RuntimeClosedError extends Error {
+  override readonly name = 'RuntimeClosedError';
+  constructor() {
+    super(
+      'the runtime was closed (runtime.close()); its extensions have released their resources, so load a new runtime to run more turns',
+    );
+  }
+}

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { RegisteredCloser } from '../extensions/setup.js';
 import type { TurnContext } from '../hooks/declaration.js';
 import { isHookName } from '../hooks/index.js';
 import { isObserverEvent, type ObserverEvent } from '../observe/events.js';
 import type { ObserverIndex, ObserverSink } from '../observe/observers.js';
-import { TurnInProgressError } from './errors.js';
+import { OBSERVER_CLOSE_TIMEOUT_MS, runClosers } from './close.js';
+import { RuntimeClosedError, TurnInProgressError } from './errors.js';
 import type { HandlerIndex } from './handler-index.js';
 import type { LoadFailure } from './load-failures.js';
 import { Turn } from './turn.js';
@@ -30,6 +32,8 @@ export class Runtime implements ObserverSink {
   readonly #handlers: HandlerIndex;
   readonly #observers: ObserverIndex;
   readonly #turns = new Map<string, Turn>();
+  readonly #closers: readonly RegisteredCloser[];
+  #closing: Promise<void> | undefined;
 
   constructor(
     handlers: HandlerIndex,
@@ -45,9 +49,12 @@ export class Runtime implements ObserverSink {
     readonly loadFailures: readonly LoadFailure[] = [],
     /** `extensions.on_load_error`: whether those failures refuse tool calls (`block`) or not. */
     readonly onLoadError: 'block' | 'warn' = 'block',
+    /** What extensions registered with `hermes.onClose`, in load order. */
+    closers: readonly RegisteredCloser[] = [],
   ) {
     this.#handlers = handlers;
     this.#observers = observers;
+    this.#closers = closers;
   }
 
   /**
@@ -90,6 +97,7 @@ export class Runtime implements ObserverSink {
     if (typeof sessionId !== 'string' || sessionId.length === 0) {
       throw new TypeError('runTurn: sessionId must be a non-empty string');
     }
+    if (this.#closing) throw new RuntimeClosedError();
     if (this.#turns.has(sessionId)) throw new TurnInProgressError(sessionId);
     const turn = new Turn(sessionId, turnId, platform, this.#handlers, this, onStep);
     if (initialState) Object.assign(turn.state, initialState);
@@ -102,6 +110,21 @@ export class Runtime implements ObserverSink {
       this.#turns.delete(sessionId);
       turn.end();
     }
+  }
+
+  /**
+   * Lets go of the runtime (DESIGN §9): from the call on, no event reaches an observer and no new
+   * turn starts (`runTurn` rejects with RuntimeClosedError); then it waits for the observers'
+   * promises still pending (at most `timeoutMs`, default 5 000) and runs every extension's
+   * `onClose` at once, each bounded by its own timeout. Whatever fails is logged; it never
+   * rejects. Calling it again returns the same promise. The host that created the runtime calls
+   * it before it exits, once its turns have ended: a turn still open is not waited for.
+   */
+  close(options: { timeoutMs?: number } = {}): Promise<void> {
+    this.#closing ??= this.#observers
+      .close(options.timeoutMs ?? OBSERVER_CLOSE_TIMEOUT_MS)
+      .then(() => runClosers(this.#closers));
+    return this.#closing;
   }
 
   /** The state of the session's turn in progress, or undefined between turns. */

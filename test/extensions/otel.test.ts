@@ -175,4 +175,39 @@ describe('extensions/otel', () => {
       server.close();
     }
   });
+
+  it('on close, ends the spans still open and exports every span and metric at once', async () => {
+    const bodies: Array<{ url: string; body: string }> = [];
+    const server = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => {
+        body += chunk;
+      });
+      request.on('end', () => {
+        bodies.push({ url: request.url ?? '', body });
+        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const runtime = await createRuntime({
+        extensions: [otel],
+        config: { extensions: { otel: { endpoint: `http://127.0.0.1:${port}` } } },
+        logger: memoryLogger(),
+      });
+      // A host that reports a tool call and its decision, then exits before the call ends (a
+      // command hook answers PreToolUse and is gone).
+      const ids = { session_id: 's', turn_id: 't', tool_call_id: 'c1', tool_name: 'bash' };
+      runtime.emit('pre_tool_call', { ...ids, args: { command: 'rm -rf /' } });
+      runtime.emit('hook_decision', { ...ids, hook: 'intercept_tool_call', blocked: true });
+      await runtime.close();
+      const traces = bodies.find((b) => b.url === '/v1/traces');
+      expect(traces?.body).toContain('"tool.bash"');
+      expect(traces?.body).toContain('hermes.hook_decision');
+      expect(bodies.find((b) => b.url === '/v1/metrics')?.body).toContain('hermes.hook.decisions');
+    } finally {
+      server.close();
+    }
+  });
 });

@@ -25,6 +25,12 @@ const MARKS = { ok: '✓', warning: '!', error: '✗' } as const;
 export async function doctorCommand(context: CommandContext, options: { json?: boolean }, io: Io) {
   // The dry run reaches every handler: broken extensions are reported as load errors already.
   const { runtime } = await loadForCommand(context, { onLoadError: 'warn' });
+  let dryRunChecks: Check[];
+  try {
+    dryRunChecks = await dryRun(runtime);
+  } finally {
+    await runtime.close();
+  }
   const checks = [
     ...configChecks(context),
     ...runtime.extensions.map((ext) => extensionCheck(ext, runtime)),
@@ -32,7 +38,7 @@ export async function doctorCommand(context: CommandContext, options: { json?: b
     ...trustChecks(context),
     ...agentHookChecks(runtime.projectRoot),
     ...sharedPriorities(runtime.extensions),
-    ...(await dryRun(runtime)),
+    ...dryRunChecks,
   ];
   const errors = checks.filter((c) => c.level === 'error').length;
   const problems = checks.filter((c) => c.level !== 'ok').length;
@@ -130,7 +136,7 @@ function agentHookChecks(projectRoot: string): Check[] {
         return {
           level: 'warning',
           subject,
-          message: `not registered for ${absent.join(', ')}${absent.includes('PreToolUse') ? ': tool calls are not checked' : ''}`,
+          message: `not registered for ${absent.join(', ')}${absent.includes('PreToolUse') ? ': tool calls are not checked' : absent.includes('PostToolUse') ? ': observers (audit-log, otel) are not told what tools did' : ''}`,
           fix,
         };
       }

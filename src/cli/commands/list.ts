@@ -7,6 +7,8 @@ import { table } from '../table.js';
 /** `hermes extensions list [--json]`: every discovered extension and what it hooks. */
 export async function listCommand(context: CommandContext, options: { json?: boolean }, io: Io) {
   const { runtime } = await loadForCommand(context);
+  // Only what loaded is shown: the extensions can let go of what they hold at once.
+  await runtime.close();
   if (options.json) {
     io.out(JSON.stringify(runtime.extensions, null, 2));
     return 0;

@@ -25,15 +25,20 @@ export async function testCommand(
   const { runtime } = await loadForCommand(context);
   const steps: ChainStep[] = [];
   const sessionId = options.session ?? `cli-test-${process.pid}`;
-  const outcome: ChainOutcome<unknown> = await runtime.runTurn(
-    { sessionId, onStep: (step) => void steps.push(step) },
-    (turn) => {
-      if (hook === 'transform_user_input')
-        return turn.transformUserInput(payload.userMessage as string);
-      if (hook === 'before_llm_call') return turn.beforeLlmCall(payload as never);
-      return turn.interceptToolCall(payload as never);
-    },
-  );
+  let outcome: ChainOutcome<unknown>;
+  try {
+    outcome = await runtime.runTurn(
+      { sessionId, onStep: (step) => void steps.push(step) },
+      (turn) => {
+        if (hook === 'transform_user_input')
+          return turn.transformUserInput(payload.userMessage as string);
+        if (hook === 'before_llm_call') return turn.beforeLlmCall(payload as never);
+        return turn.interceptToolCall(payload as never);
+      },
+    );
+  } finally {
+    await runtime.close();
+  }
   if (options.json) {
     io.out(JSON.stringify({ outcome }, null, 2));
     return outcome.blocked ? 1 : 0;

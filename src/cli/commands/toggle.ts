@@ -18,6 +18,8 @@ export async function toggleCommand(
   io: Io,
 ) {
   const { runtime } = await loadForCommand(context);
+  // Only the names and states of what loaded are needed: the extensions can let go at once.
+  await runtime.close();
   const known = [...new Set(runtime.extensions.map((e) => e.name))];
   if (!known.includes(name)) {
     const suggestion = didYouMean(name, known);

@@ -32,7 +32,10 @@ export interface CommandHookAgent {
   rewriteDecision(permissionMode: unknown): 'ask' | 'allow';
   /** Events that end the turn (its state goes). */
   endEvents: readonly string[];
-  /** Events `hermes hook install` registers. */
+  /**
+   * Events `hermes hook install` registers. `PostToolUse` only tells observers a tool's outcome
+   * (it is answered with nothing, so it cannot hold a call up).
+   */
   installEvents: readonly string[];
   /**
    * The `PreToolUse` matcher that selects every tool, MCP tools included (undefined: no matcher
@@ -87,7 +90,7 @@ export const claudeCode: CommandHookAgent = {
   },
   rewriteDecision: (mode) => (mode === 'bypassPermissions' ? 'allow' : 'ask'),
   endEvents: ['Stop', 'SessionEnd'],
-  installEvents: ['UserPromptSubmit', 'PreToolUse', 'Stop', 'SessionEnd'],
+  installEvents: ['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SessionEnd'],
   // Claude Code documents "*", "" and no matcher alike as every tool.
   matchAllTools: '*',
   matchesAllTools: (matcher) => matcher === undefined || matcher === '' || matcher === '*',
@@ -122,7 +125,7 @@ export const codex: CommandHookAgent = {
   rewriteDecision: () => 'allow',
   // Codex has no SessionEnd; a turn ends with Stop (or a new turn_id, see run-hook).
   endEvents: ['Stop'],
-  installEvents: ['UserPromptSubmit', 'PreToolUse', 'Stop'],
+  installEvents: ['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'],
   // Codex reads a matcher with anything but letters, digits, `_` and `|` as a regular expression;
   // versions that did so for "*" too found it invalid and skipped the hook. No matcher selects
   // every tool in every version.

@@ -13,6 +13,7 @@ import {
   type PendingAnswer,
   render,
 } from './answers.js';
+import { hookTelemetry, hookToolCall, reportToolOutcome, reportTurnEnd } from './observed.js';
 import { TurnStore, TurnStoreError } from './turn-store.js';
 
 export type { HookAnswer } from './answers.js';
@@ -25,7 +26,12 @@ type HookEvent = Record<string, unknown>;
  * cannot replace the prompt in this protocol, so it goes to the model as additional context);
  * `PreToolUse` → intercept_tool_call (block ⇒ `permissionDecision: "deny"` with the reason;
  * rewrite ⇒ `updatedInput`, with the agent's rewrite decision); the agent's end events (`Stop`,
- * and Claude Code's `SessionEnd`) → the turn ends and its state goes. The turn's state lives in
+ * and Claude Code's `SessionEnd`) → the turn ends and its state goes; `PostToolUse` → answered
+ * with nothing (only reported). Observers are told what the process knows, as the in-process host
+ * tells them (observed.ts): `on_session_start` at the prompt, `pre_tool_call`, `hook_decision`
+ * and, for a refused call, its `post_tool_call` at `PreToolUse`, the call's outcome at
+ * `PostToolUse`, `on_session_end` at the end of the turn; the runtime is closed before the process
+ * exits, so what they buffered is written. The turn's state lives in
  * `$HERMES_HOME/turns/` between the separate processes of one turn; when the agent names its
  * turns (Codex's `turn_id`), a new id starts a new turn even if the last one never stopped.
  *
@@ -67,30 +73,45 @@ async function answerEvent(
   options: { home?: string; logger: Logger },
 ): Promise<HookAnswer> {
   const sessionId = event.session_id;
+  const home = hermesHome(options.home);
+  const store = new TurnStore(home);
+  const reporting = { home, logger: options.logger, store };
+  if (name === 'PostToolUse' || name === 'PostToolUseFailure') {
+    // Only reported: the answer is nothing at all, which both agents take as "go on".
+    if (typeof sessionId !== 'string') return render(NO_DECISION);
+    return reported(agent, reportToolOutcome(agent, event, sessionId, reporting));
+  }
   if (name === undefined || typeof sessionId !== 'string') {
     return render(failed(agent, name, 'the hook event has no hook_event_name or session_id'));
   }
-  const store = new TurnStore(hermesHome(options.home));
   if (agent.endEvents.includes(name)) {
+    const open = store.peek(sessionId);
     await store.end(sessionId, { session: name === 'SessionEnd' });
-    return render(NO_DECISION);
+    // A turn that already ended (Stop, then SessionEnd) is not reported twice.
+    if (open === undefined) return render(NO_DECISION);
+    return reported(agent, reportTurnEnd(agent, event, sessionId, open.turnId, reporting));
   }
   if (name !== 'UserPromptSubmit' && name !== 'PreToolUse') return render(NO_DECISION);
 
   const cwd = typeof event.cwd === 'string' ? event.cwd : process.cwd();
   let runtime: Runtime;
   try {
-    runtime = await loadRuntime({ cwd, home: hermesHome(options.home), logger: options.logger });
+    runtime = await loadRuntime({ cwd, home, logger: options.logger });
   } catch (error) {
     const what = error instanceof ConfigError ? error.message : describeFailure(error);
     return render(failed(agent, name, `cannot load the extensions: ${what}`));
   }
-  const answer =
-    name === 'UserPromptSubmit'
-      ? await answerPrompt(agent, event, sessionId, runtime, store)
-      : await answerToolCall(agent, event, sessionId, runtime, store);
-  if (answer.refuses) return render(answer);
-  return render(answer, await store.tellOnce(sessionId, sessionNotices(runtime)));
+  try {
+    const answer =
+      name === 'UserPromptSubmit'
+        ? await answerPrompt(agent, event, sessionId, runtime, store)
+        : await answerToolCall(agent, event, sessionId, runtime, store);
+    if (answer.refuses) return render(answer);
+    return render(answer, await store.tellOnce(sessionId, sessionNotices(runtime)));
+  } finally {
+    // The process exits once it has answered: what extensions buffered is flushed first.
+    await runtime.close();
+  }
 }
 
 async function answerPrompt(
@@ -109,14 +130,24 @@ async function answerPrompt(
     (stored) =>
       runtime.runTurn(
         { sessionId, turnId: stored.turnId, platform: agent.name, initialState: stored.state },
-        async (turn) => ({
-          result: await turn.transformUserInput(prompt),
-          state: { ...turn.state },
-        }),
+        async (turn) => {
+          const telemetry = hookTelemetry(runtime, agent, event, sessionId, stored.turnId);
+          // Turn-scoped, as runConversation reports it: the agent's prompt starts the turn.
+          telemetry.sessionStart();
+          const result = await turn.transformUserInput(prompt);
+          telemetry.decision('transform_user_input', result, {});
+          // A blocked prompt is the whole turn (runConversation ends it the same way).
+          if (result.blocked) telemetry.sessionEnd(true, false, 'blocked');
+          return { result, state: { ...turn.state } };
+        },
       ),
   );
-  if (outcome.blocked)
+  if (outcome.blocked) {
+    // Its turn has ended and been reported: a Stop after it must not report it again. Only
+    // bookkeeping: a store that fails here must not turn the block into a message.
+    await store.end(sessionId).catch(() => {});
     return { refuses: false, output: { decision: 'block', reason: reasonOf(outcome) } };
+  }
   if (!outcome.changed) return NO_DECISION;
   return {
     refuses: false,
@@ -152,13 +183,26 @@ async function answerToolCall(
   const outcome = await store.update(sessionId, { turnId: turnIdOf(event) }, (stored) =>
     runtime.runTurn(
       { sessionId, turnId: stored.turnId, platform: agent.name, initialState: stored.state },
-      async (turn) => ({
-        result: await turn.interceptToolCall({
-          ...agent.toolIn(toolName, toolInput, cwd),
+      async (turn) => {
+        const telemetry = hookTelemetry(runtime, agent, event, sessionId, stored.turnId);
+        const call = hookToolCall(agent, event, cwd);
+        const started = performance.now();
+        telemetry.preTool(call);
+        const result = await turn.interceptToolCall({
+          toolName: call.name,
+          toolArgs: call.arguments,
           ...(typeof event.tool_use_id === 'string' ? { toolCallId: event.tool_use_id } : {}),
-        }),
-        state: { ...turn.state },
-      }),
+        });
+        telemetry.decision('intercept_tool_call', result, { toolCall: call });
+        // The agent sends no PostToolUse for a call it was told not to run: its outcome is now.
+        if (result.blocked)
+          telemetry.postTool(call, undefined, {
+            status: 'blocked',
+            result: reasonOf(result),
+            durationMs: performance.now() - started,
+          });
+        return { result, state: { ...turn.state } };
+      },
     ),
   );
   if (outcome.blocked) return deny(reasonOf(outcome));
@@ -174,6 +218,20 @@ async function answerToolCall(
       },
     },
   };
+}
+
+/** The answer to an event that is only reported: nothing, even when the report failed. */
+async function reported(agent: CommandHookAgent, report: Promise<void>): Promise<HookAnswer> {
+  try {
+    await report;
+    return render(NO_DECISION);
+  } catch (error) {
+    const why = error instanceof ConfigError ? error.message : describeFailure(error);
+    return render({
+      ...NO_DECISION,
+      stderr: `hermes hook ${agent.name}: observers were not told of this event: ${why}`,
+    });
+  }
 }
 
 /** What the user should hear once per session: guards that are not running, and why. */

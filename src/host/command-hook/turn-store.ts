@@ -58,6 +58,18 @@ export class TurnStore {
   }
 
   /**
+   * The session's stored turn, read without waiting for the lock (a file is replaced whole, never
+   * written in place); none when there is none or it cannot be read. For reports, not decisions.
+   */
+  peek(sessionId: string): StoredTurn | undefined {
+    try {
+      return this.#read(sessionId);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
    * The turn ended: its state goes. At the end of the whole session (`session`), so does the
    * record of what the user was already told.
    */

@@ -1,0 +1,124 @@
+import type { Logger } from '../../log/logger.js';
+import { loadRuntime } from '../../runtime/load-runtime.js';
+import type { Runtime } from '../../runtime/runtime.js';
+import { type ToolStatus, TurnTelemetry } from '../telemetry.js';
+import type { CommandHookAgent } from './agents.js';
+import type { TurnStore } from './turn-store.js';
+
+type HookEvent = Record<string, unknown>;
+
+/**
+ * The observer events of one hook event, with the fields the in-process host gives them
+ * (README, Observing): the session, the turn (the stored one, so every process of a turn reports
+ * the same id), the turn as task, the agent as platform, and the model when the agent names it
+ * (Codex does). A hook never sees a model request, so no `api_request_id`.
+ */
+export function hookTelemetry(
+  runtime: Runtime,
+  agent: CommandHookAgent,
+  event: HookEvent,
+  sessionId: string,
+  turnId: string,
+): TurnTelemetry {
+  return new TurnTelemetry(runtime, {
+    session_id: sessionId,
+    turn_id: turnId,
+    task_id: turnId,
+    platform: agent.name,
+    ...(typeof event.model === 'string' ? { model: event.model } : {}),
+  });
+}
+
+/** The tool call of a `PreToolUse` or `PostToolUse` event, named as extensions name it. */
+export function hookToolCall(agent: CommandHookAgent, event: HookEvent, cwd: string) {
+  const input = event.tool_input;
+  const args =
+    input !== null && typeof input === 'object' && !Array.isArray(input)
+      ? (input as Record<string, unknown>)
+      : {};
+  const { toolName, toolArgs } = agent.toolIn(String(event.tool_name), args, cwd);
+  return {
+    id: typeof event.tool_use_id === 'string' ? event.tool_use_id : '',
+    name: toolName,
+    arguments: toolArgs,
+  };
+}
+
+interface ReportOptions {
+  home: string;
+  logger: Logger;
+  store: TurnStore;
+}
+
+/**
+ * `PostToolUse` (and Claude Code's `PostToolUseFailure`, where it is sent): the call's outcome as
+ * `post_tool_call`. Only a report: the caller answers with nothing whatever happens here, so the
+ * agent goes on as if there were no hook.
+ */
+export async function reportToolOutcome(
+  agent: CommandHookAgent,
+  event: HookEvent,
+  sessionId: string,
+  options: ReportOptions,
+): Promise<void> {
+  if (typeof event.tool_name !== 'string') return;
+  const cwd = typeof event.cwd === 'string' ? event.cwd : process.cwd();
+  await withRuntime(cwd, options, (runtime) => {
+    if (!runtime.hasHook('post_tool_call')) return;
+    const turnId = options.store.peek(sessionId)?.turnId ?? turnIdOf(event) ?? '';
+    const failed = event.hook_event_name === 'PostToolUseFailure';
+    const status: ToolStatus = failed ? (event.is_interrupt ? 'cancelled' : 'error') : 'ok';
+    const response = failed ? event.error : event.tool_response;
+    hookTelemetry(runtime, agent, event, sessionId, turnId).postTool(
+      hookToolCall(agent, event, cwd),
+      undefined,
+      {
+        status,
+        result: typeof response === 'string' ? response : (JSON.stringify(response) ?? ''),
+        ...(typeof event.duration_ms === 'number' ? { durationMs: event.duration_ms } : {}),
+        ...(failed ? { error: new Error(String(event.error ?? 'the tool failed')) } : {}),
+      },
+    );
+  });
+}
+
+/**
+ * The end of a turn (`Stop`; or Claude Code's `SessionEnd` while a turn was still open, which
+ * means it was interrupted) as `on_session_end`, paired with the `on_session_start` of its
+ * `UserPromptSubmit`, as `runConversation` pairs them.
+ */
+export async function reportTurnEnd(
+  agent: CommandHookAgent,
+  event: HookEvent,
+  sessionId: string,
+  turnId: string,
+  options: ReportOptions,
+): Promise<void> {
+  const cwd = typeof event.cwd === 'string' ? event.cwd : process.cwd();
+  const completed = event.hook_event_name === 'Stop';
+  await withRuntime(cwd, options, (runtime) =>
+    hookTelemetry(runtime, agent, event, sessionId, turnId).sessionEnd(
+      completed,
+      !completed,
+      completed ? 'completed' : 'cancelled',
+    ),
+  );
+}
+
+/** Loads the runtime, reports, closes it (so what observers buffered is written). */
+async function withRuntime(
+  cwd: string,
+  options: ReportOptions,
+  report: (runtime: Runtime) => void,
+): Promise<void> {
+  const runtime = await loadRuntime({ cwd, home: options.home, logger: options.logger });
+  try {
+    report(runtime);
+  } finally {
+    await runtime.close();
+  }
+}
+
+function turnIdOf(event: HookEvent): string | undefined {
+  return typeof event.turn_id === 'string' ? event.turn_id : undefined;
+}
