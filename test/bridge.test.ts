@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
-import { tree } from './fixtures.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tree, write } from './fixtures.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = `${root}bin/hermes.js`;
@@ -15,11 +15,20 @@ function homeWithGuard() {
   return tree({ 'config.yaml': `extensions:\n  paths: [${JSON.stringify(guardPath)}]\n` });
 }
 
+const children: ChildProcessWithoutNullStreams[] = [];
+// A test that fails half-way leaves no server behind.
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill();
+});
+
 /** The real bridge process; `next()` reads its answers one line at a time. */
-function bridge(home: string, cwd: string) {
-  const child = spawn(process.execPath, [bin, 'extensions', 'serve', '--stdio', '--cwd', cwd], {
-    env: { ...process.env, HERMES_HOME: home },
-  }) as ChildProcessWithoutNullStreams;
+function bridge(home: string, cwd: string, flags: string[] = []) {
+  const child = spawn(
+    process.execPath,
+    [bin, 'extensions', 'serve', '--stdio', '--cwd', cwd, ...flags],
+    { env: { ...process.env, HERMES_HOME: home } },
+  ) as ChildProcessWithoutNullStreams;
+  children.push(child);
   const answers: Array<Record<string, unknown>> = [];
   const waiting: Array<() => void> = [];
   createInterface({ input: child.stdout }).on('line', (line) => {
@@ -45,6 +54,12 @@ describe.runIf(built)('hermes extensions serve --stdio', () => {
     send('this is not json');
     expect(await next()).toMatchObject({ id: null, error: { code: -32700 } });
     send({ jsonrpc: '1.0', id: 1, method: 'initialize' });
+    expect(await next()).toMatchObject({ id: 1, error: { code: -32600 } });
+    send({ jsonrpc: '2.0', id: { not: 'an id' }, method: 'initialize' });
+    expect(await next()).toMatchObject({ id: null, error: { code: -32600 } });
+    send({ jsonrpc: '2.0', id: true, method: 'initialize' });
+    expect(await next()).toMatchObject({ id: null, error: { code: -32600 } });
+    send({ jsonrpc: '2.0', id: [1], method: 'no/such' });
     expect(await next()).toMatchObject({ id: null, error: { code: -32600 } });
     expect(await call(2, 'no/such', {})).toMatchObject({ id: 2, error: { code: -32601 } });
     expect(
@@ -64,7 +79,7 @@ describe.runIf(built)('hermes extensions serve --stdio', () => {
     });
     child.stdin.end();
     expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(0);
-  });
+  }, 30_000);
 
   it('keeps turns apart, refuses a second turn of a session, and clears open turns when the host goes', async () => {
     const { child, call } = bridge(homeWithGuard(), tree({ '.git/HEAD': '' }));
@@ -113,7 +128,122 @@ describe.runIf(built)('hermes extensions serve --stdio', () => {
     });
     child.stdin.end();
     expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(0);
-  });
+  }, 30_000);
+
+  it('refuses a turn id already open, for any session, and runs each call in the turn its id names', async () => {
+    const home = homeWithGuard();
+    write(home, {
+      'extensions/whoami.ts': `import { defineExtension, rewrite } from 'hermes-extensions';
+        export default defineExtension({ name: 'whoami', setup(h) {
+          h.on('transform_user_input', (e) => rewrite(e.sessionId + '/' + e.turnId + ': ' + e.userMessage));
+        } });`,
+    });
+    const { child, call } = bridge(home, tree({ '.git/HEAD': '' }));
+    const whoRuns = async (id: number, turnId: string) =>
+      (
+        (await call(id, 'transform_user_input', { turn_id: turnId, user_message: 'hi' })) as {
+          result: { value: string };
+        }
+      ).result.value;
+    expect(await call(1, 'turn/start', { session_id: 's1', turn_id: 't' })).toMatchObject({
+      result: { turn_id: 't' },
+    });
+    for (const [id, session] of [
+      [2, 's2'],
+      [3, 's1'],
+    ] as const) {
+      expect(await call(id, 'turn/start', { session_id: session, turn_id: 't' })).toMatchObject({
+        id,
+        error: { code: -32602, message: expect.stringMatching(/turn_id "t" is in use/) },
+      });
+    }
+    expect(await whoRuns(4, 't')).toBe('s1/t: hi');
+    // The refused start left nothing behind: s2 starts a turn of its own.
+    expect(await call(5, 'turn/start', { session_id: 's2', turn_id: 'u' })).toMatchObject({
+      result: { turn_id: 'u' },
+    });
+    expect(await whoRuns(6, 'u')).toBe('s2/u: hi');
+    expect(await whoRuns(7, 't')).toBe('s1/t: hi');
+    expect(await call(8, 'turn/start', { session_id: 's3', turn_id: 42 })).toMatchObject({
+      error: { code: -32602, message: expect.stringMatching(/turn_id/) },
+    });
+    expect(await call(9, 'turn/start', { session_id: 's3', turn_id: '' })).toMatchObject({
+      error: { code: -32602 },
+    });
+    // Once its turn has ended, an id names nothing until a new turn takes it.
+    expect(await call(10, 'turn/end', { turn_id: 't' })).toMatchObject({ result: { ended: true } });
+    expect(
+      await call(11, 'transform_user_input', { turn_id: 't', user_message: 'late' }),
+    ).toMatchObject({ error: { code: -32001 } });
+    expect(await call(12, 'turn/start', { session_id: 's3', turn_id: 't' })).toMatchObject({
+      result: { turn_id: 't' },
+    });
+    expect(await whoRuns(13, 't')).toBe('s3/t: hi');
+    child.stdin.end();
+    expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(0);
+  }, 30_000);
+
+  it('answers params of the wrong shape with -32602, never -32603', async () => {
+    const { child, call } = bridge(homeWithGuard(), tree({ '.git/HEAD': '' }));
+    await call(1, 'turn/start', { session_id: 's', turn_id: 't' });
+    const bad: Array<[string, Record<string, unknown>, RegExp]> = [
+      ['before_llm_call', { system_prompt: '', messages: [null] }, /messages\[0\]/],
+      ['before_llm_call', { system_prompt: '', messages: ['hi'] }, /messages\[0\]/],
+      ['before_llm_call', { system_prompt: '', messages: [], iteration: 'x' }, /iteration/],
+      ['before_llm_call', { system_prompt: '', messages: [], model: 5 }, /model/],
+      [
+        'intercept_tool_call',
+        { tool_name: 'read', tool_args: {}, tool_call_id: 5 },
+        /tool_call_id/,
+      ],
+      ['intercept_tool_call', { tool_name: 'read', tool_args: {}, task_id: {} }, /task_id/],
+      ['transform_user_input', { user_message: ['x'] }, /user_message/],
+    ];
+    let id = 2;
+    for (const [method, params, message] of bad) {
+      expect(await call(id, method, { turn_id: 't', ...params })).toMatchObject({
+        id,
+        error: { code: -32602, message: expect.stringMatching(message) },
+      });
+      id++;
+    }
+    expect(await call(id, 'turn/start', { session_id: 'p', platform: 7 })).toMatchObject({
+      error: { code: -32602, message: expect.stringMatching(/platform/) },
+    });
+    expect(await call(id + 1, 'initialize', [1, 2])).toMatchObject({ error: { code: -32602 } });
+    child.stdin.end();
+    expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(0);
+  }, 30_000);
+
+  it('answers a line past --max-line-bytes with -32600 and goes on serving', async () => {
+    const { child, send, next, call } = bridge(homeWithGuard(), tree({ '.git/HEAD': '' }), [
+      '--max-line-bytes',
+      '200',
+    ]);
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { pad: 'x'.repeat(300) } });
+    expect(await next()).toMatchObject({
+      id: null,
+      error: { code: -32600, message: expect.stringMatching(/200 bytes/) },
+    });
+    expect(await call(2, 'initialize', {})).toMatchObject({ id: 2, result: {} });
+    child.stdin.end();
+    expect(await new Promise((resolve) => child.on('exit', resolve))).toBe(0);
+  }, 30_000);
+
+  it('refuses a --max-line-bytes that is not a positive whole number', async () => {
+    for (const value of ['nope', '0', '1.5']) {
+      const result = await promisify(execFile)(
+        process.execPath,
+        [bin, 'extensions', 'serve', '--stdio', '--max-line-bytes', value],
+        { env: { ...process.env, HERMES_HOME: tree() } },
+      ).then(
+        () => ({ code: 0, stderr: '' }),
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/--max-line-bytes/);
+    }
+  }, 30_000);
 
   it('serves the Python client: workflow-guard blocks an edit without a plan and allows it with one', async () => {
     const project = tree({ '.git/HEAD': '' });
@@ -130,11 +260,13 @@ describe.runIf(built)('hermes extensions serve --stdio', () => {
       plan_write_allowed: true,
       after_plan: [false, null],
       bad_call: -32602,
+      too_long: -32600,
+      after_too_long: false,
     });
     expect(report.reminder).toMatch(/No plan exists yet/);
     expect(report.parallel).toHaveLength(4);
     for (const [, blocked] of report.parallel) expect(blocked).toEqual(Array(20).fill(false));
-  });
+  }, 30_000);
 
   it("passes the host's observer events, sent as notifications, to observers, sanitized", async () => {
     const home = homeWithGuard();
@@ -197,5 +329,5 @@ describe.runIf(built)('hermes extensions serve --stdio', () => {
         turn_id: 't',
       },
     ]);
-  });
+  }, 30_000);
 });

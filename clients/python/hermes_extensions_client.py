@@ -55,11 +55,27 @@ class BridgeError(Exception):
         self.code = code
 
 
-class HermesExtensions:
-    """One ``hermes extensions serve --stdio`` process and the calls made through it."""
+# The bridge's own default for ``--max-line-bytes``. The bridge answers a longer line with an
+# error it cannot address (id null, as it never reads the line), so a caller waiting for that
+# answer would wait forever: such a request is refused here instead, before it is sent.
+DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024
 
-    def __init__(self, command=("hermes", "extensions", "serve", "--stdio"), cwd=None, env=None):
+
+class HermesExtensions:
+    """One ``hermes extensions serve --stdio`` process and the calls made through it.
+    ``max_line_bytes`` raises (or lowers) the bridge's cap on one request, for both ends."""
+
+    def __init__(
+        self,
+        command=("hermes", "extensions", "serve", "--stdio"),
+        cwd=None,
+        env=None,
+        max_line_bytes=None,
+    ):
         args = list(command) + (["--cwd", str(cwd)] if cwd is not None else [])
+        if max_line_bytes is not None:
+            args += ["--max-line-bytes", str(max_line_bytes)]
+        self._max_line_bytes = max_line_bytes or DEFAULT_MAX_LINE_BYTES
         self._process = subprocess.Popen(
             args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, text=True, bufsize=1
         )
@@ -73,11 +89,17 @@ class HermesExtensions:
     def call(self, method, params):
         """Sends one request and waits for its answer (the result, or a BridgeError)."""
         request_id = next(self._ids)
+        line = json.dumps({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
+        if len(line) > self._max_line_bytes:  # json.dumps writes ASCII: characters are bytes
+            raise BridgeError(
+                -32600,
+                f"request of {len(line)} bytes is longer than the bridge's limit of "
+                f"{self._max_line_bytes} bytes (max_line_bytes)",
+            )
         done = threading.Event()
         slot = {"done": done}
         with self._lock:
             self._waiting[request_id] = slot
-            line = json.dumps({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
             self._process.stdin.write(line + "\n")
             self._process.stdin.flush()
         done.wait()

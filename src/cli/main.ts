@@ -187,9 +187,23 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
   withCwd(extensions.command('serve'))
     .description('serve the hooks over JSON-RPC 2.0 on stdin/stdout, for hosts in other languages')
     .option('--stdio', 'speak one JSON message per line on stdin and stdout (the only transport)')
+    .option(
+      '--max-line-bytes <n>',
+      'answer a request line longer than this with a JSON-RPC error and skip it (default 16 MiB)',
+    )
     .action(
-      run(async (o: { cwd?: string; stdio?: boolean }) => {
+      run(async (o: { cwd?: string; stdio?: boolean; maxLineBytes?: string }) => {
         if (!o.stdio) throw new CliError('serve needs --stdio (the one transport there is)', 2);
+        const maxLineBytes = o.maxLineBytes === undefined ? undefined : Number(o.maxLineBytes);
+        if (
+          maxLineBytes !== undefined &&
+          !(Number.isSafeInteger(maxLineBytes) && maxLineBytes > 0)
+        ) {
+          throw new CliError(
+            `--max-line-bytes takes a whole number of bytes above 0, not "${o.maxLineBytes}"`,
+            2,
+          );
+        }
         const { serveBridge } = await import('../bridge/server.js');
         const context = commandContext(o);
         await serveBridge({
@@ -198,6 +212,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
           input: process.stdin,
           output: process.stdout,
           logger: stderrLogger,
+          ...(maxLineBytes === undefined ? {} : { maxLineBytes }),
         });
         return 0;
       }),

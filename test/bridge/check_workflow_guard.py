@@ -1,5 +1,6 @@
 """Drives the real bridge with workflow-guard: an edit is blocked without a plan and allowed with
-one, calls of two turns interleave from threads, and a bad call is an error, not a crash.
+one, calls of two turns interleave from threads, a bad call is an error, not a crash, and a request
+past the line cap is refused without losing the calls after it.
 Usage: check_workflow_guard.py NODE HERMES_BIN PROJECT_DIR (HERMES_HOME in the environment)."""
 
 import json
@@ -46,5 +47,16 @@ with HermesExtensions(command=(node, hermes_bin, "extensions", "serve", "--stdio
     for thread in threads:
         thread.join()
     report["parallel"] = sorted(results.items())
+
+# A request past the line cap is refused before it is sent (the bridge could only answer it with
+# id null), and the calls after it go on.
+command = (node, hermes_bin, "extensions", "serve", "--stdio")
+with HermesExtensions(command=command, cwd=project, max_line_bytes=4096) as small:
+    with small.turn(session_id="py-big") as turn:
+        try:
+            turn.intercept_tool_call("write", {"path": "notes.txt", "content": "x" * 10000})
+        except BridgeError as error:
+            report["too_long"] = error.code
+        report["after_too_long"] = turn.intercept_tool_call("read", {"path": "notes.txt"})["blocked"]
 
 print(json.dumps(report))
