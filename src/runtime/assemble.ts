@@ -1,12 +1,11 @@
 import type { RegisteredHandler } from '../chain/handler.js';
 import { formatConfigIssues } from '../config/errors.js';
 import type { ExtensionsSection } from '../config/schema.js';
-import { RESERVED_CONFIG_KEYS } from '../config/schema.js';
 import type { ExtensionDefinition } from '../extensions/define.js';
 import { type Registration, runSetup } from '../extensions/setup.js';
-import { didYouMean } from '../extensions/suggest.js';
 import { type Logger, scopedLogger } from '../log/logger.js';
 import { ObserverIndex, type RegisteredObserver } from '../observe/observers.js';
+import { type ConfigSource, reportConfigProblems } from './config-problems.js';
 import { HandlerIndex } from './handler-index.js';
 import { describeLoadFailures, findLoadFailures, loadFailureGuard } from './load-failures.js';
 import { Runtime } from './runtime.js';
@@ -15,6 +14,11 @@ import type { Diagnostic, ExtensionCandidate, ExtensionInfo } from './types.js';
 export interface AssembleOptions {
   candidates: readonly ExtensionCandidate[];
   section: ExtensionsSection;
+  /**
+   * The `extensions` section of each config file it was merged from, so a key nothing reads is
+   * reported with the file it is in. Default: the merged section, from no file.
+   */
+  configSources?: readonly ConfigSource[];
   projectRoot: string;
   logger: Logger;
   /**
@@ -125,7 +129,14 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
     }
   }
 
-  reportConfigProblems(section, candidates, diagnostics);
+  const configured = new Map(
+    candidates.map((c) => [c.name, candidates[winners.get(c.name) ?? -1]?.definition] as const),
+  );
+  reportConfigProblems(
+    options.configSources ?? [{ section, where: 'config' }],
+    configured,
+    diagnostics,
+  );
   const ordered = registrations
     .sort(
       (a, b) =>
@@ -176,31 +187,4 @@ function parseExtensionConfig(definition: ExtensionDefinition<unknown>, raw: unk
   if (parsed.success) return parsed.data;
   const issues = formatConfigIssues(parsed.error, ['extensions', definition.name]);
   throw new Error(`config for "${definition.name}" does not match its configSchema:\n${issues}`);
-}
-
-/** Config that names no extension is most likely a typo: say so instead of ignoring it. */
-function reportConfigProblems(
-  section: ExtensionsSection,
-  candidates: readonly ExtensionCandidate[],
-  diagnostics: Diagnostic[],
-): void {
-  const known = [...new Set(candidates.map((c) => c.name))];
-  const unknown = (name: string) => {
-    const suggestion = didYouMean(name, known);
-    return suggestion ? ` (did you mean "${suggestion}"?)` : '';
-  };
-  for (const key of Object.keys(section)) {
-    if (RESERVED_CONFIG_KEYS.includes(key) || known.includes(key)) continue;
-    diagnostics.push({
-      severity: 'warning',
-      message: `extensions.${key} configures an extension that was not found${unknown(key)}`,
-    });
-  }
-  for (const name of section.disabled ?? []) {
-    if (known.includes(name)) continue;
-    diagnostics.push({
-      severity: 'warning',
-      message: `extensions.disabled names "${name}", which was not found${unknown(name)}`,
-    });
-  }
 }

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { parseWith } from '../config/errors.js';
 import { type HermesConfig, hermesConfigSchema } from '../config/schema.js';
+import { loadingKeyHint } from '../config/unknown-keys.js';
 import type { ExtensionDefinition } from '../extensions/define.js';
 import { findDefinitionProblem } from '../extensions/define.js';
 import { type Logger, stderrLogger } from '../log/logger.js';
@@ -29,7 +30,13 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
   if (!options || !Array.isArray(options.extensions)) {
     throw new TypeError('createRuntime({ extensions }): extensions must be an array');
   }
-  const config = parseWith(hermesConfigSchema, options.config ?? {}, 'createRuntime({ config })');
+  const config = parseWith(
+    hermesConfigSchema,
+    options.config ?? {},
+    'createRuntime({ config })',
+    [],
+    loadingKeyHint,
+  );
   const candidates = options.extensions
     .map((definition, index): ExtensionCandidate => {
       const problem = findDefinitionProblem(definition);
@@ -43,6 +50,7 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
   return assembleRuntime({
     candidates,
     section: config.extensions ?? {},
+    configSources: [{ section: config.extensions ?? {}, where: 'createRuntime({ config })' }],
     projectRoot: resolve(options.cwd ?? process.cwd()),
     logger: options.logger ?? stderrLogger,
   });

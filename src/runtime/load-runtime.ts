@@ -10,6 +10,7 @@ import {
 } from '../config/locations.js';
 import { mergeConfigs, type PathEntry } from '../config/merge.js';
 import type { HermesConfig } from '../config/schema.js';
+import { describeUnknownKey, findUnknownSections } from '../config/unknown-keys.js';
 import { type DiscoveredExtension, discoverIn, discoverPath } from '../extensions/discovery.js';
 import { moduleLoader } from '../extensions/loading/import-module.js';
 import { loadExtension } from '../extensions/loading/load-extension.js';
@@ -76,6 +77,16 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
   // Marked, so hosts can tell the user their project's guards are not running.
   if (!trust.trusted) diagnostics.push({ ...untrustedNotice(trust), kind: 'untrusted-project' });
 
+  for (const { config, file } of layers) {
+    for (const key of findUnknownSections(config, file)) {
+      diagnostics.push({
+        severity: 'warning',
+        kind: 'unknown-config-key',
+        file,
+        message: describeUnknownKey(key, file),
+      });
+    }
+  }
   const merged = mergeConfigs(layers);
   const { section, globalDir } = merged;
   const paths = merged.paths.filter((entry) => {
@@ -131,6 +142,11 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
       options.onLoadError === undefined
         ? section
         : { ...section, on_load_error: options.onLoadError },
+    configSources: layers.map(({ config, file }) => ({
+      section: config.extensions ?? {},
+      file,
+      where: file,
+    })),
     projectRoot: root,
     logger: options.logger ?? stderrLogger,
     diagnostics,
