@@ -28,6 +28,8 @@ export interface AssembleOptions {
   diagnostics?: readonly Diagnostic[];
   /** Warn about an extension whose load and setup take longer. Default SLOW_LOAD_MS. */
   slowLoadMs?: number;
+  /** How long each extension's `setup` may take. Default SETUP_TIMEOUT_MS. */
+  setupTimeoutMs?: number;
 }
 
 /** A load (import plus setup) slower than this is worth a warning. */
@@ -36,7 +38,8 @@ export const SLOW_LOAD_MS = 1000;
 /**
  * Turns candidates in load order into a runtime: later same-named candidates shadow earlier
  * ones, `enabled`/`disabled` apply, each extension's config is parsed by its schema, setups run
- * one after another, and every failure stays with its own extension as a diagnostic.
+ * at the same time (each bounded by its timeout), and every failure stays with its own extension
+ * as a diagnostic.
  * Handler order is fixed here once: every mutator before every validator, then priority, then
  * load order, then registration order. One list per hook keeps the runner's loop as it is.
  */
@@ -54,6 +57,11 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
   const disabled = new Set(section.disabled ?? []);
   const loadingEnabled = section.enabled !== false;
 
+  // Setups run at the same time, each bounded by its timeout, so N slow ones cost the slowest, not
+  // their sum. What each finds is kept in its candidate's slot and gathered in load order after,
+  // so diagnostics, observers and handler ties never depend on which setup finished first.
+  const problems: Diagnostic[][] = candidates.map(() => []);
+  const setUps: Array<Promise<RegisteredObserver[]>> = [];
   for (const [order, candidate] of candidates.entries()) {
     const info: ExtensionInfo = {
       name: candidate.name,
@@ -66,7 +74,7 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
     };
     infos.push(info);
     const problem = (message: string, severity: Diagnostic['severity'] = 'error') =>
-      diagnostics.push({ severity, extension: candidate.name, file: candidate.path, message });
+      problems[order]?.push({ severity, extension: candidate.name, file: candidate.path, message });
 
     if (candidate.held !== undefined) {
       info.status = candidate.held.status;
@@ -96,38 +104,44 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
     }
 
     const definition = candidate.definition;
-    const started = performance.now();
-    const log = scopedLogger(logger, definition.name);
-    try {
-      const config = parseExtensionConfig(definition, section[definition.name]);
-      const registered = await runSetup(definition, {
-        config,
-        projectRoot,
-        extensionDir: candidate.extensionDir ?? candidate.path,
-        log,
-      });
-      for (const registration of registered.handlers) registrations.push({ order, registration });
-      observers.push(...registered.observers);
-      info.hooks = registered.handlers.map(({ handler }) => ({
-        hook: handler.hook,
-        priority: handler.priority,
-        ...(handler.phase === 'validate' ? { phase: 'validate' as const } : {}),
-        ...(handler.tools ? { tools: handler.tools.display } : {}),
-      }));
-    } catch (error) {
-      info.status = 'error';
-      info.reason = (error as Error)?.message ?? String(error);
-      problem(info.reason);
-    } finally {
-      info.loadMs += performance.now() - started;
-    }
-    if (info.loadMs > slowLoadMs) {
-      problem(
-        `took ${Math.round(info.loadMs)} ms to load and set up (over ${slowLoadMs} ms); every agent start waits for it`,
-        'warning',
-      );
-    }
+    setUps[order] = (async () => {
+      const started = performance.now();
+      try {
+        const config = parseExtensionConfig(definition, section[definition.name]);
+        const registered = await runSetup(definition, {
+          config,
+          projectRoot,
+          extensionDir: candidate.extensionDir ?? candidate.path,
+          log: scopedLogger(logger, definition.name),
+          ...(options.setupTimeoutMs === undefined ? {} : { timeoutMs: options.setupTimeoutMs }),
+        });
+        for (const registration of registered.handlers) registrations.push({ order, registration });
+        info.hooks = registered.handlers.map(({ handler }) => ({
+          hook: handler.hook,
+          priority: handler.priority,
+          ...(handler.phase === 'validate' ? { phase: 'validate' as const } : {}),
+          ...(handler.tools ? { tools: handler.tools.display } : {}),
+        }));
+        return registered.observers;
+      } catch (error) {
+        info.status = 'error';
+        info.reason = reasonOf(error);
+        problem(info.reason);
+        return [];
+      } finally {
+        info.loadMs += performance.now() - started;
+        if (info.loadMs > slowLoadMs) {
+          problem(
+            `took ${Math.round(info.loadMs)} ms to load and set up (over ${slowLoadMs} ms); every agent start waits for it`,
+            'warning',
+          );
+        }
+      }
+    })();
   }
+  // Each slot settles (runSetup's failures are caught above), in candidate order.
+  for (const registered of await Promise.all(setUps)) observers.push(...(registered ?? []));
+  for (const found of problems) diagnostics.push(...found);
 
   const configured = new Map(
     candidates.map((c) => [c.name, candidates[winners.get(c.name) ?? -1]?.definition] as const),
@@ -167,6 +181,16 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
     failures,
     section.on_load_error ?? 'block',
   );
+}
+
+/** What a failed setup says, even when reading its error throws too. */
+function reasonOf(error: unknown): string {
+  try {
+    const message = (error as Error | undefined)?.message;
+    return typeof message === 'string' ? message : String(error);
+  } catch {
+    return 'setup failed with an error that could not be read';
+  }
 }
 
 function phaseRank(handler: RegisteredHandler): number {

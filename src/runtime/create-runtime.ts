@@ -19,6 +19,8 @@ export interface CreateRuntimeOptions {
   cwd?: string;
   /** Where the runtime and `hermes.log` write. Default: stderr. */
   logger?: Logger;
+  /** How long each extension's `setup` may take (they run at the same time). Default 10 000 ms. */
+  setupTimeoutMs?: number;
 }
 
 /**
@@ -53,5 +55,6 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
     configSources: [{ section: config.extensions ?? {}, where: 'createRuntime({ config })' }],
     projectRoot: resolve(options.cwd ?? process.cwd()),
     logger: options.logger ?? stderrLogger,
+    ...(options.setupTimeoutMs === undefined ? {} : { setupTimeoutMs: options.setupTimeoutMs }),
   });
 }

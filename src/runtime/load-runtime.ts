@@ -38,6 +38,11 @@ export interface LoadRuntimeOptions {
   /** Warn about an extension whose load and setup take longer than this. Default 1000 ms. */
   slowLoadMs?: number;
   /**
+   * How long each extension's `setup` may take before it is a load failure. Default 10 000 ms.
+   * Setups run at the same time, so hanging ones cost about one timeout together.
+   */
+  setupTimeoutMs?: number;
+  /**
    * Overrides config `extensions.on_load_error`, for tools that run the handlers to inspect them
    * (doctor's dry run must reach the handlers past the refusal of a broken setup).
    */
@@ -151,6 +156,7 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
     logger: options.logger ?? stderrLogger,
     diagnostics,
     ...(options.slowLoadMs === undefined ? {} : { slowLoadMs: options.slowLoadMs }),
+    ...(options.setupTimeoutMs === undefined ? {} : { setupTimeoutMs: options.setupTimeoutMs }),
   });
 }
 
