@@ -12,12 +12,21 @@ export class ConfigError extends Error {
   }
 }
 
+/** What to add to an issue at a key path, such as a did-you-mean; empty when nothing. */
+export type IssueHint = (path: readonly PropertyKey[]) => string;
+
 /** `extensions.paths.0: expected string` lines, one per zod issue. */
-export function formatConfigIssues(error: z.ZodError, prefix: readonly PropertyKey[] = []): string {
+export function formatConfigIssues(
+  error: z.ZodError,
+  prefix: readonly PropertyKey[] = [],
+  hint: IssueHint = () => '',
+): string {
   return error.issues
     .map((issue) => {
-      const path = [...prefix, ...issue.path].map(String).join('.');
-      return path ? `${path}: ${issue.message}` : issue.message;
+      const keys = [...prefix, ...issue.path];
+      const path = keys.map(String).join('.');
+      const message = `${issue.message}${hint(keys)}`;
+      return path ? `${path}: ${message}` : message;
     })
     .join('\n');
 }
@@ -27,8 +36,11 @@ export function parseWith<T>(
   value: unknown,
   where: string,
   prefix: readonly PropertyKey[] = [],
+  hint?: IssueHint,
 ): T {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  throw new ConfigError(`invalid config in ${where}:\n${formatConfigIssues(parsed.error, prefix)}`);
+  throw new ConfigError(
+    `invalid config in ${where}:\n${formatConfigIssues(parsed.error, prefix, hint)}`,
+  );
 }

@@ -5,6 +5,7 @@ import type { ReadGuard } from '../trust/read-guard.js';
 import { sha256 } from '../trust/records.js';
 import { ConfigError, parseWith } from './errors.js';
 import { type HermesConfig, hermesConfigSchema } from './schema.js';
+import { loadingKeyHint } from './unknown-keys.js';
 
 /**
  * A config file, parsed and validated. cosmiconfig reads every format (YAML, JSON,
@@ -47,7 +48,7 @@ export async function loadConfigFile(
     throw new ConfigError(`cannot read config file ${file}: ${reason}`, file, { cause: error });
   }
   try {
-    return parseWith(hermesConfigSchema, content ?? {}, file);
+    return parseWith(hermesConfigSchema, content ?? {}, file, [], loadingKeyHint);
   } catch (error) {
     throw new ConfigError((error as Error).message, file);
   }

@@ -23,6 +23,8 @@ export interface SetupContext {
   projectRoot: string;
   extensionDir: string | undefined;
   log: Logger;
+  /** How long setup may take. Default SETUP_TIMEOUT_MS. */
+  timeoutMs?: number;
 }
 
 /** How long one extension's `onClose` may take before `runtime.close()` goes on without it. */
@@ -46,7 +48,8 @@ export interface Registration {
 /**
  * Runs an extension's `setup` and returns what it registered. Throws (with a message naming the
  * hook or option that was wrong) when setup throws, rejects, registers something invalid or
- * takes longer than SETUP_TIMEOUT_MS; the caller turns that into a diagnostic.
+ * takes longer than its timeout (SETUP_TIMEOUT_MS unless the context says); the caller turns that
+ * into a diagnostic.
  */
 export async function runSetup(
   definition: ExtensionDefinition<unknown>,
@@ -114,7 +117,10 @@ export async function runSetup(
     },
   });
   try {
-    await withSetupTimeout(Promise.resolve().then(() => definition.setup(hermes)));
+    await withSetupTimeout(
+      Promise.resolve().then(() => definition.setup(hermes)),
+      context.timeoutMs ?? SETUP_TIMEOUT_MS,
+    );
   } finally {
     open = false;
   }
@@ -181,13 +187,10 @@ function compileMatcher(where: string, tools: NonNullable<HandlerOptions['tools'
   }
 }
 
-function withSetupTimeout(setup: Promise<unknown>): Promise<unknown> {
+function withSetupTimeout(setup: Promise<unknown>, ms: number): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`setup did not finish within ${SETUP_TIMEOUT_MS} ms`)),
-      SETUP_TIMEOUT_MS,
-    );
+    timer = setTimeout(() => reject(new Error(`setup did not finish within ${ms} ms`)), ms);
   });
   return Promise.race([setup, timeout]).finally(() => clearTimeout(timer));
 }

@@ -1,12 +1,11 @@
 import type { RegisteredHandler } from '../chain/handler.js';
 import { formatConfigIssues } from '../config/errors.js';
 import type { ExtensionsSection } from '../config/schema.js';
-import { RESERVED_CONFIG_KEYS } from '../config/schema.js';
 import type { ExtensionDefinition } from '../extensions/define.js';
 import { type RegisteredCloser, type Registration, runSetup } from '../extensions/setup.js';
-import { didYouMean } from '../extensions/suggest.js';
 import { type Logger, scopedLogger } from '../log/logger.js';
 import { ObserverIndex, type RegisteredObserver } from '../observe/observers.js';
+import { type ConfigSource, reportConfigProblems } from './config-problems.js';
 import { HandlerIndex } from './handler-index.js';
 import { describeLoadFailures, findLoadFailures, loadFailureGuard } from './load-failures.js';
 import { Runtime } from './runtime.js';
@@ -15,6 +14,11 @@ import type { Diagnostic, ExtensionCandidate, ExtensionInfo } from './types.js';
 export interface AssembleOptions {
   candidates: readonly ExtensionCandidate[];
   section: ExtensionsSection;
+  /**
+   * The `extensions` section of each config file it was merged from, so a key nothing reads is
+   * reported with the file it is in. Default: the merged section, from no file.
+   */
+  configSources?: readonly ConfigSource[];
   projectRoot: string;
   logger: Logger;
   /**
@@ -24,6 +28,8 @@ export interface AssembleOptions {
   diagnostics?: readonly Diagnostic[];
   /** Warn about an extension whose load and setup take longer. Default SLOW_LOAD_MS. */
   slowLoadMs?: number;
+  /** How long each extension's `setup` may take. Default SETUP_TIMEOUT_MS. */
+  setupTimeoutMs?: number;
 }
 
 /** A load (import plus setup) slower than this is worth a warning. */
@@ -32,7 +38,8 @@ export const SLOW_LOAD_MS = 1000;
 /**
  * Turns candidates in load order into a runtime: later same-named candidates shadow earlier
  * ones, `enabled`/`disabled` apply, each extension's config is parsed by its schema, setups run
- * one after another, and every failure stays with its own extension as a diagnostic.
+ * at the same time (each bounded by its timeout), and every failure stays with its own extension
+ * as a diagnostic.
  * Handler order is fixed here once: every mutator before every validator, then priority, then
  * load order, then registration order. One list per hook keeps the runner's loop as it is.
  */
@@ -51,6 +58,13 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
   const disabled = new Set(section.disabled ?? []);
   const loadingEnabled = section.enabled !== false;
 
+  // Setups run at the same time, each bounded by its timeout, so N slow ones cost the slowest, not
+  // their sum. What each finds is kept in its candidate's slot and gathered in load order after,
+  // so diagnostics, observers and handler ties never depend on which setup finished first.
+  const problems: Diagnostic[][] = candidates.map(() => []);
+  const setUps: Array<
+    Promise<{ observers: RegisteredObserver[]; closers: RegisteredCloser[] } | undefined>
+  > = [];
   for (const [order, candidate] of candidates.entries()) {
     const info: ExtensionInfo = {
       name: candidate.name,
@@ -63,7 +77,7 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
     };
     infos.push(info);
     const problem = (message: string, severity: Diagnostic['severity'] = 'error') =>
-      diagnostics.push({ severity, extension: candidate.name, file: candidate.path, message });
+      problems[order]?.push({ severity, extension: candidate.name, file: candidate.path, message });
 
     if (candidate.held !== undefined) {
       info.status = candidate.held.status;
@@ -93,41 +107,56 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
     }
 
     const definition = candidate.definition;
-    const started = performance.now();
-    const log = scopedLogger(logger, definition.name);
-    try {
-      const config = parseExtensionConfig(definition, section[definition.name]);
-      const registered = await runSetup(definition, {
-        config,
-        projectRoot,
-        extensionDir: candidate.extensionDir ?? candidate.path,
-        log,
-      });
-      for (const registration of registered.handlers) registrations.push({ order, registration });
-      observers.push(...registered.observers);
-      closers.push(...registered.closers);
-      info.hooks = registered.handlers.map(({ handler }) => ({
-        hook: handler.hook,
-        priority: handler.priority,
-        ...(handler.phase === 'validate' ? { phase: 'validate' as const } : {}),
-        ...(handler.tools ? { tools: handler.tools.display } : {}),
-      }));
-    } catch (error) {
-      info.status = 'error';
-      info.reason = (error as Error)?.message ?? String(error);
-      problem(info.reason);
-    } finally {
-      info.loadMs += performance.now() - started;
-    }
-    if (info.loadMs > slowLoadMs) {
-      problem(
-        `took ${Math.round(info.loadMs)} ms to load and set up (over ${slowLoadMs} ms); every agent start waits for it`,
-        'warning',
-      );
-    }
+    setUps[order] = (async () => {
+      const started = performance.now();
+      try {
+        const config = parseExtensionConfig(definition, section[definition.name]);
+        const registered = await runSetup(definition, {
+          config,
+          projectRoot,
+          extensionDir: candidate.extensionDir ?? candidate.path,
+          log: scopedLogger(logger, definition.name),
+          ...(options.setupTimeoutMs === undefined ? {} : { timeoutMs: options.setupTimeoutMs }),
+        });
+        for (const registration of registered.handlers) registrations.push({ order, registration });
+        info.hooks = registered.handlers.map(({ handler }) => ({
+          hook: handler.hook,
+          priority: handler.priority,
+          ...(handler.phase === 'validate' ? { phase: 'validate' as const } : {}),
+          ...(handler.tools ? { tools: handler.tools.display } : {}),
+        }));
+        return { observers: registered.observers, closers: registered.closers };
+      } catch (error) {
+        info.status = 'error';
+        info.reason = reasonOf(error);
+        problem(info.reason);
+        return undefined;
+      } finally {
+        info.loadMs += performance.now() - started;
+        if (info.loadMs > slowLoadMs) {
+          problem(
+            `took ${Math.round(info.loadMs)} ms to load and set up (over ${slowLoadMs} ms); every agent start waits for it`,
+            'warning',
+          );
+        }
+      }
+    })();
   }
+  // Each slot settles (runSetup's failures are caught above), in candidate order.
+  for (const registered of await Promise.all(setUps)) {
+    observers.push(...(registered?.observers ?? []));
+    closers.push(...(registered?.closers ?? []));
+  }
+  for (const found of problems) diagnostics.push(...found);
 
-  reportConfigProblems(section, candidates, diagnostics);
+  const configured = new Map(
+    candidates.map((c) => [c.name, candidates[winners.get(c.name) ?? -1]?.definition] as const),
+  );
+  reportConfigProblems(
+    options.configSources ?? [{ section, where: 'config' }],
+    configured,
+    diagnostics,
+  );
   const ordered = registrations
     .sort(
       (a, b) =>
@@ -161,6 +190,16 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
   );
 }
 
+/** What a failed setup says, even when reading its error throws too. */
+function reasonOf(error: unknown): string {
+  try {
+    const message = (error as Error | undefined)?.message;
+    return typeof message === 'string' ? message : String(error);
+  } catch {
+    return 'setup failed with an error that could not be read';
+  }
+}
+
 function phaseRank(handler: RegisteredHandler): number {
   return handler.phase === 'validate' ? 1 : 0;
 }
@@ -179,31 +218,4 @@ function parseExtensionConfig(definition: ExtensionDefinition<unknown>, raw: unk
   if (parsed.success) return parsed.data;
   const issues = formatConfigIssues(parsed.error, ['extensions', definition.name]);
   throw new Error(`config for "${definition.name}" does not match its configSchema:\n${issues}`);
-}
-
-/** Config that names no extension is most likely a typo: say so instead of ignoring it. */
-function reportConfigProblems(
-  section: ExtensionsSection,
-  candidates: readonly ExtensionCandidate[],
-  diagnostics: Diagnostic[],
-): void {
-  const known = [...new Set(candidates.map((c) => c.name))];
-  const unknown = (name: string) => {
-    const suggestion = didYouMean(name, known);
-    return suggestion ? ` (did you mean "${suggestion}"?)` : '';
-  };
-  for (const key of Object.keys(section)) {
-    if (RESERVED_CONFIG_KEYS.includes(key) || known.includes(key)) continue;
-    diagnostics.push({
-      severity: 'warning',
-      message: `extensions.${key} configures an extension that was not found${unknown(key)}`,
-    });
-  }
-  for (const name of section.disabled ?? []) {
-    if (known.includes(name)) continue;
-    diagnostics.push({
-      severity: 'warning',
-      message: `extensions.disabled names "${name}", which was not found${unknown(name)}`,
-    });
-  }
 }

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { parseWith } from '../config/errors.js';
 import { type HermesConfig, hermesConfigSchema } from '../config/schema.js';
+import { loadingKeyHint } from '../config/unknown-keys.js';
 import type { ExtensionDefinition } from '../extensions/define.js';
 import { findDefinitionProblem } from '../extensions/define.js';
 import { type Logger, stderrLogger } from '../log/logger.js';
@@ -18,6 +19,8 @@ export interface CreateRuntimeOptions {
   cwd?: string;
   /** Where the runtime and `hermes.log` write. Default: stderr. */
   logger?: Logger;
+  /** How long each extension's `setup` may take (they run at the same time). Default 10 000 ms. */
+  setupTimeoutMs?: number;
 }
 
 /**
@@ -29,7 +32,13 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
   if (!options || !Array.isArray(options.extensions)) {
     throw new TypeError('createRuntime({ extensions }): extensions must be an array');
   }
-  const config = parseWith(hermesConfigSchema, options.config ?? {}, 'createRuntime({ config })');
+  const config = parseWith(
+    hermesConfigSchema,
+    options.config ?? {},
+    'createRuntime({ config })',
+    [],
+    loadingKeyHint,
+  );
   const candidates = options.extensions
     .map((definition, index): ExtensionCandidate => {
       const problem = findDefinitionProblem(definition);
@@ -43,7 +52,9 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
   return assembleRuntime({
     candidates,
     section: config.extensions ?? {},
+    configSources: [{ section: config.extensions ?? {}, where: 'createRuntime({ config })' }],
     projectRoot: resolve(options.cwd ?? process.cwd()),
     logger: options.logger ?? stderrLogger,
+    ...(options.setupTimeoutMs === undefined ? {} : { setupTimeoutMs: options.setupTimeoutMs }),
   });
 }

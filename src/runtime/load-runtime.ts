@@ -10,6 +10,7 @@ import {
 } from '../config/locations.js';
 import { mergeConfigs, type PathEntry } from '../config/merge.js';
 import type { HermesConfig } from '../config/schema.js';
+import { describeUnknownKey, findUnknownSections } from '../config/unknown-keys.js';
 import { type DiscoveredExtension, discoverIn, discoverPath } from '../extensions/discovery.js';
 import { moduleLoader } from '../extensions/loading/import-module.js';
 import { loadExtension } from '../extensions/loading/load-extension.js';
@@ -36,6 +37,11 @@ export interface LoadRuntimeOptions {
   logger?: Logger;
   /** Warn about an extension whose load and setup take longer than this. Default 1000 ms. */
   slowLoadMs?: number;
+  /**
+   * How long each extension's `setup` may take before it is a load failure. Default 10 000 ms.
+   * Setups run at the same time, so hanging ones cost about one timeout together.
+   */
+  setupTimeoutMs?: number;
   /**
    * Overrides config `extensions.on_load_error`, for tools that run the handlers to inspect them
    * (doctor's dry run must reach the handlers past the refusal of a broken setup).
@@ -76,6 +82,16 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
   // Marked, so hosts can tell the user their project's guards are not running.
   if (!trust.trusted) diagnostics.push({ ...untrustedNotice(trust), kind: 'untrusted-project' });
 
+  for (const { config, file } of layers) {
+    for (const key of findUnknownSections(config, file)) {
+      diagnostics.push({
+        severity: 'warning',
+        kind: 'unknown-config-key',
+        file,
+        message: describeUnknownKey(key, file),
+      });
+    }
+  }
   const merged = mergeConfigs(layers);
   const { section, globalDir } = merged;
   const paths = merged.paths.filter((entry) => {
@@ -131,10 +147,16 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
       options.onLoadError === undefined
         ? section
         : { ...section, on_load_error: options.onLoadError },
+    configSources: layers.map(({ config, file }) => ({
+      section: config.extensions ?? {},
+      file,
+      where: file,
+    })),
     projectRoot: root,
     logger: options.logger ?? stderrLogger,
     diagnostics,
     ...(options.slowLoadMs === undefined ? {} : { slowLoadMs: options.slowLoadMs }),
+    ...(options.setupTimeoutMs === undefined ? {} : { setupTimeoutMs: options.setupTimeoutMs }),
   });
 }
 

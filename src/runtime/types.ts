@@ -32,8 +32,12 @@ export interface ExtensionInfo {
 
 export interface Diagnostic {
   severity: 'error' | 'warning' | 'info';
-  /** Set on the notice that the project's code and config are not running because it is not trusted. */
-  kind?: 'untrusted-project';
+  /**
+   * `untrusted-project`: the notice that the project's code and config are not running because it
+   * is not trusted. `unknown-config-key`: a config key nothing reads (most likely a typo), with
+   * the file it is in (when it came from one) and its key path.
+   */
+  kind?: 'untrusted-project' | 'unknown-config-key';
   extension?: string;
   file?: string;
   message: string;

@@ -160,13 +160,24 @@ function fixFor(reason: string): string {
   return 'fix what the message says, then run doctor again';
 }
 
+/**
+ * Diagnostics no extension's own check shows: config and discovery problems, and config keys
+ * nothing reads (those inside an extension's section too), each under the file to correct.
+ */
 function looseDiagnostics(runtime: Runtime): Check[] {
   return runtime.diagnostics
-    .filter((d) => d.extension === undefined && !d.message.includes('is not trusted'))
+    .filter(
+      (d) =>
+        (d.extension === undefined || d.kind === 'unknown-config-key') &&
+        !d.message.includes('is not trusted'),
+    )
     .map((d) => ({
       level: d.severity === 'error' ? 'error' : 'warning',
       subject: d.file ?? 'config',
       message: d.message,
+      ...(d.kind === 'unknown-config-key'
+        ? { fix: 'correct the key (or remove it); until then its setting does not apply' }
+        : {}),
     }));
 }
 

@@ -33,6 +33,11 @@ export async function listCommand(context: CommandContext, options: { json?: boo
       io.out(line);
     }
   }
+  const unread = runtime.diagnostics.filter((d) => d.kind === 'unknown-config-key');
+  if (unread.length > 0) {
+    io.out('');
+    for (const d of unread) io.out(`${paint(io, 'yellow', 'warning')}: ${d.message}`);
+  }
   const trust = inspectProjectTrust({ cwd: context.cwd, home: context.home });
   if (!trust.trusted) {
     io.out('');

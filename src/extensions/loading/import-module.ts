@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import { createRequire, register } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -6,10 +5,11 @@ import type { Jiti } from 'jiti';
 import { PACKAGE_ROOT } from '../../package-root.js';
 import { loadGuarded, type ReadGuard } from '../../trust/read-guard.js';
 import { frameworkNamespaces, frameworkUrls } from './framework-modules.js';
+import { type LoadPass, type ModuleGraphs, moduleGraphs } from './module-graphs.js';
 
 const TYPESCRIPT = /\.[cm]?ts$/;
 
-/** Loads extension and config modules; one per transpile cache folder, kept for the process. */
+/** Loads extension and config modules. */
 export interface ModuleLoader {
   /**
    * The module's namespace. TypeScript goes through jiti, whose disk cache lets a warm start
@@ -24,37 +24,41 @@ export interface ModuleLoader {
   import(file: string, guard?: ReadGuard): Promise<Record<string, unknown>>;
 }
 
-const loaders = new Map<string, ModuleLoader>();
-let hooksRegistered = false;
+const jitis = new Map<string, Promise<Jiti>>();
+let graphs: ModuleGraphs | undefined;
 
 /**
- * The loader whose jiti cache lives in `cacheDir` (`$HERMES_HOME/cache/jiti`): a folder the
- * framework owns, not the shared temp folder that cleaners empty and other users may own.
+ * A loader whose jiti cache lives in `cacheDir` (`$HERMES_HOME/cache/jiti`): a folder the
+ * framework owns, not the shared temp folder that cleaners empty and other users may own. One per
+ * load of a runtime (the jiti instance is kept for the process): JavaScript entries that changed
+ * since they were last loaded are re-read together, with their imports (module-graphs.ts).
  */
 export function moduleLoader(cacheDir: string): ModuleLoader {
-  let loader = loaders.get(cacheDir);
-  if (loader === undefined) {
-    let jiti: Promise<Jiti> | undefined;
-    loader = {
-      async import(file, guard) {
-        if (guard) {
-          jiti ??= createJitiLoader(cacheDir);
-          const loaded = await jiti;
-          return (await loadGuarded(guard, () => loaded.import(file))) as Record<string, unknown>;
-        }
-        if (TYPESCRIPT.test(file)) {
-          jiti ??= createJitiLoader(cacheDir);
-          return (await (await jiti).import(file)) as Record<string, unknown>;
-        }
-        registerResolveHooks();
-        // The modification time in the URL makes an edited file load anew in the same process.
-        const url = `${pathToFileURL(file).href}?mtime=${statSync(file).mtimeMs}`;
-        return (await nativeImport(url)) as Record<string, unknown>;
-      },
-    };
-    loaders.set(cacheDir, loader);
-  }
-  return loader;
+  const jiti = () => {
+    let loaded = jitis.get(cacheDir);
+    if (loaded === undefined) {
+      loaded = createJitiLoader(cacheDir);
+      jitis.set(cacheDir, loaded);
+    }
+    return loaded;
+  };
+  const pass: LoadPass = {};
+  return {
+    async import(file, guard) {
+      if (guard) {
+        const loaded = await jiti();
+        return (await loadGuarded(guard, () => loaded.import(file))) as Record<string, unknown>;
+      }
+      if (TYPESCRIPT.test(file)) {
+        return (await (await jiti()).import(file)) as Record<string, unknown>;
+      }
+      const modules = registerResolveHooks();
+      const url = modules.urlFor(file, pass);
+      const module = (await nativeImport(url)) as Record<string, unknown>;
+      await modules.loaded(file, url);
+      return module;
+    },
+  };
 }
 
 async function createJitiLoader(cacheDir: string): Promise<Jiti> {
@@ -75,12 +79,14 @@ async function createJitiLoader(cacheDir: string): Promise<Jiti> {
   });
 }
 
-function registerResolveHooks(): void {
-  if (hooksRegistered) return;
-  hooksRegistered = true;
+function registerResolveHooks(): ModuleGraphs {
+  if (graphs !== undefined) return graphs;
+  graphs = moduleGraphs();
   register(pathToFileURL(join(PACKAGE_ROOT, 'loader', 'resolve-hooks.mjs')), {
-    data: frameworkUrls(),
+    data: { ...frameworkUrls(), graphs: graphs.hooksPort },
+    transferList: [graphs.hooksPort],
   });
+  return graphs;
 }
 
 /** See loader/native-import.cjs: `require` of it is Node's own, whoever transformed this file. */

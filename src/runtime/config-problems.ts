@@ -1,0 +1,66 @@
+import type { ExtensionsSection } from '../config/schema.js';
+import { RESERVED_CONFIG_KEYS } from '../config/schema.js';
+import { describeUnknownKey, findUnknownKeys } from '../config/unknown-keys.js';
+import type { ExtensionDefinition } from '../extensions/define.js';
+import { didYouMean } from '../extensions/suggest.js';
+import type { Diagnostic } from './types.js';
+
+/** One config file's `extensions` section, so what is wrong in it can name the file. */
+export interface ConfigSource {
+  section: ExtensionsSection;
+  /** The config file; absent for config handed over in memory. */
+  file?: string;
+  /** How messages name it: the file, or `createRuntime({ config })`. */
+  where: string;
+}
+
+/**
+ * Config that nothing reads is most likely a typo: say so instead of ignoring it. File by file,
+ * so each warning names the file to correct: a section for an extension that was not found, a
+ * disabled name that was not found, and keys of an extension's section its `configSchema` has no
+ * place for.
+ */
+export function reportConfigProblems(
+  sources: readonly ConfigSource[],
+  extensions: ReadonlyMap<string, ExtensionDefinition<unknown> | undefined>,
+  diagnostics: Diagnostic[],
+): void {
+  const names = [...extensions.keys()];
+  const unknown = (name: string, candidates: readonly string[]) => {
+    const suggestion = didYouMean(name, candidates);
+    return suggestion ? ` (did you mean "${suggestion}"?)` : '';
+  };
+  for (const { section, file, where } of sources) {
+    const at = file === undefined ? {} : { file };
+    for (const [key, value] of Object.entries(section)) {
+      if (RESERVED_CONFIG_KEYS.includes(key)) continue;
+      if (!extensions.has(key)) {
+        diagnostics.push({
+          severity: 'warning',
+          kind: 'unknown-config-key',
+          ...at,
+          message: `extensions.${key} in ${where} configures an extension that was not found${unknown(key, [...names, ...RESERVED_CONFIG_KEYS])}`,
+        });
+        continue;
+      }
+      const schema = extensions.get(key)?.configSchema;
+      for (const found of findUnknownKeys(schema, value, ['extensions', key])) {
+        diagnostics.push({
+          severity: 'warning',
+          kind: 'unknown-config-key',
+          extension: key,
+          ...at,
+          message: describeUnknownKey(found, where),
+        });
+      }
+    }
+    for (const name of section.disabled ?? []) {
+      if (extensions.has(name)) continue;
+      diagnostics.push({
+        severity: 'warning',
+        ...at,
+        message: `extensions.disabled in ${where} names "${name}", which was not found${unknown(name, names)}`,
+      });
+    }
+  }
+}
