@@ -123,4 +123,26 @@ describe('extension setups', () => {
     expect(outcome.blocked).toBe(true);
     expect(outcome.message).toMatch(/hang-1.*setup did not finish within 300 ms/);
   }, 30_000);
+
+  it('a module that never finishes loading (a top-level await) is an error after the same limit', async () => {
+    rendezvous();
+    const neverLoads = `await new Promise(() => {});\nexport default { name: 'x', setup() {} };\n`;
+    const home = tree({
+      'extensions/stuck-js.mjs': neverLoads,
+      'extensions/stuck-ts.ts': neverLoads,
+      'extensions/healthy.ts': ordered('healthy', undefined, [100]),
+    });
+    const runtime = await loadRuntime({ home, cwd: tree(), setupTimeoutMs: 300, ...quiet });
+    const byName = Object.fromEntries(runtime.extensions.map((e) => [e.name, e]));
+    expect(byName.healthy?.status).toBe('enabled');
+    for (const name of ['stuck-js', 'stuck-ts']) {
+      expect(byName[name]?.status).toBe('error');
+      expect(byName[name]?.reason).toMatch(/did not finish loading within 300 ms/);
+    }
+    const outcome = await runtime.runTurn({ sessionId: 's' }, (t) =>
+      t.interceptToolCall({ toolName: 'write', toolArgs: {} }),
+    );
+    expect(outcome.blocked).toBe(true);
+    expect(outcome.message).toMatch(/stuck-js/);
+  }, 30_000);
 });

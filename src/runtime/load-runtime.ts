@@ -38,8 +38,9 @@ export interface LoadRuntimeOptions {
   /** Warn about an extension whose load and setup take longer than this. Default 1000 ms. */
   slowLoadMs?: number;
   /**
-   * How long each extension's `setup` may take before it is a load failure. Default 10 000 ms.
-   * Setups run at the same time, so hanging ones cost about one timeout together.
+   * How long each extension's module may take to load, and then its `setup`, before it is a load
+   * failure. Default 10 000 ms. Setups run at the same time, so hanging ones cost about one
+   * timeout together; modules load one after another.
    */
   setupTimeoutMs?: number;
   /**
@@ -134,7 +135,9 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
         loaded.push(held(found, 'disabled', 'extensions.enabled is false'));
       } else {
         const project = found.source === 'project' || found.fromProject === true;
-        loaded.push(await loadExtension(found, loader, project ? guard : undefined));
+        loaded.push(
+          await loadExtension(found, loader, project ? guard : undefined, options.setupTimeoutMs),
+        );
       }
     }
     // Within a source, load order (and so priority ties) goes by extension name.

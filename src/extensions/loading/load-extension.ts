@@ -3,17 +3,22 @@ import type { ExtensionCandidate } from '../../runtime/types.js';
 import type { ReadGuard } from '../../trust/read-guard.js';
 import { type ExtensionDefinition, findDefinitionProblem } from '../define.js';
 import type { DiscoveredExtension } from '../discovery.js';
+import { SETUP_TIMEOUT_MS } from '../setup.js';
 import type { ModuleLoader } from './import-module.js';
 
 /**
  * Imports one discovered extension and checks its default export. Never throws: a module that
  * does not load (syntax error, missing import, throw at top level) or exports no valid extension
  * becomes a candidate with a `loadError`, so it is listed and diagnosed and the others go on.
+ * Nor does it hang: a module still loading after `timeoutMs` (a top-level `await` that never
+ * settles) is a load error too — the import cannot be cancelled, but nothing waits for it, so a
+ * hook process still answers, and denies, before the agent's own hook timeout lets the call run.
  */
 export async function loadExtension(
   found: DiscoveredExtension,
   loader: ModuleLoader,
   guard?: ReadGuard,
+  timeoutMs = SETUP_TIMEOUT_MS,
 ): Promise<ExtensionCandidate> {
   const started = performance.now();
   const base = {
@@ -25,7 +30,7 @@ export async function loadExtension(
   const took = () => performance.now() - started;
   let module: Record<string, unknown>;
   try {
-    module = await loader.import(found.entry, guard);
+    module = await withinTime(loader.import(found.entry, guard), timeoutMs);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     return { ...base, loadError: `could not load ${found.entry}: ${reason}`, loadMs: took() };
@@ -50,4 +55,15 @@ export async function loadExtension(
   }
   const extension = definition as ExtensionDefinition<unknown>;
   return { ...base, name: extension.name, definition: extension, loadMs: took() };
+}
+
+function withinTime<T>(loading: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`it did not finish loading within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+  });
+  return Promise.race([loading, late]).finally(() => clearTimeout(timer));
 }
