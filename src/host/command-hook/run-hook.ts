@@ -1,5 +1,5 @@
 import { ConfigError } from '../../config/errors.js';
-import { hermesHome } from '../../config/locations.js';
+import { hermesHome, hermesHomeProblem } from '../../config/locations.js';
 import type { Logger } from '../../log/logger.js';
 import { describeLoadFailures } from '../../runtime/load-failures.js';
 import { loadRuntime } from '../../runtime/load-runtime.js';
@@ -70,7 +70,10 @@ async function answerEvent(
   if (name === undefined || typeof sessionId !== 'string') {
     return render(failed(agent, name, 'the hook event has no hook_event_name or session_id'));
   }
-  const store = new TurnStore(hermesHome(options.home));
+  const home = hermesHome(options.home);
+  const homeProblem = hermesHomeProblem(home);
+  if (homeProblem !== undefined) return render(failed(agent, name, homeProblem));
+  const store = new TurnStore(home);
   if (agent.endEvents.includes(name)) {
     await store.end(sessionId, { session: name === 'SessionEnd' });
     return render(NO_DECISION);
@@ -80,7 +83,7 @@ async function answerEvent(
   const cwd = typeof event.cwd === 'string' ? event.cwd : process.cwd();
   let runtime: Runtime;
   try {
-    runtime = await loadRuntime({ cwd, home: hermesHome(options.home), logger: options.logger });
+    runtime = await loadRuntime({ cwd, home, logger: options.logger });
   } catch (error) {
     const what = error instanceof ConfigError ? error.message : describeFailure(error);
     return render(failed(agent, name, `cannot load the extensions: ${what}`));
