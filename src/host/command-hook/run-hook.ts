@@ -32,7 +32,11 @@ type HookEvent = Record<string, unknown>;
  * Fails closed: both agents run a tool call whose hook exits 1, crashes or answers what they do
  * not accept, so every failure — an event that cannot be read, a config that does not load, a
  * turn-state store that cannot be used — answers a `PreToolUse` with a deny that says why, and
- * never exits non-zero. Other events go on, and the user is told (`systemMessage`). Things the
+ * never exits non-zero. Other events go on, and the user is told (`systemMessage`): a prompt is
+ * not swallowed by a broken setup (its turn starts by removing the last turn's state, so a
+ * failure after that leaves the calls that follow checked from scratch, and refused while the
+ * store stays broken), and a `Stop` whose state cannot be removed still stops (`decision:
+ * "block"` there would keep the agent going; the state is removed by age). Things the
  * user should know once per session (a project whose guards are not running because it is not
  * trusted, an extension that failed to load) are told once, on the first answer that refuses
  * nothing. Only fields both agents accept are printed: Codex ignores an answer with any other.
