@@ -21,7 +21,12 @@ import { hostname } from 'node:os';
  *
  * Taking an abandoned lock is itself exclusive: the waiter first creates `<lock>.break-<inode>`
  * (only one process can), checks the lock is still the abandoned one, and only then removes it,
- * so two waiters that both judged it abandoned never remove a lock a third has taken since.
+ * so two waiters that both judged it abandoned never remove a lock a third has taken since. A
+ * claim whose waiter died (within those few system calls) is removed by the next waiter that
+ * finds its owner dead.
+ *
+ * Processes in other pid namespaces (containers) that share the folder must not share a host
+ * name either: their pids cannot be asked from here.
  */
 export interface OwnedLock {
   readonly path: string;
