@@ -111,5 +111,5 @@ describe('audit-log rotation', () => {
       [2],
     ]);
     expect(statSync(`${file}.1`).size).toBeGreaterThan(200);
-  });
+  }, 30_000);
 });
