@@ -13,6 +13,17 @@ export {
   type ExtensionDefinition,
   type HermesApi,
 } from './extensions/define.js';
+/**
+ * A lock file several processes share, that knows its owner: a dead owner's lock is taken at
+ * once, a live owner's never (see `src/fs/owned-lock.ts`). For extensions that write one file
+ * from many processes, as audit-log rotates its file.
+ */
+export {
+  acquireOwnedLock,
+  LockTimeoutError,
+  type OwnedLock,
+  type OwnedLockOptions,
+} from './fs/owned-lock.js';
 export type {
   BeforeLlmCallEvent,
   BeforeLlmCallInput,

@@ -1,6 +1,6 @@
-import { appendFile, mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { defineExtension, type ObserverPayload } from 'hermes-extensions';
+import { acquireOwnedLock, defineExtension, type ObserverPayload } from 'hermes-extensions';
 import { z } from 'zod';
 
 const config = z.object({
@@ -19,7 +19,11 @@ const config = z.object({
 /**
  * The audit trail a team keeps of what its guards did: every `hook_decision` and every tool
  * outcome (`post_tool_call`) as one JSON line, appended in order on a queue of its own so the
- * agent never waits for the disk, and rotated by size.
+ * agent never waits for the disk, and rotated by size. Several processes may write one file (an
+ * agent's parallel hook processes, two agents in one project): each appends under a lock on the
+ * file (`<path>.lock`, one that knows its owner, so a writer killed holding it holds nobody up),
+ * sizes it as it is on disk, and rotates it under that lock, so no line is lost or torn and no
+ * file grows past `max_bytes`.
  */
 export default defineExtension({
   name: 'audit-log',
@@ -29,9 +33,12 @@ export default defineExtension({
   setup(hermes) {
     const file = resolve(hermes.projectRoot, hermes.config.path);
     const { max_bytes: maxBytes, keep } = hermes.config;
-    let size: number | undefined;
     let queue: Promise<void> = Promise.resolve();
     let warned = false;
+    let warnedLock = false;
+    let folderMade = false;
+    /** Lines recorded and not yet written: each write takes all there are. */
+    const pending: string[] = [];
 
     const rotate = async () => {
       if (keep === 0) {
@@ -42,26 +49,80 @@ export default defineExtension({
           await rename(`${file}.${i}`, `${file}.${i + 1}`).catch(() => {});
         await rename(file, `${file}.1`).catch(() => {});
       }
-      size = 0;
     };
 
-    const append = async (line: string) => {
-      if (size === undefined) {
-        await mkdir(dirname(file), { recursive: true });
-        size = (await stat(file).catch(() => undefined))?.size ?? 0;
+    /**
+     * Appends `lines` (O_APPEND), each whole in one write with the lines before it that fit,
+     * rotating first whenever the next line would take the file past `max_bytes` — the size as
+     * the file has it now, since other processes write it too. A line longer than `max_bytes`
+     * gets a file of its own. Run under the lock every process writing this file takes.
+     */
+    const writeRotating = async (lines: readonly string[]) => {
+      let next = 0;
+      let rotated = false;
+      while (next < lines.length) {
+        const handle = await open(file, 'a');
+        let rotateFirst = false;
+        try {
+          const size = (await handle.stat()).size;
+          let chunk = '';
+          let bytes = 0;
+          while (next < lines.length) {
+            const line = lines[next] as string;
+            const lineBytes = Buffer.byteLength(line);
+            const fits = size + bytes === 0 || size + bytes + lineBytes <= maxBytes;
+            // A rotation that left the file (it could not be renamed) does not stop the trail.
+            if (!fits && !(rotated && bytes === 0)) break;
+            chunk += line;
+            bytes += lineBytes;
+            next++;
+          }
+          if (bytes > 0) await handle.appendFile(chunk);
+          rotateFirst = next < lines.length;
+        } finally {
+          await handle.close();
+        }
+        rotated = rotateFirst;
+        if (rotateFirst) await rotate();
       }
-      const bytes = Buffer.byteLength(line);
-      if (size > 0 && size + bytes > maxBytes) await rotate();
-      await appendFile(file, line);
-      size += bytes;
+    };
+
+    const flush = async () => {
+      const lines = pending.splice(0);
+      if (lines.length === 0) return;
+      if (!folderMade) {
+        await mkdir(dirname(file), { recursive: true });
+        folderMade = true;
+      }
+      let lock: Awaited<ReturnType<typeof acquireOwnedLock>>;
+      try {
+        lock = await acquireOwnedLock(`${file}.lock`, { retryMs: 2 });
+      } catch (error) {
+        // The trail comes first: written without rotating, past max_bytes if need be.
+        if (!warnedLock) {
+          warnedLock = true;
+          hermes.log.warn(
+            `cannot lock the audit log for rotation (${(error as Error).message}); writing without rotating`,
+          );
+        }
+        const handle = await open(file, 'a');
+        try {
+          await handle.appendFile(lines.join(''));
+        } finally {
+          await handle.close();
+        }
+        return;
+      }
+      try {
+        await writeRotating(lines);
+      } finally {
+        lock.release();
+      }
     };
 
     const record = (payload: ObserverPayload) => {
-      const line = `${JSON.stringify({ at: new Date().toISOString(), ...payload })}\n`;
-      queue = queue.then(
-        () => append(line),
-        () => append(line),
-      );
+      pending.push(`${JSON.stringify({ at: new Date().toISOString(), ...payload })}\n`);
+      queue = queue.then(flush, flush);
       queue.catch((error: unknown) => {
         if (warned) return;
         warned = true;

@@ -1,8 +1,9 @@
 import { resolve } from 'node:path';
-import { hermesHome } from '../config/locations.js';
+import { hermesHome, hermesHomeProblem } from '../config/locations.js';
 import type { Logger } from '../log/logger.js';
 import { type LoadRuntimeOptions, loadRuntime } from '../runtime/load-runtime.js';
 import type { Runtime } from '../runtime/runtime.js';
+import { CliError } from './io.js';
 
 /** What every `hermes extensions` command works from: `--cwd` and `$HERMES_HOME`. */
 export interface CommandContext {
@@ -10,8 +11,12 @@ export interface CommandContext {
   home: string;
 }
 
+/** Refuses, in one line, a `$HERMES_HOME` that cannot be used: every command reads or writes it. */
 export function commandContext(options: { cwd?: string }): CommandContext {
-  return { cwd: resolve(options.cwd ?? process.cwd()), home: hermesHome() };
+  const home = hermesHome();
+  const problem = hermesHomeProblem(home);
+  if (problem !== undefined) throw new CliError(problem, 2);
+  return { cwd: resolve(options.cwd ?? process.cwd()), home };
 }
 
 /** The runtime as the agent would load it here; what extensions log is kept, not printed. */

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/errors.js';
 import { COMMAND_HOOK_AGENTS } from '../host/command-hook/agents.js';
@@ -26,7 +26,8 @@ const EXTENSION_COMMANDS = [
 
 /**
  * The `hermes` (and `hermes-extensions`) command line. Exit codes: 0 fine, 1 problems found (or
- * blocked, for `test`), 2 bad usage or a config that cannot be read — always with a message.
+ * blocked, for `test`), 2 bad usage, a config that cannot be read, or a file or folder that cannot
+ * be used (`$HERMES_HOME` a file, a folder that cannot be written) — always with a message.
  * `hermes-extensions list` is `hermes extensions list`, for machines where another `hermes` is
  * first on the PATH.
  */
@@ -106,7 +107,8 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
         try {
           result = installCommandHooks(agent, {
             command: `"${process.execPath}" "${bin}" hook ${agent.name}`,
-            ...(o.project ? { project: commandContext(o).cwd } : {}),
+            // The agent's settings only: $HERMES_HOME is not needed here.
+            ...(o.project ? { project: resolve(o.cwd ?? process.cwd()) } : {}),
           });
         } catch (error) {
           throw new CliError((error as Error).message, 1);
@@ -244,6 +246,20 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       io.err(`hermes: ${error.message}`);
       return 2;
     }
+    // A file or folder the command needs cannot be read or written (in $HERMES_HOME, a project's
+    // .hermes, an agent's settings): Node's message names it and says why, in one line.
+    if (isFileSystemError(error)) {
+      io.err(`hermes: ${error.message.split('\n')[0]}`);
+      return 2;
+    }
     throw error;
   }
+}
+
+function isFileSystemError(error: unknown): error is NodeJS.ErrnoException & { path: string } {
+  return (
+    error instanceof Error &&
+    typeof (error as NodeJS.ErrnoException).code === 'string' &&
+    typeof (error as NodeJS.ErrnoException).path === 'string'
+  );
 }

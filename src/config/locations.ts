@@ -7,6 +7,24 @@ export function hermesHome(home?: string): string {
   return resolve(expandHome(home ?? process.env.HERMES_HOME ?? join(homedir(), '.hermes')));
 }
 
+/**
+ * Why `$HERMES_HOME` cannot be used — it is a file, a file is in its path, it cannot be read — in
+ * one line naming it; undefined when it can (a folder not there yet is made when first needed).
+ */
+export function hermesHomeProblem(home: string): string | undefined {
+  try {
+    if (statSync(home).isDirectory()) return undefined;
+    return `HERMES_HOME ${home} is a file, not a folder; point HERMES_HOME at a folder`;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ENOTDIR') {
+      return `HERMES_HOME ${home} cannot be a folder: a file is in its path; point HERMES_HOME at a folder`;
+    }
+    return `HERMES_HOME ${home} cannot be used: ${(error as Error).message.split('\n')[0]}`;
+  }
+}
+
 /** Where transpiled TypeScript is cached between runs. */
 export function transpileCacheDir(home: string): string {
   return join(home, 'cache', 'jiti');

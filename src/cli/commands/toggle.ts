@@ -33,7 +33,14 @@ export async function toggleCommand(
     ? join(findProjectRoot(context.cwd, context.home), '.hermes', 'config.yaml')
     : join(context.home, 'config.yaml');
   const { parseDocument, isSeq } = await import('yaml');
-  const document = parseDocument(existsSync(file) ? readFileSync(file, 'utf8') : '');
+  let text = '';
+  try {
+    if (existsSync(file)) text = readFileSync(file, 'utf8');
+  } catch (error) {
+    // A read error does not name the file (EISDIR): this does.
+    throw new CliError(`cannot read ${file}: ${(error as Error).message.split('\n')[0]}`, 2);
+  }
+  const document = parseDocument(text);
   if (document.errors.length > 0) {
     throw new CliError(`cannot edit ${file}: ${document.errors[0]?.message}`, 2);
   }

@@ -1,5 +1,5 @@
 import { ConfigError } from '../../config/errors.js';
-import { hermesHome } from '../../config/locations.js';
+import { hermesHome, hermesHomeProblem } from '../../config/locations.js';
 import type { Logger } from '../../log/logger.js';
 import { describeLoadFailures } from '../../runtime/load-failures.js';
 import { loadRuntime } from '../../runtime/load-runtime.js';
@@ -38,7 +38,11 @@ type HookEvent = Record<string, unknown>;
  * Fails closed: both agents run a tool call whose hook exits 1, crashes or answers what they do
  * not accept, so every failure — an event that cannot be read, a config that does not load, a
  * turn-state store that cannot be used — answers a `PreToolUse` with a deny that says why, and
- * never exits non-zero. Other events go on, and the user is told (`systemMessage`). Things the
+ * never exits non-zero. Other events go on, and the user is told (`systemMessage`): a prompt is
+ * not swallowed by a broken setup (its turn starts by removing the last turn's state, so a
+ * failure after that leaves the calls that follow checked from scratch, and refused while the
+ * store stays broken), and a `Stop` whose state cannot be removed still stops (`decision:
+ * "block"` there would keep the agent going; the state is removed by age). Things the
  * user should know once per session (a project whose guards are not running because it is not
  * trusted, an extension that failed to load) are told once, on the first answer that refuses
  * nothing. Only fields both agents accept are printed: Codex ignores an answer with any other.
@@ -84,6 +88,8 @@ async function answerEvent(
   if (name === undefined || typeof sessionId !== 'string') {
     return render(failed(agent, name, 'the hook event has no hook_event_name or session_id'));
   }
+  const homeProblem = hermesHomeProblem(home);
+  if (homeProblem !== undefined) return render(failed(agent, name, homeProblem));
   if (agent.endEvents.includes(name)) {
     const open = store.peek(sessionId);
     await store.end(sessionId, { session: name === 'SessionEnd' });

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { acquireOwnedLock, LockTimeoutError, type OwnedLock } from '../../fs/owned-lock.js';
+import { copyJsonData, NotJsonDataError } from './json-data.js';
+import { sweepTurnFolder } from './turn-sweep.js';
 
 /** One turn's state between the separate hook processes of that turn. */
 export interface StoredTurn {
@@ -8,15 +11,29 @@ export interface StoredTurn {
   state: Record<string, unknown>;
 }
 
-const LOCK_WAIT_MS = 10;
-const LOCK_GIVE_UP_MS = 10_000;
-/** A lock older than this was left by a process that died holding it. */
-const LOCK_STALE_MS = 30_000;
+export interface TurnStoreOptions {
+  /**
+   * How long a hook waits for a live hook of the same session to finish with the state before it
+   * gives up (a PreToolUse is then refused). Well below the agents' own hook timeouts, past which
+   * they run the call. Default 10 s.
+   */
+  lockTimeoutMs?: number;
+  /** State untouched this long belongs to a turn that never got its `Stop`. Default one day. */
+  maxAgeMs?: number;
+  /** At most one look for such state per this long, across all hook processes. Default 1 h. */
+  sweepEveryMs?: number;
+}
+
+const DEFAULTS: Required<TurnStoreOptions> = {
+  lockTimeoutMs: 10_000,
+  maxAgeMs: 24 * 60 * 60 * 1000,
+  sweepEveryMs: 60 * 60 * 1000,
+};
 
 /**
  * The store cannot be used (a folder that cannot be written, a corrupt file, a lock that is never
- * released). One line that names the path: a tool call is refused with it, so it must say what
- * to fix.
+ * released, state that is not JSON data). One line that names the path or the key: a tool call is
+ * refused with it, so it must say what to fix.
  */
 export class TurnStoreError extends Error {
   override readonly name = 'TurnStoreError';
@@ -24,20 +41,27 @@ export class TurnStoreError extends Error {
 
 /**
  * The per-turn state of command-hook sessions, kept under `$HERMES_HOME/turns/`, one file per
- * session, read and written under a lock (an atomic `mkdir`), so parallel `PreToolUse` processes
- * of one turn see each other's writes instead of overwriting them.
+ * session, read and written under the session's lock (`<session>.lock`, an owned lock: see
+ * `src/fs/owned-lock.ts`), so parallel `PreToolUse` processes of one turn see each other's writes
+ * instead of overwriting them, a hook killed while holding it does not hold up the next, and a
+ * slow one is never overtaken. State of turns that never got their `Stop` is removed by age (see
+ * `turn-sweep.ts`).
  */
 export class TurnStore {
   readonly #dir: string;
+  readonly #options: Required<TurnStoreOptions>;
 
-  constructor(home: string) {
+  constructor(home: string, options: TurnStoreOptions = {}) {
     this.#dir = join(home, 'turns');
+    this.#options = { ...DEFAULTS, ...options };
   }
 
   /**
    * Runs `fn` with the session's turn, then saves what it returns. A new turn is started when
    * `fresh`, when none is stored, or when the agent names its turns (`turnId`) and the stored one
    * has another name: a turn that never stopped (an interrupted one) does not leak into the next.
+   * A fresh turn's old state is removed before `fn` runs, so if saving the new one fails, the
+   * next call starts empty rather than in the last turn's state.
    */
   async update<T>(
     sessionId: string,
@@ -45,6 +69,7 @@ export class TurnStore {
     fn: (turn: StoredTurn) => Promise<{ result: T; state: Record<string, unknown> }>,
   ): Promise<T> {
     return this.#locked(sessionId, async () => {
+      if (which.fresh) this.#remove(this.#file(sessionId));
       const stored = which.fresh ? undefined : this.#read(sessionId);
       const current =
         stored !== undefined && (which.turnId === undefined || stored.turnId === which.turnId)
@@ -52,7 +77,7 @@ export class TurnStore {
           : undefined;
       const turn = current ?? { turnId: which.turnId ?? randomUUID(), state: {} };
       const { result, state } = await fn(turn);
-      this.#write(sessionId, { turnId: turn.turnId, state });
+      this.#writeFile(this.#file(sessionId), { turnId: turn.turnId, state: stateAsData(state) });
       return result;
     });
   }
@@ -110,6 +135,10 @@ export class TurnStore {
     return join(this.#dir, `${encodeURIComponent(sessionId)}.told`);
   }
 
+  #lockFile(sessionId: string): string {
+    return join(this.#dir, `${encodeURIComponent(sessionId)}.lock`);
+  }
+
   /** The stored turn; none when there is no file. A file that is there but unreadable is an error. */
   #read(sessionId: string): StoredTurn | undefined {
     const file = this.#file(sessionId);
@@ -139,16 +168,13 @@ export class TurnStore {
     return stored;
   }
 
-  #write(sessionId: string, turn: StoredTurn): void {
-    this.#writeFile(this.#file(sessionId), turn);
-  }
-
   #writeFile(file: string, value: unknown): void {
     const temporary = `${file}.${process.pid}.tmp`;
     try {
       writeFileSync(temporary, JSON.stringify(value), { mode: 0o600 });
       renameSync(temporary, file);
     } catch (error) {
+      rmSync(temporary, { force: true });
       throw new TurnStoreError(`cannot write the turn state ${file}: ${oneLine(error)}`);
     }
   }
@@ -169,33 +195,57 @@ export class TurnStore {
         `cannot use the turn-state folder ${this.#dir} ($HERMES_HOME/turns): ${oneLine(error)}`,
       );
     }
-    const lock = `${this.#file(sessionId)}.lock`;
-    const started = Date.now();
-    for (;;) {
-      try {
-        mkdirSync(lock);
-        break;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-          throw new TurnStoreError(`cannot lock the turn state ${lock}: ${oneLine(error)}`);
-        }
-        const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-        if (age > LOCK_STALE_MS) rmSync(lock, { recursive: true, force: true });
-        else if (Date.now() - started > LOCK_GIVE_UP_MS)
-          throw new TurnStoreError(
-            `timed out after ${LOCK_GIVE_UP_MS / 1000} s waiting for the lock ${lock}; remove it if no hermes hook is running`,
-          );
-        else await new Promise((resolve) => setTimeout(resolve, LOCK_WAIT_MS));
-      }
-    }
+    const path = this.#lockFile(sessionId);
+    let lock: OwnedLock;
     try {
-      return await fn();
+      lock = await acquireOwnedLock(path, { timeoutMs: this.#options.lockTimeoutMs });
+    } catch (error) {
+      if (error instanceof LockTimeoutError) throw new TurnStoreError(error.message);
+      throw new TurnStoreError(`cannot lock the turn state ${path}: ${oneLine(error)}`);
+    }
+    let result: T;
+    try {
+      result = await fn();
     } finally {
-      rmSync(lock, { recursive: true, force: true });
+      lock.release();
+    }
+    this.#sweepIfDue();
+    return result;
+  }
+
+  /** Now and then, state left by turns that never ended goes; a failure here fails no hook. */
+  #sweepIfDue(): void {
+    try {
+      sweepTurnFolder(this.#dir, {
+        maxAgeMs: this.#options.maxAgeMs,
+        everyMs: this.#options.sweepEveryMs,
+      });
+    } catch {
+      // Cleaning up is opportunistic: the next due sweep tries again.
     }
   }
 }
 
+/** The state as JSON data, or an error naming the key that is not (see `json-data.ts`). */
+function stateAsData(state: Record<string, unknown>): unknown {
+  try {
+    return copyJsonData(state, 'state');
+  } catch (error) {
+    if (error instanceof NotJsonDataError) {
+      throw new TurnStoreError(
+        `the turn state cannot be saved: ${error.message}, not JSON data (hook processes share the state as JSON: keep strings, numbers, booleans, null, arrays and plain objects in it)`,
+      );
+    }
+    throw new TurnStoreError(`the turn state cannot be saved: reading it threw ${oneLine(error)}`);
+  }
+}
+
 function oneLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0] as string;
+  let text: string;
+  try {
+    text = error instanceof Error ? String(error.message) : String(error);
+  } catch {
+    text = 'an error that cannot be read';
+  }
+  return text.split('\n')[0] as string;
 }
