@@ -1,3 +1,4 @@
+import { describeError } from '../chain/errors.js';
 import type { Logger } from '../log/logger.js';
 import {
   type ObserverEvent,
@@ -58,11 +59,19 @@ export class ObserverIndex {
   }
 }
 
+/**
+ * Calls one observer. Nothing it throws, returns or rejects with gets out: what it returns is read
+ * once (its `then`, which may be a getter that throws), a rejection is caught, and a failure is
+ * described by `describeError`, which cannot throw whatever the value.
+ */
 function notify(observer: RegisteredObserver, payload: ObserverPayload): void {
   try {
-    const result = observer.fn(payload) as PromiseLike<unknown> | undefined;
-    if (result !== null && typeof result === 'object' && typeof result.then === 'function') {
-      result.then(undefined, (error: unknown) => failed(observer, payload.event, error));
+    const result = observer.fn(payload);
+    if (result !== null && typeof result === 'object') {
+      const then = (result as PromiseLike<unknown>).then;
+      if (typeof then === 'function') {
+        then.call(result, undefined, (error: unknown) => failed(observer, payload.event, error));
+      }
     }
   } catch (error) {
     failed(observer, payload.event, error);
@@ -72,7 +81,7 @@ function notify(observer: RegisteredObserver, payload: ObserverPayload): void {
 function failed(observer: RegisteredObserver, event: string, error: unknown): void {
   if (observer.failed) return;
   observer.failed = true;
-  const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const reason = describeError(error);
   try {
     observer.log.warn(
       `observer of ${observer.event === '*' ? 'every event' : event} failed (${reason}); ignored, and further failures of it are not logged`,
