@@ -238,7 +238,10 @@ class ChainRun implements Watched {
     let value = this.value;
     let merged = this.metadata;
     try {
-      if (metadata !== undefined) merged = Object.freeze({ ...merged, ...metadata });
+      if (metadata !== undefined) {
+        // The first metadata of the chain is the handler's copy itself (already a fresh object).
+        merged = Object.freeze(merged === EMPTY_METADATA ? metadata : { ...merged, ...metadata });
+      }
       if (changes) value = this.decl.fold(value, r as AnyHookResult);
     } catch (error) {
       const reason = `returned a ${action} that cannot be copied: ${describeThrown(error)}`;
@@ -283,23 +286,21 @@ class ChainRun implements Watched {
   private readResult(result: unknown): ReadResult | string {
     if (typeof result !== 'object') return describeInvalid(this.decl, result);
     const { action, value, metadata } = result as Partial<ReadResult>;
-    const fields = { action, value, metadata };
-    if (metadata !== undefined && !isPlainObject(metadata))
-      return describeInvalid(this.decl, fields);
+    if (metadata !== undefined && !isPlainObject(metadata)) {
+      return describeInvalid(this.decl, { action, value, metadata });
+    }
     let schema: z.ZodType | undefined;
     if (action === 'pass') {
-      if (value !== undefined) return describeInvalid(this.decl, fields);
+      if (value !== undefined) return describeInvalid(this.decl, { action, value, metadata });
     } else if (action === 'block') {
-      if (typeof value !== 'string' || value.length === 0)
-        return describeInvalid(this.decl, fields);
+      if (typeof value !== 'string' || value.length === 0) {
+        return describeInvalid(this.decl, { action, value, metadata });
+      }
     } else {
       const actions = this.decl.actions;
-      schema =
-        typeof action === 'string' && Object.hasOwn(actions, action) ? actions[action] : undefined;
-      if (schema === undefined) return describeInvalid(this.decl, fields);
-      const extra = Object.keys(result as object).find(
-        (key) => key !== 'action' && key !== 'value' && key !== 'metadata',
-      );
+      if (typeof action === 'string' && Object.hasOwn(actions, action)) schema = actions[action];
+      if (schema === undefined) return describeInvalid(this.decl, { action, value, metadata });
+      const extra = unknownKey(result as object);
       if (extra !== undefined) {
         return `returned ${action} with an unknown key "${extra}"; a result has only action, value and metadata`;
       }
@@ -307,7 +308,8 @@ class ChainRun implements Watched {
     let copiedMetadata: Metadata | undefined;
     let droppedMetadata: string | undefined;
     if (metadata !== undefined) {
-      const copy = jsonDataCopy(metadata, 'metadata');
+      // Not frozen at the top: only spread into the frozen merged metadata.
+      const copy = jsonDataCopy(metadata, 'metadata', false);
       if (copy.ok) copiedMetadata = copy.value as Metadata;
       else if (action === 'block') droppedMetadata = `returned block with ${copy.reason}`;
       else return `returned ${action} with ${copy.reason}`;
@@ -317,7 +319,12 @@ class ChainRun implements Watched {
     }
     const copy = jsonDataCopy(value, 'value');
     if (!copy.ok) return `returned ${action} with ${copy.reason}`;
-    const read = { action: action as string, value: copy.value, metadata: copiedMetadata };
+    // What the schema checks is exactly what is returned: no field left unchecked.
+    const read: ReadResult = {
+      action: action as string,
+      value: copy.value,
+      metadata: copiedMetadata,
+    };
     if (!schema.safeParse(read).success) return describeInvalid(this.decl, read);
     return read;
   }
@@ -446,6 +453,16 @@ interface ReadResult {
   metadata: Metadata | undefined;
   /** Why a block's metadata was dropped (it was not JSON data). */
   droppedMetadata?: string | undefined;
+}
+
+/** A key a result may not have (a rewrite's schema is strict): found without reading a value. */
+function unknownKey(result: object): string | undefined {
+  const keys = Object.keys(result);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    if (key !== 'action' && key !== 'value' && key !== 'metadata') return key;
+  }
+  return undefined;
 }
 
 /**
