@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { copyJsonData, NotJsonDataError } from '../src/host/command-hook/json-data.js';
+import { jsonDataCopy } from '../src/chain/json-data.js';
 
-describe('turn state as JSON data', () => {
+/** The copy, or the reason it was refused. */
+function copyOf(value: unknown): unknown {
+  const copy = jsonDataCopy(value, 'state');
+  return copy.ok ? copy.value : copy.reason;
+}
+
+describe('JSON data (handler results, turn state)', () => {
   it('copies JSON data unchanged, leaving out keys whose value is undefined', () => {
     const shared = { read: ['a.ts'] };
     const value = {
@@ -13,33 +19,36 @@ describe('turn state as JSON data', () => {
       gone: undefined,
       bare: Object.assign(Object.create(null), { x: 1 }),
     };
-    const copy = copyJsonData(value, 'state');
+    const copy = copyOf(value);
     expect(copy).toEqual({ ...value, gone: undefined });
     expect(JSON.parse(JSON.stringify(copy))).toEqual(copy);
   });
 
   class Plan {}
   it.each([
-    [{ at: new Date(0) }, 'state.at is a Date'],
-    [{ seen: new Map() }, 'state.seen is a Map'],
-    [{ seen: new Set() }, 'state.seen is a Set'],
-    [{ plan: new Plan() }, 'state.plan is a Plan'],
-    [{ total: 1n }, 'state.total is a bigint'],
-    [{ check: () => true }, 'state.check is a function'],
-    [{ tag: Symbol('t') }, 'state.tag is a symbol'],
-    [{ ratio: Number.NaN }, 'state.ratio is NaN'],
-    [{ list: [1, undefined] }, 'state.list[1] is undefined'],
+    [{ at: new Date(0) }, 'state.at: a Date is not JSON data'],
+    [{ seen: new Map() }, 'state.seen: a Map is not JSON data'],
+    [{ seen: new Set() }, 'state.seen: a Set is not JSON data'],
+    [{ plan: new Plan() }, 'state.plan: a Plan is not JSON data'],
+    [{ total: 1n }, 'state.total: a bigint is not JSON data'],
+    [{ check: () => true }, 'state.check: a function is not JSON data'],
+    [{ tag: Symbol('t') }, 'state.tag: a symbol is not JSON data'],
+    [{ ratio: Number.NaN }, 'state.ratio: NaN is not JSON data'],
+    [{ list: [1, undefined] }, 'state.list[1]: undefined is not JSON data'],
     // biome-ignore lint/suspicious/noSparseArray: the hole is the point
-    [{ list: [1, , 3] }, 'state.list[1] is a hole in the array'],
-    [{ 'my-ext': { deep: [{ at: new Date(0) }] } }, 'state["my-ext"].deep[0].at is a Date'],
+    [{ list: [1, , 3] }, 'state.list[1]: undefined is not JSON data'],
+    [
+      { 'my-ext': { deep: [{ at: new Date(0) }] } },
+      'state["my-ext"].deep[0].at: a Date is not JSON data',
+    ],
   ])('refuses %o: %s', (value, problem) => {
-    expect(() => copyJsonData(value, 'state')).toThrow(new NotJsonDataError(problem));
+    expect(copyOf(value)).toBe(problem);
   });
 
   it('refuses a cycle, naming where it closes', () => {
     const node: Record<string, unknown> = { name: 'a' };
     node.next = { back: node };
-    expect(() => copyJsonData({ node }, 'state')).toThrow('state.node.next.back is a cycle');
+    expect(copyOf({ node })).toBe('state.node.next.back: a cycle is not JSON data');
   });
 
   it('keeps a key named __proto__ a key, and reads a getter once', () => {
@@ -49,7 +58,7 @@ describe('turn state as JSON data', () => {
       enumerable: true,
       get: () => ++reads,
     });
-    const copy = copyJsonData(value, 'state') as Record<string, unknown>;
+    const copy = copyOf(value) as Record<string, unknown>;
     expect(Object.keys(copy)).toEqual(['__proto__', 'counted']);
     expect(JSON.stringify(copy)).toBe('{"__proto__":{"polluted":true},"counted":1}');
     expect(reads).toBe(1);

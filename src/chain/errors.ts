@@ -22,11 +22,53 @@ export class HandlerTimeoutError extends Error {
   }
 }
 
-/** Why a thrown value made a handler fail, in one line. */
+/** Why a thrown value made a handler fail, in one line. Never throws. */
 export function describeThrown(error: unknown): string {
-  if (error instanceof HandlerTimeoutError) return error.message;
-  if (error instanceof Error) return `threw ${error.name}: ${error.message}`;
-  return `threw ${safeString(error)}`;
+  return isTimeout(error)
+    ? (error as HandlerTimeoutError).message
+    : `threw ${describeError(error)}`;
+}
+
+/** Said of a thrown value that cannot be looked at: a proxy whose traps throw, a revoked one. */
+const UNREADABLE = 'a value that cannot be read';
+
+/**
+ * What a thrown (or rejected) value says about itself, in one line: `Name: message` for an Error,
+ * a short printout otherwise. Never throws, whatever the value: an Error's `name` or `message`
+ * may be a getter that throws, a value may be a proxy whose every trap throws (`instanceof`
+ * included), and a describer that threw would turn a handled failure into a crash or a chain
+ * that never settles. Each field is read once, each read guarded; what cannot be read is said so.
+ */
+export function describeError(error: unknown): string {
+  let isError: boolean;
+  try {
+    isError = error instanceof Error;
+  } catch {
+    return UNREADABLE;
+  }
+  if (!isError) return safeString(error);
+  const name = readText(error as Error, 'name') ?? 'Error';
+  const message = readText(error as Error, 'message');
+  return message === undefined ? `${name} (its message cannot be read)` : `${name}: ${message}`;
+}
+
+function isTimeout(error: unknown): boolean {
+  try {
+    return error instanceof HandlerTimeoutError;
+  } catch {
+    return false;
+  }
+}
+
+/** A field of an Error as text, or undefined when it cannot be read. */
+function readText(error: Error, field: 'name' | 'message'): string | undefined {
+  let value: unknown;
+  try {
+    value = error[field];
+  } catch {
+    return undefined;
+  }
+  return typeof value === 'string' ? value : safeString(value);
 }
 
 /**
@@ -45,7 +87,7 @@ export function describeInvalidResult(
   if (typeof action !== 'string') {
     return `returned a result without a string "action"; ${decl.name} allows ${allowed}`;
   }
-  const schema = decl.actions[action];
+  const schema = Object.hasOwn(decl.actions, action) ? decl.actions[action] : undefined;
   if (action !== 'pass' && action !== 'block' && !schema) {
     return `returned unknown action "${action}"; ${decl.name} allows ${allowed}`;
   }
@@ -87,11 +129,12 @@ function kindOf(value: unknown): string {
   return `${typeof value} ${safeString(value)}`;
 }
 
+/** A short printout of any value; `String()` may call a throwing `toString` or proxy trap. */
 function safeString(value: unknown): string {
   try {
     const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
     return text.length > 80 ? `${text.slice(0, 77)}...` : text;
   } catch {
-    return '(unprintable value)';
+    return UNREADABLE;
   }
 }

@@ -1,6 +1,8 @@
+import type { z } from 'zod';
 import type { HookDeclaration, TurnContext } from '../hooks/declaration.js';
 import { type AnyHookResult, type Metadata, PASS } from '../hooks/results.js';
 import {
+  describeError,
   describeInvalidResult,
   describeThrown,
   HandlerTimeoutError,
@@ -8,6 +10,7 @@ import {
 } from './errors.js';
 import { isPlainObject } from './frozen.js';
 import type { RegisteredHandler } from './handler.js';
+import { jsonDataCopy } from './json-data.js';
 import { type ChainOutcome, EMPTY_METADATA, type TraceEntry, unchangedOutcome } from './outcome.js';
 import { releaseIfIdle, unwatch, type Watched, watch } from './watchdog.js';
 
@@ -16,8 +19,8 @@ type AnyDeclaration = HookDeclaration<unknown, unknown, unknown>;
 const now = () => performance.now();
 /** What `loop` returns when it stopped to wait for an async handler. */
 const WAITING = Symbol('waiting');
-/** Thrown by `validResult`; the precise reason is worked out only then, off the hot path. */
-const INVALID = Symbol('invalid result');
+/** `then` of native promises: a result whose `then` is this is awaited with one call of it. */
+const NATIVE_THEN = Promise.prototype.then;
 /** Distinct failure reasons logged per handler, at most: a guard failing in new ways every call must not grow memory. */
 const MAX_LOGGED_REASONS = 50;
 
@@ -39,7 +42,13 @@ export function runChain<Input, Value, Event>(
 ): ChainOutcome<Value> | Promise<ChainOutcome<Value>> {
   if (handlers.length === 0) return unchangedOutcome(decl.unchanged(input));
   const run = new ChainRun(decl as AnyDeclaration, handlers, input, turn);
-  const outcome = run.loop();
+  let outcome: ChainOutcome<unknown> | typeof WAITING;
+  try {
+    outcome = run.loop();
+  } catch (error) {
+    // Every handler value is read inside a guard, so this is the runner's own fault: fail closed.
+    return run.broken(error) as ChainOutcome<Value>;
+  }
   if (outcome !== WAITING) return outcome as ChainOutcome<Value>;
   // Safe to attach after the loop: a handler's promise settles in a later microtask at the earliest.
   return new Promise((resolve) => {
@@ -93,13 +102,24 @@ class ChainRun implements Watched {
         start = end;
         continue;
       }
-      if (
-        result !== null &&
-        typeof result === 'object' &&
-        typeof (result as PromiseLike<unknown>).then === 'function'
-      ) {
-        this.wait(handler, result as PromiseLike<unknown>, start);
-        return WAITING;
+      if (result !== null && typeof result === 'object') {
+        // `then` is read once, here; a getter or a proxy trap may throw.
+        let then: unknown;
+        let failure: string | undefined;
+        try {
+          then = (result as PromiseLike<unknown>).then;
+          if (typeof then === 'function' && this.wait(handler, result, then, start)) {
+            return WAITING;
+          }
+        } catch (error) {
+          failure = `${typeof then === 'function' ? 'returned a promise that cannot be awaited' : 'returned a result that cannot be read'}: ${describeThrown(error)}`;
+        }
+        if (failure !== undefined) {
+          const end = now();
+          if (this.fail(handler, failure, end - start, undefined)) return this.outcome();
+          start = end;
+          continue;
+        }
       }
       const end = now();
       const durationMs = end - start;
@@ -116,33 +136,63 @@ class ChainRun implements Watched {
     return this.outcome();
   }
 
-  /** Awaits an async handler once: one `then`, and a watchdog entry instead of a timer. */
-  private wait(handler: RegisteredHandler, pending: PromiseLike<unknown>, start: number): void {
+  /**
+   * Awaits an async handler once: one `then`, and a watchdog entry instead of a timer. Returns
+   * true once waiting; throws (before anything is watched) when the thenable cannot be awaited.
+   *
+   * A native promise is awaited with the `then` already read, which may still throw at once (a
+   * `constructor` getter that throws). A foreign thenable's `then` is called inside a promise
+   * executor, which turns its throw into a rejection and any synchronous callback into a later
+   * settlement: `resolve` is always attached before `resume` can run, and `then` is read once.
+   */
+  private wait(handler: RegisteredHandler, pending: object, then: unknown, start: number): true {
     const id = ++this.waitId;
+    const onSettled = (result: unknown) => this.settled(id, result, false);
+    const onFailed = (error: unknown) => this.settled(id, error, true);
+    try {
+      if (then === NATIVE_THEN) {
+        NATIVE_THEN.call(pending as Promise<unknown>, onSettled, onFailed);
+      } else {
+        new Promise((resolve, reject) => {
+          (then as PromiseLike<unknown>['then']).call(pending, resolve, reject);
+        }).then(onSettled, onFailed);
+      }
+    } catch (error) {
+      this.waitId++; // a callback registered before the throw must find its wait gone
+      throw error;
+    }
     this.waitStart = start;
     if (handler.timeoutMs < Number.POSITIVE_INFINITY) {
       this.deadline = start + handler.timeoutMs;
       watch(this);
     }
-    // Promise.resolve returns a native promise as it is, and makes a foreign thenable settle
-    // asynchronously, so `resolve` is always attached before `resume` can run.
-    Promise.resolve(pending).then(
-      (result) => this.settled(id, result, false),
-      (error: unknown) => this.settled(id, error, true),
-    );
+    return true;
   }
 
   private settled(id: number, value: unknown, failed: boolean): void {
     if (id !== this.waitId) return; // timed out already; a late result changes nothing
     this.waitId++;
     unwatch(this);
-    this.resume(value, failed);
+    this.guardedResume(value, failed);
   }
 
   onTimeout(): void {
     this.waitId++;
     const handler = this.handlers[this.index] as RegisteredHandler;
-    this.resume(new HandlerTimeoutError(handler.timeoutMs), true);
+    this.guardedResume(new HandlerTimeoutError(handler.timeoutMs), true);
+  }
+
+  /**
+   * `resume`, from a promise callback or the watchdog's timer, where a throw would be an
+   * unhandled rejection or an uncaught exception and the chain's promise would never settle.
+   */
+  private guardedResume(value: unknown, failed: boolean): void {
+    try {
+      this.resume(value, failed);
+    } catch (error) {
+      releaseIfIdle();
+      this.resolve?.(this.broken(error));
+    }
   }
 
   private resume(value: unknown, failed: boolean): void {
@@ -171,16 +221,14 @@ class ChainRun implements Watched {
       if (this.turn.onStep !== undefined) this.step(handler, 'pass', durationMs);
       return false;
     }
-    let r: AnyHookResult & { value?: unknown };
+    let r: ReadResult | string;
     try {
-      r = this.validResult(result);
+      r = this.readResult(result);
     } catch (error) {
-      const reason =
-        error === INVALID
-          ? describeInvalid(this.decl, result)
-          : `returned a result that cannot be read: ${describeThrown(error)}`;
-      return this.fail(handler, reason, durationMs, error === INVALID ? undefined : error);
+      const reason = `returned a result that cannot be read: ${describeThrown(error)}`;
+      return this.fail(handler, reason, durationMs, undefined);
     }
+    if (typeof r === 'string') return this.fail(handler, r, durationMs, undefined);
     const { action, metadata } = r;
     const changes = action !== 'pass' && action !== 'block';
     if (changes && handler.phase === 'validate') {
@@ -190,19 +238,30 @@ class ChainRun implements Watched {
     let value = this.value;
     let merged = this.metadata;
     try {
-      if (metadata !== undefined) merged = Object.freeze({ ...merged, ...metadata });
-      if (changes) value = this.decl.fold(value, r);
+      if (metadata !== undefined) {
+        // The first metadata of the chain is the handler's copy itself (already a fresh object).
+        merged = Object.freeze(merged === EMPTY_METADATA ? metadata : { ...merged, ...metadata });
+      }
+      if (changes) value = this.decl.fold(value, r as AnyHookResult);
     } catch (error) {
       const reason = `returned a ${action} that cannot be copied: ${describeThrown(error)}`;
       return this.fail(handler, reason, durationMs, error);
     }
-    this.trace.push(traceEntry(handler, action, durationMs));
+    const entry = traceEntry(handler, action, durationMs);
+    if (r.droppedMetadata !== undefined) {
+      entry.error = this.report(
+        handler,
+        r.droppedMetadata,
+        'blocked all the same; the metadata was dropped',
+      );
+    }
+    this.trace.push(entry);
     this.metadata = merged;
     if (changes) {
       this.value = value;
       this.changed = true;
     }
-    if (this.turn.onStep !== undefined) this.step(handler, action, durationMs);
+    if (this.turn.onStep !== undefined) this.step(handler, action, durationMs, entry.error);
     if (action === 'block') {
       this.block(handler.extension, r.value as string);
       return true;
@@ -214,26 +273,60 @@ class ChainRun implements Watched {
   }
 
   /**
-   * The result as a plain snapshot, or throws INVALID. The fields are read once, so a result
-   * with getters cannot show the checks one thing and the fold another.
+   * The result with each field read once, its data copied as frozen JSON data; or, as a string,
+   * why the result is not valid. Throws only when reading the result throws (a getter, a proxy).
+   * What was read is what is checked and what is folded: a getter cannot show the checks one
+   * value and the fold another.
+   *
+   * A `block` whose metadata is not JSON data stays a block (`droppedMetadata` says why its
+   * metadata was dropped): a handler error there would be ignored under `onError: 'pass'` and a
+   * block would turn into a pass. Any other result with data that is not JSON data is a handler
+   * error naming the key path.
    */
-  private validResult(result: unknown): AnyHookResult & { value?: unknown } {
-    if (typeof result !== 'object') throw INVALID;
-    const { action, value, metadata } = result as {
-      action?: unknown;
-      value?: unknown;
-      metadata?: unknown;
-    };
-    if (metadata !== undefined && !isPlainObject(metadata)) throw INVALID;
-    if (action === 'pass') {
-      if (value !== undefined) throw INVALID;
-    } else if (action === 'block') {
-      if (typeof value !== 'string' || value.length === 0) throw INVALID;
-    } else {
-      const schema = typeof action === 'string' ? this.decl.actions[action] : undefined;
-      if (schema === undefined || !schema.safeParse(result).success) throw INVALID;
+  private readResult(result: unknown): ReadResult | string {
+    if (typeof result !== 'object') return describeInvalid(this.decl, result);
+    const { action, value, metadata } = result as Partial<ReadResult>;
+    if (metadata !== undefined && !isPlainObject(metadata)) {
+      return describeInvalid(this.decl, { action, value, metadata });
     }
-    return { action, value, metadata } as AnyHookResult & { value?: unknown };
+    let schema: z.ZodType | undefined;
+    if (action === 'pass') {
+      if (value !== undefined) return describeInvalid(this.decl, { action, value, metadata });
+    } else if (action === 'block') {
+      if (typeof value !== 'string' || value.length === 0) {
+        return describeInvalid(this.decl, { action, value, metadata });
+      }
+    } else {
+      const actions = this.decl.actions;
+      if (typeof action === 'string' && Object.hasOwn(actions, action)) schema = actions[action];
+      if (schema === undefined) return describeInvalid(this.decl, { action, value, metadata });
+      const extra = unknownKey(result as object);
+      if (extra !== undefined) {
+        return `returned ${action} with an unknown key "${extra}"; a result has only action, value and metadata`;
+      }
+    }
+    let copiedMetadata: Metadata | undefined;
+    let droppedMetadata: string | undefined;
+    if (metadata !== undefined) {
+      // Not frozen at the top: only spread into the frozen merged metadata.
+      const copy = jsonDataCopy(metadata, 'metadata', false);
+      if (copy.ok) copiedMetadata = copy.value as Metadata;
+      else if (action === 'block') droppedMetadata = `returned block with ${copy.reason}`;
+      else return `returned ${action} with ${copy.reason}`;
+    }
+    if (schema === undefined) {
+      return { action: action as string, value, metadata: copiedMetadata, droppedMetadata };
+    }
+    const copy = jsonDataCopy(value, 'value');
+    if (!copy.ok) return `returned ${action} with ${copy.reason}`;
+    // What the schema checks is exactly what is returned: no field left unchecked.
+    const read: ReadResult = {
+      action: action as string,
+      value: copy.value,
+      metadata: copiedMetadata,
+    };
+    if (!schema.safeParse(read).success) return describeInvalid(this.decl, read);
+    return read;
   }
 
   /**
@@ -246,28 +339,54 @@ class ChainRun implements Watched {
     durationMs: number,
     cause: unknown,
   ): boolean {
-    const error = new HookHandlerError(handler.extension, this.decl.name, reason, { cause });
     const failClosed = handler.onError === 'block';
     const action = failClosed ? 'block' : 'error';
     const entry = traceEntry(handler, action, durationMs);
-    entry.error = error.message;
+    const consequence = failClosed ? 'blocked (onError: block)' : 'ignored (onError: pass)';
+    entry.error = this.report(handler, reason, consequence, cause);
     this.trace.push(entry);
-    if (this.turn.onStep !== undefined) this.step(handler, action, durationMs, error.message);
-    if (!handler.loggedErrors.has(reason) && handler.loggedErrors.size < MAX_LOGGED_REASONS) {
-      handler.loggedErrors.add(reason);
-      const consequence = failClosed ? 'blocked (onError: block)' : 'ignored (onError: pass)';
-      try {
-        handler.log.warn(`${error.message} — ${consequence}`);
-      } catch {
-        // A host's logger that throws must not turn a handled failure into a crash.
-      }
-    }
+    if (this.turn.onStep !== undefined) this.step(handler, action, durationMs, entry.error);
     if (!failClosed) return false;
     this.block(
       handler.extension,
       `Blocked because extension "${handler.extension}" failed in ${this.decl.name} (${reason}).`,
     );
     return true;
+  }
+
+  /**
+   * The handler error's message, for the trace. Logged once per distinct reason per handler,
+   * with what came of it.
+   */
+  private report(
+    handler: RegisteredHandler,
+    reason: string,
+    consequence: string,
+    cause?: unknown,
+  ): string {
+    const { message } = new HookHandlerError(handler.extension, this.decl.name, reason, { cause });
+    if (!handler.loggedErrors.has(reason) && handler.loggedErrors.size < MAX_LOGGED_REASONS) {
+      handler.loggedErrors.add(reason);
+      try {
+        handler.log.warn(`${message} — ${consequence}`);
+      } catch {
+        // A host's logger that throws must not turn a handled failure into a crash.
+      }
+    }
+    return message;
+  }
+
+  /**
+   * The outcome when the runner itself failed (never a handler: their values are read inside
+   * guards). Blocked, whatever the hook, since nothing it decided so far can be trusted.
+   */
+  broken(error: unknown): ChainOutcome<unknown> {
+    const extension = this.handlers[this.index]?.extension ?? 'hermes';
+    this.block(
+      extension,
+      `Blocked because the ${this.decl.name} chain failed while running extension "${extension}" (${describeError(error)}). This is a fault in hermes-extensions, not in the extension; please report it.`,
+    );
+    return this.outcome();
   }
 
   private step(
@@ -327,7 +446,29 @@ function traceEntry(handler: RegisteredHandler, action: string, durationMs: numb
     : { extension: handler.extension, action, durationMs };
 }
 
-/** The precise reason a result is invalid; reading it again may throw (getters), so guarded. */
+/** A result with its fields read once: data fields are frozen JSON data. */
+interface ReadResult {
+  action: string;
+  value: unknown;
+  metadata: Metadata | undefined;
+  /** Why a block's metadata was dropped (it was not JSON data). */
+  droppedMetadata?: string | undefined;
+}
+
+/** A key a result may not have (a rewrite's schema is strict): found without reading a value. */
+function unknownKey(result: object): string | undefined {
+  const keys = Object.keys(result);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    if (key !== 'action' && key !== 'value' && key !== 'metadata') return key;
+  }
+  return undefined;
+}
+
+/**
+ * The precise reason a result is invalid, worked out only once it is (off the hot path). Given the
+ * fields as read (a fields' value may still be a proxy), so guarded.
+ */
 function describeInvalid(decl: AnyDeclaration, result: unknown): string {
   try {
     return describeInvalidResult(decl, result);

@@ -81,7 +81,12 @@ function fire(): void {
     if (wait.deadline <= now) {
       unwatch(wait);
       // May start the chain's next handler, which joins at the head: not visited in this pass.
-      wait.onTimeout();
+      try {
+        wait.onTimeout();
+      } catch {
+        // A chain settles itself even when it fails (`ChainRun.guardedResume`); should one ever
+        // throw, the waits after it must still time out, and a timer callback must not throw.
+      }
     } else if (wait.deadline < next) {
       next = wait.deadline;
     }

@@ -85,7 +85,8 @@ function foldRequest(request: LlmRequest, result: AnyHookResult): LlmRequest {
       const next = (result as RewriteResult<Partial<LlmRequest>>).value;
       return {
         systemPrompt: next.systemPrompt ?? request.systemPrompt,
-        messages: next.messages === undefined ? request.messages : frozenCopy(next.messages),
+        // Already a frozen copy: the runner checked the rewrite's value to be JSON data.
+        messages: next.messages ?? request.messages,
       };
     }
   }

@@ -44,6 +44,10 @@ export interface HookDeclaration<Input, Value, Event> {
   unchanged(input: Input): Value;
   /** The frozen event handed to handlers while the value and the metadata are these. */
   event(input: Input, value: Value, turn: TurnContext, metadata: Metadata): Event;
-  /** Apply a validated rewrite or injection to the value, returning the new read-only value. */
+  /**
+   * Apply a validated rewrite or injection to the value, returning the new read-only value. The
+   * result's `value` and `metadata` are the runner's frozen copies, checked to be JSON data
+   * (`chain/json-data.ts`), so they are used as they are.
+   */
   fold(value: Value, result: AnyHookResult): Value;
 }

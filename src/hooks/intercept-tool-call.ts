@@ -50,5 +50,6 @@ export const interceptToolCall: HookDeclaration<
       state: turn.state,
       metadata,
     }),
-  fold: (_args, result) => frozenCopy((result as RewriteResult<Record<string, unknown>>).value),
+  // The runner hands over the value as a frozen copy it checked to be JSON data.
+  fold: (_args, result) => (result as RewriteResult<Record<string, unknown>>).value,
 };

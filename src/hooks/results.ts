@@ -2,6 +2,13 @@
  * What a handler returns. The helpers build plain, frozen objects, so a handler may just as well
  * return `{ action, value?, metadata? }` literally; every result is validated against the hook
  * it came from by the chain runner (see `hooks/*.ts` for what each hook allows).
+ *
+ * A result's `value` and `metadata` cross to hosts, over the bridge and command hooks as JSON,
+ * so they must be JSON data: plain objects, arrays, strings, finite numbers, booleans and null
+ * (`chain/json-data.ts` has the rules, e.g. a key whose value is `undefined` is left out). Each
+ * field is read once and copied; anything else is a handler error naming the key path
+ * (`value.opts.when: a Date is not JSON data`), except that a `block` always stays a block: its
+ * metadata is dropped instead, and the reason is logged and put in the trace.
  */
 export type Metadata = Record<string, unknown>;
 

@@ -1,3 +1,4 @@
+import { describeError } from '../chain/errors.js';
 import type { Logger } from '../log/logger.js';
 import {
   type ObserverEvent,
@@ -92,25 +93,34 @@ export class ObserverIndex {
   }
 }
 
-/** Calls the observer; a promise it returns comes back as one that settles with it, never rejecting. */
+/**
+ * Calls one observer. Nothing it throws, returns or rejects with gets out: what it returns is read
+ * once (its `then`, which may be a getter that throws), a rejection is caught, and a failure is
+ * described by `describeError`, which cannot throw whatever the value. A promise it returns comes
+ * back as one that settles with it and never rejects, for `close()` to wait on.
+ */
 function notify(observer: RegisteredObserver, payload: ObserverPayload): Promise<void> | undefined {
   try {
-    const result = observer.fn(payload) as PromiseLike<unknown> | undefined;
-    if (result !== null && typeof result === 'object' && typeof result.then === 'function') {
-      return new Promise<void>((settle) => {
-        try {
-          result.then(
-            () => settle(),
-            (error: unknown) => {
-              settle();
-              failed(observer, payload.event, error);
-            },
-          );
-        } catch (error) {
-          settle();
-          failed(observer, payload.event, error);
-        }
-      });
+    const result = observer.fn(payload);
+    if (result !== null && typeof result === 'object') {
+      const then = (result as PromiseLike<unknown>).then;
+      if (typeof then === 'function') {
+        return new Promise<void>((settle) => {
+          try {
+            then.call(
+              result,
+              () => settle(),
+              (error: unknown) => {
+                settle();
+                failed(observer, payload.event, error);
+              },
+            );
+          } catch (error) {
+            settle();
+            failed(observer, payload.event, error);
+          }
+        });
+      }
     }
   } catch (error) {
     failed(observer, payload.event, error);
@@ -121,7 +131,7 @@ function notify(observer: RegisteredObserver, payload: ObserverPayload): Promise
 function failed(observer: RegisteredObserver, event: string, error: unknown): void {
   if (observer.failed) return;
   observer.failed = true;
-  const reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const reason = describeError(error);
   try {
     observer.log.warn(
       `observer of ${observer.event === '*' ? 'every event' : event} failed (${reason}); ignored, and further failures of it are not logged`,

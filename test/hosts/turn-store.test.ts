@@ -131,13 +131,13 @@ describe.runIf(built).each(['claude-code', 'codex'] as const)(
     it('refuses a tool call whose handler put what is not JSON data in the state, naming the key', async () => {
       const { home, call } = setup({ 'extensions/state-keeper.ts': stateKeeper });
       expect(denial(await ask(home, call('date')))).toMatch(
-        /^Hermes could not check this call, so it is refused: the turn state cannot be saved: state\.startedAt is a Date, not JSON data/,
+        /^Hermes could not check this call, so it is refused: the turn state cannot be saved: state\.startedAt: a Date is not JSON data/,
       );
       expect(denial(await ask(home, call('bigint')))).toContain(
-        'state["files seen"].bytes is a bigint, not JSON data',
+        'state["files seen"].bytes: a bigint is not JSON data',
       );
       expect(denial(await ask(home, call('cycle')))).toContain(
-        'state.graph[0].self is a cycle (it holds itself), not JSON data',
+        'state.graph[0].self: a cycle is not JSON data',
       );
     }, 60_000);
 
@@ -148,7 +148,7 @@ describe.runIf(built).each(['claude-code', 'codex'] as const)(
       // Codex names its turns; Claude Code does not, and the next prompt starts its next turn.
       const next = agent === 'codex' ? { turn_id: 't2' } : {};
       expect(await ask(home, { ...prompt('keep a map'), ...next })).toEqual({
-        systemMessage: expect.stringContaining('state.index is a Map, not JSON data'),
+        systemMessage: expect.stringContaining('state.index: a Map is not JSON data'),
       });
       // The earlier turn's state is gone, not carried into this one.
       expect(await ask(home, { ...call('ls'), ...next })).toBeUndefined();

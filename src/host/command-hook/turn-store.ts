@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { jsonDataCopy } from '../../chain/json-data.js';
 import { acquireOwnedLock, LockTimeoutError, type OwnedLock } from '../../fs/owned-lock.js';
-import { copyJsonData, NotJsonDataError } from './json-data.js';
 import { sweepTurnFolder } from './turn-sweep.js';
 
 /** One turn's state between the separate hook processes of that turn. */
@@ -226,18 +226,16 @@ export class TurnStore {
   }
 }
 
-/** The state as JSON data, or an error naming the key that is not (see `json-data.ts`). */
+/**
+ * The state as JSON data (src/chain/json-data.ts: what handlers return is held to the same rule),
+ * or an error naming the key that is not.
+ */
 function stateAsData(state: Record<string, unknown>): unknown {
-  try {
-    return copyJsonData(state, 'state');
-  } catch (error) {
-    if (error instanceof NotJsonDataError) {
-      throw new TurnStoreError(
-        `the turn state cannot be saved: ${error.message}, not JSON data (hook processes share the state as JSON: keep strings, numbers, booleans, null, arrays and plain objects in it)`,
-      );
-    }
-    throw new TurnStoreError(`the turn state cannot be saved: reading it threw ${oneLine(error)}`);
-  }
+  const copy = jsonDataCopy(state, 'state', false);
+  if (copy.ok) return copy.value;
+  throw new TurnStoreError(
+    `the turn state cannot be saved: ${copy.reason} (hook processes share the state as JSON: keep strings, numbers, booleans, null, arrays and plain objects in it)`,
+  );
 }
 
 function oneLine(error: unknown): string {
