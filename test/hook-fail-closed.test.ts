@@ -115,6 +115,32 @@ describe.runIf(built).each(['claude-code', 'codex'] as const)(
       expect((await ask(home, read)).output).toBeUndefined();
     });
 
+    it('denies before the agent gives up on it: a handler that outlasts the hook deadline', async () => {
+      // The agent kills a hook that takes too long (30 s as installed) and runs the call: the
+      // answer must come first, whatever a handler's own timeout says.
+      const { home, bashWrite, prompt } = setup('extensions: {}\n', {
+        'extensions/slow-guard.ts': tsExtension(
+          'slow-guard',
+          `hermes.on('intercept_tool_call', () => new Promise(() => {}), { timeoutMs: 600_000 });
+           hermes.on('transform_user_input', () => new Promise(() => {}), { timeoutMs: 600_000 });`,
+        ),
+      });
+      const env = { HERMES_HOOK_DEADLINE_MS: '1500' };
+      const started = Date.now();
+      const answer = await runHook(agent, home, bashWrite, env, { timeout: 30_000 });
+      expect(answer.code, answer.stderr).toBe(0);
+      const output = JSON.parse(answer.stdout);
+      if (agent === 'codex') codexAnswer.parse(output);
+      expect(denial(output)).toMatch(/did not decide within 1\.5 s/);
+      expect(Date.now() - started).toBeLessThan(30_000);
+      // A prompt goes on, with a message.
+      const promptAnswer = await runHook(agent, home, prompt, env, { timeout: 30_000 });
+      expect(promptAnswer.code).toBe(0);
+      expect(JSON.parse(promptAnswer.stdout)).toEqual({
+        systemMessage: expect.stringMatching(/did not decide within 1\.5 s/),
+      });
+    });
+
     it('denies an event it cannot read, which may have been a tool call', async () => {
       const { home } = setup();
       for (const input of [

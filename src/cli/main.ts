@@ -77,13 +77,15 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       )
       .action(
         run(async () => {
-          let input = '';
-          for await (const chunk of process.stdin) input += chunk;
-          const { runCommandHook } = await import('../host/command-hook/run-hook.js');
-          const answer = await runCommandHook(agent, input, { logger: stderrLogger });
-          if (answer.stdout) io.out(answer.stdout);
-          if (answer.stderr) io.err(answer.stderr);
-          return answer.exitCode;
+          const { answerHookProcess } = await import('../host/command-hook/hook-process.js');
+          return answerHookProcess(agent, {
+            stdin: process.stdin,
+            out: (text) => io.out(text),
+            err: (text) => io.err(text),
+            logger: stderrLogger,
+            // Once stdout has taken the answer: a process.exit right away could cut it short.
+            exit: (code) => process.stdout.write('', () => process.exit(code)),
+          });
         }),
       );
   }

@@ -59,10 +59,11 @@ export function runHook(
   home: string,
   event: unknown,
   extraEnv: Record<string, string> = {},
+  options: { timeout?: number } = {},
 ): Promise<Answer> {
-  return runBin(
-    ['hook', agent],
-    { HERMES_HOME: home, HOME: home, ...extraEnv },
-    typeof event === 'string' ? event : JSON.stringify(event),
-  );
+  return runProcess(process.execPath, [bin, 'hook', agent], {
+    env: { HERMES_HOME: home, HOME: home, ...extraEnv },
+    stdin: typeof event === 'string' ? event : JSON.stringify(event),
+    ...options,
+  });
 }

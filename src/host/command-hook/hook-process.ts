@@ -1,0 +1,80 @@
+import type { Logger } from '../../log/logger.js';
+import type { CommandHookAgent } from './agents.js';
+import { failed, type HookAnswer, render } from './answers.js';
+import { runCommandHook } from './run-hook.js';
+
+/**
+ * How long one hook process may take before it answers without a decision. The agents kill a
+ * hook that runs past its timeout (30 s as `hermes hook install` writes it) and then run the
+ * call, so the process must answer — and deny — first, whatever the extensions' own limits add
+ * up to (imports and setups 10 s each, every handler 5 s by default). `HERMES_HOOK_DEADLINE_MS`
+ * sets it.
+ */
+export const HOOK_DEADLINE_MS = 25_000;
+
+export interface HookProcessIo {
+  stdin: AsyncIterable<string | Buffer>;
+  out(text: string): void;
+  err(text: string): void;
+  logger: Logger;
+  /** Ends the process once the answer is out (the deadline passed, and work may still hold it). */
+  exit(code: number): void;
+}
+
+/**
+ * One `hermes hook <agent>` process: the event read from stdin, answered within the deadline.
+ * A failure to read stdin is an event that cannot be read (a deny); past the deadline the answer
+ * is `failed` — a deny for a tool call, a `systemMessage` for anything else — and the process
+ * ends at once, since a handler that is still running would otherwise keep it alive.
+ */
+export async function answerHookProcess(
+  agent: CommandHookAgent,
+  io: HookProcessIo,
+  deadlineMs = hookDeadlineMs(),
+): Promise<number> {
+  let eventName: string | undefined;
+  const work = (async () => {
+    let input = '';
+    try {
+      for await (const chunk of io.stdin) input += chunk;
+    } catch (error) {
+      const why = `stdin could not be read: ${(error as Error)?.message ?? String(error)}`;
+      return render(failed(agent, undefined, why));
+    }
+    eventName = nameOf(input);
+    return runCommandHook(agent, input, { logger: io.logger });
+  })();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), deadlineMs);
+  });
+  const answer = await Promise.race([work, late]);
+  clearTimeout(timer);
+  if (answer !== undefined) return print(io, answer);
+  const seconds = Number((deadlineMs / 1000).toFixed(1));
+  const why = `the extensions did not decide within ${seconds} s (HERMES_HOOK_DEADLINE_MS); a handler or an extension's loading is hanging — \`hermes extensions doctor\` runs every hook and names slow ones`;
+  const code = print(io, render(failed(agent, eventName, why)));
+  io.exit(code);
+  return code;
+}
+
+function print(io: HookProcessIo, answer: HookAnswer): number {
+  if (answer.stdout) io.out(answer.stdout);
+  if (answer.stderr) io.err(answer.stderr);
+  return answer.exitCode;
+}
+
+/** The event's name if the input is a JSON object that has one; what it is decided elsewhere. */
+function nameOf(input: string): string | undefined {
+  try {
+    const name = (JSON.parse(input) as { hook_event_name?: unknown })?.hook_event_name;
+    return typeof name === 'string' ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function hookDeadlineMs(): number {
+  const set = Number(process.env.HERMES_HOOK_DEADLINE_MS);
+  return Number.isFinite(set) && set > 0 ? set : HOOK_DEADLINE_MS;
+}
