@@ -180,3 +180,47 @@ describe.runIf(built)('hermes hook claude-code at SessionEnd', { timeout: 60_000
     expect(events()[1]).toMatchObject({ completed: false, interrupted: true, reason: 'cancelled' });
   });
 });
+
+describe.runIf(built).each(['claude-code', 'codex'] as const)(
+  'hermes hook %s loads extensions for a report only when someone listens',
+  { timeout: 60_000 },
+  (agent) => {
+    /** A home whose one extension counts its loads, and observes `observed` if given. */
+    function counting(observed?: string) {
+      const project = tree({ '.git/HEAD': '' });
+      const loads = join(project, 'loads.txt');
+      const home = tree({
+        'extensions/counted.ts': tsExtension(
+          'counted',
+          `appendFileSync(${JSON.stringify(loads)}, 'x');
+          hermes.on('intercept_tool_call', () => undefined);
+          ${observed ? `hermes.observe('${observed}', () => {});` : ''}`,
+          `import { appendFileSync } from 'node:fs';`,
+        ),
+      });
+      const base = { session_id: `${agent}-count`, turn_id: 't1', cwd: project };
+      const call = { ...base, tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'c1' };
+      const count = () => (existsSync(loads) ? readFileSync(loads, 'utf8').length : 0);
+      return { home, base, call, count };
+    }
+
+    it('PostToolUse and Stop load nothing when the turn has no observer of them', async () => {
+      const { home, base, call, count } = counting();
+      await ask(agent, home, { ...base, hook_event_name: 'UserPromptSubmit', prompt: 'go' });
+      await ask(agent, home, { ...call, hook_event_name: 'PreToolUse' });
+      expect(count()).toBe(2);
+      await ask(agent, home, { ...call, hook_event_name: 'PostToolUse', tool_response: 'ok' });
+      await ask(agent, home, { ...base, hook_event_name: 'Stop' });
+      expect(count()).toBe(2);
+    });
+
+    it('PostToolUse and Stop load the extensions when one observes them', async () => {
+      const { home, base, call, count } = counting('*');
+      await ask(agent, home, { ...base, hook_event_name: 'UserPromptSubmit', prompt: 'go' });
+      await ask(agent, home, { ...call, hook_event_name: 'PreToolUse' });
+      await ask(agent, home, { ...call, hook_event_name: 'PostToolUse', tool_response: 'ok' });
+      await ask(agent, home, { ...base, hook_event_name: 'Stop' });
+      expect(count()).toBe(4);
+    });
+  },
+);

@@ -7,6 +7,9 @@ import type { TurnStore } from './turn-store.js';
 
 type HookEvent = Record<string, unknown>;
 
+/** The observer events reported by processes that decide nothing (PostToolUse, Stop). */
+export const REPORTED_LATER = ['post_tool_call', 'on_session_end'] as const;
+
 /**
  * The observer events of one hook event, with the fields the in-process host gives them
  * (README, Observing): the session, the turn (the stored one, so every process of a turn reports

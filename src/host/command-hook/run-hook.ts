@@ -13,7 +13,13 @@ import {
   type PendingAnswer,
   render,
 } from './answers.js';
-import { hookTelemetry, hookToolCall, reportToolOutcome, reportTurnEnd } from './observed.js';
+import {
+  hookTelemetry,
+  hookToolCall,
+  REPORTED_LATER,
+  reportToolOutcome,
+  reportTurnEnd,
+} from './observed.js';
 import { TurnStore, TurnStoreError } from './turn-store.js';
 
 export type { HookAnswer } from './answers.js';
@@ -83,6 +89,10 @@ async function answerEvent(
   if (name === 'PostToolUse' || name === 'PostToolUseFailure') {
     // Only reported: the answer is nothing at all, which both agents take as "go on".
     if (typeof sessionId !== 'string') return render(NO_DECISION);
+    // Nobody observes tool outcomes in this turn: no need to load every extension to say so.
+    if (store.peek(sessionId)?.reports?.includes('post_tool_call') === false) {
+      return render(NO_DECISION);
+    }
     return reported(agent, reportToolOutcome(agent, event, sessionId, reporting));
   }
   if (name === undefined || typeof sessionId !== 'string') {
@@ -94,7 +104,9 @@ async function answerEvent(
     const open = store.peek(sessionId);
     await store.end(sessionId, { session: name === 'SessionEnd' });
     // A turn that already ended (Stop, then SessionEnd) is not reported twice.
-    if (open === undefined) return render(NO_DECISION);
+    if (open === undefined || open.reports?.includes('on_session_end') === false) {
+      return render(NO_DECISION);
+    }
     return reported(agent, reportTurnEnd(agent, event, sessionId, open.turnId, reporting));
   }
   if (name !== 'UserPromptSubmit' && name !== 'PreToolUse') return render(NO_DECISION);
@@ -144,7 +156,7 @@ async function answerPrompt(
           telemetry.decision('transform_user_input', result, {});
           // A blocked prompt is the whole turn (runConversation ends it the same way).
           if (result.blocked) telemetry.sessionEnd(true, false, 'blocked');
-          return { result, state: { ...turn.state } };
+          return { result, state: { ...turn.state }, reports: laterReports(runtime) };
         },
       ),
   );
@@ -207,7 +219,7 @@ async function answerToolCall(
             result: reasonOf(result),
             durationMs: performance.now() - started,
           });
-        return { result, state: { ...turn.state } };
+        return { result, state: { ...turn.state }, reports: laterReports(runtime) };
       },
     ),
   );
@@ -238,6 +250,11 @@ async function reported(agent: CommandHookAgent, report: Promise<void>): Promise
       stderr: `hermes hook ${agent.name}: observers were not told of this event: ${why}`,
     });
   }
+}
+
+/** See `StoredTurn.reports`. */
+function laterReports(runtime: Runtime): string[] {
+  return REPORTED_LATER.filter((event) => runtime.hasHook(event));
 }
 
 /** What the user should hear once per session: guards that are not running, and why. */

@@ -9,6 +9,13 @@ import { sweepTurnFolder } from './turn-sweep.js';
 export interface StoredTurn {
   turnId: string;
   state: Record<string, unknown>;
+  /**
+   * Of the observer events later processes of the turn would report (`post_tool_call`,
+   * `on_session_end`), those the runtime that last decided for this turn has observers for. A
+   * process that only reports reads this instead of loading every extension to find out that
+   * nobody listens. Absent: unknown (load and see).
+   */
+  reports?: string[];
 }
 
 export interface TurnStoreOptions {
@@ -66,7 +73,9 @@ export class TurnStore {
   async update<T>(
     sessionId: string,
     which: { fresh?: boolean; turnId?: string | undefined },
-    fn: (turn: StoredTurn) => Promise<{ result: T; state: Record<string, unknown> }>,
+    fn: (
+      turn: StoredTurn,
+    ) => Promise<{ result: T; state: Record<string, unknown>; reports?: string[] }>,
   ): Promise<T> {
     return this.#locked(sessionId, async () => {
       if (which.fresh) this.#remove(this.#file(sessionId));
@@ -76,8 +85,12 @@ export class TurnStore {
           ? stored
           : undefined;
       const turn = current ?? { turnId: which.turnId ?? randomUUID(), state: {} };
-      const { result, state } = await fn(turn);
-      this.#writeFile(this.#file(sessionId), { turnId: turn.turnId, state: stateAsData(state) });
+      const { result, state, reports = turn.reports } = await fn(turn);
+      this.#writeFile(this.#file(sessionId), {
+        turnId: turn.turnId,
+        state: stateAsData(state),
+        ...(reports === undefined ? {} : { reports }),
+      });
       return result;
     });
   }
@@ -159,7 +172,9 @@ export class TurnStore {
       typeof stored?.turnId !== 'string' ||
       stored.state === null ||
       typeof stored.state !== 'object' ||
-      Array.isArray(stored.state)
+      Array.isArray(stored.state) ||
+      (stored.reports !== undefined &&
+        !(Array.isArray(stored.reports) && stored.reports.every((e) => typeof e === 'string')))
     ) {
       throw new TurnStoreError(
         `the turn state ${file} is corrupt; delete it (the next prompt starts a new one)`,
