@@ -96,7 +96,10 @@ export default defineExtension({
       }
       let lock: Awaited<ReturnType<typeof acquireOwnedLock>>;
       try {
-        lock = await acquireOwnedLock(`${file}.lock`, { retryMs: 2 });
+        // Waiting costs the agent nothing (lines wait in memory, off its path), and a busy machine
+        // with several writers can keep one waiting a while: a long wait beats a trail that
+        // grows past max_bytes.
+        lock = await acquireOwnedLock(`${file}.lock`, { retryMs: 2, timeoutMs: 60_000 });
       } catch (error) {
         // The trail comes first: written without rotating, past max_bytes if need be.
         if (!warnedLock) {

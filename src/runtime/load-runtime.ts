@@ -35,7 +35,10 @@ export interface LoadRuntimeOptions {
   /** Trust the project's code and config for this run (as `HERMES_TRUST_PROJECT=1` does). */
   trust?: boolean;
   logger?: Logger;
-  /** Warn about an extension whose load and setup take longer than this. Default 1000 ms. */
+  /**
+   * Warn about an extension whose load and setup take longer than this. Default 1000 ms, or
+   * `HERMES_SLOW_LOAD_MS`.
+   */
   slowLoadMs?: number;
   /**
    * How long each extension's module may take to load, and then its `setup`, before it is a load
@@ -158,7 +161,7 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
     projectRoot: root,
     logger: options.logger ?? stderrLogger,
     diagnostics,
-    ...(options.slowLoadMs === undefined ? {} : { slowLoadMs: options.slowLoadMs }),
+    ...slowLoadOption(options.slowLoadMs),
     ...(options.setupTimeoutMs === undefined ? {} : { setupTimeoutMs: options.setupTimeoutMs }),
   });
 }
@@ -223,4 +226,14 @@ function isInsideProject(root: string, entry: PathEntry): boolean {
   // A bare package name is looked up through node_modules folders, some above the project.
   const where = discoverPath(entry).found[0]?.location ?? named;
   return insideRelative(root, where) !== undefined;
+}
+
+/**
+ * The slow-load warning's threshold: the option, else `HERMES_SLOW_LOAD_MS` (for a machine that
+ * is slow or busy by nature, such as a loaded CI runner), else assembleRuntime's default.
+ */
+function slowLoadOption(given: number | undefined): { slowLoadMs?: number } {
+  if (given !== undefined) return { slowLoadMs: given };
+  const set = Number(process.env.HERMES_SLOW_LOAD_MS);
+  return Number.isFinite(set) && set > 0 ? { slowLoadMs: set } : {};
 }
