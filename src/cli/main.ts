@@ -208,7 +208,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
             2,
           );
         }
-        const { serveBridge } = await import('../bridge/server.js');
+        const { serveBridge } = await import('../host/bridge/server.js');
         const context = commandContext(o);
         await serveBridge({
           cwd: context.cwd,

@@ -1,7 +1,7 @@
-import { TurnTelemetry } from '../host/telemetry.js';
-import { TurnInProgressError } from '../runtime/errors.js';
-import type { Runtime } from '../runtime/runtime.js';
-import type { Turn } from '../runtime/turn.js';
+import { TurnInProgressError } from '../../runtime/errors.js';
+import type { Runtime } from '../../runtime/runtime.js';
+import type { Turn } from '../../runtime/turn.js';
+import { TurnTelemetry } from '../telemetry.js';
 import { errorMessage, RPC, RpcError } from './json-rpc.js';
 import { nonEmptyText, optionalText, type Params, text } from './params.js';
 

@@ -1,7 +1,7 @@
-import { isObserverEvent, OBSERVER_EVENTS } from '../observe/events.js';
-import { sanitize } from '../observe/sanitize.js';
-import { packageVersion } from '../package-root.js';
-import type { Runtime } from '../runtime/runtime.js';
+import { isObserverEvent, OBSERVER_EVENTS } from '../../observe/events.js';
+import { sanitize } from '../../observe/sanitize.js';
+import { packageVersion } from '../../package-root.js';
+import type { Runtime } from '../../runtime/runtime.js';
 import { RPC, RpcError } from './json-rpc.js';
 import {
   arrayOfObjects,

@@ -1,5 +1,5 @@
-import type { ChainOutcome } from '../chain/outcome.js';
-import type { ChatMessage } from '../hooks/messages.js';
+import type { ChainOutcome } from '../../chain/outcome.js';
+import type { ChatMessage } from '../../hooks/messages.js';
 
 /**
  * The bridge speaks snake_case, as the Python agent does; the runtime speaks camelCase. These
