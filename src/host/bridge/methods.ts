@@ -1,43 +1,49 @@
-import { isObserverEvent, OBSERVER_EVENTS } from '../../observe/events.js';
+import { z } from 'zod';
+import { declarationOf, HOOK_NAMES, type HookName } from '../../hooks/index.js';
+import { firstIssue, readPayload, wordIssue } from '../../hooks/payload.js';
+import { OBSERVER_EVENTS } from '../../observe/events.js';
 import { sanitize } from '../../observe/sanitize.js';
 import { packageVersion } from '../../package-root.js';
 import type { Runtime } from '../../runtime/runtime.js';
+import { runHook } from '../../runtime/turn.js';
 import { RPC, RpcError } from './json-rpc.js';
-import {
-  arrayOfObjects,
-  given,
-  object,
-  optionalNumber,
-  optionalText,
-  type Params,
-  paramsObject,
-  text,
-} from './params.js';
 import type { BridgeTurns } from './turns.js';
-import { messagesFromWire, messagesToWire, outcomeToWire } from './wire.js';
+import { outcomeToWire } from './wire.js';
 
 interface Served {
   runtime: Runtime;
   turns: BridgeTurns;
 }
 
-type Method = (served: Served, params: Params) => unknown;
+/** One method: its params as zod, checked before it runs, and what it does with them. */
+interface Method {
+  readonly params: z.ZodType;
+  run(served: Served, params: unknown): unknown;
+}
+
+function method<Params>(
+  params: z.ZodType<Params>,
+  run: (served: Served, params: Params) => unknown,
+): Method {
+  // `dispatch` runs it only on params that fit `params`.
+  return { params, run: run as Method['run'] };
+}
+
+const nonEmpty = z.string().min(1);
+/** A call in a turn: only its `turn_id` is read before the turn is found. */
+const inTurn = z.looseObject({ turn_id: z.string() });
 
 /**
- * The bridge's methods (the README's "Any language, over stdio"). Each checks its params before it
- * runs anything, so a wrong shape is -32602 naming the param; whatever else throws is -32603.
+ * The bridge's methods (the README's "Any language, over stdio"). A method not here is -32601;
+ * params that do not fit its schema are -32602 naming the param, before anything runs; whatever
+ * else throws is -32603. The hook methods come from the hook declarations (`src/hooks/`).
  */
-const METHODS: Record<string, Method> = {
-  initialize: ({ runtime }) => ({
+const METHODS: Readonly<Record<string, Method>> = {
+  initialize: method(z.looseObject({}), ({ runtime }) => ({
     protocol: 'hermes-extensions/1',
     version: packageVersion(),
     project_root: runtime.projectRoot,
-    hooks: Object.fromEntries(
-      ['transform_user_input', 'before_llm_call', 'intercept_tool_call'].map((h) => [
-        h,
-        runtime.hasHook(h),
-      ]),
-    ),
+    hooks: Object.fromEntries(HOOK_NAMES.map((h) => [h, runtime.hasHook(h)])),
     extensions: runtime.extensions.map((e) => ({
       name: e.name,
       status: e.status,
@@ -47,64 +53,64 @@ const METHODS: Record<string, Method> = {
       load_ms: e.loadMs,
     })),
     diagnostics: runtime.diagnostics,
-  }),
+  })),
 
-  'turn/start': ({ turns }, params) => turns.start(params),
+  'turn/start': method(
+    z.object({
+      session_id: nonEmpty,
+      platform: z.string().optional(),
+      turn_id: nonEmpty.optional(),
+    }),
+    ({ turns }, params) => turns.start(params),
+  ),
 
-  'turn/end': ({ turns }, params) => turns.end(params),
+  'turn/end': method(inTurn, ({ turns }, params) => turns.end(params.turn_id)),
 
-  transform_user_input: async ({ turns }, params) => {
-    const { turn, telemetry } = turns.get(params);
-    const userMessage = text(params, 'user_message');
-    const outcome = await turn.transformUserInput(userMessage);
-    telemetry.decision('transform_user_input', outcome, {});
-    return outcomeToWire(outcome, outcome.value);
-  },
-
-  before_llm_call: async ({ turns }, params) => {
-    const { turn, telemetry } = turns.get(params);
-    const request = {
-      systemPrompt: text(params, 'system_prompt'),
-      messages: messagesFromWire(arrayOfObjects(params, 'messages')),
-      ...given('iteration', optionalNumber(params, 'iteration')),
-      ...given('model', optionalText(params, 'model')),
-    };
-    const outcome = await turn.beforeLlmCall(request);
-    telemetry.decision('before_llm_call', outcome, {});
-    return outcomeToWire(outcome, {
-      system_prompt: outcome.value.systemPrompt,
-      messages: messagesToWire(outcome.value.messages),
-    });
-  },
-
-  intercept_tool_call: async ({ turns }, params) => {
-    const { turn, telemetry } = turns.get(params);
-    const call = {
-      toolName: text(params, 'tool_name'),
-      toolArgs: object(params, 'tool_args'),
-      ...given('toolCallId', optionalText(params, 'tool_call_id')),
-      ...given('taskId', optionalText(params, 'task_id')),
-    };
-    const outcome = await turn.interceptToolCall(call);
-    const toolCall = { id: call.toolCallId ?? '', name: call.toolName, arguments: {} };
-    telemetry.decision('intercept_tool_call', outcome, { toolCall });
-    return outcomeToWire(outcome, outcome.value);
-  },
-
-  event: ({ runtime }, params) => {
+  event: method(z.looseObject({ event: z.enum(OBSERVER_EVENTS) }), ({ runtime }, params) => {
     // Observer events only the host knows (API requests, its own tool runs), usually sent as
     // notifications; passed on sanitized, with the ids the host gives.
     const { event, ...fields } = params;
-    if (!isObserverEvent(event)) {
-      throw new RpcError(RPC.invalidParams, `event must be one of ${OBSERVER_EVENTS.join(', ')}`);
-    }
-    if (runtime.hasHook(event)) runtime.emit(event, sanitize(fields) as Params);
+    if (runtime.hasHook(event)) runtime.emit(event, sanitize(fields) as Record<string, unknown>);
     return { delivered: runtime.hasHook(event) };
-  },
+  }),
+
+  ...Object.fromEntries(HOOK_NAMES.map((hook) => [hook, hookMethod(hook)])),
 };
 
-export async function dispatch(served: Served, method: string, params: unknown): Promise<unknown> {
-  const run = Object.hasOwn(METHODS, method) ? METHODS[method] : undefined;
-  if (run === undefined) throw new RpcError(RPC.methodNotFound, `unknown method "${method}"`);
-  return run(served, paramsObject(params));
+/** A hook point as a method: its payload in the declaration's wire names, its outcome on the wire. */
+function hookMethod<H extends HookName>(hook: H): Method {
+  const decl = declarationOf(hook);
+  return method(inTurn, async ({ turns }, params) => {
+    // The turn before the payload, as ever: a call naming no open turn is -32001 whatever it carries.
+    const { turn, telemetry } = turns.get(params.turn_id);
+    const read = readPayload(decl, params, 'wire');
+    if ('problem' in read) throw new RpcError(RPC.invalidParams, read.problem);
+    const outcome = await runHook(turn, hook, read.input as never);
+    telemetry.decision(hook, outcome, decisionContext(read.input));
+    const { valueToWire } = decl.wire as { valueToWire?: (value: unknown) => unknown };
+    return outcomeToWire(
+      outcome,
+      valueToWire === undefined ? outcome.value : valueToWire(outcome.value),
+    );
+  });
+}
+
+/** `hook_decision` names the tool call a decision was about. */
+function decisionContext(input: unknown) {
+  if (input === null || typeof input !== 'object') return {};
+  if (!('toolName' in input)) return {};
+  const call = input as { toolName: string; toolCallId?: string };
+  return { toolCall: { id: call.toolCallId ?? '', name: call.toolName, arguments: {} } };
+}
+
+export async function dispatch(served: Served, name: string, params: unknown): Promise<unknown> {
+  const called = Object.hasOwn(METHODS, name) ? METHODS[name] : undefined;
+  if (called === undefined) throw new RpcError(RPC.methodNotFound, `unknown method "${name}"`);
+  const checked = called.params.safeParse(params === undefined ? {} : params);
+  if (!checked.success) {
+    throw new RpcError(RPC.invalidParams, wordIssue(firstIssue(checked.error)));
+  }
+  // The schemas only check (no defaults, no transforms), so a method reads the host's own params:
+  // nothing of them is copied, and no key of theirs (not even `__proto__`) is dropped.
+  return called.run(served, params === undefined ? {} : params);
 }
