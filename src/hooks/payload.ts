@@ -15,7 +15,7 @@ export type ReadPayload<Input> = { input: Input } | { problem: string };
  * A hook's payload from data (a bridge request's params, `hermes extensions test --input`),
  * checked against the declaration's `input` schema. `'wire'` takes only the snake_case names, as
  * the bridge always has; `'either'` takes the camelCase names as well. A problem names the field
- * as the data spelled it (or, when it is missing, as `spelling` would), e.g. `tool_args must be
+ * as the data spells it (a missing one as the data spells the others), e.g. `tool_args must be
  * an object`, `messages[0] must be an object`.
  */
 export function readPayload<Input>(
@@ -38,8 +38,10 @@ export function readPayload<Input>(
   }
   const parsed = decl.input.safeParse(fields);
   if (!parsed.success) {
+    // A missing field is named as the rest of the data spells its fields.
+    const snake = spelling === 'wire' || [...spelled].some(([field, key]) => key !== field);
     const named = (field: string) =>
-      spelled.get(field) ?? (spelling === 'wire' ? (names[field] ?? field) : field);
+      spelled.get(field) ?? (snake ? (names[field] ?? field) : field);
     return { problem: wordIssue(firstIssue(parsed.error), named) };
   }
   return {
