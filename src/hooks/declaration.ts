@@ -39,8 +39,12 @@ export interface HookDeclaration<Input, Value, Event> {
   /**
    * The payload a host hands in, as zod. The Turn guards its methods with a cheap check and uses
    * this only to word the error; the bridge and `hermes extensions test --input` check data with it.
+   * Its shape names every field of `Input`, as `wire.names` does: a field left out of either does
+   * not compile.
    */
-  readonly input: z.ZodType<Input>;
+  readonly input: z.ZodType<Input> & {
+    readonly shape: { readonly [K in keyof Input]-?: z.ZodType };
+  };
   readonly wire: WireForm<Input, Value>;
   /** Payloads for examples and dry runs (`hermes extensions test`, `doctor`); the first is the example. */
   readonly samples: readonly [Input, ...Input[]];
