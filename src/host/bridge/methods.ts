@@ -85,9 +85,9 @@ function hookMethod<H extends HookName>(hook: H): Method {
     const { turn, telemetry } = turns.get(params.turn_id);
     const read = readPayload(decl, params, 'wire');
     if ('problem' in read) throw new RpcError(RPC.invalidParams, read.problem);
-    const outcome = await runHook(turn, hook, read.input as never);
+    const outcome = await runHook(turn, hook, read.input);
     telemetry.decision(hook, outcome, decisionContext(read.input));
-    const { valueToWire } = decl.wire as { valueToWire?: (value: unknown) => unknown };
+    const { valueToWire } = decl.wire;
     return outcomeToWire(
       outcome,
       valueToWire === undefined ? outcome.value : valueToWire(outcome.value),
@@ -97,10 +97,10 @@ function hookMethod<H extends HookName>(hook: H): Method {
 
 /** `hook_decision` names the tool call a decision was about. */
 function decisionContext(input: unknown) {
-  if (input === null || typeof input !== 'object') return {};
-  if (!('toolName' in input)) return {};
-  const call = input as { toolName: string; toolCallId?: string };
-  return { toolCall: { id: call.toolCallId ?? '', name: call.toolName, arguments: {} } };
+  const call = input as { toolName?: unknown; toolCallId?: string };
+  return typeof call.toolName === 'string'
+    ? { toolCall: { id: call.toolCallId ?? '', name: call.toolName, arguments: {} } }
+    : {};
 }
 
 export async function dispatch(served: Served, name: string, params: unknown): Promise<unknown> {
