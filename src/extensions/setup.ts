@@ -12,6 +12,7 @@ import {
 } from '../observe/events.js';
 import type { RegisteredObserver } from '../observe/observers.js';
 import type { ExtensionDefinition, HermesApi } from './define.js';
+import { codingFailures, withDiagnosticCode } from './failure-codes.js';
 import { assertHookName } from './hook-names.js';
 import { didYouMean } from './suggest.js';
 
@@ -75,7 +76,10 @@ export async function runSetup(
           `hermes.on("${String(hook)}") was called after setup finished; register handlers inside setup()`,
         );
       }
-      const handler = register(definition.name, hook, fn, options, context.log);
+      codingFailures('UNKNOWN_HOOK', () => assertHookName(hook));
+      const handler = codingFailures('INVALID_REGISTRATION', () =>
+        register(definition.name, hook, fn, options, context.log),
+      );
       registrations.push({ handler, index: registrations.length });
     },
     observe(event: ObserverEvent | '*', fn: unknown) {
@@ -84,12 +88,19 @@ export async function runSetup(
       if (event !== '*' && !isObserverEvent(event)) {
         const suggestion =
           typeof event === 'string' ? didYouMean(event, OBSERVER_EVENTS) : undefined;
-        throw new TypeError(
-          `unknown observer event ${JSON.stringify(event)}.${suggestion ? ` Did you mean "${suggestion}"?` : ''} Events are: ${OBSERVER_EVENTS.join(', ')}, or '*'.`,
+        throw withDiagnosticCode(
+          'UNKNOWN_EVENT',
+          new TypeError(
+            `unknown observer event ${JSON.stringify(event)}.${suggestion ? ` Did you mean "${suggestion}"?` : ''} Events are: ${OBSERVER_EVENTS.join(', ')}, or '*'.`,
+          ),
         );
       }
-      if (typeof fn !== 'function')
-        throw new TypeError(`hermes.observe("${event}"): the handler must be a function`);
+      if (typeof fn !== 'function') {
+        throw withDiagnosticCode(
+          'INVALID_REGISTRATION',
+          new TypeError(`hermes.observe("${event}"): the handler must be a function`),
+        );
+      }
       observers.push({
         extension: definition.name,
         event,
@@ -100,14 +111,17 @@ export async function runSetup(
     },
     onClose(fn: unknown, options?: { timeoutMs?: number }) {
       if (!open) throw new Error('hermes.onClose() was called after setup finished');
-      if (typeof fn !== 'function')
-        throw new TypeError('hermes.onClose(fn): fn must be a function');
-      const timeoutMs = options?.timeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
-      if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) {
-        throw new TypeError(
-          'hermes.onClose(fn, { timeoutMs }): timeoutMs must be a positive number of milliseconds',
-        );
-      }
+      const timeoutMs = codingFailures('INVALID_REGISTRATION', () => {
+        if (typeof fn !== 'function')
+          throw new TypeError('hermes.onClose(fn): fn must be a function');
+        const ms = options?.timeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
+        if (typeof ms !== 'number' || !(ms > 0)) {
+          throw new TypeError(
+            'hermes.onClose(fn, { timeoutMs }): timeoutMs must be a positive number of milliseconds',
+          );
+        }
+        return ms;
+      });
       closers.push({
         extension: definition.name,
         fn: fn as () => unknown,
@@ -190,7 +204,13 @@ function compileMatcher(where: string, tools: NonNullable<HandlerOptions['tools'
 function withSetupTimeout(setup: Promise<unknown>, ms: number): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`setup did not finish within ${ms} ms`)), ms);
+    timer = setTimeout(
+      () =>
+        reject(
+          withDiagnosticCode('SETUP_TIMEOUT', new Error(`setup did not finish within ${ms} ms`)),
+        ),
+      ms,
+    );
   });
   return Promise.race([setup, timeout]).finally(() => clearTimeout(timer));
 }
