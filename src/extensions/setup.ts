@@ -109,6 +109,9 @@ export async function runSetup(
         failed: false,
       });
     },
+    turnState<T>(init: () => T) {
+      return turnStateSlot(definition.name, init);
+    },
     onClose(fn: unknown, options?: { timeoutMs?: number }) {
       if (!open) throw new Error('hermes.onClose() was called after setup finished');
       const timeoutMs = codingFailures('INVALID_REGISTRATION', () => {
@@ -139,6 +142,30 @@ export async function runSetup(
     open = false;
   }
   return { handlers: registrations, observers, closers };
+}
+
+/**
+ * The getter `hermes.turnState` returns: the extension's name is the key, so two extensions never
+ * share a slot by accident. An own key only: a name such as `constructor` must not find what
+ * every object inherits.
+ */
+function turnStateSlot<T>(
+  name: string,
+  init: () => T,
+): (event: { readonly state: Record<string, unknown> }) => T {
+  if (typeof init !== 'function') {
+    throw withDiagnosticCode(
+      'INVALID_REGISTRATION',
+      new TypeError('hermes.turnState(init): init must be a function that makes the first value'),
+    );
+  }
+  return ({ state }) => {
+    const kept = Object.hasOwn(state, name) ? state[name] : undefined;
+    if (kept !== undefined) return kept as T;
+    const made = init();
+    state[name] = made;
+    return made;
+  };
 }
 
 function register(
