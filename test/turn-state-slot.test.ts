@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createRuntime, defineExtension, type ExtensionDefinition } from 'hermes-extensions';
 import { memoryLogger } from 'hermes-extensions/testing';
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import { tree } from './fixtures.js';
+import { built, root, runHook } from './hosts/run-bin.js';
 
 const quiet = { logger: memoryLogger() };
 
@@ -108,4 +112,29 @@ describe('hermes.turnState', () => {
       },
     ]);
   });
+});
+
+describe.runIf(built)('hermes.turnState in hook mode', () => {
+  it("keeps module-router's slot in the stored turn state, from one hook process to the next", async () => {
+    const home = tree({
+      'config.yaml': `extensions:\n  paths: [${JSON.stringify(join(root, 'extensions/module-router'))}]\n`,
+    });
+    const project = tree({ '.git/HEAD': '', 'docs/MODULES.md': '# Modules\n' });
+    const base = { session_id: 'slot', transcript_path: '/dev/null', cwd: project };
+    const hook = (event: Record<string, unknown>) =>
+      runHook('claude-code', home, { ...base, ...event }, { HERMES_TRUST_PROJECT: '' });
+    const grep = { hook_event_name: 'PreToolUse', tool_name: 'Grep', tool_input: { pattern: 'x' } };
+    await hook({ hook_event_name: 'UserPromptSubmit', prompt: 'where is the login code?' });
+    const before = await hook(grep);
+    expect(JSON.parse(before.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    const read = await hook({
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Read',
+      tool_input: { file_path: join(project, 'docs/MODULES.md') },
+    });
+    expect(read).toEqual({ code: 0, stdout: '', stderr: '' });
+    const stored = JSON.parse(readFileSync(join(home, 'turns', 'slot.json'), 'utf8')).state;
+    expect(stored['module-router']).toEqual({ routingRead: true });
+    expect(await hook(grep)).toEqual({ code: 0, stdout: '', stderr: '' });
+  }, 30_000);
 });
