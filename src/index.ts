@@ -123,6 +123,7 @@ export { type MaybePromise, Turn } from './runtime/turn.js';
 export { getTurnState } from './runtime/turn-registry.js';
 export type {
   Diagnostic,
+  DiagnosticCode,
   ExtensionInfo,
   ExtensionSource,
   ExtensionStatus,

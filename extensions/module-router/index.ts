@@ -15,7 +15,7 @@ import {
 import { moduleRouterConfig } from './config.js';
 import { shellScopes, toolScopes } from './scope.js';
 
-/** What the router learned in this turn, kept in the per-turn state under its name. */
+/** What the router learned in this turn, in its slot of the per-turn state. */
 interface RouterState {
   routingRead: boolean;
 }
@@ -44,10 +44,7 @@ export default defineExtension({
       }
       return false;
     };
-    const stateOf = (state: Record<string, unknown>): RouterState => {
-      state['module-router'] ??= { routingRead: false } satisfies RouterState;
-      return state['module-router'] as RouterState;
-    };
+    const router = hermes.turnState<RouterState>(() => ({ routingRead: false }));
     // `at`: the folder relative paths start from (default the root); null when it is not known.
     const isRoutingFile = (path: string, at?: PathBase | null) =>
       at === null && !isAbsolute(path)
@@ -72,7 +69,7 @@ export default defineExtension({
       'intercept_tool_call',
       (event) => {
         if (!routingExists()) return undefined;
-        const state = stateOf(event.state);
+        const state = router(event);
         const name = event.toolName;
         if (reads.has(name)) {
           if (extractToolPaths(event.toolArgs).some((p) => isRoutingFile(p)))

@@ -36,8 +36,8 @@ export function reportConfigProblems(
       if (RESERVED_CONFIG_KEYS.includes(key)) continue;
       if (!extensions.has(key)) {
         diagnostics.push({
+          code: 'CONFIG_UNKNOWN_KEY',
           severity: 'warning',
-          kind: 'unknown-config-key',
           ...at,
           message: `extensions.${key} in ${where} configures an extension that was not found${unknown(key, [...names, ...RESERVED_CONFIG_KEYS])}`,
         });
@@ -46,8 +46,8 @@ export function reportConfigProblems(
       const schema = extensions.get(key)?.configSchema;
       for (const found of findUnknownKeys(schema, value, ['extensions', key])) {
         diagnostics.push({
+          code: 'CONFIG_UNKNOWN_KEY',
           severity: 'warning',
-          kind: 'unknown-config-key',
           extension: key,
           ...at,
           message: describeUnknownKey(found, where),
@@ -57,6 +57,7 @@ export function reportConfigProblems(
     for (const name of section.disabled ?? []) {
       if (extensions.has(name)) continue;
       diagnostics.push({
+        code: 'DISABLED_NOT_FOUND',
         severity: 'warning',
         ...at,
         message: `extensions.disabled in ${where} names "${name}", which was not found${unknown(name, names)}`,

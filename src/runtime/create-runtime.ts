@@ -44,7 +44,12 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
       const problem = findDefinitionProblem(definition);
       const name = problem ? `invalid-extension-${index}` : definition.name;
       return problem
-        ? { name, source: 'inline', loadError: `extensions[${index}]: ${problem}`, loadMs: 0 }
+        ? {
+            name,
+            source: 'inline',
+            loadError: { code: 'NOT_AN_EXTENSION', message: `extensions[${index}]: ${problem}` },
+            loadMs: 0,
+          }
         : { name, source: 'inline', definition, loadMs: 0 };
     })
     // Stable: same-named definitions keep array order, so the last one shadows the others.

@@ -83,14 +83,14 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
       file: projectConfig.file,
     });
   }
-  // Marked, so hosts can tell the user their project's guards are not running.
-  if (!trust.trusted) diagnostics.push({ ...untrustedNotice(trust), kind: 'untrusted-project' });
+  // Coded UNTRUSTED, so hosts can tell the user their project's guards are not running.
+  if (!trust.trusted) diagnostics.push(untrustedNotice(trust));
 
   for (const { config, file } of layers) {
     for (const key of findUnknownSections(config, file)) {
       diagnostics.push({
+        code: 'CONFIG_UNKNOWN_KEY',
         severity: 'warning',
-        kind: 'unknown-config-key',
         file,
         message: describeUnknownKey(key, file),
       });
@@ -101,6 +101,7 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
   const paths = merged.paths.filter((entry) => {
     if (entry.file !== projectConfig?.file || isInsideProject(root, entry)) return true;
     diagnostics.push({
+      code: 'PATH_OUTSIDE_PROJECT',
       severity: 'error',
       file: entry.file,
       message: `extensions.paths entry "${entry.spec}" in ${entry.file} is outside the project ${root}; refused: project config may only name code inside the project, which its trust covers. Name it in ${globalFile} instead if you trust it.`,
@@ -189,12 +190,14 @@ function held(
 function untrustedNotice(trust: ProjectTrust): Diagnostic {
   if (trust.state === 'unreadable') {
     return {
+      code: 'UNTRUSTED',
       severity: 'error',
       file: trust.root,
       message: `project ${trust.root} is not trusted: ${cannotTrust(trust)}\nIts config and extensions are ignored until that is fixed and the project is trusted with \`hermes extensions trust\`.`,
     };
   }
   return {
+    code: 'UNTRUSTED',
     severity: 'warning',
     file: trust.root,
     message: `project ${trust.root} is not trusted (${whyUntrusted(trust)}): its config and its ${trust.files.length} file(s) of extension code are ignored. Review them, then run \`hermes extensions trust\` in the project, or set HERMES_TRUST_PROJECT=1 for one run.`,
@@ -213,6 +216,7 @@ function withoutGlobalDir(
   const section = config.extensions;
   if (section?.global_dir === undefined) return config;
   diagnostics.push({
+    code: 'GLOBAL_DIR_IN_PROJECT',
     severity: 'error',
     file,
     message: `extensions.global_dir in ${file} is ignored: only the user's own config ($HERMES_HOME/config.yaml) may set where global extensions live.`,

@@ -33,7 +33,7 @@ export async function listCommand(context: CommandContext, options: { json?: boo
       io.out(line);
     }
   }
-  const unread = runtime.diagnostics.filter((d) => d.kind === 'unknown-config-key');
+  const unread = runtime.diagnostics.filter((d) => d.code === 'CONFIG_UNKNOWN_KEY');
   if (unread.length > 0) {
     io.out('');
     for (const d of unread) io.out(`${paint(io, 'yellow', 'warning')}: ${d.message}`);

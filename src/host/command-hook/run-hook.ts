@@ -260,7 +260,7 @@ function laterReports(runtime: Runtime): string[] {
 /** What the user should hear once per session: guards that are not running, and why. */
 function sessionNotices(runtime: Runtime): string[] {
   const notices: string[] = [];
-  const untrusted = runtime.diagnostics.find((d) => d.kind === 'untrusted-project');
+  const untrusted = runtime.diagnostics.find((d) => d.code === 'UNTRUSTED');
   if (untrusted !== undefined) {
     notices.push(
       `Hermes: this project's extensions and config are not running. ${untrusted.message}`,
