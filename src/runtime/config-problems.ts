@@ -37,6 +37,7 @@ export function reportConfigProblems(
       if (!extensions.has(key)) {
         diagnostics.push({
           code: 'CONFIG_UNKNOWN_KEY',
+          kind: 'unknown-config-key',
           severity: 'warning',
           ...at,
           message: `extensions.${key} in ${where} configures an extension that was not found${unknown(key, [...names, ...RESERVED_CONFIG_KEYS])}`,
@@ -47,6 +48,7 @@ export function reportConfigProblems(
       for (const found of findUnknownKeys(schema, value, ['extensions', key])) {
         diagnostics.push({
           code: 'CONFIG_UNKNOWN_KEY',
+          kind: 'unknown-config-key',
           severity: 'warning',
           extension: key,
           ...at,

@@ -90,6 +90,7 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
     for (const key of findUnknownSections(config, file)) {
       diagnostics.push({
         code: 'CONFIG_UNKNOWN_KEY',
+        kind: 'unknown-config-key',
         severity: 'warning',
         file,
         message: describeUnknownKey(key, file),
@@ -191,6 +192,7 @@ function untrustedNotice(trust: ProjectTrust): Diagnostic {
   if (trust.state === 'unreadable') {
     return {
       code: 'UNTRUSTED',
+      kind: 'untrusted-project',
       severity: 'error',
       file: trust.root,
       message: `project ${trust.root} is not trusted: ${cannotTrust(trust)}\nIts config and extensions are ignored until that is fixed and the project is trusted with \`hermes extensions trust\`.`,
@@ -198,6 +200,7 @@ function untrustedNotice(trust: ProjectTrust): Diagnostic {
   }
   return {
     code: 'UNTRUSTED',
+    kind: 'untrusted-project',
     severity: 'warning',
     file: trust.root,
     message: `project ${trust.root} is not trusted (${whyUntrusted(trust)}): its config and its ${trust.files.length} file(s) of extension code are ignored. Review them, then run \`hermes extensions trust\` in the project, or set HERMES_TRUST_PROJECT=1 for one run.`,

@@ -64,6 +64,11 @@ export type DiagnosticCode =
 
 export interface Diagnostic {
   code: DiagnosticCode;
+  /**
+   * @deprecated Read `code` (`UNTRUSTED`, `CONFIG_UNKNOWN_KEY`); `kind` is still set on those
+   * two for one minor version and removed in 0.2.
+   */
+  kind?: 'untrusted-project' | 'unknown-config-key';
   severity: 'error' | 'warning' | 'info';
   extension?: string;
   file?: string;
