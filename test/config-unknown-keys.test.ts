@@ -50,6 +50,7 @@ describe('unknown config keys', () => {
       {
         severity: 'warning',
         code: 'CONFIG_UNKNOWN_KEY',
+        kind: 'unknown-config-key',
         file,
         message: expect.stringMatching(
           /unknown key "extension" in .*config\.yaml \(did you mean "extensions"\?\)/,
@@ -203,6 +204,7 @@ describe('unknown config keys', () => {
       {
         severity: 'warning',
         code: 'CONFIG_UNKNOWN_KEY',
+        kind: 'unknown-config-key',
         extension: 'inline',
         message: expect.stringMatching(
           /unknown key "extensions\.inline\.levl" in createRuntime\(\{ config \}\) \(did you mean "level"\?\)/,
