@@ -3,13 +3,13 @@ import { formatConfigIssues } from '../config/errors.js';
 import type { ExtensionsSection } from '../config/schema.js';
 import type { ExtensionDefinition } from '../extensions/define.js';
 import { type RegisteredCloser, type Registration, runSetup } from '../extensions/setup.js';
+import type { Diagnostic, ExtensionCandidate, ExtensionInfo } from '../extensions/types.js';
 import { type Logger, scopedLogger } from '../log/logger.js';
 import { ObserverIndex, type RegisteredObserver } from '../observe/observers.js';
 import { type ConfigSource, reportConfigProblems } from './config-problems.js';
 import { HandlerIndex } from './handler-index.js';
 import { describeLoadFailures, findLoadFailures, loadFailureGuard } from './load-failures.js';
 import { Runtime } from './runtime.js';
-import type { Diagnostic, ExtensionCandidate, ExtensionInfo } from './types.js';
 
 export interface AssembleOptions {
   candidates: readonly ExtensionCandidate[];

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { isFile } from '../../config/locations.js';
+import type { ExtensionInfo } from '../../extensions/types.js';
 import { HOOK_NAMES, type HookName } from '../../hooks/index.js';
 import { COMMAND_HOOK_AGENTS } from '../../host/command-hook/agents.js';
 import { inspectInstalledHooks } from '../../host/command-hook/installed.js';
 import type { Runtime } from '../../runtime/runtime.js';
-import type { ExtensionInfo } from '../../runtime/types.js';
 import { cannotTrust, inspectProjectTrust, whyUntrusted } from '../../trust/project-trust.js';
 import { type CommandContext, loadForCommand } from '../context.js';
 import { type Io, paint } from '../io.js';
