@@ -62,6 +62,34 @@ describe('loadRuntime: loading extensions from disk', () => {
     const outcome = await runtime.runTurn({ sessionId: 's' }, (t) => t.transformUserInput('hi'));
     expect(outcome.value).toBe('hi [js] [single]');
   });
+
+  it('gives extensions the guard-author helpers at hermes-extensions/policy, in TypeScript and JavaScript', async () => {
+    // A write through the shell, found by the policy helpers whichever loader ran the file.
+    const guard = `hermes.on('intercept_tool_call', (e) => {
+      const shell = analyzeShell(String(e.toolArgs.command));
+      return shell.kind === 'analyzed' && shell.writes.length > 0 ? block('a write') : undefined;
+    }, { tools: ['bash'] });`;
+    const policy = `import { analyzeShell } from 'hermes-extensions/policy';`;
+    const homes = {
+      typescript: tree({ 'extensions/guard.ts': tsExtension('guard', guard, policy) }),
+      javascript: tree({
+        'extensions/guard.mjs': `import { block, defineExtension } from 'hermes-extensions';
+          ${policy}
+          export default defineExtension({ name: 'guard', setup(hermes) { ${guard} } });`,
+      }),
+    };
+    for (const home of Object.values(homes)) {
+      const runtime = await loadRuntime({ home, cwd: tree(), ...quiet });
+      expect(runtime.diagnostics).toEqual([]);
+      const run = (command: string) =>
+        runtime.runTurn({ sessionId: 's' }, (t) =>
+          t.interceptToolCall({ toolName: 'bash', toolArgs: { command } }),
+        );
+      expect(await run('cat notes.md')).toMatchObject({ blocked: false });
+      expect(await run('echo hi > notes.md')).toMatchObject({ blocked: true, blockedBy: 'guard' });
+      await runtime.close();
+    }
+  });
 });
 
 describe('loadRuntime: failures stay with their extension', () => {

@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { block, defineExtension } from 'hermes-extensions';
 import {
   argvScript,
-  block,
-  defineExtension,
   extractToolPaths,
   type PathBase,
   parseShell,
@@ -11,7 +10,7 @@ import {
   type ShellCommand,
   type ShellScript,
   shellInvocationOf,
-} from 'hermes-extensions';
+} from 'hermes-extensions/policy';
 import { moduleRouterConfig } from './config.js';
 import { shellScopes, toolScopes } from './scope.js';
 

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { HookDeclaration, TurnContext } from '../hooks/declaration.js';
+import { isPlainObject } from '../hooks/frozen.js';
 import { type AnyHookResult, type Metadata, PASS } from '../hooks/results.js';
 import {
   describeError,
@@ -8,7 +9,6 @@ import {
   HandlerTimeoutError,
   HookHandlerError,
 } from './errors.js';
-import { isPlainObject } from './frozen.js';
 import type { RegisteredHandler } from './handler.js';
 import { jsonDataCopy } from './json-data.js';
 import { type ChainOutcome, EMPTY_METADATA, type TraceEntry, unchangedOutcome } from './outcome.js';

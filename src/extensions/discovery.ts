@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { expandHome, isDir, isFile } from '../config/locations.js';
 import type { PathEntry } from '../config/merge.js';
-import type { Diagnostic, ExtensionSource } from '../runtime/types.js';
+import type { Diagnostic, ExtensionSource } from './types.js';
 
 /** An extension found on disk, not loaded yet. */
 export interface DiscoveredExtension {

@@ -1,4 +1,4 @@
-import type { DiagnosticCode } from '../runtime/types.js';
+import type { DiagnosticCode } from './types.js';
 
 /**
  * The diagnostic code of each error the framework throws while an extension sets up, kept beside

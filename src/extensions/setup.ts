@@ -1,5 +1,6 @@
 import { DEFAULT_PRIORITY, DEFAULT_TIMEOUT_MS, type RegisteredHandler } from '../chain/handler.js';
 import { compileToolMatcher } from '../chain/matcher.js';
+import { didYouMean } from '../config/suggest.js';
 import type { OnErrorPolicy } from '../hooks/declaration.js';
 import { HOOKS, type HookName } from '../hooks/index.js';
 import type { HandlerOptions } from '../hooks/types.js';
@@ -14,7 +15,6 @@ import type { RegisteredObserver } from '../observe/observers.js';
 import type { ExtensionDefinition, HermesApi } from './define.js';
 import { codingFailures, withDiagnosticCode } from './failure-codes.js';
 import { assertHookName } from './hook-names.js';
-import { didYouMean } from './suggest.js';
 
 /** Setup that has not finished by then is a load failure, not a hang of the whole agent. */
 export const SETUP_TIMEOUT_MS = 10_000;

@@ -1,5 +1,5 @@
-import { frozenCopy } from '../chain/frozen.js';
 import type { HookDeclaration, TurnContext } from './declaration.js';
+import { frozenCopy } from './frozen.js';
 import type { Metadata, RewriteResult } from './results.js';
 import { actionSchema, plainObjectSchema } from './schemas.js';
 

@@ -4,13 +4,18 @@ import type { ExtensionsSection } from '../config/schema.js';
 import type { ExtensionDefinition } from '../extensions/define.js';
 import { diagnosticCodeOf, withDiagnosticCode } from '../extensions/failure-codes.js';
 import { type RegisteredCloser, type Registration, runSetup } from '../extensions/setup.js';
+import type {
+  Diagnostic,
+  DiagnosticCode,
+  ExtensionCandidate,
+  ExtensionInfo,
+} from '../extensions/types.js';
 import { type Logger, scopedLogger } from '../log/logger.js';
 import { ObserverIndex, type RegisteredObserver } from '../observe/observers.js';
 import { type ConfigSource, reportConfigProblems } from './config-problems.js';
 import { HandlerIndex } from './handler-index.js';
 import { describeLoadFailures, findLoadFailures, loadFailureGuard } from './load-failures.js';
 import { Runtime } from './runtime.js';
-import type { Diagnostic, DiagnosticCode, ExtensionCandidate, ExtensionInfo } from './types.js';
 
 export interface AssembleOptions {
   candidates: readonly ExtensionCandidate[];

@@ -1,9 +1,9 @@
 import type { ExtensionsSection } from '../config/schema.js';
 import { RESERVED_CONFIG_KEYS } from '../config/schema.js';
+import { didYouMean } from '../config/suggest.js';
 import { describeUnknownKey, findUnknownKeys } from '../config/unknown-keys.js';
 import type { ExtensionDefinition } from '../extensions/define.js';
-import { didYouMean } from '../extensions/suggest.js';
-import type { Diagnostic } from './types.js';
+import type { Diagnostic } from '../extensions/types.js';
 
 /** One config file's `extensions` section, so what is wrong in it can name the file. */
 export interface ConfigSource {

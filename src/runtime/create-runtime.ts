@@ -4,10 +4,10 @@ import { type HermesConfig, hermesConfigSchema } from '../config/schema.js';
 import { loadingKeyHint } from '../config/unknown-keys.js';
 import type { ExtensionDefinition } from '../extensions/define.js';
 import { findDefinitionProblem } from '../extensions/define.js';
+import type { ExtensionCandidate } from '../extensions/types.js';
 import { type Logger, stderrLogger } from '../log/logger.js';
 import { assembleRuntime } from './assemble.js';
 import type { Runtime } from './runtime.js';
-import type { ExtensionCandidate } from './types.js';
 
 export interface CreateRuntimeOptions {
   /** In-memory extensions. Their order does not matter: priority ties go by extension name. */

@@ -1,7 +1,7 @@
 import type { RegisteredHandler } from '../chain/handler.js';
+import type { Diagnostic, DiagnosticCode, ExtensionInfo } from '../extensions/types.js';
 import { block } from '../hooks/results.js';
 import type { Logger } from '../log/logger.js';
-import type { Diagnostic, DiagnosticCode, ExtensionInfo } from './types.js';
 
 /** An extension that should be running and is not: it failed to load, or could not be found. */
 export interface LoadFailure {

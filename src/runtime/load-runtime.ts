@@ -12,10 +12,11 @@ import { mergeConfigs, type PathEntry } from '../config/merge.js';
 import type { HermesConfig } from '../config/schema.js';
 import { describeUnknownKey, findUnknownSections } from '../config/unknown-keys.js';
 import { type DiscoveredExtension, discoverIn, discoverPath } from '../extensions/discovery.js';
-import { moduleLoader } from '../extensions/loading/import-module.js';
-import { loadExtension } from '../extensions/loading/load-extension.js';
+import { loadExtension } from '../extensions/load-extension.js';
+import type { Diagnostic, ExtensionCandidate } from '../extensions/types.js';
+import { insideRelative } from '../fs/paths.js';
 import { type Logger, stderrLogger } from '../log/logger.js';
-import { insideRelative } from '../trust/coverage.js';
+import { moduleLoader } from '../modules/import-module.js';
 import {
   cannotTrust,
   guardFor,
@@ -25,7 +26,6 @@ import {
 } from '../trust/project-trust.js';
 import { assembleRuntime } from './assemble.js';
 import type { Runtime } from './runtime.js';
-import type { Diagnostic, ExtensionCandidate } from './types.js';
 
 export interface LoadRuntimeOptions {
   /** Where the agent works; the project root is found from here. Default: `process.cwd()`. */

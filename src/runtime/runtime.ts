@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RegisteredCloser } from '../extensions/setup.js';
+import type { Diagnostic, ExtensionInfo } from '../extensions/types.js';
 import type { TurnContext } from '../hooks/declaration.js';
 import { isHookName } from '../hooks/index.js';
 import { isObserverEvent, type ObserverEvent } from '../observe/events.js';
@@ -10,7 +11,6 @@ import type { HandlerIndex } from './handler-index.js';
 import type { LoadFailure } from './load-failures.js';
 import { Turn } from './turn.js';
 import { publishTurnState, withdrawTurnState } from './turn-registry.js';
-import type { Diagnostic, ExtensionInfo } from './types.js';
 
 export interface TurnOptions {
   sessionId: string;

@@ -1,6 +1,6 @@
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyzeShell, parseShell, sedScriptProblem } from 'hermes-extensions';
+import { analyzeShell, parseShell, sedScriptProblem } from 'hermes-extensions/policy';
 import { describe, expect, it } from 'vitest';
 import { tree } from '../fixtures.js';
 

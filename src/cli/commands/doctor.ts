@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import { match } from 'ts-pattern';
 import { isFile } from '../../config/locations.js';
+import type { DiagnosticCode, ExtensionInfo } from '../../extensions/types.js';
 import { HOOK_NAMES, type HookName } from '../../hooks/index.js';
 import { COMMAND_HOOK_AGENTS } from '../../host/command-hook/agents.js';
 import { inspectInstalledHooks } from '../../host/command-hook/installed.js';
 import { OBSERVER_EVENTS } from '../../observe/events.js';
 import type { Runtime } from '../../runtime/runtime.js';
-import type { DiagnosticCode, ExtensionInfo } from '../../runtime/types.js';
 import { cannotTrust, inspectProjectTrust, whyUntrusted } from '../../trust/project-trust.js';
 import { type CommandContext, loadForCommand } from '../context.js';
 import { type Io, paint } from '../io.js';

@@ -1,4 +1,4 @@
-import type { ExtensionInfo } from '../../runtime/types.js';
+import type { ExtensionInfo } from '../../extensions/types.js';
 import { cannotTrust, inspectProjectTrust, whyUntrusted } from '../../trust/project-trust.js';
 import { type CommandContext, loadForCommand } from '../context.js';
 import { type Io, paint } from '../io.js';

@@ -1,10 +1,10 @@
 import { dirname } from 'node:path';
-import type { ExtensionCandidate } from '../../runtime/types.js';
-import type { ReadGuard } from '../../trust/read-guard.js';
-import { type ExtensionDefinition, findDefinitionProblem } from '../define.js';
-import type { DiscoveredExtension } from '../discovery.js';
-import { SETUP_TIMEOUT_MS } from '../setup.js';
-import type { ModuleLoader } from './import-module.js';
+import type { ModuleLoader } from '../modules/import-module.js';
+import type { ReadGuard } from '../modules/read-guard.js';
+import { type ExtensionDefinition, findDefinitionProblem } from './define.js';
+import type { DiscoveredExtension } from './discovery.js';
+import { SETUP_TIMEOUT_MS } from './setup.js';
+import type { ExtensionCandidate } from './types.js';
 
 /**
  * Imports one discovered extension and checks its default export. Never throws: a module that

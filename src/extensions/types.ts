@@ -1,5 +1,5 @@
-import type { ExtensionDefinition } from '../extensions/define.js';
 import type { HookName } from '../hooks/index.js';
+import type { ExtensionDefinition } from './define.js';
 
 /** Where an extension came from: in memory (`createRuntime`), or a place on disk (DESIGN §5). */
 export type ExtensionSource = 'inline' | 'global' | 'path' | 'project' | 'package';
