@@ -13,7 +13,7 @@ export interface TraceEntry {
   error?: string;
 }
 
-/** What one run of a chain decided (DESIGN §4). */
+/** What one run of a chain decided (README, A host). */
 export interface ChainOutcome<V> {
   /** A handler blocked; the handlers after it did not run. */
   blocked: boolean;

@@ -25,9 +25,10 @@ const NATIVE_THEN = Promise.prototype.then;
 const MAX_LOGGED_REASONS = 50;
 
 /**
- * Runs one hook's handlers over one payload (DESIGN §2): ascending priority (the list arrives
- * sorted, every validator after every mutator), each rewrite or injection folded into the value later handlers see, the first block
- * ending the chain, metadata merged in chain order, one trace entry per handler that ran.
+ * Runs one hook's handlers over one payload (README, its opening and “Two phases”):
+ * ascending priority (the list arrives sorted, every validator after every mutator), each
+ * rewrite or injection folded into the value later handlers see, the first block ending the
+ * chain, metadata merged in chain order, one trace entry per handler that ran.
  *
  * It stays synchronous until a handler returns a thenable, so a chain of sync handlers returns
  * its outcome directly and pays for no promise it did not create. From the first thenable on the

@@ -1,7 +1,10 @@
 import type { HookName } from '../hooks/index.js';
 import type { ExtensionDefinition } from './define.js';
 
-/** Where an extension came from: in memory (`createRuntime`), or a place on disk (DESIGN §5). */
+/**
+ * Where an extension came from: in memory (`createRuntime`), or a place on disk (README,
+ * Extensions on disk).
+ */
 export type ExtensionSource = 'inline' | 'global' | 'path' | 'project' | 'package';
 
 export type ExtensionStatus = 'enabled' | 'disabled' | 'shadowed' | 'untrusted' | 'error';

@@ -1,7 +1,7 @@
 import type { ChainOutcome } from '../chain/outcome.js';
 
 /**
- * The tool result a host gives the model in place of a blocked call, as the seed does:
+ * The tool result a host gives the model in place of a blocked call (README, A host):
  * `{"error":"…","blocked_by_extension":true,"extension":"…"}`.
  */
 export function blockedToolResult(outcome: ChainOutcome<unknown>): string {

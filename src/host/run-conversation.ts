@@ -68,8 +68,8 @@ export interface ConversationResult {
 export const DEFAULT_MAX_ITERATIONS = 20;
 
 /**
- * The reference agent loop (DESIGN §7), one turn of it, with the three hooks where the seed's
- * integration sketch puts them. Tool calls of one response go through the chain and run one
+ * The reference agent loop (README, A host), one turn of it, with the three hooks where the
+ * README's loop puts them. Tool calls of one response go through the chain and run one
  * after another, in the order the model gave them, so per-turn state evolves predictably.
  */
 export function runConversation(options: RunConversationOptions): Promise<ConversationResult> {

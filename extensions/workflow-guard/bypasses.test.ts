@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { createRuntime, defineExtension, rewrite } from 'hermes-extensions';
 import { memoryLogger } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
-import workflowGuard from '../../extensions/workflow-guard/index.js';
-import { tree, write } from '../fixtures.js';
+import { tree, write } from '../../test/fixtures.js';
+import workflowGuard from './index.js';
 
 const PLAN = 'plans/active/plan.md';
 
@@ -62,6 +62,24 @@ const BYPASSES: Array<[string, string, Record<string, unknown>]> = [
     { command: '*** Begin Patch\n*** Update File: src/app.ts\n@@\n-a\n+b\n*** End Patch' },
   ],
   ['a path under a name that says path', 'write', { content: 'x', output_location: 'src/app.ts' }],
+  [
+    'move_file of a source file into plans (the move removes it)',
+    'move_file',
+    { source: 'src/app.ts', destination: 'plans/app.ts' },
+  ],
+  [
+    'a list of outputs beside an allowed path',
+    'write',
+    { path: 'plans/x.md', content: 'x', output_files: ['src/app.ts'] },
+  ],
+  [
+    'an indented patch whose Index: line names a source file',
+    'patch',
+    {
+      patch:
+        '  Index: src/app.ts\n  --- plans/none.md\n  +++ plans/none.md\n  @@ -1 +1 @@\n  -a\n  +b\n',
+    },
+  ],
   ['lexically out of plans, physically in', 'write', { path: 'plans/link/../../src/app.ts' }],
   ['a link in plans to src', 'write', { path: 'plans/src-link/app.ts' }],
   ['a hard link in plans to a source file', 'write', { path: 'plans/app-alias.ts', content: 'x' }],

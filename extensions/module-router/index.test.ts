@@ -1,8 +1,8 @@
 import { createRuntime, runConversation } from 'hermes-extensions';
 import { memoryLogger, scriptedModel, toolCall } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
-import moduleRouter from '../../extensions/module-router/index.js';
-import { tree } from '../fixtures.js';
+import { tree } from '../../test/fixtures.js';
+import moduleRouter from './index.js';
 
 function project(withRouting = true) {
   return tree({

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { createRuntime, runConversation } from 'hermes-extensions';
 import { memoryLogger, scriptedModel, toolCall } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
-import workflowGuard from '../../extensions/workflow-guard/index.js';
-import { tree, write } from '../fixtures.js';
+import { tree, write } from '../../test/fixtures.js';
+import workflowGuard from './index.js';
 
 const PLAN = 'plans/active/plan.md';
 
