@@ -64,8 +64,9 @@ class ChainRun implements Watched {
   index = 0;
   changed = false;
   blocked = false;
-  message: string | undefined = undefined;
-  blockedBy: string | undefined = undefined;
+  /** Set with `blocked` (`block`), read only when it is true. */
+  message = '';
+  blockedBy = '';
   metadata: Metadata = EMPTY_METADATA;
   value: unknown;
   event: unknown;
