@@ -2,19 +2,32 @@ import { randomUUID } from 'node:crypto';
 import type { ChainOutcome } from '../chain/outcome.js';
 import type { HookName } from '../hooks/index.js';
 import type { ChatMessage, ToolCall } from '../hooks/messages.js';
-import type { ModelRequest, ModelResponse } from '../host/types.js';
 import { OBSERVER_EVENTS, type ObserverEvent } from './events.js';
 import type { ObserverSink } from './observers.js';
 import { sanitize } from './sanitize.js';
 
 export type ToolStatus = 'ok' | 'error' | 'blocked' | 'cancelled';
 
+/** A model request as observers are told of it: a host's `ModelRequest` (`host/types.ts`) is one. */
+export interface ObservedRequest {
+  systemPrompt: string;
+  messages: readonly ChatMessage[];
+  tools: ReadonlyArray<{ name: string }>;
+}
+
+/** A model's answer as observers are told of it: a host's `ModelResponse` is one. */
+export interface ObservedResponse {
+  content?: string;
+  toolCalls?: readonly ToolCall[];
+  usage?: Record<string, unknown>;
+}
+
 /** One model request as observers follow it. */
 export interface ApiAttempt {
   id: string;
   count: number;
   startedAt: number;
-  request: ModelRequest;
+  request: ObservedRequest;
 }
 
 /** The correlation ids every event of a turn carries. */
@@ -90,7 +103,7 @@ export class TurnTelemetry {
     }));
   }
 
-  preApi(request: ModelRequest): ApiAttempt {
+  preApi(request: ObservedRequest): ApiAttempt {
     if (!this.active) return UNOBSERVED_ATTEMPT;
     const attempt = { id: randomUUID(), count: ++this.#apiCalls, startedAt: Date.now(), request };
     this.attempt = attempt;
@@ -104,7 +117,7 @@ export class TurnTelemetry {
     return attempt;
   }
 
-  postApi(attempt: ApiAttempt, response: ModelResponse): void {
+  postApi(attempt: ApiAttempt, response: ObservedResponse): void {
     this.#emit('post_api_request', () => {
       const endedAt = Date.now();
       const toolCalls = response.toolCalls?.length ?? 0;
