@@ -1,7 +1,7 @@
 /** hermes-extensions: intercept, rewrite and block what an AI agent does, as chains of hooks. */
 
 export { HookHandlerError } from './chain/errors.js';
-export type { ChainOutcome, TraceEntry } from './chain/outcome.js';
+export type { ChainOutcome, ChainStep, OnTrace, TraceEntry } from './chain/outcome.js';
 export { ConfigError } from './config/errors.js';
 export {
   defineConfig,
@@ -37,7 +37,7 @@ export type {
   BeforeLlmCallInput,
   LlmRequest,
 } from './hooks/before-llm-call.js';
-export type { ChainStep, OnErrorPolicy } from './hooks/declaration.js';
+export type { OnErrorPolicy } from './hooks/declaration.js';
 export { HOOK_NAMES, type HookName } from './hooks/index.js';
 export type { InterceptToolCallEvent, ToolCallInput } from './hooks/intercept-tool-call.js';
 export type { ChatMessage, ToolCall } from './hooks/messages.js';

@@ -54,15 +54,14 @@ const METHODS: Record<string, Method> = {
   'turn/end': ({ turns }, params) => turns.end(params),
 
   transform_user_input: async ({ turns }, params) => {
-    const { turn, telemetry } = turns.get(params);
+    const { turn } = turns.get(params);
     const userMessage = text(params, 'user_message');
     const outcome = await turn.transformUserInput(userMessage);
-    telemetry.decision('transform_user_input', outcome, {});
     return outcomeToWire(outcome, outcome.value);
   },
 
   before_llm_call: async ({ turns }, params) => {
-    const { turn, telemetry } = turns.get(params);
+    const { turn } = turns.get(params);
     const request = {
       systemPrompt: text(params, 'system_prompt'),
       messages: messagesFromWire(arrayOfObjects(params, 'messages')),
@@ -70,7 +69,6 @@ const METHODS: Record<string, Method> = {
       ...given('model', optionalText(params, 'model')),
     };
     const outcome = await turn.beforeLlmCall(request);
-    telemetry.decision('before_llm_call', outcome, {});
     return outcomeToWire(outcome, {
       system_prompt: outcome.value.systemPrompt,
       messages: messagesToWire(outcome.value.messages),
@@ -78,7 +76,7 @@ const METHODS: Record<string, Method> = {
   },
 
   intercept_tool_call: async ({ turns }, params) => {
-    const { turn, telemetry } = turns.get(params);
+    const { turn } = turns.get(params);
     const call = {
       toolName: text(params, 'tool_name'),
       toolArgs: object(params, 'tool_args'),
@@ -86,8 +84,6 @@ const METHODS: Record<string, Method> = {
       ...given('taskId', optionalText(params, 'task_id')),
     };
     const outcome = await turn.interceptToolCall(call);
-    const toolCall = { id: call.toolCallId ?? '', name: call.toolName, arguments: {} };
-    telemetry.decision('intercept_tool_call', outcome, { toolCall });
     return outcomeToWire(outcome, outcome.value);
   },
 

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { expandHome, isDir, isFile } from '../config/locations.js';
 import type { PathEntry } from '../config/merge.js';
+import { byName } from './order.js';
 import type { Diagnostic, ExtensionSource } from './types.js';
 
 /** An extension found on disk, not loaded yet. */
@@ -30,9 +31,7 @@ export function discoverIn(dir: string, source: ExtensionSource): Discovery {
   const found: DiscoveredExtension[] = [];
   const problems: Diagnostic[] = [];
   if (!isDir(dir)) return { found, problems };
-  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
-    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-  );
+  const entries = readdirSync(dir, { withFileTypes: true }).sort(byName);
   for (const item of entries) {
     if (item.name.startsWith('.') || item.name === 'node_modules') continue;
     const path = join(dir, item.name);

@@ -1,8 +1,8 @@
-import type { RegisteredHandler } from '../chain/handler.js';
 import { formatConfigIssues } from '../config/errors.js';
 import type { ExtensionsSection } from '../config/schema.js';
 import type { ExtensionDefinition } from '../extensions/define.js';
 import { diagnosticCodeOf, withDiagnosticCode } from '../extensions/failure-codes.js';
+import { orderHandlers } from '../extensions/order.js';
 import { type RegisteredCloser, type Registration, runSetup } from '../extensions/setup.js';
 import type {
   Diagnostic,
@@ -46,14 +46,14 @@ export const SLOW_LOAD_MS = 1000;
  * ones, `enabled`/`disabled` apply, each extension's config is parsed by its schema, setups run
  * at the same time (each bounded by its timeout), and every failure stays with its own extension
  * as a diagnostic.
- * Handler order is fixed here once: every mutator before every validator, then priority, then
- * load order, then registration order. One list per hook keeps the runner's loop as it is.
+ * Handler order is fixed here once (`orderHandlers`, `extensions/order.ts`), with the candidates'
+ * order as load order. One list per hook keeps the runner's loop as it is.
  */
 export async function assembleRuntime(options: AssembleOptions): Promise<Runtime> {
   const { candidates, section, projectRoot, logger, slowLoadMs = SLOW_LOAD_MS } = options;
   const diagnostics: Diagnostic[] = [...(options.diagnostics ?? [])];
   const infos: ExtensionInfo[] = [];
-  const registrations: Array<{ order: number; registration: Registration }> = [];
+  const registrations: Array<{ loadOrder: number; registration: Registration }> = [];
   const observers: RegisteredObserver[] = [];
   const closers: RegisteredCloser[] = [];
   // Code that was not loaded cannot replace code that was.
@@ -144,7 +144,9 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
           log: scopedLogger(logger, definition.name),
           ...(options.setupTimeoutMs === undefined ? {} : { timeoutMs: options.setupTimeoutMs }),
         });
-        for (const registration of registered.handlers) registrations.push({ order, registration });
+        for (const registration of registered.handlers) {
+          registrations.push({ loadOrder: order, registration });
+        }
         info.hooks = registered.handlers.map(({ handler }) => ({
           hook: handler.hook,
           priority: handler.priority,
@@ -185,15 +187,7 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
     configured,
     diagnostics,
   );
-  const ordered = registrations
-    .sort(
-      (a, b) =>
-        phaseRank(a.registration.handler) - phaseRank(b.registration.handler) ||
-        a.registration.handler.priority - b.registration.handler.priority ||
-        a.order - b.order ||
-        a.registration.index - b.registration.index,
-    )
-    .map(({ registration }): RegisteredHandler => registration.handler);
+  const ordered = orderHandlers(registrations);
   const failures = findLoadFailures(infos, options.diagnostics ?? []);
   if (failures.length > 0) {
     const what = describeLoadFailures(failures);
@@ -226,10 +220,6 @@ function reasonOf(error: unknown): string {
   } catch {
     return 'setup failed with an error that could not be read';
   }
-}
-
-function phaseRank(handler: RegisteredHandler): number {
-  return handler.phase === 'validate' ? 1 : 0;
 }
 
 function describe(definition: ExtensionDefinition<unknown> | undefined) {

@@ -4,6 +4,7 @@ import { type HermesConfig, hermesConfigSchema } from '../config/schema.js';
 import { loadingKeyHint } from '../config/unknown-keys.js';
 import type { ExtensionDefinition } from '../extensions/define.js';
 import { findDefinitionProblem } from '../extensions/define.js';
+import { byName } from '../extensions/order.js';
 import type { ExtensionCandidate } from '../extensions/types.js';
 import { type Logger, stderrLogger } from '../log/logger.js';
 import { assembleRuntime } from './assemble.js';
@@ -52,8 +53,9 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
           }
         : { name, source: 'inline', definition, loadMs: 0 };
     })
-    // Stable: same-named definitions keep array order, so the last one shadows the others.
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    // Load order (`extensions/order.ts`). Stable: same-named definitions keep array order, so
+    // the last one shadows the others.
+    .sort(byName);
   return assembleRuntime({
     candidates,
     section: config.extensions ?? {},

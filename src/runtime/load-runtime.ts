@@ -13,6 +13,7 @@ import type { HermesConfig } from '../config/schema.js';
 import { describeUnknownKey, findUnknownSections } from '../config/unknown-keys.js';
 import { type DiscoveredExtension, discoverIn, discoverPath } from '../extensions/discovery.js';
 import { loadExtension } from '../extensions/load-extension.js';
+import { byName } from '../extensions/order.js';
 import type { Diagnostic, ExtensionCandidate } from '../extensions/types.js';
 import { insideRelative } from '../fs/paths.js';
 import { type Logger, stderrLogger } from '../log/logger.js';
@@ -145,8 +146,9 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
         );
       }
     }
-    // Within a source, load order (and so priority ties) goes by extension name.
-    candidates.push(...loaded.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)));
+    // Within a source, load order (and so priority ties) goes by extension name
+    // (`extensions/order.ts`).
+    candidates.push(...loaded.sort(byName));
   }
 
   return assembleRuntime({

@@ -341,7 +341,7 @@ async function dryRun(runtime: Runtime): Promise<Check[]> {
   await runtime.runTurn(
     {
       sessionId: `doctor-${process.pid}`,
-      onStep: (step) => {
+      onTrace: (step) => {
         if (step.error === undefined) return;
         failures.set(`${step.extension}:${step.hook}:${step.error}`, {
           level: 'error',

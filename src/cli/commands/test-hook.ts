@@ -1,6 +1,5 @@
-import type { ChainOutcome } from '../../chain/outcome.js';
+import type { ChainOutcome, ChainStep } from '../../chain/outcome.js';
 import { assertHookName } from '../../extensions/hook-names.js';
-import type { ChainStep } from '../../hooks/declaration.js';
 import type { HookName } from '../../hooks/index.js';
 import { type CommandContext, loadForCommand } from '../context.js';
 import { CliError, type Io, paint } from '../io.js';
@@ -28,7 +27,7 @@ export async function testCommand(
   let outcome: ChainOutcome<unknown>;
   try {
     outcome = await runtime.runTurn(
-      { sessionId, onStep: (step) => void steps.push(step) },
+      { sessionId, onTrace: (step) => void steps.push(step) },
       (turn) => {
         if (hook === 'transform_user_input')
           return turn.transformUserInput(payload.userMessage as string);
