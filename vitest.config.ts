@@ -7,6 +7,7 @@ export default defineConfig({
   resolve: {
     // Tests run against the sources, not a build that may be stale.
     alias: [
+      { find: /^hermes-extensions\/policy$/, replacement: src('policy/index.ts') },
       { find: /^hermes-extensions\/testing$/, replacement: src('testing/index.ts') },
       { find: /^hermes-extensions\/ai-sdk$/, replacement: src('host/ai-sdk/index.ts') },
       { find: /^hermes-extensions$/, replacement: src('index.ts') },

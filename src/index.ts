@@ -1,7 +1,7 @@
 /** hermes-extensions: intercept, rewrite and block what an AI agent does, as chains of hooks. */
 
 export { HookHandlerError } from './chain/errors.js';
-export type { ChainOutcome, TraceEntry } from './chain/outcome.js';
+export type { ChainOutcome, ChainStep, OnTrace, TraceEntry } from './chain/outcome.js';
 export { ConfigError } from './config/errors.js';
 export {
   defineConfig,
@@ -13,6 +13,14 @@ export {
   type ExtensionDefinition,
   type HermesApi,
 } from './extensions/define.js';
+export type {
+  Diagnostic,
+  DiagnosticCode,
+  ExtensionInfo,
+  ExtensionSource,
+  ExtensionStatus,
+  HookRegistrationInfo,
+} from './extensions/types.js';
 /**
  * A lock file several processes share, that knows its owner: a dead owner's lock is taken at
  * once, a live owner's never (see `src/fs/owned-lock.ts`). For extensions that write one file
@@ -29,7 +37,7 @@ export type {
   BeforeLlmCallInput,
   LlmRequest,
 } from './hooks/before-llm-call.js';
-export type { ChainStep, OnErrorPolicy } from './hooks/declaration.js';
+export type { OnErrorPolicy } from './hooks/declaration.js';
 export { HOOK_NAMES, type HookName } from './hooks/index.js';
 export type { InterceptToolCallEvent, ToolCallInput } from './hooks/intercept-tool-call.js';
 export type { ChatMessage, ToolCall } from './hooks/messages.js';
@@ -82,52 +90,73 @@ export {
   TELEMETRY_SCHEMA_VERSION,
 } from './observe/events.js';
 export { sanitize } from './observe/sanitize.js';
-export { type PatchTargets, readPatch } from './policy/patch.js';
+// Guard-author helpers: their entry is `hermes-extensions/policy` (src/policy/index.ts); these
+// root re-exports stay for 0.1 users only.
 export {
-  isWithin,
-  type PathBase,
-  type ProjectPath,
-  resolveProjectPath,
-} from './policy/project-paths.js';
-export {
+  /** @deprecated import from `hermes-extensions/policy`; removed in 0.2. */
   analyzeShell,
+  /** @deprecated import from `hermes-extensions/policy`; removed in 0.2. */
   argvScript,
-  literalWord,
-  parseShell,
-  READ_ONLY_COMMANDS,
-  SHELL_TOOL_NAMES,
-  type ShellAnalysis,
-  type ShellAnalysisOptions,
-  type ShellCommand,
-  type ShellCwd,
-  type ShellInvocation,
-  type ShellScript,
-  type ShellWord,
-  type ShellWrite,
-  sedScriptProblem,
-  shellCommandOf,
-  shellInvocationOf,
-} from './policy/shell/index.js';
-export {
+  /** @deprecated import from `hermes-extensions/policy`; removed in 0.2. */
   extractToolPaths,
+  /** @deprecated import from `hermes-extensions/policy`; removed in 0.2. */
+  isWithin,
+  /** @deprecated import from `hermes-extensions/policy`; removed in 0.2. */
+  literalWord,
+  /** @deprecated import from `hermes-extensions/policy`; removed in 0.2. */
+  type PatchTargets,
+  /** @deprecated import from `hermes-extensions/policy`; removed in 0.2. */
+  type PathBase,
+  /** @deprecated import from `hermes-extensions/policy`; removed in 0.2. */
+  type ProjectPath,
+  /** @deprecated import from `hermes-extensions/policy`; removed in 0.2. */
+  parseShell,
+  /** @deprecated import from `hermes-extensions/policy`; removed in 0.2. */
   patchPaths,
+  /** @deprecated import from `hermes-extensions/policy`; removed in 0.2. */
+  READ_ONLY_COMMANDS,
+  /** @deprecated import from `hermes-extensions/policy`; removed in 0.2. */
+  readPatch,
+  /** @deprecated import from `hermes-extensions/policy`; removed in 0.2. */
+  resolveProjectPath,
+  /** @deprecated import from `hermes-extensions/policy`; removed in 0.2. */
+  SHELL_TOOL_NAMES,
+  /** @deprecated import from `hermes-extensions/policy`; removed in 0.2. */
+  type ShellAnalysis,
+  /** @deprecated import from `hermes-extensions/policy`; removed in 0.2. */
+  type ShellAnalysisOptions,
+  /** @deprecated import from `hermes-extensions/policy`; removed in 0.2. */
+  type ShellCommand,
+  /** @deprecated import from `hermes-extensions/policy`; removed in 0.2. */
+  type ShellCwd,
+  /** @deprecated import from `hermes-extensions/policy`; removed in 0.2. */
+  type ShellInvocation,
+  /** @deprecated import from `hermes-extensions/policy`; removed in 0.2. */
+  type ShellScript,
+  /** @deprecated import from `hermes-extensions/policy`; removed in 0.2. */
+  type ShellWord,
+  /** @deprecated import from `hermes-extensions/policy`; removed in 0.2. */
+  type ShellWrite,
+  /** @deprecated import from `hermes-extensions/policy`; removed in 0.2. */
+  sedScriptProblem,
+  /** @deprecated import from `hermes-extensions/policy`; removed in 0.2. */
+  shellCommandOf,
+  /** @deprecated import from `hermes-extensions/policy`; removed in 0.2. */
+  shellInvocationOf,
+  /** @deprecated import from `hermes-extensions/policy`; removed in 0.2. */
   type WriteTargets,
+  /** @deprecated import from `hermes-extensions/policy`; removed in 0.2. */
   writeTargetsOf,
-} from './policy/tool-paths.js';
+} from './policy/index.js';
 export { type CreateRuntimeOptions, createRuntime } from './runtime/create-runtime.js';
 export { RuntimeClosedError, TurnEndedError, TurnInProgressError } from './runtime/errors.js';
 export type { LoadFailure } from './runtime/load-failures.js';
 export { type LoadRuntimeOptions, loadRuntime } from './runtime/load-runtime.js';
-export { Runtime, type TurnOptions } from './runtime/runtime.js';
-export { type MaybePromise, Turn } from './runtime/turn.js';
+// Types only: a Runtime or a Turn is made by createRuntime/loadRuntime and runtime.runTurn,
+// never with `new` (their constructors take the framework's internal indexes).
+export type { Runtime, TurnOptions } from './runtime/runtime.js';
+export type { MaybePromise, Turn } from './runtime/turn.js';
 export { getTurnState } from './runtime/turn-registry.js';
-export type {
-  Diagnostic,
-  ExtensionInfo,
-  ExtensionSource,
-  ExtensionStatus,
-  HookRegistrationInfo,
-} from './runtime/types.js';
 export {
   inspectProjectTrust,
   isProjectTrusted,

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { generateText, stepCountIs, streamText, tool } from 'ai';
 import * as aiTest from 'ai/test';
-import { block, createRuntime } from 'hermes-extensions';
+import { block, createRuntime, injectSystem, rewrite } from 'hermes-extensions';
 import { withHermes } from 'hermes-extensions/ai-sdk';
 import { memoryLogger } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
@@ -250,6 +250,51 @@ describe('hermes-extensions/ai-sdk with the real generateText loop', () => {
       events.find((e) => e.event === 'hook_decision' && e.hook === 'intercept_tool_call'),
     ).toMatchObject({ blocked: true, blocked_by: 'workflow-guard', tool_call_id: 'c1' });
     expect(events.every((e) => e.session_id === 's' && e.turn_id === 't')).toBe(true);
+  });
+
+  it('reports each decision once, from the turn: prompt, every step, the blocked call', async () => {
+    const decisions: Array<Record<string, unknown>> = [];
+    const runtime = await createRuntime({
+      extensions: [
+        ext('shaper', (h) => {
+          h.on('transform_user_input', (e) => rewrite(`${e.userMessage}!`));
+          h.on('before_llm_call', () => injectSystem('be brief'));
+          h.on('intercept_tool_call', () => block('no writes'), { tools: 'write' });
+        }),
+        ext('recorder', (h) => h.observe('hook_decision', (p) => void decisions.push(p))),
+      ],
+      logger: memoryLogger(),
+    });
+    const tools = {
+      write: tool({
+        inputSchema: z.object({ path: z.string(), content: z.string() }),
+        execute: async () => 'written',
+      }),
+      read: tool({ inputSchema: z.object({}), execute: async () => 'contents' }),
+    };
+    const model = new MockLanguageModel({
+      doGenerate: [
+        {
+          ...writeCall('c1', 'src/app.ts'),
+          content: [
+            ...writeCall('c1', 'src/app.ts').content,
+            { type: 'tool-call' as const, toolCallId: 'c2', toolName: 'read', input: '{}' },
+          ],
+        },
+        answer('Done.'),
+      ],
+    });
+    await runtime.runTurn({ sessionId: 's', turnId: 't' }, async (turn) => {
+      const call = await withHermes(turn, { prompt: 'fix it', model, tools });
+      return generateText({ ...call, stopWhen: stepCountIs(5) });
+    });
+    expect(decisions.map((d) => [d.hook, d.tool_call_id ?? ''])).toEqual([
+      ['transform_user_input', ''],
+      ['before_llm_call', ''],
+      ['intercept_tool_call', 'c1'],
+      ['before_llm_call', ''],
+    ]);
+    expect(decisions[2]).toMatchObject({ blocked: true, blocked_by: 'shaper', turn_id: 't' });
   });
 
   it('reports a streamed request when its finish part arrives', async () => {

@@ -330,4 +330,48 @@ describe.runIf(built)('hermes extensions serve --stdio', () => {
       },
     ]);
   }, 30_000);
+
+  it('reports each decision once, from the turn: the prompt, the request, the blocked call', async () => {
+    const home = tree();
+    const log = `${home}/decisions.jsonl`;
+    write(home, {
+      'extensions/shaper.ts': `import { block, defineExtension, injectSystem, rewrite } from 'hermes-extensions';
+        export default defineExtension({ name: 'shaper', setup(h) {
+          h.on('transform_user_input', (e) => rewrite(e.userMessage + '!'));
+          h.on('before_llm_call', () => injectSystem('be brief'));
+          h.on('intercept_tool_call', () => block('no writes'), { tools: 'write' });
+        } });`,
+      'extensions/recorder.ts': `import { appendFileSync } from 'node:fs';
+        import { defineExtension } from 'hermes-extensions';
+        export default defineExtension({ name: 'recorder', setup(h) { h.observe('hook_decision', (p) => appendFileSync(${JSON.stringify(log)}, JSON.stringify(p) + '\\n')); } });`,
+    });
+    const { child, call } = bridge(home, tree({ '.git/HEAD': '' }));
+    await call(1, 'turn/start', { session_id: 's', turn_id: 't' });
+    await call(2, 'transform_user_input', { turn_id: 't', user_message: 'go' });
+    await call(3, 'before_llm_call', { turn_id: 't', system_prompt: 'sys', messages: [] });
+    for (const [id, tool] of [
+      [4, 'write'],
+      [5, 'read'],
+    ] as const) {
+      await call(id, 'intercept_tool_call', {
+        turn_id: 't',
+        tool_name: tool,
+        tool_args: {},
+        tool_call_id: `c${id}`,
+      });
+    }
+    child.stdin.end();
+    await new Promise((resolve) => child.on('exit', resolve));
+    const { readFileSync } = await import('node:fs');
+    const decisions = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(decisions.map((d) => [d.hook, d.tool_call_id ?? ''])).toEqual([
+      ['transform_user_input', ''],
+      ['before_llm_call', ''],
+      ['intercept_tool_call', 'c4'],
+    ]);
+    expect(decisions[2]).toMatchObject({ blocked: true, blocked_by: 'shaper', turn_id: 't' });
+  }, 30_000);
 });

@@ -1,7 +1,7 @@
 import type { HookName, OnErrorPolicy } from 'hermes-extensions';
 import { createRuntime, rewrite } from 'hermes-extensions';
 import { describe, expect, it, vi } from 'vitest';
-import { ext, inTurn, runtimeOf, write } from './helpers.js';
+import { blockedOutcome, ext, inTurn, runtimeOf, write } from './helpers.js';
 
 /** Ways a handler can fail, each as a handler. */
 const failures: Record<string, () => unknown> = {
@@ -31,8 +31,10 @@ describe('handler errors', () => {
     it(`a handler that ${kind} fails closed by default on intercept_tool_call`, async () => {
       const { outcome, after } = await chainWithFailure(fail);
       expect(outcome.blocked).toBe(true);
-      expect(outcome.blockedBy).toBe('broken');
-      expect(outcome.message).toMatch(/extension "broken" failed in intercept_tool_call/);
+      expect(blockedOutcome(outcome).blockedBy).toBe('broken');
+      expect(blockedOutcome(outcome).message).toMatch(
+        /extension "broken" failed in intercept_tool_call/,
+      );
       expect(after).not.toHaveBeenCalled();
       expect(outcome.trace[0]).toMatchObject({ extension: 'broken', action: 'block' });
       expect(outcome.trace[0]?.error).toMatch(/broken.*intercept_tool_call/);
@@ -81,7 +83,7 @@ describe('handler errors', () => {
     ]);
     const outcome = await inTurn(runtime, (t) => t.transformUserInput('hello'));
     expect(outcome).toMatchObject({ blocked: true, blockedBy: 'strict' });
-    expect(outcome.message).toContain('cannot classify');
+    expect(blockedOutcome(outcome).message).toContain('cannot classify');
   });
 
   it('names the extension, the hook and what was wrong for invalid results', async () => {
@@ -154,7 +156,7 @@ describe('handler errors', () => {
       },
     }));
     expect(outcome).toMatchObject({ blocked: true, blockedBy: 'broken' });
-    expect(outcome.message).toMatch(/cannot be read.*trap/);
+    expect(blockedOutcome(outcome).message).toMatch(/cannot be read.*trap/);
   });
 
   it('a logger that throws does not turn a handled failure into a crash', async () => {
@@ -204,7 +206,7 @@ describe('handler errors', () => {
       throw 'a string';
     });
     expect(outcome.blocked).toBe(true);
-    expect(outcome.message).toContain('a string');
+    expect(blockedOutcome(outcome).message).toContain('a string');
   });
 });
 
@@ -219,7 +221,7 @@ describe('timeouts', () => {
     ]);
     const outcome = await inTurn(runtime, (t) => t.interceptToolCall(write()));
     expect(outcome).toMatchObject({ blocked: true, blockedBy: 'slow' });
-    expect(outcome.message).toMatch(/timed out after 20 ms/);
+    expect(blockedOutcome(outcome).message).toMatch(/timed out after 20 ms/);
     expect(after).not.toHaveBeenCalled();
   });
 

@@ -5,7 +5,7 @@ import type { RegisteredHandler } from '../src/chain/handler.js';
 import { runChain } from '../src/chain/run-chain.js';
 import { releaseIfIdle, type Watched, watch } from '../src/chain/watchdog.js';
 import { HOOKS } from '../src/hooks/index.js';
-import { ext, inTurn, runtimeOf, write } from './helpers.js';
+import { blockedOutcome, ext, inTurn, runtimeOf, write } from './helpers.js';
 import {
   drain,
   hostileErrors,
@@ -42,7 +42,7 @@ describe('hostile handler values', () => {
       ]);
       const outcome = await inTurn(runtime, (t) => t.interceptToolCall(write()));
       expect(outcome).toMatchObject({ blocked: true, blockedBy: 'hostile', changed: false });
-      expect(outcome.message).toMatch(
+      expect(blockedOutcome(outcome).message).toMatch(
         /^Blocked because extension "hostile" failed in intercept_tool_call \(.+\)\.$/,
       );
       expect(outcome.trace).toEqual([
@@ -128,7 +128,7 @@ describe('the timeout watchdog with hostile values', () => {
     ]);
     const outcome = await inTurn(runtime, (t) => t.interceptToolCall(write()));
     expect(outcome).toMatchObject({ blocked: true, blockedBy: 'stuck' });
-    expect(outcome.message).toMatch(/timed out after 20 ms/);
+    expect(blockedOutcome(outcome).message).toMatch(/timed out after 20 ms/);
   });
 
   it('ignores a hostile rejection that arrives after the timeout, leaving nothing unhandled', async () => {
@@ -235,7 +235,7 @@ describe('action names', () => {
       ]);
       const outcome = await inTurn(runtime, (t) => t.interceptToolCall(write()));
       expect(outcome).toMatchObject({ blocked: true, blockedBy: 'odd' });
-      expect(outcome.message).toContain(`returned unknown action "${action}"`);
+      expect(blockedOutcome(outcome).message).toContain(`returned unknown action "${action}"`);
     }
   });
 });

@@ -1,6 +1,6 @@
 import { block, type HookName, pass, rewrite } from 'hermes-extensions';
 import { describe, expect, it, vi } from 'vitest';
-import { ext, inTurn, runtimeOf, write } from './helpers.js';
+import { blockedOutcome, ext, inTurn, runtimeOf, write } from './helpers.js';
 
 class Point {
   constructor(
@@ -74,7 +74,7 @@ describe('results carry JSON data', () => {
         rewrite(make() as Record<string, unknown>),
       );
       expect(outcome).toMatchObject({ blocked: true, blockedBy: 'handler', changed: false });
-      expect(outcome.message).toContain(`value${path}: ${error}`);
+      expect(blockedOutcome(outcome).message).toContain(`value${path}: ${error}`);
       expect(after).not.toHaveBeenCalled();
     });
 
@@ -94,7 +94,7 @@ describe('results carry JSON data', () => {
   it('a value nested deeper than 100 levels is refused with the depth', async () => {
     const { outcome } = await runHook('intercept_tool_call', () => rewrite(deep(150)));
     expect(outcome.blocked).toBe(true);
-    expect(outcome.message).toMatch(/nested more than 100 levels/);
+    expect(blockedOutcome(outcome).message).toMatch(/nested more than 100 levels/);
   });
 
   it('a key whose value is undefined, a symbol key and a hidden property are left out, as JSON leaves them out', async () => {
@@ -139,7 +139,7 @@ describe('results carry JSON data', () => {
     }));
     expect(reads).toBe(1);
     expect(outcome).toMatchObject({ blocked: true, blockedBy: 'handler' });
-    expect(outcome.message).toMatch(/plain object/);
+    expect(blockedOutcome(outcome).message).toMatch(/plain object/);
   });
 
   it('reads a nested getter of a rewrite value once', async () => {

@@ -83,4 +83,31 @@ describe('chain order', () => {
     });
     expect(calls).toEqual(['a-input', 'b-input', 'b-tool', 'a-tool']);
   });
+
+  it('puts validators after every mutator, then orders each phase by priority, load order, registration', async () => {
+    const seen: string[] = [];
+    const saw = (label: string) => () => void seen.push(label);
+    const validate = { phase: 'validate' as const };
+    const { runtime } = await runtimeOf([
+      ext('zed', (h) => {
+        h.on('intercept_tool_call', saw('zed:check1'), { ...validate, priority: 0 });
+        h.on('intercept_tool_call', saw('zed:mutate'), { priority: 500 });
+        h.on('intercept_tool_call', saw('zed:check2'), { ...validate, priority: 0 });
+      }),
+      ext('amy', (h) => {
+        h.on('intercept_tool_call', saw('amy:check'), { ...validate, priority: 0 });
+        h.on('intercept_tool_call', saw('amy:late-check'), { ...validate, priority: 1 });
+        h.on('intercept_tool_call', saw('amy:mutate'), { priority: 500 });
+      }),
+    ]);
+    await inTurn(runtime, (t) => t.interceptToolCall(write()));
+    expect(seen).toEqual([
+      'amy:mutate',
+      'zed:mutate',
+      'amy:check',
+      'zed:check1',
+      'zed:check2',
+      'amy:late-check',
+    ]);
+  });
 });

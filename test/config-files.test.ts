@@ -13,7 +13,7 @@ const configEcho = tsExtension(
 
 async function echoedConfig(runtime: Awaited<ReturnType<typeof loadRuntime>>) {
   const outcome = await runtime.runTurn({ sessionId: 's' }, (t) => t.transformUserInput('x'));
-  return JSON.parse(outcome.message ?? 'null');
+  return JSON.parse(outcome.blocked ? outcome.message : 'null');
 }
 
 describe('config files', () => {

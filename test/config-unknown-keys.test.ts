@@ -35,7 +35,7 @@ export default defineExtension({ name: 'anything', configSchema: z.record(z.stri
 type Runtime = Awaited<ReturnType<typeof loadRuntime>>;
 
 function unknownKeyWarnings(runtime: Runtime) {
-  return runtime.diagnostics.filter((d) => d.kind === 'unknown-config-key');
+  return runtime.diagnostics.filter((d) => d.code === 'CONFIG_UNKNOWN_KEY');
 }
 
 describe('unknown config keys', () => {
@@ -49,6 +49,7 @@ describe('unknown config keys', () => {
     expect(unknownKeyWarnings(runtime)).toEqual([
       {
         severity: 'warning',
+        code: 'CONFIG_UNKNOWN_KEY',
         kind: 'unknown-config-key',
         file,
         message: expect.stringMatching(
@@ -161,8 +162,11 @@ describe('unknown config keys', () => {
       ),
       expect.stringMatching(/extensions\.disabled in .*config\.yaml names "plannr".*"planner"/),
     ]);
-    expect(runtime.diagnostics.find((d) => d.message.includes('planer'))?.kind).toBe(
-      'unknown-config-key',
+    expect(runtime.diagnostics.find((d) => d.message.includes('planer'))?.code).toBe(
+      'CONFIG_UNKNOWN_KEY',
+    );
+    expect(runtime.diagnostics.find((d) => d.message.includes('plannr'))?.code).toBe(
+      'DISABLED_NOT_FOUND',
     );
   });
 
@@ -199,6 +203,7 @@ describe('unknown config keys', () => {
     expect(runtime.diagnostics).toEqual([
       {
         severity: 'warning',
+        code: 'CONFIG_UNKNOWN_KEY',
         kind: 'unknown-config-key',
         extension: 'inline',
         message: expect.stringMatching(

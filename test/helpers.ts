@@ -1,4 +1,5 @@
 import {
+  type ChainOutcome,
   type CreateRuntimeOptions,
   createRuntime,
   defineExtension,
@@ -7,6 +8,7 @@ import {
   type Turn,
 } from 'hermes-extensions';
 import { type MemoryLogger, memoryLogger } from 'hermes-extensions/testing';
+import { expect } from 'vitest';
 
 /** An extension made of a setup function, for tests that need many small ones. */
 export function ext(name: string, setup: (hermes: HermesApi) => void | Promise<void>) {
@@ -33,3 +35,9 @@ export function inTurn<T>(runtime: Runtime, fn: (turn: Turn) => T | Promise<T>):
 }
 
 export const write = (path = 'src/a.ts') => ({ toolName: 'write', toolArgs: { path } });
+
+/** The outcome, which must be a block: only then does it have a `message` and a `blockedBy`. */
+export function blockedOutcome<O extends ChainOutcome<unknown>>(outcome: O) {
+  if (!outcome.blocked) expect.fail(`expected a block, got ${JSON.stringify(outcome)}`);
+  return outcome as Extract<O, { blocked: true }>;
+}

@@ -4,7 +4,7 @@ import { memoryLogger, scriptedModel, toolCall } from 'hermes-extensions/testing
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { tree, tsExtension } from './fixtures.js';
-import { ext, inTurn, runtimeOf, write } from './helpers.js';
+import { blockedOutcome, ext, inTurn, runtimeOf, write } from './helpers.js';
 
 const shouter = tsExtension(
   'shouter',
@@ -30,9 +30,11 @@ describe('an enabled extension that failed to load (extensions.on_load_error)', 
     await inTurn(runtime, async (turn) => {
       const tool = await turn.interceptToolCall({ toolName: 'bash', toolArgs: { command: 'ls' } });
       expect(tool).toMatchObject({ blocked: true, blockedBy: 'guard' });
-      expect(tool.message).toContain(`extension "guard" (${join(home, 'extensions/guard.ts')})`);
-      expect(tool.message).toMatch(/hermes extensions disable guard/);
-      expect(tool.message).toMatch(/on_load_error: warn/);
+      expect(blockedOutcome(tool).message).toContain(
+        `extension "guard" (${join(home, 'extensions/guard.ts')})`,
+      );
+      expect(blockedOutcome(tool).message).toMatch(/hermes extensions disable guard/);
+      expect(blockedOutcome(tool).message).toMatch(/on_load_error: warn/);
       const prompt = await turn.transformUserInput('hello');
       expect(prompt).toMatchObject({ blocked: false, value: 'HELLO' });
     });
@@ -79,7 +81,9 @@ describe('an enabled extension that failed to load (extensions.on_load_error)', 
     const runtime = await loadRuntime({ home, cwd: tree(), logger: memoryLogger() });
     const tool = await inTurn(runtime, (t) => t.interceptToolCall(write()));
     expect(tool).toMatchObject({ blocked: true, blockedBy: 'hermes' });
-    expect(tool.message).toMatch(/moved-away\/workflow-guard.*does not exist.*extensions\.paths/);
+    expect(blockedOutcome(tool).message).toMatch(
+      /moved-away\/workflow-guard.*does not exist.*extensions\.paths/,
+    );
   });
 
   it('blocks in memory too: a setup that throws, a config that fails its schema', async () => {

@@ -5,6 +5,7 @@ import { loadRuntime } from 'hermes-extensions';
 import { memoryLogger } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
 import { tree, tsExtension, write } from './fixtures.js';
+import { blockedOutcome } from './helpers.js';
 
 const quiet = { logger: memoryLogger() };
 
@@ -61,6 +62,34 @@ describe('loadRuntime: loading extensions from disk', () => {
     ]);
     const outcome = await runtime.runTurn({ sessionId: 's' }, (t) => t.transformUserInput('hi'));
     expect(outcome.value).toBe('hi [js] [single]');
+  });
+
+  it('gives extensions the guard-author helpers at hermes-extensions/policy, in TypeScript and JavaScript', async () => {
+    // A write through the shell, found by the policy helpers whichever loader ran the file.
+    const guard = `hermes.on('intercept_tool_call', (e) => {
+      const shell = analyzeShell(String(e.toolArgs.command));
+      return shell.kind === 'analyzed' && shell.writes.length > 0 ? block('a write') : undefined;
+    }, { tools: ['bash'] });`;
+    const policy = `import { analyzeShell } from 'hermes-extensions/policy';`;
+    const homes = {
+      typescript: tree({ 'extensions/guard.ts': tsExtension('guard', guard, policy) }),
+      javascript: tree({
+        'extensions/guard.mjs': `import { block, defineExtension } from 'hermes-extensions';
+          ${policy}
+          export default defineExtension({ name: 'guard', setup(hermes) { ${guard} } });`,
+      }),
+    };
+    for (const home of Object.values(homes)) {
+      const runtime = await loadRuntime({ home, cwd: tree(), ...quiet });
+      expect(runtime.diagnostics).toEqual([]);
+      const run = (command: string) =>
+        runtime.runTurn({ sessionId: 's' }, (t) =>
+          t.interceptToolCall({ toolName: 'bash', toolArgs: { command } }),
+        );
+      expect(await run('cat notes.md')).toMatchObject({ blocked: false });
+      expect(await run('echo hi > notes.md')).toMatchObject({ blocked: true, blockedBy: 'guard' });
+      await runtime.close();
+    }
   });
 });
 
@@ -124,11 +153,11 @@ describe('loadRuntime: failures stay with their extension', () => {
       t.interceptToolCall({ toolName: 'x', toolArgs: {} }),
     );
     expect(refused).toMatchObject({ blocked: true, blockedBy: 'missing-import' });
-    expect(refused.message).toMatch(/and 4 more/);
+    expect(blockedOutcome(refused).message).toMatch(/and 4 more/);
     const outcome = await (await healthyRuntime()).runTurn({ sessionId: 's' }, (t) =>
       t.interceptToolCall({ toolName: 'x', toolArgs: {} }),
     );
-    expect(outcome.message).toBe('healthy ran');
+    expect(blockedOutcome(outcome).message).toBe('healthy ran');
   });
 
   it('validates per-extension config against the schema, naming the key path', async () => {

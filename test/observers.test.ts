@@ -328,15 +328,15 @@ describe('sanitize', () => {
 
 describe('the unobserved path', () => {
   it('builds no attempt, id or payload when nobody observes', async () => {
-    const { TurnTelemetry, UNOBSERVED_ATTEMPT } = await import('../src/host/telemetry.js');
+    const { UNOBSERVED_ATTEMPT } = await import('../src/observe/turn-telemetry.js');
+    const { turnTelemetry } = await import('../src/runtime/turn.js');
     const quiet = await createRuntime({ extensions: [], logger: memoryLogger() });
-    const ids = { session_id: 's', turn_id: 't', task_id: 't', platform: 'cli' };
     const request = { systemPrompt: '', messages: [], tools: [] };
-    const idle = new TurnTelemetry(quiet, ids);
+    const idle = await quiet.runTurn({ sessionId: 's' }, turnTelemetry);
     expect(idle.active).toBe(false);
     expect(idle.preApi(request)).toBe(UNOBSERVED_ATTEMPT);
     const { runtime } = await observed();
-    const busy = new TurnTelemetry(runtime, ids);
+    const busy = await runtime.runTurn({ sessionId: 's' }, turnTelemetry);
     expect(busy.active).toBe(true);
     expect(busy.preApi(request)).toMatchObject({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),

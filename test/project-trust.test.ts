@@ -10,6 +10,7 @@ import {
 import { memoryLogger } from 'hermes-extensions/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tree, tsExtension, write } from './fixtures.js';
+import { blockedOutcome } from './helpers.js';
 
 const quiet = { logger: memoryLogger() };
 
@@ -57,7 +58,7 @@ describe('project trust', () => {
     const outcome = await runtime.runTurn({ sessionId: 's' }, (t) =>
       t.interceptToolCall({ toolName: 'w', toolArgs: {} }),
     );
-    expect(outcome.message).toBe('guarded');
+    expect(blockedOutcome(outcome).message).toBe('guarded');
   });
 
   it("ignores untrusted config of data formats too: a clone cannot loosen the user's guards", async () => {

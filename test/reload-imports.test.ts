@@ -36,7 +36,7 @@ async function said(home: string): Promise<string[]> {
   const errors = runtime.extensions.filter((e) => e.status !== 'enabled');
   if (errors.length > 0) return errors.map((e) => `${e.name}: ${e.reason}`);
   const outcome = await runtime.runTurn({ sessionId: 's' }, (t) => t.transformUserInput('x'));
-  return [outcome.message ?? ''];
+  return [outcome.blocked ? outcome.message : ''];
 }
 
 describe('a JavaScript extension loaded again in the same process', () => {

@@ -25,7 +25,7 @@ describe('HookResult helpers', () => {
     expect(Object.isFrozen(pass())).toBe(true);
   });
 
-  it('are also reachable as HookResult.*, as the seed spells them', () => {
+  it('are also reachable under one name, HookResult.*', () => {
     expect(HookResult.block('no')).toEqual(block('no'));
     expect(HookResult.rewrite('x')).toEqual(rewrite('x'));
     expect(HookResult.injectSystem('s')).toEqual(injectSystem('s'));

@@ -317,7 +317,7 @@ describe('runConversation', () => {
     ]);
   });
 
-  it('blockedToolResult matches the seed shape', () => {
+  it('blockedToolResult is the JSON the README gives', () => {
     expect(
       JSON.parse(
         blockedToolResult({

@@ -3,6 +3,7 @@ import { loadRuntime } from 'hermes-extensions';
 import { memoryLogger } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
 import { tree, tsExtension, write } from './fixtures.js';
+import { blockedOutcome } from './helpers.js';
 
 const quiet = { logger: memoryLogger() };
 
@@ -137,6 +138,6 @@ describe('sources, precedence and order', () => {
     const second = await loadRuntime({ home, cwd: tree(), ...quiet });
     expect(await order(second)).toEqual(['v2']);
     const input = await second.runTurn({ sessionId: 's' }, (t) => t.transformUserInput('x'));
-    expect(input.message).toBe('v2');
+    expect(blockedOutcome(input).message).toBe('v2');
   });
 });

@@ -1,6 +1,6 @@
 import { block, injectSystem, pass, rewrite } from 'hermes-extensions';
 import { describe, expect, it } from 'vitest';
-import { ext, inTurn, runtimeOf, write } from './helpers.js';
+import { blockedOutcome, ext, inTurn, runtimeOf, write } from './helpers.js';
 
 const isThenable = (value: unknown) => typeof (value as { then?: unknown })?.then === 'function';
 
@@ -66,7 +66,7 @@ describe("the validate phase (mutating, then validating handlers, as in Kubernet
       const tool = await t.interceptToolCall(write());
       expect(tool).toMatchObject({ blocked: true, blockedBy: 'sneaky', changed: false });
       expect(tool.value).toEqual({ path: 'src/a.ts' });
-      expect(tool.message).toMatch(
+      expect(blockedOutcome(tool).message).toMatch(
         /extension "sneaky" failed in intercept_tool_call.*validate phase.*only pass or block/,
       );
       expect(tool.trace[0]).toMatchObject({ action: 'block', phase: 'validate' });

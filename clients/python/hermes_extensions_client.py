@@ -11,7 +11,7 @@
 Thread-safe: calls from several threads (parallel tool calls) interleave on the one process and
 each waits for its own answer.
 
-How the seed's ``run_conversation`` would use it (a sketch, in the agent's terms)::
+How the Python agent's ``run_conversation`` would use it (a sketch, in the agent's terms)::
 
     # at start-up
     self.hooks = HermesExtensions(cwd=os.getcwd())

@@ -1,4 +1,4 @@
-import { SHELL_TOOL_NAMES } from 'hermes-extensions';
+import { SHELL_TOOL_NAMES } from 'hermes-extensions/policy';
 import { z } from 'zod';
 
 export const moduleRouterConfig = z.object({

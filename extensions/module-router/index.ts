@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { block, defineExtension } from 'hermes-extensions';
 import {
   argvScript,
-  block,
-  defineExtension,
   extractToolPaths,
   type PathBase,
   parseShell,
@@ -11,11 +10,11 @@ import {
   type ShellCommand,
   type ShellScript,
   shellInvocationOf,
-} from 'hermes-extensions';
+} from 'hermes-extensions/policy';
 import { moduleRouterConfig } from './config.js';
 import { shellScopes, toolScopes } from './scope.js';
 
-/** What the router learned in this turn, kept in the per-turn state under its name. */
+/** What the router learned in this turn, in its slot of the per-turn state. */
 interface RouterState {
   routingRead: boolean;
 }
@@ -44,10 +43,7 @@ export default defineExtension({
       }
       return false;
     };
-    const stateOf = (state: Record<string, unknown>): RouterState => {
-      state['module-router'] ??= { routingRead: false } satisfies RouterState;
-      return state['module-router'] as RouterState;
-    };
+    const router = hermes.turnState<RouterState>(() => ({ routingRead: false }));
     // `at`: the folder relative paths start from (default the root); null when it is not known.
     const isRoutingFile = (path: string, at?: PathBase | null) =>
       at === null && !isAbsolute(path)
@@ -72,7 +68,7 @@ export default defineExtension({
       'intercept_tool_call',
       (event) => {
         if (!routingExists()) return undefined;
-        const state = stateOf(event.state);
+        const state = router(event);
         const name = event.toolName;
         if (reads.has(name)) {
           if (extractToolPaths(event.toolArgs).some((p) => isRoutingFile(p)))

@@ -1,4 +1,4 @@
-import type { ShellCommand, ShellWord } from 'hermes-extensions';
+import type { ShellCommand, ShellWord } from 'hermes-extensions/policy';
 
 /** Argument names under which exploration tools take the folder they search. */
 const SCOPE_KEYS = ['path', 'dir', 'directory', 'cwd', 'root', 'folder', 'target'];

@@ -6,7 +6,7 @@ import {
   resolveProjectPath,
   shellInvocationOf,
   writeTargetsOf,
-} from 'hermes-extensions';
+} from 'hermes-extensions/policy';
 import { READ_ONLY_TOOLS, type WorkflowGuardConfig } from './config.js';
 
 /** Why a tool call may not run before the plan exists (with a hint for the user), or undefined. */

@@ -1,4 +1,4 @@
-import { SHELL_TOOL_NAMES } from 'hermes-extensions';
+import { SHELL_TOOL_NAMES } from 'hermes-extensions/policy';
 import { z } from 'zod';
 
 /** Tools that write the files they name: judged by every path they would write. */
@@ -58,7 +58,10 @@ export const READ_ONLY_TOOLS = [
   'notebook_read',
 ];
 
-/** workflow-guard's config (the seed's names and defaults). Paths are relative to the project root. */
+/**
+ * workflow-guard's config (README, The demo, and the extensions shipped). Paths are relative to
+ * the project root.
+ */
 export const workflowGuardConfig = z.object({
   plan_path: z.string().min(1).default('plans/active/plan.md'),
   blocked_tools: z.array(z.string()).default(DEFAULT_BLOCKED_TOOLS),

@@ -4,7 +4,7 @@ import { blockText, guardrailText, reminderText, workflowGuardConfig } from './c
 import { isImplementationRequest } from './intent.js';
 import { hasValidPlan } from './plan.js';
 
-/** What the guard learned in this turn, kept in the per-turn state under its name. */
+/** What the guard learned in this turn, in its slot of the per-turn state. */
 interface GuardState {
   /** Tool calls it blocked. */
   blocked: number;
@@ -27,16 +27,13 @@ export default defineExtension({
     const config = hermes.config;
     const root = hermes.projectRoot;
     const planned = () => hasValidPlan(root, config.plan_path);
-    const stateOf = (state: Record<string, unknown>): GuardState => {
-      state['workflow-guard'] ??= { blocked: 0, redirected: false } satisfies GuardState;
-      return state['workflow-guard'] as GuardState;
-    };
+    const guard = hermes.turnState<GuardState>(() => ({ blocked: 0, redirected: false }));
 
     hermes.on(
       'transform_user_input',
       (event) => {
         if (planned() || !isImplementationRequest(event.userMessage)) return undefined;
-        stateOf(event.state).redirected = true;
+        guard(event).redirected = true;
         return rewrite(`${config.plan_command} ${event.userMessage.trim()}`, {
           workflowGuard: 'redirected to the plan command',
         });
@@ -58,7 +55,7 @@ export default defineExtension({
         if (planned()) return undefined;
         const refusal = judge(event.toolName, event.toolArgs);
         if (refusal === undefined) return undefined;
-        stateOf(event.state).blocked++;
+        guard(event).blocked++;
         return block(blockText(config, refusal.what, refusal.hint), {
           workflowGuard: refusal.what,
         });

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { HookDeclaration } from '../hooks/declaration.js';
-import { isPlainObject } from './frozen.js';
+import { isPlainObject } from '../hooks/frozen.js';
 
 /** A handler failed: threw, rejected, returned an invalid result or timed out. */
 export class HookHandlerError extends Error {

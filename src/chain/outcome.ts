@@ -13,12 +13,20 @@ export interface TraceEntry {
   error?: string;
 }
 
-/** What one run of a chain decided (DESIGN §4). */
-export interface ChainOutcome<V> {
-  /** A handler blocked; the handlers after it did not run. */
-  blocked: boolean;
-  message?: string;
-  blockedBy?: string;
+/**
+ * A trace entry as it is made, for tooling that follows a chain handler by handler
+ * (`hermes extensions test`, `doctor`): which hook, and the value after the handler.
+ */
+export interface ChainStep extends TraceEntry {
+  hook: string;
+  /** The value after this handler: what later handlers see. */
+  value: unknown;
+}
+
+/** Told each handler's decision as it is made (`TurnOptions.onTrace`). */
+export type OnTrace = (step: ChainStep) => void;
+
+interface OutcomeBase<V> {
   /** Some handler rewrote or injected. */
   changed: boolean;
   /** The final value: the host's own input when nothing changed, else a read-only new value. */
@@ -26,6 +34,20 @@ export interface ChainOutcome<V> {
   metadata: Metadata;
   trace: TraceEntry[];
 }
+
+/**
+ * What one run of a chain decided (README, A host). `if (outcome.blocked)` narrows: a
+ * blocked outcome always says why and who.
+ */
+export type ChainOutcome<V> =
+  | (OutcomeBase<V> & { blocked: false })
+  | (OutcomeBase<V> & {
+      /** A handler blocked; the handlers after it did not run. */
+      blocked: true;
+      message: string;
+      /** The extension whose handler blocked (or failed closed). */
+      blockedBy: string;
+    });
 
 /** The outcome of a chain with no handler to run: the input as it came, nothing recorded. */
 export function unchangedOutcome<V>(value: V): ChainOutcome<V> {

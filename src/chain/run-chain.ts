@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { HookDeclaration, TurnContext } from '../hooks/declaration.js';
+import { isPlainObject } from '../hooks/frozen.js';
 import { type AnyHookResult, type Metadata, PASS } from '../hooks/results.js';
 import {
   describeError,
@@ -8,10 +9,15 @@ import {
   HandlerTimeoutError,
   HookHandlerError,
 } from './errors.js';
-import { isPlainObject } from './frozen.js';
 import type { RegisteredHandler } from './handler.js';
 import { jsonDataCopy } from './json-data.js';
-import { type ChainOutcome, EMPTY_METADATA, type TraceEntry, unchangedOutcome } from './outcome.js';
+import {
+  type ChainOutcome,
+  EMPTY_METADATA,
+  type OnTrace,
+  type TraceEntry,
+  unchangedOutcome,
+} from './outcome.js';
 import { releaseIfIdle, unwatch, type Watched, watch } from './watchdog.js';
 
 type AnyDeclaration = HookDeclaration<unknown, unknown, unknown>;
@@ -25,9 +31,10 @@ const NATIVE_THEN = Promise.prototype.then;
 const MAX_LOGGED_REASONS = 50;
 
 /**
- * Runs one hook's handlers over one payload (DESIGN §2): ascending priority (the list arrives
- * sorted, every validator after every mutator), each rewrite or injection folded into the value later handlers see, the first block
- * ending the chain, metadata merged in chain order, one trace entry per handler that ran.
+ * Runs one hook's handlers over one payload (README, its opening and “Two phases”):
+ * ascending priority (the list arrives sorted, every validator after every mutator), each
+ * rewrite or injection folded into the value later handlers see, the first block ending the
+ * chain, metadata merged in chain order, one trace entry per handler that ran.
  *
  * It stays synchronous until a handler returns a thenable, so a chain of sync handlers returns
  * its outcome directly and pays for no promise it did not create. From the first thenable on the
@@ -39,9 +46,10 @@ export function runChain<Input, Value, Event>(
   handlers: readonly RegisteredHandler[],
   input: Input,
   turn: TurnContext,
+  onTrace?: OnTrace,
 ): ChainOutcome<Value> | Promise<ChainOutcome<Value>> {
   if (handlers.length === 0) return unchangedOutcome(decl.unchanged(input));
-  const run = new ChainRun(decl as AnyDeclaration, handlers, input, turn);
+  const run = new ChainRun(decl as AnyDeclaration, handlers, input, turn, onTrace);
   let outcome: ChainOutcome<unknown> | typeof WAITING;
   try {
     outcome = run.loop();
@@ -64,8 +72,9 @@ class ChainRun implements Watched {
   index = 0;
   changed = false;
   blocked = false;
-  message: string | undefined = undefined;
-  blockedBy: string | undefined = undefined;
+  /** Set with `blocked` (`block`), read only when it is true. */
+  message = '';
+  blockedBy = '';
   metadata: Metadata = EMPTY_METADATA;
   value: unknown;
   event: unknown;
@@ -83,6 +92,8 @@ class ChainRun implements Watched {
     readonly handlers: readonly RegisteredHandler[],
     readonly input: unknown,
     readonly turn: TurnContext,
+    /** Tooling that follows the chain handler by handler (`TurnOptions.onTrace`). */
+    readonly onTrace: OnTrace | undefined,
   ) {
     this.value = decl.view(input);
     this.event = decl.event(input, this.value, turn, EMPTY_METADATA);
@@ -218,7 +229,7 @@ class ChainRun implements Watched {
   private apply(handler: RegisteredHandler, result: unknown, durationMs: number): boolean {
     if (result === undefined || result === null || result === PASS) {
       this.trace.push(traceEntry(handler, 'pass', durationMs));
-      if (this.turn.onStep !== undefined) this.step(handler, 'pass', durationMs);
+      if (this.onTrace !== undefined) this.step(handler, 'pass', durationMs);
       return false;
     }
     let r: ReadResult | string;
@@ -261,7 +272,7 @@ class ChainRun implements Watched {
       this.value = value;
       this.changed = true;
     }
-    if (this.turn.onStep !== undefined) this.step(handler, action, durationMs, entry.error);
+    if (this.onTrace !== undefined) this.step(handler, action, durationMs, entry.error);
     if (action === 'block') {
       this.block(handler.extension, r.value as string);
       return true;
@@ -345,7 +356,7 @@ class ChainRun implements Watched {
     const consequence = failClosed ? 'blocked (onError: block)' : 'ignored (onError: pass)';
     entry.error = this.report(handler, reason, consequence, cause);
     this.trace.push(entry);
-    if (this.turn.onStep !== undefined) this.step(handler, action, durationMs, entry.error);
+    if (this.onTrace !== undefined) this.step(handler, action, durationMs, entry.error);
     if (!failClosed) return false;
     this.block(
       handler.extension,
@@ -396,7 +407,7 @@ class ChainRun implements Watched {
     error?: string,
   ): void {
     try {
-      this.turn.onStep?.({
+      this.onTrace?.({
         hook: this.decl.name,
         extension: handler.extension,
         action,

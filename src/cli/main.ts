@@ -1,28 +1,17 @@
-import { join, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/errors.js';
 import { COMMAND_HOOK_AGENTS } from '../host/command-hook/agents.js';
-import { stderrLogger } from '../log/logger.js';
-import { PACKAGE_ROOT, packageVersion } from '../package-root.js';
+import { packageVersion } from '../package-root.js';
 import { doctorCommand } from './commands/doctor.js';
+import { HOOK_AGENT_NAMES, hookCommand, hookInstallCommand } from './commands/hook.js';
 import { initCommand } from './commands/init.js';
 import { listCommand } from './commands/list.js';
+import { serveCommand } from './commands/serve.js';
 import { testCommand } from './commands/test-hook.js';
 import { toggleCommand } from './commands/toggle.js';
 import { trustCommand } from './commands/trust.js';
 import { commandContext } from './context.js';
 import { CliError, type Io, processIo } from './io.js';
-
-const EXTENSION_COMMANDS = [
-  'list',
-  'doctor',
-  'enable',
-  'disable',
-  'test',
-  'init',
-  'trust',
-  'serve',
-];
 
 /**
  * The `hermes` (and `hermes-extensions`) command line. Exit codes: 0 fine, 1 problems found (or
@@ -32,7 +21,6 @@ const EXTENSION_COMMANDS = [
  * first on the PATH.
  */
 export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
-  const args = EXTENSION_COMMANDS.includes(argv[0] ?? '') ? ['extensions', ...argv] : [...argv];
   let exitCode = 0;
   /** Wraps a command so its exit code is kept; commander passes the parsed arguments through. */
   // biome-ignore lint/suspicious/noExplicitAny: commander's action arguments are untyped
@@ -75,55 +63,20 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       .description(
         `one ${agent.title} hook event on stdin, answered on stdout as its hook protocol expects`,
       )
-      .action(
-        run(async () => {
-          const { answerHookProcess } = await import('../host/command-hook/hook-process.js');
-          return answerHookProcess(agent, {
-            stdin: process.stdin,
-            out: (text) => io.out(text),
-            err: (text) => io.err(text),
-            logger: stderrLogger,
-            // Once stdout has taken the answer: a process.exit right away could cut it short.
-            exit: (code) => process.stdout.write('', () => process.exit(code)),
-          });
-        }),
-      );
+      .action(run(() => hookCommand(agent, io)));
   }
-  const agentNames = Object.keys(COMMAND_HOOK_AGENTS).join(', ');
   withCwd(hook.command('install <agent>'))
     .description(
-      `add the hook to the agent's settings, keeping what is there (agent: ${agentNames})`,
+      `add the hook to the agent's settings, keeping what is there (agent: ${HOOK_AGENT_NAMES})`,
     )
     .option(
       '--project',
       "the project's settings (.claude/settings.json, .codex/hooks.json) instead of the user's",
     )
     .action(
-      run(async (name: string, o: { cwd?: string; project?: boolean }) => {
-        const agent = COMMAND_HOOK_AGENTS[name];
-        if (agent === undefined)
-          throw new CliError(`unknown agent "${name}"; supported: ${agentNames}`, 2);
-        const { installCommandHooks } = await import('../host/command-hook/install.js');
-        const bin = join(PACKAGE_ROOT, 'bin', 'hermes.js');
-        let result: ReturnType<typeof installCommandHooks>;
-        try {
-          result = installCommandHooks(agent, {
-            command: `"${process.execPath}" "${bin}" hook ${agent.name}`,
-            // The agent's settings only: $HERMES_HOME is not needed here.
-            ...(o.project ? { project: resolve(o.cwd ?? process.cwd()) } : {}),
-          });
-        } catch (error) {
-          throw new CliError((error as Error).message, 1);
-        }
-        const { file, added, updated } = result;
-        if (added.length > 0) io.out(`Added the hermes hook for ${added.join(', ')} to ${file}.`);
-        if (updated.length > 0)
-          io.out(`Updated the hermes hook's command for ${updated.join(', ')} in ${file}.`);
-        if (added.length + updated.length === 0)
-          io.out(`${file} already runs the hermes hook; nothing changed.`);
-        else if (agent.afterInstall) io.out(agent.afterInstall);
-        return 0;
-      }),
+      run((name: string, o: { cwd?: string; project?: boolean }) =>
+        hookInstallCommand(name, o, io),
+      ),
     );
   for (const command of hook.commands) command.exitOverride();
 
@@ -195,34 +148,12 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       '--max-line-bytes <n>',
       'answer a request line longer than this with a JSON-RPC error and skip it (default 16 MiB)',
     )
-    .action(
-      run(async (o: { cwd?: string; stdio?: boolean; maxLineBytes?: string }) => {
-        if (!o.stdio) throw new CliError('serve needs --stdio (the one transport there is)', 2);
-        const maxLineBytes = o.maxLineBytes === undefined ? undefined : Number(o.maxLineBytes);
-        if (
-          maxLineBytes !== undefined &&
-          !(Number.isSafeInteger(maxLineBytes) && maxLineBytes > 0)
-        ) {
-          throw new CliError(
-            `--max-line-bytes takes a whole number of bytes above 0, not "${o.maxLineBytes}"`,
-            2,
-          );
-        }
-        const { serveBridge } = await import('../host/bridge/server.js');
-        const context = commandContext(o);
-        await serveBridge({
-          cwd: context.cwd,
-          home: context.home,
-          input: process.stdin,
-          output: process.stdout,
-          logger: stderrLogger,
-          ...(maxLineBytes === undefined ? {} : { maxLineBytes }),
-        });
-        return 0;
-      }),
-    );
+    .action(run((o: { cwd?: string; stdio?: boolean; maxLineBytes?: string }) => serveCommand(o)));
 
   for (const command of extensions.commands) command.exitOverride();
+  // `hermes list` is `hermes extensions list`: every extensions command has its short form.
+  const shortForms = new Set(extensions.commands.map((command) => command.name()));
+  const args = shortForms.has(argv[0] ?? '') ? ['extensions', ...argv] : [...argv];
   try {
     if (args.length === 0) {
       io.out(program.helpInformation().trimEnd());

@@ -1,8 +1,8 @@
 import { realpathSync } from 'node:fs';
 import { basename, relative, sep } from 'node:path';
-import type { ModuleLoader } from '../extensions/loading/import-module.js';
-import type { ReadGuard } from '../trust/read-guard.js';
-import { sha256 } from '../trust/records.js';
+import { sha256 } from '../fs/digest.js';
+import type { ModuleLoader } from '../modules/import-module.js';
+import type { ReadGuard } from '../modules/read-guard.js';
 import { ConfigError, parseWith } from './errors.js';
 import { type HermesConfig, hermesConfigSchema } from './schema.js';
 import { loadingKeyHint } from './unknown-keys.js';

@@ -1,7 +1,7 @@
 import { basename } from 'node:path';
 import { z } from 'zod';
-import { didYouMean } from '../extensions/suggest.js';
 import { RESERVED_CONFIG_KEYS } from './schema.js';
+import { didYouMean } from './suggest.js';
 
 /** A key nothing reads, by its path from the top of the config file. */
 export interface UnknownKey {

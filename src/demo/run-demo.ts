@@ -110,7 +110,7 @@ function narrator(print: (line: string) => void) {
     if (outcome.blocked) {
       const what = toolCall ? `${toolCall.name}` : hook;
       print(`  ✗ ${outcome.blockedBy} blocked ${what}:`);
-      print(wrap(outcome.message ?? '', '      '));
+      print(wrap(outcome.message, '      '));
       return;
     }
     for (const entry of outcome.trace) {

@@ -22,6 +22,14 @@ export interface HermesApi<Config = Record<string, unknown>> {
    * changes nothing. Only during `setup`.
    */
   onClose(fn: () => unknown, options?: { timeoutMs?: number }): void;
+  /**
+   * This extension's own slot in the per-turn state, typed: the function returned gives, for an
+   * event of any hook, the value kept under the extension's name in `event.state`, made by `init`
+   * the first time a turn asks for it. Every turn starts without it, so every turn starts over.
+   * Mutate it in place. Command hooks keep a turn's state as JSON between their processes: there
+   * the value must be JSON data (no Date, Map, class instance or function).
+   */
+  turnState<T>(init: () => T): (event: { readonly state: Record<string, unknown> }) => T;
   /** This extension's config section, parsed (defaults applied) by its `configSchema`. */
   readonly config: Config;
   readonly log: Logger;

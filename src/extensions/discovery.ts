@@ -2,7 +2,8 @@ import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { expandHome, isDir, isFile } from '../config/locations.js';
 import type { PathEntry } from '../config/merge.js';
-import type { Diagnostic, ExtensionSource } from '../runtime/types.js';
+import { byName } from './order.js';
+import type { Diagnostic, ExtensionSource } from './types.js';
 
 /** An extension found on disk, not loaded yet. */
 export interface DiscoveredExtension {
@@ -30,9 +31,7 @@ export function discoverIn(dir: string, source: ExtensionSource): Discovery {
   const found: DiscoveredExtension[] = [];
   const problems: Diagnostic[] = [];
   if (!isDir(dir)) return { found, problems };
-  const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
-    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-  );
+  const entries = readdirSync(dir, { withFileTypes: true }).sort(byName);
   for (const item of entries) {
     if (item.name.startsWith('.') || item.name === 'node_modules') continue;
     const path = join(dir, item.name);
@@ -60,10 +59,20 @@ export function discoverPath({ spec, base, file }: PathEntry): Discovery {
       return { found: [{ label: spec, entry, location: dir, source: 'package' }], problems: [] };
     }
     if (problem) return { found: [], problems: [problem] };
-    const message = dir
-      ? `package "${spec}" (${dir}) has no entry: set "exports" or "main" in its package.json`
-      : `extensions.paths names package "${spec}", which is not installed where ${file} can see it`;
-    return { found: [], problems: [{ severity: 'error', file, message }] };
+    const missing: Diagnostic = dir
+      ? {
+          code: 'NO_ENTRY',
+          severity: 'error',
+          file,
+          message: `package "${spec}" (${dir}) has no entry: set "exports" or "main" in its package.json`,
+        }
+      : {
+          code: 'PATH_NOT_FOUND',
+          severity: 'error',
+          file,
+          message: `extensions.paths names package "${spec}", which is not installed where ${file} can see it`,
+        };
+    return { found: [], problems: [missing] };
   }
   const path = resolve(base, expandHome(spec));
   if (isFile(path)) {
@@ -82,7 +91,7 @@ export function discoverPath({ spec, base, file }: PathEntry): Discovery {
     return discoverIn(path, 'path');
   }
   const message = `extensions.paths entry "${spec}" (${path}) does not exist`;
-  return { found: [], problems: [{ severity: 'error', file, message }] };
+  return { found: [], problems: [{ code: 'PATH_NOT_FOUND', severity: 'error', file, message }] };
 }
 
 /**
@@ -105,7 +114,8 @@ function directoryEntry(dir: string): { entry?: string; problem?: Diagnostic } {
     if (!isFile(file)) continue;
     if (!isWithin(dir, file)) {
       const message = `extension ${dir}: its ${named} leads outside the extension's folder (to ${realpathSync(file)}); refused. Move the code into the folder.`;
-      return { problem: { severity: 'error', file: declared ? manifestFile : file, message } };
+      const at = declared ? manifestFile : file;
+      return { problem: { code: 'ENTRY_OUTSIDE_FOLDER', severity: 'error', file: at, message } };
     }
     return { entry: file };
   }
@@ -158,6 +168,7 @@ function findPackage(name: string, from: string): string | undefined {
 
 function noEntry(dir: string): Diagnostic {
   return {
+    code: 'NO_ENTRY',
     severity: 'warning',
     file: dir,
     message: `folder ${dir} has no extension entry (index.ts, index.mts, index.js, index.mjs, or package.json "exports"/"main"); skipped`,

@@ -1,5 +1,5 @@
+import { didYouMean } from '../config/suggest.js';
 import { HOOK_NAMES, type HookName, isHookName } from '../hooks/index.js';
-import { didYouMean } from './suggest.js';
 
 /** What other agents call these hook points, so a port from them gets a precise hint. */
 const PEER_NAMES: Readonly<Record<string, HookName>> = {

@@ -1,5 +1,6 @@
 import { DEFAULT_PRIORITY, DEFAULT_TIMEOUT_MS, type RegisteredHandler } from '../chain/handler.js';
 import { compileToolMatcher } from '../chain/matcher.js';
+import { didYouMean } from '../config/suggest.js';
 import type { OnErrorPolicy } from '../hooks/declaration.js';
 import { HOOKS, type HookName } from '../hooks/index.js';
 import type { HandlerOptions } from '../hooks/types.js';
@@ -12,8 +13,8 @@ import {
 } from '../observe/events.js';
 import type { RegisteredObserver } from '../observe/observers.js';
 import type { ExtensionDefinition, HermesApi } from './define.js';
+import { codingFailures, withDiagnosticCode } from './failure-codes.js';
 import { assertHookName } from './hook-names.js';
-import { didYouMean } from './suggest.js';
 
 /** Setup that has not finished by then is a load failure, not a hang of the whole agent. */
 export const SETUP_TIMEOUT_MS = 10_000;
@@ -75,7 +76,10 @@ export async function runSetup(
           `hermes.on("${String(hook)}") was called after setup finished; register handlers inside setup()`,
         );
       }
-      const handler = register(definition.name, hook, fn, options, context.log);
+      codingFailures('UNKNOWN_HOOK', () => assertHookName(hook));
+      const handler = codingFailures('INVALID_REGISTRATION', () =>
+        register(definition.name, hook, fn, options, context.log),
+      );
       registrations.push({ handler, index: registrations.length });
     },
     observe(event: ObserverEvent | '*', fn: unknown) {
@@ -84,12 +88,19 @@ export async function runSetup(
       if (event !== '*' && !isObserverEvent(event)) {
         const suggestion =
           typeof event === 'string' ? didYouMean(event, OBSERVER_EVENTS) : undefined;
-        throw new TypeError(
-          `unknown observer event ${JSON.stringify(event)}.${suggestion ? ` Did you mean "${suggestion}"?` : ''} Events are: ${OBSERVER_EVENTS.join(', ')}, or '*'.`,
+        throw withDiagnosticCode(
+          'UNKNOWN_EVENT',
+          new TypeError(
+            `unknown observer event ${JSON.stringify(event)}.${suggestion ? ` Did you mean "${suggestion}"?` : ''} Events are: ${OBSERVER_EVENTS.join(', ')}, or '*'.`,
+          ),
         );
       }
-      if (typeof fn !== 'function')
-        throw new TypeError(`hermes.observe("${event}"): the handler must be a function`);
+      if (typeof fn !== 'function') {
+        throw withDiagnosticCode(
+          'INVALID_REGISTRATION',
+          new TypeError(`hermes.observe("${event}"): the handler must be a function`),
+        );
+      }
       observers.push({
         extension: definition.name,
         event,
@@ -98,16 +109,22 @@ export async function runSetup(
         failed: false,
       });
     },
+    turnState<T>(init: () => T) {
+      return turnStateSlot(definition.name, init);
+    },
     onClose(fn: unknown, options?: { timeoutMs?: number }) {
       if (!open) throw new Error('hermes.onClose() was called after setup finished');
-      if (typeof fn !== 'function')
-        throw new TypeError('hermes.onClose(fn): fn must be a function');
-      const timeoutMs = options?.timeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
-      if (typeof timeoutMs !== 'number' || !(timeoutMs > 0)) {
-        throw new TypeError(
-          'hermes.onClose(fn, { timeoutMs }): timeoutMs must be a positive number of milliseconds',
-        );
-      }
+      const timeoutMs = codingFailures('INVALID_REGISTRATION', () => {
+        if (typeof fn !== 'function')
+          throw new TypeError('hermes.onClose(fn): fn must be a function');
+        const ms = options?.timeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
+        if (typeof ms !== 'number' || !(ms > 0)) {
+          throw new TypeError(
+            'hermes.onClose(fn, { timeoutMs }): timeoutMs must be a positive number of milliseconds',
+          );
+        }
+        return ms;
+      });
       closers.push({
         extension: definition.name,
         fn: fn as () => unknown,
@@ -125,6 +142,30 @@ export async function runSetup(
     open = false;
   }
   return { handlers: registrations, observers, closers };
+}
+
+/**
+ * The getter `hermes.turnState` returns: the extension's name is the key, so two extensions never
+ * share a slot by accident. An own key only: a name such as `constructor` must not find what
+ * every object inherits.
+ */
+function turnStateSlot<T>(
+  name: string,
+  init: () => T,
+): (event: { readonly state: Record<string, unknown> }) => T {
+  if (typeof init !== 'function') {
+    throw withDiagnosticCode(
+      'INVALID_REGISTRATION',
+      new TypeError('hermes.turnState(init): init must be a function that makes the first value'),
+    );
+  }
+  return ({ state }) => {
+    const kept = Object.hasOwn(state, name) ? state[name] : undefined;
+    if (kept !== undefined) return kept as T;
+    const made = init();
+    state[name] = made;
+    return made;
+  };
 }
 
 function register(
@@ -190,7 +231,13 @@ function compileMatcher(where: string, tools: NonNullable<HandlerOptions['tools'
 function withSetupTimeout(setup: Promise<unknown>, ms: number): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`setup did not finish within ${ms} ms`)), ms);
+    timer = setTimeout(
+      () =>
+        reject(
+          withDiagnosticCode('SETUP_TIMEOUT', new Error(`setup did not finish within ${ms} ms`)),
+        ),
+      ms,
+    );
   });
   return Promise.race([setup, timeout]).finally(() => clearTimeout(timer));
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { frozenCopy } from '../chain/frozen.js';
 import type { HookDeclaration, TurnContext } from './declaration.js';
+import { frozenCopy } from './frozen.js';
 import {
   type ChatMessage,
   chatMessageSchema,

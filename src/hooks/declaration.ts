@@ -10,21 +10,6 @@ export interface TurnContext {
   readonly platform: string;
   /** The per-turn state: shared by every handler of every chain in this turn, writable. */
   readonly state: Record<string, unknown>;
-  /** Told each handler's decision as it is made (tooling such as `hermes extensions test`). */
-  readonly onStep?: ((step: ChainStep) => void) | undefined;
-}
-
-/** One handler's decision, with the value the chain carries after it. */
-export interface ChainStep {
-  hook: string;
-  extension: string;
-  action: string;
-  durationMs: number;
-  /** The value after this handler: what later handlers see. */
-  value: unknown;
-  /** Only for validators (handlers registered with `phase: 'validate'`). */
-  phase?: 'validate';
-  error?: string;
 }
 
 /**

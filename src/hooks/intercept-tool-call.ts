@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { frozenCopy } from '../chain/frozen.js';
 import type { HookDeclaration, TurnContext } from './declaration.js';
+import { frozenCopy } from './frozen.js';
 import type { Metadata, RewriteResult } from './results.js';
 import { actionSchema, objectInput, plainObjectSchema } from './schemas.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** A tool call the model asked for (DESIGN §7). */
+/** A tool call the model asked for (README, A host). */
 export interface ToolCall {
   id: string;
   name: string;

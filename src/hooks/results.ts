@@ -81,6 +81,6 @@ export function injectUser(text: string, metadata?: Metadata): InjectUserResult 
   );
 }
 
-/** The helpers under one name, as the seed spells them: `HookResult.block('…')`. */
+/** The helpers under one name, `HookResult.block('…')` (README, An extension). */
 export const HookResult = Object.freeze({ pass, rewrite, block, injectSystem, injectUser });
 export type HookResult = AnyHookResult;

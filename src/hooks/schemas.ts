@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isPlainObject } from '../chain/frozen.js';
+import { isPlainObject } from './frozen.js';
 
 /** Building blocks for the per-hook result schemas. */
 export const metadataSchema = z

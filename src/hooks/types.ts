@@ -53,7 +53,7 @@ export interface HandlerOptions<H extends HookName = HookName> {
   priority?: number;
   /** Per-handler limit for an async handler to settle (ms). Default 5000. */
   timeoutMs?: number;
-  /** What a throw, rejection, invalid result or timeout means. Default: see DESIGN §2. */
+  /** What a throw, rejection, invalid result or timeout means. Default: README, An extension. */
   onError?: OnErrorPolicy;
   /** `intercept_tool_call` only: call this handler for matching tool names only. */
   tools?: H extends 'intercept_tool_call' ? ToolPattern : never;

@@ -1,12 +1,14 @@
 import type { ChainOutcome } from '../chain/outcome.js';
 
+type Blocked = Extract<ChainOutcome<unknown>, { blocked: true }>;
+
 /**
- * The tool result a host gives the model in place of a blocked call, as the seed does:
+ * The tool result a host gives the model in place of a blocked call (README, A host):
  * `{"error":"…","blocked_by_extension":true,"extension":"…"}`.
  */
-export function blockedToolResult(outcome: ChainOutcome<unknown>): string {
+export function blockedToolResult(outcome: Blocked): string {
   return JSON.stringify({
-    error: outcome.message ?? 'Blocked by an extension.',
+    error: outcome.message,
     blocked_by_extension: true,
     extension: outcome.blockedBy,
   });

@@ -1,10 +1,10 @@
 import type { ChainOutcome } from '../chain/outcome.js';
 import type { HookName } from '../hooks/index.js';
 import type { ChatMessage, ToolCall } from '../hooks/messages.js';
+import type { ApiAttempt, ToolStatus, TurnTelemetry } from '../observe/turn-telemetry.js';
 import type { Runtime } from '../runtime/runtime.js';
-import type { Turn } from '../runtime/turn.js';
+import { type Turn, turnTelemetry } from '../runtime/turn.js';
 import { blockedToolResult } from './blocked-tool-result.js';
-import { type ApiAttempt, type ToolStatus, TurnTelemetry } from './telemetry.js';
 import type { ModelClient, ToolSpec, Tools } from './types.js';
 
 export interface RunConversationOptions {
@@ -68,8 +68,8 @@ export interface ConversationResult {
 export const DEFAULT_MAX_ITERATIONS = 20;
 
 /**
- * The reference agent loop (DESIGN §7), one turn of it, with the three hooks where the seed's
- * integration sketch puts them. Tool calls of one response go through the chain and run one
+ * The reference agent loop (README, A host), one turn of it, with the three hooks where the
+ * README's loop puts them. Tool calls of one response go through the chain and run one
  * after another, in the order the model gave them, so per-turn state evolves predictably.
  */
 export function runConversation(options: RunConversationOptions): Promise<ConversationResult> {
@@ -83,20 +83,9 @@ async function converse(turn: Turn, options: RunConversationOptions): Promise<Co
   const messages: ChatMessage[] = [...history];
   const toolCalls: ToolCallRecord[] = [];
   const taskId = options.taskId ?? turn.turnId;
-  const telemetry = new TurnTelemetry(options.runtime, {
-    session_id: turn.sessionId,
-    turn_id: turn.turnId,
-    task_id: taskId,
-    platform: turn.platform,
-    ...(model.name === undefined ? {} : { model: model.name }),
-  });
-  const report = (hookReport: HookOutcomeReport, attempt?: ApiAttempt) => {
-    options.onHookOutcome?.(hookReport);
-    telemetry.decision(hookReport.hook, hookReport.outcome, {
-      attempt,
-      toolCall: hookReport.toolCall,
-    });
-  };
+  // The turn reports its decisions (hook_decision) with these ids too.
+  const telemetry = turnTelemetry(turn).identify({ task_id: taskId, model: model.name });
+  const report = (hookReport: HookOutcomeReport) => options.onHookOutcome?.(hookReport);
   const result = (
     finalResponse: string,
     ended: { blocked?: boolean; cancelled?: boolean } = {},
@@ -117,7 +106,7 @@ async function converse(turn: Turn, options: RunConversationOptions): Promise<Co
     if (input.blocked) {
       reason = 'blocked';
       completed = true;
-      return result(input.message ?? '', { blocked: true });
+      return result(input.message, { blocked: true });
     }
     messages.push({ role: 'user', content: input.value });
     telemetry.preLlm(input.value, history);
@@ -137,11 +126,10 @@ async function converse(turn: Turn, options: RunConversationOptions): Promise<Co
       });
       report({ hook: 'before_llm_call', outcome: request, iteration });
       if (request.blocked) {
-        const message = request.message ?? '';
-        messages.push({ role: 'assistant', content: message });
+        messages.push({ role: 'assistant', content: request.message });
         reason = 'blocked';
         completed = true;
-        return result(message, { blocked: true });
+        return result(request.message, { blocked: true });
       }
       const modelRequest = {
         systemPrompt: request.value.systemPrompt,
@@ -173,7 +161,7 @@ async function converse(turn: Turn, options: RunConversationOptions): Promise<Co
           telemetry,
           attempt,
           report: (outcome) =>
-            report({ hook: 'intercept_tool_call', outcome, iteration, toolCall: call }, attempt),
+            report({ hook: 'intercept_tool_call', outcome, iteration, toolCall: call }),
         });
         toolCalls.push(record);
         messages.push({

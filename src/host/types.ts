@@ -20,7 +20,7 @@ export interface ModelResponse {
   usage?: Record<string, unknown>;
 }
 
-/** The model as the reference loop talks to it (DESIGN §7). */
+/** The model as the reference loop talks to it (README, A host). */
 export interface ModelClient {
   /** Shown to `before_llm_call` handlers as `model`. */
   readonly name?: string;

@@ -7,11 +7,11 @@ import {
   TELEMETRY_SCHEMA_VERSION,
 } from './events.js';
 
-/** Where a host sends observer events: the runtime, as its turns and hosts see it. */
+/** Where the framework's hosts send observer events (`turn-telemetry.ts`): `ObserverIndex`. */
 export interface ObserverSink {
-  hasHook(name: string): boolean;
+  has(event: ObserverEvent): boolean;
   /** Takes the fields object over (a fresh one per event). */
-  emitOwned(event: ObserverEvent, fields: Record<string, unknown>): void;
+  emit(event: ObserverEvent, fields: Record<string, unknown>): void;
 }
 
 /** An observer as registered: which event (or every one, `*`), by whom. */
@@ -31,7 +31,7 @@ export interface RegisteredObserver {
  * unsettled are kept, so `runtime.close()` can wait for them; an observer that returns nothing
  * costs nothing for it.
  */
-export class ObserverIndex {
+export class ObserverIndex implements ObserverSink {
   readonly #byEvent = new Map<ObserverEvent, RegisteredObserver[]>();
   #all: RegisteredObserver[];
   /** Observer promises not yet settled, and whose they are (to name it if close stops waiting). */

@@ -35,8 +35,7 @@ export function readPatch(text: string): PatchTargets {
     unknown ??= reason;
   };
   for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i] as string;
-    const line = raw.trim();
+    const line = (lines[i] as string).trim();
     const op = FILE_OP.exec(line) ?? MOVE_TO.exec(line);
     if (op) {
       isPatch = true;
@@ -63,7 +62,8 @@ export function readPatch(text: string): PatchTargets {
       paths.push(unquote(rename[1] as string));
       continue;
     }
-    const index = INDEX.exec(raw);
+    // Trimmed, as GNU patch reads an indented patch (its POSIX mode may take this name).
+    const index = INDEX.exec(line);
     if (index) {
       isPatch = true;
       paths.push(index[1] as string);

@@ -55,7 +55,6 @@ const CONTENT_KEYS = new Set([
   'new_str',
   'old_str',
   'new_source',
-  'source',
   'replacement',
   'description',
   'explanation',
@@ -65,8 +64,11 @@ const CONTENT_KEYS = new Set([
   'encoding',
   'mode',
 ]);
-/** An argument whose name says it holds a path, though it is not one of PATH_KEYS. */
-const PATH_LIKE_NAME = /path|file|dir|folder|dest|target|output|location/i;
+/**
+ * An argument whose name says it holds a path, though it is not one of PATH_KEYS: a move's
+ * `source`/`src` too (the file it removes), not only its destination.
+ */
+const PATH_LIKE_NAME = /path|file|dir|folder|dest|target|output|location|^source$|^src$/i;
 
 /** The files a tool call would write, and why some could not be identified. */
 export interface WriteTargets {
@@ -78,7 +80,7 @@ export interface WriteTargets {
 /**
  * Every path a tool call names for writing: under the usual argument names at any depth (a
  * multi-edit's `edits[].file_path` too), under other names that say they hold a path
- * (`source_file`, `output_dir`), and inside patch text — under the patch argument names, and in
+ * (`source_file`, `output_dir`, a move's `source`; one name or a list of them), and inside patch text — under the patch argument names, and in
  * any other multi-line argument that reads as a patch (see `readPatch`). Text under content
  * names (`content`, `new_string`, …) is what is written, not where, and is not read as a patch.
  */
@@ -106,13 +108,22 @@ function collect(value: unknown, found: WriteTargets, depth: number): void {
       else if (CONTENT_KEYS.has(key)) continue;
       else if (item.includes('\n')) addPatch(item, found, false);
       else if (PATH_LIKE_NAME.test(key)) found.paths.push(item);
-    } else if (Array.isArray(item) && PATH_LIST_KEYS.has(key)) {
+    } else if (Array.isArray(item) && namesPaths(key)) {
       for (const entry of item) if (typeof entry === 'string') found.paths.push(entry);
       collect(item, found, depth + 1);
     } else {
       collect(item, found, depth + 1);
     }
   }
+}
+
+/** Whether a list under `key` is a list of paths (`paths`, `output_files`, a path name). */
+function namesPaths(key: string): boolean {
+  return (
+    PATH_LIST_KEYS.has(key) ||
+    PATH_KEYS.has(key) ||
+    (!CONTENT_KEYS.has(key) && !PATCH_KEYS.has(key) && PATH_LIKE_NAME.test(key))
+  );
 }
 
 function addPatch(text: string, found: WriteTargets, isPatchKey: boolean): void {

@@ -1,15 +1,21 @@
-import type { RegisteredHandler } from '../chain/handler.js';
 import { formatConfigIssues } from '../config/errors.js';
 import type { ExtensionsSection } from '../config/schema.js';
 import type { ExtensionDefinition } from '../extensions/define.js';
+import { diagnosticCodeOf, withDiagnosticCode } from '../extensions/failure-codes.js';
+import { orderHandlers } from '../extensions/order.js';
 import { type RegisteredCloser, type Registration, runSetup } from '../extensions/setup.js';
+import type {
+  Diagnostic,
+  DiagnosticCode,
+  ExtensionCandidate,
+  ExtensionInfo,
+} from '../extensions/types.js';
 import { type Logger, scopedLogger } from '../log/logger.js';
 import { ObserverIndex, type RegisteredObserver } from '../observe/observers.js';
 import { type ConfigSource, reportConfigProblems } from './config-problems.js';
 import { HandlerIndex } from './handler-index.js';
 import { describeLoadFailures, findLoadFailures, loadFailureGuard } from './load-failures.js';
 import { Runtime } from './runtime.js';
-import type { Diagnostic, ExtensionCandidate, ExtensionInfo } from './types.js';
 
 export interface AssembleOptions {
   candidates: readonly ExtensionCandidate[];
@@ -40,14 +46,14 @@ export const SLOW_LOAD_MS = 1000;
  * ones, `enabled`/`disabled` apply, each extension's config is parsed by its schema, setups run
  * at the same time (each bounded by its timeout), and every failure stays with its own extension
  * as a diagnostic.
- * Handler order is fixed here once: every mutator before every validator, then priority, then
- * load order, then registration order. One list per hook keeps the runner's loop as it is.
+ * Handler order is fixed here once (`orderHandlers`, `extensions/order.ts`), with the candidates'
+ * order as load order. One list per hook keeps the runner's loop as it is.
  */
 export async function assembleRuntime(options: AssembleOptions): Promise<Runtime> {
   const { candidates, section, projectRoot, logger, slowLoadMs = SLOW_LOAD_MS } = options;
   const diagnostics: Diagnostic[] = [...(options.diagnostics ?? [])];
   const infos: ExtensionInfo[] = [];
-  const registrations: Array<{ order: number; registration: Registration }> = [];
+  const registrations: Array<{ loadOrder: number; registration: Registration }> = [];
   const observers: RegisteredObserver[] = [];
   const closers: RegisteredCloser[] = [];
   // Code that was not loaded cannot replace code that was.
@@ -76,19 +82,36 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
       loadMs: candidate.loadMs,
     };
     infos.push(info);
-    const problem = (message: string, severity: Diagnostic['severity'] = 'error') =>
-      problems[order]?.push({ severity, extension: candidate.name, file: candidate.path, message });
+    const problem = (
+      code: DiagnosticCode,
+      message: string,
+      severity: Diagnostic['severity'] = 'error',
+    ) =>
+      problems[order]?.push({
+        code,
+        severity,
+        extension: candidate.name,
+        file: candidate.path,
+        message,
+      });
+    // Why it is not running, with the code its diagnostic has (`doctor` advises by it).
+    const fail = (status: 'error' | 'shadowed', code: DiagnosticCode, reason: string) => {
+      info.status = status;
+      info.reason = reason;
+      info.code = code;
+    };
 
     if (candidate.held !== undefined) {
       info.status = candidate.held.status;
       info.reason = candidate.held.reason;
+      if (candidate.held.status === 'untrusted') info.code = 'UNTRUSTED';
       continue;
     }
     if (winners.get(candidate.name) !== order) {
       const winner = candidates[winners.get(candidate.name) as number] as ExtensionCandidate;
-      info.status = 'shadowed';
-      info.reason = `shadowed by the ${winner.source} extension${winner.path ? ` at ${winner.path}` : ''}`;
-      problem(`"${candidate.name}" (${candidate.source}) is ${info.reason}`, 'warning');
+      const reason = `shadowed by the ${winner.source} extension${winner.path ? ` at ${winner.path}` : ''}`;
+      fail('shadowed', 'SHADOWED', reason);
+      problem('SHADOWED', `"${candidate.name}" (${candidate.source}) is ${reason}`, 'warning');
       continue;
     }
     // Before the load error: a disabled extension is not asked to run, so it cannot fail to.
@@ -100,9 +123,12 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
       continue;
     }
     if (candidate.loadError !== undefined || candidate.definition === undefined) {
-      info.status = 'error';
-      info.reason = candidate.loadError ?? 'could not be loaded';
-      problem(info.reason);
+      const { code, message } = candidate.loadError ?? {
+        code: 'LOAD_FAILED',
+        message: 'could not be loaded',
+      };
+      fail('error', code, message);
+      problem(code, message);
       continue;
     }
 
@@ -118,7 +144,9 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
           log: scopedLogger(logger, definition.name),
           ...(options.setupTimeoutMs === undefined ? {} : { timeoutMs: options.setupTimeoutMs }),
         });
-        for (const registration of registered.handlers) registrations.push({ order, registration });
+        for (const registration of registered.handlers) {
+          registrations.push({ loadOrder: order, registration });
+        }
         info.hooks = registered.handlers.map(({ handler }) => ({
           hook: handler.hook,
           priority: handler.priority,
@@ -127,14 +155,16 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
         }));
         return { observers: registered.observers, closers: registered.closers };
       } catch (error) {
-        info.status = 'error';
-        info.reason = reasonOf(error);
-        problem(info.reason);
+        const code = diagnosticCodeOf(error, 'SETUP_FAILED');
+        const reason = reasonOf(error);
+        fail('error', code, reason);
+        problem(code, reason);
         return undefined;
       } finally {
         info.loadMs += performance.now() - started;
         if (info.loadMs > slowLoadMs) {
           problem(
+            'SLOW_LOAD',
             `took ${Math.round(info.loadMs)} ms to load and set up (over ${slowLoadMs} ms); every agent start waits for it`,
             'warning',
           );
@@ -157,15 +187,7 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
     configured,
     diagnostics,
   );
-  const ordered = registrations
-    .sort(
-      (a, b) =>
-        phaseRank(a.registration.handler) - phaseRank(b.registration.handler) ||
-        a.registration.handler.priority - b.registration.handler.priority ||
-        a.order - b.order ||
-        a.registration.index - b.registration.index,
-    )
-    .map(({ registration }): RegisteredHandler => registration.handler);
+  const ordered = orderHandlers(registrations);
   const failures = findLoadFailures(infos, options.diagnostics ?? []);
   if (failures.length > 0) {
     const what = describeLoadFailures(failures);
@@ -200,10 +222,6 @@ function reasonOf(error: unknown): string {
   }
 }
 
-function phaseRank(handler: RegisteredHandler): number {
-  return handler.phase === 'validate' ? 1 : 0;
-}
-
 function describe(definition: ExtensionDefinition<unknown> | undefined) {
   return {
     ...(definition?.version === undefined ? {} : { version: definition.version }),
@@ -217,5 +235,6 @@ function parseExtensionConfig(definition: ExtensionDefinition<unknown>, raw: unk
   const parsed = definition.configSchema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issues = formatConfigIssues(parsed.error, ['extensions', definition.name]);
-  throw new Error(`config for "${definition.name}" does not match its configSchema:\n${issues}`);
+  const message = `config for "${definition.name}" does not match its configSchema:\n${issues}`;
+  throw withDiagnosticCode('CONFIG_SCHEMA', new Error(message));
 }

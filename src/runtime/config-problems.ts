@@ -1,9 +1,9 @@
 import type { ExtensionsSection } from '../config/schema.js';
 import { RESERVED_CONFIG_KEYS } from '../config/schema.js';
+import { didYouMean } from '../config/suggest.js';
 import { describeUnknownKey, findUnknownKeys } from '../config/unknown-keys.js';
 import type { ExtensionDefinition } from '../extensions/define.js';
-import { didYouMean } from '../extensions/suggest.js';
-import type { Diagnostic } from './types.js';
+import type { Diagnostic } from '../extensions/types.js';
 
 /** One config file's `extensions` section, so what is wrong in it can name the file. */
 export interface ConfigSource {
@@ -36,8 +36,9 @@ export function reportConfigProblems(
       if (RESERVED_CONFIG_KEYS.includes(key)) continue;
       if (!extensions.has(key)) {
         diagnostics.push({
-          severity: 'warning',
+          code: 'CONFIG_UNKNOWN_KEY',
           kind: 'unknown-config-key',
+          severity: 'warning',
           ...at,
           message: `extensions.${key} in ${where} configures an extension that was not found${unknown(key, [...names, ...RESERVED_CONFIG_KEYS])}`,
         });
@@ -46,8 +47,9 @@ export function reportConfigProblems(
       const schema = extensions.get(key)?.configSchema;
       for (const found of findUnknownKeys(schema, value, ['extensions', key])) {
         diagnostics.push({
-          severity: 'warning',
+          code: 'CONFIG_UNKNOWN_KEY',
           kind: 'unknown-config-key',
+          severity: 'warning',
           extension: key,
           ...at,
           message: describeUnknownKey(found, where),
@@ -57,6 +59,7 @@ export function reportConfigProblems(
     for (const name of section.disabled ?? []) {
       if (extensions.has(name)) continue;
       diagnostics.push({
+        code: 'DISABLED_NOT_FOUND',
         severity: 'warning',
         ...at,
         message: `extensions.disabled in ${where} names "${name}", which was not found${unknown(name, names)}`,

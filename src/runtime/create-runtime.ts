@@ -4,10 +4,11 @@ import { type HermesConfig, hermesConfigSchema } from '../config/schema.js';
 import { loadingKeyHint } from '../config/unknown-keys.js';
 import type { ExtensionDefinition } from '../extensions/define.js';
 import { findDefinitionProblem } from '../extensions/define.js';
+import { byName } from '../extensions/order.js';
+import type { ExtensionCandidate } from '../extensions/types.js';
 import { type Logger, stderrLogger } from '../log/logger.js';
 import { assembleRuntime } from './assemble.js';
 import type { Runtime } from './runtime.js';
-import type { ExtensionCandidate } from './types.js';
 
 export interface CreateRuntimeOptions {
   /** In-memory extensions. Their order does not matter: priority ties go by extension name. */
@@ -44,11 +45,17 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
       const problem = findDefinitionProblem(definition);
       const name = problem ? `invalid-extension-${index}` : definition.name;
       return problem
-        ? { name, source: 'inline', loadError: `extensions[${index}]: ${problem}`, loadMs: 0 }
+        ? {
+            name,
+            source: 'inline',
+            loadError: { code: 'NOT_AN_EXTENSION', message: `extensions[${index}]: ${problem}` },
+            loadMs: 0,
+          }
         : { name, source: 'inline', definition, loadMs: 0 };
     })
-    // Stable: same-named definitions keep array order, so the last one shadows the others.
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    // Load order (`extensions/order.ts`). Stable: same-named definitions keep array order, so
+    // the last one shadows the others.
+    .sort(byName);
   return assembleRuntime({
     candidates,
     section: config.extensions ?? {},

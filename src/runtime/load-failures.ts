@@ -1,7 +1,7 @@
 import type { RegisteredHandler } from '../chain/handler.js';
+import type { Diagnostic, DiagnosticCode, ExtensionInfo } from '../extensions/types.js';
 import { block } from '../hooks/results.js';
 import type { Logger } from '../log/logger.js';
-import type { Diagnostic, ExtensionInfo } from './types.js';
 
 /** An extension that should be running and is not: it failed to load, or could not be found. */
 export interface LoadFailure {
@@ -9,6 +9,8 @@ export interface LoadFailure {
   extension?: string;
   file?: string;
   reason: string;
+  /** What went wrong, as the failure's diagnostic says it. */
+  code: DiagnosticCode;
 }
 
 /** Longest failure reason quoted in a block message; `hermes extensions doctor` has all of it. */
@@ -31,6 +33,7 @@ export function findLoadFailures(
       extension: info.name,
       ...(info.path === undefined ? {} : { file: info.path }),
       reason: info.reason ?? 'could not be loaded',
+      code: info.code ?? 'LOAD_FAILED',
     });
   }
   for (const problem of discoveryProblems) {
@@ -39,6 +42,7 @@ export function findLoadFailures(
       ...(problem.extension === undefined ? {} : { extension: problem.extension }),
       ...(problem.file === undefined ? {} : { file: problem.file }),
       reason: problem.message,
+      code: problem.code,
     });
   }
   return failures;

@@ -12,10 +12,12 @@ import { mergeConfigs, type PathEntry } from '../config/merge.js';
 import type { HermesConfig } from '../config/schema.js';
 import { describeUnknownKey, findUnknownSections } from '../config/unknown-keys.js';
 import { type DiscoveredExtension, discoverIn, discoverPath } from '../extensions/discovery.js';
-import { moduleLoader } from '../extensions/loading/import-module.js';
-import { loadExtension } from '../extensions/loading/load-extension.js';
+import { loadExtension } from '../extensions/load-extension.js';
+import { byName } from '../extensions/order.js';
+import type { Diagnostic, ExtensionCandidate } from '../extensions/types.js';
+import { insideRelative } from '../fs/paths.js';
 import { type Logger, stderrLogger } from '../log/logger.js';
-import { insideRelative } from '../trust/coverage.js';
+import { moduleLoader } from '../modules/import-module.js';
 import {
   cannotTrust,
   guardFor,
@@ -25,7 +27,6 @@ import {
 } from '../trust/project-trust.js';
 import { assembleRuntime } from './assemble.js';
 import type { Runtime } from './runtime.js';
-import type { Diagnostic, ExtensionCandidate } from './types.js';
 
 export interface LoadRuntimeOptions {
   /** Where the agent works; the project root is found from here. Default: `process.cwd()`. */
@@ -54,7 +55,7 @@ export interface LoadRuntimeOptions {
 }
 
 /**
- * The runtime of a real installation (DESIGN §5): global config and extensions from
+ * The runtime of an installation (README, Extensions on disk): global config and extensions from
  * `$HERMES_HOME`, config `paths`, and the project's own config and `.hermes/extensions/` —
  * the project's only when it is trusted, so a cloned repository runs nothing and changes no
  * setting until its owner says so. Rejects only when a config file cannot be read or is invalid;
@@ -83,14 +84,15 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
       file: projectConfig.file,
     });
   }
-  // Marked, so hosts can tell the user their project's guards are not running.
-  if (!trust.trusted) diagnostics.push({ ...untrustedNotice(trust), kind: 'untrusted-project' });
+  // Coded UNTRUSTED, so hosts can tell the user their project's guards are not running.
+  if (!trust.trusted) diagnostics.push(untrustedNotice(trust));
 
   for (const { config, file } of layers) {
     for (const key of findUnknownSections(config, file)) {
       diagnostics.push({
-        severity: 'warning',
+        code: 'CONFIG_UNKNOWN_KEY',
         kind: 'unknown-config-key',
+        severity: 'warning',
         file,
         message: describeUnknownKey(key, file),
       });
@@ -101,6 +103,7 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
   const paths = merged.paths.filter((entry) => {
     if (entry.file !== projectConfig?.file || isInsideProject(root, entry)) return true;
     diagnostics.push({
+      code: 'PATH_OUTSIDE_PROJECT',
       severity: 'error',
       file: entry.file,
       message: `extensions.paths entry "${entry.spec}" in ${entry.file} is outside the project ${root}; refused: project config may only name code inside the project, which its trust covers. Name it in ${globalFile} instead if you trust it.`,
@@ -143,8 +146,9 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
         );
       }
     }
-    // Within a source, load order (and so priority ties) goes by extension name.
-    candidates.push(...loaded.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)));
+    // Within a source, load order (and so priority ties) goes by extension name
+    // (`extensions/order.ts`).
+    candidates.push(...loaded.sort(byName));
   }
 
   return assembleRuntime({
@@ -189,12 +193,16 @@ function held(
 function untrustedNotice(trust: ProjectTrust): Diagnostic {
   if (trust.state === 'unreadable') {
     return {
+      code: 'UNTRUSTED',
+      kind: 'untrusted-project',
       severity: 'error',
       file: trust.root,
       message: `project ${trust.root} is not trusted: ${cannotTrust(trust)}\nIts config and extensions are ignored until that is fixed and the project is trusted with \`hermes extensions trust\`.`,
     };
   }
   return {
+    code: 'UNTRUSTED',
+    kind: 'untrusted-project',
     severity: 'warning',
     file: trust.root,
     message: `project ${trust.root} is not trusted (${whyUntrusted(trust)}): its config and its ${trust.files.length} file(s) of extension code are ignored. Review them, then run \`hermes extensions trust\` in the project, or set HERMES_TRUST_PROJECT=1 for one run.`,
@@ -213,6 +221,7 @@ function withoutGlobalDir(
   const section = config.extensions;
   if (section?.global_dir === undefined) return config;
   diagnostics.push({
+    code: 'GLOBAL_DIR_IN_PROJECT',
     severity: 'error',
     file,
     message: `extensions.global_dir in ${file} is ignored: only the user's own config ($HERMES_HOME/config.yaml) may set where global extensions live.`,

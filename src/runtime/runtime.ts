@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import type { OnTrace } from '../chain/outcome.js';
 import type { RegisteredCloser } from '../extensions/setup.js';
-import type { TurnContext } from '../hooks/declaration.js';
+import type { Diagnostic, ExtensionInfo } from '../extensions/types.js';
 import { isHookName } from '../hooks/index.js';
 import { isObserverEvent, type ObserverEvent } from '../observe/events.js';
-import type { ObserverIndex, ObserverSink } from '../observe/observers.js';
+import type { ObserverIndex } from '../observe/observers.js';
 import { OBSERVER_CLOSE_TIMEOUT_MS, runClosers } from './close.js';
 import { RuntimeClosedError, TurnInProgressError } from './errors.js';
 import type { HandlerIndex } from './handler-index.js';
 import type { LoadFailure } from './load-failures.js';
 import { Turn } from './turn.js';
 import { publishTurnState, withdrawTurnState } from './turn-registry.js';
-import type { Diagnostic, ExtensionInfo } from './types.js';
 
 export interface TurnOptions {
   sessionId: string;
@@ -19,7 +19,7 @@ export interface TurnOptions {
   /** Default: a random UUID. */
   turnId?: string;
   /** Told each handler's decision as it is made, with the value after it (debugging tools). */
-  onStep?: TurnContext['onStep'];
+  onTrace?: OnTrace;
   /**
    * What the turn's state starts with, for hosts whose turn spans several processes (command
    * hooks): they save the state at the end of each call and hand it back to the next.
@@ -28,9 +28,11 @@ export interface TurnOptions {
 }
 
 /** The loaded extensions and their chains. Built by `createRuntime` or `loadRuntime`. */
-export class Runtime implements ObserverSink {
+export class Runtime {
   readonly #handlers: HandlerIndex;
   readonly #observers: ObserverIndex;
+  /** Fixed here, once: without an observer of `hook_decision`, turns report no decision. */
+  readonly #reportsDecisions: boolean;
   readonly #turns = new Map<string, Turn>();
   readonly #closers: readonly RegisteredCloser[];
   #closing: Promise<void> | undefined;
@@ -54,6 +56,7 @@ export class Runtime implements ObserverSink {
   ) {
     this.#handlers = handlers;
     this.#observers = observers;
+    this.#reportsDecisions = observers.has('hook_decision');
     this.#closers = closers;
   }
 
@@ -67,18 +70,13 @@ export class Runtime implements ObserverSink {
   }
 
   /**
-   * Tells the observers of `event` (DESIGN's observer contract): the fields are passed as they
+   * Tells the observers of `event` (README, Observing): the fields are passed as they
    * are (sanitize request and response payloads first), with `event` and
    * `telemetry_schema_version` added (to a copy). Returns at once; observers cannot slow or change
    * the agent.
    */
   emit(event: ObserverEvent, fields: Record<string, unknown>): void {
     this.#observers.emit(event, { ...fields });
-  }
-
-  /** `emit` for the framework's own hosts, which build a fresh fields object for each event. */
-  emitOwned(event: ObserverEvent, fields: Record<string, unknown>): void {
-    this.#observers.emit(event, fields);
   }
 
   /**
@@ -91,7 +89,7 @@ export class Runtime implements ObserverSink {
       sessionId,
       platform = 'cli',
       turnId = randomUUID(),
-      onStep,
+      onTrace,
       initialState,
     } = options ?? {};
     if (typeof sessionId !== 'string' || sessionId.length === 0) {
@@ -99,7 +97,12 @@ export class Runtime implements ObserverSink {
     }
     if (this.#closing) throw new RuntimeClosedError();
     if (this.#turns.has(sessionId)) throw new TurnInProgressError(sessionId);
-    const turn = new Turn(sessionId, turnId, platform, this.#handlers, this, onStep);
+    const turn = new Turn(sessionId, turnId, platform, {
+      handlers: this.#handlers,
+      observers: this.#observers,
+      reportsDecisions: this.#reportsDecisions,
+      onTrace,
+    });
     if (initialState) Object.assign(turn.state, initialState);
     this.#turns.set(sessionId, turn);
     publishTurnState(sessionId, turn.state);
@@ -113,7 +116,7 @@ export class Runtime implements ObserverSink {
   }
 
   /**
-   * Lets go of the runtime (DESIGN §9): from the call on, no event reaches an observer and no new
+   * Lets go of the runtime (README, A host): from then on, no event reaches an observer and no new
    * turn starts (`runTurn` rejects with RuntimeClosedError); then it waits for the observers'
    * promises still pending (at most `timeoutMs`, default 5 000) and runs every extension's
    * `onClose` at once, each bounded by its own timeout. Whatever fails is logged; it never

@@ -1,6 +1,6 @@
 /**
- * Turns in progress across every runtime of this process, for the seed-style
- * `getTurnState(sessionId)` that extension code can call without holding a runtime.
+ * Turns in progress across every runtime of this process, for `getTurnState(sessionId)`,
+ * which extension code can call without holding a runtime (README, An extension).
  */
 const activeStates = new Map<string, Record<string, unknown>>();
 

@@ -1,4 +1,4 @@
-import { type ChainOutcome, unchangedOutcome } from '../chain/outcome.js';
+import { type ChainOutcome, type OnTrace, unchangedOutcome } from '../chain/outcome.js';
 import { runChain } from '../chain/run-chain.js';
 import type { BeforeLlmCallInput, LlmRequest } from '../hooks/before-llm-call.js';
 import type { TurnContext } from '../hooks/declaration.js';
@@ -6,31 +6,54 @@ import { HOOKS, type HookInput, type HookName, type HookValue } from '../hooks/i
 import type { ToolCallInput } from '../hooks/intercept-tool-call.js';
 import { describeInput } from '../hooks/payload.js';
 import type { ObserverSink } from '../observe/observers.js';
+import { TurnTelemetry } from '../observe/turn-telemetry.js';
 import { TurnEndedError } from './errors.js';
 import type { HandlerIndex } from './handler-index.js';
 
 export type MaybePromise<T> = T | Promise<T>;
 
+/** What a turn is built with, besides its ids: fixed when the runtime was built. */
+export interface TurnChains {
+  handlers: HandlerIndex;
+  observers: ObserverSink;
+  /** Whether anyone observes `hook_decision`: if not, a chain's outcome is returned untouched. */
+  reportsDecisions: boolean;
+  /** Told each handler's decision as it is made (`TurnOptions.onTrace`). */
+  onTrace: OnTrace | undefined;
+}
+
+/** Set once, below: the framework's own hosts reach a turn's telemetry through `turnTelemetry`. */
+let telemetryOf: (turn: Turn) => TurnTelemetry;
+
 /**
  * One turn of one session: the three chains, sharing one `state` object that is emptied when the
  * turn ends. Each chain returns its outcome directly when every handler was synchronous, and a
- * promise otherwise; `await` works on both.
+ * promise otherwise; `await` works on both. The turn reports each decision that was not a plain
+ * pass as `hook_decision` itself, whichever host runs it.
  */
 export class Turn implements TurnContext {
   readonly state: Record<string, unknown> = {};
-  readonly #handlers: HandlerIndex;
+  readonly #chains: TurnChains;
+  #telemetry: TurnTelemetry | undefined;
   #ended = false;
+
+  static {
+    telemetryOf = (turn) =>
+      (turn.#telemetry ??= new TurnTelemetry(turn.#chains.observers, {
+        session_id: turn.sessionId,
+        turn_id: turn.turnId,
+        task_id: turn.turnId,
+        platform: turn.platform,
+      }));
+  }
 
   constructor(
     readonly sessionId: string,
     readonly turnId: string,
     readonly platform: string,
-    handlers: HandlerIndex,
-    /** The runtime's observers, for hosts that report this turn (`TurnTelemetry`). */
-    readonly observers: ObserverSink,
-    readonly onStep?: TurnContext['onStep'],
+    chains: TurnChains,
   ) {
-    this.#handlers = handlers;
+    this.#chains = chains;
   }
 
   transformUserInput(userMessage: string): MaybePromise<ChainOutcome<string>> {
@@ -40,12 +63,15 @@ export class Turn implements TurnContext {
         userMessage,
       });
     }
-    return runChain(
+    const { handlers, onTrace, reportsDecisions } = this.#chains;
+    const outcome = runChain(
       HOOKS.transform_user_input,
-      this.#handlers.forHook('transform_user_input'),
+      handlers.forHook('transform_user_input'),
       { userMessage },
       this,
+      onTrace,
     );
+    return reportsDecisions ? this.#reported('transform_user_input', outcome) : outcome;
   }
 
   beforeLlmCall(request: BeforeLlmCallInput): MaybePromise<ChainOutcome<LlmRequest>> {
@@ -53,12 +79,15 @@ export class Turn implements TurnContext {
     if (typeof request?.systemPrompt !== 'string' || !Array.isArray(request.messages)) {
       throw inputError('before_llm_call', 'beforeLlmCall', 'request', request);
     }
-    return runChain(
+    const { handlers, onTrace, reportsDecisions } = this.#chains;
+    const outcome = runChain(
       HOOKS.before_llm_call,
-      this.#handlers.forHook('before_llm_call'),
+      handlers.forHook('before_llm_call'),
       request,
       this,
+      onTrace,
     );
+    return reportsDecisions ? this.#reported('before_llm_call', outcome) : outcome;
   }
 
   interceptToolCall(call: ToolCallInput): MaybePromise<ChainOutcome<Record<string, unknown>>> {
@@ -70,10 +99,13 @@ export class Turn implements TurnContext {
     ) {
       throw inputError('intercept_tool_call', 'interceptToolCall', 'call', call);
     }
-    const handlers = this.#handlers.forTool(call.toolName);
-    // The hot case of a host with no tool guard: answer before any chain machinery.
+    const chains = this.#chains;
+    const handlers = chains.handlers.forTool(call.toolName);
+    // The hot case of a host with no tool guard: answer before any chain machinery (a plain
+    // pass is no decision to report).
     if (handlers.length === 0) return unchangedOutcome(call.toolArgs);
-    return runChain(HOOKS.intercept_tool_call, handlers, call, this);
+    const outcome = runChain(HOOKS.intercept_tool_call, handlers, call, this, chains.onTrace);
+    return chains.reportsDecisions ? this.#reported('intercept_tool_call', outcome, call) : outcome;
   }
 
   /** Ends the turn: the state is emptied so nothing of it reaches the next turn. */
@@ -85,6 +117,30 @@ export class Turn implements TurnContext {
   private assertOpen(): void {
     if (this.#ended) throw new TurnEndedError(this.sessionId, this.turnId);
   }
+
+  /** The outcome, once reported as `hook_decision`; still synchronous when the chain was. */
+  #reported<V>(
+    hook: HookName,
+    outcome: MaybePromise<ChainOutcome<V>>,
+    call?: ToolCallInput,
+  ): MaybePromise<ChainOutcome<V>> {
+    if (outcome instanceof Promise) {
+      return outcome.then((settled) => {
+        telemetryOf(this).decision(hook, settled, call);
+        return settled;
+      });
+    }
+    telemetryOf(this).decision(hook, outcome, call);
+    return outcome;
+  }
+}
+
+/**
+ * The observer events of a turn, for the framework's own hosts (not exported by the package):
+ * one per turn, so what a host reports and the decisions the turn reports carry the same ids.
+ */
+export function turnTelemetry(turn: Turn): TurnTelemetry {
+  return telemetryOf(turn);
 }
 
 /** A Turn method's argument that failed its cheap check, worded from the hook's schema. */

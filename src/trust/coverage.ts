@@ -1,5 +1,6 @@
 import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { join } from 'node:path';
+import { insideRelative } from '../fs/paths.js';
 import { type FileRecord, recordOf, sortRecords } from './records.js';
 
 /**
@@ -142,11 +143,4 @@ function isLoop(link: string, parent: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** `a/b.ts` for `<base>/a/b.ts`; `''` for base itself; undefined outside base. */
-export function insideRelative(base: string, path: string): string | undefined {
-  const rel = relative(base, path);
-  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
-  return rel.split(sep).join('/');
 }

@@ -6,9 +6,10 @@ import { loadConfigFile } from '../config/load-config.js';
 import { expandHome } from '../config/locations.js';
 import { mergeConfigs, type PathEntry } from '../config/merge.js';
 import { discoverPath } from '../extensions/discovery.js';
-import type { ModuleLoader } from '../extensions/loading/import-module.js';
-import { type Coverage, insideRelative } from './coverage.js';
-import type { ReadGuard } from './read-guard.js';
+import { insideRelative } from '../fs/paths.js';
+import type { ModuleLoader } from '../modules/import-module.js';
+import type { ReadGuard } from '../modules/read-guard.js';
+import type { Coverage } from './coverage.js';
 
 /**
  * The project's hook code and config that loading starts from: all of `.hermes/extensions/`

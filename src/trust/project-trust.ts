@@ -2,11 +2,11 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { findProjectConfig } from '../config/find-project-config.js';
 import { findProjectRoot, hermesHome, transpileCacheDir } from '../config/locations.js';
-import { moduleLoader } from '../extensions/loading/import-module.js';
+import { moduleLoader } from '../modules/import-module.js';
+import { frameworkReadFolders, type ReadGuard } from '../modules/read-guard.js';
 import { addImportClosure } from './closure.js';
 import { Coverage } from './coverage.js';
 import { addProjectFiles, configPathsInside } from './project-files.js';
-import { frameworkReadFolders, type ReadGuard } from './read-guard.js';
 import {
   compareRecords,
   describeChanges,

@@ -1,14 +1,10 @@
-import { createHash } from 'node:crypto';
+import { sha256 } from '../fs/digest.js';
 
 /** One file of the project's hook code or config, as trusted: path relative to the root, '/'-separated. */
 export interface FileRecord {
   path: string;
   size: number;
   sha256: string;
-}
-
-export function sha256(bytes: Buffer | string): string {
-  return createHash('sha256').update(bytes).digest('hex');
 }
 
 export function recordOf(path: string, bytes: Buffer): FileRecord {

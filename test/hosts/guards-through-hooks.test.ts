@@ -7,7 +7,7 @@ import { built, root, runHook } from './run-bin.js';
 /**
  * The bypasses of workflow-guard through the command hooks, as Claude Code and Codex send them:
  * each one must come back as a deny (Claude Code and Codex run anything else). In-process
- * versions of these and many more are in test/extensions and test/policy.
+ * versions of these and many more are in extensions/workflow-guard/ and test/policy/.
  */
 function setup() {
   const home = tree({

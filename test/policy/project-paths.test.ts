@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { isWithin, resolveProjectPath } from 'hermes-extensions';
+import { isWithin, resolveProjectPath } from 'hermes-extensions/policy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // A real tree: the project is reached through a symlink, as a checkout under a linked home is.

@@ -1,6 +1,12 @@
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyzeShell, parseShell, sedScriptProblem } from 'hermes-extensions';
+import {
+  analyzeShell,
+  parseShell,
+  type ShellAnalysis,
+  sedScriptProblem,
+  shellInvocationOf,
+} from 'hermes-extensions/policy';
 import { describe, expect, it } from 'vitest';
 import { tree } from '../fixtures.js';
 
@@ -13,6 +19,23 @@ function project() {
 
 const judge = (root: string, line: string | string[], readOnly: string[] = []) =>
   analyzeShell(line, { root, readOnly });
+
+/** A table's expectation: refused with a reason matching this, or analyzed with these writes. */
+type Expected = RegExp | string[];
+/** What `shellInvocationOf` finds in a call it can judge. */
+type Invocation = { runs: Array<string | string[]>; cwd?: string };
+/** A folder relative to the project root: one string when name and place agree. */
+type Cwd = string | [lexical: string, physical: string] | undefined;
+
+function expectAnalysis(analysis: ShellAnalysis, expected: Expected): void {
+  if (expected instanceof RegExp) {
+    expect(analysis.kind).toBe('opaque');
+    if (analysis.kind === 'opaque') expect(analysis.reason).toMatch(expected);
+  } else {
+    expect(analysis.kind).toBe('analyzed');
+    if (analysis.kind === 'analyzed') expect(analysis.writes.map((w) => w.path)).toEqual(expected);
+  }
+}
 
 describe('analyzeShell: what is refused', () => {
   /** Each line tries to run something that is not known to only read. */
@@ -118,6 +141,14 @@ describe('analyzeShell: what is refused', () => {
     ['an extended glob (zsh runs code in glob qualifiers)', 'ls *(e:rm src/app.ts:)', /./],
     ['a redirection target from a variable', 'echo x > $OUT', /redirection target/],
     ['a glob as redirection target', 'echo x > src/*.ts', /redirection target/],
+    ['a brace expansion as redirection target', 'echo x > {src,plans}/a', /redirection target/],
+    ['a process substitution as redirection target', 'git log > >(cat)', /redirection target/],
+    // plans/link/.. is plans/ by name but plans/deep/ in fact.
+    [
+      'cd where name and place differ',
+      'cd plans/link/.. && echo x > a.md',
+      /target differs from its name/,
+    ],
   ];
 
   it.each(REFUSED)('%s', (_label, line, reason) => {
@@ -126,37 +157,41 @@ describe('analyzeShell: what is refused', () => {
     if (analysis.kind === 'opaque') expect(analysis.reason).toMatch(reason);
   });
 
-  it('judges an argument vector as it is, without a shell', () => {
-    const root = project();
-    expect(judge(root, ['rm', '-rf', 'src']).kind).toBe('opaque');
-    expect(judge(root, ['sh', '-c', 'rm -rf src']).kind).toBe('opaque');
-    // Without a shell, `>` is a word, not a redirection.
-    expect(judge(root, ['echo', 'x', '>', 'src/app.ts'])).toMatchObject({
-      kind: 'analyzed',
-      writes: [],
-    });
-    expect(judge(root, ['git', 'status']).kind).toBe('analyzed');
+  /** An argument vector runs without a shell: only what each program does counts. */
+  const ARGV: Array<[string, string[], Expected]> = [
+    ['a writer', ['rm', '-rf', 'src'], /`rm`/],
+    ['a shell, whose code is judged too', ['sh', '-c', 'rm -rf src'], /`rm`/],
+    ['`>` is a word, not a redirection', ['echo', 'x', '>', 'src/app.ts'], []],
+    ['a reader', ['git', 'status'], []],
+  ];
+
+  it.each(ARGV)('argv: %s', (_label, argv, expected) => {
+    expectAnalysis(judge(project(), argv), expected);
   });
 
-  it("refuses git where the repository it would find is not the project's", () => {
+  /** `shell_read_only`: programs the user trusts, by name or by name and first arguments. */
+  const TRUSTED: Array<[string, string[], Expected]> = [
+    ['npm test', ['npm test'], []],
+    ['npm install evil', ['npm test'], /`npm`/],
+    ['make -j2 lint', ['make'], []],
+    // Still no assignment in front of a trusted program.
+    ['NODE_OPTIONS=--require=plans/x npm test', ['npm test'], /assignment/],
+  ];
+
+  it.each(TRUSTED)('trusting %j: %s', (line, readOnly, expected) => {
+    expectAnalysis(judge(project(), line, readOnly), expected);
+  });
+
+  /** git where the repository it would find is not the project's (plans/ has its own .git). */
+  const OTHER_REPOSITORY: Array<[string, Expected]> = [
+    ['cd plans && git status', /repository in plans/],
+    ['git status', []],
+  ];
+
+  it.each(OTHER_REPOSITORY)('with plans/.git: %s', (line, expected) => {
     const root = project();
     mkdirSync(join(root, 'plans/.git'));
-    expect(judge(root, 'cd plans && git status')).toMatchObject({
-      kind: 'opaque',
-      reason: expect.stringMatching(/repository in plans/),
-    });
-    expect(judge(root, 'git status').kind).toBe('analyzed');
-  });
-
-  it('follows the programs a user trusts, by name or by name and first arguments', () => {
-    const root = project();
-    expect(judge(root, 'npm test', ['npm test']).kind).toBe('analyzed');
-    expect(judge(root, 'npm install evil', ['npm test']).kind).toBe('opaque');
-    expect(judge(root, 'make -j2 lint', ['make']).kind).toBe('analyzed');
-    // Still no assignment in front of a trusted program.
-    expect(judge(root, 'NODE_OPTIONS=--require=plans/x npm test', ['npm test']).kind).toBe(
-      'opaque',
-    );
+    expectAnalysis(judge(root, line), expected);
   });
 });
 
@@ -200,42 +235,150 @@ describe('analyzeShell: what passes, and what it writes', () => {
     expect(analysis, line).toMatchObject({ kind: 'analyzed', writes: [] });
   });
 
-  it('reports the files redirections, tee and mkdir write, with the folder they start from', () => {
-    const root = project();
-    const analysis = judge(
-      root,
+  /**
+   * What a passing line writes: each file as named, what writes it, and the folder it starts
+   * from, relative to the project root (`[name, place]` when they differ; `undefined` when an
+   * earlier `cd` made it unknown).
+   */
+  const WRITES: Array<[string, string, Array<[string, string, Cwd]>]> = [
+    [
+      'redirections, tee and mkdir, from the folder cd went to',
       'mkdir -p plans/active && cd plans && echo x > a.md 2>&1 | tee -a b.md',
-    );
-    expect(analysis.kind).toBe('analyzed');
-    if (analysis.kind !== 'analyzed') return;
-    expect(analysis.writes.map((w) => [w.path, w.by, w.cwd?.lexical])).toEqual([
-      ['plans/active', 'mkdir', root],
-      ['a.md', '>', join(root, 'plans')],
-      ['b.md', 'tee', join(root, 'plans')],
-    ]);
-  });
+      [
+        ['plans/active', 'mkdir', ''],
+        ['a.md', '>', 'plans'],
+        ['b.md', 'tee', 'plans'],
+      ],
+    ],
+    [
+      'an all-digit target is a file; only `>&N` is a descriptor',
+      'echo x > 1 2>&1; echo y 2> 3',
+      [
+        ['1', '>', ''],
+        ['3', '>', ''],
+      ],
+    ],
+    [
+      'through a link the folder is known by its name and its place',
+      'cd plans/src-link && echo x > app.ts',
+      [['app.ts', '>', ['plans/src-link', 'src']]],
+    ],
+    [
+      'after `cd x || …` the folder is not known',
+      'cd plans || true; echo x > a.md',
+      [['a.md', '>', undefined]],
+    ],
+    [
+      'clobbering, both-stream, read-write and `>&` redirections',
+      'echo x >| a; echo x &> b; echo x &>> c; cat 1<> d; echo x >& e',
+      [
+        ['a', '>|', ''],
+        ['b', '&>', ''],
+        ['c', '&>>', ''],
+        ['d', '<>', ''],
+        ['e', '>&', ''],
+      ],
+    ],
+    [
+      'a quoted name is the name it quotes',
+      `ls > "src/a b"; ls > 'src'/c`,
+      [
+        ['src/a b', '>', ''],
+        ['src/c', '>', ''],
+      ],
+    ],
+    [
+      'tee and mkdir after options and `--`',
+      'echo x | tee -a -- src/a; mkdir -m 777 -p src/d',
+      [
+        ['src/a', 'tee', ''],
+        ['src/d', 'mkdir', ''],
+      ],
+    ],
+    [
+      'a traversal is kept as written, for the resolver',
+      'cat <<< x > plans/../src/app.ts',
+      [['plans/../src/app.ts', '>', '']],
+    ],
+    ['streams and descriptors are no file', 'ls >> /dev/null 2>&1 >&2 2>&-; ls > /dev/stdout', []],
+    ["a subshell's cd stays in the subshell", '(cd plans); echo x > a.md', [['a.md', '>', '']]],
+  ];
 
-  it('takes an all-digit target for a file, and only `>&N` for a descriptor', () => {
-    const analysis = judge(project(), 'echo x > 1 2>&1; echo y 2> 3');
-    expect(analysis.kind === 'analyzed' && analysis.writes.map((w) => w.path)).toEqual(['1', '3']);
-  });
-
-  it('follows cd only into folders whose name and real place agree', () => {
+  it.each(WRITES)('writes: %s', (_label, line, writes) => {
     const root = project();
-    // plans/link/.. is plans/ by name but plans/deep/ in fact.
-    expect(judge(root, 'cd plans/link/.. && echo x > a.md')).toMatchObject({ kind: 'opaque' });
-    // Through a link the folder is known by both, and the guard checks both.
-    const linked = judge(root, 'cd plans/src-link && echo x > app.ts');
-    expect(linked.kind === 'analyzed' && linked.writes[0]?.cwd).toEqual({
-      lexical: join(root, 'plans/src-link'),
-      physical: join(root, 'src'),
-    });
-    // After `cd x || …` the folder is not known.
-    const unknown = judge(root, 'cd plans || true; echo x > a.md');
-    expect(unknown.kind === 'analyzed' && unknown.writes[0]?.cwd).toBeUndefined();
-    // A subshell's cd stays in the subshell.
-    const sub = judge(root, '(cd plans); echo x > a.md');
-    expect(sub.kind === 'analyzed' && sub.writes[0]?.cwd?.lexical).toBe(root);
+    const analysis = judge(root, line);
+    expect(analysis.kind, line).toBe('analyzed');
+    if (analysis.kind !== 'analyzed') return;
+    const cwd = (place: Cwd) => {
+      if (place === undefined) return undefined;
+      const [lexical, physical] = typeof place === 'string' ? [place, place] : place;
+      return { lexical: join(root, lexical), physical: join(root, physical) };
+    };
+    expect(analysis.writes.map((w) => [w.path, w.by, w.cwd])).toEqual(
+      writes.map(([path, by, place]) => [path, by, cwd(place)]),
+    );
+  });
+});
+
+describe('shellInvocationOf', () => {
+  /**
+   * A shell tool call's arguments: every way it may run and the folder it starts in, or why it
+   * cannot be judged (an argument that changes what runs, or one the guard does not know).
+   */
+  const INVOCATIONS: Array<[string, Record<string, unknown>, Invocation | RegExp]> = [
+    ['a command line', { command: 'ls -la' }, { runs: ['ls -la'] }],
+    ['an argument vector', { cmd: ['rm', '-rf', 'src'] }, { runs: [['rm', '-rf', 'src']] }],
+    ['under `input`', { input: 'cat x' }, { runs: ['cat x'] }],
+    [
+      'two command names: both run',
+      { command: 'ls', script: 'rm -rf src' },
+      { runs: ['ls', 'rm -rf src'] },
+    ],
+    [
+      'a program and args: alone, directly, joined quoted and joined bare',
+      { command: 'echo', args: ['x', '>', 'src/app.ts'] },
+      {
+        runs: [
+          'echo',
+          ['echo', 'x', '>', 'src/app.ts'],
+          'echo x \\> src/app.ts',
+          'echo x > src/app.ts',
+        ],
+      },
+    ],
+    [
+      'a folder and harmless arguments',
+      { command: 'ls', workdir: 'plans', description: 'list', timeout: 5, tty: false },
+      { runs: ['ls'], cwd: 'plans' },
+    ],
+    [
+      'the same folder under two names',
+      { command: 'ls', cwd: 'plans', workdir: 'plans' },
+      { runs: ['ls'], cwd: 'plans' },
+    ],
+    ['an empty folder', { command: 'ls', workdir: '' }, { runs: ['ls'] }],
+    ['an empty environment', { command: 'ls', env: {} }, { runs: ['ls'] }],
+    ['bash by its path', { command: 'ls', shell: '/bin/bash' }, { runs: ['ls'] }],
+    ['two folders', { command: 'ls', cwd: 'plans', workdir: 'src' }, /two working folders/],
+    ['a folder that is no name', { command: 'ls', cwd: ['src'] }, /not a folder name/],
+    ['an environment', { command: 'ls', env: { PATH: 'plans' } }, /environment variables/],
+    ['another shell', { command: 'ls', shell: 'zsh' }, /not bash or sh/],
+    ['an unknown argument', { command: 'ls', hook: 'x' }, /`hook` is not one the guard knows/],
+    ['a command that is no text', { command: 5 }, /neither a command line nor a list/],
+    ['an argv with a non-word', { command: ['rm', 5] }, /neither a command line nor a list/],
+    ['args that are not a list', { command: 'rm', args: '-rf src' }, /not a list of words/],
+    ['args without a command', { args: ['-rf', 'src'] }, /arguments but no command/],
+    ['nothing to run', { description: 'x' }, /no command/],
+  ];
+
+  it.each(INVOCATIONS)('%s', (_label, args, expected) => {
+    const invocation = shellInvocationOf(args);
+    if (expected instanceof RegExp) {
+      expect(invocation.kind).toBe('unknown');
+      if (invocation.kind === 'unknown') expect(invocation.reason).toMatch(expected);
+    } else {
+      expect(invocation).toEqual({ kind: 'known', runs: expected.runs, cwd: expected.cwd });
+    }
   });
 });
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { trustProject } from 'hermes-extensions';
 import { describe, expect, it } from 'vitest';
 import { transpileCacheDir } from '../../src/config/locations.js';
-import { moduleLoader } from '../../src/extensions/loading/import-module.js';
+import { moduleLoader } from '../../src/modules/import-module.js';
 import { guardFor } from '../../src/trust/project-trust.js';
 import { tree, tsExtension, write } from '../fixtures.js';
 

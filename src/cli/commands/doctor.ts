@@ -1,11 +1,13 @@
 import { join } from 'node:path';
+import { match } from 'ts-pattern';
 import { isFile } from '../../config/locations.js';
+import type { DiagnosticCode, ExtensionInfo } from '../../extensions/types.js';
 import { declarationOf, HOOK_NAMES, type HookInput, type HookName } from '../../hooks/index.js';
 import { COMMAND_HOOK_AGENTS } from '../../host/command-hook/agents.js';
 import { inspectInstalledHooks } from '../../host/command-hook/installed.js';
+import { OBSERVER_EVENTS } from '../../observe/events.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { runHook } from '../../runtime/turn.js';
-import type { ExtensionInfo } from '../../runtime/types.js';
 import { cannotTrust, inspectProjectTrust, whyUntrusted } from '../../trust/project-trust.js';
 import { type CommandContext, loadForCommand } from '../context.js';
 import { type Io, paint } from '../io.js';
@@ -14,6 +16,8 @@ export interface Check {
   level: 'ok' | 'warning' | 'error';
   subject: string;
   message: string;
+  /** The diagnostic the check reports, when it reports one. */
+  code?: DiagnosticCode;
   fix?: string;
 }
 
@@ -70,47 +74,44 @@ function configChecks(context: CommandContext): Check[] {
 
 function extensionCheck(ext: ExtensionInfo, runtime: Runtime): Check {
   const subject = `${ext.name} (${ext.source}${ext.path ? `, ${ext.path}` : ''})`;
-  const slow = runtime.diagnostics.find(
-    (d) => d.extension === ext.name && d.severity === 'warning' && d.message.startsWith('took'),
-  );
-  switch (ext.status) {
-    case 'enabled':
+  return match(ext.status)
+    .returnType<Check>()
+    .with('enabled', () => {
+      const slow = runtime.diagnostics.find(
+        (d) => d.extension === ext.name && d.code === 'SLOW_LOAD',
+      );
       return slow
-        ? {
-            level: 'warning',
-            subject,
-            message: slow.message,
-            fix: 'do less at import and in setup (defer work to the first handler call)',
-          }
+        ? { level: 'warning', subject, message: slow.message, ...advice('SLOW_LOAD') }
         : {
             level: 'ok',
             subject,
             message: `loaded and set up in ${ext.loadMs.toFixed(1)} ms, ${ext.hooks.length} handler(s)`,
           };
-    case 'error':
-      return {
-        level: 'error',
-        subject,
-        message: ext.reason ?? 'failed to load',
-        fix: fixFor(ext.reason ?? ''),
-      };
-    case 'shadowed':
-      return {
-        level: 'warning',
-        subject,
-        message: ext.reason ?? 'shadowed',
-        fix: 'rename one of the two, or remove the one you do not want',
-      };
-    case 'untrusted':
-      return {
-        level: 'warning',
-        subject,
-        message: 'not loaded: the project is not trusted',
-        fix: 'hermes extensions trust',
-      };
-    default:
-      return { level: 'ok', subject, message: `disabled (${ext.reason ?? 'by config'})` };
-  }
+    })
+    .with('error', () => ({
+      level: 'error',
+      subject,
+      message: ext.reason ?? 'failed to load',
+      ...advice(ext.code ?? 'LOAD_FAILED'),
+    }))
+    .with('shadowed', () => ({
+      level: 'warning',
+      subject,
+      message: ext.reason ?? 'shadowed',
+      ...advice('SHADOWED'),
+    }))
+    .with('untrusted', () => ({
+      level: 'warning',
+      subject,
+      message: 'not loaded: the project is not trusted',
+      ...advice('UNTRUSTED'),
+    }))
+    .with('disabled', () => ({
+      level: 'ok',
+      subject,
+      message: `disabled (${ext.reason ?? 'by config'})`,
+    }))
+    .exhaustive();
 }
 
 /**
@@ -150,35 +151,124 @@ function agentHookChecks(projectRoot: string): Check[] {
   );
 }
 
-function fixFor(reason: string): string {
-  if (reason.includes('no default export'))
-    return 'end the entry with `export default defineExtension({ name, setup(hermes) { … } })`';
-  if (reason.includes('unknown hook')) return `register on one of ${HOOK_NAMES.join(', ')}`;
-  if (reason.includes('configSchema'))
-    return "correct the keys named above in the extension's config section";
-  if (reason.includes('could not load'))
-    return 'fix the error in that file (run it through tsc or node to see it whole)';
-  return 'fix what the message says, then run doctor again';
+/** A check's code and what doctor advises for it. */
+function advice(code: DiagnosticCode): { code: DiagnosticCode; fix: string } {
+  return { code, fix: fixFor(code) };
+}
+
+/** What to do about each kind of diagnostic: a code without advice does not compile. */
+function fixFor(code: DiagnosticCode): string {
+  return match(code)
+    .with('PATH_NOT_FOUND', () => 'correct the entry in extensions.paths, or install the package')
+    .with(
+      'NO_ENTRY',
+      () => 'add an index.ts (.mts, .js, .mjs), or set "exports" or "main" in its package.json',
+    )
+    .with('ENTRY_OUTSIDE_FOLDER', () => "move the code into the extension's folder")
+    .with(
+      'LOAD_FAILED',
+      () => 'fix the error in that file (run it through tsc or node to see it whole)',
+    )
+    .with(
+      'LOAD_TIMEOUT',
+      () => 'make the module finish loading: no top-level await on something that may never settle',
+    )
+    .with(
+      'NO_DEFAULT_EXPORT',
+      () => 'end the entry with `export default defineExtension({ name, setup(hermes) { … } })`',
+    )
+    .with(
+      'NOT_AN_EXTENSION',
+      () =>
+        'export what `defineExtension({ name, setup(hermes) { … } })` returns, as the message says',
+    )
+    .with('CONFIG_SCHEMA', () => "correct the keys named above in the extension's config section")
+    .with('UNKNOWN_HOOK', () => `register on one of ${HOOK_NAMES.join(', ')}`)
+    .with('UNKNOWN_EVENT', () => `observe one of ${OBSERVER_EVENTS.join(', ')}, or '*'`)
+    .with(
+      'INVALID_REGISTRATION',
+      () => 'correct the hermes.on, hermes.observe or hermes.onClose call the message names',
+    )
+    .with(
+      'SETUP_FAILED',
+      () => 'make setup(hermes) finish without throwing (the message is its error)',
+    )
+    .with(
+      'SETUP_TIMEOUT',
+      () => 'make setup(hermes) finish sooner (defer slow work to the first handler call)',
+    )
+    .with(
+      'SLOW_LOAD',
+      () => 'do less at import and in setup (defer work to the first handler call)',
+    )
+    .with('SHADOWED', () => 'rename one of the two, or remove the one you do not want')
+    .with(
+      'CONFIG_UNKNOWN_KEY',
+      () => 'correct the key (or remove it); until then its setting does not apply',
+    )
+    .with(
+      'DISABLED_NOT_FOUND',
+      () =>
+        'correct the name in extensions.disabled (`hermes extensions list` names them) or remove it',
+    )
+    .with(
+      'PATH_OUTSIDE_PROJECT',
+      () => 'name it in $HERMES_HOME/config.yaml instead, if you trust it',
+    )
+    .with(
+      'GLOBAL_DIR_IN_PROJECT',
+      () => "set global_dir in $HERMES_HOME/config.yaml, or remove it from the project's config",
+    )
+    .with('UNTRUSTED', () => 'hermes extensions trust')
+    .exhaustive();
 }
 
 /**
- * Diagnostics no extension's own check shows: config and discovery problems, and config keys
- * nothing reads (those inside an extension's section too), each under the file to correct.
+ * Which check shows a diagnostic: its extension's own (above), the project trust check, or one of
+ * its own (config and discovery problems, and config keys nothing reads, those inside an
+ * extension's section too, each under the file to correct).
  */
+function shownBy(code: DiagnosticCode): 'extension' | 'trust' | 'itself' {
+  return match(code)
+    .returnType<'extension' | 'trust' | 'itself'>()
+    .with(
+      'LOAD_FAILED',
+      'LOAD_TIMEOUT',
+      'NO_DEFAULT_EXPORT',
+      'NOT_AN_EXTENSION',
+      'CONFIG_SCHEMA',
+      'UNKNOWN_HOOK',
+      'UNKNOWN_EVENT',
+      'INVALID_REGISTRATION',
+      'SETUP_FAILED',
+      'SETUP_TIMEOUT',
+      'SLOW_LOAD',
+      'SHADOWED',
+      () => 'extension',
+    )
+    .with('UNTRUSTED', () => 'trust')
+    .with(
+      'PATH_NOT_FOUND',
+      'NO_ENTRY',
+      'ENTRY_OUTSIDE_FOLDER',
+      'CONFIG_UNKNOWN_KEY',
+      'DISABLED_NOT_FOUND',
+      'PATH_OUTSIDE_PROJECT',
+      'GLOBAL_DIR_IN_PROJECT',
+      () => 'itself',
+    )
+    .exhaustive();
+}
+
+/** The diagnostics no other check shows, each under the file to correct. */
 function looseDiagnostics(runtime: Runtime): Check[] {
   return runtime.diagnostics
-    .filter(
-      (d) =>
-        (d.extension === undefined || d.kind === 'unknown-config-key') &&
-        !d.message.includes('is not trusted'),
-    )
+    .filter((d) => shownBy(d.code) === 'itself')
     .map((d) => ({
       level: d.severity === 'error' ? 'error' : 'warning',
       subject: d.file ?? 'config',
       message: d.message,
-      ...(d.kind === 'unknown-config-key'
-        ? { fix: 'correct the key (or remove it); until then its setting does not apply' }
-        : {}),
+      ...advice(d.code),
     }));
 }
 
@@ -251,7 +341,7 @@ async function dryRun(runtime: Runtime): Promise<Check[]> {
   await runtime.runTurn(
     {
       sessionId: `doctor-${process.pid}`,
-      onStep: (step) => {
+      onTrace: (step) => {
         if (step.error === undefined) return;
         failures.set(`${step.extension}:${step.hook}:${step.error}`, {
           level: 'error',

@@ -1,4 +1,4 @@
-import type { ExtensionInfo } from '../../runtime/types.js';
+import type { ExtensionInfo } from '../../extensions/types.js';
 import { cannotTrust, inspectProjectTrust, whyUntrusted } from '../../trust/project-trust.js';
 import { type CommandContext, loadForCommand } from '../context.js';
 import { type Io, paint } from '../io.js';
@@ -33,7 +33,7 @@ export async function listCommand(context: CommandContext, options: { json?: boo
       io.out(line);
     }
   }
-  const unread = runtime.diagnostics.filter((d) => d.kind === 'unknown-config-key');
+  const unread = runtime.diagnostics.filter((d) => d.code === 'CONFIG_UNKNOWN_KEY');
   if (unread.length > 0) {
     io.out('');
     for (const d of unread) io.out(`${paint(io, 'yellow', 'warning')}: ${d.message}`);

@@ -1,6 +1,5 @@
-import type { ChainOutcome } from '../../chain/outcome.js';
+import type { ChainOutcome, ChainStep } from '../../chain/outcome.js';
 import { assertHookName } from '../../extensions/hook-names.js';
-import type { ChainStep } from '../../hooks/declaration.js';
 import { declarationOf, type HookInput, type HookName } from '../../hooks/index.js';
 import { readPayload } from '../../hooks/payload.js';
 import { runHook } from '../../runtime/turn.js';
@@ -30,7 +29,7 @@ export async function testCommand(
   let outcome: ChainOutcome<unknown>;
   try {
     outcome = await runtime.runTurn(
-      { sessionId, onStep: (step) => void steps.push(step) },
+      { sessionId, onTrace: (step) => void steps.push(step) },
       (turn) => runHook(turn, hook, input),
     );
   } finally {

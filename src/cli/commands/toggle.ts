@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { findProjectRoot } from '../../config/locations.js';
-import { didYouMean } from '../../extensions/suggest.js';
+import { didYouMean } from '../../config/suggest.js';
 import { type CommandContext, loadForCommand } from '../context.js';
 import { CliError, type Io } from '../io.js';
 

@@ -23,9 +23,9 @@ import type {
   LanguageModelV3StreamResult,
 } from '@ai-sdk/provider';
 import { type ToolSet, wrapLanguageModel } from 'ai';
-import type { Turn } from '../../runtime/turn.js';
-import { type ToolStatus, UNOBSERVED_ATTEMPT } from '../telemetry.js';
-import { lastAttempt, observed, observedStream, telemetryOf } from './observed.js';
+import { type ToolStatus, UNOBSERVED_ATTEMPT } from '../../observe/turn-telemetry.js';
+import { type Turn, turnTelemetry } from '../../runtime/turn.js';
+import { observed, observedStream } from './observed.js';
 import { fromSdkPrompt, toSdkPrompt } from './prompt.js';
 
 /** How a wrapped `execute` is called; the SDK's own options type differs between versions. */
@@ -42,7 +42,7 @@ const USAGE_NONE = {
 /** The before_llm_call middleware for `wrapLanguageModel`. */
 export function hermesMiddleware(turn: Turn): LanguageModelV3Middleware {
   const blocks = new WeakMap<LanguageModelV3CallOptions, string>();
-  const telemetry = telemetryOf(turn);
+  const telemetry = turnTelemetry(turn);
   let iteration = 0;
   return {
     specificationVersion: 'v3',
@@ -53,10 +53,9 @@ export function hermesMiddleware(turn: Turn): LanguageModelV3Middleware {
         iteration: iteration++,
         model: model.modelId,
       });
-      telemetry.decision('before_llm_call', outcome, {});
       if (outcome.blocked) {
         const blocked = { ...params };
-        blocks.set(blocked, outcome.message ?? 'Blocked by an extension.');
+        blocks.set(blocked, outcome.message);
         return blocked;
       }
       return outcome.changed
@@ -65,7 +64,7 @@ export function hermesMiddleware(turn: Turn): LanguageModelV3Middleware {
     },
     async wrapGenerate({ doGenerate, params }) {
       const message = blocks.get(params);
-      if (message === undefined) return observed(turn, telemetry, params, doGenerate);
+      if (message === undefined) return observed(telemetry, params, doGenerate);
       return {
         content: [{ type: 'text', text: message }],
         finishReason: { unified: 'stop', raw: 'blocked-by-extension' },
@@ -75,7 +74,7 @@ export function hermesMiddleware(turn: Turn): LanguageModelV3Middleware {
     },
     async wrapStream({ doStream, params }) {
       const message = blocks.get(params);
-      if (message === undefined) return observedStream(turn, telemetry, params, doStream);
+      if (message === undefined) return observedStream(telemetry, params, doStream);
       const parts: LanguageModelV3StreamPart[] = [
         { type: 'stream-start', warnings: [] },
         { type: 'text-start', id: 'blocked' },
@@ -101,7 +100,7 @@ export function hermesMiddleware(turn: Turn): LanguageModelV3Middleware {
 
 /** The tools with intercept_tool_call in front of each `execute`. */
 export function wrapTools<T extends ToolSet>(turn: Turn, tools: T): T {
-  const telemetry = telemetryOf(turn);
+  const telemetry = turnTelemetry(turn);
   const wrapped: Record<string, unknown> = {};
   for (const [name, tool] of Object.entries(tools)) {
     const execute = tool.execute as Execute | undefined;
@@ -120,7 +119,7 @@ export function wrapTools<T extends ToolSet>(turn: Turn, tools: T): T {
             ? (input as Record<string, unknown>)
             : { input };
         const call = { id: options.toolCallId, name, arguments: args };
-        const attempt = lastAttempt.get(turn) ?? UNOBSERVED_ATTEMPT;
+        const attempt = telemetry.attempt ?? UNOBSERVED_ATTEMPT;
         const started = performance.now();
         const done = (status: ToolStatus, result: unknown, error?: unknown) =>
           telemetry.postTool(call, attempt, {
@@ -135,7 +134,6 @@ export function wrapTools<T extends ToolSet>(turn: Turn, tools: T): T {
           toolArgs: args,
           toolCallId: options.toolCallId,
         });
-        telemetry.decision('intercept_tool_call', outcome, { attempt, toolCall: call });
         if (outcome.blocked) {
           const blocked = {
             error: outcome.message,
@@ -175,12 +173,11 @@ export async function withHermes<Tools extends ToolSet = Record<string, never>>(
   options: { prompt: string; model: LanguageModelV3; tools?: Tools },
 ): Promise<HermesCall<LanguageModelV3, Tools>> {
   const input = await turn.transformUserInput(options.prompt);
-  telemetryOf(turn).decision('transform_user_input', input, {});
   const tools = wrapTools(turn, options.tools ?? ({} as Tools));
   const model = wrapLanguageModel({ model: options.model, middleware: hermesMiddleware(turn) });
   return {
     blocked: input.blocked,
-    ...(input.message === undefined ? {} : { message: input.message }),
+    ...(input.blocked ? { message: input.message } : {}),
     prompt: input.value,
     model,
     tools,

@@ -4,35 +4,17 @@ import type {
   LanguageModelV3StreamPart,
   LanguageModelV3StreamResult,
 } from '@ai-sdk/provider';
-import type { Turn } from '../../runtime/turn.js';
-import { type ApiAttempt, TurnTelemetry } from '../telemetry.js';
+import type { ApiAttempt, TurnTelemetry } from '../../observe/turn-telemetry.js';
 import { fromSdkPrompt } from './prompt.js';
-
-/**
- * The model request whose tool calls are running, per turn: the SDK runs a step's tools after
- * that step's request, so observers can put each tool call under the request that asked for it.
- */
-export const lastAttempt = new WeakMap<Turn, ApiAttempt>();
-
-/** Observer events of a turn from the adapter: API requests, tool calls, hook decisions. */
-export function telemetryOf(turn: Turn): TurnTelemetry {
-  return new TurnTelemetry(turn.observers, {
-    session_id: turn.sessionId,
-    turn_id: turn.turnId,
-    task_id: turn.turnId,
-    platform: turn.platform,
-  });
-}
 
 /** A provider request with its pre_api_request / post_api_request (or api_request_error). */
 export async function observed(
-  turn: Turn,
   telemetry: TurnTelemetry,
   params: LanguageModelV3CallOptions,
   doGenerate: () => PromiseLike<LanguageModelV3GenerateResult>,
 ): Promise<LanguageModelV3GenerateResult> {
   if (!telemetry.active) return doGenerate();
-  const attempt = startAttempt(turn, telemetry, params);
+  const attempt = startAttempt(telemetry, params);
   try {
     const result = await doGenerate();
     const toolCalls = result.content.flatMap((c) =>
@@ -55,13 +37,12 @@ export async function observed(
 
 /** A streamed provider request: post_api_request when its `finish` part passes by. */
 export async function observedStream(
-  turn: Turn,
   telemetry: TurnTelemetry,
   params: LanguageModelV3CallOptions,
   doStream: () => PromiseLike<LanguageModelV3StreamResult>,
 ): Promise<LanguageModelV3StreamResult> {
   if (!telemetry.active) return doStream();
-  const attempt = startAttempt(turn, telemetry, params);
+  const attempt = startAttempt(telemetry, params);
   let result: LanguageModelV3StreamResult;
   try {
     result = await doStream();
@@ -94,15 +75,12 @@ export async function observedStream(
   return { ...result, stream: watched };
 }
 
-/** pre_api_request for one step, remembered as the parent of the tool calls the step asks for. */
-function startAttempt(
-  turn: Turn,
-  telemetry: TurnTelemetry,
-  params: LanguageModelV3CallOptions,
-): ApiAttempt {
+/**
+ * pre_api_request for one step. The telemetry remembers it (`attempt`) as the parent of the tool
+ * calls the step asks for: the SDK runs a step's tools after that step's request.
+ */
+function startAttempt(telemetry: TurnTelemetry, params: LanguageModelV3CallOptions): ApiAttempt {
   const request = fromSdkPrompt(params.prompt);
   const tools = (params.tools ?? []).map((t) => ({ name: t.name }));
-  const attempt = telemetry.preApi({ ...request, tools });
-  lastAttempt.set(turn, attempt);
-  return attempt;
+  return telemetry.preApi({ ...request, tools });
 }

@@ -82,25 +82,16 @@ function hookMethod<H extends HookName>(hook: H): Method {
   const decl = declarationOf(hook);
   return method(inTurn, async ({ turns }, params) => {
     // The turn before the payload, as ever: a call naming no open turn is -32001 whatever it carries.
-    const { turn, telemetry } = turns.get(params.turn_id);
+    const { turn } = turns.get(params.turn_id);
     const read = readPayload(decl, params, 'wire');
     if ('problem' in read) throw new RpcError(RPC.invalidParams, read.problem);
     const outcome = await runHook(turn, hook, read.input);
-    telemetry.decision(hook, outcome, decisionContext(read.input));
     const { valueToWire } = decl.wire;
     return outcomeToWire(
       outcome,
       valueToWire === undefined ? outcome.value : valueToWire(outcome.value),
     );
   });
-}
-
-/** `hook_decision` names the tool call a decision was about. */
-function decisionContext(input: unknown) {
-  const call = input as { toolName?: unknown; toolCallId?: string };
-  return typeof call.toolName === 'string'
-    ? { toolCall: { id: call.toolCallId ?? '', name: call.toolName, arguments: {} } }
-    : {};
 }
 
 export async function dispatch(served: Served, name: string, params: unknown): Promise<unknown> {

@@ -1,12 +1,10 @@
 import { TurnInProgressError } from '../../runtime/errors.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import type { Turn } from '../../runtime/turn.js';
-import { TurnTelemetry } from '../telemetry.js';
 import { errorMessage, RPC, RpcError } from './json-rpc.js';
 
 interface OpenTurn {
   turn: Turn;
-  telemetry: TurnTelemetry;
   /** Ends the turn: `runTurn`'s body returns. */
   finish: () => void;
   /** Settles once the turn has ended and its state is cleared. */
@@ -60,13 +58,7 @@ export class BridgeTurns {
       },
     );
     if (opened === undefined) throw await refusal(closed);
-    const telemetry = new TurnTelemetry(this.runtime, {
-      session_id: sessionId,
-      turn_id: opened.turnId,
-      task_id: opened.turnId,
-      platform: opened.platform,
-    });
-    this.#open.set(opened.turnId, { turn: opened, telemetry, finish, closed });
+    this.#open.set(opened.turnId, { turn: opened, finish, closed });
     return { turn_id: opened.turnId };
   }
 

@@ -10,8 +10,7 @@ export function outcomeToWire(
 ): Record<string, unknown> {
   return {
     blocked: outcome.blocked,
-    ...(outcome.message === undefined ? {} : { message: outcome.message }),
-    ...(outcome.blockedBy === undefined ? {} : { blocked_by: outcome.blockedBy }),
+    ...(outcome.blocked ? { message: outcome.message, blocked_by: outcome.blockedBy } : {}),
     changed: outcome.changed,
     value,
     metadata: outcome.metadata,

@@ -1,7 +1,9 @@
 import type { Logger } from '../../log/logger.js';
+import type { ObserverEvent } from '../../observe/events.js';
+import { type ToolStatus, TurnTelemetry } from '../../observe/turn-telemetry.js';
 import { loadRuntime } from '../../runtime/load-runtime.js';
 import type { Runtime } from '../../runtime/runtime.js';
-import { type ToolStatus, TurnTelemetry } from '../telemetry.js';
+import { type Turn, turnTelemetry } from '../../runtime/turn.js';
 import type { CommandHookAgent } from './agents.js';
 import type { TurnStore } from './turn-store.js';
 
@@ -14,16 +16,25 @@ export const REPORTED_LATER = ['post_tool_call', 'on_session_end'] as const;
  * The observer events of one hook event, with the fields the in-process host gives them
  * (README, Observing): the session, the turn (the stored one, so every process of a turn reports
  * the same id), the turn as task, the agent as platform, and the model when the agent names it
- * (Codex does). A hook never sees a model request, so no `api_request_id`.
+ * (Codex does). A hook never sees a model request, so no `api_request_id`. The turn reports its
+ * own decisions (hook_decision) with the same ids.
  */
-export function hookTelemetry(
+export function hookTelemetry(turn: Turn, event: HookEvent): TurnTelemetry {
+  return turnTelemetry(turn).identify(
+    typeof event.model === 'string' ? { model: event.model } : {},
+  );
+}
+
+/** The same, for a process that reports without running a turn (PostToolUse, Stop). */
+function reportTelemetry(
   runtime: Runtime,
   agent: CommandHookAgent,
   event: HookEvent,
   sessionId: string,
   turnId: string,
 ): TurnTelemetry {
-  return new TurnTelemetry(runtime, {
+  const sink = { has: (e: ObserverEvent) => runtime.hasHook(e), emit: runtime.emit.bind(runtime) };
+  return new TurnTelemetry(sink, {
     session_id: sessionId,
     turn_id: turnId,
     task_id: turnId,
@@ -72,7 +83,7 @@ export async function reportToolOutcome(
     const failed = event.hook_event_name === 'PostToolUseFailure';
     const status: ToolStatus = failed ? (event.is_interrupt ? 'cancelled' : 'error') : 'ok';
     const response = failed ? event.error : event.tool_response;
-    hookTelemetry(runtime, agent, event, sessionId, turnId).postTool(
+    reportTelemetry(runtime, agent, event, sessionId, turnId).postTool(
       hookToolCall(agent, event, cwd),
       undefined,
       {
@@ -100,7 +111,7 @@ export async function reportTurnEnd(
   const cwd = typeof event.cwd === 'string' ? event.cwd : process.cwd();
   const completed = event.hook_event_name === 'Stop';
   await withRuntime(cwd, options, (runtime) =>
-    hookTelemetry(runtime, agent, event, sessionId, turnId).sessionEnd(
+    reportTelemetry(runtime, agent, event, sessionId, turnId).sessionEnd(
       completed,
       !completed,
       completed ? 'completed' : 'cancelled',

@@ -149,11 +149,10 @@ async function answerPrompt(
       runtime.runTurn(
         { sessionId, turnId: stored.turnId, platform: agent.name, initialState: stored.state },
         async (turn) => {
-          const telemetry = hookTelemetry(runtime, agent, event, sessionId, stored.turnId);
+          const telemetry = hookTelemetry(turn, event);
           // Turn-scoped, as runConversation reports it: the agent's prompt starts the turn.
           telemetry.sessionStart();
           const result = await turn.transformUserInput(prompt);
-          telemetry.decision('transform_user_input', result, {});
           // A blocked prompt is the whole turn (runConversation ends it the same way).
           if (result.blocked) telemetry.sessionEnd(true, false, 'blocked');
           return { result, state: { ...turn.state }, reports: laterReports(runtime) };
@@ -202,7 +201,7 @@ async function answerToolCall(
     runtime.runTurn(
       { sessionId, turnId: stored.turnId, platform: agent.name, initialState: stored.state },
       async (turn) => {
-        const telemetry = hookTelemetry(runtime, agent, event, sessionId, stored.turnId);
+        const telemetry = hookTelemetry(turn, event);
         const call = hookToolCall(agent, event, cwd);
         const started = performance.now();
         telemetry.preTool(call);
@@ -211,7 +210,6 @@ async function answerToolCall(
           toolArgs: call.arguments,
           ...(typeof event.tool_use_id === 'string' ? { toolCallId: event.tool_use_id } : {}),
         });
-        telemetry.decision('intercept_tool_call', result, { toolCall: call });
         // The agent sends no PostToolUse for a call it was told not to run: its outcome is now.
         if (result.blocked)
           telemetry.postTool(call, undefined, {
@@ -260,7 +258,7 @@ function laterReports(runtime: Runtime): string[] {
 /** What the user should hear once per session: guards that are not running, and why. */
 function sessionNotices(runtime: Runtime): string[] {
   const notices: string[] = [];
-  const untrusted = runtime.diagnostics.find((d) => d.kind === 'untrusted-project');
+  const untrusted = runtime.diagnostics.find((d) => d.code === 'UNTRUSTED');
   if (untrusted !== undefined) {
     notices.push(
       `Hermes: this project's extensions and config are not running. ${untrusted.message}`,
@@ -288,6 +286,6 @@ function describeFailure(error: unknown): string {
 }
 
 /** Codex ignores a block without a reason (and lets the call run): there is always one. */
-function reasonOf(outcome: { message?: string; blockedBy?: string }): string {
-  return outcome.message?.trim() || `blocked by the ${outcome.blockedBy ?? 'hermes'} extension`;
+function reasonOf(outcome: { message: string; blockedBy: string }): string {
+  return outcome.message.trim() || `blocked by the ${outcome.blockedBy} extension`;
 }

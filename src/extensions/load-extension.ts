@@ -1,10 +1,10 @@
 import { dirname } from 'node:path';
-import type { ExtensionCandidate } from '../../runtime/types.js';
-import type { ReadGuard } from '../../trust/read-guard.js';
-import { type ExtensionDefinition, findDefinitionProblem } from '../define.js';
-import type { DiscoveredExtension } from '../discovery.js';
-import { SETUP_TIMEOUT_MS } from '../setup.js';
-import type { ModuleLoader } from './import-module.js';
+import type { ModuleLoader } from '../modules/import-module.js';
+import type { ReadGuard } from '../modules/read-guard.js';
+import { type ExtensionDefinition, findDefinitionProblem } from './define.js';
+import type { DiscoveredExtension } from './discovery.js';
+import { SETUP_TIMEOUT_MS } from './setup.js';
+import type { ExtensionCandidate } from './types.js';
 
 /**
  * Imports one discovered extension and checks its default export. Never throws: a module that
@@ -33,7 +33,9 @@ export async function loadExtension(
     module = await withinTime(loader.import(found.entry, guard), timeoutMs);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { ...base, loadError: `could not load ${found.entry}: ${reason}`, loadMs: took() };
+    const code = error instanceof LoadTimeout ? 'LOAD_TIMEOUT' : 'LOAD_FAILED';
+    const message = `could not load ${found.entry}: ${reason}`;
+    return { ...base, loadError: { code, message }, loadMs: took() };
   }
   // jiti answers `default` with the whole module when there is none (CommonJS interop): only an
   // own `default` key is a default export.
@@ -41,7 +43,10 @@ export async function loadExtension(
   if (definition === undefined) {
     return {
       ...base,
-      loadError: `${found.entry} has no default export; write \`export default defineExtension({ ... })\``,
+      loadError: {
+        code: 'NO_DEFAULT_EXPORT',
+        message: `${found.entry} has no default export; write \`export default defineExtension({ ... })\``,
+      },
       loadMs: took(),
     };
   }
@@ -49,7 +54,10 @@ export async function loadExtension(
   if (problem) {
     return {
       ...base,
-      loadError: `${found.entry}: default export is not an extension: ${problem}`,
+      loadError: {
+        code: 'NOT_AN_EXTENSION',
+        message: `${found.entry}: default export is not an extension: ${problem}`,
+      },
       loadMs: took(),
     };
   }
@@ -57,11 +65,14 @@ export async function loadExtension(
   return { ...base, name: extension.name, definition: extension, loadMs: took() };
 }
 
+/** Only the timer below makes one, so no module's own error can pass for a timeout. */
+class LoadTimeout extends Error {}
+
 function withinTime<T>(loading: Promise<T>, timeoutMs: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new Error(`it did not finish loading within ${timeoutMs} ms`)),
+      () => reject(new LoadTimeout(`it did not finish loading within ${timeoutMs} ms`)),
       timeoutMs,
     );
   });

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { createRuntime } from 'hermes-extensions';
 import { memoryLogger } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
-import auditLog from '../../extensions/audit-log/index.js';
-import { tree } from '../fixtures.js';
-import { distModule, runNodeScript } from '../hosts/node-script.js';
-import { built, root } from '../hosts/run-bin.js';
+import { tree } from '../../test/fixtures.js';
+import { distModule, runNodeScript } from '../../test/hosts/node-script.js';
+import { built, root } from '../../test/hosts/run-bin.js';
+import auditLog from './index.js';
 
 const PROCESSES = 4;
 const LINES = 3_000;

@@ -6,8 +6,8 @@ import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trac
 import { block, createRuntime, runConversation } from 'hermes-extensions';
 import { memoryLogger, scriptedModel, toolCall } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
-import otel, { createOtelExtension } from '../../extensions/otel/index.js';
-import { ext } from '../helpers.js';
+import { ext } from '../../test/helpers.js';
+import otel, { createOtelExtension } from './index.js';
 
 class TestReader extends MetricReader {
   protected override async onShutdown() {}

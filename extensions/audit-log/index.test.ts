@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { block, createRuntime, runConversation } from 'hermes-extensions';
 import { memoryLogger, scriptedModel, toolCall } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
-import auditLog from '../../extensions/audit-log/index.js';
-import { tree } from '../fixtures.js';
-import { ext } from '../helpers.js';
+import { tree } from '../../test/fixtures.js';
+import { ext } from '../../test/helpers.js';
+import auditLog from './index.js';
 
 const guard = ext('guard', (h) =>
   h.on('intercept_tool_call', () => block('no writes'), { tools: 'write' }),

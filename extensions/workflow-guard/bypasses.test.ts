@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { createRuntime, defineExtension, rewrite } from 'hermes-extensions';
 import { memoryLogger } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
-import workflowGuard from '../../extensions/workflow-guard/index.js';
-import { tree, write } from '../fixtures.js';
+import { tree, write } from '../../test/fixtures.js';
+import workflowGuard from './index.js';
 
 const PLAN = 'plans/active/plan.md';
 
@@ -62,6 +62,24 @@ const BYPASSES: Array<[string, string, Record<string, unknown>]> = [
     { command: '*** Begin Patch\n*** Update File: src/app.ts\n@@\n-a\n+b\n*** End Patch' },
   ],
   ['a path under a name that says path', 'write', { content: 'x', output_location: 'src/app.ts' }],
+  [
+    'move_file of a source file into plans (the move removes it)',
+    'move_file',
+    { source: 'src/app.ts', destination: 'plans/app.ts' },
+  ],
+  [
+    'a list of outputs beside an allowed path',
+    'write',
+    { path: 'plans/x.md', content: 'x', output_files: ['src/app.ts'] },
+  ],
+  [
+    'an indented patch whose Index: line names a source file',
+    'patch',
+    {
+      patch:
+        '  Index: src/app.ts\n  --- plans/none.md\n  +++ plans/none.md\n  @@ -1 +1 @@\n  -a\n  +b\n',
+    },
+  ],
   ['lexically out of plans, physically in', 'write', { path: 'plans/link/../../src/app.ts' }],
   ['a link in plans to src', 'write', { path: 'plans/src-link/app.ts' }],
   ['a hard link in plans to a source file', 'write', { path: 'plans/app-alias.ts', content: 'x' }],
@@ -148,18 +166,22 @@ const BYPASSES: Array<[string, string, Record<string, unknown>]> = [
 describe('workflow-guard without a plan: bypasses', () => {
   it.each(BYPASSES)('blocks %s', async (_label, toolName, toolArgs) => {
     const outcome = await decide(project(), toolName, toolArgs);
-    expect(outcome.blocked, JSON.stringify(toolArgs)).toBe(true);
-    expect(outcome.message).toContain(`Write the plan at ${PLAN}`);
+    expect(outcome, JSON.stringify(toolArgs)).toMatchObject({
+      blocked: true,
+      message: expect.stringContaining(`Write the plan at ${PLAN}`),
+    });
   });
 
   it('says what to do about a tool or program it does not know', async () => {
     const root = project();
-    expect((await decide(root, 'mcp__db__query', { sql: 'select 1' })).message).toMatch(
-      /not a tool known to only read.*read_only_tools/,
-    );
-    expect((await decide(root, 'bash', { command: 'npm test' })).message).toMatch(
-      /`npm` is not a program known to only read.*shell_read_only/,
-    );
+    expect(await decide(root, 'mcp__db__query', { sql: 'select 1' })).toMatchObject({
+      blocked: true,
+      message: expect.stringMatching(/not a tool known to only read.*read_only_tools/),
+    });
+    expect(await decide(root, 'bash', { command: 'npm test' })).toMatchObject({
+      blocked: true,
+      message: expect.stringMatching(/`npm` is not a program known to only read.*shell_read_only/),
+    });
   });
 });
 
@@ -206,7 +228,7 @@ const LEGITIMATE: Array<[string, string, Record<string, unknown>]> = [
 describe('workflow-guard without a plan: what keeps passing', () => {
   it.each(LEGITIMATE)('allows %s', async (_label, toolName, toolArgs) => {
     const outcome = await decide(project(), toolName, toolArgs);
-    expect(outcome.message).toBeUndefined();
+    expect(outcome).not.toHaveProperty('message');
     expect(outcome.blocked).toBe(false);
   });
 
@@ -276,7 +298,6 @@ describe('workflow-guard judges the call as it will run', () => {
     const outcome = await runtime.runTurn({ sessionId: 's' }, (turn) =>
       turn.interceptToolCall({ toolName: 'write', toolArgs: { path: 'plans/a.md' } }),
     );
-    expect(outcome.blocked).toBe(true);
-    expect(outcome.blockedBy).toBe('workflow-guard');
+    expect(outcome).toMatchObject({ blocked: true, blockedBy: 'workflow-guard' });
   });
 });

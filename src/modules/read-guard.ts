@@ -3,8 +3,8 @@ import fs, { realpathSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { insideRelative } from './coverage.js';
-import { sha256 } from './records.js';
+import { sha256 } from '../fs/digest.js';
+import { insideRelative } from '../fs/paths.js';
 
 /**
  * What a project load may read inside the project: the files recorded when the project was

@@ -2,47 +2,76 @@ import { randomUUID } from 'node:crypto';
 import type { ChainOutcome } from '../chain/outcome.js';
 import type { HookName } from '../hooks/index.js';
 import type { ChatMessage, ToolCall } from '../hooks/messages.js';
-import { OBSERVER_EVENTS, type ObserverEvent } from '../observe/events.js';
-import type { ObserverSink } from '../observe/observers.js';
-import { sanitize } from '../observe/sanitize.js';
-import type { ModelRequest, ModelResponse } from './types.js';
+import { OBSERVER_EVENTS, type ObserverEvent } from './events.js';
+import type { ObserverSink } from './observers.js';
+import { sanitize } from './sanitize.js';
 
 export type ToolStatus = 'ok' | 'error' | 'blocked' | 'cancelled';
+
+/** A model request as observers are told of it: a host's `ModelRequest` (`host/types.ts`) is one. */
+export interface ObservedRequest {
+  systemPrompt: string;
+  messages: readonly ChatMessage[];
+  tools: ReadonlyArray<{ name: string }>;
+}
+
+/** A model's answer as observers are told of it: a host's `ModelResponse` is one. */
+export interface ObservedResponse {
+  content?: string;
+  toolCalls?: readonly ToolCall[];
+  usage?: Record<string, unknown>;
+}
 
 /** One model request as observers follow it. */
 export interface ApiAttempt {
   id: string;
   count: number;
   startedAt: number;
-  request: ModelRequest;
+  request: ObservedRequest;
+}
+
+/** The correlation ids every event of a turn carries. */
+export interface TurnIds {
+  session_id: string;
+  turn_id: string;
+  task_id: string;
+  platform: string;
+  model?: string;
 }
 
 /**
- * The observer events of one turn of the reference loop, with its correlation ids. Each payload
- * is built only when some extension observes that event (`hasHook`), so an unobserved loop pays
- * one lookup per event.
+ * The observer events of one turn, with its correlation ids: a host's own events (API requests,
+ * tool runs, the session's start and end) and the turn's `hook_decision`s, which the turn reports
+ * itself (`runtime/turn.ts`). Each payload is built only when some extension observes that event,
+ * so an unobserved turn pays one lookup per event.
  */
 export class TurnTelemetry {
   #apiCalls = 0;
   /** Whether anyone observes anything: without observers, no id, clock read or payload at all. */
   readonly active: boolean;
+  /**
+   * The model request whose tool calls are running (the last `preApi`): the tool calls' events
+   * and decisions name it. Unset by hosts that never see a model request (the command hooks).
+   */
+  attempt: ApiAttempt | undefined;
 
   constructor(
-    private readonly runtime: ObserverSink,
-    private readonly ids: {
-      session_id: string;
-      turn_id: string;
-      task_id: string;
-      platform: string;
-      model?: string;
-    },
+    private readonly sink: ObserverSink,
+    private readonly ids: TurnIds,
   ) {
-    this.active = OBSERVER_EVENTS.some((event) => runtime.hasHook(event));
+    this.active = OBSERVER_EVENTS.some((event) => sink.has(event));
+  }
+
+  /** Ids only the host knows (its own task id, the model), on every event from now on. */
+  identify(ids: Partial<Pick<TurnIds, 'task_id' | 'model'>>): this {
+    if (ids.task_id !== undefined) this.ids.task_id = ids.task_id;
+    if (ids.model !== undefined) this.ids.model = ids.model;
+    return this;
   }
 
   #emit(event: ObserverEvent, build: () => Record<string, unknown>): void {
-    if (!this.runtime.hasHook(event)) return;
-    this.runtime.emitOwned(event, Object.assign(build(), this.ids));
+    if (!this.sink.has(event)) return;
+    this.sink.emit(event, Object.assign(build(), this.ids));
   }
 
   /**
@@ -74,9 +103,10 @@ export class TurnTelemetry {
     }));
   }
 
-  preApi(request: ModelRequest): ApiAttempt {
+  preApi(request: ObservedRequest): ApiAttempt {
     if (!this.active) return UNOBSERVED_ATTEMPT;
     const attempt = { id: randomUUID(), count: ++this.#apiCalls, startedAt: Date.now(), request };
+    this.attempt = attempt;
     this.#emit('pre_api_request', () => ({
       ...apiIds(attempt),
       message_count: request.messages.length,
@@ -87,7 +117,7 @@ export class TurnTelemetry {
     return attempt;
   }
 
-  postApi(attempt: ApiAttempt, response: ModelResponse): void {
+  postApi(attempt: ApiAttempt, response: ObservedResponse): void {
     this.#emit('post_api_request', () => {
       const endedAt = Date.now();
       const toolCalls = response.toolCalls?.length ?? 0;
@@ -154,20 +184,24 @@ export class TurnTelemetry {
     }));
   }
 
-  /** A chain outcome that was not a plain pass: who rewrote, injected, blocked or failed. */
+  /**
+   * A chain outcome that was not a plain pass: who rewrote, injected, blocked or failed. A tool
+   * call's decision names the call and the model request that asked for it.
+   */
   decision(
     hook: HookName,
     outcome: ChainOutcome<unknown>,
-    context: { attempt?: ApiAttempt; toolCall?: ToolCall },
+    toolCall?: { toolName: string; toolCallId?: string | undefined },
   ): void {
-    if (!this.runtime.hasHook('hook_decision')) return;
+    if (!this.sink.has('hook_decision')) return;
     if (!outcome.blocked && !outcome.changed && outcome.trace.every((e) => e.action === 'pass')) {
       return;
     }
+    const attempt = toolCall === undefined ? undefined : this.attempt;
     this.#emit('hook_decision', () => ({
-      ...(context.attempt ? apiIds(context.attempt) : {}),
-      ...(context.toolCall
-        ? { tool_call_id: context.toolCall.id, tool_name: context.toolCall.name }
+      ...(attempt ? apiIds(attempt) : {}),
+      ...(toolCall
+        ? { tool_call_id: toolCall.toolCallId ?? '', tool_name: toolCall.toolName }
         : {}),
       hook,
       blocked: outcome.blocked,

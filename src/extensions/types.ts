@@ -1,7 +1,10 @@
-import type { ExtensionDefinition } from '../extensions/define.js';
 import type { HookName } from '../hooks/index.js';
+import type { ExtensionDefinition } from './define.js';
 
-/** Where an extension came from: in memory (`createRuntime`), or a place on disk (DESIGN §5). */
+/**
+ * Where an extension came from: in memory (`createRuntime`), or a place on disk (README,
+ * Extensions on disk).
+ */
 export type ExtensionSource = 'inline' | 'global' | 'path' | 'project' | 'package';
 
 export type ExtensionStatus = 'enabled' | 'disabled' | 'shadowed' | 'untrusted' | 'error';
@@ -28,16 +31,48 @@ export interface ExtensionInfo {
   loadMs: number;
   /** Why it is in `error` (or `disabled`, `shadowed`, `untrusted`). */
   reason?: string;
+  /** The diagnostic code of `reason` when it is in `error`, `shadowed` or `untrusted`. */
+  code?: DiagnosticCode;
 }
 
+/**
+ * What a diagnostic is about, stable across releases so hosts and `doctor` can branch on it (the
+ * message is for people and may be reworded). The README's "Diagnostic codes" lists them.
+ */
+export type DiagnosticCode =
+  // Discovery: what the config names or a folder holds.
+  | 'PATH_NOT_FOUND'
+  | 'NO_ENTRY'
+  | 'ENTRY_OUTSIDE_FOLDER'
+  // Loading one extension's module.
+  | 'LOAD_FAILED'
+  | 'LOAD_TIMEOUT'
+  | 'NO_DEFAULT_EXPORT'
+  | 'NOT_AN_EXTENSION'
+  // Its config and its setup.
+  | 'CONFIG_SCHEMA'
+  | 'UNKNOWN_HOOK'
+  | 'UNKNOWN_EVENT'
+  | 'INVALID_REGISTRATION'
+  | 'SETUP_FAILED'
+  | 'SETUP_TIMEOUT'
+  | 'SLOW_LOAD'
+  | 'SHADOWED'
+  // Config files and trust.
+  | 'CONFIG_UNKNOWN_KEY'
+  | 'DISABLED_NOT_FOUND'
+  | 'PATH_OUTSIDE_PROJECT'
+  | 'GLOBAL_DIR_IN_PROJECT'
+  | 'UNTRUSTED';
+
 export interface Diagnostic {
-  severity: 'error' | 'warning' | 'info';
+  code: DiagnosticCode;
   /**
-   * `untrusted-project`: the notice that the project's code and config are not running because it
-   * is not trusted. `unknown-config-key`: a config key nothing reads (most likely a typo), with
-   * the file it is in (when it came from one) and its key path.
+   * @deprecated Read `code` (`UNTRUSTED`, `CONFIG_UNKNOWN_KEY`); `kind` is still set on those
+   * two for one minor version and removed in 0.2.
    */
   kind?: 'untrusted-project' | 'unknown-config-key';
+  severity: 'error' | 'warning' | 'info';
   extension?: string;
   file?: string;
   message: string;
@@ -52,7 +87,7 @@ export interface ExtensionCandidate {
   extensionDir?: string;
   /** Absent when the extension could not even be loaded; `loadError` says why. */
   definition?: ExtensionDefinition<unknown>;
-  loadError?: string;
+  loadError?: { code: DiagnosticCode; message: string };
   /** Found but deliberately not loaded (untrusted project code, or loading switched off). */
   held?: { status: 'untrusted' | 'disabled'; reason: string };
   loadMs: number;

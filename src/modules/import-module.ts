@@ -2,10 +2,10 @@ import { createRequire, register } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Jiti } from 'jiti';
-import { PACKAGE_ROOT } from '../../package-root.js';
-import { loadGuarded, type ReadGuard } from '../../trust/read-guard.js';
+import { PACKAGE_ROOT } from '../package-root.js';
 import { frameworkNamespaces, frameworkUrls } from './framework-modules.js';
 import { type LoadPass, type ModuleGraphs, moduleGraphs } from './module-graphs.js';
+import { loadGuarded, type ReadGuard } from './read-guard.js';
 
 const TYPESCRIPT = /\.[cm]?ts$/;
 

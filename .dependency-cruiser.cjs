@@ -1,0 +1,113 @@
+// Import rules for src/, checked by `npm run lint` (dependency-cruiser). The framework is built in
+// layers that depend one way: a folder imports only folders below it, so each layer can be read,
+// tested and changed without the ones above it, and no import cycle can form between folders.
+// Type-only imports count too: a type edge upwards couples the layers as much as a value edge.
+
+/**
+ * The layers, lowest first. A file may import its own layer and the layers before it in this
+ * list, never one after it. Each entry says why it sits where it does.
+ */
+const LAYERS = [
+  // Leaves any layer may use: the logger, file helpers, where the package is installed.
+  ['base', '^src/(log|fs)/|^src/package-root\\.ts$'],
+  // The hook points: payloads, results, actions and folds. The chain runs what they declare,
+  // so they cannot know the chain.
+  ['hooks', '^src/hooks/'],
+  // The one generic runner of a hook point's handlers.
+  ['chain', '^src/chain/'],
+  // Observer events and their plumbing: they report what the chain did.
+  ['observe', '^src/observe/'],
+  // Importing extension and config code (jiti, native import, the read guard). Config, trust
+  // and extensions all load modules; none of them is needed to load one.
+  ['modules', '^src/modules/'],
+  // Finding, reading and merging configuration; it names extensions but never loads them.
+  ['config', '^src/config/'],
+  // Defining, discovering, loading and setting up extensions.
+  ['extensions', '^src/extensions/'],
+  // Project trust: fingerprints the config and extensions a project would run.
+  ['trust', '^src/trust/'],
+  // Assembles everything above into a Runtime and its Turns.
+  ['runtime', '^src/runtime/'],
+  // Hosts drive a Runtime from an agent loop: the reference loop and the shared host helpers in
+  // src/host/, and the adapters (src/host/<name>/, the stdio bridge among them).
+  ['host', '^src/host/'],
+  // `hermes-extensions/testing`: scripted models and loggers built on the hosts' types.
+  ['testing', '^src/testing/'],
+  // The public entry re-exports every layer; nothing inside the framework imports it by path
+  // (src/modules/framework-modules.ts imports it by package name, resolved outside src/).
+  ['entry', '^src/index\\.ts$'],
+  // Applications of the framework, at the top: anything may be below them.
+  ['apps', '^src/(cli|demo)/'],
+];
+
+const layerRules = LAYERS.slice(0, -1).map(([name, path], index) => ({
+  name: `layer-${name}`,
+  comment: `${name} (${path}) may not import a layer above it: ${LAYERS.slice(index + 1)
+    .map(([above]) => above)
+    .join(', ')} (order in .dependency-cruiser.cjs)`,
+  severity: 'error',
+  from: { path },
+  to: { path: LAYERS.slice(index + 1).map(([, above]) => `(${above})`) },
+}));
+
+/** One host adapter's folder: src/host/<name>/. */
+const ADAPTER = '^src/(host/[^/]+)/';
+
+module.exports = {
+  forbidden: [
+    {
+      // A cycle, even inside one folder, means neither file can be understood, loaded or tested
+      // without the other; a dynamic import() in a cycle still runs the modules in a fragile order.
+      name: 'no-circular',
+      comment: 'no import cycles: split out what both files need, or move it to a lower layer',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    ...layerRules,
+    {
+      // `hermes-extensions/policy` is its own entry for guard authors: loading it must not load
+      // the runtime, and the runtime must not need it.
+      name: 'policy-stands-alone',
+      comment: 'src/policy/ imports nothing else of the framework',
+      severity: 'error',
+      from: { path: '^src/policy/' },
+      to: { path: '^src/', pathNot: '^src/policy/' },
+    },
+    {
+      name: 'core-without-policy',
+      comment: 'only the public entry re-exports src/policy/ (deprecated there, removed in 0.2)',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/policy/', '^src/index\\.ts$'] },
+      to: { path: '^src/policy/' },
+    },
+    {
+      // Adapters are alternatives (an agent uses one): what two of them share goes to src/host/.
+      name: 'adapters-independent',
+      comment: 'a host adapter does not import another adapter; share code through src/host/*.ts',
+      severity: 'error',
+      from: { path: ADAPTER },
+      to: { path: ADAPTER, pathNot: '^src/$1/' },
+    },
+    {
+      name: 'host-helpers-below-adapters',
+      comment: 'the shared host files (src/host/*.ts) do not import an adapter',
+      severity: 'error',
+      from: { path: '^src/host/[^/]+$' },
+      to: { path: ADAPTER },
+    },
+  ],
+  options: {
+    // Type-only imports are dependencies too (see the top of this file).
+    tsPreCompilationDeps: true,
+    // The build config: its empty `paths` let the package's self-imports resolve as Node resolves
+    // them (to dist/), not to src/ as the type-check aliases do.
+    tsConfig: { fileName: 'tsconfig.build.json' },
+    doNotFollow: { path: ['node_modules', '^dist/'] },
+    exclude: { path: '^dist/' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'types', 'node', 'default'],
+    },
+  },
+};

@@ -1,0 +1,14 @@
+import * as root from 'hermes-extensions';
+import * as policy from 'hermes-extensions/policy';
+import { describe, expect, it } from 'vitest';
+
+describe('hermes-extensions/policy', () => {
+  it('is where the guard-author helpers live; the root still re-exports each one until 0.2', () => {
+    const helpers = Object.entries(policy);
+    expect(helpers.map(([name]) => name)).toEqual(
+      expect.arrayContaining(['analyzeShell', 'extractToolPaths', 'READ_ONLY_COMMANDS']),
+    );
+    const fromRoot = new Map(Object.entries(root));
+    for (const [name, helper] of helpers) expect(fromRoot.get(name), name).toBe(helper);
+  });
+});
