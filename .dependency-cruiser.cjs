@@ -29,8 +29,8 @@ const LAYERS = [
   // Assembles everything above into a Runtime and its Turns.
   ['runtime', '^src/runtime/'],
   // Hosts drive a Runtime from an agent loop: the reference loop and the shared host helpers in
-  // src/host/, and the adapters (src/host/<name>/; the bridge, wherever it lives).
-  ['host', '^src/(host|bridge)/'],
+  // src/host/, and the adapters (src/host/<name>/, the stdio bridge among them).
+  ['host', '^src/host/'],
   // `hermes-extensions/testing`: scripted models and loggers built on the hosts' types.
   ['testing', '^src/testing/'],
   // The public entry re-exports every layer; nothing inside the framework imports it by path
@@ -50,8 +50,8 @@ const layerRules = LAYERS.slice(0, -1).map(([name, path], index) => ({
   to: { path: LAYERS.slice(index + 1).map(([, above]) => `(${above})`) },
 }));
 
-/** One host adapter's folder: src/host/<name>/, or src/bridge/ before it moves under host/. */
-const ADAPTER = '^src/(host/[^/]+|bridge)/';
+/** One host adapter's folder: src/host/<name>/. */
+const ADAPTER = '^src/(host/[^/]+)/';
 
 module.exports = {
   forbidden: [

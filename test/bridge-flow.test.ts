@@ -3,8 +3,8 @@ import { PassThrough } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { memoryLogger } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
-import { LineSplitter, LineTooLong } from '../src/bridge/line-splitter.js';
-import { type BridgeOptions, serveBridge } from '../src/bridge/server.js';
+import { LineSplitter, LineTooLong } from '../src/host/bridge/line-splitter.js';
+import { type BridgeOptions, serveBridge } from '../src/host/bridge/server.js';
 import { tree } from './fixtures.js';
 
 type Limits = Pick<

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { memoryLogger } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
-import { serveBridge } from '../src/bridge/server.js';
+import { serveBridge } from '../src/host/bridge/server.js';
 import { tree } from './fixtures.js';
 
 /**

@@ -207,7 +207,12 @@ describe('a fault of the runner itself', () => {
   const turn = { sessionId: 's', turnId: 't', platform: 'cli', state: {} };
 
   it('settles the chain as a block, whether it runs synchronously or not', async () => {
-    const sync = runChain(faultyDeclaration(), [registered(() => rewrite('x'))], 'm', turn);
+    const sync = runChain(
+      faultyDeclaration(),
+      [registered(() => rewrite('x'))],
+      { userMessage: 'm' },
+      turn,
+    );
     expect(sync).toMatchObject({ blocked: true, blockedBy: 'ext', changed: true });
     expect((sync as { message: string }).message).toMatch(
       /^Blocked because the transform_user_input chain failed while running extension "ext" \(a value that cannot be read\)\. This is a fault in hermes-extensions/,
@@ -215,7 +220,7 @@ describe('a fault of the runner itself', () => {
     const later = await runChain(
       faultyDeclaration(),
       [registered(async () => rewrite('x'))],
-      'm',
+      { userMessage: 'm' },
       turn,
     );
     expect(later).toMatchObject({ blocked: true, blockedBy: 'ext' });

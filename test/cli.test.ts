@@ -371,6 +371,43 @@ describe.runIf(built)('hermes extensions test', () => {
     expect(shape.code).toBe(2);
     expect(shape.stderr).toMatch(/does not fit before_llm_call/);
   });
+
+  it("takes the bridge's snake_case names too, and names the field that does not fit", async () => {
+    const h = home();
+    const snake = await hermes(
+      h,
+      'extensions',
+      'test',
+      'intercept_tool_call',
+      '--input',
+      '{"tool_name":"write","tool_args":{"path":"secret"}}',
+      '--cwd',
+      tree(),
+    );
+    expect(snake.code).toBe(1);
+    expect(snake.stdout).toMatch(/BLOCKED by guard/);
+    const missing = await hermes(
+      h,
+      'extensions',
+      'test',
+      'intercept_tool_call',
+      '--input',
+      '{"tool_name":"write"}',
+    );
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/does not fit intercept_tool_call: tool_args must be an object/);
+    expect(missing.stderr).toMatch(/e\.g\. --input '\{"toolName":"write","toolArgs":\{/);
+    const wrong = await hermes(
+      h,
+      'extensions',
+      'test',
+      'before_llm_call',
+      '--input',
+      '{"systemPrompt":"S","messages":[{"role":"user","content":"hi"}, 5]}',
+    );
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/does not fit before_llm_call: messages\[1\] must be an object/);
+  });
 });
 
 describe.runIf(built)('hermes extensions init', () => {

@@ -1,4 +1,4 @@
-import type { ChatMessage } from 'hermes-extensions';
+import type { ChatMessage, Turn } from 'hermes-extensions';
 import { rewrite } from 'hermes-extensions';
 import { describe, expect, it } from 'vitest';
 import { ext, inTurn, runtimeOf } from './helpers.js';
@@ -131,5 +131,35 @@ describe('rewrites that cannot be copied', () => {
     );
     expect(outcome).toMatchObject({ blocked: true, blockedBy: 'cyclic', changed: false });
     expect(outcome.trace[0]?.error).toMatch(/value\.next\.next.*nested more than 100 levels deep/);
+  });
+});
+
+describe('payloads that do not fit their hook', () => {
+  it("throws a TypeError naming the field, worded from the hook's declaration", async () => {
+    const { runtime } = await runtimeOf([
+      ext('guard', (h) => h.on('intercept_tool_call', () => undefined)),
+    ]);
+    const misuse = (call: (turn: Turn) => unknown) =>
+      inTurn(runtime, (turn) => {
+        try {
+          call(turn);
+        } catch (error) {
+          return error as Error;
+        }
+        throw new Error('no error thrown');
+      });
+    const toolArgs = await misuse((t) => t.interceptToolCall({ toolName: 'write' } as never));
+    expect(toolArgs).toBeInstanceOf(TypeError);
+    expect(toolArgs.message).toBe('interceptToolCall(call): toolArgs must be an object');
+    expect((await misuse((t) => t.interceptToolCall(undefined as never))).message).toBe(
+      'interceptToolCall(call): call must be an object',
+    );
+    expect(
+      (await misuse((t) => t.beforeLlmCall({ systemPrompt: 'S', messages: 'hi' } as never)))
+        .message,
+    ).toBe('beforeLlmCall(request): messages must be an array');
+    expect((await misuse((t) => t.transformUserInput(5 as never))).message).toBe(
+      'transformUserInput(userMessage): userMessage must be a string',
+    );
   });
 });

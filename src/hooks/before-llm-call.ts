@@ -1,9 +1,14 @@
 import { z } from 'zod';
 import type { HookDeclaration, TurnContext } from './declaration.js';
 import { frozenCopy } from './frozen.js';
-import { type ChatMessage, chatMessageSchema } from './messages.js';
+import {
+  type ChatMessage,
+  chatMessageSchema,
+  messagesFromWire,
+  messagesToWire,
+} from './messages.js';
 import type { AnyHookResult, Metadata, RewriteResult } from './results.js';
-import { actionSchema, textSchema } from './schemas.js';
+import { actionSchema, objectInput, textSchema } from './schemas.js';
 
 /**
  * `before_llm_call`: before every model request of the tool loop. Injections and rewrites shape
@@ -43,6 +48,33 @@ const rewriteValue = z
 
 export const beforeLlmCall: HookDeclaration<BeforeLlmCallInput, LlmRequest, BeforeLlmCallEvent> = {
   name: 'before_llm_call',
+  // Messages are only checked to be objects: a host's messages pass through with every field
+  // they carry, and handlers' rewrites are what `chatMessageSchema` checks.
+  input: z.object({
+    systemPrompt: z.string(),
+    messages: z.array(objectInput<ChatMessage>()),
+    iteration: z.number().optional(),
+    model: z.string().optional(),
+  }),
+  wire: {
+    names: {
+      systemPrompt: 'system_prompt',
+      messages: 'messages',
+      iteration: 'iteration',
+      model: 'model',
+    },
+    fromWire: (input) => ({ ...input, messages: messagesFromWire(input.messages) }),
+    valueToWire: (request) => ({
+      system_prompt: request.systemPrompt,
+      messages: messagesToWire(request.messages),
+    }),
+  },
+  samples: [
+    {
+      systemPrompt: 'You are a coding agent.',
+      messages: [{ role: 'user', content: 'hello' }],
+    },
+  ],
   defaultOnError: 'pass',
   actions: {
     inject_system: actionSchema('inject_system', textSchema),

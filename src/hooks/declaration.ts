@@ -14,11 +14,27 @@ export interface TurnContext {
 
 /**
  * Everything one hook point means, in one place (tapable's one-file-per-hook-kind idea):
- * its payload, which actions a handler may return (as zod schemas), and how a result folds into
- * the value the chain threads. The generic runner in `chain/` knows nothing else about hooks.
+ * its payload (shape, wire names, samples), which actions a handler may return (as zod schemas),
+ * and how a result folds into the value the chain threads. The generic runner in `chain/` knows
+ * nothing else about hooks; the bridge, `hermes extensions test` and `doctor` read the payload
+ * side from here, so adding a field to a hook means editing its one file.
  */
 export interface HookDeclaration<Input, Value, Event> {
   readonly name: string;
+  /**
+   * The payload a host hands in, as zod. The Turn guards its methods with a cheap check and uses
+   * this only to word the error; the bridge and `hermes extensions test --input` check data with it.
+   * Its shape names every field of `Input`, as `wire.names` does: a field left out of either does
+   * not compile.
+   */
+  readonly input: z.ZodType<Input> & {
+    readonly shape: { readonly [K in keyof Input]-?: z.ZodType };
+  };
+  readonly wire: WireForm<Input, Value>;
+  /** Payloads for examples and dry runs (`hermes extensions test`, `doctor`); the first is the example. */
+  readonly samples: readonly [Input, ...Input[]];
+  /** Hooks whose handlers may filter by tool name (`tools`): a sample call of that tool, for dry runs. */
+  readonly sampleOfTool?: (toolName: string) => Input;
   /** Fail open for hooks that only shape a request, fail closed for hooks that guard actions. */
   readonly defaultOnError: OnErrorPolicy;
   /** One schema per allowed action; `pass` and `block` are checked by the runner itself. */
@@ -35,4 +51,14 @@ export interface HookDeclaration<Input, Value, Event> {
    * (`chain/json-data.ts`), so they are used as they are.
    */
   fold(value: Value, result: AnyHookResult): Value;
+}
+
+/** How a hook's payload and value are spelled over the bridge (snake_case, as the Python agent speaks). */
+export interface WireForm<Input, Value> {
+  /** The snake_case name of every payload field; `hermes extensions test --input` takes either. */
+  readonly names: { readonly [K in keyof Input]-?: string };
+  /** Converts snake_case keys nested inside fields (a message's `tool_call_id`), after the check. */
+  readonly fromWire?: (input: Input) => Input;
+  /** The outcome's value as the bridge answers it; as it is when absent. */
+  readonly valueToWire?: (value: Value) => unknown;
 }

@@ -1,7 +1,8 @@
+import { z } from 'zod';
 import type { HookDeclaration, TurnContext } from './declaration.js';
 import { frozenCopy } from './frozen.js';
 import type { Metadata, RewriteResult } from './results.js';
-import { actionSchema, plainObjectSchema } from './schemas.js';
+import { actionSchema, objectInput, plainObjectSchema } from './schemas.js';
 
 /**
  * `intercept_tool_call`: once per tool call. `rewrite` replaces the arguments the tool runs with;
@@ -33,6 +34,27 @@ export const interceptToolCall: HookDeclaration<
   InterceptToolCallEvent
 > = {
   name: 'intercept_tool_call',
+  input: z.object({
+    toolName: z.string(),
+    toolArgs: objectInput(),
+    toolCallId: z.string().optional(),
+    taskId: z.string().optional(),
+  }),
+  wire: {
+    names: {
+      toolName: 'tool_name',
+      toolArgs: 'tool_args',
+      toolCallId: 'tool_call_id',
+      taskId: 'task_id',
+    },
+  },
+  samples: [
+    sampleOfTool('write'),
+    sampleOfTool('edit'),
+    sampleOfTool('read'),
+    sampleOfTool('terminal'),
+  ],
+  sampleOfTool,
   defaultOnError: 'block',
   actions: {
     rewrite: actionSchema('rewrite', plainObjectSchema),
@@ -53,3 +75,8 @@ export const interceptToolCall: HookDeclaration<
   // The runner hands over the value as a frozen copy it checked to be JSON data.
   fold: (_args, result) => (result as RewriteResult<Record<string, unknown>>).value,
 };
+
+function sampleOfTool(toolName: string): ToolCallInput {
+  // Arguments most tools' guards read, whatever the tool.
+  return { toolName, toolArgs: { path: 'src/example.ts', content: 'example', command: 'ls' } };
+}

@@ -32,3 +32,34 @@ export const chatMessageSchema = z.union([
     name: z.string(),
   }),
 ]);
+
+type WireMessage = Record<string, unknown>;
+
+/**
+ * Messages over the bridge spell `tool_calls` and `tool_call_id` in snake_case. Only the keys the
+ * protocol names are converted: a host's messages keep every other field they carry.
+ */
+export function messagesFromWire(messages: readonly object[]): ChatMessage[] {
+  return messages.map((message) => {
+    const { tool_calls, tool_call_id, ...rest } = message as WireMessage;
+    return {
+      ...rest,
+      ...(tool_calls === undefined ? {} : { toolCalls: tool_calls }),
+      ...(tool_call_id === undefined ? {} : { toolCallId: tool_call_id }),
+    } as ChatMessage;
+  });
+}
+
+export function messagesToWire(messages: readonly ChatMessage[]): WireMessage[] {
+  return messages.map((message) => {
+    const { toolCalls, toolCallId, ...rest } = message as ChatMessage & {
+      toolCalls?: unknown;
+      toolCallId?: unknown;
+    };
+    return {
+      ...rest,
+      ...(toolCalls === undefined ? {} : { tool_calls: toolCalls }),
+      ...(toolCallId === undefined ? {} : { tool_call_id: toolCallId }),
+    };
+  });
+}

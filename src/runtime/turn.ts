@@ -2,8 +2,9 @@ import { type ChainOutcome, type OnTrace, unchangedOutcome } from '../chain/outc
 import { runChain } from '../chain/run-chain.js';
 import type { BeforeLlmCallInput, LlmRequest } from '../hooks/before-llm-call.js';
 import type { TurnContext } from '../hooks/declaration.js';
-import { HOOKS, type HookName } from '../hooks/index.js';
+import { HOOKS, type HookInput, type HookName, type HookValue } from '../hooks/index.js';
 import type { ToolCallInput } from '../hooks/intercept-tool-call.js';
+import { describeInput } from '../hooks/payload.js';
 import type { ObserverSink } from '../observe/observers.js';
 import { TurnTelemetry } from '../observe/turn-telemetry.js';
 import { TurnEndedError } from './errors.js';
@@ -58,13 +59,15 @@ export class Turn implements TurnContext {
   transformUserInput(userMessage: string): MaybePromise<ChainOutcome<string>> {
     this.assertOpen();
     if (typeof userMessage !== 'string') {
-      throw new TypeError('transformUserInput(userMessage): userMessage must be a string');
+      throw inputError('transform_user_input', 'transformUserInput', 'userMessage', {
+        userMessage,
+      });
     }
     const { handlers, onTrace, reportsDecisions } = this.#chains;
     const outcome = runChain(
       HOOKS.transform_user_input,
       handlers.forHook('transform_user_input'),
-      userMessage,
+      { userMessage },
       this,
       onTrace,
     );
@@ -74,9 +77,7 @@ export class Turn implements TurnContext {
   beforeLlmCall(request: BeforeLlmCallInput): MaybePromise<ChainOutcome<LlmRequest>> {
     this.assertOpen();
     if (typeof request?.systemPrompt !== 'string' || !Array.isArray(request.messages)) {
-      throw new TypeError(
-        'beforeLlmCall(request): needs { systemPrompt: string, messages: ChatMessage[] }',
-      );
+      throw inputError('before_llm_call', 'beforeLlmCall', 'request', request);
     }
     const { handlers, onTrace, reportsDecisions } = this.#chains;
     const outcome = runChain(
@@ -96,7 +97,7 @@ export class Turn implements TurnContext {
       call.toolArgs === null ||
       typeof call.toolArgs !== 'object'
     ) {
-      throw new TypeError('interceptToolCall(call): needs { toolName: string, toolArgs: object }');
+      throw inputError('intercept_tool_call', 'interceptToolCall', 'call', call);
     }
     const chains = this.#chains;
     const handlers = chains.handlers.forTool(call.toolName);
@@ -140,4 +141,33 @@ export class Turn implements TurnContext {
  */
 export function turnTelemetry(turn: Turn): TurnTelemetry {
   return telemetryOf(turn);
+}
+
+/** A Turn method's argument that failed its cheap check, worded from the hook's schema. */
+function inputError(hook: HookName, method: string, argument: string, input: unknown): TypeError {
+  return new TypeError(`${method}(${argument}): ${describeInput(HOOKS[hook], input, argument)}`);
+}
+
+/** Each hook through its Turn method, so a payload built from data gets the method's checks and fast paths. */
+const RUN_HOOK: {
+  readonly [H in HookName]: (
+    turn: Turn,
+    input: HookInput<H>,
+  ) => MaybePromise<ChainOutcome<HookValue<H>>>;
+} = {
+  transform_user_input: (turn, input) => turn.transformUserInput(input.userMessage),
+  before_llm_call: (turn, input) => turn.beforeLlmCall(input),
+  intercept_tool_call: (turn, input) => turn.interceptToolCall(input),
+};
+
+/**
+ * Runs `hook` in `turn` on a payload read with its declaration (`hooks/payload.ts`): for the edges
+ * that serve every hook alike (the bridge, `hermes extensions test`, `doctor`).
+ */
+export function runHook<H extends HookName>(
+  turn: Turn,
+  hook: H,
+  input: HookInput<H>,
+): MaybePromise<ChainOutcome<HookValue<H>>> {
+  return RUN_HOOK[hook](turn, input);
 }

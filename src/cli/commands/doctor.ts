@@ -2,11 +2,12 @@ import { join } from 'node:path';
 import { match } from 'ts-pattern';
 import { isFile } from '../../config/locations.js';
 import type { DiagnosticCode, ExtensionInfo } from '../../extensions/types.js';
-import { HOOK_NAMES, type HookName } from '../../hooks/index.js';
+import { declarationOf, HOOK_NAMES, type HookInput, type HookName } from '../../hooks/index.js';
 import { COMMAND_HOOK_AGENTS } from '../../host/command-hook/agents.js';
 import { inspectInstalledHooks } from '../../host/command-hook/installed.js';
 import { OBSERVER_EVENTS } from '../../observe/events.js';
 import type { Runtime } from '../../runtime/runtime.js';
+import { runHook } from '../../runtime/turn.js';
 import { cannotTrust, inspectProjectTrust, whyUntrusted } from '../../trust/project-trust.js';
 import { type CommandContext, loadForCommand } from '../context.js';
 import { type Io, paint } from '../io.js';
@@ -326,14 +327,13 @@ function sharedPriorities(extensions: readonly ExtensionInfo[]): Check[] {
     });
 }
 
-const SAMPLE_TOOLS = ['write', 'edit', 'read', 'terminal'];
-
-/** Every hook with handlers, run on sample payloads in a throwaway turn; handler errors are found. */
+/** Every hook with handlers, run on its declaration's samples in a throwaway turn; handler errors are found. */
 async function dryRun(runtime: Runtime): Promise<Check[]> {
   const hooks = HOOK_NAMES.filter((hook) => runtime.hasHook(hook));
   if (hooks.length === 0) return [];
   const failures = new Map<string, Check>();
-  const tools = new Set(SAMPLE_TOOLS);
+  // Tools the handlers filter on get a sample call each, so a handler of no sample tool runs too.
+  const tools = new Set<string>();
   for (const ext of runtime.extensions) {
     for (const h of ext.hooks) for (const t of h.tools ?? []) if (!t.startsWith('/')) tools.add(t);
   }
@@ -352,30 +352,11 @@ async function dryRun(runtime: Runtime): Promise<Check[]> {
       },
     },
     async (turn) => {
-      const run = async (hook: HookName, call: () => unknown) => {
-        if (!hooks.includes(hook)) return;
-        runs++;
-        await call();
-      };
-      for (const message of [
-        'implement a small change to the project',
-        'what does this project do?',
-      ]) {
-        await run('transform_user_input', () => turn.transformUserInput(message));
-      }
-      await run('before_llm_call', () =>
-        turn.beforeLlmCall({
-          systemPrompt: 'You are a coding agent.',
-          messages: [{ role: 'user', content: 'hello' }],
-        }),
-      );
-      for (const toolName of tools) {
-        await run('intercept_tool_call', () =>
-          turn.interceptToolCall({
-            toolName,
-            toolArgs: { path: 'src/example.ts', content: 'example', command: 'ls' },
-          }),
-        );
+      for (const hook of hooks) {
+        for (const input of samplesOf(hook, tools)) {
+          runs++;
+          await runHook(turn, hook, input);
+        }
       }
     },
   );
@@ -388,4 +369,12 @@ async function dryRun(runtime: Runtime): Promise<Check[]> {
           message: `${runs} sample call(s) over ${hooks.join(', ')} ran without a handler error`,
         },
       ];
+}
+
+/** A hook's samples, plus one call of each of `tools` for a hook whose handlers filter by tool; each once. */
+function samplesOf<H extends HookName>(hook: H, tools: ReadonlySet<string>): HookInput<H>[] {
+  const decl = declarationOf(hook);
+  const { sampleOfTool } = decl;
+  const all = [...decl.samples, ...(sampleOfTool ? [...tools].map(sampleOfTool) : [])];
+  return [...new Map(all.map((input) => [JSON.stringify(input), input])).values()];
 }

@@ -20,7 +20,7 @@ export async function serveCommand(options: {
       2,
     );
   }
-  const { serveBridge } = await import('../../bridge/server.js');
+  const { serveBridge } = await import('../../host/bridge/server.js');
   // After the options: a usage mistake is reported before a problem with $HERMES_HOME.
   const context = commandContext(options);
   await serveBridge({

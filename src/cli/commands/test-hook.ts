@@ -1,6 +1,8 @@
 import type { ChainOutcome, ChainStep } from '../../chain/outcome.js';
 import { assertHookName } from '../../extensions/hook-names.js';
-import type { HookName } from '../../hooks/index.js';
+import { declarationOf, type HookInput, type HookName } from '../../hooks/index.js';
+import { readPayload } from '../../hooks/payload.js';
+import { runHook } from '../../runtime/turn.js';
 import { type CommandContext, loadForCommand } from '../context.js';
 import { CliError, type Io, paint } from '../io.js';
 
@@ -20,7 +22,7 @@ export async function testCommand(
   } catch (error) {
     throw new CliError((error as Error).message, 2);
   }
-  const payload = parsePayload(hook, options.input);
+  const input = parseInput(hook, options.input);
   const { runtime } = await loadForCommand(context);
   const steps: ChainStep[] = [];
   const sessionId = options.session ?? `cli-test-${process.pid}`;
@@ -28,12 +30,7 @@ export async function testCommand(
   try {
     outcome = await runtime.runTurn(
       { sessionId, onTrace: (step) => void steps.push(step) },
-      (turn) => {
-        if (hook === 'transform_user_input')
-          return turn.transformUserInput(payload.userMessage as string);
-        if (hook === 'before_llm_call') return turn.beforeLlmCall(payload as never);
-        return turn.interceptToolCall(payload as never);
-      },
+      (turn) => runHook(turn, hook, input),
     );
   } finally {
     await runtime.close();
@@ -44,7 +41,7 @@ export async function testCommand(
   }
   const { createTwoFilesPatch } = await import('diff');
   io.out(`${hook}: ${steps.length} handler(s) ran in a throwaway turn of session ${sessionId}`);
-  let before = initialValue(hook, payload);
+  let before = show(declarationOf(hook).unchanged(input));
   steps.forEach((step, i) => {
     const mark =
       step.action === 'pass'
@@ -77,47 +74,39 @@ export async function testCommand(
   return outcome.blocked ? 1 : 0;
 }
 
-const EXAMPLES: Record<HookName, string> = {
-  transform_user_input: '{"userMessage":"fix the login bug"}',
-  before_llm_call:
-    '{"systemPrompt":"You are a coding agent.","messages":[{"role":"user","content":"hi"}]}',
-  intercept_tool_call: '{"toolName":"write","toolArgs":{"path":"src/a.ts"}}',
-};
-
-function parsePayload(hook: HookName, input: string | undefined): Record<string, unknown> {
-  if (input === undefined)
-    throw new CliError(`--input is required, e.g. --input '${EXAMPLES[hook]}'`, 2);
+/**
+ * `--input` as `hook`'s payload: its fields in camelCase or in the bridge's snake_case, or a bare
+ * JSON string for a payload of one text field (`transform_user_input`). A payload that does not
+ * fit is refused naming the field, with the hook's sample as an example.
+ */
+function parseInput<H extends HookName>(hook: H, text: string | undefined): HookInput<H> {
+  const decl = declarationOf(hook);
+  const example = `--input '${JSON.stringify(decl.samples[0])}'`;
+  if (text === undefined) throw new CliError(`--input is required, e.g. ${example}`, 2);
   let value: unknown;
   try {
-    value = JSON.parse(input);
+    value = JSON.parse(text);
   } catch (error) {
     throw new CliError(`--input is not valid JSON (${(error as Error).message})`, 2);
   }
-  if (hook === 'transform_user_input' && typeof value === 'string') return { userMessage: value };
-  const record = value as Record<string, unknown>;
-  const valid =
-    value !== null &&
-    typeof value === 'object' &&
-    (hook === 'transform_user_input'
-      ? typeof record.userMessage === 'string'
-      : hook === 'before_llm_call'
-        ? typeof record.systemPrompt === 'string' && Array.isArray(record.messages)
-        : typeof record.toolName === 'string' &&
-          record.toolArgs !== null &&
-          typeof record.toolArgs === 'object');
-  if (!valid)
-    throw new CliError(
-      `--input does not fit ${hook}; expected something like ${EXAMPLES[hook]}`,
-      2,
-    );
-  return record;
-}
-
-function initialValue(hook: HookName, payload: Record<string, unknown>): string {
-  if (hook === 'transform_user_input') return show(payload.userMessage);
-  if (hook === 'before_llm_call')
-    return show({ systemPrompt: payload.systemPrompt, messages: payload.messages });
-  return show(payload.toolArgs);
+  const sample = decl.samples[0] as Record<string, unknown>;
+  const [only, ...others] = Object.keys(sample);
+  if (
+    typeof value === 'string' &&
+    only !== undefined &&
+    others.length === 0 &&
+    typeof sample[only] === 'string'
+  ) {
+    value = { [only]: value };
+  }
+  const read =
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? readPayload(decl, value as Record<string, unknown>, 'either')
+      : { problem: 'it must be a JSON object' };
+  if ('problem' in read) {
+    throw new CliError(`--input does not fit ${hook}: ${read.problem}; e.g. ${example}`, 2);
+  }
+  return read.input;
 }
 
 function show(value: unknown): string {

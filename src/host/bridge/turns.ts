@@ -1,8 +1,7 @@
-import { TurnInProgressError } from '../runtime/errors.js';
-import type { Runtime } from '../runtime/runtime.js';
-import type { Turn } from '../runtime/turn.js';
+import { TurnInProgressError } from '../../runtime/errors.js';
+import type { Runtime } from '../../runtime/runtime.js';
+import type { Turn } from '../../runtime/turn.js';
 import { errorMessage, RPC, RpcError } from './json-rpc.js';
-import { nonEmptyText, optionalText, type Params, text } from './params.js';
 
 interface OpenTurn {
   turn: Turn;
@@ -26,10 +25,13 @@ export class BridgeTurns {
 
   constructor(private readonly runtime: Runtime) {}
 
-  async start(params: Params): Promise<{ turn_id: string }> {
-    const sessionId = nonEmptyText(params, 'session_id');
-    const platform = optionalText(params, 'platform');
-    const askedId = params.turn_id === undefined ? undefined : nonEmptyText(params, 'turn_id');
+  /** The params as `turn/start` checked them. */
+  async start(params: {
+    session_id: string;
+    platform?: string | undefined;
+    turn_id?: string | undefined;
+  }): Promise<{ turn_id: string }> {
+    const { session_id: sessionId, platform, turn_id: askedId } = params;
     // A host that pipelines `turn/end` and the next `turn/start` of a session must not be told
     // the session is busy because the end has not finished yet.
     await this.#ending.get(sessionId);
@@ -60,9 +62,8 @@ export class BridgeTurns {
     return { turn_id: opened.turnId };
   }
 
-  /** The open turn the params' `turn_id` names. */
-  get(params: Params): OpenTurn {
-    const id = text(params, 'turn_id');
+  /** The open turn `id` names. */
+  get(id: string): OpenTurn {
     const open = this.#open.get(id);
     if (open === undefined) {
       throw new RpcError(RPC.unknownTurn, `no open turn "${id}" (start one with turn/start)`);
@@ -70,8 +71,8 @@ export class BridgeTurns {
     return open;
   }
 
-  async end(params: Params): Promise<{ ended: true }> {
-    const open = this.get(params);
+  async end(id: string): Promise<{ ended: true }> {
+    const open = this.get(id);
     await this.#close(open);
     return { ended: true };
   }

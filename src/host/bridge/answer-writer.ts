@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../../log/logger.js';
 import { errorMessage, type RpcId } from './json-rpc.js';
 
 /**

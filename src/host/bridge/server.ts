@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
-import type { Logger } from '../log/logger.js';
-import { loadRuntime } from '../runtime/load-runtime.js';
+import type { Logger } from '../../log/logger.js';
+import { loadRuntime } from '../../runtime/load-runtime.js';
 import { AnswerWriter } from './answer-writer.js';
 import { errorCode, errorMessage, isRejected, parseRequest, RPC, type RpcId } from './json-rpc.js';
 import { type Line, LineTooLong, readLines } from './line-splitter.js';

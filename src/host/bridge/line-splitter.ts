@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../../log/logger.js';
 import { errorMessage } from './json-rpc.js';
 
 /** A line longer than the cap: only its length was kept, never its bytes. */

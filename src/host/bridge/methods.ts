@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { declarationOf, HOOK_NAMES, type HookName } from '../../hooks/index.js';
+import { firstIssue, readPayload, wordIssue } from '../../hooks/payload.js';
+import { OBSERVER_EVENTS } from '../../observe/events.js';
+import { sanitize } from '../../observe/sanitize.js';
+import { packageVersion } from '../../package-root.js';
+import type { Runtime } from '../../runtime/runtime.js';
+import { runHook } from '../../runtime/turn.js';
+import { RPC, RpcError } from './json-rpc.js';
+import type { BridgeTurns } from './turns.js';
+import { outcomeToWire } from './wire.js';
+
+interface Served {
+  runtime: Runtime;
+  turns: BridgeTurns;
+}
+
+/** One method: its params as zod, checked before it runs, and what it does with them. */
+interface Method {
+  readonly params: z.ZodType;
+  run(served: Served, params: unknown): unknown;
+}
+
+function method<Params>(
+  params: z.ZodType<Params>,
+  run: (served: Served, params: Params) => unknown,
+): Method {
+  // `dispatch` runs it only on params that fit `params`.
+  return { params, run: run as Method['run'] };
+}
+
+const nonEmpty = z.string().min(1);
+/** A call in a turn: only its `turn_id` is read before the turn is found. */
+const inTurn = z.looseObject({ turn_id: z.string() });
+
+/**
+ * The bridge's methods (the README's "Any language, over stdio"). A method not here is -32601;
+ * params that do not fit its schema are -32602 naming the param, before anything runs; whatever
+ * else throws is -32603. The hook methods come from the hook declarations (`src/hooks/`).
+ */
+const METHODS: Readonly<Record<string, Method>> = {
+  initialize: method(z.looseObject({}), ({ runtime }) => ({
+    protocol: 'hermes-extensions/1',
+    version: packageVersion(),
+    project_root: runtime.projectRoot,
+    hooks: Object.fromEntries(HOOK_NAMES.map((h) => [h, runtime.hasHook(h)])),
+    extensions: runtime.extensions.map((e) => ({
+      name: e.name,
+      status: e.status,
+      source: e.source,
+      version: e.version,
+      hooks: e.hooks,
+      load_ms: e.loadMs,
+    })),
+    diagnostics: runtime.diagnostics,
+  })),
+
+  'turn/start': method(
+    z.object({
+      session_id: nonEmpty,
+      platform: z.string().optional(),
+      turn_id: nonEmpty.optional(),
+    }),
+    ({ turns }, params) => turns.start(params),
+  ),
+
+  'turn/end': method(inTurn, ({ turns }, params) => turns.end(params.turn_id)),
+
+  event: method(z.looseObject({ event: z.enum(OBSERVER_EVENTS) }), ({ runtime }, params) => {
+    // Observer events only the host knows (API requests, its own tool runs), usually sent as
+    // notifications; passed on sanitized, with the ids the host gives.
+    const { event, ...fields } = params;
+    if (runtime.hasHook(event)) runtime.emit(event, sanitize(fields) as Record<string, unknown>);
+    return { delivered: runtime.hasHook(event) };
+  }),
+
+  ...Object.fromEntries(HOOK_NAMES.map((hook) => [hook, hookMethod(hook)])),
+};
+
+/** A hook point as a method: its payload in the declaration's wire names, its outcome on the wire. */
+function hookMethod<H extends HookName>(hook: H): Method {
+  const decl = declarationOf(hook);
+  return method(inTurn, async ({ turns }, params) => {
+    // The turn before the payload, as ever: a call naming no open turn is -32001 whatever it carries.
+    const { turn } = turns.get(params.turn_id);
+    const read = readPayload(decl, params, 'wire');
+    if ('problem' in read) throw new RpcError(RPC.invalidParams, read.problem);
+    const outcome = await runHook(turn, hook, read.input);
+    const { valueToWire } = decl.wire;
+    return outcomeToWire(
+      outcome,
+      valueToWire === undefined ? outcome.value : valueToWire(outcome.value),
+    );
+  });
+}
+
+export async function dispatch(served: Served, name: string, params: unknown): Promise<unknown> {
+  const called = Object.hasOwn(METHODS, name) ? METHODS[name] : undefined;
+  if (called === undefined) throw new RpcError(RPC.methodNotFound, `unknown method "${name}"`);
+  const checked = called.params.safeParse(params === undefined ? {} : params);
+  if (!checked.success) {
+    throw new RpcError(RPC.invalidParams, wordIssue(firstIssue(checked.error)));
+  }
+  // The schemas only check (no defaults, no transforms), so a method reads the host's own params:
+  // nothing of them is copied, and no key of theirs (not even `__proto__`) is dropped.
+  return called.run(served, params === undefined ? {} : params);
+}

@@ -1,0 +1,24 @@
+import type { ChainOutcome } from '../../chain/outcome.js';
+
+/**
+ * The bridge speaks snake_case, as the Python agent does; the runtime speaks camelCase. Each hook's
+ * payload and value convert by its declaration's `wire` (`src/hooks/`); the outcome around them here.
+ */
+export function outcomeToWire(
+  outcome: ChainOutcome<unknown>,
+  value: unknown,
+): Record<string, unknown> {
+  return {
+    blocked: outcome.blocked,
+    ...(outcome.blocked ? { message: outcome.message, blocked_by: outcome.blockedBy } : {}),
+    changed: outcome.changed,
+    value,
+    metadata: outcome.metadata,
+    trace: outcome.trace.map((entry) => ({
+      extension: entry.extension,
+      action: entry.action,
+      duration_ms: entry.durationMs,
+      ...(entry.error === undefined ? {} : { error: entry.error }),
+    })),
+  };
+}
