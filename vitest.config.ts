@@ -37,7 +37,11 @@ export default defineConfig({
             { find: /^ai$/, replacement: 'ai-v7' },
           ],
         },
-        test: { name: 'ai-sdk-v7', include: ['test/ai-sdk.test.ts'], env: { AI_SDK_MAJOR: '7' } },
+        test: {
+          name: 'ai-sdk-v7',
+          include: ['test/host/ai-sdk.test.ts'],
+          env: { AI_SDK_MAJOR: '7' },
+        },
       },
     ],
   },

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { block, createRuntime, runConversation } from 'hermes-extensions';
 import { memoryLogger, scriptedModel, toolCall } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
-import { tree } from '../../test/fixtures.js';
-import { ext } from '../../test/helpers.js';
+import { tree } from '../../test/support/fixtures.js';
+import { ext } from '../../test/support/helpers.js';
 import auditLog from './index.js';
 
 const guard = ext('guard', (h) =>

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { createRuntime } from 'hermes-extensions';
 import { memoryLogger } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
-import { tree } from '../../test/fixtures.js';
-import { distModule, runNodeScript } from '../../test/hosts/node-script.js';
-import { built, root } from '../../test/hosts/run-bin.js';
+import { tree } from '../../test/support/fixtures.js';
+import { distModule, runNodeScript } from '../../test/support/node-script.js';
+import { built, root } from '../../test/support/run-bin.js';
 import auditLog from './index.js';
 
 const PROCESSES = 4;

@@ -1,7 +1,7 @@
 import { createRuntime, runConversation } from 'hermes-extensions';
 import { memoryLogger, scriptedModel, toolCall } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
-import { tree } from '../../test/fixtures.js';
+import { tree } from '../../test/support/fixtures.js';
 import moduleRouter from './index.js';
 
 function project(withRouting = true) {

@@ -6,7 +6,7 @@ import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trac
 import { block, createRuntime, runConversation } from 'hermes-extensions';
 import { memoryLogger, scriptedModel, toolCall } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
-import { ext } from '../../test/helpers.js';
+import { ext } from '../../test/support/helpers.js';
 import otel, { createOtelExtension } from './index.js';
 
 class TestReader extends MetricReader {

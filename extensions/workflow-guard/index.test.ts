@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createRuntime, runConversation } from 'hermes-extensions';
 import { memoryLogger, scriptedModel, toolCall } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
-import { tree, write } from '../../test/fixtures.js';
+import { tree, write } from '../../test/support/fixtures.js';
 import workflowGuard from './index.js';
 
 const PLAN = 'plans/active/plan.md';

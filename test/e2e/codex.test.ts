@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { tree, write } from '../fixtures.js';
-import { runBin } from '../hosts/run-bin.js';
+import { tree, write } from '../support/fixtures.js';
+import { runBin } from '../support/run-bin.js';
 import { type FakeResponses, startFakeResponses } from './fake-responses-server.js';
 import { describeRealAgent, guardedProject, noTmpExtension, openTurns, runAgent } from './setup.js';
 

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tree, tsExtension } from '../fixtures.js';
-import { type Answer, built, root, runProcess } from '../hosts/run-bin.js';
+import { tree, tsExtension } from '../support/fixtures.js';
+import { type Answer, built, root, runProcess } from '../support/run-bin.js';
 import { closeLoopbackServers } from './loopback.js';
 
 /**

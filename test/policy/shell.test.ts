@@ -8,7 +8,7 @@ import {
   shellInvocationOf,
 } from 'hermes-extensions/policy';
 import { describe, expect, it } from 'vitest';
-import { tree } from '../fixtures.js';
+import { tree } from '../support/fixtures.js';
 
 function project() {
   const root = tree({ 'src/app.ts': 'x\n', 'plans/.keep': '', 'plans/deep/deeper/.keep': '' });

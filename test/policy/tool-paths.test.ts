@@ -7,7 +7,7 @@ import {
   writeTargetsOf,
 } from 'hermes-extensions/policy';
 import { describe, expect, it } from 'vitest';
-import { tree } from '../fixtures.js';
+import { tree } from '../support/fixtures.js';
 
 const PATCH = '*** Begin Patch\n*** Add File: plans/a.md\n+x\n*** End Patch';
 const nested = (depth: number, leaf: Record<string, unknown>): Record<string, unknown> =>

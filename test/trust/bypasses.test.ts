@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { inspectProjectTrust, loadRuntime, trustProject } from 'hermes-extensions';
 import { memoryLogger } from 'hermes-extensions/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tree, tsExtension, write } from '../fixtures.js';
+import { tree, tsExtension, write } from '../support/fixtures.js';
 
 /**
  * Each test is a hostile repository: trusted as it was, then changed the way an attacker would

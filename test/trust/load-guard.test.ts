@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { transpileCacheDir } from '../../src/config/locations.js';
 import { moduleLoader } from '../../src/modules/import-module.js';
 import { guardFor } from '../../src/trust/project-trust.js';
-import { tree, tsExtension, write } from '../fixtures.js';
+import { tree, tsExtension, write } from '../support/fixtures.js';
 
 describe('the load guard', () => {
   it('checks the bytes read even when jiti has the old version in its disk cache', async () => {

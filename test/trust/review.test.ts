@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tree, tsExtension, write } from '../fixtures.js';
-import { built, runBin } from '../hosts/run-bin.js';
+import { tree, tsExtension, write } from '../support/fixtures.js';
+import { built, runBin } from '../support/run-bin.js';
 
 function hermes(home: string, ...args: string[]) {
   return runBin(args, { HERMES_HOME: home, HOME: home, CODEX_HOME: '', HERMES_TRUST_PROJECT: '' });

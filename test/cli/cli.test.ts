@@ -1,0 +1,548 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tree, tsExtension, write } from '../support/fixtures.js';
+import { bin, built, type Answer as Run, runBin, runProcess } from '../support/run-bin.js';
+
+/**
+ * The real bin in a child process, with its own $HERMES_HOME (and $HOME, so the user's own agent
+ * settings stay out of doctor's checks) and no TTY.
+ */
+function hermes(home: string, ...args: string[]): Promise<Run> {
+  return runBin(args, { HERMES_HOME: home, HOME: home, CODEX_HOME: '', HERMES_TRUST_PROJECT: '' });
+}
+
+const guard = tsExtension(
+  'guard',
+  `hermes.on('intercept_tool_call', (e) => e.toolArgs.path === 'secret' ? block('no secrets') : undefined, { tools: ['write'] });`,
+);
+const rewriter = tsExtension(
+  'rewriter',
+  `hermes.on('transform_user_input', (e) => ({ action: 'rewrite', value: e.userMessage.toUpperCase() }));`,
+);
+
+// The bin runs the build that `npm install` makes.
+describe.runIf(built)('hermes bin', () => {
+  it('prints usage with --help and no arguments, the version with --version', async () => {
+    const home = tree();
+    for (const args of [
+      ['--help'],
+      [],
+      ['extensions', '--help'],
+      ['extensions', 'list', '--help'],
+    ]) {
+      const run = await hermes(home, ...args);
+      expect(run.code, args.join(' ')).toBe(0);
+      expect(run.stdout).toMatch(/Usage: hermes/);
+    }
+    expect((await hermes(home, '--version')).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('exits 2 with a message on an unknown command or option', async () => {
+    const home = tree();
+    const unknown = await hermes(home, 'frobnicate');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown command 'frobnicate'/);
+    const option = await hermes(home, 'extensions', 'list', '--frob');
+    expect(option.code).toBe(2);
+    expect(option.stderr).toMatch(/unknown option '--frob'/);
+  });
+
+  it('exits 2 naming the file when a config cannot be read', async () => {
+    const home = tree({ 'config.yaml': 'extensions: [broken\n' });
+    const run = await hermes(home, 'extensions', 'list', '--cwd', tree());
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(join(home, 'config.yaml'));
+  });
+});
+
+describe.runIf(built)('hermes extensions list', () => {
+  it('shows every extension in an aligned table, with status, source, version and hooks', async () => {
+    const home = tree({
+      'config.yaml': 'extensions:\n  disabled: [rewriter]\n',
+      'extensions/guard.ts': guard,
+      'extensions/rewriter.ts': rewriter,
+      'extensions/broken.ts': 'export default {',
+    });
+    const run = await hermes(home, 'extensions', 'list', '--cwd', tree());
+    expect(run.code).toBe(0);
+    const lines = run.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^NAME\s+STATUS\s+SOURCE\s+VERSION\s+HOOKS\s+DESCRIPTION$/);
+    expect(lines.find((l) => l.startsWith('guard'))).toMatch(
+      /^guard\s+enabled\s+global\s+1\.0\.0\s+intercept_tool_call@100\[write\]/,
+    );
+    expect(lines.find((l) => l.startsWith('rewriter'))).toMatch(/disabled/);
+    expect(lines.find((l) => l.startsWith('broken'))).toMatch(/error/);
+    const statusColumn = lines.map((l) => l.indexOf(l.split(/\s+/)[1] as string));
+    expect(new Set(statusColumn).size).toBe(1);
+    expect(run.stdout).not.toContain('\u001b[');
+  });
+
+  it('prints a JSON array with --json', async () => {
+    const home = tree({ 'extensions/guard.ts': guard });
+    const run = await hermes(home, 'extensions', 'list', '--json', '--cwd', tree());
+    expect(JSON.parse(run.stdout)).toMatchObject([
+      {
+        name: 'guard',
+        status: 'enabled',
+        source: 'global',
+        version: '1.0.0',
+        hooks: [{ hook: 'intercept_tool_call', priority: 100, tools: ['write'] }],
+      },
+    ]);
+  });
+
+  it("shows a validator's phase in the table and in --json", async () => {
+    const home = tree({
+      'extensions/checker.ts': tsExtension(
+        'checker',
+        `hermes.on('intercept_tool_call', () => undefined, { phase: 'validate', priority: 5, tools: ['write'] });
+        hermes.on('intercept_tool_call', () => undefined);`,
+      ),
+    });
+    const table = await hermes(home, 'extensions', 'list', '--cwd', tree());
+    expect(table.stdout).toMatch(
+      /checker\s+enabled\s+global\s+1\.0\.0\s+intercept_tool_call@5:validate\[write\] intercept_tool_call@100\b/,
+    );
+    const json = await hermes(home, 'extensions', 'list', '--json', '--cwd', tree());
+    expect(JSON.parse(json.stdout)[0].hooks).toEqual([
+      { hook: 'intercept_tool_call', priority: 5, phase: 'validate', tools: ['write'] },
+      { hook: 'intercept_tool_call', priority: 100 },
+    ]);
+  });
+
+  it('reports an untrusted project with the command that trusts it', async () => {
+    const project = tree({ '.git/HEAD': '', '.hermes/extensions/local.ts': tsExtension('local') });
+    const run = await hermes(tree(), 'list', '--cwd', project);
+    expect(run.stdout).toMatch(/local\s+untrusted\s+project/);
+    expect(run.stdout).toContain(`hermes extensions trust --cwd ${project}`);
+  });
+});
+
+describe.runIf(built)('hermes extensions doctor', () => {
+  it('says all is healthy and exits 0', async () => {
+    const home = tree({ 'extensions/guard.ts': guard, 'config.yaml': '# nothing yet\n' });
+    const run = await hermes(home, 'extensions', 'doctor', '--cwd', tree());
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      /✓ guard \(global, .*\): loaded and set up in [\d.]+ ms, 1 handler\(s\)/,
+    );
+    expect(run.stdout).toMatch(/✓ dry run: \d+ sample call\(s\)/);
+    expect(run.stdout.trim().split('\n').at(-1)).toBe('All 1 extensions look healthy.');
+  });
+
+  it('finds a broken extension, a bad hook name, bad config, shared priorities and a throwing handler', async () => {
+    const home = tree({
+      'config.yaml': 'extensions:\n  configured:\n    level: high\n',
+      'extensions/guard.ts': guard,
+      'extensions/syntax.ts': 'export default {',
+      'extensions/typo.ts': tsExtension(
+        'typo',
+        `hermes.on('intercept_toolcall' as never, () => undefined);`,
+      ),
+      'extensions/configured.ts': `import { defineExtension } from 'hermes-extensions';\nimport { z } from 'zod';\nexport default defineExtension({ name: 'configured', configSchema: z.object({ level: z.number() }), setup() {} });`,
+      'extensions/thrower.ts': tsExtension(
+        'thrower',
+        `hermes.on('intercept_tool_call', () => { throw new Error('kaboom'); }, { tools: ['write'] });`,
+      ),
+    });
+    const run = await hermes(home, 'extensions', 'doctor', '--cwd', tree());
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/✗ syntax \(global.*could not load/);
+    expect(run.stdout).toMatch(/✗ typo .*Did you mean "intercept_tool_call"/);
+    expect(run.stdout).toMatch(/✗ configured [\s\S]*?extensions\.configured\.level/);
+    expect(run.stdout).toMatch(/! intercept_tool_call priority 100: guard, thrower share it/);
+    expect(run.stdout).toMatch(/✗ thrower in intercept_tool_call: the dry run failed: .*kaboom/);
+    expect(run.stdout).toMatch(/fix: /);
+    expect(run.stdout.trim().split('\n').at(-1)).toMatch(/^\d+ problem\(s\) found\.$/);
+    const json = await hermes(home, 'extensions', 'doctor', '--json', '--cwd', tree());
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout).errors).toBeGreaterThanOrEqual(4);
+  });
+});
+
+describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
+  it('checks the hooks installed in Claude Code and Codex, and install mends a stale one', async () => {
+    const home = tree({ 'extensions/guard.ts': guard });
+    const project = tree({ '.git/HEAD': '' });
+    const doctor = () => hermes(home, 'extensions', 'doctor', '--cwd', project);
+    // No agent hooks installed: nothing to say about them.
+    expect((await doctor()).stdout).not.toMatch(/hook \(/);
+
+    expect((await hermes(home, 'hook', 'install', 'claude-code')).code).toBe(0);
+    const installed = await doctor();
+    expect(installed.code).toBe(0);
+    expect(installed.stdout).toMatch(
+      /✓ Claude Code hook \(.*\.claude\/settings\.json\): runs the hermes hook for UserPromptSubmit, PreToolUse, PostToolUse, Stop, SessionEnd/,
+    );
+
+    // A project whose Codex hook was installed by a Node and a package that are gone since, and
+    // only for Stop.
+    const stale = '"/gone/bin/node" "/gone/hermes-extensions/bin/hermes.js" hook codex';
+    write(project, {
+      '.codex/hooks.json': JSON.stringify({
+        hooks: {
+          Stop: [{ hooks: [{ type: 'command', command: stale }] }],
+          PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'my-check' }] }],
+        },
+      }),
+    });
+    const broken = await doctor();
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toMatch(
+      /✗ Codex hook \(.*\.codex\/hooks\.json\): its command runs \/gone\/bin\/node and \/gone\/hermes-extensions\/bin\/hermes\.js, which no longer exist/,
+    );
+    expect(broken.stdout).toContain(`fix: hermes hook install codex --project --cwd ${project}`);
+
+    const mended = await hermes(home, 'hook', 'install', 'codex', '--project', '--cwd', project);
+    expect(mended.stdout).toMatch(
+      /Added the hermes hook for UserPromptSubmit, PreToolUse, PostToolUse to/,
+    );
+    expect(mended.stdout).toMatch(/Updated the hermes hook's command for Stop in/);
+    const hooks = JSON.parse(readFileSync(join(project, '.codex/hooks.json'), 'utf8')).hooks;
+    expect(hooks.Stop).toEqual([
+      {
+        hooks: [
+          { type: 'command', command: expect.stringMatching(/bin\/hermes\.js" hook codex$/) },
+        ],
+      },
+    ]);
+    expect(JSON.stringify(hooks)).not.toContain('/gone/');
+    expect(hooks.PreToolUse[0]).toEqual({
+      matcher: 'Bash',
+      hooks: [{ type: 'command', command: 'my-check' }],
+    });
+    const healthy = await doctor();
+    expect(healthy.code).toBe(0);
+    expect(healthy.stdout).toMatch(
+      /✓ Codex hook \(.*\): runs the hermes hook for UserPromptSubmit, PreToolUse, PostToolUse, Stop/,
+    );
+  });
+
+  it('warns about a hook that leaves out tool calls', async () => {
+    const home = tree();
+    write(home, {
+      '.claude/settings.json': JSON.stringify({
+        hooks: { Stop: [{ hooks: [{ type: 'command', command: 'hermes hook claude-code' }] }] },
+      }),
+    });
+    const run = await hermes(home, 'extensions', 'doctor', '--cwd', tree());
+    expect(run.stdout).toMatch(
+      /! Claude Code hook \(.*\): not registered for UserPromptSubmit, PreToolUse, PostToolUse, SessionEnd: tool calls are not checked/,
+    );
+  });
+});
+
+describe.runIf(built)('hermes extensions enable / disable', () => {
+  it('edits the YAML config keeping comments and layout, creating it if needed', async () => {
+    const original =
+      '# my settings\nmodel: claude # the default model\n\nextensions:\n  # guards I trust\n  guard:\n    strict: true # keep\n';
+    const home = tree({
+      'config.yaml': original,
+      'extensions/guard.ts': guard,
+      'extensions/rewriter.ts': rewriter,
+    });
+    const cwd = tree();
+    const off = await hermes(home, 'extensions', 'disable', 'guard', '--cwd', cwd);
+    expect(off.code).toBe(0);
+    expect(off.stdout).toMatch(
+      /Disabled guard in .*config\.yaml\. It takes effect on the next session\./,
+    );
+    const edited = readFileSync(join(home, 'config.yaml'), 'utf8');
+    expect(edited).toContain('# my settings\nmodel: claude # the default model\n');
+    expect(edited).toContain('  # guards I trust\n  guard:\n    strict: true # keep\n');
+    expect(edited).toMatch(/disabled:\n\s+- guard/);
+    expect((await hermes(home, 'extensions', 'list', '--json', '--cwd', cwd)).stdout).toMatch(
+      /"status": "disabled"/,
+    );
+    await hermes(home, 'extensions', 'disable', 'rewriter', '--cwd', cwd);
+    const on = await hermes(home, 'extensions', 'enable', 'guard', '--cwd', cwd);
+    expect(on.code).toBe(0);
+    const after = readFileSync(join(home, 'config.yaml'), 'utf8');
+    expect(after).toContain('# my settings\nmodel: claude # the default model\n');
+    expect(after).toMatch(/disabled:\n\s+- rewriter\n/);
+    expect(after).not.toMatch(/- guard/);
+  });
+
+  it('writes the project config with --project, creating it', async () => {
+    const home = tree({ 'extensions/guard.ts': guard });
+    const project = tree({ '.git/HEAD': '' });
+    const run = await hermes(home, 'disable', 'guard', '--project', '--cwd', project);
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(project, '.hermes/config.yaml'), 'utf8')).toBe(
+      'extensions:\n  disabled:\n    - guard\n',
+    );
+  });
+
+  it('rejects an unknown name with a suggestion, exit 2', async () => {
+    const home = tree({ 'extensions/guard.ts': guard });
+    const run = await hermes(home, 'extensions', 'disable', 'gaurd', '--cwd', tree());
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/unknown extension "gaurd"\. Did you mean "guard"\?/);
+    expect(existsSync(join(home, 'config.yaml'))).toBe(false);
+  });
+});
+
+describe.runIf(built)('hermes extensions test', () => {
+  const home = () => tree({ 'extensions/guard.ts': guard, 'extensions/rewriter.ts': rewriter });
+
+  it('shows each decision and exits 1 when blocked, 0 when not', async () => {
+    const h = home();
+    const blocked = await hermes(
+      h,
+      'extensions',
+      'test',
+      'intercept_tool_call',
+      '--input',
+      '{"toolName":"write","toolArgs":{"path":"secret"}}',
+      '--cwd',
+      tree(),
+    );
+    expect(blocked.code).toBe(1);
+    expect(blocked.stdout).toMatch(/1\. guard\s+block\s+[\d.]+ ms/);
+    expect(blocked.stdout).toMatch(/BLOCKED by guard:\n\s+no secrets/);
+    const passed = await hermes(
+      h,
+      'extensions',
+      'test',
+      'intercept_tool_call',
+      '--input',
+      '{"toolName":"write","toolArgs":{"path":"ok.ts"}}',
+      '--cwd',
+      tree(),
+    );
+    expect(passed.code).toBe(0);
+    expect(passed.stdout).toMatch(/PASSED/);
+  });
+
+  it('shows what a handler changed as a diff', async () => {
+    const run = await hermes(
+      home(),
+      'extensions',
+      'test',
+      'transform_user_input',
+      '--input',
+      '{"userMessage":"fix it"}',
+      '--cwd',
+      tree(),
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/1\. rewriter\s+rewrite/);
+    expect(run.stdout).toMatch(/-fix it\n\s+\+FIX IT/);
+  });
+
+  it('prints { outcome } with --json', async () => {
+    const run = await hermes(
+      home(),
+      'extensions',
+      'test',
+      'intercept_tool_call',
+      '--json',
+      '--session',
+      'abc',
+      '--input',
+      '{"toolName":"write","toolArgs":{"path":"secret"}}',
+      '--cwd',
+      tree(),
+    );
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      outcome: { blocked: true, blockedBy: 'guard', message: 'no secrets', changed: false },
+    });
+  });
+
+  it('exits 2 on an unknown hook, bad JSON, or a payload that does not fit', async () => {
+    const h = home();
+    const hook = await hermes(h, 'extensions', 'test', 'intercept_tool_cal', '--input', '{}');
+    expect(hook.code).toBe(2);
+    expect(hook.stderr).toMatch(/Did you mean "intercept_tool_call"/);
+    const json = await hermes(h, 'extensions', 'test', 'intercept_tool_call', '--input', '{nope');
+    expect(json.code).toBe(2);
+    expect(json.stderr).toMatch(/not valid JSON/);
+    const shape = await hermes(
+      h,
+      'extensions',
+      'test',
+      'before_llm_call',
+      '--input',
+      '{"messages":1}',
+    );
+    expect(shape.code).toBe(2);
+    expect(shape.stderr).toMatch(/does not fit before_llm_call/);
+  });
+
+  it("takes the bridge's snake_case names too, and names the field that does not fit", async () => {
+    const h = home();
+    const snake = await hermes(
+      h,
+      'extensions',
+      'test',
+      'intercept_tool_call',
+      '--input',
+      '{"tool_name":"write","tool_args":{"path":"secret"}}',
+      '--cwd',
+      tree(),
+    );
+    expect(snake.code).toBe(1);
+    expect(snake.stdout).toMatch(/BLOCKED by guard/);
+    const missing = await hermes(
+      h,
+      'extensions',
+      'test',
+      'intercept_tool_call',
+      '--input',
+      '{"tool_name":"write"}',
+    );
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/does not fit intercept_tool_call: tool_args must be an object/);
+    expect(missing.stderr).toMatch(/e\.g\. --input '\{"toolName":"write","toolArgs":\{/);
+    const wrong = await hermes(
+      h,
+      'extensions',
+      'test',
+      'before_llm_call',
+      '--input',
+      '{"systemPrompt":"S","messages":[{"role":"user","content":"hi"}, 5]}',
+    );
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/does not fit before_llm_call: messages\[1\] must be an object/);
+  });
+});
+
+describe.runIf(built)('hermes extensions init', () => {
+  it('scaffolds an extension that loads and passes doctor', async () => {
+    const home = tree();
+    const run = await hermes(home, 'extensions', 'init', 'my-guard');
+    expect(run.code).toBe(0);
+    expect(existsSync(join(home, 'extensions/my-guard/index.ts'))).toBe(true);
+    expect(readFileSync(join(home, 'extensions/my-guard/index.test.ts'), 'utf8')).toContain(
+      "from 'hermes-extensions/testing'",
+    );
+    const doctor = await hermes(home, 'extensions', 'doctor', '--cwd', tree());
+    expect(doctor.code).toBe(0);
+    expect(doctor.stdout).toMatch(/✓ my-guard .*3 handler\(s\)/);
+    expect((await hermes(home, 'extensions', 'init', 'my-guard')).code).toBe(2);
+    expect((await hermes(home, 'extensions', 'init', 'Bad_Name')).code).toBe(2);
+  });
+
+  it('scaffolds into the project with --project', async () => {
+    const project = tree({ '.git/HEAD': '' });
+    const run = await hermes(
+      tree(),
+      'extensions',
+      'init',
+      'local-guard',
+      '--project',
+      '--cwd',
+      project,
+    );
+    expect(run.code).toBe(0);
+    expect(existsSync(join(project, '.hermes/extensions/local-guard/index.ts'))).toBe(true);
+  });
+});
+
+describe.runIf(built)('hermes extensions trust', () => {
+  it('goes untrusted → trusted → changed file → untrusted, and can be revoked', async () => {
+    const home = tree();
+    const project = tree({ '.git/HEAD': '', '.hermes/extensions/local.ts': tsExtension('local') });
+    const list = () => hermes(home, 'extensions', 'list', '--cwd', project);
+    expect((await list()).stdout).toMatch(/local\s+untrusted/);
+    const refused = await hermes(home, 'extensions', 'trust', '--cwd', project);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toContain(join(project, '.hermes/extensions/local.ts'));
+    expect(refused.stderr).toMatch(/re-run with --yes/);
+    const trusted = await hermes(home, 'extensions', 'trust', '--yes', '--cwd', project);
+    expect(trusted.code).toBe(0);
+    expect(trusted.stdout).toMatch(/Trusted .* \(fingerprint [0-9a-f]{16}\)/);
+    expect((await list()).stdout).toMatch(/local\s+enabled\s+project/);
+    write(project, {
+      '.hermes/extensions/local.ts': tsExtension('local', 'console.log("changed")'),
+    });
+    const changed = await list();
+    expect(changed.stdout).toMatch(/local\s+untrusted/);
+    expect(changed.stdout).toMatch(/changed since it was trusted/);
+    await hermes(home, 'extensions', 'trust', '--yes', '--cwd', project);
+    const revoked = await hermes(home, 'extensions', 'trust', '--revoke', '--cwd', project);
+    expect(revoked.stdout).toMatch(/revoked/);
+    expect((await list()).stdout).toMatch(/local\s+untrusted/);
+  });
+});
+
+/** The bin on a pseudo-terminal (under `script`), answering `answer` when it asks y/N. */
+function onTerminal(home: string, args: string, answer: string): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn('script', ['-qec', `"${process.execPath}" "${bin}" ${args}`, '/dev/null'], {
+      env: { ...process.env, HERMES_HOME: home },
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      const before = stdout;
+      stdout += chunk.toString();
+      if (!before.includes('[y/N]') && stdout.includes('[y/N]')) child.stdin.write(`${answer}\n`);
+    });
+    child.on('close', (code) => {
+      child.stdin.destroy();
+      resolve({ code: code ?? -1, stdout, stderr: '' });
+    });
+  });
+}
+
+describe.runIf(built)('hermes extensions trust on a terminal', () => {
+  it('asks, and trusts only on yes', async () => {
+    const home = tree();
+    const project = tree({ '.git/HEAD': '', '.hermes/extensions/local.ts': tsExtension('local') });
+    const declined = await onTerminal(home, `extensions trust --cwd "${project}"`, '');
+    expect(declined.stdout).toContain(join(project, '.hermes/extensions/local.ts'));
+    expect(declined.stdout).toMatch(/Trust this project\? \[y\/N\]/);
+    expect(declined.stdout).toMatch(/Not trusted\./);
+    expect(declined.code).toBe(1);
+    const list = () => hermes(home, 'extensions', 'list', '--cwd', project);
+    expect((await list()).stdout).toMatch(/local\s+untrusted/);
+    const accepted = await onTerminal(home, `extensions trust --cwd "${project}"`, 'y');
+    expect(accepted.code).toBe(0);
+    expect(accepted.stdout).toMatch(/Trusted .* \(fingerprint [0-9a-f]{16}\)/);
+    expect((await list()).stdout).toMatch(/local\s+enabled\s+project/);
+  });
+});
+
+describe.runIf(built)('output that pipes', () => {
+  it('ends quietly when the reader closes the pipe early', async () => {
+    const home = tree(
+      Object.fromEntries(
+        Array.from({ length: 30 }, (_, i) => [
+          `extensions/e${i}.mjs`,
+          `export default { name: 'e${i}', setup() {} };`,
+        ]),
+      ),
+    );
+    const run = await runProcess(
+      '/bin/sh',
+      [
+        '-c',
+        `"${process.execPath}" "${bin}" extensions list --cwd "${tree()}" | head -1; exit \${PIPESTATUS:-0}`,
+      ],
+      { env: { HERMES_HOME: home } },
+    );
+    expect(run.stdout).toMatch(/^NAME/);
+    expect(run.stderr).not.toMatch(/EPIPE|Unhandled/);
+  });
+
+  it('colours only on a terminal, and never with NO_COLOR', async () => {
+    const home = tree({ 'extensions/guard.ts': guard });
+    const onTty = async (extra: string) =>
+      (
+        await runProcess(
+          'script',
+          [
+            '-qec',
+            `${extra} "${process.execPath}" "${bin}" extensions list --cwd "${tree()}"`,
+            '/dev/null',
+          ],
+          { env: { HERMES_HOME: home, NO_COLOR: undefined } },
+        )
+      ).stdout;
+    expect(await onTty('')).toContain('\u001b[32menabled');
+    expect(await onTty('NO_COLOR=1')).not.toContain('\u001b[');
+  });
+});

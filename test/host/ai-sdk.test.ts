@@ -1,0 +1,337 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { generateText, stepCountIs, streamText, tool } from 'ai';
+import * as aiTest from 'ai/test';
+import { block, createRuntime, injectSystem, rewrite } from 'hermes-extensions';
+import { withHermes } from 'hermes-extensions/ai-sdk';
+import { memoryLogger } from 'hermes-extensions/testing';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import workflowGuard from '../../extensions/workflow-guard/index.js';
+import { tree, write } from '../support/fixtures.js';
+import { ext } from '../support/helpers.js';
+
+// The same tests run against AI SDK 6 and, in the `ai-sdk-v7` project, AI SDK 7, whose own
+// models implement specification v4: the mock is the SDK's newest.
+const MockLanguageModel =
+  ((aiTest as Record<string, unknown>).MockLanguageModelV4 as
+    | typeof aiTest.MockLanguageModelV3
+    | undefined) ?? aiTest.MockLanguageModelV3;
+
+it('runs against the AI SDK its project names', () => {
+  const v7 = 'MockLanguageModelV4' in aiTest;
+  expect(v7).toBe(process.env.AI_SDK_MAJOR === '7');
+});
+
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};
+const writeCall = (id: string, path: string) => ({
+  content: [
+    {
+      type: 'tool-call' as const,
+      toolCallId: id,
+      toolName: 'write',
+      input: JSON.stringify({ path, content: '# x' }),
+    },
+  ],
+  finishReason: { unified: 'tool-calls' as const, raw: undefined },
+  usage,
+  warnings: [],
+});
+const answer = (text: string) => ({
+  content: [{ type: 'text' as const, text }],
+  finishReason: { unified: 'stop' as const, raw: undefined },
+  usage,
+  warnings: [],
+});
+
+describe('hermes-extensions/ai-sdk with the real generateText loop', () => {
+  it('runs workflow-guard: the edit is blocked, the plan written, the same edit then runs', async () => {
+    const project = tree({ '.git/HEAD': '' });
+    const runtime = await createRuntime({
+      extensions: [workflowGuard],
+      cwd: project,
+      logger: memoryLogger(),
+    });
+    const ran: string[] = [];
+    const tools = {
+      write: tool({
+        description: 'Write a file',
+        inputSchema: z.object({ path: z.string(), content: z.string() }),
+        execute: async ({ path, content }) => {
+          write(project, { [path]: content });
+          ran.push(path);
+          return `wrote ${path}`;
+        },
+      }),
+    };
+    const model = new MockLanguageModel({
+      doGenerate: [
+        writeCall('c1', 'src/app.ts'),
+        writeCall('c2', 'plans/active/plan.md'),
+        writeCall('c3', 'src/app.ts'),
+        answer('Done.'),
+      ],
+    });
+    const result = await runtime.runTurn({ sessionId: 's' }, async (turn) => {
+      const call = await withHermes(turn, { prompt: 'fix the app', model, tools });
+      expect(call.blocked).toBe(false);
+      return generateText({
+        model: call.model,
+        tools: call.tools,
+        prompt: call.prompt,
+        stopWhen: stepCountIs(6),
+      });
+    });
+    expect(result.text).toBe('Done.');
+    expect(ran).toEqual(['plans/active/plan.md', 'src/app.ts']);
+    expect(model.doGenerateCalls).toHaveLength(4);
+    const first = model.doGenerateCalls[0]?.prompt ?? [];
+    expect(first.find((m) => m.role === 'user')?.content).toEqual([
+      { type: 'text', text: '/start-feature fix the app' },
+    ]);
+    expect(JSON.stringify(first.at(-1))).toMatch(/No plan exists yet at plans\/active\/plan\.md/);
+    const second = model.doGenerateCalls[1]?.prompt ?? [];
+    const blockedResult = second.filter((m) => m.role === 'tool').at(-1);
+    expect(JSON.stringify(blockedResult)).toMatch(/blocked_by_extension.*workflow-guard/);
+    const last = model.doGenerateCalls[3]?.prompt ?? [];
+    expect(last[0]).toMatchObject({
+      role: 'system',
+      content: expect.stringMatching(/A plan exists at plans\/active\/plan\.md/),
+    });
+    expect(JSON.stringify(last)).not.toMatch(/No plan exists yet/);
+    expect(existsSync(join(project, 'src/app.ts'))).toBe(true);
+  });
+
+  it('answers a blocked model request with the block message and does not call the model', async () => {
+    const runtime = await createRuntime({
+      extensions: [
+        ext('budget', (h) =>
+          h.on('before_llm_call', (e) => (e.iteration >= 1 ? block('Out of budget.') : undefined)),
+        ),
+      ],
+      logger: memoryLogger(),
+    });
+    const tools = {
+      read: tool({ inputSchema: z.object({ path: z.string() }), execute: async () => 'contents' }),
+    };
+    const model = new MockLanguageModel({
+      doGenerate: [
+        {
+          content: [
+            { type: 'tool-call', toolCallId: 'r1', toolName: 'read', input: '{"path":"a"}' },
+          ],
+          finishReason: { unified: 'tool-calls', raw: undefined },
+          usage,
+          warnings: [],
+        },
+        answer('never'),
+      ],
+    });
+    const result = await runtime.runTurn({ sessionId: 's' }, async (turn) => {
+      const call = await withHermes(turn, { prompt: 'read a', model, tools });
+      return generateText({
+        model: call.model,
+        tools: call.tools,
+        prompt: call.prompt,
+        stopWhen: stepCountIs(5),
+      });
+    });
+    expect(result.text).toBe('Out of budget.');
+    expect(model.doGenerateCalls).toHaveLength(1);
+  });
+
+  it('blocks in streamText too, and rewrites tool arguments before execute', async () => {
+    const runtime = await createRuntime({
+      extensions: [
+        ext('sandbox', (h) =>
+          h.on('intercept_tool_call', (e) => ({
+            action: 'rewrite',
+            value: { ...e.toolArgs, path: `sandbox/${e.toolArgs.path}` },
+          })),
+        ),
+        ext('stopper', (h) => h.on('before_llm_call', () => block('Stopped before the model.'))),
+      ],
+      logger: memoryLogger(),
+    });
+    const seen: string[] = [];
+    const tools = {
+      read: tool({
+        inputSchema: z.object({ path: z.string() }),
+        execute: async ({ path }) => {
+          seen.push(path);
+          return 'ok';
+        },
+      }),
+    };
+    const text = await runtime.runTurn({ sessionId: 's' }, async (turn) => {
+      const call = await withHermes(turn, {
+        prompt: 'go',
+        model: new MockLanguageModel(),
+        tools,
+      });
+      const executed = await call.tools.read.execute?.(
+        { path: 'a.txt' },
+        { toolCallId: 'x', messages: [] },
+      );
+      expect(executed).toBe('ok');
+      return streamText({ model: call.model, prompt: call.prompt }).text;
+    });
+    expect(text).toBe('Stopped before the model.');
+    expect(seen).toEqual(['sandbox/a.txt']);
+  });
+
+  it('passes a blocked prompt back without a model', async () => {
+    const runtime = await createRuntime({
+      extensions: [
+        ext('no-secrets', (h) => h.on('transform_user_input', () => block('No secrets, please.'))),
+      ],
+      logger: memoryLogger(),
+    });
+    const call = await runtime.runTurn({ sessionId: 's' }, (turn) =>
+      withHermes(turn, { prompt: 'sk-123', model: new MockLanguageModel() }),
+    );
+    expect(call).toMatchObject({ blocked: true, message: 'No secrets, please.' });
+  });
+
+  it('reports API requests, tool calls and hook decisions to observers', async () => {
+    const project = tree({ '.git/HEAD': '' });
+    const events: Array<Record<string, unknown>> = [];
+    const runtime = await createRuntime({
+      extensions: [
+        workflowGuard,
+        ext('recorder', (h) => h.observe('*', (p) => void events.push(p))),
+      ],
+      cwd: project,
+      logger: memoryLogger(),
+    });
+    const tools = {
+      write: tool({
+        inputSchema: z.object({ path: z.string(), content: z.string() }),
+        execute: async ({ path, content }) => {
+          write(project, { [path]: content });
+          return `wrote ${path}`;
+        },
+      }),
+    };
+    const model = new MockLanguageModel({
+      doGenerate: [
+        writeCall('c1', 'src/app.ts'),
+        writeCall('c2', 'plans/active/plan.md'),
+        answer('Done.'),
+      ],
+    });
+    await runtime.runTurn({ sessionId: 's', turnId: 't' }, async (turn) => {
+      const call = await withHermes(turn, { prompt: 'fix it', model, tools });
+      return generateText({
+        model: call.model,
+        tools: call.tools,
+        prompt: call.prompt,
+        stopWhen: stepCountIs(5),
+      });
+    });
+    const kinds = events.map((e) => e.event);
+    expect(kinds.filter((k) => k === 'pre_api_request')).toHaveLength(3);
+    expect(kinds.filter((k) => k === 'post_api_request')).toHaveLength(3);
+    expect(
+      events.filter((e) => e.event === 'post_tool_call').map((e) => [e.tool_call_id, e.status]),
+    ).toEqual([
+      ['c1', 'blocked'],
+      ['c2', 'ok'],
+    ]);
+    const requests = events
+      .filter((e) => e.event === 'pre_api_request')
+      .map((e) => e.api_request_id);
+    const toolEvents = events.filter((e) => e.event === 'pre_tool_call');
+    expect(toolEvents.map((e) => e.api_request_id)).toEqual([requests[0], requests[1]]);
+    expect(
+      events.find((e) => e.event === 'hook_decision' && e.hook === 'intercept_tool_call'),
+    ).toMatchObject({ blocked: true, blocked_by: 'workflow-guard', tool_call_id: 'c1' });
+    expect(events.every((e) => e.session_id === 's' && e.turn_id === 't')).toBe(true);
+  });
+
+  it('reports each decision once, from the turn: prompt, every step, the blocked call', async () => {
+    const decisions: Array<Record<string, unknown>> = [];
+    const runtime = await createRuntime({
+      extensions: [
+        ext('shaper', (h) => {
+          h.on('transform_user_input', (e) => rewrite(`${e.userMessage}!`));
+          h.on('before_llm_call', () => injectSystem('be brief'));
+          h.on('intercept_tool_call', () => block('no writes'), { tools: 'write' });
+        }),
+        ext('recorder', (h) => h.observe('hook_decision', (p) => void decisions.push(p))),
+      ],
+      logger: memoryLogger(),
+    });
+    const tools = {
+      write: tool({
+        inputSchema: z.object({ path: z.string(), content: z.string() }),
+        execute: async () => 'written',
+      }),
+      read: tool({ inputSchema: z.object({}), execute: async () => 'contents' }),
+    };
+    const model = new MockLanguageModel({
+      doGenerate: [
+        {
+          ...writeCall('c1', 'src/app.ts'),
+          content: [
+            ...writeCall('c1', 'src/app.ts').content,
+            { type: 'tool-call' as const, toolCallId: 'c2', toolName: 'read', input: '{}' },
+          ],
+        },
+        answer('Done.'),
+      ],
+    });
+    await runtime.runTurn({ sessionId: 's', turnId: 't' }, async (turn) => {
+      const call = await withHermes(turn, { prompt: 'fix it', model, tools });
+      return generateText({ ...call, stopWhen: stepCountIs(5) });
+    });
+    expect(decisions.map((d) => [d.hook, d.tool_call_id ?? ''])).toEqual([
+      ['transform_user_input', ''],
+      ['before_llm_call', ''],
+      ['intercept_tool_call', 'c1'],
+      ['before_llm_call', ''],
+    ]);
+    expect(decisions[2]).toMatchObject({ blocked: true, blocked_by: 'shaper', turn_id: 't' });
+  });
+
+  it('reports a streamed request when its finish part arrives', async () => {
+    const events: Array<Record<string, unknown>> = [];
+    const runtime = await createRuntime({
+      extensions: [ext('recorder', (h) => h.observe('*', (p) => void events.push(p)))],
+      logger: memoryLogger(),
+    });
+    const model = new MockLanguageModel({
+      doStream: async () => ({
+        stream: new ReadableStream({
+          start(controller) {
+            for (const part of [
+              { type: 'stream-start', warnings: [] },
+              { type: 'text-start', id: '1' },
+              { type: 'text-delta', id: '1', delta: 'Hello ' },
+              { type: 'text-delta', id: '1', delta: 'there.' },
+              { type: 'text-end', id: '1' },
+              { type: 'finish', usage, finishReason: { unified: 'stop', raw: undefined } },
+            ]) {
+              controller.enqueue(part as never);
+            }
+            controller.close();
+          },
+        }),
+      }),
+    });
+    const text = await runtime.runTurn({ sessionId: 's' }, async (turn) => {
+      const call = await withHermes(turn, { prompt: 'hi', model });
+      return streamText({ model: call.model, prompt: call.prompt }).text;
+    });
+    expect(text).toBe('Hello there.');
+    expect(events.map((e) => e.event)).toEqual(['pre_api_request', 'post_api_request']);
+    expect(events[1]).toMatchObject({
+      finish_reason: 'stop',
+      assistant_content_chars: 12,
+      usage: { input_tokens: 1, output_tokens: 1 },
+    });
+  });
+});

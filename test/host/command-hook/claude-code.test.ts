@@ -1,0 +1,224 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tree, tsExtension, write } from '../../support/fixtures.js';
+import { built, root, runBin, runHook } from '../../support/run-bin.js';
+
+const hook = (home: string, event: unknown, extraEnv: Record<string, string> = {}) =>
+  runHook('claude-code', home, event, extraEnv);
+
+const counter = tsExtension(
+  'counter',
+  // Slow between reading and writing the count, so processes that did not wait for each other lose counts.
+  `hermes.on('intercept_tool_call', async (e) => { const seen = (e.state.calls as number) ?? 0; await new Promise((r) => setTimeout(r, 150)); e.state.calls = seen + 1; });`,
+);
+const pathFixer = tsExtension(
+  'path-fixer',
+  `hermes.on('intercept_tool_call', (e) => String(e.toolArgs.path).endsWith('.tmp') ? { action: 'rewrite', value: { ...e.toolArgs, path: String(e.toolArgs.path).replace(/\\.tmp$/, '.md') } } : undefined);`,
+);
+
+function setup(extra: Record<string, string> = {}) {
+  const home = tree({
+    'config.yaml': `extensions:\n  paths: [${JSON.stringify(join(root, 'extensions/workflow-guard'))}]\n`,
+    ...extra,
+  });
+  const project = tree({ '.git/HEAD': '' });
+  const base = {
+    session_id: 'cc-session',
+    transcript_path: '/dev/null',
+    cwd: project,
+    permission_mode: 'default',
+  };
+  return { home, project, base };
+}
+
+describe.runIf(built)('hermes hook claude-code', () => {
+  it('denies an edit without a plan and allows it with one (workflow-guard, default config)', async () => {
+    const { home, project, base } = setup();
+    const prompt = await hook(home, {
+      ...base,
+      hook_event_name: 'UserPromptSubmit',
+      prompt: 'fix the login bug',
+    });
+    expect(prompt.code).toBe(0);
+    expect(JSON.parse(prompt.stdout)).toEqual({
+      hookSpecificOutput: {
+        hookEventName: 'UserPromptSubmit',
+        additionalContext:
+          'Hermes extensions rewrote this request; treat it as: /start-feature fix the login bug',
+      },
+    });
+    const edit = {
+      ...base,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Edit',
+      tool_use_id: 'toolu_1',
+      tool_input: { file_path: join(project, 'src/login.ts'), old_string: 'a', new_string: 'b' },
+    };
+    const denied = await hook(home, edit);
+    expect(denied.code).toBe(0);
+    const output = JSON.parse(denied.stdout).hookSpecificOutput;
+    expect(output).toMatchObject({ hookEventName: 'PreToolUse', permissionDecision: 'deny' });
+    expect(output.permissionDecisionReason).toMatch(/Write the plan at plans\/active\/plan\.md/);
+    const bash = await hook(home, {
+      ...base,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'echo x > src/login.ts', description: 'write' },
+    });
+    expect(JSON.parse(bash.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    write(project, { 'plans/active/plan.md': '# Plan\n1. fix\n' });
+    const allowed = await hook(home, edit);
+    expect(allowed).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('shares one turn state across parallel PreToolUse processes, and drops it at Stop', async () => {
+    const { home, base } = setup({ 'extensions/counter.ts': counter });
+    await hook(home, { ...base, hook_event_name: 'UserPromptSubmit', prompt: 'what is here?' });
+    const read = (i: number) => ({
+      ...base,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Read',
+      tool_input: { file_path: `/tmp/${i}` },
+    });
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => hook(home, read(i))));
+    expect(answers.map((a) => a.code)).toEqual(Array(6).fill(0));
+    const file = join(home, 'turns', 'cc-session.json');
+    expect(JSON.parse(readFileSync(file, 'utf8')).state).toMatchObject({ calls: 6 });
+    await hook(home, { ...base, hook_event_name: 'Stop', stop_hook_active: false });
+    expect(existsSync(file)).toBe(false);
+    await hook(home, read(7));
+    expect(JSON.parse(readFileSync(file, 'utf8')).state).toMatchObject({ calls: 1 });
+  });
+
+  it('answers a rewrite with updatedInput in Claude Code argument names, shown to the user', async () => {
+    const { home, project, base } = setup({ 'extensions/path-fixer.ts': pathFixer });
+    const answer = await hook(home, {
+      ...base,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Write',
+      tool_input: { file_path: join(project, 'plans/notes.tmp'), content: 'x' },
+    });
+    expect(JSON.parse(answer.stdout).hookSpecificOutput).toEqual({
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'ask',
+      permissionDecisionReason: 'Hermes extensions changed the arguments of this call.',
+      updatedInput: { file_path: join(project, 'plans/notes.md'), content: 'x' },
+    });
+    // With permissions bypassed nothing would be asked: the rewritten call is allowed, as the
+    // original would have been, instead of an ask that headless Claude Code turns into a denial.
+    const bypassed = await hook(home, {
+      ...base,
+      permission_mode: 'bypassPermissions',
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Write',
+      tool_input: { file_path: join(project, 'plans/notes.tmp'), content: 'x' },
+    });
+    expect(JSON.parse(bypassed.stdout).hookSpecificOutput).toMatchObject({
+      permissionDecision: 'allow',
+      updatedInput: { file_path: join(project, 'plans/notes.md'), content: 'x' },
+    });
+  });
+
+  it('blocks a prompt with decision "block"', async () => {
+    const { home, base } = setup({
+      'extensions/no-secrets.ts': tsExtension(
+        'no-secrets',
+        `hermes.on('transform_user_input', (e) => e.userMessage.includes('sk-') ? block('That looks like an API key.') : undefined);`,
+      ),
+    });
+    const answer = await hook(home, {
+      ...base,
+      hook_event_name: 'UserPromptSubmit',
+      prompt: 'use sk-123',
+    });
+    expect(JSON.parse(answer.stdout)).toEqual({
+      decision: 'block',
+      reason: 'That looks like an API key.',
+    });
+  });
+
+  it('refuses what it cannot read (it may be a tool call), with a message, never a crash or exit 1', async () => {
+    const { home } = setup();
+    for (const input of [
+      'not json',
+      '[]',
+      '{"hook_event_name":"PreToolUse"}',
+      '{"hook_event_name":"PreToolUse","session_id":"s","tool_name":"Write"}',
+    ]) {
+      const answer = await hook(home, input);
+      expect(answer.code, input).toBe(0);
+      expect(answer.stderr, input).toMatch(/^hermes hook claude-code: /);
+      expect(JSON.parse(answer.stdout).hookSpecificOutput).toMatchObject({
+        permissionDecision: 'deny',
+        permissionDecisionReason: expect.stringMatching(/^Hermes could not check this call/),
+      });
+    }
+    // A prompt that cannot be read goes on: the user is told, not silenced.
+    const prompt = await hook(home, {
+      session_id: 's',
+      cwd: tree(),
+      hook_event_name: 'UserPromptSubmit',
+    });
+    expect(prompt.code).toBe(0);
+    expect(JSON.parse(prompt.stdout)).toEqual({
+      systemMessage: 'Hermes: UserPromptSubmit without a prompt',
+    });
+    const unknownEvent = await hook(home, { session_id: 's', hook_event_name: 'Notification' });
+    expect(unknownEvent).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('installs itself into Claude Code settings, keeping what is there, once', async () => {
+    const project = tree({
+      '.claude/settings.json': JSON.stringify({
+        model: 'opus',
+        hooks: {
+          PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'my-check' }] }],
+        },
+      }),
+    });
+    const install = () => runBin(['hook', 'install', 'claude-code', '--project', '--cwd', project]);
+    expect((await install()).stdout).toMatch(
+      /Added the hermes hook for UserPromptSubmit, PreToolUse, PostToolUse, Stop, SessionEnd/,
+    );
+    expect((await install()).stdout).toMatch(/nothing changed/);
+    const settings = JSON.parse(readFileSync(join(project, '.claude/settings.json'), 'utf8'));
+    expect(settings.model).toBe('opus');
+    expect(settings.hooks.PreToolUse).toHaveLength(2);
+    expect(settings.hooks.PreToolUse[0]).toEqual({
+      matcher: 'Bash',
+      hooks: [{ type: 'command', command: 'my-check' }],
+    });
+    expect(settings.hooks.PreToolUse[1]).toMatchObject({
+      matcher: '*',
+      hooks: [{ type: 'command', command: expect.stringMatching(/hook claude-code$/) }],
+    });
+    expect(settings.hooks.Stop).toHaveLength(1);
+    // Every tool's outcome, for observers; no matcher is every tool.
+    expect(settings.hooks.PostToolUse).toEqual([
+      {
+        hooks: [
+          { type: 'command', command: expect.stringMatching(/hook claude-code$/), timeout: 30 },
+        ],
+      },
+    ]);
+  });
+
+  it('moves its PreToolUse hook out from under a matcher that leaves tools (MCP ones too) out', async () => {
+    const project = tree({ '.git/HEAD': '' });
+    const install = () => runBin(['hook', 'install', 'claude-code', '--project', '--cwd', project]);
+    await install();
+    const file = join(project, '.claude/settings.json');
+    const settings = JSON.parse(readFileSync(file, 'utf8'));
+    const ours = settings.hooks.PreToolUse[0].hooks[0];
+    settings.hooks.PreToolUse = [
+      { matcher: 'Bash|Write', hooks: [ours, { type: 'command', command: 'mine' }] },
+    ];
+    write(project, { '.claude/settings.json': JSON.stringify(settings) });
+    expect((await install()).stdout).toMatch(/Updated the hermes hook's command for PreToolUse/);
+    expect(JSON.parse(readFileSync(file, 'utf8')).hooks.PreToolUse).toEqual([
+      { matcher: 'Bash|Write', hooks: [{ type: 'command', command: 'mine' }] },
+      { matcher: '*', hooks: [ours] },
+    ]);
+  });
+});

@@ -1,0 +1,121 @@
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tree, write } from '../../support/fixtures.js';
+import { built, root, runHook } from '../../support/run-bin.js';
+
+/**
+ * The bypasses of workflow-guard through the command hooks, as Claude Code and Codex send them:
+ * each one must come back as a deny (Claude Code and Codex run anything else). In-process
+ * versions of these and many more are in extensions/workflow-guard/ and test/policy/.
+ */
+function setup() {
+  const home = tree({
+    'config.yaml': `extensions:\n  paths: [${JSON.stringify(join(root, 'extensions/workflow-guard'))}]\n`,
+  });
+  const project = tree({ '.git/HEAD': '', 'src/app.ts': 'x\n', 'plans/.keep': '' });
+  symlinkSync(join(project, 'src'), join(project, 'plans/src-link'));
+  return { home, project };
+}
+
+type Agent = 'claude-code' | 'codex';
+
+function event(agent: Agent, cwd: string, tool: string, input: Record<string, unknown>) {
+  return {
+    session_id: `${agent}-session`,
+    ...(agent === 'codex' ? { turn_id: 't1', model: 'gpt-5.5' } : { transcript_path: '/dev/null' }),
+    cwd,
+    permission_mode: agent === 'codex' ? 'bypassPermissions' : 'default',
+    hook_event_name: 'PreToolUse',
+    tool_name: tool,
+    tool_input: input,
+    tool_use_id: 'call_1',
+  };
+}
+
+async function decision(agent: Agent, home: string, sent: unknown): Promise<string> {
+  const answer = await runHook(agent, home, sent);
+  if (answer.stdout === '') return `exit ${answer.code}: allowed`;
+  return JSON.parse(answer.stdout).hookSpecificOutput?.permissionDecision ?? 'none';
+}
+
+const SHELL_BYPASSES = [
+  'ls\nrm -rf src',
+  'PATH=plans ls',
+  'plans/ls',
+  'sed -Ei s/a/b/ src/app.ts',
+  "sed 's/a/b/w src/app.ts' src/app.ts",
+  'git diff --output=src/app.ts',
+  'echo x > 1',
+  'cd plans/src-link && echo x > app.ts',
+  'echo $(rm src/app.ts)',
+  'find . -delete',
+  'npm test',
+];
+
+// Each answer is a process of its own: a dozen of them take seconds on a busy machine.
+const SLOW = 60_000;
+
+describe.runIf(built)('workflow-guard through the command hooks', { timeout: SLOW }, () => {
+  for (const agent of ['claude-code', 'codex'] as const) {
+    it(`${agent}: denies every shell bypass, and passes reading commands`, async () => {
+      const { home, project } = setup();
+      const answers = await Promise.all(
+        SHELL_BYPASSES.map((command) =>
+          decision(agent, home, event(agent, project, 'Bash', { command })),
+        ),
+      );
+      expect(Object.fromEntries(SHELL_BYPASSES.map((c, i) => [c, answers[i]]))).toEqual(
+        Object.fromEntries(SHELL_BYPASSES.map((c) => [c, 'deny'])),
+      );
+      const reading = await decision(
+        agent,
+        home,
+        event(agent, project, 'Bash', { command: 'git status && ls -la && cat src/app.ts' }),
+      );
+      expect(reading).toBe('exit 0: allowed');
+    });
+
+    it(`${agent}: a relative path in a shell command is below the agent's working folder`, async () => {
+      const { home, project } = setup();
+      // The agent's shell is in src/: `plans/a.md` there is src/plans/a.md.
+      const sent = event(agent, join(project, 'src'), 'Bash', { command: 'echo x > plans/a.md' });
+      expect(await decision(agent, home, sent)).toBe('deny');
+      const atRoot = event(agent, project, 'Bash', { command: 'echo x > plans/a.md' });
+      expect(await decision(agent, home, atRoot)).toBe('exit 0: allowed');
+    });
+  }
+
+  it('claude-code: denies MCP tools and writes through links, allows them with a plan', async () => {
+    const { home, project } = setup();
+    const mcp = event('claude-code', project, 'mcp__fs__write_file', { path: 'src/app.ts' });
+    const linked = event('claude-code', project, 'Write', {
+      file_path: join(project, 'plans/src-link/app.ts'),
+      content: 'x',
+    });
+    const multi = event('claude-code', project, 'MultiEdit', {
+      file_path: join(project, 'src/app.ts'),
+      edits: [{ old_string: 'x', new_string: 'y' }],
+    });
+    expect(
+      await Promise.all([mcp, linked, multi].map((e) => decision('claude-code', home, e))),
+    ).toEqual(['deny', 'deny', 'deny']);
+    write(project, { 'plans/active/plan.md': '# Plan\n' });
+    expect(await decision('claude-code', home, mcp)).toBe('exit 0: allowed');
+  });
+
+  it('codex: denies apply_patch variants that name src/', async () => {
+    const { home, project } = setup();
+    const patches = [
+      '*** Begin Patch\n  *** Update File: src/app.ts\n@@\n-x\n+y\n*** End Patch\n',
+      '*** Begin Patch\n*** Add File: plans/a.md\n+a\n*** Update File: src/app.ts\n@@\n-x\n+y\n*** End Patch\n',
+      '*** Begin Patch\n*** Update File: plans/a.md\n*** Move to: src/app.ts\n@@\n-x\n+y\n*** End Patch\n',
+    ];
+    const answers = await Promise.all(
+      patches.map((command) =>
+        decision('codex', home, event('codex', project, 'apply_patch', { command })),
+      ),
+    );
+    expect(answers).toEqual(['deny', 'deny', 'deny']);
+  });
+});
