@@ -34,6 +34,8 @@ let telemetryOf: (turn: Turn) => TurnTelemetry;
 export class Turn implements TurnContext {
   readonly state: Record<string, unknown> = {};
   readonly #chains: TurnChains;
+  /** Also held directly: the no-handler answer of `interceptToolCall` is the hottest path. */
+  readonly #handlers: HandlerIndex;
   #telemetry: TurnTelemetry | undefined;
   #ended = false;
 
@@ -54,6 +56,7 @@ export class Turn implements TurnContext {
     chains: TurnChains,
   ) {
     this.#chains = chains;
+    this.#handlers = chains.handlers;
   }
 
   transformUserInput(userMessage: string): MaybePromise<ChainOutcome<string>> {
@@ -99,11 +102,11 @@ export class Turn implements TurnContext {
     ) {
       throw inputError('intercept_tool_call', 'interceptToolCall', 'call', call);
     }
-    const chains = this.#chains;
-    const handlers = chains.handlers.forTool(call.toolName);
+    const handlers = this.#handlers.forTool(call.toolName);
     // The hot case of a host with no tool guard: answer before any chain machinery (a plain
     // pass is no decision to report).
     if (handlers.length === 0) return unchangedOutcome(call.toolArgs);
+    const chains = this.#chains;
     const outcome = runChain(HOOKS.intercept_tool_call, handlers, call, this, chains.onTrace);
     return chains.reportsDecisions ? this.#reported('intercept_tool_call', outcome, call) : outcome;
   }
