@@ -1,0 +1,71 @@
+/**
+ * What the hook client (`hermes hook <agent>`, on its fast path) and the hook daemon say to each
+ * other, and where the daemon listens. This file imports only Node's built-ins: the client loads
+ * it without the framework.
+ *
+ * One connection carries one hook event. The client writes one request line, the daemon writes
+ * one answer line, then closes. Lines are JSON followed by `\n`.
+ *
+ * A daemon serves exactly one `$HERMES_HOME`, one framework version, one Node and one set of the
+ * environment variables that change what a hook answers (DAEMON_ENV): all of these go into the
+ * socket's name, so a client never reaches a daemon that would answer differently from a hook
+ * run in-process — it reaches its own, or none (and then starts it and answers in-process).
+ */
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const DAEMON_PROTOCOL = 1;
+
+/** Variables that change an answer; a different value is a different daemon. */
+export const DAEMON_ENV = (name: string): boolean =>
+  name.startsWith('HERMES_') || name.startsWith('OTEL_') || name === 'CODEX_HOME';
+
+export interface DaemonRequest {
+  v: typeof DAEMON_PROTOCOL;
+  /** `claude-code` or `codex`. */
+  agent: string;
+  /** The hook event exactly as the agent wrote it on the client's stdin. */
+  stdin: string;
+  /** The client's working folder (events without `cwd` are judged there). */
+  cwd: string;
+}
+
+export interface DaemonAnswer {
+  v: typeof DAEMON_PROTOCOL;
+  /** What the client prints on stdout, on stderr, and its exit code. */
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+/** What makes one daemon: home, framework version, Node, and the DAEMON_ENV variables. */
+export function daemonKey(
+  home: string,
+  frameworkVersion: string,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
+  const vars = Object.keys(env)
+    .filter(DAEMON_ENV)
+    .sort()
+    .map((name) => `${name}=${env[name]}`);
+  return createHash('sha256')
+    .update([home, frameworkVersion, process.version, ...vars].join('\0'))
+    .digest('hex')
+    .slice(0, 24);
+}
+
+/**
+ * The folder of the user's daemon sockets: made 0700 by the daemon, and checked (owned by this
+ * user, not group- or world-accessible) by the client before it connects. Under the system's
+ * temporary folder because a socket path must be short (about 100 bytes) and `$HERMES_HOME` may
+ * be long; `HERMES_DAEMON_DIR` moves it.
+ */
+export function daemonDir(env: NodeJS.ProcessEnv = process.env): string {
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
+  return env.HERMES_DAEMON_DIR ?? join(tmpdir(), `hermes-daemon-${uid}`);
+}
+
+export function daemonSocketPath(key: string, env: NodeJS.ProcessEnv = process.env): string {
+  return join(daemonDir(env), `${key}.sock`);
+}
