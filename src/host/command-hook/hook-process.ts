@@ -43,10 +43,27 @@ export async function answerHookProcess(
     (input) => runCommandHook(agent, input, { logger: io.logger }),
     deadlineMs,
   );
+  // Each a line: what `printed` spells out for hosts that print for this process (the daemon).
   if (answer.stdout) io.out(answer.stdout);
   if (answer.stderr) io.err(answer.stderr);
   if (late) io.exit(answer.exitCode);
   return answer.exitCode;
+}
+
+/**
+ * What the hook process writes for `answer`, byte for byte, and its exit code: the answer's stdout
+ * as a line; on stderr, what was logged while it was worked out (`logged`, lines already) and
+ * then the answer's stderr as a line.
+ */
+export function printed(
+  answer: HookAnswer,
+  logged = '',
+): { stdout: string; stderr: string; exitCode: number } {
+  return {
+    stdout: answer.stdout ? `${answer.stdout}\n` : '',
+    stderr: logged + (answer.stderr ? `${answer.stderr}\n` : ''),
+    exitCode: answer.exitCode,
+  };
 }
 
 /**
