@@ -50,7 +50,7 @@ export class RuntimeCache implements RuntimeSource {
     const config = findProjectConfig(dir, root)?.file ?? '';
     const key = [home, root, config].join('\0');
     let entry = this.#entries.get(key);
-    if (entry !== undefined && entry.watch.changed()) {
+    if (entry?.watch.changed()) {
       this.#retire(entry);
       entry = undefined;
     }
