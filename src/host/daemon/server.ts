@@ -21,6 +21,8 @@ import { RuntimeCache } from './runtime-cache.js';
 export const DAEMON_IDLE_MS = 10 * 60_000;
 /** A request line longer than this is refused (the event is answered as unreadable). */
 export const MAX_REQUEST_BYTES = 16 * 1024 * 1024;
+/** How long a client may take to send its request line. */
+const LINE_TIMEOUT_MS = 10_000;
 
 export interface HookDaemonOptions {
   /** `$HERMES_HOME` (resolved here as loadRuntime resolves it). */
@@ -127,18 +129,22 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
     inFlight++;
     clearTimeout(idle);
     connection.on('error', () => {});
+    // Counted until the connection is gone, whether it was answered or left.
+    connection.once('close', () => {
+      inFlight--;
+      armIdle();
+    });
+    // A client that connects and says nothing is dropped (the answer itself may take longer).
+    connection.setTimeout(LINE_TIMEOUT_MS, () => connection.destroy());
     readLine(connection, (line, tooLong) => {
+      connection.setTimeout(0);
       const answered = tooLong
         ? Promise.resolve(unreadable(line, `the request is over ${MAX_REQUEST_BYTES} bytes`))
         : answerLine(line);
-      answered
+      void answered
         .catch((error: unknown) => unreadable(line, `unexpected error: ${String(error)}`))
         .then((answer) => {
           if (!connection.destroyed) connection.end(`${JSON.stringify(answer)}\n`);
-        })
-        .finally(() => {
-          inFlight--;
-          armIdle();
         });
     });
   };

@@ -145,6 +145,22 @@ describe.runIf(built)('the hook daemon answers', () => {
     expect(reasonOf(await call())).toBeUndefined();
   });
 
+  it('within the hook deadline, with a refusal, and goes on answering', async () => {
+    const hang = tsExtension(
+      'hang',
+      `hermes.on('intercept_tool_call', (e) => e.toolArgs.command === 'hang' ? new Promise(() => {}) : undefined);`,
+    );
+    const { project, env } = setup({ 'extensions/hang.ts': hang });
+    const { socket } = await startDaemon({ ...env, HERMES_HOOK_DEADLINE_MS: '500' });
+    const late = await askHook(socket, 'claude-code', bash(project, 'h', 'hang'));
+    expect(reasonOf(late)).toMatch(/did not decide within 0\.5 s/);
+    expect(await askHook(socket, 'claude-code', bash(project, 'other'))).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
+  });
+
   it('a request it cannot read with a refusal, as the hook process refuses an unreadable event', async () => {
     const { home, env } = setup();
     const { socket } = await startDaemon(env);
