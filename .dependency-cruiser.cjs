@@ -86,8 +86,17 @@ module.exports = {
       name: 'adapters-independent',
       comment: 'a host adapter does not import another adapter; share code through src/host/*.ts',
       severity: 'error',
-      from: { path: ADAPTER },
+      from: { path: ADAPTER, pathNot: '^src/host/daemon/' },
       to: { path: ADAPTER, pathNot: '^src/$1/' },
+    },
+    {
+      // The hook daemon is no alternative: it answers `hermes hook` with the command-hook
+      // adapter's own code, kept warm. Only that adapter may it import.
+      name: 'daemon-serves-command-hook',
+      comment: 'src/host/daemon/ imports no adapter but src/host/command-hook/',
+      severity: 'error',
+      from: { path: '^src/host/daemon/' },
+      to: { path: ADAPTER, pathNot: '^src/host/(daemon|command-hook)/' },
     },
     {
       name: 'host-helpers-below-adapters',

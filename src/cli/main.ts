@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/errors.js';
 import { COMMAND_HOOK_AGENTS } from '../host/command-hook/agents.js';
 import { packageVersion } from '../package-root.js';
+import { daemonRunCommand, daemonStatusCommand, daemonStopCommand } from './commands/daemon.js';
 import { doctorCommand } from './commands/doctor.js';
 import { HOOK_AGENT_NAMES, hookCommand, hookInstallCommand } from './commands/hook.js';
 import { initCommand } from './commands/init.js';
@@ -79,6 +80,26 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       ),
     );
   for (const command of hook.commands) command.exitOverride();
+
+  const daemon = program
+    .command('daemon')
+    .description('the warm runtime that answers `hermes hook` (README, The hook daemon)')
+    .exitOverride();
+  daemon
+    .command('run')
+    .description('run the hook daemon in the foreground (`hermes hook` starts it when needed)')
+    .action(run(() => daemonRunCommand(io)));
+  daemon
+    .command('status')
+    .description("the user's hook daemons: pid, socket, uptime, projects, events answered")
+    .option('--json', 'print them as a JSON array')
+    .action(run((o: { json?: boolean }) => daemonStatusCommand(o, io)));
+  daemon
+    .command('stop')
+    .description("stop this environment's hook daemon")
+    .option('--all', 'stop every hook daemon of this user')
+    .action(run((o: { all?: boolean }) => daemonStopCommand(o, io)));
+  for (const command of daemon.commands) command.exitOverride();
 
   const extensions = program
     .command('extensions')

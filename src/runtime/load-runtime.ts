@@ -25,6 +25,7 @@ import {
   type ProjectTrust,
   whyUntrusted,
 } from '../trust/project-trust.js';
+import { trustFile } from '../trust/store.js';
 import { assembleRuntime } from './assemble.js';
 import type { Runtime } from './runtime.js';
 
@@ -52,6 +53,14 @@ export interface LoadRuntimeOptions {
    * (doctor's dry run must reach the handlers past the refusal of a broken setup).
    */
   onLoadError?: 'block' | 'warn';
+  /**
+   * Told each file and folder the runtime is built from, before it is read: the global config
+   * (named even when it does not exist), the project config found, the trust record and the files
+   * the project's trust covers, and every folder extensions are discovered in or loaded from. A
+   * host that keeps the runtime (the hook daemon) checks them to know when it is stale. Where no
+   * project config was found, the caller looks again itself (findProjectConfig).
+   */
+  watch?: (path: string) => void;
 }
 
 /**
@@ -70,13 +79,18 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
 
   const layers: Array<{ config: HermesConfig; file: string }> = [];
   const globalFile = join(home, 'config.yaml');
+  const watch = options.watch ?? (() => {});
+  watch(globalFile);
   if (isFile(globalFile))
     layers.push({ config: await loadConfigFile(globalFile, loader), file: globalFile });
 
   const trust = decideTrust(options, cwd, home);
+  watch(trustFile(home));
+  for (const file of trust.files) watch(file);
   // What project code may read while it loads: what was trusted (any file when trusted for one run).
   const guard = guardFor(root, home, trust.state === 'override' ? undefined : trust.records);
   const projectConfig = findProjectConfig(cwd, root);
+  if (projectConfig) watch(projectConfig.file);
   if (projectConfig && trust.trusted) {
     const config = await loadConfigFile(projectConfig.file, loader, { project: guard });
     layers.push({
@@ -115,9 +129,13 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
     diagnostics.push(...problems);
     groups.push(found);
   };
-  discover(discoverIn(globalDir ?? join(home, 'extensions'), 'global'));
+  const globalExtensions = globalDir ?? join(home, 'extensions');
+  watch(globalExtensions);
+  discover(discoverIn(globalExtensions, 'global'));
   const fromPaths = paths.map((entry) => {
+    watch(resolve(entry.base, expandHome(entry.spec)));
     const found = discoverPath(entry);
+    for (const { location } of found.found) watch(location);
     // What the project config names is project code: loaded under the project's guard.
     if (entry.file !== projectConfig?.file) return found;
     return { ...found, found: found.found.map((f) => ({ ...f, fromProject: true })) };
@@ -126,8 +144,11 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
     found: fromPaths.flatMap((d) => d.found),
     problems: fromPaths.flatMap((d) => d.problems),
   });
-  if (section.project_local !== false)
-    discover(discoverIn(join(root, '.hermes', 'extensions'), 'project'));
+  if (section.project_local !== false) {
+    const projectExtensions = join(root, '.hermes', 'extensions');
+    watch(projectExtensions);
+    discover(discoverIn(projectExtensions, 'project'));
+  }
 
   const loadingEnabled = section.enabled !== false;
   const candidates: ExtensionCandidate[] = [];

@@ -20,6 +20,8 @@ export interface TurnOptions {
   turnId?: string;
   /** Told each handler's decision as it is made, with the value after it (debugging tools). */
   onTrace?: OnTrace;
+  /** @deprecated The earlier name of `onTrace`; removed in 0.2. */
+  onStep?: OnTrace;
   /**
    * What the turn's state starts with, for hosts whose turn spans several processes (command
    * hooks): they save the state at the end of each call and hand it back to the next.
@@ -89,7 +91,7 @@ export class Runtime {
       sessionId,
       platform = 'cli',
       turnId = randomUUID(),
-      onTrace,
+      onTrace = options?.onStep,
       initialState,
     } = options ?? {};
     if (typeof sessionId !== 'string' || sessionId.length === 0) {

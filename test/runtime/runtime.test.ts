@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import {
   block,
+  type ChainStep,
   ConfigError,
   createRuntime,
   defineExtension,
@@ -128,6 +129,20 @@ describe('createRuntime', () => {
     // Nothing a failed setup registered stays in the chains.
     const outcome = await inTurn(runtime, (t) => t.interceptToolCall(write('plans/a.md')));
     expect(outcome.trace.map((e) => e.extension)).toEqual(['guard']);
+  });
+
+  it('tells onTrace (and the deprecated onStep) each handler decision as it is made', async () => {
+    const runtime = await createRuntime({ extensions: [guard] });
+    for (const option of ['onTrace', 'onStep'] as const) {
+      const steps: ChainStep[] = [];
+      const record = (step: ChainStep) => void steps.push(step);
+      await runtime.runTurn({ sessionId: option, [option]: record }, (turn) =>
+        turn.interceptToolCall({ toolName: 'write', toolArgs: { path: 'src/a.ts' } }),
+      );
+      expect(steps).toMatchObject([
+        { hook: 'intercept_tool_call', extension: 'guard', action: 'block' },
+      ]);
+    }
   });
 
   it('rejects unknown hook names with a did-you-mean', async () => {

@@ -32,36 +32,73 @@ export async function answerHookProcess(
   io: HookProcessIo,
   deadlineMs = hookDeadlineMs(),
 ): Promise<number> {
+  const read = async () => {
+    let input = '';
+    for await (const chunk of io.stdin) input += chunk;
+    return input;
+  };
+  const { answer, late } = await answerInTime(
+    agent,
+    read,
+    (input) => runCommandHook(agent, input, { logger: io.logger }),
+    deadlineMs,
+  );
+  // Each a line: what `printed` spells out for hosts that print for this process (the daemon).
+  if (answer.stdout) io.out(answer.stdout);
+  if (answer.stderr) io.err(answer.stderr);
+  if (late) io.exit(answer.exitCode);
+  return answer.exitCode;
+}
+
+/**
+ * What the hook process writes for `answer`, byte for byte, and its exit code: the answer's stdout
+ * as a line; on stderr, what was logged while it was worked out (`logged`, lines already) and
+ * then the answer's stderr as a line.
+ */
+export function printed(
+  answer: HookAnswer,
+  logged = '',
+): { stdout: string; stderr: string; exitCode: number } {
+  return {
+    stdout: answer.stdout ? `${answer.stdout}\n` : '',
+    stderr: logged + (answer.stderr ? `${answer.stderr}\n` : ''),
+    exitCode: answer.exitCode,
+  };
+}
+
+/**
+ * One event answered within the deadline, by the hook process and the hook daemon alike: `read`
+ * failing is an event that cannot be read; past the deadline the answer is `failed` and `late`
+ * is set (the work may still be running).
+ */
+export async function answerInTime(
+  agent: CommandHookAgent,
+  read: () => Promise<string>,
+  answer: (input: string) => Promise<HookAnswer>,
+  deadlineMs = hookDeadlineMs(),
+): Promise<{ answer: HookAnswer; late: boolean }> {
   let eventName: string | undefined;
   const work = (async () => {
-    let input = '';
+    let input: string;
     try {
-      for await (const chunk of io.stdin) input += chunk;
+      input = await read();
     } catch (error) {
       const why = `stdin could not be read: ${(error as Error)?.message ?? String(error)}`;
       return render(failed(agent, undefined, why));
     }
     eventName = nameOf(input);
-    return runCommandHook(agent, input, { logger: io.logger });
+    return answer(input);
   })();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), deadlineMs);
   });
-  const answer = await Promise.race([work, late]);
+  const answered = await Promise.race([work, late]);
   clearTimeout(timer);
-  if (answer !== undefined) return print(io, answer);
+  if (answered !== undefined) return { answer: answered, late: false };
   const seconds = Number((deadlineMs / 1000).toFixed(1));
   const why = `the extensions did not decide within ${seconds} s (HERMES_HOOK_DEADLINE_MS); a handler or an extension's loading is hanging — \`hermes extensions doctor\` runs every hook and names slow ones`;
-  const code = print(io, render(failed(agent, eventName, why)));
-  io.exit(code);
-  return code;
-}
-
-function print(io: HookProcessIo, answer: HookAnswer): number {
-  if (answer.stdout) io.out(answer.stdout);
-  if (answer.stderr) io.err(answer.stderr);
-  return answer.exitCode;
+  return { answer: render(failed(agent, eventName, why)), late: true };
 }
 
 /** The event's name if the input is a JSON object that has one; what it is decided elsewhere. */
@@ -74,7 +111,7 @@ function nameOf(input: string): string | undefined {
   }
 }
 
-function hookDeadlineMs(): number {
+export function hookDeadlineMs(): number {
   const set = Number(process.env.HERMES_HOOK_DEADLINE_MS);
   return Number.isFinite(set) && set > 0 ? set : HOOK_DEADLINE_MS;
 }

@@ -1,10 +1,10 @@
 import type { Logger } from '../../log/logger.js';
 import type { ObserverEvent } from '../../observe/events.js';
 import { type ToolStatus, TurnTelemetry } from '../../observe/turn-telemetry.js';
-import { loadRuntime } from '../../runtime/load-runtime.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { type Turn, turnTelemetry } from '../../runtime/turn.js';
 import type { CommandHookAgent } from './agents.js';
+import type { RuntimeSource } from './runtime-source.js';
 import type { TurnStore } from './turn-store.js';
 
 type HookEvent = Record<string, unknown>;
@@ -65,6 +65,7 @@ interface ReportOptions {
   home: string;
   logger: Logger;
   store: TurnStore;
+  runtimes: RuntimeSource;
 }
 
 /**
@@ -134,17 +135,21 @@ export async function reportTurnEnd(
   );
 }
 
-/** Loads the runtime, reports, closes it (so what observers buffered is written). */
+/** Gets the runtime, reports, lets it go (a loaded one is closed: what observers buffered is written). */
 async function withRuntime(
   cwd: string,
   options: ReportOptions,
   report: (runtime: Runtime) => void,
 ): Promise<void> {
-  const runtime = await loadRuntime({ cwd, home: options.home, logger: options.logger });
+  const runtime = await options.runtimes.acquire({
+    cwd,
+    home: options.home,
+    logger: options.logger,
+  });
   try {
     report(runtime);
   } finally {
-    await runtime.close();
+    await options.runtimes.release(runtime);
   }
 }
 

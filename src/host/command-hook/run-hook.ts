@@ -3,7 +3,6 @@ import { hermesHome, hermesHomeProblem } from '../../config/locations.js';
 import type { LlmRequest } from '../../hooks/before-llm-call.js';
 import type { Logger } from '../../log/logger.js';
 import { describeLoadFailures } from '../../runtime/load-failures.js';
-import { loadRuntime } from '../../runtime/load-runtime.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import type { Turn } from '../../runtime/turn.js';
 import type { CommandHookAgent } from './agents.js';
@@ -30,11 +29,19 @@ import {
   reportTurnEnd,
   tellToolOutcome,
 } from './observed.js';
+import { loadPerEvent, type RuntimeSource } from './runtime-source.js';
 import { TurnStore, TurnStoreError } from './turn-store.js';
 
 export type { HookAnswer } from './answers.js';
 
 type HookEvent = Record<string, unknown>;
+
+export interface CommandHookOptions {
+  home?: string;
+  logger: Logger;
+  /** Where runtimes come from: by default one is loaded per event and closed after it. */
+  runtimes?: RuntimeSource;
+}
 
 /**
  * `hermes hook <agent>`: one hook event of Claude Code or Codex (its JSON on stdin) through the
@@ -70,7 +77,7 @@ type HookEvent = Record<string, unknown>;
 export async function runCommandHook(
   agent: CommandHookAgent,
   stdin: string,
-  options: { home?: string; logger: Logger },
+  options: CommandHookOptions,
 ): Promise<HookAnswer> {
   let event: HookEvent;
   try {
@@ -94,12 +101,13 @@ async function answerEvent(
   agent: CommandHookAgent,
   event: HookEvent,
   name: string | undefined,
-  options: { home?: string; logger: Logger },
+  options: CommandHookOptions,
 ): Promise<HookAnswer> {
   const sessionId = event.session_id;
   const home = hermesHome(options.home);
   const store = new TurnStore(home);
-  const reporting = { home, logger: options.logger, store };
+  const runtimes = options.runtimes ?? loadPerEvent;
+  const reporting = { home, logger: options.logger, store, runtimes };
   const afterTools = name !== undefined && agent.afterToolEvents.includes(name);
   if (name === 'PostToolUse' || name === 'PostToolUseFailure' || afterTools) {
     // Nothing to do but report, or nothing at all: the answer is nothing, which both agents take
@@ -134,7 +142,7 @@ async function answerEvent(
   const cwd = typeof event.cwd === 'string' ? event.cwd : process.cwd();
   let runtime: Runtime;
   try {
-    runtime = await loadRuntime({ cwd, home, logger: options.logger });
+    runtime = await runtimes.acquire({ cwd, home, logger: options.logger });
   } catch (error) {
     const what = error instanceof ConfigError ? error.message : describeFailure(error);
     return render(failed(agent, name, `cannot load the extensions: ${what}`));
@@ -151,7 +159,7 @@ async function answerEvent(
     return render(answer, await store.tellOnce(sessionId, notices));
   } finally {
     // The process exits once it has answered: what extensions buffered is flushed first.
-    await runtime.close();
+    await runtimes.release(runtime);
   }
 }
 

@@ -69,3 +69,25 @@ export function daemonDir(env: NodeJS.ProcessEnv = process.env): string {
 export function daemonSocketPath(key: string, env: NodeJS.ProcessEnv = process.env): string {
   return join(daemonDir(env), `${key}.sock`);
 }
+
+/**
+ * A line for the daemon itself instead of a hook event (`hermes daemon status|stop`): it answers
+ * with its DaemonStatus line; for `stop`, it then closes its runtimes and exits.
+ */
+export interface DaemonControl {
+  v: typeof DAEMON_PROTOCOL;
+  control: 'status' | 'stop';
+}
+
+export interface DaemonStatus {
+  v: typeof DAEMON_PROTOCOL;
+  pid: number;
+  socket: string;
+  home: string;
+  startedAt: string;
+  uptimeMs: number;
+  /** The project roots whose runtimes it keeps now. */
+  projects: string[];
+  /** Hook events answered since it started. */
+  requests: number;
+}

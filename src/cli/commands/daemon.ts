@@ -1,0 +1,105 @@
+import { existsSync } from 'node:fs';
+import { hermesHome } from '../../config/locations.js';
+import { stderrLogger } from '../../log/logger.js';
+import { packageVersion } from '../../package-root.js';
+import { CliError, type Io } from '../io.js';
+
+/** The socket of this environment's daemon (protocol.ts: home, version, Node, HERMES_* variables). */
+async function ownSocket(): Promise<{ dir: string; socket: string }> {
+  const { daemonDir, daemonKey, daemonSocketPath } = await import('../../host/daemon/protocol.js');
+  const key = daemonKey(hermesHome(), packageVersion());
+  return { dir: daemonDir(), socket: daemonSocketPath(key) };
+}
+
+/**
+ * `hermes daemon run`: the hook daemon in the foreground until it is stopped or idle. Prints
+ * `ready <socket>` once it listens; exits 0 at once, printing nothing, when this environment's
+ * daemon is already running.
+ */
+export async function daemonRunCommand(io: Io): Promise<number> {
+  const { startHookDaemon } = await import('../../host/daemon/server.js');
+  const { DaemonDirError } = await import('../../host/daemon/daemon-dir.js');
+  const { daemonKey } = await import('../../host/daemon/protocol.js');
+  let daemon: Awaited<ReturnType<typeof startHookDaemon>>;
+  try {
+    daemon = await startHookDaemon({
+      home: hermesHome(),
+      key: daemonKey(hermesHome(), packageVersion()),
+      logger: stderrLogger,
+    });
+  } catch (error) {
+    if (error instanceof DaemonDirError) throw new CliError(error.message, 2);
+    throw error;
+  }
+  if (daemon === undefined) return 0;
+  const stop = () => void daemon.stop();
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  io.out(`ready ${daemon.socket}`);
+  await daemon.closed;
+  process.off('SIGTERM', stop);
+  process.off('SIGINT', stop);
+  // A handler still running past the deadline would hold the process: it ends here.
+  setTimeout(() => process.exit(0), 500).unref();
+  return 0;
+}
+
+/**
+ * `hermes daemon status [--json]`: every hook daemon of this user (one per home and
+ * environment), this environment's marked; exit 0 when this environment's runs, 1 when not.
+ */
+export async function daemonStatusCommand(options: { json?: boolean }, io: Io): Promise<number> {
+  const { askDaemon, daemonSockets } = await import('../../host/daemon/control.js');
+  const { dir, socket } = await ownSocket();
+  checkDir(dir, await import('../../host/daemon/daemon-dir.js'));
+  const found = [];
+  for (const path of daemonSockets(dir)) {
+    const status = await askDaemon(path, 'status');
+    if (status !== undefined) found.push({ ...status, thisEnvironment: path === socket });
+  }
+  const running = found.some((s) => s.thisEnvironment);
+  if (options.json) {
+    io.out(JSON.stringify(found, null, 2));
+    return running ? 0 : 1;
+  }
+  if (!running) io.out(`No hook daemon runs for this environment (it would listen at ${socket}).`);
+  for (const s of found) {
+    const minutes = Math.round(s.uptimeMs / 60_000);
+    io.out(
+      `${s.thisEnvironment ? 'This environment' : 'Another environment'}: pid ${s.pid}, ${s.socket}, home ${s.home}, up ${minutes} min, ${s.requests} event(s) answered, ${s.projects.length} project(s) loaded${s.projects.length > 0 ? `: ${s.projects.join(', ')}` : ''}`,
+    );
+  }
+  return running ? 0 : 1;
+}
+
+/** `hermes daemon stop [--all]`: stops this environment's daemon (or every one), and waits. */
+export async function daemonStopCommand(options: { all?: boolean }, io: Io): Promise<number> {
+  const { askDaemon, daemonSockets } = await import('../../host/daemon/control.js');
+  const { dir, socket } = await ownSocket();
+  checkDir(dir, await import('../../host/daemon/daemon-dir.js'));
+  const targets = options.all ? daemonSockets(dir) : [socket];
+  let stopped = 0;
+  for (const path of targets) {
+    const status = await askDaemon(path, 'stop');
+    if (status === undefined) continue;
+    // Gone once it has closed its runtimes and removed its socket.
+    for (let waited = 0; existsSync(path) && waited < 10_000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    io.out(`Stopped the hook daemon ${status.pid} (${path}).`);
+    stopped++;
+  }
+  if (stopped === 0)
+    io.out(
+      options.all ? 'No hook daemon is running.' : 'No hook daemon runs for this environment.',
+    );
+  return 0;
+}
+
+function checkDir(
+  dir: string,
+  { daemonDirProblem }: typeof import('../../host/daemon/daemon-dir.js'),
+) {
+  if (!existsSync(dir)) return;
+  const problem = daemonDirProblem(dir);
+  if (problem !== undefined) throw new CliError(problem, 2);
+}

@@ -1,0 +1,179 @@
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tree, tsExtension, write } from '../../support/fixtures.js';
+import { built, root, runBin, runHook } from '../../support/run-bin.js';
+import { ask, askHook, socketFolder, startDaemon } from './daemon-support.js';
+
+const workflowGuard = `extensions:\n  paths: [${JSON.stringify(join(root, 'extensions/workflow-guard'))}]\n`;
+
+/** An extension that refuses every shell call (Claude Code's Bash) with `message`. */
+const refuseBash = (name: string, message: string) =>
+  tsExtension(
+    name,
+    `hermes.on('intercept_tool_call', (e) => e.toolName === 'bash' ? block(${JSON.stringify(message)}) : undefined);`,
+  );
+
+function setup(homeFiles: Record<string, string> = {}) {
+  const home = tree(homeFiles);
+  const project = tree({ '.git/HEAD': '' });
+  const env = { HERMES_HOME: home, HOME: home, HERMES_DAEMON_DIR: socketFolder() };
+  return { home, project, env };
+}
+
+const bash = (cwd: string, session = 's1', command = 'ls') => ({
+  session_id: session,
+  transcript_path: '/dev/null',
+  cwd,
+  permission_mode: 'default',
+  hook_event_name: 'PreToolUse',
+  tool_name: 'Bash',
+  tool_input: { command, description: 'list' },
+});
+
+const reasonOf = (answer: { stdout: string }) =>
+  answer.stdout === ''
+    ? undefined
+    : JSON.parse(answer.stdout).hookSpecificOutput?.permissionDecisionReason;
+
+describe.runIf(built)('the hook daemon answers', () => {
+  it('as the hook process does (workflow-guard deny, then allow), sharing the turn on disk with it', async () => {
+    const { home, project, env } = setup({ 'config.yaml': workflowGuard });
+    const { socket } = await startDaemon(env);
+    const base = { transcript_path: '/dev/null', cwd: project, permission_mode: 'default' };
+    const prompt = { ...base, hook_event_name: 'UserPromptSubmit', prompt: 'fix the login bug' };
+    const edit = {
+      ...base,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Edit',
+      tool_use_id: 'toolu_1',
+      tool_input: { file_path: join(project, 'src/login.ts'), old_string: 'a', new_string: 'b' },
+    };
+    const both = async (event: Record<string, unknown>) => {
+      const viaDaemon = await askHook(socket, 'claude-code', { ...event, session_id: 'daemon' });
+      const inProcess = await runHook('claude-code', home, { ...event, session_id: 'process' });
+      expect(viaDaemon).toEqual(inProcess);
+      return viaDaemon;
+    };
+    expect(JSON.parse((await both(prompt)).stdout).hookSpecificOutput.additionalContext).toMatch(
+      /\/start-feature fix the login bug/,
+    );
+    expect(reasonOf(await both(edit))).toMatch(/Write the plan at plans\/active\/plan\.md/);
+    write(project, { 'plans/active/plan.md': '# Plan\n1. fix\n' });
+    expect(await both(edit)).toEqual({ code: 0, stdout: '', stderr: '' });
+
+    // One turn, half through the daemon and half through a hook process: the state is on disk.
+    await askHook(socket, 'claude-code', { ...prompt, session_id: 'mixed' });
+    const afterPrompt = JSON.parse(readFileSync(join(home, 'turns', 'mixed.json'), 'utf8'));
+    await runHook('claude-code', home, { ...edit, session_id: 'mixed' });
+    const afterEdit = JSON.parse(readFileSync(join(home, 'turns', 'mixed.json'), 'utf8'));
+    // The hook process went on with the daemon's turn, as it goes on with its own.
+    expect(afterEdit.turnId).toBe(afterPrompt.turnId);
+  });
+
+  it('for two projects at once without mixing them, and tells their count in its status', async () => {
+    const { env } = setup();
+    const guarded = tree({
+      '.git/HEAD': '',
+      '.hermes/extensions/refuse.ts': refuseBash('refuse', 'not here'),
+    });
+    const plain = tree({ '.git/HEAD': '' });
+    expect((await runBin(['extensions', 'trust', '--yes', '--cwd', guarded], env)).code).toBe(0);
+    const { socket } = await startDaemon(env);
+    const [a, b] = await Promise.all([
+      askHook(socket, 'claude-code', bash(guarded, 'a')),
+      askHook(socket, 'claude-code', bash(plain, 'b')),
+    ]);
+    expect(reasonOf(a)).toBe('not here');
+    expect(b).toEqual({ code: 0, stdout: '', stderr: '' });
+    const status = await ask(socket, '{"v":1,"control":"status"}');
+    expect(status).toMatchObject({ v: 1, socket, requests: 2, home: env.HERMES_HOME });
+    expect((status.projects as string[]).sort()).toEqual([guarded, plain].sort());
+  });
+
+  it('one session in order: parallel events of one turn lose nothing', async () => {
+    const counter = tsExtension(
+      'counter',
+      `hermes.on('intercept_tool_call', async (e) => { const seen = e.state.calls ?? 0; await new Promise((r) => setTimeout(r, 100)); e.state.calls = seen + 1; });`,
+    );
+    const { home, project, env } = setup({ 'extensions/counter.ts': counter });
+    const { socket } = await startDaemon(env);
+    await Promise.all(
+      Array.from({ length: 5 }, () => askHook(socket, 'claude-code', bash(project, 'count'))),
+    );
+    const stored = JSON.parse(readFileSync(join(home, 'turns', 'count.json'), 'utf8'));
+    expect(stored.state).toMatchObject({ calls: 5 });
+  });
+
+  it('with the edit of an extension, of a config and of the trust record live on the next event', async () => {
+    const { home, project, env } = setup({ 'extensions/refuse.ts': refuseBash('refuse', 'first') });
+    // Counts the loads of the runtime: its setup runs once per load.
+    write(home, {
+      'extensions/loads.ts': tsExtension(
+        'loads',
+        `appendFileSync(${JSON.stringify(join(home, 'loads.txt'))}, 'load\\n');`,
+        `import { appendFileSync } from 'node:fs';`,
+      ),
+    });
+    const loads = () => readFileSync(join(home, 'loads.txt'), 'utf8').split('\n').length - 1;
+    const { socket } = await startDaemon(env);
+    const call = () => askHook(socket, 'claude-code', bash(project));
+    expect(reasonOf(await call())).toBe('first');
+    expect(reasonOf(await call())).toBe('first');
+    expect(loads()).toBe(1);
+
+    write(home, { 'extensions/refuse.ts': refuseBash('refuse', 'second') });
+    expect(reasonOf(await call())).toBe('second');
+    expect(reasonOf(await call())).toBe('second');
+    expect(loads()).toBe(2);
+
+    // A config that was not there: it turns the extension off.
+    write(home, { 'config.yaml': 'extensions:\n  disabled: [refuse]\n' });
+    expect(await call()).toEqual({ code: 0, stdout: '', stderr: '' });
+    rmSync(join(home, 'config.yaml'));
+    expect(reasonOf(await call())).toBe('second');
+
+    // A new extension in the project: not run until the project is trusted, then until revoked.
+    rmSync(join(home, 'extensions/refuse.ts'));
+    write(project, { '.hermes/extensions/local.ts': refuseBash('local', 'project says no') });
+    const untrusted = await call();
+    expect(reasonOf(untrusted)).toBeUndefined();
+    expect(JSON.parse(untrusted.stdout).systemMessage).toMatch(/not running/);
+    expect((await runBin(['extensions', 'trust', '--yes', '--cwd', project], env)).code).toBe(0);
+    expect(reasonOf(await call())).toBe('project says no');
+    expect((await runBin(['extensions', 'trust', '--revoke', '--cwd', project], env)).code).toBe(0);
+    expect(reasonOf(await call())).toBeUndefined();
+  });
+
+  it('within the hook deadline, with a refusal, and goes on answering', async () => {
+    const hang = tsExtension(
+      'hang',
+      `hermes.on('intercept_tool_call', (e) => e.toolArgs.command === 'hang' ? new Promise(() => {}) : undefined);`,
+    );
+    const { project, env } = setup({ 'extensions/hang.ts': hang });
+    const { socket } = await startDaemon({ ...env, HERMES_HOOK_DEADLINE_MS: '500' });
+    const late = await askHook(socket, 'claude-code', bash(project, 'h', 'hang'));
+    expect(reasonOf(late)).toMatch(/did not decide within 0\.5 s/);
+    expect(await askHook(socket, 'claude-code', bash(project, 'other'))).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
+  });
+
+  it('a request it cannot read with a refusal, as the hook process refuses an unreadable event', async () => {
+    const { home, env } = setup();
+    const { socket } = await startDaemon(env);
+    const unreadable = await askHook(socket, 'claude-code', 'not json');
+    expect(unreadable).toEqual(await runHook('claude-code', home, JSON.stringify('not json')));
+    const wrongVersion = await ask(
+      socket,
+      JSON.stringify({ v: 99, agent: 'codex', stdin: '{}', cwd: '/' }),
+    );
+    expect(wrongVersion).toMatchObject({ exitCode: 0 });
+    expect(JSON.parse(wrongVersion.stdout as string).hookSpecificOutput).toMatchObject({
+      permissionDecision: 'deny',
+    });
+    expect(await ask(socket, 'garbage')).toMatchObject({ exitCode: 2, stdout: '' });
+  });
+});
