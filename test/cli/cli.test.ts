@@ -174,7 +174,7 @@ describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
     const installed = await doctor();
     expect(installed.code).toBe(0);
     expect(installed.stdout).toMatch(
-      /✓ Claude Code hook \(.*\.claude\/settings\.json\): runs the hermes hook for UserPromptSubmit, PreToolUse, PostToolUse, Stop, SessionEnd/,
+      /✓ Claude Code hook \(.*\.claude\/settings\.json\): runs the hermes hook for UserPromptSubmit, PreToolUse, PostToolUse, PostToolBatch, Stop, SessionEnd/,
     );
 
     // A project whose Codex hook was installed by a Node and a package that are gone since, and
@@ -220,6 +220,39 @@ describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
     );
   });
 
+  it('says what before_llm_call handlers get in hook mode, and that a hook without PostToolBatch runs them at the prompt only', async () => {
+    const home = tree({
+      'extensions/reminder.ts': tsExtension(
+        'reminder',
+        `hermes.on('before_llm_call', () => injectSystem('Plan first.'));`,
+        `import { injectSystem } from 'hermes-extensions';`,
+      ),
+    });
+    const project = tree({ '.git/HEAD': '' });
+    expect((await hermes(home, 'hook', 'install', 'codex')).code).toBe(0);
+    const command = 'hermes hook claude-code';
+    const entry = [{ hooks: [{ type: 'command', command }] }];
+    write(home, {
+      '.claude/settings.json': JSON.stringify({
+        hooks: {
+          UserPromptSubmit: entry,
+          PreToolUse: entry,
+          PostToolUse: entry,
+          Stop: entry,
+          SessionEnd: entry,
+        },
+      }),
+    });
+    const run = await hermes(home, 'extensions', 'doctor', '--cwd', project);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      /! Claude Code hook \(.*\): not registered for PostToolBatch: before_llm_call does not run after tool results/,
+    );
+    expect(run.stdout).toMatch(
+      /! Codex hook \(.*\): reminder handles before_llm_call, which runs at the prompt and after each tool result: injections are delivered as context; if it rewrites messages, that is not applied in hook mode/,
+    );
+  });
+
   it('warns about a hook that leaves out tool calls', async () => {
     const home = tree();
     write(home, {
@@ -229,7 +262,7 @@ describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
     });
     const run = await hermes(home, 'extensions', 'doctor', '--cwd', tree());
     expect(run.stdout).toMatch(
-      /! Claude Code hook \(.*\): not registered for UserPromptSubmit, PreToolUse, PostToolUse, SessionEnd: tool calls are not checked/,
+      /! Claude Code hook \(.*\): not registered for UserPromptSubmit, PreToolUse, PostToolUse, PostToolBatch, SessionEnd: tool calls are not checked/,
     );
   });
 });

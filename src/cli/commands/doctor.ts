@@ -3,8 +3,8 @@ import { match } from 'ts-pattern';
 import { isFile } from '../../config/locations.js';
 import type { DiagnosticCode, ExtensionInfo } from '../../extensions/types.js';
 import { declarationOf, HOOK_NAMES, type HookInput, type HookName } from '../../hooks/index.js';
-import { COMMAND_HOOK_AGENTS } from '../../host/command-hook/agents.js';
-import { inspectInstalledHooks } from '../../host/command-hook/installed.js';
+import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../../host/command-hook/agents.js';
+import { type InstalledHook, inspectInstalledHooks } from '../../host/command-hook/installed.js';
 import { OBSERVER_EVENTS } from '../../observe/events.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { runHook } from '../../runtime/turn.js';
@@ -41,7 +41,7 @@ export async function doctorCommand(context: CommandContext, options: { json?: b
     ...runtime.extensions.map((ext) => extensionCheck(ext, runtime)),
     ...looseDiagnostics(runtime),
     ...trustChecks(context),
-    ...agentHookChecks(runtime.projectRoot),
+    ...agentHookChecks(runtime.projectRoot, llmHandlers(runtime)),
     ...sharedPriorities(runtime.extensions),
     ...dryRunChecks,
   ];
@@ -119,36 +119,84 @@ function extensionCheck(ext: ExtensionInfo, runtime: Runtime): Check {
  * a command whose paths are gone fails on every event, and both agents let a failing hook
  * through, so the extensions would silently stop running there. No hook installed, no check.
  */
-function agentHookChecks(projectRoot: string): Check[] {
+function agentHookChecks(projectRoot: string, llmExtensions: string[]): Check[] {
   return Object.values(COMMAND_HOOK_AGENTS).flatMap((agent) =>
-    inspectInstalledHooks(agent, projectRoot).map((hook): Check => {
-      const subject = `${agent.title} hook (${hook.file})`;
-      const inProject = hook.file === agent.settingsFile(projectRoot);
-      const fix = `hermes hook install ${agent.name}${inProject ? ` --project --cwd ${projectRoot}` : ''}`;
-      if (hook.missing.length > 0) {
-        return {
-          level: 'error',
-          subject,
-          message: `its command runs ${hook.missing.join(' and ')}, which no longer exist: ${agent.title} lets a failing hook through, so no extension runs there`,
-          fix,
-        };
+    inspectInstalledHooks(agent, projectRoot).flatMap((hook): Check[] => {
+      const checks = [installedHookCheck(agent, hook, projectRoot)];
+      if (hook.missing.length === 0 && llmExtensions.length > 0) {
+        checks.push(hookModeLlmCheck(agent, hook.file, llmExtensions));
       }
-      const absent = agent.installEvents.filter((event) => !hook.events.includes(event));
-      if (absent.length > 0) {
-        return {
-          level: 'warning',
-          subject,
-          message: `not registered for ${absent.join(', ')}${absent.includes('PreToolUse') ? ': tool calls are not checked' : absent.includes('PostToolUse') ? ': observers (audit-log, otel) are not told what tools did' : ''}`,
-          fix,
-        };
-      }
-      return {
-        level: 'ok',
-        subject,
-        message: `runs the hermes hook for ${hook.events.join(', ')}`,
-      };
+      return checks;
     }),
   );
+}
+
+/** Whether an installed hook runs, and for every event it should. */
+function installedHookCheck(
+  agent: CommandHookAgent,
+  hook: InstalledHook,
+  projectRoot: string,
+): Check {
+  const subject = `${agent.title} hook (${hook.file})`;
+  const inProject = hook.file === agent.settingsFile(projectRoot);
+  const fix = `hermes hook install ${agent.name}${inProject ? ` --project --cwd ${projectRoot}` : ''}`;
+  if (hook.missing.length > 0) {
+    return {
+      level: 'error',
+      subject,
+      message: `its command runs ${hook.missing.join(' and ')}, which no longer exist: ${agent.title} lets a failing hook through, so no extension runs there`,
+      fix,
+    };
+  }
+  const absent = agent.installEvents.filter((event) => !hook.events.includes(event));
+  if (absent.length > 0) {
+    return {
+      level: 'warning',
+      subject,
+      message: `not registered for ${absent.join(', ')}${missingMeans(agent, absent)}`,
+      fix,
+    };
+  }
+  return {
+    level: 'ok',
+    subject,
+    message: `runs the hermes hook for ${hook.events.join(', ')}`,
+  };
+}
+
+/** What an installed hook misses without the events it is not registered for, worst first. */
+function missingMeans(agent: CommandHookAgent, absent: string[]): string {
+  if (absent.includes('PreToolUse')) return ': tool calls are not checked';
+  if (absent.some((event) => agent.afterToolEvents.includes(event)))
+    return ': before_llm_call does not run after tool results';
+  if (absent.includes('PostToolUse'))
+    return ': observers (audit-log, otel) are not told what tools did';
+  return '';
+}
+
+/**
+ * before_llm_call in hook mode (README, Claude Code and Codex): injections reach the model as
+ * context, a rewrite of the messages cannot be expressed. Whether a handler rewrites cannot be
+ * known without running it, so the extensions that handle the hook are named.
+ */
+function hookModeLlmCheck(agent: CommandHookAgent, file: string, extensions: string[]): Check {
+  const where = agent.afterToolEvents.includes('PostToolBatch')
+    ? 'at the prompt and after each batch of tool results'
+    : 'at the prompt and after each tool result';
+  return {
+    level: 'warning',
+    subject: `${agent.title} hook (${file})`,
+    message: `${extensions.join(', ')} handle${extensions.length === 1 ? 's' : ''} before_llm_call, which runs ${where}: injections are delivered as context; if it rewrites messages, that is not applied in hook mode`,
+  };
+}
+
+/** The enabled extensions with a before_llm_call handler. */
+function llmHandlers(runtime: Runtime): string[] {
+  return runtime.extensions
+    .filter(
+      (ext) => ext.status === 'enabled' && ext.hooks.some((h) => h.hook === 'before_llm_call'),
+    )
+    .map((ext) => ext.name);
 }
 
 /** A check's code and what doctor advises for it. */

@@ -30,11 +30,28 @@ export interface CommandHookAgent {
    * failing open) and takes `allow`, which there never skips its own sandbox or approval.
    */
   rewriteDecision(permissionMode: unknown): 'ask' | 'allow';
+  /**
+   * The events after tool results where the agent takes context for its next model request:
+   * `before_llm_call` runs there (Claude Code's `PostToolBatch`, once per model request; Codex
+   * has no batch event, so its `PostToolUse`, once per tool result).
+   */
+  afterToolEvents: readonly string[];
+  /**
+   * The answer that ends the turn at such an event, as the agent accepts it there: Claude Code
+   * stops the loop on `decision: "block"` (the reason stays in the conversation); Codex takes a
+   * block there as feedback only and stops on `continue: false`.
+   */
+  endLoop(reason: string): Record<string, unknown>;
+  /**
+   * The `permissionDecisionReason` sent with rewritten arguments, if any: Claude Code shows it
+   * when it asks; Codex reads a reason only with a deny, so nothing more is printed for it.
+   */
+  rewriteReason: string | undefined;
   /** Events that end the turn (its state goes). */
   endEvents: readonly string[];
   /**
-   * Events `hermes hook install` registers. `PostToolUse` only tells observers a tool's outcome
-   * (it is answered with nothing, so it cannot hold a call up).
+   * Events `hermes hook install` registers. `PostToolUse` tells observers a tool's outcome (and
+   * is where Codex runs `before_llm_call`); it never refuses anything, so it cannot hold a call up.
    */
   installEvents: readonly string[];
   /**
@@ -89,8 +106,21 @@ export const claudeCode: CommandHookAgent = {
     return path === undefined ? rest : { ...rest, [pathKey]: path };
   },
   rewriteDecision: (mode) => (mode === 'bypassPermissions' ? 'allow' : 'ask'),
+  afterToolEvents: ['PostToolBatch'],
+  endLoop: (reason) => ({ decision: 'block', reason }),
+  rewriteReason: 'Hermes extensions changed the arguments of this call.',
   endEvents: ['Stop', 'SessionEnd'],
-  installEvents: ['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SessionEnd'],
+  // PostToolBatch is sent by Claude Code 2.1.118 and later; 2.1.101 and later skip an event they
+  // do not know (so there before_llm_call runs at the prompt only); older ones ignored a settings
+  // file naming one (README, Claude Code and Codex).
+  installEvents: [
+    'UserPromptSubmit',
+    'PreToolUse',
+    'PostToolUse',
+    'PostToolBatch',
+    'Stop',
+    'SessionEnd',
+  ],
   // Claude Code documents "*", "" and no matcher alike as every tool.
   matchAllTools: '*',
   matchesAllTools: (matcher) => matcher === undefined || matcher === '' || matcher === '*',
@@ -123,6 +153,9 @@ export const codex: CommandHookAgent = {
     return { ...rest, command: patch };
   },
   rewriteDecision: () => 'allow',
+  afterToolEvents: ['PostToolUse'],
+  endLoop: (reason) => ({ continue: false, stopReason: reason }),
+  rewriteReason: undefined,
   // Codex has no SessionEnd; a turn ends with Stop (or a new turn_id, see run-hook).
   endEvents: ['Stop'],
   installEvents: ['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'],

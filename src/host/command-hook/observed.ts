@@ -12,6 +12,9 @@ type HookEvent = Record<string, unknown>;
 /** The observer events reported by processes that decide nothing (PostToolUse, Stop). */
 export const REPORTED_LATER = ['post_tool_call', 'on_session_end'] as const;
 
+/** What later processes of a turn may do: report those, or run before_llm_call after tools. */
+export const LATER_WORK = [...REPORTED_LATER, 'before_llm_call'] as const;
+
 /**
  * The observer events of one hook event, with the fields the in-process host gives them
  * (README, Observing): the session, the turn (the stored one, so every process of a turn reports
@@ -78,23 +81,35 @@ export async function reportToolOutcome(
 ): Promise<void> {
   if (typeof event.tool_name !== 'string') return;
   const cwd = typeof event.cwd === 'string' ? event.cwd : process.cwd();
-  await withRuntime(cwd, options, (runtime) => {
-    if (!runtime.hasHook('post_tool_call')) return;
-    const turnId = options.store.peek(sessionId)?.turnId ?? turnIdOf(event) ?? '';
-    const failed = event.hook_event_name === 'PostToolUseFailure';
-    const status: ToolStatus = failed ? (event.is_interrupt ? 'cancelled' : 'error') : 'ok';
-    const response = failed ? event.error : event.tool_response;
-    reportTelemetry(runtime, agent, event, sessionId, turnId).postTool(
-      hookToolCall(agent, event, cwd),
-      undefined,
-      {
-        status,
-        result: typeof response === 'string' ? response : (JSON.stringify(response) ?? ''),
-        ...(typeof event.duration_ms === 'number' ? { durationMs: event.duration_ms } : {}),
-        ...(failed ? { error: new Error(String(event.error ?? 'the tool failed')) } : {}),
-      },
-    );
-  });
+  const turnId = options.store.peek(sessionId)?.turnId ?? turnIdOf(event) ?? '';
+  await withRuntime(cwd, options, (runtime) =>
+    tellToolOutcome(runtime, agent, event, sessionId, turnId),
+  );
+}
+
+/** The same, with a runtime already loaded (a process that also runs before_llm_call). */
+export function tellToolOutcome(
+  runtime: Runtime,
+  agent: CommandHookAgent,
+  event: HookEvent,
+  sessionId: string,
+  turnId: string,
+): void {
+  if (typeof event.tool_name !== 'string' || !runtime.hasHook('post_tool_call')) return;
+  const cwd = typeof event.cwd === 'string' ? event.cwd : process.cwd();
+  const failed = event.hook_event_name === 'PostToolUseFailure';
+  const status: ToolStatus = failed ? (event.is_interrupt ? 'cancelled' : 'error') : 'ok';
+  const response = failed ? event.error : event.tool_response;
+  reportTelemetry(runtime, agent, event, sessionId, turnId).postTool(
+    hookToolCall(agent, event, cwd),
+    undefined,
+    {
+      status,
+      result: typeof response === 'string' ? response : (JSON.stringify(response) ?? ''),
+      ...(typeof event.duration_ms === 'number' ? { durationMs: event.duration_ms } : {}),
+      ...(failed ? { error: new Error(String(event.error ?? 'the tool failed')) } : {}),
+    },
+  );
 }
 
 /**

@@ -1,8 +1,10 @@
 import { ConfigError } from '../../config/errors.js';
 import { hermesHome, hermesHomeProblem } from '../../config/locations.js';
+import type { LlmRequest } from '../../hooks/before-llm-call.js';
 import type { Logger } from '../../log/logger.js';
 import { describeLoadFailures } from '../../runtime/load-failures.js';
 import type { Runtime } from '../../runtime/runtime.js';
+import type { Turn } from '../../runtime/turn.js';
 import type { CommandHookAgent } from './agents.js';
 import {
   deny,
@@ -13,11 +15,19 @@ import {
   render,
 } from './answers.js';
 import {
+  type LlmDelivery,
+  llmDelivery,
+  promptRequest,
+  rewriteNotice,
+  toolResultsRequest,
+} from './llm-call.js';
+import {
   hookTelemetry,
   hookToolCall,
-  REPORTED_LATER,
+  LATER_WORK,
   reportToolOutcome,
   reportTurnEnd,
+  tellToolOutcome,
 } from './observed.js';
 import { loadPerEvent, type RuntimeSource } from './runtime-source.js';
 import { TurnStore, TurnStoreError } from './turn-store.js';
@@ -36,11 +46,14 @@ export interface CommandHookOptions {
 /**
  * `hermes hook <agent>`: one hook event of Claude Code or Codex (its JSON on stdin) through the
  * chains. `UserPromptSubmit` → transform_user_input (block ⇒ `decision: "block"`; a rewrite
- * cannot replace the prompt in this protocol, so it goes to the model as additional context);
+ * cannot replace the prompt in this protocol, so it goes to the model as additional context),
+ * then before_llm_call for the turn's first model request (llm-call.ts: injections go to the model
+ * as additional context, a block ends the turn); the agent's `afterToolEvents` (Claude Code's
+ * `PostToolBatch`, Codex's `PostToolUse`) → before_llm_call for the next model request;
  * `PreToolUse` → intercept_tool_call (block ⇒ `permissionDecision: "deny"` with the reason;
  * rewrite ⇒ `updatedInput`, with the agent's rewrite decision); the agent's end events (`Stop`,
  * and Claude Code's `SessionEnd`) → the turn ends and its state goes; `PostToolUse` → answered
- * with nothing (only reported). Observers are told what the process knows, as the in-process host
+ * with nothing unless it is an after-tools event (otherwise only reported). Observers are told what the process knows, as the in-process host
  * tells them (observed.ts): `on_session_start` at the prompt, `pre_tool_call`, `hook_decision`
  * and, for a refused call, its `post_tool_call` at `PreToolUse`, the call's outcome at
  * `PostToolUse`, `on_session_end` at the end of the turn; the runtime is closed before the process
@@ -58,7 +71,8 @@ export interface CommandHookOptions {
  * "block"` there would keep the agent going; the state is removed by age). Things the
  * user should know once per session (a project whose guards are not running because it is not
  * trusted, an extension that failed to load) are told once, on the first answer that refuses
- * nothing. Only fields both agents accept are printed: Codex ignores an answer with any other.
+ * nothing. Each agent gets only the fields it accepts for the event (`CommandHookAgent`): Codex
+ * ignores a whole answer with any other.
  */
 export async function runCommandHook(
   agent: CommandHookAgent,
@@ -94,14 +108,18 @@ async function answerEvent(
   const store = new TurnStore(home);
   const runtimes = options.runtimes ?? loadPerEvent;
   const reporting = { home, logger: options.logger, store, runtimes };
-  if (name === 'PostToolUse' || name === 'PostToolUseFailure') {
-    // Only reported: the answer is nothing at all, which both agents take as "go on".
+  const afterTools = name !== undefined && agent.afterToolEvents.includes(name);
+  if (name === 'PostToolUse' || name === 'PostToolUseFailure' || afterTools) {
+    // Nothing to do but report, or nothing at all: the answer is nothing, which both agents take
+    // as "go on".
     if (typeof sessionId !== 'string') return render(NO_DECISION);
-    // Nobody observes tool outcomes in this turn: no need to load every extension to say so.
-    if (store.peek(sessionId)?.reports?.includes('post_tool_call') === false) {
-      return render(NO_DECISION);
+    // What this turn has observers or handlers for: no need to load every extension to find out.
+    const later = store.peek(sessionId)?.reports;
+    const reports = name !== 'PostToolBatch' && later?.includes('post_tool_call') !== false;
+    if (!afterTools || later?.includes('before_llm_call') === false) {
+      if (!reports) return render(NO_DECISION);
+      return reported(agent, reportToolOutcome(agent, event, sessionId, reporting));
     }
-    return reported(agent, reportToolOutcome(agent, event, sessionId, reporting));
   }
   if (name === undefined || typeof sessionId !== 'string') {
     return render(failed(agent, name, 'the hook event has no hook_event_name or session_id'));
@@ -117,7 +135,9 @@ async function answerEvent(
     }
     return reported(agent, reportTurnEnd(agent, event, sessionId, open.turnId, reporting));
   }
-  if (name !== 'UserPromptSubmit' && name !== 'PreToolUse') return render(NO_DECISION);
+  if (name !== 'UserPromptSubmit' && name !== 'PreToolUse' && !afterTools) {
+    return render(NO_DECISION);
+  }
 
   const cwd = typeof event.cwd === 'string' ? event.cwd : process.cwd();
   let runtime: Runtime;
@@ -128,12 +148,15 @@ async function answerEvent(
     return render(failed(agent, name, `cannot load the extensions: ${what}`));
   }
   try {
+    const notices = sessionNotices(runtime);
     const answer =
       name === 'UserPromptSubmit'
-        ? await answerPrompt(agent, event, sessionId, runtime, store)
-        : await answerToolCall(agent, event, sessionId, runtime, store);
+        ? await answerPrompt(agent, event, sessionId, runtime, store, notices)
+        : name === 'PreToolUse'
+          ? await answerToolCall(agent, event, sessionId, runtime, store)
+          : await answerToolResults(agent, event, sessionId, runtime, store, notices);
     if (answer.refuses) return render(answer);
-    return render(answer, await store.tellOnce(sessionId, sessionNotices(runtime)));
+    return render(answer, await store.tellOnce(sessionId, notices));
   } finally {
     // The process exits once it has answered: what extensions buffered is flushed first.
     await runtimes.release(runtime);
@@ -146,11 +169,12 @@ async function answerPrompt(
   sessionId: string,
   runtime: Runtime,
   store: TurnStore,
+  notices: string[],
 ): Promise<PendingAnswer> {
   if (typeof event.prompt !== 'string')
     return failed(agent, 'UserPromptSubmit', 'UserPromptSubmit without a prompt');
   const prompt = event.prompt;
-  const outcome = await store.update(
+  const { input, llm } = await store.update(
     sessionId,
     { fresh: true, turnId: turnIdOf(event) },
     (stored) =>
@@ -160,27 +184,104 @@ async function answerPrompt(
           const telemetry = hookTelemetry(turn, event);
           // Turn-scoped, as runConversation reports it: the agent's prompt starts the turn.
           telemetry.sessionStart();
-          const result = await turn.transformUserInput(prompt);
+          const input = await turn.transformUserInput(prompt);
+          // The first model request of the turn, as runConversation runs it: iteration 0.
+          const llm = input.blocked
+            ? undefined
+            : await beforeLlmCall(runtime, turn, promptRequest(input.value), 0, event);
           // A blocked prompt is the whole turn (runConversation ends it the same way).
-          if (result.blocked) telemetry.sessionEnd(true, false, 'blocked');
-          return { result, state: { ...turn.state }, reports: laterReports(runtime) };
+          if (input.blocked || llm?.blocked !== undefined) {
+            telemetry.sessionEnd(true, false, 'blocked');
+          }
+          return {
+            result: { input, llm },
+            state: { ...turn.state },
+            reports: laterWork(runtime),
+            iteration: 0,
+            ...(input.blocked ? {} : { prompt: input.value }),
+          };
         },
       ),
   );
-  if (outcome.blocked) {
+  const blocked = input.blocked ? reasonOf(input) : llm?.blocked;
+  if (blocked !== undefined) {
     // Its turn has ended and been reported: a Stop after it must not report it again. Only
     // bookkeeping: a store that fails here must not turn the block into a message.
     await store.end(sessionId).catch(() => {});
-    return { refuses: false, output: { decision: 'block', reason: reasonOf(outcome) } };
+    return { refuses: false, output: { decision: 'block', reason: blocked } };
   }
-  if (!outcome.changed) return NO_DECISION;
+  const context = [
+    ...(input.changed
+      ? [`Hermes extensions rewrote this request; treat it as: ${input.value}`]
+      : []),
+    ...(llm?.context === undefined ? [] : [llm.context]),
+  ];
+  if (llm !== undefined && llm.rewrittenBy.length > 0) notices.push(rewriteNotice(llm.rewrittenBy));
+  return withContext('UserPromptSubmit', context);
+}
+
+/**
+ * After tool results (Claude Code's `PostToolBatch`, Codex's `PostToolUse`): the call's outcome
+ * to observers where this event is a tool's (Codex), then `before_llm_call` for the next model
+ * request, numbered after the last one of the turn. A block ends the turn the way the agent
+ * allows there (`agent.endLoop`).
+ */
+async function answerToolResults(
+  agent: CommandHookAgent,
+  event: HookEvent,
+  sessionId: string,
+  runtime: Runtime,
+  store: TurnStore,
+  notices: string[],
+): Promise<PendingAnswer> {
+  const name = String(event.hook_event_name);
+  const cwd = typeof event.cwd === 'string' ? event.cwd : process.cwd();
+  const llm = await store.update(sessionId, { turnId: turnIdOf(event) }, (stored) =>
+    runtime.runTurn(
+      { sessionId, turnId: stored.turnId, platform: agent.name, initialState: stored.state },
+      async (turn) => {
+        if (name !== 'PostToolBatch')
+          tellToolOutcome(runtime, agent, event, sessionId, turn.turnId);
+        const iteration = (stored.iteration ?? 0) + 1;
+        const request = toolResultsRequest(agent, event, cwd, stored.prompt);
+        const llm = await beforeLlmCall(runtime, turn, request, iteration, event);
+        if (llm?.blocked !== undefined) {
+          hookTelemetry(turn, event).sessionEnd(true, false, 'blocked');
+        }
+        return { result: llm, state: { ...turn.state }, reports: laterWork(runtime), iteration };
+      },
+    ),
+  );
+  if (llm === undefined) return NO_DECISION;
+  if (llm.blocked !== undefined) {
+    await store.end(sessionId).catch(() => {});
+    return { refuses: false, output: agent.endLoop(llm.blocked) };
+  }
+  if (llm.rewrittenBy.length > 0) notices.push(rewriteNotice(llm.rewrittenBy));
+  return withContext(name, llm.context === undefined ? [] : [llm.context]);
+}
+
+/** before_llm_call on what the hook knows of the request; none when nobody handles it. */
+async function beforeLlmCall(
+  runtime: Runtime,
+  turn: Turn,
+  request: LlmRequest,
+  iteration: number,
+  event: HookEvent,
+): Promise<LlmDelivery | undefined> {
+  if (!runtime.hasHook('before_llm_call')) return undefined;
+  const model = typeof event.model === 'string' ? { model: event.model } : {};
+  const outcome = await turn.beforeLlmCall({ ...request, iteration, ...model });
+  return llmDelivery(request, outcome);
+}
+
+/** Context for the agent's next model request; nothing when there is none. */
+function withContext(eventName: string, context: string[]): PendingAnswer {
+  if (context.length === 0) return NO_DECISION;
   return {
     refuses: false,
     output: {
-      hookSpecificOutput: {
-        hookEventName: 'UserPromptSubmit',
-        additionalContext: `Hermes extensions rewrote this request; treat it as: ${outcome.value}`,
-      },
+      hookSpecificOutput: { hookEventName: eventName, additionalContext: context.join('\n\n') },
     },
   };
 }
@@ -225,7 +326,7 @@ async function answerToolCall(
             result: reasonOf(result),
             durationMs: performance.now() - started,
           });
-        return { result, state: { ...turn.state }, reports: laterReports(runtime) };
+        return { result, state: { ...turn.state }, reports: laterWork(runtime) };
       },
     ),
   );
@@ -237,7 +338,9 @@ async function answerToolCall(
       hookSpecificOutput: {
         hookEventName: 'PreToolUse',
         permissionDecision: agent.rewriteDecision(event.permission_mode),
-        permissionDecisionReason: 'Hermes extensions changed the arguments of this call.',
+        ...(agent.rewriteReason === undefined
+          ? {}
+          : { permissionDecisionReason: agent.rewriteReason }),
         updatedInput: agent.toolOut(toolName, toolInput, outcome.value),
       },
     },
@@ -259,8 +362,8 @@ async function reported(agent: CommandHookAgent, report: Promise<void>): Promise
 }
 
 /** See `StoredTurn.reports`. */
-function laterReports(runtime: Runtime): string[] {
-  return REPORTED_LATER.filter((event) => runtime.hasHook(event));
+function laterWork(runtime: Runtime): string[] {
+  return LATER_WORK.filter((work) => runtime.hasHook(work));
 }
 
 /** What the user should hear once per session: guards that are not running, and why. */

@@ -10,12 +10,28 @@ export interface StoredTurn {
   turnId: string;
   state: Record<string, unknown>;
   /**
-   * Of the observer events later processes of the turn would report (`post_tool_call`,
-   * `on_session_end`), those the runtime that last decided for this turn has observers for. A
-   * process that only reports reads this instead of loading every extension to find out that
-   * nobody listens. Absent: unknown (load and see).
+   * Of what later processes of the turn would do — report `post_tool_call` or `on_session_end`,
+   * run `before_llm_call` after tool results — what the runtime that last decided for this turn
+   * has observers or handlers for. A process that has nothing else to do reads this instead of
+   * loading every extension to find out that nobody listens. Absent: unknown (load and see).
    */
   reports?: string[];
+  /**
+   * The `before_llm_call` iteration last run for this turn (0 at the prompt, then one more at each
+   * point after tool results), so the next one is numbered as the in-process host numbers it.
+   */
+  iteration?: number;
+  /** The prompt as the model reads it (after transform_user_input), for later before_llm_call. */
+  prompt?: string;
+}
+
+/** What a turn's process hands back to be saved, besides its result. */
+export interface TurnUpdate<T> {
+  result: T;
+  state: Record<string, unknown>;
+  reports?: string[];
+  iteration?: number;
+  prompt?: string;
 }
 
 export interface TurnStoreOptions {
@@ -73,9 +89,7 @@ export class TurnStore {
   async update<T>(
     sessionId: string,
     which: { fresh?: boolean; turnId?: string | undefined },
-    fn: (
-      turn: StoredTurn,
-    ) => Promise<{ result: T; state: Record<string, unknown>; reports?: string[] }>,
+    fn: (turn: StoredTurn) => Promise<TurnUpdate<T>>,
   ): Promise<T> {
     return this.#locked(sessionId, async () => {
       if (which.fresh) this.#remove(this.#file(sessionId));
@@ -85,11 +99,19 @@ export class TurnStore {
           ? stored
           : undefined;
       const turn = current ?? { turnId: which.turnId ?? randomUUID(), state: {} };
-      const { result, state, reports = turn.reports } = await fn(turn);
+      const {
+        result,
+        state,
+        reports = turn.reports,
+        iteration = turn.iteration,
+        prompt = turn.prompt,
+      } = await fn(turn);
       this.#writeFile(this.#file(sessionId), {
         turnId: turn.turnId,
         state: stateAsData(state),
         ...(reports === undefined ? {} : { reports }),
+        ...(iteration === undefined ? {} : { iteration }),
+        ...(prompt === undefined ? {} : { prompt }),
       });
       return result;
     });
@@ -174,7 +196,9 @@ export class TurnStore {
       typeof stored.state !== 'object' ||
       Array.isArray(stored.state) ||
       (stored.reports !== undefined &&
-        !(Array.isArray(stored.reports) && stored.reports.every((e) => typeof e === 'string')))
+        !(Array.isArray(stored.reports) && stored.reports.every((e) => typeof e === 'string'))) ||
+      (stored.iteration !== undefined && !Number.isSafeInteger(stored.iteration)) ||
+      (stored.prompt !== undefined && typeof stored.prompt !== 'string')
     ) {
       throw new TurnStoreError(
         `the turn state ${file} is corrupt; delete it (the next prompt starts a new one)`,

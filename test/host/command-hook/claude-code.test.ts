@@ -44,8 +44,10 @@ describe.runIf(built)('hermes hook claude-code', () => {
     expect(JSON.parse(prompt.stdout)).toEqual({
       hookSpecificOutput: {
         hookEventName: 'UserPromptSubmit',
-        additionalContext:
-          'Hermes extensions rewrote this request; treat it as: /start-feature fix the login bug',
+        // The rewrite, then workflow-guard's reminder (before_llm_call) for the first request.
+        additionalContext: expect.stringMatching(
+          /^Hermes extensions rewrote this request; treat it as: \/start-feature fix the login bug\n\nNo plan exists yet at plans\/active\/plan\.md\. Plan before you implement/,
+        ),
       },
     });
     const edit = {
@@ -179,7 +181,7 @@ describe.runIf(built)('hermes hook claude-code', () => {
     });
     const install = () => runBin(['hook', 'install', 'claude-code', '--project', '--cwd', project]);
     expect((await install()).stdout).toMatch(
-      /Added the hermes hook for UserPromptSubmit, PreToolUse, PostToolUse, Stop, SessionEnd/,
+      /Added the hermes hook for UserPromptSubmit, PreToolUse, PostToolUse, PostToolBatch, Stop, SessionEnd/,
     );
     expect((await install()).stdout).toMatch(/nothing changed/);
     const settings = JSON.parse(readFileSync(join(project, '.claude/settings.json'), 'utf8'));

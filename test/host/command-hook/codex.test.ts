@@ -82,7 +82,10 @@ describe.runIf(built)('hermes hook codex', () => {
     expect(prompt.code).toBe(0);
     expect(
       promptAnswer.parse(JSON.parse(prompt.stdout)).hookSpecificOutput?.additionalContext,
-    ).toBe('Hermes extensions rewrote this request; treat it as: /start-feature fix the login bug');
+    ).toMatch(
+      // The rewrite, then workflow-guard's reminder (before_llm_call) for the first request.
+      /^Hermes extensions rewrote this request; treat it as: \/start-feature fix the login bug\n\nNo plan exists yet/,
+    );
 
     for (const call of [bash('t1', 'echo x > src/login.ts'), patch('t1', 'src/login.ts')]) {
       const denied = await hook(home, call);

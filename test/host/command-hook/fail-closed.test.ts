@@ -111,7 +111,8 @@ describe.runIf(built).each(['claude-code', 'codex'] as const)(
       const file = join(home, 'turns', `${encodeURIComponent(base.session_id)}.json`);
       write(home, { [`turns/${encodeURIComponent(base.session_id)}.json`]: '{"turnId":' });
       expect(denial((await ask(home, read)).output)).toContain(file);
-      expect((await ask(home, prompt)).output).toBeUndefined();
+      // The prompt goes on without a message (workflow-guard's reminder is its only context).
+      expect((await ask(home, prompt)).output?.systemMessage).toBeUndefined();
       expect((await ask(home, read)).output).toBeUndefined();
     });
 

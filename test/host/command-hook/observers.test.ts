@@ -156,7 +156,7 @@ describe.runIf(built).each(['claude-code', 'codex'] as const)(
       ]);
     });
 
-    it('answers PostToolUse with nothing, even when the config does not load', async () => {
+    it('answers PostToolUse with nothing but a message when the config does not load', async () => {
       const { home, bash } = setup(agent);
       write(home, { 'config.yaml': 'extensions: [unclosed\n' });
       const answer = await ask(agent, home, {
@@ -164,8 +164,15 @@ describe.runIf(built).each(['claude-code', 'codex'] as const)(
         hook_event_name: 'PostToolUse',
         tool_response: 'src\n',
       });
-      expect(answer.stdout).toBe('');
-      expect(answer.stderr).toMatch(/observers were not told of this event: .*config\.yaml/);
+      if (agent === 'codex') {
+        // Codex's PostToolUse is also where before_llm_call runs: the user is told, as at a prompt.
+        expect(JSON.parse(answer.stdout)).toEqual({
+          systemMessage: expect.stringContaining('config.yaml'),
+        });
+      } else {
+        expect(answer.stdout).toBe('');
+        expect(answer.stderr).toMatch(/observers were not told of this event: .*config\.yaml/);
+      }
     });
   },
 );
