@@ -45,8 +45,10 @@ export async function frameworkUrls(): Promise<{
   const modules = await frameworkNamespaces();
   const global = globalThis as { [REGISTRY]?: Record<string, unknown> };
   // One slot per call: two copies of the framework in a process each keep their own.
-  const slot = `${process.pid}-${++registered}-${Math.random().toString(36).slice(2)}`;
-  (global[REGISTRY] ??= {})[slot] = modules;
+  // (Each copy counts from 1, hence the random part.)
+  const slot = `${++registered}-${Math.random().toString(36).slice(2)}`;
+  global[REGISTRY] ??= {};
+  global[REGISTRY][slot] = modules;
   const url = (specifier: string) =>
     `data:text/javascript,${encodeURIComponent(reexport(slot, specifier, modules[specifier] ?? {}))}`;
   return {
