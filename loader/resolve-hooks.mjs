@@ -1,6 +1,7 @@
 // Module resolution hooks for extensions and config files loaded with native `import()`, so they
 // can import the framework and zod without installing anything. Registered once per process by
-// src/modules/import-module.ts; `data` maps specifiers to file URLs:
+// src/modules/import-module.ts; `data` maps specifiers to URLs of modules that re-export what the
+// running process already loaded (src/modules/framework-modules.ts), so nothing is read twice:
 // - `always`: the framework itself, so every extension shares the running instance;
 // - `fallback`: packages used only when the importing code has no copy of its own (zod), so a
 //   host or an extension that pins its own version keeps it.

@@ -4,7 +4,13 @@ import { COMMAND_HOOK_AGENTS } from '../host/command-hook/agents.js';
 import { packageVersion } from '../package-root.js';
 import { daemonRunCommand, daemonStatusCommand, daemonStopCommand } from './commands/daemon.js';
 import { doctorCommand } from './commands/doctor.js';
-import { HOOK_AGENT_NAMES, hookCommand, hookInstallCommand } from './commands/hook.js';
+import {
+  HOOK_AGENT_NAMES,
+  type HookSettingsOptions,
+  hookCommand,
+  hookInstallCommand,
+  hookUninstallCommand,
+} from './commands/hook.js';
 import { initCommand } from './commands/init.js';
 import { listCommand } from './commands/list.js';
 import { serveCommand } from './commands/serve.js';
@@ -66,19 +72,21 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       )
       .action(run(() => hookCommand(agent, io)));
   }
-  withCwd(hook.command('install <agent>'))
+  const settingsOptions = (command: Command) =>
+    withCwd(command)
+      .option(
+        '--project',
+        "the project's shared settings (.claude/settings.json, .codex/hooks.json) instead of the user's; the command runs the project's node_modules/.bin/hermes",
+      )
+      .option('--local', "Claude Code's .claude/settings.local.json in the project (yours only)");
+  settingsOptions(hook.command('install <agent>'))
     .description(
       `add the hook to the agent's settings, keeping what is there (agent: ${HOOK_AGENT_NAMES})`,
     )
-    .option(
-      '--project',
-      "the project's settings (.claude/settings.json, .codex/hooks.json) instead of the user's",
-    )
-    .action(
-      run((name: string, o: { cwd?: string; project?: boolean }) =>
-        hookInstallCommand(name, o, io),
-      ),
-    );
+    .action(run((name: string, o: HookSettingsOptions) => hookInstallCommand(name, o, io)));
+  settingsOptions(hook.command('uninstall <agent>'))
+    .description("remove the hermes hooks from the agent's settings, keeping every other one")
+    .action(run((name: string, o: HookSettingsOptions) => hookUninstallCommand(name, o, io)));
   for (const command of hook.commands) command.exitOverride();
 
   const daemon = program

@@ -25,7 +25,7 @@ export interface ModuleLoader {
 }
 
 const jitis = new Map<string, Promise<Jiti>>();
-let graphs: ModuleGraphs | undefined;
+let graphs: Promise<ModuleGraphs> | undefined;
 
 /**
  * A loader whose jiti cache lives in `cacheDir` (`$HERMES_HOME/cache/jiti`): a folder the
@@ -52,7 +52,7 @@ export function moduleLoader(cacheDir: string): ModuleLoader {
       if (TYPESCRIPT.test(file)) {
         return (await (await jiti()).import(file)) as Record<string, unknown>;
       }
-      const modules = registerResolveHooks();
+      const modules = await registerResolveHooks();
       const url = modules.urlFor(file, pass);
       const module = (await nativeImport(url)) as Record<string, unknown>;
       await modules.loaded(file, url);
@@ -79,12 +79,14 @@ async function createJitiLoader(cacheDir: string): Promise<Jiti> {
   });
 }
 
-function registerResolveHooks(): ModuleGraphs {
-  if (graphs !== undefined) return graphs;
-  graphs = moduleGraphs();
-  register(pathToFileURL(join(PACKAGE_ROOT, 'loader', 'resolve-hooks.mjs')), {
-    data: { ...frameworkUrls(), graphs: graphs.hooksPort },
-    transferList: [graphs.hooksPort],
+function registerResolveHooks(): Promise<ModuleGraphs> {
+  graphs ??= frameworkUrls().then((urls) => {
+    const created = moduleGraphs();
+    register(pathToFileURL(join(PACKAGE_ROOT, 'loader', 'resolve-hooks.mjs')), {
+      data: { ...urls, graphs: created.hooksPort },
+      transferList: [created.hooksPort],
+    });
+    return created;
   });
   return graphs;
 }

@@ -201,18 +201,22 @@ describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
     );
     expect(mended.stdout).toMatch(/Updated the hermes hook's command for Stop in/);
     const hooks = JSON.parse(readFileSync(join(project, '.codex/hooks.json'), 'utf8')).hooks;
+    // The project's command: its own node_modules/.bin/hermes, no path of this machine.
     expect(hooks.Stop).toEqual([
-      {
-        hooks: [
-          { type: 'command', command: expect.stringMatching(/bin\/hermes\.js" hook codex$/) },
-        ],
-      },
+      { hooks: [{ type: 'command', command: expect.stringMatching(/\.bin\/hermes hook codex$/) }] },
     ]);
     expect(JSON.stringify(hooks)).not.toContain('/gone/');
     expect(hooks.PreToolUse[0]).toEqual({
       matcher: 'Bash',
       hooks: [{ type: 'command', command: 'my-check' }],
     });
+    // ... which the project must have installed.
+    const notInstalled = await doctor();
+    expect(notInstalled.code).toBe(1);
+    expect(notInstalled.stdout).toContain(
+      `its command runs the project's ${join(project, 'node_modules/.bin/hermes')}, which is not installed`,
+    );
+    write(project, { 'node_modules/.bin/hermes': '' });
     const healthy = await doctor();
     expect(healthy.code).toBe(0);
     expect(healthy.stdout).toMatch(

@@ -64,6 +64,46 @@ describe('loadRuntime: loading extensions from disk', () => {
     expect(outcome.value).toBe('hi [js] [single]');
   });
 
+  it('gives JavaScript the running framework and zod, not copies; its own zod where it has one', async () => {
+    const seen = '__hermesSeenModules';
+    const reporter = (name: string, imports: string) => `${imports}
+      globalThis.${seen} = { ...globalThis.${seen}, '${name}': { framework, policy, z } };
+      export default { name: '${name}', setup() {} };`;
+    const home = tree({
+      'extensions/shared.mjs': reporter(
+        'shared',
+        `import * as framework from 'hermes-extensions'; import * as policy from 'hermes-extensions/policy'; import { z } from 'zod';`,
+      ),
+      'extensions/pinned/index.mjs': reporter(
+        'pinned',
+        `import * as framework from 'hermes-extensions'; const policy = undefined; import { z } from 'zod';`,
+      ),
+      'extensions/pinned/node_modules/zod/package.json': JSON.stringify({
+        name: 'zod',
+        type: 'module',
+        exports: './index.js',
+      }),
+      'extensions/pinned/node_modules/zod/index.js': 'export const z = { pinned: true };',
+    });
+    const runtime = await loadRuntime({ home, cwd: tree(), ...quiet });
+    expect(runtime.diagnostics).toEqual([]);
+    const modules = (globalThis as Record<string, unknown>)[seen] as Record<
+      string,
+      { framework: Record<string, unknown>; policy: Record<string, unknown>; z: unknown }
+    >;
+    const host = await import('hermes-extensions');
+    const { z } = await import('zod');
+    expect(modules.shared?.framework.defineExtension).toBe(host.defineExtension);
+    expect(modules.shared?.framework.block).toBe(host.block);
+    expect(modules.shared?.policy.analyzeShell).toBe(
+      (await import('hermes-extensions/policy')).analyzeShell,
+    );
+    expect(modules.shared?.z).toBe(z);
+    expect(modules.pinned?.framework.defineExtension).toBe(host.defineExtension);
+    expect(modules.pinned?.z).toEqual({ pinned: true });
+    delete (globalThis as Record<string, unknown>)[seen];
+  });
+
   it('gives extensions the guard-author helpers at hermes-extensions/policy, in TypeScript and JavaScript', async () => {
     // A write through the shell, found by the policy helpers whichever loader ran the file.
     const guard = `hermes.on('intercept_tool_call', (e) => {

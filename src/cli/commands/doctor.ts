@@ -138,8 +138,15 @@ function installedHookCheck(
   projectRoot: string,
 ): Check {
   const subject = `${agent.title} hook (${hook.file})`;
-  const inProject = hook.file === agent.settingsFile(projectRoot);
-  const fix = `hermes hook install ${agent.name}${inProject ? ` --project --cwd ${projectRoot}` : ''}`;
+  const fix = `hermes hook install ${agent.name}${hook.scope === 'user' ? '' : ` --${hook.scope} --cwd ${projectRoot}`}`;
+  if (hook.missing.length > 0 && hook.command === agent.projectCommand) {
+    return {
+      level: 'error',
+      subject,
+      message: `its command runs the project's ${hook.missing.join(' and ')}, which is not installed: ${agent.title} lets a failing hook through, so no extension runs there`,
+      fix: 'npm install --save-dev hermes-extensions (in the project)',
+    };
+  }
   if (hook.missing.length > 0) {
     return {
       level: 'error',

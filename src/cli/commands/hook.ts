@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../../host/command-hook/agents.js';
+import { inspectInstalledHooks } from '../../host/command-hook/installed.js';
 import { stderrLogger } from '../../log/logger.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
 import { CliError, type Io } from '../io.js';
@@ -23,36 +25,112 @@ export async function hookCommand(agent: CommandHookAgent, io: Io): Promise<numb
   });
 }
 
+/** `--project` and `--local`, as `hook install` and `hook uninstall` take them. */
+export interface HookSettingsOptions {
+  cwd?: string;
+  project?: boolean;
+  local?: boolean;
+}
+
 /**
- * `hermes hook install <agent> [--project]`: adds the hook to the agent's settings (the user's,
- * or the project's under `--cwd`), keeping what is there.
+ * `hermes hook install <agent> [--project | --local]`: adds the hook to the agent's settings —
+ * the user's; the project's shared ones under `--cwd`, with a command that names no path of this
+ * machine (the project's own `node_modules/.bin/hermes`), so they can be committed; or, with
+ * `--local`, Claude Code's `settings.local.json` there, which is the user's own — keeping what is
+ * there.
  */
 export async function hookInstallCommand(
   name: string,
-  options: { cwd?: string; project?: boolean },
+  options: HookSettingsOptions,
   io: Io,
 ): Promise<number> {
-  const agent = COMMAND_HOOK_AGENTS[name];
-  if (agent === undefined)
-    throw new CliError(`unknown agent "${name}"; supported: ${HOOK_AGENT_NAMES}`, 2);
+  const agent = agentNamed(name);
+  const { file, project, shared } = settingsTarget(agent, options);
   const { installCommandHooks } = await import('../../host/command-hook/install.js');
   const bin = join(PACKAGE_ROOT, 'bin', 'hermes.js');
-  let result: ReturnType<typeof installCommandHooks>;
-  try {
-    result = installCommandHooks(agent, {
-      command: `"${process.execPath}" "${bin}" hook ${agent.name}`,
-      // The agent's settings only: $HERMES_HOME is not needed here.
-      ...(options.project ? { project: resolve(options.cwd ?? process.cwd()) } : {}),
-    });
-  } catch (error) {
-    throw new CliError((error as Error).message, 1);
-  }
-  const { file, added, updated } = result;
+  // The agent's settings only: $HERMES_HOME is not needed here.
+  const command = shared
+    ? agent.projectCommand
+    : `"${process.execPath}" "${bin}" hook ${agent.name}`;
+  const { added, updated } = failingWith1(() => installCommandHooks(agent, { file, command }));
   if (added.length > 0) io.out(`Added the hermes hook for ${added.join(', ')} to ${file}.`);
   if (updated.length > 0)
     io.out(`Updated the hermes hook's command for ${updated.join(', ')} in ${file}.`);
   if (added.length + updated.length === 0)
     io.out(`${file} already runs the hermes hook; nothing changed.`);
   else if (agent.afterInstall) io.out(agent.afterInstall);
+  // The agent runs every file's hooks: the same hook in two of them runs twice on every event.
+  for (const other of inspectInstalledHooks(agent, project)) {
+    if (other.file === file) continue;
+    const flag = other.scope === 'user' ? '' : ` --${other.scope} --cwd ${project}`;
+    io.out(
+      `${other.file} runs the hermes hook too, so ${agent.title} would run it twice; remove one: hermes hook uninstall ${agent.name}${flag}`,
+    );
+  }
+  if (shared && project !== undefined) {
+    const projectBin = join(agent.projectCommandRoot(project), 'node_modules', '.bin', 'hermes');
+    if (!existsSync(projectBin))
+      io.err(
+        `Warning: ${projectBin} does not exist yet. The project's hook runs the project's own hermes-extensions: add it (npm install --save-dev hermes-extensions), or the hook fails and ${agent.title} lets every call through.`,
+      );
+  }
   return 0;
+}
+
+/**
+ * `hermes hook uninstall <agent> [--project | --local]`: removes the hermes hooks from the same
+ * settings file install writes, keeping every other hook and setting.
+ */
+export async function hookUninstallCommand(
+  name: string,
+  options: HookSettingsOptions,
+  io: Io,
+): Promise<number> {
+  const agent = agentNamed(name);
+  const { file } = settingsTarget(agent, options);
+  const { uninstallCommandHooks } = await import('../../host/command-hook/uninstall.js');
+  const { removed } = failingWith1(() => uninstallCommandHooks(agent, file));
+  io.out(
+    removed.length > 0
+      ? `Removed the hermes hook for ${removed.join(', ')} from ${file}.`
+      : `${file} has no hermes hook; nothing changed.`,
+  );
+  return 0;
+}
+
+function agentNamed(name: string): CommandHookAgent {
+  const agent = COMMAND_HOOK_AGENTS[name];
+  if (agent === undefined)
+    throw new CliError(`unknown agent "${name}"; supported: ${HOOK_AGENT_NAMES}`, 2);
+  return agent;
+}
+
+/**
+ * The settings file the options name, the project it belongs to, and whether it is shared with
+ * the project (its command must then name no path of this machine).
+ */
+function settingsTarget(
+  agent: CommandHookAgent,
+  options: HookSettingsOptions,
+): { file: string; project?: string; shared: boolean } {
+  if (!options.project && !options.local)
+    return { file: agent.settingsFile(undefined), shared: false };
+  const project = resolve(options.cwd ?? process.cwd());
+  if (!options.local) return { file: agent.settingsFile(project), project, shared: true };
+  const file = agent.localSettingsFile(project);
+  if (file === undefined)
+    throw new CliError(
+      `${agent.title} has no settings of your own inside a project: it reads hooks only from ${agent.settingsFile(undefined)} (yours, without --local) and ${agent.settingsFile(project)} (the project's, --project)`,
+      2,
+    );
+  return { file, project, shared: false };
+}
+
+/** A settings file that cannot be read or written is a problem (exit 1), named by the error. */
+function failingWith1<T>(action: () => T): T {
+  try {
+    return action();
+  } catch (error) {
+    throw new CliError((error as Error).message, 1);
+  }
 }

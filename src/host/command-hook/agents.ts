@@ -1,5 +1,6 @@
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 type Args = Record<string, unknown>;
 
@@ -63,6 +64,18 @@ export interface CommandHookAgent {
   matchesAllTools(matcher: unknown): boolean;
   /** The settings file the hook entries go in, user-wide or in the project. */
   settingsFile(project: string | undefined): string;
+  /**
+   * The project's settings file that is the user's own and not shared (Claude Code's
+   * `settings.local.json`); undefined when the agent has none.
+   */
+  localSettingsFile(project: string): string | undefined;
+  /**
+   * The hook's command line in a project's shared settings: no path of this machine, so the file
+   * can be committed and runs for everyone who installed the project's dependencies.
+   */
+  projectCommand: string;
+  /** The folder `projectCommand` finds `node_modules/.bin/hermes` in, for a session in `project`. */
+  projectCommandRoot(project: string): string;
   /** What the user must still do once the hook is installed, if anything. */
   afterInstall?: string;
 }
@@ -128,6 +141,11 @@ export const claudeCode: CommandHookAgent = {
     project
       ? join(project, '.claude', 'settings.json')
       : join(homedir(), '.claude', 'settings.json'),
+  localSettingsFile: (project) => join(project, '.claude', 'settings.local.json'),
+  // Claude Code runs a hook through the shell with the project's root in $CLAUDE_PROJECT_DIR,
+  // whatever folder the session is in.
+  projectCommand: '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/hermes hook claude-code',
+  projectCommandRoot: (project) => project,
 };
 
 /**
@@ -168,10 +186,26 @@ export const codex: CommandHookAgent = {
     project
       ? join(project, '.codex', 'hooks.json')
       : join(process.env.CODEX_HOME || join(homedir(), '.codex'), 'hooks.json'),
+  // Codex reads hooks from $CODEX_HOME and the project's .codex/ only.
+  localSettingsFile: () => undefined,
+  // Codex runs a hook with `$SHELL -lc` in the session's folder, which may be below the project
+  // root, and tells it no root: git names it (Codex finds the project's .codex/ by the same .git);
+  // outside a repository the session's folder is the one whose .codex/ Codex read.
+  projectCommand:
+    '"$(git rev-parse --show-toplevel 2>/dev/null || pwd)"/node_modules/.bin/hermes hook codex',
+  projectCommandRoot: (project) => gitRoot(project) ?? project,
   // Codex skips a new or changed hook, silently, until the user trusts it.
   afterInstall:
     'Codex runs them once you trust them: open /hooks in Codex and trust the hermes hook.',
 };
+
+/** The nearest folder at or above `dir` that holds a `.git` (a folder, or a file in a worktree). */
+function gitRoot(dir: string): string | undefined {
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    if (existsSync(join(at, '.git'))) return at;
+    if (dirname(at) === at) return undefined;
+  }
+}
 
 /** The event's folder as the shell call's `workdir`, unless the call names its own. */
 function withWorkdir(args: Args, cwd: string | undefined): Args {

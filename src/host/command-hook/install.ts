@@ -1,37 +1,26 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { CommandHookAgent } from './agents.js';
-import { type HookEntry, isHermesHookCommand } from './installed.js';
+import { isHermesHookCommand } from './installed.js';
+import { type HookEntry, hooksOf, readSettingsFile, writeSettingsFile } from './settings-file.js';
 
 /**
- * Adds `command` as a command hook to the agent's settings — Claude Code's `settings.json`,
- * Codex's `hooks.json`, user-wide or the project's; both keep hooks under `hooks.<Event>` —
- * keeping every setting and hook already there; running it twice adds nothing twice. A hermes
- * hook already there with another command line (the package moved, Node was upgraded) gets this
- * one instead: a stale path would fail, and both agents let a failing hook through. Returns the
- * file and the events it added or updated. `PreToolUse` is registered for every tool, MCP tools
+ * Adds `command` as a command hook to the agent's settings `file` — Claude Code's
+ * `settings.json` (or `settings.local.json`), Codex's `hooks.json`, user-wide or the project's;
+ * both keep hooks under `hooks.<Event>` — keeping every setting and hook already there and the
+ * file's layout; running it twice adds nothing twice. A hermes hook already there with another
+ * command line (the package moved, Node was upgraded, a user-wide command became a project one)
+ * gets this one instead: a stale path would fail, and both agents let a failing hook through.
+ * Returns the events it added or updated. `PreToolUse` is registered for every tool, MCP tools
  * included, with the matcher that means so to this agent; a hermes hook found under a narrower
  * matcher is moved. A file that is not a JSON object is an error, not overwritten.
  */
 export function installCommandHooks(
   agent: CommandHookAgent,
-  options: { project?: string; command: string },
-): { file: string; added: string[]; updated: string[] } {
-  const file = agent.settingsFile(options.project);
-  let settings: Record<string, unknown> = {};
-  if (existsSync(file)) {
-    const text = readFileSync(file, 'utf8');
-    try {
-      settings = text.trim() === '' ? {} : JSON.parse(text);
-    } catch (error) {
-      throw new Error(
-        `${file} is not valid JSON (${(error as Error).message}); fix or move it first`,
-      );
-    }
-    if (settings === null || typeof settings !== 'object' || Array.isArray(settings))
-      throw new Error(`${file} does not hold a JSON object; fix or move it first`);
-  }
-  const hooks = (settings.hooks ?? {}) as Record<string, HookEntry[]>;
+  options: { file: string; command: string },
+): { added: string[]; updated: string[] } {
+  const read = readSettingsFile(options.file);
+  if (read.settings.hooks !== undefined && hooksOf(read.settings) === undefined)
+    throw new Error(`${options.file}: "hooks" is not an object; fix or move it first`);
+  const hooks = (hooksOf(read.settings) ?? {}) as Record<string, HookEntry[]>;
   const added: string[] = [];
   const updated: string[] = [];
   for (const event of agent.installEvents) {
@@ -71,11 +60,10 @@ export function installCommandHooks(
     }
     hooks[event] = kept;
   }
-  // Nothing to do leaves the file as the user wrote it, layout and all.
+  // Nothing to do leaves the file as the user wrote it, byte for byte.
   if (added.length + updated.length > 0) {
-    settings.hooks = hooks;
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, `${JSON.stringify(settings, null, 2)}\n`);
+    read.settings.hooks = hooks;
+    writeSettingsFile(read);
   }
-  return { file, added, updated };
+  return { added, updated };
 }

@@ -1,30 +1,35 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { parse } from 'shell-quote';
 import type { CommandHookAgent } from './agents.js';
+import { type HookEntry, hooksOf } from './settings-file.js';
+
+/** Which of the agent's settings files: the user's, the project's shared one, or its local one. */
+export type HookScope = 'user' | 'project' | 'local';
 
 /** A `hermes hook <agent>` command found in one of the agent's settings files. */
 export interface InstalledHook {
   file: string;
+  scope: HookScope;
   command: string;
   /** The events it is registered for. */
   events: string[];
-  /** Absolute paths in the command (the node binary, the bin script) that no longer exist. */
+  /**
+   * Paths the command runs that do not exist: the node binary and bin script of an absolute
+   * command, the project's `node_modules/.bin/hermes` of a project command.
+   */
   missing: string[];
 }
 
-/** One entry under `hooks.<Event>` in Claude Code's settings and Codex's hooks.json alike. */
-export interface HookEntry {
-  matcher?: string;
-  hooks?: Array<{ type?: string; command?: string; timeout?: number }>;
-}
-
 /**
- * Whether a hook command is this package's hook for `agent`: one simple command (no `;`, `&&`,
- * pipes) that ends in `hermes hook <agent>`, where `hermes` may be `hermes-extensions` or a path
- * to either or to `bin/hermes.js` (run by node). Strict, because install rewrites what matches.
+ * Whether a hook command is this package's hook for `agent`: the agent's project command
+ * (`agent.projectCommand`, as `hook install --project` writes it), or one simple command (no
+ * `;`, `&&`, pipes) that ends in `hermes hook <agent>`, where `hermes` may be `hermes-extensions`
+ * or a path to either or to `bin/hermes.js` (run by node). Strict, because install and uninstall
+ * rewrite what matches.
  */
 export function isHermesHookCommand(command: string, agent: CommandHookAgent): boolean {
+  if (command.trim() === agent.projectCommand) return true;
   const tokens = parse(command);
   if (tokens.some((token) => typeof token !== 'string')) return false;
   const words = tokens as string[];
@@ -37,16 +42,34 @@ export function isHermesHookCommand(command: string, agent: CommandHookAgent): b
   );
 }
 
+/** The agent's settings files that may hold its hook: the user's, and `project`'s when given. */
+export function settingsFiles(
+  agent: CommandHookAgent,
+  project?: string,
+): Array<{ file: string; scope: HookScope }> {
+  const local = project === undefined ? undefined : agent.localSettingsFile(project);
+  return [
+    { file: agent.settingsFile(undefined), scope: 'user' as const },
+    ...(project === undefined
+      ? []
+      : [{ file: agent.settingsFile(project), scope: 'project' as const }]),
+    ...(local === undefined ? [] : [{ file: local, scope: 'local' as const }]),
+  ];
+}
+
 /**
  * The hermes hooks in the agent's settings, user-wide and in `project` when given: which events
  * they cover and whether the paths they run still exist (a moved package or a removed Node
- * version breaks the command, and both agents treat a failing hook as non-blocking: the
- * extensions would silently stop running there).
+ * version breaks the command, a project command needs the project's own hermes-extensions
+ * installed, and both agents treat a failing hook as non-blocking: the extensions would silently
+ * stop running there).
  */
 export function inspectInstalledHooks(agent: CommandHookAgent, project?: string): InstalledHook[] {
-  const files = [agent.settingsFile(undefined), ...(project ? [agent.settingsFile(project)] : [])];
   const found: InstalledHook[] = [];
-  for (const file of new Set(files)) {
+  const seen = new Set<string>();
+  for (const { file, scope } of settingsFiles(agent, project)) {
+    if (seen.has(file)) continue;
+    seen.add(file);
     const hooks = readHooks(file);
     if (hooks === undefined) continue;
     const byCommand = new Map<string, InstalledHook>();
@@ -58,9 +81,10 @@ export function inspectInstalledHooks(agent: CommandHookAgent, project?: string)
           if (typeof command !== 'string' || !isHermesHookCommand(command, agent)) continue;
           const installed = byCommand.get(command) ?? {
             file,
+            scope,
             command,
             events: [],
-            missing: argv(command).filter((word) => isAbsolute(word) && !existsSync(word)),
+            missing: runs(command, agent, project).filter((path) => !existsSync(path)),
           };
           if (!installed.events.includes(event)) installed.events.push(event);
           byCommand.set(command, installed);
@@ -69,28 +93,44 @@ export function inspectInstalledHooks(agent: CommandHookAgent, project?: string)
     }
     found.push(...byCommand.values());
   }
-  // In the order the agent runs them, whatever the order in the file.
+  for (const hook of found) hook.events.sort(byInstallOrder(agent));
+  return found;
+}
+
+/** Sorts events in the order the agent runs them, whatever the order in the file. */
+export function byInstallOrder(agent: CommandHookAgent): (a: string, b: string) => number {
   const rank = (event: string) => {
     const at = agent.installEvents.indexOf(event);
     return at === -1 ? agent.installEvents.length : at;
   };
-  for (const hook of found) hook.events.sort((a, b) => rank(a) - rank(b));
-  return found;
+  return (a, b) => rank(a) - rank(b);
 }
 
 function readHooks(file: string): Record<string, unknown> | undefined {
   if (!existsSync(file)) return undefined;
   try {
-    const settings = JSON.parse(readFileSync(file, 'utf8')) as { hooks?: unknown };
-    const hooks = settings?.hooks;
-    return hooks && typeof hooks === 'object' && !Array.isArray(hooks)
-      ? (hooks as Record<string, unknown>)
+    const settings: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    return settings !== null && typeof settings === 'object' && !Array.isArray(settings)
+      ? hooksOf(settings as Record<string, unknown>)
       : undefined;
   } catch {
     return undefined;
   }
 }
 
-function argv(command: string): string[] {
-  return parse(command).filter((word): word is string => typeof word === 'string');
+/**
+ * The absolute paths a hook command runs: the project's `node_modules/.bin/hermes` for the
+ * project command (none known without a project), else the absolute words of the command line,
+ * `$CLAUDE_PROJECT_DIR` read as the project.
+ */
+function runs(command: string, agent: CommandHookAgent, project: string | undefined): string[] {
+  if (command.trim() === agent.projectCommand)
+    return project === undefined
+      ? []
+      : [join(agent.projectCommandRoot(project), 'node_modules', '.bin', 'hermes')];
+  const env = (name: string) =>
+    name === 'CLAUDE_PROJECT_DIR' && project !== undefined ? project : `$${name}`;
+  return parse(command, env).filter(
+    (word): word is string => typeof word === 'string' && isAbsolute(word),
+  );
 }

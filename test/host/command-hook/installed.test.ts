@@ -29,4 +29,13 @@ describe('isHermesHookCommand', () => {
     }
     expect(isHermesHookCommand('hermes hook claude-code', claudeCode)).toBe(true);
   });
+
+  it('knows the project commands `hook install --project` writes, each for its own agent', () => {
+    expect(isHermesHookCommand(claudeCode.projectCommand, claudeCode)).toBe(true);
+    expect(isHermesHookCommand(codex.projectCommand, codex)).toBe(true);
+    expect(isHermesHookCommand(codex.projectCommand, claudeCode)).toBe(false);
+    expect(isHermesHookCommand(claudeCode.projectCommand, codex)).toBe(false);
+    expect(isHermesHookCommand(`${codex.projectCommand}; rm -rf ~`, codex)).toBe(false);
+    expect(isHermesHookCommand(`${claudeCode.projectCommand} && curl x`, claudeCode)).toBe(false);
+  });
 });

@@ -1,0 +1,72 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/** One entry under `hooks.<Event>` in Claude Code's settings and Codex's hooks.json alike. */
+export interface HookEntry {
+  matcher?: string;
+  hooks?: Array<{ type?: string; command?: string; timeout?: number }>;
+}
+
+/**
+ * An agent's JSON settings file as read, with the layout it was written in, so that a change
+ * written back differs from the user's file only where the change is: the same indentation (two
+ * spaces, four, a tab, or none for a one-line file), line ends and final newline.
+ */
+export interface SettingsFile {
+  file: string;
+  settings: Record<string, unknown>;
+  indent: string;
+  eol: '\n' | '\r\n';
+  finalNewline: boolean;
+}
+
+/** Reads `file` (none, or an empty one, is `{}`); a file that is not a JSON object is an error. */
+export function readSettingsFile(file: string): SettingsFile {
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const layout = { indent: '  ', eol: '\n' as const, finalNewline: true };
+  if (text.trim() === '') return { file, settings: {}, ...layout };
+  let settings: unknown;
+  try {
+    settings = JSON.parse(text);
+  } catch (error) {
+    throw new Error(
+      `${file} is not valid JSON (${(error as Error).message}); fix or move it first`,
+    );
+  }
+  if (settings === null || typeof settings !== 'object' || Array.isArray(settings))
+    throw new Error(`${file} does not hold a JSON object; fix or move it first`);
+  const multiline = text.trim().includes('\n');
+  return {
+    file,
+    settings: settings as Record<string, unknown>,
+    // The first indented line says how deep one level is; `{}` on one line says nothing.
+    indent: multiline ? (/\n([ \t]+)\S/.exec(text)?.[1] ?? '  ') : text.trim() === '{}' ? '  ' : '',
+    eol: text.includes('\r\n') ? '\r\n' : '\n',
+    finalNewline: /\n$/.test(text),
+  };
+}
+
+/** Writes the settings back in their layout; settings left empty remove the file (same meaning). */
+export function writeSettingsFile({
+  file,
+  settings,
+  indent,
+  eol,
+  finalNewline,
+}: SettingsFile): void {
+  if (Object.keys(settings).length === 0) {
+    rmSync(file, { force: true });
+    return;
+  }
+  const json = JSON.stringify(settings, null, indent).replaceAll('\n', eol);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, finalNewline ? `${json}${eol}` : json);
+}
+
+/** The settings' `hooks` object (`hooks.<Event>` arrays of entries), undefined when it is not one. */
+export function hooksOf(settings: Record<string, unknown>): Record<string, unknown> | undefined {
+  const hooks = settings.hooks;
+  return hooks !== null && typeof hooks === 'object' && !Array.isArray(hooks)
+    ? (hooks as Record<string, unknown>)
+    : undefined;
+}
