@@ -181,9 +181,11 @@ async function readStdin(): Promise<string | Error> {
 type Unanswered = { why: string; startDaemon: boolean };
 
 /**
- * One request and its answer line, within `boundMs`. Whatever comes after the first settlement
- * is dropped with the connection: an answer past the bound is never printed beside the
- * in-process one. The client does not half-close its side: the daemon answers on an open one.
+ * One request and its answer line, within `boundMs`. Without an answer the connection is
+ * dropped, and whatever comes after with it: an answer past the bound is never printed beside
+ * the in-process one. With one, the daemon closes it; the client only stops waiting for that
+ * (`unref`, which saves the ~0.7 ms `destroy` takes here). The client does not half-close its
+ * side: the daemon answers on an open one.
  */
 function ask(
   path: string,
@@ -197,7 +199,8 @@ function ask(
       if (done) return;
       done = true;
       clearTimeout(timer);
-      socket.destroy();
+      if ('exitCode' in result) socket.unref();
+      else socket.destroy();
       settle(result);
     };
     const timer = setTimeout(
