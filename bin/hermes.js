@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The package's command line. It runs the compiled sources, which `npm install` builds.
 // CommonJS (bin/package.json), so that a hook call the warm daemon answers never starts Node's
-// ES module loader: about a tenth of a bare Node start (BENCHMARKS.md, hook calls).
+// ES module loader: about a tenth of a bare Node start (BENCHMARKS.md, "Hook call").
 const { existsSync } = require('node:fs');
 const { join } = require('node:path');
 

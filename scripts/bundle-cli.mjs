@@ -3,7 +3,7 @@
 // start-up). Libraries the CLI imports only for some commands stay separate and lazy.
 // The hook daemon's client goes into one CommonJS file (dist/hook-client.cjs) that bin/hermes.js
 // requires: loading it as ES modules starts Node's ES module loader, about 10 ms on every hook
-// call (BENCHMARKS.md, hook calls).
+// call (BENCHMARKS.md, "Hook call").
 import { rolldown } from 'rolldown';
 
 const bundles = [

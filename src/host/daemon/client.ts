@@ -8,7 +8,7 @@
  * Everything here is paid on every tool call of the agent, so it loads as little as it can: Node's
  * built-ins and the protocol only (.dependency-cruiser.cjs), no `process.stdout`/`stdin` streams
  * and no `performance` global (each costs a millisecond or two to set up), `child_process` only
- * to start a daemon (BENCHMARKS.md, hook calls).
+ * to start a daemon (BENCHMARKS.md, "Hook call").
  */
 import { lstatSync, readFileSync, writeSync } from 'node:fs';
 import { createConnection } from 'node:net';
