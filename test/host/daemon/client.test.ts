@@ -70,8 +70,11 @@ function setup() {
     tool_input: { file_path: join(project, 'src/login.ts'), old_string: 'a', new_string: 'b' },
   });
   /** `hermes hook claude-code` as the agent runs it, in this setup. */
-  const hook = (session: string, extra: Record<string, string | undefined> = {}) =>
-    runHook('claude-code', home, event(session), { ...env, ...extra } as Record<string, string>);
+  const hook = (
+    session: string,
+    extra: Record<string, string | undefined> = {},
+    agent: 'claude-code' | 'codex' = 'claude-code',
+  ) => runHook(agent, home, event(session), { ...env, ...extra } as Record<string, string>);
   /** The daemon the hook would reach: its socket is named after this exact environment. */
   const socketFor = (extra: Record<string, string | undefined> = {}) => {
     const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, ...extra };
@@ -126,19 +129,25 @@ async function eventually<T>(read: () => T[], timeoutMs = 10_000): Promise<T[]> 
 }
 
 describe.runIf(built)('hermes hook through the hook daemon', () => {
-  it('prints the daemon answer as it is, and sends it the event as the agent wrote it', async () => {
-    const s = setup();
-    const fake = await fakeDaemon(s.socketFor(), {
-      line: answerLine({ stdout: '{"from":"daemon"}\n', stderr: 'a note\n', exitCode: 2 }),
-    });
-    const answer = await s.hook('s1');
-    expect(answer).toEqual({ code: 2, stdout: '{"from":"daemon"}\n', stderr: 'a note\n' });
-    expect(fake.requests).toHaveLength(1);
-    const [request] = fake.requests;
-    expect(request).toMatchObject({ v: 1, agent: 'claude-code', cwd: process.cwd() });
-    expect(JSON.parse(request?.stdin ?? '')).toMatchObject({ session_id: 's1', tool_name: 'Edit' });
-    expect(s.daemonStarts()).toEqual([]);
-  });
+  it.each(['claude-code', 'codex'] as const)(
+    'prints the daemon answer as it is, and sends it the %s event as the agent wrote it',
+    async (agent) => {
+      const s = setup();
+      const fake = await fakeDaemon(s.socketFor(), {
+        line: answerLine({ stdout: '{"from":"daemon"}\n', stderr: 'a note\n', exitCode: 2 }),
+      });
+      const answer = await s.hook('s1', {}, agent);
+      expect(answer).toEqual({ code: 2, stdout: '{"from":"daemon"}\n', stderr: 'a note\n' });
+      expect(fake.requests).toHaveLength(1);
+      const [request] = fake.requests;
+      expect(request).toMatchObject({ v: 1, agent, cwd: process.cwd() });
+      expect(JSON.parse(request?.stdin ?? '')).toMatchObject({
+        session_id: 's1',
+        tool_name: 'Edit',
+      });
+      expect(s.daemonStarts()).toEqual([]);
+    },
+  );
 
   it.each([
     ['no socket folder yet', true],
