@@ -99,6 +99,23 @@ module.exports = {
       to: { path: ADAPTER, pathNot: '^src/host/(daemon|command-hook)/' },
     },
     {
+      // `hermes hook <agent>` loads it before the framework, on every hook call (bin/hermes.js):
+      // each module it pulled in would be paid on every tool call of the agent.
+      name: 'daemon-client-stands-alone',
+      comment: 'src/host/daemon/client.ts imports only Node built-ins and ./protocol.ts',
+      severity: 'error',
+      from: { path: '^src/host/daemon/client\\.ts$' },
+      to: { pathNot: '^src/host/daemon/protocol\\.ts$', dependencyTypesNot: ['core'] },
+    },
+    {
+      // The protocol is what the client loads with it: the same holds for it.
+      name: 'daemon-protocol-stands-alone',
+      comment: 'src/host/daemon/protocol.ts imports only Node built-ins',
+      severity: 'error',
+      from: { path: '^src/host/daemon/protocol\\.ts$' },
+      to: { dependencyTypesNot: ['core'] },
+    },
+    {
       name: 'host-helpers-below-adapters',
       comment: 'the shared host files (src/host/*.ts) do not import an adapter',
       severity: 'error',

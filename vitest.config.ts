@@ -21,7 +21,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Nor may a slow load's warning (over 1 s by default) turn a healthy setup into a warning on
     // such a machine; the tests of the warning set their own threshold. Child processes inherit it.
-    env: { HERMES_SLOW_LOAD_MS: '600000' },
+    // And a `hermes hook` run by a test answers in-process, as it did before the hook daemon,
+    // instead of starting a daemon per test home; the daemon's tests turn it back on.
+    env: { HERMES_SLOW_LOAD_MS: '600000', HERMES_DAEMON: '0' },
     projects: [
       {
         extends: true,

@@ -140,6 +140,8 @@ try {
       {
         input: event,
         stdio: ['pipe', 'pipe', 'inherit'],
+        // The hook process itself, as it answered before the hook daemon (bench/hook.mjs).
+        env: { ...process.env, HERMES_DAEMON: '0' },
       },
     );
     if (i > 0) perProcess.push(performance.now() - started);

@@ -3,39 +3,20 @@
 // (default 11) after one unmeasured round that fills the cache. Run by bench/run.mjs, which
 // prints the table; the samples (ms) go to stdout as one JSON line.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { N, writeExtensions } from './fifty-extensions.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = Math.max(1, Number(process.env.BENCH_CLI_RUNS ?? 11));
-const N = 50;
 
 const work = mkdtempSync(join(tmpdir(), 'hermes-cli-bench-'));
 const home = join(work, 'home');
 const project = join(work, 'project');
 mkdirSync(project, { recursive: true });
-for (let i = 0; i < N; i++) {
-  const name = `ext-${String(i).padStart(2, '0')}`;
-  mkdirSync(join(home, 'extensions', name), { recursive: true });
-  writeFileSync(
-    join(home, 'extensions', name, 'index.ts'),
-    `import { block, defineExtension } from 'hermes-extensions';
-import { z } from 'zod';
-enum Mode { Strict = 'strict', Loose = 'loose' }
-interface Options { mode: Mode }
-const defaults = { mode: Mode.Strict } satisfies Options;
-export default defineExtension({
-  name: '${name}',
-  configSchema: z.object({ mode: z.enum(['strict', 'loose']).default(defaults.mode) }),
-  setup(hermes) {
-    hermes.on('intercept_tool_call', (event) => (event.toolArgs.path === '${name}' ? block('no') : undefined), { tools: ['write'] });
-  },
-});
-`,
-  );
-}
+writeExtensions(home);
 
 const env = { ...process.env, HERMES_HOME: home };
 const time = (args) => {

@@ -3,9 +3,10 @@
 // (bench/coldstart.mjs), then the CLI start-up (bench/cli.mjs), then the tables, as markdown.
 // then the per-call latency in process, over the stdio bridge and per process (bench/bridge.mjs).
 // then a reference-loop turn with and without observers (bench/observers.mjs), then the cost of
-// judging one shell command (bench/shell.mjs).
+// judging one shell command (bench/shell.mjs), then one `hermes hook` call in-process, cold and
+// through a warm daemon (bench/hook.mjs).
 // BENCH_ONLY=coldstart (or any comma-separated list of dispatch, memory, coldstart, cli, bridge,
-// observers, shell) runs only those parts.
+// observers, shell, hook) runs only those parts.
 // Every dispatch figure is a median: mitata's p50 per bench, then the median of that over the
 // rounds (ratios and slopes are taken within a round, then their median; the range is min–max).
 // Every cold-start figure is the median of its runs, with the 10th–90th percentile in brackets.
@@ -34,7 +35,7 @@ if (
 }
 
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
-const PARTS = ['dispatch', 'memory', 'coldstart', 'cli', 'bridge', 'observers', 'shell'];
+const PARTS = ['dispatch', 'memory', 'coldstart', 'cli', 'bridge', 'observers', 'shell', 'hook'];
 const only = new Set((process.env.BENCH_ONLY ?? PARTS.join(',')).split(',').map((p) => p.trim()));
 const unknown = [...only].filter((part) => !PARTS.includes(part));
 if (unknown.length > 0 || only.size === 0) {
@@ -92,6 +93,11 @@ if (only.has('cli')) {
   console.error('CLI start-up benchmark…');
   cli = await runChild('cli.mjs');
 }
+let hook;
+if (only.has('hook')) {
+  console.error('hook call benchmark…');
+  hook = await runChild('hook.mjs');
+}
 let coldstart;
 if (only.has('coldstart')) {
   console.error('cold-start benchmark…');
@@ -129,6 +135,7 @@ const ran = [
   memory && 'the memory benchmark',
   coldstart && `${coldstart.runs} run(s) of each cold start`,
   cli && `${cli.runs} run(s) of the CLI start-up`,
+  hook && `${hook.runs} run(s) of each hook call`,
   bridge && `${bridge.bridge.n} calls over the bridge`,
 ].filter(Boolean);
 out.push(
@@ -433,6 +440,28 @@ if (cli) {
     `| ${node.toFixed(0)} | ${list.toFixed(0)} | ${ratio.toFixed(2)}× |`,
     '',
     `Target "within 3× of bare Node start-up": ${ratio <= 3 ? 'yes' : '**NO**'} (${ratio.toFixed(2)}×).`,
+  );
+}
+
+if (hook) {
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const { node, inProcess, cold, steady } = hook.samples;
+  const over = (samples) => median(samples.map((ms, i) => ms / node[i]));
+  const steadyRatio = over(steady);
+  out.push(
+    '',
+    `### Hook call: \`hermes hook claude-code\`, one PreToolUse, ${hook.extensions} TypeScript extensions plus workflow-guard and module-router (median wall ms of ${hook.runs} runs)`,
+    '',
+    `The warm daemon: ${hook.daemon}.`,
+    '',
+    '| | ms | ratio to `node -e 0` (within a run, median) |',
+    '|---|---:|---:|',
+    `| \`node -e 0\` | ${median(node).toFixed(0)} | 1.00× |`,
+    `| in-process (\`HERMES_DAEMON=0\`) | ${median(inProcess).toFixed(0)} | ${over(inProcess).toFixed(2)}× |`,
+    `| cold: no daemon running (answers in-process, starts one) | ${median(cold).toFixed(0)} | ${over(cold).toFixed(2)}× |`,
+    `| steady: a warm daemon answers | ${median(steady).toFixed(0)} | ${steadyRatio.toFixed(2)}× |`,
+    '',
+    `Target "a steady-state hook call within 1.2× of \`node -e 0\`": ${steadyRatio <= 1.2 ? 'yes' : '**NO**'} (${steadyRatio.toFixed(2)}×).`,
   );
 }
 

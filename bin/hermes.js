@@ -1,22 +1,69 @@
 #!/usr/bin/env node
 // The package's command line. It runs the compiled sources, which `npm install` builds.
-import { existsSync } from 'node:fs';
+// CommonJS (bin/package.json), so that a hook call the warm daemon answers never starts Node's
+// ES module loader: about a tenth of a bare Node start (BENCHMARKS.md, "Hook call").
+const { existsSync } = require('node:fs');
+const { join } = require('node:path');
 
-// The bundled command line starts faster; the plain build works the same.
-const bundled = new URL('../dist/cli.bundle.js', import.meta.url);
-const entry = existsSync(bundled) ? bundled : new URL('../dist/cli/main.js', import.meta.url);
-if (!existsSync(entry)) {
-  process.stderr.write(
-    'hermes: the package is not built (dist/ is missing). Run `npm install` or `npm run build` in it.\n',
-  );
-  process.exit(2);
+const root = join(__dirname, '..');
+const dist = join(root, 'dist');
+const args = process.argv.slice(2);
+
+/** The compiled command line: the bundle starts faster; the plain build works the same. */
+function cli() {
+  const bundled = join(dist, 'cli.bundle.js');
+  const entry = existsSync(bundled) ? bundled : join(dist, 'cli', 'main.js');
+  if (!existsSync(entry)) {
+    process.stderr.write(
+      'hermes: the package is not built (dist/ is missing). Run `npm install` or `npm run build` in it.\n',
+    );
+    process.exit(2);
+  }
+  // Output piped into `head` and the like: a closed pipe ends the command quietly, not with a trace.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+  }
+  return import(entry);
 }
-// Output piped into `head` and the like: a closed pipe ends the command quietly, not with a trace.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on('error', (error) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw error;
-  });
+
+/**
+ * `hermes hook claude-code|codex` asks the user's warm hook daemon first
+ * (src/host/daemon/client.ts); when it does not answer, the command line answers in-process, as
+ * it always has, and then starts a daemon for the next call if none was there.
+ */
+async function hook(agent, client) {
+  const outcome = await client.answerThroughDaemon(agent, root);
+  if (outcome.answered) return outcome.exitCode;
+  const { answerHook } = await cli();
+  const input = outcome.input;
+  const stdin = {
+    async *[Symbol.asyncIterator]() {
+      if (typeof input !== 'string') throw input;
+      yield input;
+    },
+  };
+  const code = await answerHook(agent, stdin, outcome.deadlineMs);
+  if (outcome.startDaemon) client.startDaemon(__filename);
+  return code;
 }
-const { main } = await import(entry.href);
-process.exitCode = await main(process.argv.slice(2));
+
+/** The client, bundled (dist/hook-client.cjs) or as built; none when the daemon is turned off. */
+function daemonClient() {
+  if (process.env.HERMES_DAEMON === '0') return undefined;
+  for (const file of [join(dist, 'hook-client.cjs'), join(dist, 'host', 'daemon', 'client.js')])
+    if (existsSync(file)) return require(file);
+  return undefined;
+}
+
+const client =
+  args.length === 2 &&
+  args[0] === 'hook' &&
+  (args[1] === 'claude-code' || args[1] === 'codex') &&
+  daemonClient();
+
+(client ? hook(args[1], client) : cli().then(({ main }) => main(args))).then((code) => {
+  process.exitCode = code;
+});

@@ -1,13 +1,25 @@
 // Bundles the command line into one file (dist/cli.bundle.js), the framework and zod with it:
 // on Node 20 loading ~150 small ES modules costs more than parsing one file (BENCHMARKS.md, CLI
 // start-up). Libraries the CLI imports only for some commands stay separate and lazy.
+// The hook daemon's client goes into one CommonJS file (dist/hook-client.cjs) that bin/hermes.js
+// requires: loading it as ES modules starts Node's ES module loader, about 10 ms on every hook
+// call (BENCHMARKS.md, "Hook call").
 import { rolldown } from 'rolldown';
 
-const bundle = await rolldown({
-  input: 'dist/cli/main.js',
-  platform: 'node',
-  external: ['jiti', 'cosmiconfig', 'yaml', 'diff', /^node:/],
-  logLevel: 'warn',
-});
-await bundle.write({ file: 'dist/cli.bundle.js', format: 'esm', codeSplitting: false });
-await bundle.close();
+const bundles = [
+  {
+    input: 'dist/cli/main.js',
+    external: ['jiti', 'cosmiconfig', 'yaml', 'diff', /^node:/],
+    output: { file: 'dist/cli.bundle.js', format: 'esm' },
+  },
+  {
+    input: 'dist/host/daemon/client.js',
+    external: [/^node:/],
+    output: { file: 'dist/hook-client.cjs', format: 'cjs' },
+  },
+];
+for (const { input, external, output } of bundles) {
+  const bundle = await rolldown({ input, platform: 'node', external, logLevel: 'warn' });
+  await bundle.write({ ...output, codeSplitting: false });
+  await bundle.close();
+}

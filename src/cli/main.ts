@@ -218,6 +218,20 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
   }
 }
 
+/**
+ * `hermes hook <agent>` for an event bin/hermes.js has read already (the hook daemon did not
+ * answer it), within what is left of the hook's deadline.
+ */
+export function answerHook(
+  agentName: string,
+  stdin: AsyncIterable<string | Buffer>,
+  deadlineMs: number,
+): Promise<number> {
+  const agent = COMMAND_HOOK_AGENTS[agentName];
+  if (agent === undefined) throw new Error(`unknown agent "${agentName}"`);
+  return hookCommand(agent, processIo(), stdin, deadlineMs);
+}
+
 function isFileSystemError(error: unknown): error is NodeJS.ErrnoException & { path: string } {
   return (
     error instanceof Error &&

@@ -11,18 +11,28 @@ export const HOOK_AGENT_NAMES = Object.keys(COMMAND_HOOK_AGENTS).join(', ');
 
 /**
  * `hermes hook <agent>`: one hook event of the agent on stdin, answered on stdout as its hook
- * protocol expects (src/host/command-hook/hook-process.ts).
+ * protocol expects (src/host/command-hook/hook-process.ts). `stdin` and `deadlineMs` are given
+ * when bin/hermes.js has read the event already and the hook daemon did not answer it in time.
  */
-export async function hookCommand(agent: CommandHookAgent, io: Io): Promise<number> {
+export async function hookCommand(
+  agent: CommandHookAgent,
+  io: Io,
+  stdin: AsyncIterable<string | Buffer> = process.stdin,
+  deadlineMs?: number,
+): Promise<number> {
   const { answerHookProcess } = await import('../../host/command-hook/hook-process.js');
-  return answerHookProcess(agent, {
-    stdin: process.stdin,
-    out: (text) => io.out(text),
-    err: (text) => io.err(text),
-    logger: stderrLogger,
-    // Once stdout has taken the answer: a process.exit right away could cut it short.
-    exit: (code) => process.stdout.write('', () => process.exit(code)),
-  });
+  return answerHookProcess(
+    agent,
+    {
+      stdin,
+      out: (text) => io.out(text),
+      err: (text) => io.err(text),
+      logger: stderrLogger,
+      // Once stdout has taken the answer: a process.exit right away could cut it short.
+      exit: (code) => process.stdout.write('', () => process.exit(code)),
+    },
+    deadlineMs,
+  );
 }
 
 /** `--project` and `--local`, as `hook install` and `hook uninstall` take them. */

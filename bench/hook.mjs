@@ -1,0 +1,128 @@
+// Hook-call benchmark: one `hermes hook claude-code` PreToolUse process beside `node -e 0`, with
+// 50 TypeScript extensions installed (bench/fifty-extensions.mjs) plus workflow-guard and
+// module-router, each a fresh process, alternating, BENCH_HOOK_RUNS times (default 11) after one
+// unmeasured round that fills the caches and warms the daemon:
+//   in-process    `HERMES_DAEMON=0`: the framework loaded by the hook process itself;
+//   cold          no daemon running: the hook answers in-process and starts one (stopped again
+//                 before the next run);
+//   steady        a warm daemon answers.
+// The daemon is `hermes daemon run` when the build has that command; otherwise a stand-in that
+// answers at once (bench/hook-fake-daemon.mjs), which measures the client's own cost. The result
+// says which. Run by bench/run.mjs, which prints the table; the samples (ms) go to stdout as one
+// JSON line.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { hermesHome } from '../dist/config/locations.js';
+import { daemonKey, daemonSocketPath } from '../dist/host/daemon/protocol.js';
+import { N, writeExtensions } from './fifty-extensions.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const bin = join(root, 'bin', 'hermes.js');
+const RUNS = Math.max(1, Number(process.env.BENCH_HOOK_RUNS ?? 11));
+const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
+
+const work = mkdtempSync(join(tmpdir(), 'hermes-hook-bench-'));
+const home = join(work, 'home');
+const project = join(work, 'project');
+const sockets = join(work, 'sockets');
+mkdirSync(join(project, '.git'), { recursive: true });
+mkdirSync(sockets, { mode: 0o700 });
+mkdirSync(join(project, 'docs'));
+writeFileSync(join(project, 'docs', 'MODULES.md'), '# Modules\n- src/: the app\n');
+writeExtensions(home);
+const guards = ['workflow-guard', 'module-router'].map((name) => join(root, 'extensions', name));
+writeFileSync(join(home, 'config.yaml'), `extensions:\n  paths: ${JSON.stringify(guards)}\n`);
+const event = JSON.stringify({
+  session_id: 'bench',
+  transcript_path: '/dev/null',
+  cwd: project,
+  permission_mode: 'default',
+  hook_event_name: 'PreToolUse',
+  tool_name: 'Bash',
+  tool_input: { command: 'git status', description: 'status' },
+});
+
+const base = { ...process.env, HERMES_HOME: home, HERMES_DAEMON_DIR: sockets };
+delete base.HERMES_DAEMON;
+const socketOf = (env) => daemonSocketPath(daemonKey(hermesHome(home), version, env), env);
+const run = (args, env, input) => {
+  const started = performance.now();
+  const result = spawnSync(process.execPath, args, {
+    env,
+    cwd: project,
+    input,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const ms = performance.now() - started;
+  if (result.status !== 0) throw new Error(`${args.join(' ')} exited with ${result.status}`);
+  return { ms, stdout: result.stdout.toString() };
+};
+const hook = (env) => run([bin, 'hook', 'claude-code'], env, event);
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+async function until(check, timeoutMs) {
+  const end = Date.now() + timeoutMs;
+  while (!check() && Date.now() < end) await sleep(25);
+  return check();
+}
+
+const help = spawnSync(process.execPath, [bin, '--help'], { encoding: 'utf8' }).stdout;
+const daemonKind = /^\s+daemon\b/m.test(help) ? 'hermes daemon run' : 'stand-in (answers at once)';
+let daemon;
+try {
+  const inProcessEnv = { ...base, HERMES_DAEMON: '0' };
+  const expected = hook(inProcessEnv).stdout; // fills the jiti cache; unmeasured
+
+  // The warm daemon of the steady runs.
+  daemon =
+    daemonKind === 'hermes daemon run'
+      ? spawn(process.execPath, [bin, 'daemon', 'run'], { env: base, stdio: 'ignore' })
+      : spawn(
+          process.execPath,
+          [
+            join(root, 'bench', 'hook-fake-daemon.mjs'),
+            socketOf(base),
+            JSON.stringify({ stdout: expected, stderr: '', exitCode: 0 }),
+          ],
+          { stdio: ['ignore', 'ignore', 'inherit'] },
+        );
+  if (!(await until(() => existsSync(socketOf(base)), 30_000)))
+    throw new Error(`the daemon (${daemonKind}) did not start listening within 30 s`);
+  for (let i = 0; i < 3; i++) {
+    const answer = hook(base).stdout;
+    if (answer !== expected)
+      throw new Error(
+        `the daemon answered ${JSON.stringify(answer)}, in-process ${JSON.stringify(expected)}`,
+      );
+  }
+
+  let colds = 0;
+  /** One hook call with no daemon for it; the daemon it starts is stopped before going on. */
+  const cold = async () => {
+    const env = { ...base, HERMES_DAEMON_DIR: join(work, `cold-${colds++}`) };
+    const result = hook(env);
+    if (daemonKind === 'hermes daemon run') {
+      if (await until(() => existsSync(socketOf(env)), 30_000))
+        spawnSync(process.execPath, [bin, 'daemon', 'stop'], { env, stdio: 'ignore' });
+    } else await sleep(300); // the start attempt fails (no such command) and exits
+    return result;
+  };
+  await cold();
+  run(['-e', '0'], base);
+
+  const samples = { node: [], inProcess: [], cold: [], steady: [] };
+  for (let r = 0; r < RUNS; r++) {
+    samples.node.push(run(['-e', '0'], base).ms);
+    samples.inProcess.push(hook(inProcessEnv).ms);
+    samples.cold.push((await cold()).ms);
+    samples.steady.push(hook(base).ms);
+  }
+  process.stdout.write(
+    `${JSON.stringify({ extensions: N, runs: RUNS, daemon: daemonKind, samples })}\n`,
+  );
+} finally {
+  daemon?.kill();
+  rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,250 @@
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { hermesHome } from '../../../src/config/locations.js';
+import {
+  type DaemonRequest,
+  daemonKey,
+  daemonSocketPath,
+} from '../../../src/host/daemon/protocol.js';
+import { tree } from '../../support/fixtures.js';
+import { built, root, runHook } from '../../support/run-bin.js';
+
+const version = (
+  JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
+).version;
+
+/** How a fake daemon answers one connection: a line to write (after `delayMs`), or nothing. */
+type Behaviour = { line?: string; delayMs?: number };
+
+interface FakeDaemon {
+  requests: DaemonRequest[];
+  /** Connections the client closed before the fake answered. */
+  abandoned: number;
+}
+
+const servers: Server[] = [];
+const started: number[] = [];
+
+afterEach(async () => {
+  for (const server of servers.splice(0)) await new Promise((done) => server.close(done));
+  // A daemon a fallback started (when `hermes daemon run` exists) must not outlive its test.
+  for (const pid of started.splice(0)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {}
+  }
+});
+
+/**
+ * A user's setup as `hermes hook` sees it: a home with workflow-guard, a project, a folder for
+ * the daemon sockets (0700, as the daemon makes it), and a preload that records every Node
+ * process started with this environment, so a daemon start can be seen.
+ */
+function setup() {
+  const home = tree({
+    'config.yaml': `extensions:\n  paths: [${JSON.stringify(join(root, 'extensions/workflow-guard'))}]\n`,
+  });
+  const project = tree({ '.git/HEAD': '' });
+  const work = tree({
+    'record.cjs': `require('node:fs').appendFileSync(__dirname + '/processes.log', JSON.stringify({ pid: process.pid, args: process.argv.slice(2) }) + '\\n');`,
+  });
+  const sockets = join(work, 'sockets');
+  mkdirSync(sockets, { mode: 0o700 });
+  const env: Record<string, string | undefined> = {
+    HERMES_HOME: home,
+    HOME: home,
+    HERMES_DAEMON: undefined,
+    HERMES_DAEMON_DIR: sockets,
+    NODE_OPTIONS: `--require ${join(work, 'record.cjs')}`,
+  };
+  const event = (session: string) => ({
+    session_id: session,
+    transcript_path: '/dev/null',
+    cwd: project,
+    permission_mode: 'default',
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Edit',
+    tool_use_id: 'toolu_1',
+    tool_input: { file_path: join(project, 'src/login.ts'), old_string: 'a', new_string: 'b' },
+  });
+  /** `hermes hook claude-code` as the agent runs it, in this setup. */
+  const hook = (
+    session: string,
+    extra: Record<string, string | undefined> = {},
+    agent: 'claude-code' | 'codex' = 'claude-code',
+  ) => runHook(agent, home, event(session), { ...env, ...extra } as Record<string, string>);
+  /** The daemon the hook would reach: its socket is named after this exact environment. */
+  const socketFor = (extra: Record<string, string | undefined> = {}) => {
+    const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, ...extra };
+    for (const [key, value] of Object.entries(childEnv))
+      if (value === undefined) delete childEnv[key];
+    return daemonSocketPath(daemonKey(hermesHome(home), version, childEnv), childEnv);
+  };
+  const daemonStarts = () => {
+    const log = join(work, 'processes.log');
+    if (!existsSync(log)) return [];
+    const lines = readFileSync(log, 'utf8').trim().split('\n');
+    return lines
+      .map((line) => JSON.parse(line) as { pid: number; args: string[] })
+      .filter(({ args }) => args.join(' ').endsWith('daemon run'));
+  };
+  return { home, sockets, hook, socketFor, daemonStarts };
+}
+
+async function fakeDaemon(path: string, behaviour: Behaviour): Promise<FakeDaemon> {
+  const fake: FakeDaemon = { requests: [], abandoned: 0 };
+  const server = createServer((socket: Socket) => {
+    let buffer = '';
+    let closed = false;
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      closed = true;
+    });
+    socket.setEncoding('utf8').on('data', (chunk: string) => {
+      buffer += chunk;
+      if (!buffer.includes('\n')) return;
+      fake.requests.push(JSON.parse(buffer.slice(0, buffer.indexOf('\n'))));
+      if (behaviour.line === undefined) return socket.end();
+      const line = behaviour.line;
+      setTimeout(() => {
+        if (closed) fake.abandoned++;
+        else socket.end(line);
+      }, behaviour.delayMs ?? 0);
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((listening) => server.listen(path, listening));
+  return fake;
+}
+
+const answerLine = (answer: object) => `${JSON.stringify({ v: 1, ...answer })}\n`;
+
+async function eventually<T>(read: () => T[], timeoutMs = 10_000): Promise<T[]> {
+  const until = Date.now() + timeoutMs;
+  while (read().length === 0 && Date.now() < until)
+    await new Promise((tick) => setTimeout(tick, 50));
+  return read();
+}
+
+describe.runIf(built)('hermes hook through the hook daemon', () => {
+  it.each(['claude-code', 'codex'] as const)(
+    'prints the daemon answer as it is, and sends it the %s event as the agent wrote it',
+    async (agent) => {
+      const s = setup();
+      const fake = await fakeDaemon(s.socketFor(), {
+        line: answerLine({ stdout: '{"from":"daemon"}\n', stderr: 'a note\n', exitCode: 2 }),
+      });
+      const answer = await s.hook('s1', {}, agent);
+      expect(answer).toEqual({ code: 2, stdout: '{"from":"daemon"}\n', stderr: 'a note\n' });
+      expect(fake.requests).toHaveLength(1);
+      const [request] = fake.requests;
+      expect(request).toMatchObject({ v: 1, agent, cwd: process.cwd() });
+      expect(JSON.parse(request?.stdin ?? '')).toMatchObject({
+        session_id: 's1',
+        tool_name: 'Edit',
+      });
+      expect(s.daemonStarts()).toEqual([]);
+    },
+  );
+
+  it.each([
+    ['no socket folder yet', true],
+    ['a socket folder without the socket', false],
+  ])(
+    'answers in-process when no daemon runs (%s), as with HERMES_DAEMON=0, and starts one',
+    async (_what, noFolder) => {
+      const s = setup();
+      if (noFolder) rmSync(s.sockets, { recursive: true });
+      const inProcess = await s.hook('s1', { HERMES_DAEMON: '0' });
+      expect(JSON.parse(inProcess.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+      expect(s.daemonStarts()).toEqual([]);
+
+      const fallback = await s.hook('s2');
+      expect(fallback).toEqual(inProcess);
+      const starts = await eventually(s.daemonStarts);
+      started.push(...starts.map(({ pid }) => pid));
+      expect(starts).toHaveLength(1);
+    },
+  );
+
+  it('answers in-process, once, when the daemon does not answer in time', async () => {
+    const s = setup();
+    // 8 s to the deadline: the daemon gets 5 s, the in-process answer the 3 s left.
+    const deadline = { HERMES_HOOK_DEADLINE_MS: '8000' };
+    const late = answerLine({ stdout: 'late\n', stderr: '', exitCode: 0 });
+    const fake = await fakeDaemon(s.socketFor(deadline), { line: late, delayMs: 6_500 });
+    const inProcess = await s.hook('s1', { ...deadline, HERMES_DAEMON: '0' });
+    const startedAt = Date.now();
+    const fallback = await s.hook('s2', deadline);
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(4_900);
+    expect(fallback).toEqual(inProcess);
+    expect(fake.requests).toHaveLength(1);
+    await new Promise((later) => setTimeout(later, 6_700 - (Date.now() - startedAt)));
+    // The daemon's late answer found the connection closed: no second answer anywhere.
+    expect(fake.abandoned).toBe(1);
+    expect(s.daemonStarts()).toEqual([]);
+  });
+
+  it.each([
+    ['a line that is not JSON', 'allow\n'],
+    ['another protocol version', answerLine({ v: 2, stdout: '', stderr: '', exitCode: 0 })],
+    ['an answer without stdout', `${JSON.stringify({ v: 1, stderr: '', exitCode: 0 })}\n`],
+    ['an exit code that is none', answerLine({ stdout: '', stderr: '', exitCode: 'zero' })],
+    ['nothing before closing', undefined],
+  ])('answers in-process when the daemon answers %s', async (_what, line) => {
+    const s = setup();
+    const fake = await fakeDaemon(s.socketFor(), line === undefined ? {} : { line });
+    const inProcess = await s.hook('s1', { HERMES_DAEMON: '0' });
+    const fallback = await s.hook('s2');
+    expect(fake.requests).toHaveLength(1);
+    expect(fallback).toEqual(inProcess);
+    expect(JSON.parse(fallback.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+  });
+
+  it.each([
+    ['open to everyone', 0o777],
+    ['readable by its group', 0o750],
+  ])('does not connect when the socket folder is %s', async (_what, mode) => {
+    const s = setup();
+    const fake = await fakeDaemon(s.socketFor(), {
+      line: answerLine({
+        stdout: 'from a socket others could have made\n',
+        stderr: '',
+        exitCode: 0,
+      }),
+    });
+    chmodSync(s.sockets, mode);
+    const inProcess = await s.hook('s1', { HERMES_DAEMON: '0' });
+    expect(await s.hook('s2')).toEqual(inProcess);
+    expect(fake.requests).toEqual([]);
+  });
+
+  it.runIf(process.getuid?.() === 0)(
+    "does not connect when the socket folder is another user's",
+    async () => {
+      const s = setup();
+      const fake = await fakeDaemon(s.socketFor(), {
+        line: answerLine({ stdout: 'from another user\n', stderr: '', exitCode: 0 }),
+      });
+      chownSync(s.sockets, 4242, 4242);
+      const inProcess = await s.hook('s1', { HERMES_DAEMON: '0' });
+      expect(await s.hook('s2')).toEqual(inProcess);
+      expect(fake.requests).toEqual([]);
+    },
+  );
+
+  it('HERMES_DAEMON=0 answers in-process, neither asking a daemon nor starting one', async () => {
+    const s = setup();
+    const off = { HERMES_DAEMON: '0' };
+    const fake = await fakeDaemon(s.socketFor(off), {
+      line: answerLine({ stdout: 'from the daemon\n', stderr: '', exitCode: 0 }),
+    });
+    const answer = await s.hook('s1', off);
+    expect(JSON.parse(answer.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(fake.requests).toEqual([]);
+    await new Promise((later) => setTimeout(later, 300));
+    expect(s.daemonStarts()).toEqual([]);
+  });
+});
