@@ -62,7 +62,24 @@ export async function hookInstallCommand(
   const command = shared
     ? agent.projectCommand
     : `"${process.execPath}" "${bin}" hook ${agent.name}`;
-  const { added, updated } = failingWith1(() => installCommandHooks(agent, { file, command }));
+  const { installableEvents, installedAgentVersion } = await import(
+    '../../host/command-hook/agent-version.js'
+  );
+  const version =
+    agent.versionProgram === undefined ? undefined : installedAgentVersion(agent.versionProgram);
+  const { events, leftOut } = installableEvents(agent, version);
+  if (leftOut.length > 0)
+    io.err(
+      `Warning: ${agent.title} ${version?.join('.')} would ignore every hook of a settings file that names ${leftOut.join(', ')}, so ${leftOut.length === 1 ? 'it is' : 'they are'} not registered and before_llm_call does not run after tool results. Upgrade ${agent.title} and run this again.`,
+    );
+  if (leftOut.length > 0) {
+    // A hook an earlier install registered for them would make that version ignore the file.
+    const { uninstallCommandHooks } = await import('../../host/command-hook/uninstall.js');
+    failingWith1(() => uninstallCommandHooks(agent, file, leftOut));
+  }
+  const { added, updated } = failingWith1(() =>
+    installCommandHooks(agent, { file, command, events }),
+  );
   if (added.length > 0) io.out(`Added the hermes hook for ${added.join(', ')} to ${file}.`);
   if (updated.length > 0)
     io.out(`Updated the hermes hook's command for ${updated.join(', ')} in ${file}.`);

@@ -56,6 +56,12 @@ export interface CommandHookAgent {
    */
   installEvents: readonly string[];
   /**
+   * Install events an older agent cannot be given: the version from which its settings may name
+   * them, and the command that prints the installed version (agent-version.ts).
+   */
+  eventsNeedVersion?: Readonly<Record<string, readonly [number, number, number]>>;
+  versionProgram?: string;
+  /**
    * The `PreToolUse` matcher that selects every tool, MCP tools included (undefined: no matcher
    * key), and whether a matcher already in the settings does. A guard registered for fewer tools
    * than it guards lets the others through.
@@ -134,6 +140,8 @@ export const claudeCode: CommandHookAgent = {
     'Stop',
     'SessionEnd',
   ],
+  eventsNeedVersion: { PostToolBatch: [2, 1, 101] },
+  versionProgram: 'claude',
   // Claude Code documents "*", "" and no matcher alike as every tool.
   matchAllTools: '*',
   matchesAllTools: (matcher) => matcher === undefined || matcher === '' || matcher === '*',

@@ -15,7 +15,7 @@ import { type HookEntry, hooksOf, readSettingsFile, writeSettingsFile } from './
  */
 export function installCommandHooks(
   agent: CommandHookAgent,
-  options: { file: string; command: string },
+  options: { file: string; command: string; events?: readonly string[] },
 ): { added: string[]; updated: string[] } {
   const read = readSettingsFile(options.file);
   if (read.settings.hooks !== undefined && hooksOf(read.settings) === undefined)
@@ -23,7 +23,7 @@ export function installCommandHooks(
   const hooks = (hooksOf(read.settings) ?? {}) as Record<string, HookEntry[]>;
   const added: string[] = [];
   const updated: string[] = [];
-  for (const event of agent.installEvents) {
+  for (const event of options.events ?? agent.installEvents) {
     const entries = Array.isArray(hooks[event]) ? hooks[event] : [];
     let ours = 0;
     let changed = false;

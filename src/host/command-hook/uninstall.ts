@@ -9,11 +9,12 @@ import { type HookEntry, hooksOf, readSettingsFile, writeSettingsFile } from './
  * that removing them left empty goes too (install made it), while one that was empty already
  * stays; the rest of the file keeps its layout, and a file left with no setting at all is
  * removed. Returns the events it removed a hook from (none: the file was not touched). A file
- * that is not a JSON object is an error, not overwritten.
+ * that is not a JSON object is an error, not overwritten. `events` limits it to those events.
  */
 export function uninstallCommandHooks(
   agent: CommandHookAgent,
   file: string,
+  events?: readonly string[],
 ): { removed: string[] } {
   if (!existsSync(file)) return { removed: [] };
   const read = readSettingsFile(file);
@@ -21,7 +22,7 @@ export function uninstallCommandHooks(
   if (hooks === undefined) return { removed: [] };
   const removed: string[] = [];
   for (const [event, entries] of Object.entries(hooks)) {
-    if (!Array.isArray(entries)) continue;
+    if (!Array.isArray(entries) || (events !== undefined && !events.includes(event))) continue;
     let changed = false;
     const kept = (entries as HookEntry[]).filter((entry) => {
       if (!Array.isArray(entry?.hooks)) return true;

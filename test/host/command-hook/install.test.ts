@@ -102,6 +102,35 @@ describe.runIf(built)('hermes hook install / uninstall', () => {
     expect(existsSync(join(home, '.claude/settings.json'))).toBe(false);
   });
 
+  it('leaves PostToolBatch out for a Claude Code that would ignore the whole file over it', async () => {
+    const home = tree({});
+    const fakeBin = join(home, 'bin');
+    mkdirSync(fakeBin);
+    const claudeAt = (version: string) => {
+      write(fakeBin, { claude: `#!/bin/sh\necho "${version} (Claude Code)"\n` });
+      execFileSync('chmod', ['+x', join(fakeBin, 'claude')]);
+    };
+    const withClaude = (...args: string[]) =>
+      runBin(args, {
+        HOME: home,
+        HERMES_HOME: join(home, '.hermes'),
+        PATH: `${fakeBin}:${process.env.PATH}`,
+      });
+    const settings = join(home, '.claude', 'settings.json');
+    const events = () => Object.keys(JSON.parse(read(settings)).hooks);
+
+    claudeAt('2.1.330');
+    expect((await withClaude('hook', 'install', 'claude-code')).code).toBe(0);
+    expect(events()).toContain('PostToolBatch');
+
+    claudeAt('2.1.90');
+    const old = await withClaude('hook', 'install', 'claude-code');
+    expect(old.code).toBe(0);
+    expect(old.stderr).toMatch(/Claude Code 2\.1\.90 would ignore every hook .* PostToolBatch/);
+    expect(events()).not.toContain('PostToolBatch');
+    expect(events()).toEqual(expect.arrayContaining(['UserPromptSubmit', 'PreToolUse', 'Stop']));
+  });
+
   it('--project writes a command without a path of this machine, and switches forms in place', async () => {
     const home = tree();
     const project = tree({ '.git/HEAD': '' });
