@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tree, tsExtension } from '../support/fixtures.js';
-import { type Answer, bin as hermesBin, built, root, runProcess } from '../support/run-bin.js';
+import { type Answer, built, bin as hermesBin, root, runProcess } from '../support/run-bin.js';
 import { closeLoopbackServers } from './loopback.js';
 
 /**
@@ -48,7 +48,7 @@ export function guardedProject(alsoShipped: string[] = []) {
 /** A `before_llm_call` extension that adds a reminder, numbered by the loop's iteration. */
 export const reminderExtension = tsExtension(
   'reminder',
-  "hermes.on('before_llm_call', (e) => injectSystem(`E2E-REMINDER at iteration ${e.iteration}`));",
+  "hermes.on('before_llm_call', (e) => injectSystem('E2E-REMINDER at iteration ' + e.iteration));",
   "import { injectSystem } from 'hermes-extensions';",
 );
 
