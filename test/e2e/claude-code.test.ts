@@ -1,15 +1,26 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { tree, write } from '../support/fixtures.js';
 import { runBin } from '../support/run-bin.js';
 import { type FakeMessages, startFakeMessages } from './fake-messages-server.js';
-import { describeRealAgent, guardedProject, noTmpExtension, openTurns, runAgent } from './setup.js';
+import {
+  auditLines,
+  daemonStatus,
+  describeRealAgent,
+  guardedProject,
+  noTmpExtension,
+  openTurns,
+  reminderExtension,
+  runAgent,
+  runHermes,
+  waitForDaemon,
+} from './setup.js';
 
 // The real Claude Code command line, run headless (`claude -p`) against a scripted model on
 // loopback, with the hook `hermes hook install claude-code` wrote into its user settings.
-async function setup() {
-  const { project, hermesHome } = guardedProject();
+async function setup(alsoShipped: string[] = []) {
+  const { project, hermesHome } = guardedProject(alsoShipped);
   const home = tree();
   const installed = await runBin(['hook', 'install', 'claude-code'], { HOME: home });
   expect(installed.code, installed.stderr).toBe(0);
@@ -22,6 +33,7 @@ function claudePrint(
   model: FakeMessages,
   prompt: string,
   permissionMode: 'acceptEdits' | 'bypassPermissions' = 'acceptEdits',
+  extraEnv: Record<string, string | undefined> = {},
 ) {
   return runAgent(
     claude,
@@ -42,6 +54,7 @@ function claudePrint(
         CLAUDE_CODE_TMPDIR: join(env.home, 'tmp'),
         // Claude Code refuses bypassPermissions as root outside a sandbox; CI runs as root, in one.
         IS_SANDBOX: '1',
+        ...extraEnv,
       },
     },
   );
@@ -138,4 +151,102 @@ describeRealAgent('claude', 'real Claude Code with hermes hook claude-code', (cl
     expect(existsSync(join(env.project, 'plans/notes.md'))).toBe(true);
     expect(existsSync(join(env.project, 'plans/notes.tmp'))).toBe(false);
   }, 90_000);
+
+  it('delivers a before_llm_call reminder with the prompt and after the tool results', async () => {
+    const env = await setup();
+    write(env.hermesHome, { 'extensions/reminder.ts': reminderExtension });
+    const model = await startFakeMessages(script(env.project).slice(0, 1));
+    const run = await claudePrint(claude, env, model, 'fix the login bug');
+    expect(run.code, run.stderr).toBe(0);
+    expect(model.requests).toHaveLength(2);
+    // At UserPromptSubmit, next to the prompt.
+    expect(JSON.stringify(model.requests[0]?.messages)).toContain('E2E-REMINDER at iteration 0');
+    // At PostToolBatch, next to the tool result, in the request that follows it.
+    expect(toolResults(model)).toHaveLength(1);
+    expect(JSON.stringify(model.requests[1]?.messages)).toContain('E2E-REMINDER at iteration 1');
+  }, 90_000);
+
+  it('audit-log writes a line per hook decision', async () => {
+    const env = await setup(['audit-log']);
+    const model = await startFakeMessages(script(env.project));
+    const run = await claudePrint(claude, env, model, 'fix the login bug');
+    expect(run.code, run.stderr).toBe(0);
+    const lines = auditLines(env.project);
+    // One line per decision, in order: the prompt, the reminder point of each model request
+    // (workflow-guard's own before_llm_call) and each tool call; then each call's outcome.
+    expect(
+      lines
+        .filter((line) => line.event === 'hook_decision')
+        .map((line) => [line.hook, line.tool_name, line.blocked]),
+    ).toEqual([
+      ['transform_user_input', undefined, false],
+      ['before_llm_call', undefined, false],
+      ['intercept_tool_call', 'bash', true],
+      ['before_llm_call', undefined, false],
+      ['intercept_tool_call', 'write', true],
+      ['before_llm_call', undefined, false],
+    ]);
+    expect(
+      lines
+        .filter((line) => line.event === 'post_tool_call')
+        .map((line) => [line.tool_name, line.status]),
+    ).toEqual([
+      ['bash', 'blocked'],
+      ['write', 'blocked'],
+    ]);
+  }, 90_000);
+
+  describe('with the hook daemon', () => {
+    let daemonEnv: Record<string, string | undefined> | undefined;
+    afterEach(async () => {
+      if (daemonEnv) await runHermes(['daemon', 'stop', '--all'], daemonEnv);
+      daemonEnv = undefined;
+    });
+
+    it('answers the hooks from the warm daemon, and in-process once it is stopped', async () => {
+      const env = await setup();
+      daemonEnv = {
+        HERMES_HOME: env.hermesHome,
+        HERMES_DAEMON: undefined,
+        HERMES_DAEMON_DIR: tree(),
+      };
+      const hooksEnv = daemonEnv;
+      const denied = async () => {
+        const model = await startFakeMessages(script(env.project));
+        const run = await claudePrint(
+          claude,
+          env,
+          model,
+          'fix the login bug',
+          'acceptEdits',
+          hooksEnv,
+        );
+        expect(run.code, run.stderr).toBe(0);
+        expect(existsSync(join(env.project, 'src/login.ts'))).toBe(false);
+        expect(existsSync(join(env.project, 'src/session.ts'))).toBe(false);
+        const results = toolResults(model);
+        expect(results).toHaveLength(2);
+        for (const result of results) {
+          expect(result.is_error).toBe(true);
+          expect(JSON.stringify(result.content)).toMatch(
+            /Write the plan at plans\/active\/plan\.md/,
+          );
+        }
+      };
+      // The first hook answers in-process and starts the daemon for the next calls.
+      await denied();
+      await waitForDaemon(hooksEnv);
+      const before = (await daemonStatus(hooksEnv)).requests;
+      await denied();
+      const after = await daemonStatus(hooksEnv);
+      expect(after.running).toBe(true);
+      // Every hook of the run (prompt, both tool calls, stop) went through the daemon.
+      expect(after.requests - before).toBeGreaterThanOrEqual(4);
+      const stop = await runHermes(['daemon', 'stop'], hooksEnv);
+      expect(stop.stdout).toMatch(/Stopped the hook daemon/);
+      expect((await daemonStatus(hooksEnv)).running).toBe(false);
+      // No daemon: the hook answers in-process, and the guard still denies.
+      await denied();
+    }, 120_000);
+  });
 });

@@ -1,15 +1,26 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { tree, write } from '../support/fixtures.js';
 import { runBin } from '../support/run-bin.js';
 import { type FakeResponses, startFakeResponses } from './fake-responses-server.js';
-import { describeRealAgent, guardedProject, noTmpExtension, openTurns, runAgent } from './setup.js';
+import {
+  auditLines,
+  daemonStatus,
+  describeRealAgent,
+  guardedProject,
+  noTmpExtension,
+  openTurns,
+  reminderExtension,
+  runAgent,
+  runHermes,
+  waitForDaemon,
+} from './setup.js';
 
 // The real Codex command line, run offline (`codex exec`) against a scripted model on loopback,
 // with the hook `hermes hook install codex` wrote into its hooks.json.
-async function setup() {
-  const { project, hermesHome } = guardedProject();
+async function setup(alsoShipped: string[] = []) {
+  const { project, hermesHome } = guardedProject(alsoShipped);
   const home = tree();
   const codexHome = tree();
   const installed = await runBin(['hook', 'install', 'codex'], {
@@ -55,6 +66,7 @@ function codexExec(
   codex: string,
   env: { project: string; hermesHome: string; home: string; codexHome: string },
   prompt: string,
+  extraEnv: Record<string, string | undefined> = {},
 ) {
   return runAgent(
     codex,
@@ -69,7 +81,7 @@ function codexExec(
     ],
     {
       cwd: env.project,
-      env: { HOME: env.home, CODEX_HOME: env.codexHome, HERMES_HOME: env.hermesHome },
+      env: { HOME: env.home, CODEX_HOME: env.codexHome, HERMES_HOME: env.hermesHome, ...extraEnv },
     },
   );
 }
@@ -163,4 +175,94 @@ describeRealAgent('codex', 'real Codex with hermes hook codex', (codex) => {
     expect(existsSync(join(env.project, 'plans/notes.md'))).toBe(true);
     expect(existsSync(join(env.project, 'plans/notes.tmp'))).toBe(false);
   }, 90_000);
+
+  it('delivers a before_llm_call reminder with the prompt and after a tool result', async () => {
+    const env = await setup();
+    write(env.hermesHome, { 'extensions/reminder.ts': reminderExtension });
+    // Codex runs PostToolUse only for a call that ran (not one PreToolUse blocked): the plan
+    // lets the guard allow it.
+    write(env.project, { 'plans/active/plan.md': '# Plan\n1. fix the login\n' });
+    const model = await startFakeResponses(script.slice(0, 1));
+    configure(env.codexHome, model.baseUrl);
+    const run = await codexExec(codex, env, 'fix the login bug');
+    expect(run.code, run.stderr).toBe(0);
+    expect(model.requests).toHaveLength(2);
+    // At UserPromptSubmit, next to the prompt.
+    expect(JSON.stringify(model.requests[0]?.input)).toContain('E2E-REMINDER at iteration 0');
+    // At PostToolUse, in the request that carries the tool's output.
+    expect(toolOutputs(model)).toHaveLength(1);
+    expect(existsSync(join(env.project, 'src/login.ts'))).toBe(true);
+    expect(JSON.stringify(model.requests[1]?.input)).toContain('E2E-REMINDER at iteration 1');
+  }, 90_000);
+
+  it('audit-log writes a line per hook decision', async () => {
+    const env = await setup(['audit-log']);
+    const model = await startFakeResponses(script);
+    configure(env.codexHome, model.baseUrl);
+    const run = await codexExec(codex, env, 'fix the login bug');
+    expect(run.code, run.stderr).toBe(0);
+    const lines = auditLines(env.project);
+    // One line per decision, in order: the prompt, its reminder point and each tool call (Codex
+    // runs no PostToolUse after a blocked call, so no reminder point follows them); then each
+    // call's outcome, right after its decision.
+    expect(lines.map((line) => [line.event, line.hook ?? line.status, line.tool_name])).toEqual([
+      ['hook_decision', 'transform_user_input', undefined],
+      ['hook_decision', 'before_llm_call', undefined],
+      ['hook_decision', 'intercept_tool_call', 'bash'],
+      ['post_tool_call', 'blocked', 'bash'],
+      ['hook_decision', 'intercept_tool_call', 'patch'],
+      ['post_tool_call', 'blocked', 'patch'],
+    ]);
+    expect(
+      lines.filter((line) => line.hook === 'intercept_tool_call').map((l) => l.blocked),
+    ).toEqual([true, true]);
+  }, 90_000);
+
+  describe('with the hook daemon', () => {
+    let daemonEnv: Record<string, string | undefined> | undefined;
+    afterEach(async () => {
+      if (daemonEnv) await runHermes(['daemon', 'stop', '--all'], daemonEnv);
+      daemonEnv = undefined;
+    });
+
+    it('answers the hooks from the warm daemon, and in-process once it is stopped', async () => {
+      const env = await setup();
+      // The hook's environment as Codex gives it: CODEX_HOME is part of the daemon's key.
+      daemonEnv = {
+        HERMES_HOME: env.hermesHome,
+        CODEX_HOME: env.codexHome,
+        HERMES_DAEMON: undefined,
+        HERMES_DAEMON_DIR: tree(),
+      };
+      const hooksEnv = daemonEnv;
+      const blocked = async () => {
+        const model = await startFakeResponses(script);
+        configure(env.codexHome, model.baseUrl);
+        const run = await codexExec(codex, env, 'fix the login bug', hooksEnv);
+        expect(run.code, run.stderr).toBe(0);
+        expect(existsSync(join(env.project, 'src/login.ts'))).toBe(false);
+        expect(existsSync(join(env.project, 'src/session.ts'))).toBe(false);
+        const outputs = toolOutputs(model);
+        expect(outputs).toHaveLength(2);
+        for (const output of outputs)
+          expect(output).toMatch(
+            /blocked by PreToolUse hook.*Write the plan at plans\/active\/plan\.md/s,
+          );
+      };
+      // The first hook answers in-process and starts the daemon for the next calls.
+      await blocked();
+      await waitForDaemon(hooksEnv);
+      const before = (await daemonStatus(hooksEnv)).requests;
+      await blocked();
+      const after = await daemonStatus(hooksEnv);
+      expect(after.running).toBe(true);
+      // Every hook of the run (prompt, both tool calls, stop) went through the daemon.
+      expect(after.requests - before).toBeGreaterThanOrEqual(4);
+      const stop = await runHermes(['daemon', 'stop'], hooksEnv);
+      expect(stop.stdout).toMatch(/Stopped the hook daemon/);
+      expect((await daemonStatus(hooksEnv)).running).toBe(false);
+      // No daemon: the hook answers in-process, and the guard still blocks.
+      await blocked();
+    }, 120_000);
+  });
 });

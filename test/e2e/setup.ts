@@ -1,8 +1,8 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tree, tsExtension } from '../support/fixtures.js';
-import { type Answer, built, root, runProcess } from '../support/run-bin.js';
+import { type Answer, built, bin as hermesBin, root, runProcess } from '../support/run-bin.js';
 import { closeLoopbackServers } from './loopback.js';
 
 /**
@@ -31,14 +31,35 @@ export function describeRealAgent(
   });
 }
 
-/** A project and a Hermes home that loads workflow-guard, as a user would set them up. */
-export function guardedProject() {
+/**
+ * A project and a Hermes home that loads workflow-guard (and the other shipped extensions named),
+ * as a user would set them up.
+ */
+export function guardedProject(alsoShipped: string[] = []) {
+  const paths = ['workflow-guard', ...alsoShipped].map((name) =>
+    JSON.stringify(join(root, 'extensions', name)),
+  );
   return {
     project: tree({ '.git/HEAD': 'ref: refs/heads/main\n', 'src/.keep': '' }),
-    hermesHome: tree({
-      'config.yaml': `extensions:\n  paths: [${JSON.stringify(join(root, 'extensions/workflow-guard'))}]\n`,
-    }),
+    hermesHome: tree({ 'config.yaml': `extensions:\n  paths: [${paths.join(', ')}]\n` }),
   };
+}
+
+/** A `before_llm_call` extension that adds a reminder, numbered by the loop's iteration. */
+export const reminderExtension = tsExtension(
+  'reminder',
+  "hermes.on('before_llm_call', (e) => injectSystem('E2E-REMINDER at iteration ' + e.iteration));",
+  "import { injectSystem } from 'hermes-extensions';",
+);
+
+/** The lines audit-log wrote in the project (its default path), parsed. */
+export function auditLines(project: string): Array<Record<string, unknown>> {
+  const file = join(project, '.hermes/audit/audit.jsonl');
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
 }
 
 /** Turn-state files left in the Hermes home (none once the agent's turn has ended). */
@@ -47,18 +68,59 @@ export function openTurns(hermesHome: string): string[] {
   return existsSync(dir) ? readdirSync(dir).filter((file) => file.endsWith('.json')) : [];
 }
 
-/** Runs an agent's command line to its end, in a clean environment; stdin closed, as in CI. */
+/**
+ * Runs an agent's command line to its end, in a clean environment; stdin closed, as in CI. Its
+ * hooks answer in-process (`HERMES_DAEMON` as the tests have it) unless `env` says otherwise (a
+ * key set to `undefined` is left out).
+ */
 export function runAgent(
   command: string,
   args: string[],
-  options: { cwd: string; env: Record<string, string> },
+  options: { cwd: string; env: Record<string, string | undefined> },
 ): Promise<Answer> {
-  const clean = Object.fromEntries(Object.keys(process.env).map((key) => [key, undefined]));
   return runProcess(command, args, {
     cwd: options.cwd,
-    env: { ...clean, PATH: process.env.PATH ?? '', ...options.env },
+    env: cleanEnv(options.env),
     timeout: 60_000,
   });
+}
+
+/** `hermes ARGS` in the same clean environment an agent's hook gets from runAgent. */
+export function runHermes(
+  args: string[],
+  env: Record<string, string | undefined>,
+): Promise<Answer> {
+  return runProcess(process.execPath, [hermesBin, ...args], { env: cleanEnv(env) });
+}
+
+function cleanEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const clean = Object.fromEntries(Object.keys(process.env).map((key) => [key, undefined]));
+  return {
+    ...clean,
+    PATH: process.env.PATH ?? '',
+    HERMES_DAEMON: process.env.HERMES_DAEMON,
+    ...env,
+  };
+}
+
+/** The hook daemons' status in `env` (`hermes daemon status --json`): this environment's, if it runs. */
+export async function daemonStatus(
+  env: Record<string, string | undefined>,
+): Promise<{ running: boolean; requests: number }> {
+  const answer = await runHermes(['daemon', 'status', '--json'], env);
+  const mine = (
+    JSON.parse(answer.stdout || '[]') as Array<{ thisEnvironment: boolean; requests: number }>
+  ).find((status) => status.thisEnvironment);
+  return { running: answer.code === 0 && mine !== undefined, requests: mine?.requests ?? 0 };
+}
+
+/** Waits until this environment's daemon answers `status` (a hook starts it in the background). */
+export async function waitForDaemon(env: Record<string, string | undefined>): Promise<void> {
+  for (let waited = 0; waited < 20_000; waited += 250) {
+    if ((await daemonStatus(env)).running) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error('no hook daemon started within 20 s');
 }
 
 /** Rewrites shell commands that would write a `.tmp` file to write the `.md` one instead. */
