@@ -2,10 +2,9 @@ import { z } from 'zod';
 
 /**
  * What each agent accepts as a command hook's JSON answer, per event, as strict objects: a field
- * the agent does not document for the event fails the check. Claude Code: its hooks reference
- * ("JSON output" and each event's "decision control", 2.1). Codex: its hook output parser
- * (codex-rs/hooks, 0.169), which is stricter still — an unknown field, or a combination it
- * does not support, makes it drop the whole answer and go on as if there were no hook (for a
+ * the agent does not document for the event fails the check (README, Claude Code and Codex;
+ * Claude Code 2.1, Codex 0.169). Codex's hook output parser is stricter still: an unknown field,
+ * or a combination it does not support, makes it drop the whole answer and go on as if there were no hook (for a
  * tool call: run it). Every answer `hermes hook <agent>` prints is held to these in
  * test/host/command-hook/answer-schemas.test.ts.
  */

@@ -7,7 +7,7 @@ import { built, root, runBin, runHook } from '../../support/run-bin.js';
 
 const hook = (home: string, event: unknown) => runHook('codex', home, event);
 
-// What Codex's hook output parser accepts (codex-rs/hooks, 0.169): every object is closed — an
+// What Codex's hook output parser accepts (Codex 0.169): every object is closed — an
 // unknown field, `ask`, `allow` without `updatedInput` or a deny without a reason make Codex drop
 // the whole answer and run the call (fail open), so the answers are held to exactly this.
 const preToolUseAnswer = z
