@@ -53,6 +53,9 @@ const layerRules = LAYERS.slice(0, -1).map(([name, path], index) => ({
 /** One host adapter's folder: src/host/<name>/. */
 const ADAPTER = '^src/(host/[^/]+)/';
 
+// What the hook client may load besides Node: the protocol, the socket-folder check, the deadline.
+const CLIENT_LEAVES = '^src/host/(daemon/protocol|daemon/daemon-dir|hook-deadline)\\.ts$';
+
 module.exports = {
   forbidden: [
     {
@@ -102,17 +105,18 @@ module.exports = {
       // `hermes hook <agent>` loads it before the framework, on every hook call (bin/hermes.js):
       // each module it pulled in would be paid on every tool call of the agent.
       name: 'daemon-client-stands-alone',
-      comment: 'src/host/daemon/client.ts imports only Node built-ins and ./protocol.ts',
+      comment:
+        'src/host/daemon/client.ts imports only Node built-ins and the leaves it shares with the daemon',
       severity: 'error',
       from: { path: '^src/host/daemon/client\\.ts$' },
-      to: { pathNot: '^src/host/daemon/protocol\\.ts$', dependencyTypesNot: ['core'] },
+      to: { pathNot: CLIENT_LEAVES, dependencyTypesNot: ['core'] },
     },
     {
-      // The protocol is what the client loads with it: the same holds for it.
-      name: 'daemon-protocol-stands-alone',
-      comment: 'src/host/daemon/protocol.ts imports only Node built-ins',
+      // What the client loads with it: the same holds for them.
+      name: 'daemon-client-leaves-stand-alone',
+      comment: 'protocol.ts, daemon-dir.ts and hook-deadline.ts import only Node built-ins',
       severity: 'error',
-      from: { path: '^src/host/daemon/protocol\\.ts$' },
+      from: { path: CLIENT_LEAVES },
       to: { dependencyTypesNot: ['core'] },
     },
     {

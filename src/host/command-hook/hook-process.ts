@@ -1,16 +1,8 @@
 import type { Logger } from '../../log/logger.js';
+import { hookDeadlineMs } from '../hook-deadline.js';
 import type { CommandHookAgent } from './agents.js';
 import { failed, type HookAnswer, render } from './answers.js';
 import { runCommandHook } from './run-hook.js';
-
-/**
- * How long one hook process may take before it answers without a decision. The agents kill a
- * hook that runs past its timeout (30 s as `hermes hook install` writes it) and then run the
- * call, so the process must answer — and deny — first, whatever the extensions' own limits add
- * up to (imports and setups 10 s each, every handler 5 s by default). `HERMES_HOOK_DEADLINE_MS`
- * sets it.
- */
-export const HOOK_DEADLINE_MS = 25_000;
 
 export interface HookProcessIo {
   stdin: AsyncIterable<string | Buffer>;
@@ -109,9 +101,4 @@ function nameOf(input: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-export function hookDeadlineMs(): number {
-  const set = Number(process.env.HERMES_HOOK_DEADLINE_MS);
-  return Number.isFinite(set) && set > 0 ? set : HOOK_DEADLINE_MS;
 }

@@ -10,10 +10,12 @@
  * and no `performance` global (each costs a millisecond or two to set up), `child_process` only
  * to start a daemon (BENCHMARKS.md, "Hook call").
  */
-import { lstatSync, readFileSync, writeSync } from 'node:fs';
+import { existsSync, readFileSync, writeSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { hookDeadlineMs } from '../hook-deadline.js';
+import { daemonDirProblem } from './daemon-dir.js';
 import {
   DAEMON_PROTOCOL,
   type DaemonAnswer,
@@ -23,8 +25,6 @@ import {
   daemonSocketPath,
 } from './protocol.js';
 
-/** As src/host/command-hook/hook-process.ts: the agents kill a hook at 30 s. */
-const HOOK_DEADLINE_MS = 25_000;
 /** What is kept of the deadline for the in-process answer when the daemon does not answer. */
 const FALLBACK_RESERVE_MS = 3_000;
 
@@ -73,9 +73,10 @@ async function attempt(
   fallback: (why: string, startDaemon?: boolean) => Fallback,
 ): Promise<ClientOutcome> {
   if (typeof process.getuid !== 'function') return fallback('no Unix sockets here');
-  const folder = socketFolderProblem(daemonDir());
-  if (folder === 'absent') return fallback('no daemon', true);
-  if (folder) return fallback(folder);
+  const dir = daemonDir();
+  if (!existsSync(dir)) return fallback('no daemon', true);
+  const folder = daemonDirProblem(dir);
+  if (folder !== undefined) return fallback(folder);
 
   let version: string;
   try {
@@ -135,30 +136,6 @@ function hermesHome(): string {
   const home = process.env.HERMES_HOME ?? join(homedir(), '.hermes');
   if (home === '~') return homedir();
   return resolve(home.startsWith('~/') ? join(homedir(), home.slice(2)) : home);
-}
-
-function hookDeadlineMs(): number {
-  const set = Number(process.env.HERMES_HOOK_DEADLINE_MS);
-  return Number.isFinite(set) && set > 0 ? set : HOOK_DEADLINE_MS;
-}
-
-/**
- * Why the socket folder must not be trusted, `absent` when there is none, or undefined: it must
- * be a real folder (not a link) of this user that no one else can enter, or another user could
- * have put a socket there that answers for this user's hooks.
- */
-function socketFolderProblem(dir: string): string | undefined {
-  let stat: ReturnType<typeof lstatSync>;
-  try {
-    stat = lstatSync(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'absent';
-    return `the socket folder cannot be read: ${(error as Error).message}`;
-  }
-  if (!stat.isDirectory()) return `the socket folder ${dir} is not a folder`;
-  if (stat.uid !== process.getuid?.()) return `the socket folder ${dir} is another user's`;
-  if ((stat.mode & 0o077) !== 0) return `others can use the socket folder ${dir}`;
-  return undefined;
 }
 
 /** The whole of stdin; an error if it cannot be read, which the in-process path reports. */
