@@ -1,25 +1,16 @@
 import { join } from 'node:path';
 import { match } from 'ts-pattern';
 import { isFile } from '../../config/locations.js';
-import type { DiagnosticCode, ExtensionInfo } from '../../extensions/types.js';
+import type { ExtensionInfo } from '../../extensions/types.js';
 import { declarationOf, HOOK_NAMES, type HookInput, type HookName } from '../../hooks/index.js';
-import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../../host/command-hook/agents.js';
-import { type InstalledHook, inspectInstalledHooks } from '../../host/command-hook/installed.js';
-import { OBSERVER_EVENTS } from '../../observe/events.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { runHook } from '../../runtime/turn.js';
 import { cannotTrust, inspectProjectTrust, whyUntrusted } from '../../trust/project-trust.js';
 import { type CommandContext, loadForCommand } from '../context.js';
 import { type Io, paint } from '../io.js';
-
-export interface Check {
-  level: 'ok' | 'warning' | 'error';
-  subject: string;
-  message: string;
-  /** The diagnostic the check reports, when it reports one. */
-  code?: DiagnosticCode;
-  fix?: string;
-}
+import { advice, shownBy } from './doctor/advice.js';
+import { agentHookChecks, llmHandlers } from './doctor/agent-hooks.js';
+import type { Check } from './doctor/check.js';
 
 const MARKS = { ok: '✓', warning: '!', error: '✗' } as const;
 
@@ -111,207 +102,6 @@ function extensionCheck(ext: ExtensionInfo, runtime: Runtime): Check {
       subject,
       message: `disabled (${ext.reason ?? 'by config'})`,
     }))
-    .exhaustive();
-}
-
-/**
- * The hermes hooks installed in Claude Code's and Codex's settings (user-wide and this project's):
- * a command whose paths are gone fails on every event, and both agents let a failing hook
- * through, so the extensions would silently stop running there. No hook installed, no check.
- */
-function agentHookChecks(projectRoot: string, llmExtensions: string[]): Check[] {
-  return Object.values(COMMAND_HOOK_AGENTS).flatMap((agent) =>
-    inspectInstalledHooks(agent, projectRoot).flatMap((hook): Check[] => {
-      const checks = [installedHookCheck(agent, hook, projectRoot)];
-      if (hook.missing.length === 0 && llmExtensions.length > 0) {
-        checks.push(hookModeLlmCheck(agent, hook.file, llmExtensions));
-      }
-      return checks;
-    }),
-  );
-}
-
-/** Whether an installed hook runs, and for every event it should. */
-function installedHookCheck(
-  agent: CommandHookAgent,
-  hook: InstalledHook,
-  projectRoot: string,
-): Check {
-  const subject = `${agent.title} hook (${hook.file})`;
-  const fix = `hermes hook install ${agent.name}${hook.scope === 'user' ? '' : ` --${hook.scope} --cwd ${projectRoot}`}`;
-  if (hook.missing.length > 0 && hook.command === agent.projectCommand) {
-    return {
-      level: 'error',
-      subject,
-      message: `its command runs the project's ${hook.missing.join(' and ')}, which is not installed: ${agent.title} lets a failing hook through, so no extension runs there`,
-      fix: 'npm install --save-dev hermes-extensions (in the project)',
-    };
-  }
-  if (hook.missing.length > 0) {
-    return {
-      level: 'error',
-      subject,
-      message: `its command runs ${hook.missing.join(' and ')}, which no longer exist: ${agent.title} lets a failing hook through, so no extension runs there`,
-      fix,
-    };
-  }
-  const absent = agent.installEvents.filter((event) => !hook.events.includes(event));
-  if (absent.length > 0) {
-    return {
-      level: 'warning',
-      subject,
-      message: `not registered for ${absent.join(', ')}${missingMeans(agent, absent)}`,
-      fix,
-    };
-  }
-  return {
-    level: 'ok',
-    subject,
-    message: `runs the hermes hook for ${hook.events.join(', ')}`,
-  };
-}
-
-/** What an installed hook misses without the events it is not registered for, worst first. */
-function missingMeans(agent: CommandHookAgent, absent: string[]): string {
-  if (absent.includes('PreToolUse')) return ': tool calls are not checked';
-  if (absent.some((event) => agent.afterToolEvents.includes(event)))
-    return ': before_llm_call does not run after tool results';
-  if (absent.includes('PostToolUse'))
-    return ': observers (audit-log, otel) are not told what tools did';
-  return '';
-}
-
-/**
- * before_llm_call in hook mode (README, Claude Code and Codex): injections reach the model as
- * context, a rewrite of the messages cannot be expressed. Whether a handler rewrites cannot be
- * known without running it, so the extensions that handle the hook are named.
- */
-function hookModeLlmCheck(agent: CommandHookAgent, file: string, extensions: string[]): Check {
-  const where = agent.afterToolEvents.includes('PostToolBatch')
-    ? 'at the prompt and after each batch of tool results'
-    : 'at the prompt and after each tool result';
-  return {
-    level: 'warning',
-    subject: `${agent.title} hook (${file})`,
-    message: `${extensions.join(', ')} handle${extensions.length === 1 ? 's' : ''} before_llm_call, which runs ${where}: injections are delivered as context; if it rewrites messages, that is not applied in hook mode`,
-  };
-}
-
-/** The enabled extensions with a before_llm_call handler. */
-function llmHandlers(runtime: Runtime): string[] {
-  return runtime.extensions
-    .filter(
-      (ext) => ext.status === 'enabled' && ext.hooks.some((h) => h.hook === 'before_llm_call'),
-    )
-    .map((ext) => ext.name);
-}
-
-/** A check's code and what doctor advises for it. */
-function advice(code: DiagnosticCode): { code: DiagnosticCode; fix: string } {
-  return { code, fix: fixFor(code) };
-}
-
-/** What to do about each kind of diagnostic: a code without advice does not compile. */
-function fixFor(code: DiagnosticCode): string {
-  return match(code)
-    .with('PATH_NOT_FOUND', () => 'correct the entry in extensions.paths, or install the package')
-    .with(
-      'NO_ENTRY',
-      () => 'add an index.ts (.mts, .js, .mjs), or set "exports" or "main" in its package.json',
-    )
-    .with('ENTRY_OUTSIDE_FOLDER', () => "move the code into the extension's folder")
-    .with(
-      'LOAD_FAILED',
-      () => 'fix the error in that file (run it through tsc or node to see it whole)',
-    )
-    .with(
-      'LOAD_TIMEOUT',
-      () => 'make the module finish loading: no top-level await on something that may never settle',
-    )
-    .with(
-      'NO_DEFAULT_EXPORT',
-      () => 'end the entry with `export default defineExtension({ name, setup(hermes) { … } })`',
-    )
-    .with(
-      'NOT_AN_EXTENSION',
-      () =>
-        'export what `defineExtension({ name, setup(hermes) { … } })` returns, as the message says',
-    )
-    .with('CONFIG_SCHEMA', () => "correct the keys named above in the extension's config section")
-    .with('UNKNOWN_HOOK', () => `register on one of ${HOOK_NAMES.join(', ')}`)
-    .with('UNKNOWN_EVENT', () => `observe one of ${OBSERVER_EVENTS.join(', ')}, or '*'`)
-    .with(
-      'INVALID_REGISTRATION',
-      () => 'correct the hermes.on, hermes.observe or hermes.onClose call the message names',
-    )
-    .with(
-      'SETUP_FAILED',
-      () => 'make setup(hermes) finish without throwing (the message is its error)',
-    )
-    .with(
-      'SETUP_TIMEOUT',
-      () => 'make setup(hermes) finish sooner (defer slow work to the first handler call)',
-    )
-    .with(
-      'SLOW_LOAD',
-      () => 'do less at import and in setup (defer work to the first handler call)',
-    )
-    .with('SHADOWED', () => 'rename one of the two, or remove the one you do not want')
-    .with(
-      'CONFIG_UNKNOWN_KEY',
-      () => 'correct the key (or remove it); until then its setting does not apply',
-    )
-    .with(
-      'DISABLED_NOT_FOUND',
-      () =>
-        'correct the name in extensions.disabled (`hermes extensions list` names them) or remove it',
-    )
-    .with(
-      'PATH_OUTSIDE_PROJECT',
-      () => 'name it in $HERMES_HOME/config.yaml instead, if you trust it',
-    )
-    .with(
-      'GLOBAL_DIR_IN_PROJECT',
-      () => "set global_dir in $HERMES_HOME/config.yaml, or remove it from the project's config",
-    )
-    .with('UNTRUSTED', () => 'hermes extensions trust')
-    .exhaustive();
-}
-
-/**
- * Which check shows a diagnostic: its extension's own (above), the project trust check, or one of
- * its own (config and discovery problems, and config keys nothing reads, those inside an
- * extension's section too, each under the file to correct).
- */
-function shownBy(code: DiagnosticCode): 'extension' | 'trust' | 'itself' {
-  return match(code)
-    .returnType<'extension' | 'trust' | 'itself'>()
-    .with(
-      'LOAD_FAILED',
-      'LOAD_TIMEOUT',
-      'NO_DEFAULT_EXPORT',
-      'NOT_AN_EXTENSION',
-      'CONFIG_SCHEMA',
-      'UNKNOWN_HOOK',
-      'UNKNOWN_EVENT',
-      'INVALID_REGISTRATION',
-      'SETUP_FAILED',
-      'SETUP_TIMEOUT',
-      'SLOW_LOAD',
-      'SHADOWED',
-      () => 'extension',
-    )
-    .with('UNTRUSTED', () => 'trust')
-    .with(
-      'PATH_NOT_FOUND',
-      'NO_ENTRY',
-      'ENTRY_OUTSIDE_FOLDER',
-      'CONFIG_UNKNOWN_KEY',
-      'DISABLED_NOT_FOUND',
-      'PATH_OUTSIDE_PROJECT',
-      'GLOBAL_DIR_IN_PROJECT',
-      () => 'itself',
-    )
     .exhaustive();
 }
 

@@ -1,0 +1,96 @@
+import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../../../host/command-hook/agents.js';
+import { type InstalledHook, inspectInstalledHooks } from '../../../host/command-hook/installed.js';
+import type { Runtime } from '../../../runtime/runtime.js';
+import type { Check } from './check.js';
+
+/**
+ * The hermes hooks installed in Claude Code's and Codex's settings (user-wide and this project's):
+ * a command whose paths are gone fails on every event, and both agents let a failing hook
+ * through, so the extensions would silently stop running there. No hook installed, no check.
+ */
+export function agentHookChecks(projectRoot: string, llmExtensions: string[]): Check[] {
+  return Object.values(COMMAND_HOOK_AGENTS).flatMap((agent) =>
+    inspectInstalledHooks(agent, projectRoot).flatMap((hook): Check[] => {
+      const checks = [installedHookCheck(agent, hook, projectRoot)];
+      if (hook.missing.length === 0 && llmExtensions.length > 0) {
+        checks.push(hookModeLlmCheck(agent, hook.file, llmExtensions));
+      }
+      return checks;
+    }),
+  );
+}
+
+/** Whether an installed hook runs, and for every event it should. */
+function installedHookCheck(
+  agent: CommandHookAgent,
+  hook: InstalledHook,
+  projectRoot: string,
+): Check {
+  const subject = `${agent.title} hook (${hook.file})`;
+  const fix = `hermes hook install ${agent.name}${hook.scope === 'user' ? '' : ` --${hook.scope} --cwd ${projectRoot}`}`;
+  if (hook.missing.length > 0 && hook.command === agent.projectCommand) {
+    return {
+      level: 'error',
+      subject,
+      message: `its command runs the project's ${hook.missing.join(' and ')}, which is not installed: ${agent.title} lets a failing hook through, so no extension runs there`,
+      fix: 'npm install --save-dev hermes-extensions (in the project)',
+    };
+  }
+  if (hook.missing.length > 0) {
+    return {
+      level: 'error',
+      subject,
+      message: `its command runs ${hook.missing.join(' and ')}, which no longer exist: ${agent.title} lets a failing hook through, so no extension runs there`,
+      fix,
+    };
+  }
+  const absent = agent.installEvents.filter((event) => !hook.events.includes(event));
+  if (absent.length > 0) {
+    return {
+      level: 'warning',
+      subject,
+      message: `not registered for ${absent.join(', ')}${missingMeans(agent, absent)}`,
+      fix,
+    };
+  }
+  return {
+    level: 'ok',
+    subject,
+    message: `runs the hermes hook for ${hook.events.join(', ')}`,
+  };
+}
+
+/** What an installed hook misses without the events it is not registered for, worst first. */
+function missingMeans(agent: CommandHookAgent, absent: string[]): string {
+  if (absent.includes('PreToolUse')) return ': tool calls are not checked';
+  if (absent.some((event) => agent.afterToolEvents.includes(event)))
+    return ': before_llm_call does not run after tool results';
+  if (absent.includes('PostToolUse'))
+    return ': observers (audit-log, otel) are not told what tools did';
+  return '';
+}
+
+/**
+ * before_llm_call in hook mode (README, Claude Code and Codex): injections reach the model as
+ * context, a rewrite of the messages cannot be expressed. Whether a handler rewrites cannot be
+ * known without running it, so the extensions that handle the hook are named.
+ */
+function hookModeLlmCheck(agent: CommandHookAgent, file: string, extensions: string[]): Check {
+  const where = agent.afterToolEvents.includes('PostToolBatch')
+    ? 'at the prompt and after each batch of tool results'
+    : 'at the prompt and after each tool result';
+  return {
+    level: 'warning',
+    subject: `${agent.title} hook (${file})`,
+    message: `${extensions.join(', ')} handle${extensions.length === 1 ? 's' : ''} before_llm_call, which runs ${where}: injections are delivered as context; if it rewrites messages, that is not applied in hook mode`,
+  };
+}
+
+/** The enabled extensions with a before_llm_call handler. */
+export function llmHandlers(runtime: Runtime): string[] {
+  return runtime.extensions
+    .filter(
+      (ext) => ext.status === 'enabled' && ext.hooks.some((h) => h.hook === 'before_llm_call'),
+    )
+    .map((ext) => ext.name);
+}
