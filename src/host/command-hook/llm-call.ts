@@ -1,7 +1,10 @@
 import type { ChainOutcome } from '../../chain/outcome.js';
 import type { LlmRequest } from '../../hooks/before-llm-call.js';
 import type { ChatMessage } from '../../hooks/messages.js';
+import type { Runtime } from '../../runtime/runtime.js';
+import type { Turn } from '../../runtime/turn.js';
 import type { CommandHookAgent } from './agents.js';
+import { NO_DECISION, type PendingAnswer } from './answers.js';
 import { hookToolCall } from './observed.js';
 
 type HookEvent = Record<string, unknown>;
@@ -103,4 +106,29 @@ function resultText(event: HookEvent): string {
 
 function isRecord(value: unknown): value is HookEvent {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** before_llm_call on what the hook knows of the request; none when nobody handles it. */
+export async function beforeLlmCall(
+  runtime: Runtime,
+  turn: Turn,
+  request: LlmRequest,
+  iteration: number,
+  event: HookEvent,
+): Promise<LlmDelivery | undefined> {
+  if (!runtime.hasHook('before_llm_call')) return undefined;
+  const model = typeof event.model === 'string' ? { model: event.model } : {};
+  const outcome = await turn.beforeLlmCall({ ...request, iteration, ...model });
+  return llmDelivery(request, outcome);
+}
+
+/** Context for the agent's next model request; nothing when there is none. */
+export function withContext(eventName: string, context: string[]): PendingAnswer {
+  if (context.length === 0) return NO_DECISION;
+  return {
+    refuses: false,
+    output: {
+      hookSpecificOutput: { hookEventName: eventName, additionalContext: context.join('\n\n') },
+    },
+  };
 }

@@ -153,6 +153,11 @@ async function withRuntime(
   }
 }
 
-function turnIdOf(event: HookEvent): string | undefined {
+export function turnIdOf(event: HookEvent): string | undefined {
   return typeof event.turn_id === 'string' ? event.turn_id : undefined;
+}
+
+/** See `StoredTurn.reports`. */
+export function laterWork(runtime: Runtime): string[] {
+  return LATER_WORK.filter((work) => runtime.hasHook(work));
 }

@@ -1,10 +1,9 @@
 import { ConfigError } from '../../config/errors.js';
 import { hermesHome, hermesHomeProblem } from '../../config/locations.js';
-import type { LlmRequest } from '../../hooks/before-llm-call.js';
 import type { Logger } from '../../log/logger.js';
 import { describeLoadFailures } from '../../runtime/load-failures.js';
 import type { Runtime } from '../../runtime/runtime.js';
-import type { Turn } from '../../runtime/turn.js';
+import { answerToolResults } from './after-tools.js';
 import type { CommandHookAgent } from './agents.js';
 import {
   deny,
@@ -14,20 +13,14 @@ import {
   type PendingAnswer,
   render,
 } from './answers.js';
-import {
-  type LlmDelivery,
-  llmDelivery,
-  promptRequest,
-  rewriteNotice,
-  toolResultsRequest,
-} from './llm-call.js';
+import { beforeLlmCall, promptRequest, rewriteNotice, withContext } from './llm-call.js';
 import {
   hookTelemetry,
   hookToolCall,
-  LATER_WORK,
+  laterWork,
   reportToolOutcome,
   reportTurnEnd,
-  tellToolOutcome,
+  turnIdOf,
 } from './observed.js';
 import { loadPerEvent, type RuntimeSource } from './runtime-source.js';
 import { TurnStore, TurnStoreError } from './turn-store.js';
@@ -220,72 +213,6 @@ async function answerPrompt(
   return withContext('UserPromptSubmit', context);
 }
 
-/**
- * After tool results (Claude Code's `PostToolBatch`, Codex's `PostToolUse`): the call's outcome
- * to observers where this event is a tool's (Codex), then `before_llm_call` for the next model
- * request, numbered after the last one of the turn. A block ends the turn the way the agent
- * allows there (`agent.endLoop`).
- */
-async function answerToolResults(
-  agent: CommandHookAgent,
-  event: HookEvent,
-  sessionId: string,
-  runtime: Runtime,
-  store: TurnStore,
-  notices: string[],
-): Promise<PendingAnswer> {
-  const name = String(event.hook_event_name);
-  const cwd = typeof event.cwd === 'string' ? event.cwd : process.cwd();
-  const llm = await store.update(sessionId, { turnId: turnIdOf(event) }, (stored) =>
-    runtime.runTurn(
-      { sessionId, turnId: stored.turnId, platform: agent.name, initialState: stored.state },
-      async (turn) => {
-        if (name !== 'PostToolBatch')
-          tellToolOutcome(runtime, agent, event, sessionId, turn.turnId);
-        const iteration = (stored.iteration ?? 0) + 1;
-        const request = toolResultsRequest(agent, event, cwd, stored.prompt);
-        const llm = await beforeLlmCall(runtime, turn, request, iteration, event);
-        if (llm?.blocked !== undefined) {
-          hookTelemetry(turn, event).sessionEnd(true, false, 'blocked');
-        }
-        return { result: llm, state: { ...turn.state }, reports: laterWork(runtime), iteration };
-      },
-    ),
-  );
-  if (llm === undefined) return NO_DECISION;
-  if (llm.blocked !== undefined) {
-    await store.end(sessionId).catch(() => {});
-    return { refuses: false, output: agent.endLoop(llm.blocked) };
-  }
-  if (llm.rewrittenBy.length > 0) notices.push(rewriteNotice(llm.rewrittenBy));
-  return withContext(name, llm.context === undefined ? [] : [llm.context]);
-}
-
-/** before_llm_call on what the hook knows of the request; none when nobody handles it. */
-async function beforeLlmCall(
-  runtime: Runtime,
-  turn: Turn,
-  request: LlmRequest,
-  iteration: number,
-  event: HookEvent,
-): Promise<LlmDelivery | undefined> {
-  if (!runtime.hasHook('before_llm_call')) return undefined;
-  const model = typeof event.model === 'string' ? { model: event.model } : {};
-  const outcome = await turn.beforeLlmCall({ ...request, iteration, ...model });
-  return llmDelivery(request, outcome);
-}
-
-/** Context for the agent's next model request; nothing when there is none. */
-function withContext(eventName: string, context: string[]): PendingAnswer {
-  if (context.length === 0) return NO_DECISION;
-  return {
-    refuses: false,
-    output: {
-      hookSpecificOutput: { hookEventName: eventName, additionalContext: context.join('\n\n') },
-    },
-  };
-}
-
 async function answerToolCall(
   agent: CommandHookAgent,
   event: HookEvent,
@@ -361,11 +288,6 @@ async function reported(agent: CommandHookAgent, report: Promise<void>): Promise
   }
 }
 
-/** See `StoredTurn.reports`. */
-function laterWork(runtime: Runtime): string[] {
-  return LATER_WORK.filter((work) => runtime.hasHook(work));
-}
-
 /** What the user should hear once per session: guards that are not running, and why. */
 function sessionNotices(runtime: Runtime): string[] {
   const notices: string[] = [];
@@ -383,10 +305,6 @@ function sessionNotices(runtime: Runtime): string[] {
     notices.push(`Hermes: ${describeLoadFailures(runtime.loadFailures)}; ${consequence}.`);
   }
   return notices;
-}
-
-function turnIdOf(event: HookEvent): string | undefined {
-  return typeof event.turn_id === 'string' ? event.turn_id : undefined;
 }
 
 /** One line: a store failure names its path; anything else unexpected says what it was. */

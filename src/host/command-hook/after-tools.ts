@@ -1,0 +1,49 @@
+import type { Runtime } from '../../runtime/runtime.js';
+import type { CommandHookAgent } from './agents.js';
+import { NO_DECISION, type PendingAnswer } from './answers.js';
+import { beforeLlmCall, rewriteNotice, toolResultsRequest, withContext } from './llm-call.js';
+import { hookTelemetry, laterWork, tellToolOutcome, turnIdOf } from './observed.js';
+import type { TurnStore } from './turn-store.js';
+
+type HookEvent = Record<string, unknown>;
+
+/**
+ * After tool results (Claude Code's `PostToolBatch`, Codex's `PostToolUse`): the call's outcome
+ * to observers where this event is a tool's (Codex), then `before_llm_call` for the next model
+ * request, numbered after the last one of the turn. A block ends the turn the way the agent
+ * allows there (`agent.endLoop`).
+ */
+export async function answerToolResults(
+  agent: CommandHookAgent,
+  event: HookEvent,
+  sessionId: string,
+  runtime: Runtime,
+  store: TurnStore,
+  notices: string[],
+): Promise<PendingAnswer> {
+  const name = String(event.hook_event_name);
+  const cwd = typeof event.cwd === 'string' ? event.cwd : process.cwd();
+  const llm = await store.update(sessionId, { turnId: turnIdOf(event) }, (stored) =>
+    runtime.runTurn(
+      { sessionId, turnId: stored.turnId, platform: agent.name, initialState: stored.state },
+      async (turn) => {
+        if (name !== 'PostToolBatch')
+          tellToolOutcome(runtime, agent, event, sessionId, turn.turnId);
+        const iteration = (stored.iteration ?? 0) + 1;
+        const request = toolResultsRequest(agent, event, cwd, stored.prompt);
+        const llm = await beforeLlmCall(runtime, turn, request, iteration, event);
+        if (llm?.blocked !== undefined) {
+          hookTelemetry(turn, event).sessionEnd(true, false, 'blocked');
+        }
+        return { result: llm, state: { ...turn.state }, reports: laterWork(runtime), iteration };
+      },
+    ),
+  );
+  if (llm === undefined) return NO_DECISION;
+  if (llm.blocked !== undefined) {
+    await store.end(sessionId).catch(() => {});
+    return { refuses: false, output: agent.endLoop(llm.blocked) };
+  }
+  if (llm.rewrittenBy.length > 0) notices.push(rewriteNotice(llm.rewrittenBy));
+  return withContext(name, llm.context === undefined ? [] : [llm.context]);
+}
