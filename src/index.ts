@@ -1,5 +1,10 @@
 /** hermes-extensions: intercept, rewrite and block what an AI agent does, as chains of hooks. */
 
+/**
+ * ts-pattern's pattern builder, for `when` (README, Matching calls with `when`): the framework's
+ * own copy, so a pattern and the matcher that reads it always agree.
+ */
+export { P } from 'ts-pattern';
 export { HookHandlerError } from './chain/errors.js';
 export type { ChainOutcome, ChainStep, OnTrace, TraceEntry } from './chain/outcome.js';
 export { ConfigError } from './config/errors.js';
@@ -43,6 +48,8 @@ export type { InterceptToolCallEvent, ToolCallInput } from './hooks/intercept-to
 export type { ChatMessage, ToolCall } from './hooks/messages.js';
 export {
   type AnyHookResult,
+  type AskResult,
+  ask,
   type BlockResult,
   block,
   HookResult,
@@ -53,7 +60,9 @@ export {
   type Metadata,
   type PassResult,
   pass,
+  type RestrictToolsResult,
   type RewriteResult,
+  restrictTools,
   rewrite,
 } from './hooks/results.js';
 export type { TransformUserInputEvent } from './hooks/transform-user-input.js';

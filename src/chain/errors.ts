@@ -79,7 +79,12 @@ export function describeInvalidResult(
   decl: HookDeclaration<unknown, unknown, unknown>,
   result: unknown,
 ): string {
-  const allowed = ['pass', ...Object.keys(decl.actions), 'block'].join(', ');
+  const allowed = [
+    'pass',
+    ...Object.keys(decl.actions),
+    'block',
+    ...(decl.asks ? ['ask'] : []),
+  ].join(', ');
   if (result === null || typeof result !== 'object' || Array.isArray(result)) {
     return `returned an invalid result (${kindOf(result)}); return undefined, pass(), or { action, value?, metadata? } with action one of ${allowed}`;
   }
@@ -88,13 +93,14 @@ export function describeInvalidResult(
     return `returned a result without a string "action"; ${decl.name} allows ${allowed}`;
   }
   const schema = Object.hasOwn(decl.actions, action) ? decl.actions[action] : undefined;
-  if (action !== 'pass' && action !== 'block' && !schema) {
+  const asks = action === 'ask' && decl.asks === true;
+  if (action !== 'pass' && action !== 'block' && !asks && !schema) {
     return `returned unknown action "${action}"; ${decl.name} allows ${allowed}`;
   }
-  if (action === 'block') {
+  if (action === 'block' || asks) {
     const { value } = result as { value?: unknown };
     if (typeof value !== 'string' || value.length === 0) {
-      return `returned block without a message: value must be a non-empty string (got ${kindOf(value)})`;
+      return `returned ${action} without a message: value must be a non-empty string (got ${kindOf(value)})`;
     }
   }
   const { metadata, value } = result as { metadata?: unknown; value?: unknown };

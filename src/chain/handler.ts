@@ -16,6 +16,8 @@ export interface RegisteredHandler {
   readonly timeoutMs: number;
   readonly onError: OnErrorPolicy;
   readonly tools: ToolMatcher | undefined;
+  /** The handler's `when` pattern, compiled: called with the event before the handler. */
+  readonly when: ((event: unknown) => boolean) | undefined;
   /** The runtime puts every validator after every mutator; the runner refuses a validator's change. */
   readonly phase: HandlerPhase;
   readonly log: Logger;

@@ -4,7 +4,10 @@ export const EMPTY_METADATA: Metadata = Object.freeze({});
 
 export interface TraceEntry {
   extension: string;
-  /** The action the handler took: `pass`, `rewrite`, `block`, `inject_*`, or `error` (failed, fail-open). */
+  /**
+   * The action the handler took: `pass`, `rewrite`, `block`, `ask`, `inject_*`, `restrict_tools`,
+   * or `error` (failed, fail-open).
+   */
   action: string;
   durationMs: number;
   /** Only on the entries of validators (handlers registered with `phase: 'validate'`). */
@@ -35,12 +38,20 @@ interface OutcomeBase<V> {
   trace: TraceEntry[];
 }
 
+/** A handler's request for a person's approval (`ask`): why, and which extension asked. */
+export interface ApprovalAsk {
+  message: string;
+  askedBy: string;
+}
+
 /**
  * What one run of a chain decided (README, A host). `if (outcome.blocked)` narrows: a
- * blocked outcome always says why and who.
+ * blocked outcome always says why and who. An outcome that is not blocked may carry `ask`
+ * (`intercept_tool_call` only): the first handler that asked for approval; the host asks a
+ * person or, with nobody to ask, denies the call with the message.
  */
 export type ChainOutcome<V> =
-  | (OutcomeBase<V> & { blocked: false })
+  | (OutcomeBase<V> & { blocked: false; ask?: ApprovalAsk })
   | (OutcomeBase<V> & {
       /** A handler blocked; the handlers after it did not run. */
       blocked: true;

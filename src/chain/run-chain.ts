@@ -75,6 +75,9 @@ class ChainRun implements Watched {
   /** Set with `blocked` (`block`), read only when it is true. */
   message = '';
   blockedBy = '';
+  /** The first ask (`intercept_tool_call`); `askedBy` stays empty while nobody asked. */
+  askMessage = '';
+  askedBy = '';
   metadata: Metadata = EMPTY_METADATA;
   value: unknown;
   event: unknown;
@@ -104,6 +107,20 @@ class ChainRun implements Watched {
     const handlers = this.handlers;
     for (; this.index < handlers.length; this.index++) {
       const handler = handlers[this.index] as RegisteredHandler;
+      // One field read for a handler without `when`: matching stays off its path.
+      if (handler.when !== undefined) {
+        let matched: boolean;
+        try {
+          matched = handler.when(this.event);
+        } catch (error) {
+          const end = now();
+          const reason = `its \`when\` pattern failed: ${describeThrown(error)}`;
+          if (this.fail(handler, reason, end - start, error)) return this.outcome();
+          start = end;
+          continue;
+        }
+        if (!matched) continue;
+      }
       let result: unknown;
       try {
         result = (handler.fn as (event: unknown) => unknown)(this.event);
@@ -241,9 +258,9 @@ class ChainRun implements Watched {
     }
     if (typeof r === 'string') return this.fail(handler, r, durationMs, undefined);
     const { action, metadata } = r;
-    const changes = action !== 'pass' && action !== 'block';
+    const changes = action !== 'pass' && action !== 'block' && action !== 'ask';
     if (changes && handler.phase === 'validate') {
-      const reason = `returned ${action} in the validate phase; a validator may only pass or block (register a handler that changes the value without phase: 'validate')`;
+      const reason = `returned ${action} in the validate phase; a validator may only pass, ${this.decl.asks ? 'ask ' : ''}or block (register a handler that changes the value without phase: 'validate')`;
       return this.fail(handler, reason, durationMs, undefined);
     }
     let value = this.value;
@@ -253,7 +270,7 @@ class ChainRun implements Watched {
         // The first metadata of the chain is the handler's copy itself (already a fresh object).
         merged = Object.freeze(merged === EMPTY_METADATA ? metadata : { ...merged, ...metadata });
       }
-      if (changes) value = this.decl.fold(value, r as AnyHookResult);
+      if (changes) value = this.decl.fold(value, r as AnyHookResult, handler.extension);
     } catch (error) {
       const reason = `returned a ${action} that cannot be copied: ${describeThrown(error)}`;
       return this.fail(handler, reason, durationMs, error);
@@ -263,7 +280,7 @@ class ChainRun implements Watched {
       entry.error = this.report(
         handler,
         r.droppedMetadata,
-        'blocked all the same; the metadata was dropped',
+        `${action === 'ask' ? 'asked' : 'blocked'} all the same; the metadata was dropped`,
       );
     }
     this.trace.push(entry);
@@ -277,6 +294,10 @@ class ChainRun implements Watched {
       this.block(handler.extension, r.value as string);
       return true;
     }
+    if (action === 'ask' && this.askedBy === '') {
+      this.askMessage = r.value as string;
+      this.askedBy = handler.extension;
+    }
     if (changes || metadata !== undefined) {
       this.event = this.decl.event(this.input, this.value, this.turn, this.metadata);
     }
@@ -289,9 +310,9 @@ class ChainRun implements Watched {
    * What was read is what is checked and what is folded: a getter cannot show the checks one
    * value and the fold another.
    *
-   * A `block` whose metadata is not JSON data stays a block (`droppedMetadata` says why its
-   * metadata was dropped): a handler error there would be ignored under `onError: 'pass'` and a
-   * block would turn into a pass. Any other result with data that is not JSON data is a handler
+   * A `block` or an `ask` whose metadata is not JSON data stays what it was (`droppedMetadata`
+   * says why its metadata was dropped): a handler error there would be ignored under
+   * `onError: 'pass'` and a block or an ask would turn into a pass. Any other result with data that is not JSON data is a handler
    * error naming the key path.
    */
   private readResult(result: unknown): ReadResult | string {
@@ -303,7 +324,7 @@ class ChainRun implements Watched {
     let schema: z.ZodType | undefined;
     if (action === 'pass') {
       if (value !== undefined) return describeInvalid(this.decl, { action, value, metadata });
-    } else if (action === 'block') {
+    } else if (action === 'block' || (action === 'ask' && this.decl.asks === true)) {
       if (typeof value !== 'string' || value.length === 0) {
         return describeInvalid(this.decl, { action, value, metadata });
       }
@@ -322,13 +343,22 @@ class ChainRun implements Watched {
       // Not frozen at the top: only spread into the frozen merged metadata.
       const copy = jsonDataCopy(metadata, 'metadata', false);
       if (copy.ok) copiedMetadata = copy.value as Metadata;
-      else if (action === 'block') droppedMetadata = `returned block with ${copy.reason}`;
-      else return `returned ${action} with ${copy.reason}`;
+      else if (action === 'block' || action === 'ask') {
+        droppedMetadata = `returned ${action} with ${copy.reason}`;
+      } else return `returned ${action} with ${copy.reason}`;
     }
     if (schema === undefined) {
       return { action: action as string, value, metadata: copiedMetadata, droppedMetadata };
     }
-    const copy = jsonDataCopy(value, 'value');
+    let prepared = value;
+    if (this.decl.prepare !== undefined) {
+      try {
+        prepared = this.decl.prepare(action as string, value, this.value);
+      } catch (error) {
+        return `returned ${action} that cannot be applied: ${describeThrown(error)}`;
+      }
+    }
+    const copy = jsonDataCopy(prepared, 'value');
     if (!copy.ok) return `returned ${action} with ${copy.reason}`;
     // What the schema checks is exactly what is returned: no field left unchecked.
     const read: ReadResult = {
@@ -430,6 +460,16 @@ class ChainRun implements Watched {
   outcome(): ChainOutcome<unknown> {
     const value = this.changed ? this.value : this.decl.unchanged(this.input);
     if (!this.blocked) {
+      if (this.askedBy !== '') {
+        return {
+          blocked: false,
+          changed: this.changed,
+          value,
+          metadata: this.metadata,
+          trace: this.trace,
+          ask: { message: this.askMessage, askedBy: this.askedBy },
+        };
+      }
       return {
         blocked: false,
         changed: this.changed,

@@ -1,13 +1,28 @@
+import type { P } from 'ts-pattern';
 import type { z } from 'zod';
 import { RESERVED_CONFIG_KEYS } from '../config/schema.js';
 import type { HookName } from '../hooks/index.js';
-import type { HandlerOptions, HookHandler } from '../hooks/types.js';
+import type {
+  HandlerOptions,
+  HookEventMap,
+  HookHandler,
+  MatchedHookHandler,
+} from '../hooks/types.js';
 import type { Logger } from '../log/logger.js';
 import type { ObserverEvent, ObserverHandler } from '../observe/events.js';
 
 /** What `setup(hermes)` receives: the one way an extension talks to the runtime. */
 export interface HermesApi<Config = Record<string, unknown>> {
-  /** Register a handler. Only during `setup`; the chains are fixed once setup has finished. */
+  /**
+   * Register a handler. Only during `setup`; the chains are fixed once setup has finished. With
+   * `when`, the handler runs only for matching events and its event type is narrowed to the
+   * pattern.
+   */
+  on<H extends HookName, const W extends P.Pattern<HookEventMap[H]>>(
+    hook: H,
+    handler: MatchedHookHandler<H, W>,
+    options: HandlerOptions<H> & { when: W },
+  ): void;
   on<H extends HookName>(hook: H, handler: HookHandler<H>, options?: HandlerOptions<H>): void;
   /**
    * Observe an event (or every one, `'*'`) read-only: what the handler returns is ignored, a

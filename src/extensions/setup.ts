@@ -1,3 +1,4 @@
+import { isMatching, type P } from 'ts-pattern';
 import { DEFAULT_PRIORITY, DEFAULT_TIMEOUT_MS, type RegisteredHandler } from '../chain/handler.js';
 import { compileToolMatcher } from '../chain/matcher.js';
 import { didYouMean } from '../config/suggest.js';
@@ -184,6 +185,7 @@ function register(
     onError,
     tools,
     phase = 'mutate',
+    when,
   } = options ?? {};
   if (typeof priority !== 'number' || !Number.isFinite(priority)) {
     throw new TypeError(`${where}: priority must be a finite number, got ${String(priority)}`);
@@ -214,6 +216,7 @@ function register(
     timeoutMs,
     onError: (onError ?? HOOKS[hook].defaultOnError) as OnErrorPolicy,
     tools: tools === undefined ? undefined : compileMatcher(where, tools),
+    when: when === undefined ? undefined : compileWhen(where, when),
     phase,
     log,
     loggedErrors: new Set(),
@@ -226,6 +229,16 @@ function compileMatcher(where: string, tools: NonNullable<HandlerOptions['tools'
   } catch (error) {
     throw new TypeError(`${where}: ${(error as Error).message}`);
   }
+}
+
+/** A `when` pattern as a test of one event; ts-pattern does the matching (README, Matching calls with `when`). */
+function compileWhen(where: string, pattern: unknown): (event: unknown) => boolean {
+  if (typeof pattern === 'function') {
+    throw new TypeError(
+      `${where}: \`when\` must be a ts-pattern pattern, not a function (wrap a predicate as P.when(fn))`,
+    );
+  }
+  return isMatching(pattern as P.Pattern<unknown>);
 }
 
 function withSetupTimeout(setup: Promise<unknown>, ms: number): Promise<unknown> {

@@ -18,9 +18,32 @@ import { actionSchema, objectInput, textSchema } from './schemas.js';
 export interface LlmRequest {
   systemPrompt: string;
   messages: ChatMessage[];
+  /**
+   * The names of the tools this request offers the model: as the host passed them, narrowed by
+   * `restrictTools`. Undefined when the host did not say and nobody restricted them.
+   */
+  tools?: readonly string[];
+  /** Each `restrictTools` of this request, in chain order: who, why, and what it hid. */
+  toolRestrictions?: readonly ToolRestriction[];
 }
 
-export interface BeforeLlmCallInput extends LlmRequest {
+/** One `restrictTools` result as the request records it. */
+export interface ToolRestriction {
+  readonly extension: string;
+  readonly reason?: string;
+  /** The offered tools it took away (empty when the host did not say which were offered). */
+  readonly hidden: readonly string[];
+}
+
+export interface BeforeLlmCallInput {
+  systemPrompt: string;
+  messages: ChatMessage[];
+  /**
+   * The names of the tools the host offers this request. Handlers see them (`event.tools`) and
+   * may narrow them (`restrictTools`); the host then offers only `outcome.value.tools`, and a
+   * call to any other tool in this request is refused before any handler runs.
+   */
+  tools?: readonly string[];
   /** 0 for the first request of a turn, then 1, 2, … for each tool-loop iteration. */
   iteration?: number;
   model?: string;
@@ -29,6 +52,8 @@ export interface BeforeLlmCallInput extends LlmRequest {
 export interface BeforeLlmCallEvent {
   readonly systemPrompt: string;
   readonly messages: readonly Readonly<ChatMessage>[];
+  /** The tools offered so far (earlier handlers' `restrictTools` applied); undefined when unknown. */
+  readonly tools: readonly string[] | undefined;
   readonly iteration: number;
   readonly model?: string;
   readonly sessionId: string;
@@ -46,6 +71,11 @@ const rewriteValue = z
     message: 'rewrite value must set systemPrompt, messages or both',
   });
 
+const restrictValue = z.strictObject({
+  tools: z.array(z.string({ error: 'tools must be tool names (strings)' })),
+  reason: textSchema.optional(),
+});
+
 export const beforeLlmCall: HookDeclaration<BeforeLlmCallInput, LlmRequest, BeforeLlmCallEvent> = {
   name: 'before_llm_call',
   // Messages are only checked to be objects: a host's messages pass through with every field
@@ -53,6 +83,7 @@ export const beforeLlmCall: HookDeclaration<BeforeLlmCallInput, LlmRequest, Befo
   input: z.object({
     systemPrompt: z.string(),
     messages: z.array(objectInput<ChatMessage>()),
+    tools: z.array(z.string()).optional(),
     iteration: z.number().optional(),
     model: z.string().optional(),
   }),
@@ -60,6 +91,7 @@ export const beforeLlmCall: HookDeclaration<BeforeLlmCallInput, LlmRequest, Befo
     names: {
       systemPrompt: 'system_prompt',
       messages: 'messages',
+      tools: 'tools',
       iteration: 'iteration',
       model: 'model',
     },
@@ -67,6 +99,10 @@ export const beforeLlmCall: HookDeclaration<BeforeLlmCallInput, LlmRequest, Befo
     valueToWire: (request) => ({
       system_prompt: request.systemPrompt,
       messages: messagesToWire(request.messages),
+      ...(request.tools === undefined ? {} : { tools: request.tools }),
+      ...(request.toolRestrictions === undefined
+        ? {}
+        : { tool_restrictions: request.toolRestrictions }),
     }),
   },
   samples: [
@@ -80,14 +116,29 @@ export const beforeLlmCall: HookDeclaration<BeforeLlmCallInput, LlmRequest, Befo
     inject_system: actionSchema('inject_system', textSchema),
     inject_user: actionSchema('inject_user', textSchema),
     rewrite: actionSchema('rewrite', rewriteValue),
+    restrict_tools: actionSchema('restrict_tools', restrictValue),
   },
+  prepare: (action, resultValue, request) =>
+    action === 'restrict_tools' ? keptTools(resultValue, request) : resultValue,
   view: (input) =>
-    Object.freeze({ systemPrompt: input.systemPrompt, messages: frozenCopy(input.messages) }),
-  unchanged: (input) => ({ systemPrompt: input.systemPrompt, messages: input.messages }),
+    Object.freeze(
+      input.tools === undefined
+        ? { systemPrompt: input.systemPrompt, messages: frozenCopy(input.messages) }
+        : {
+            systemPrompt: input.systemPrompt,
+            messages: frozenCopy(input.messages),
+            tools: frozenCopy(input.tools),
+          },
+    ),
+  unchanged: (input) =>
+    input.tools === undefined
+      ? { systemPrompt: input.systemPrompt, messages: input.messages }
+      : { systemPrompt: input.systemPrompt, messages: input.messages, tools: input.tools },
   event: (input, request, turn: TurnContext, metadata) =>
     Object.freeze({
       systemPrompt: request.systemPrompt,
       messages: request.messages,
+      tools: request.tools,
       iteration: input.iteration ?? 0,
       model: input.model,
       sessionId: turn.sessionId,
@@ -95,31 +146,78 @@ export const beforeLlmCall: HookDeclaration<BeforeLlmCallInput, LlmRequest, Befo
       state: turn.state,
       metadata,
     }),
-  fold: (request, result) => Object.freeze(foldRequest(request, result)),
+  fold: (request, result, extension) => Object.freeze(foldRequest(request, result, extension)),
 };
 
-function foldRequest(request: LlmRequest, result: AnyHookResult): LlmRequest {
+function foldRequest(request: LlmRequest, result: AnyHookResult, extension: string): LlmRequest {
   switch (result.action) {
     case 'inject_system':
       return {
+        ...request,
         systemPrompt: `${request.systemPrompt}\n\n${result.value}`,
-        messages: request.messages,
       };
     case 'inject_user':
       return {
-        systemPrompt: request.systemPrompt,
+        ...request,
         messages: Object.freeze([
           ...request.messages,
           Object.freeze({ role: 'user' as const, content: result.value }),
         ]) as ChatMessage[],
       };
+    case 'restrict_tools':
+      return restrictRequest(request, result.value as RestrictValue, extension);
     default: {
       const next = (result as RewriteResult<Partial<LlmRequest>>).value;
       return {
+        ...request,
         systemPrompt: next.systemPrompt ?? request.systemPrompt,
         // Already a frozen copy: the runner checked the rewrite's value to be JSON data.
         messages: next.messages ?? request.messages,
       };
     }
   }
+}
+
+type RestrictValue = z.output<typeof restrictValue>;
+
+/**
+ * A restriction only narrows: a name that was not offered is not added back. When the host did
+ * not say which tools it offers, the names kept become the request's tools.
+ */
+function restrictRequest(
+  request: LlmRequest,
+  { tools: kept, reason }: RestrictValue,
+  extension: string,
+): LlmRequest {
+  const keep = new Set(kept);
+  const offered = request.tools;
+  const tools = offered === undefined ? [...keep] : offered.filter((name) => keep.has(name));
+  const hidden = offered === undefined ? [] : offered.filter((name) => !keep.has(name));
+  const restriction: ToolRestriction = Object.freeze(
+    reason === undefined
+      ? { extension, hidden: Object.freeze(hidden) }
+      : { extension, reason, hidden: Object.freeze(hidden) },
+  );
+  return {
+    ...request,
+    tools: Object.freeze(tools),
+    toolRestrictions: Object.freeze([...(request.toolRestrictions ?? []), restriction]),
+  };
+}
+
+/**
+ * `restrictTools(predicate)` as the names it keeps of the tools the handler saw. A predicate needs
+ * those tools: with none known it cannot be applied, and saying so beats guessing.
+ */
+function keptTools(resultValue: unknown, request: LlmRequest): unknown {
+  if (resultValue === null || typeof resultValue !== 'object') return resultValue;
+  const { tools, reason } = resultValue as { tools?: unknown; reason?: unknown };
+  if (typeof tools !== 'function') return resultValue;
+  if (request.tools === undefined) {
+    throw new TypeError(
+      'restrictTools(predicate) needs the tools the request offers, and the host did not pass them (before_llm_call `tools`); pass a list of tool names instead',
+    );
+  }
+  const keep = request.tools.filter((name) => (tools as (name: string) => unknown)(name) === true);
+  return reason === undefined ? { tools: keep } : { tools: keep, reason };
 }

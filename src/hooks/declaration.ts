@@ -37,8 +37,19 @@ export interface HookDeclaration<Input, Value, Event> {
   readonly sampleOfTool?: (toolName: string) => Input;
   /** Fail open for hooks that only shape a request, fail closed for hooks that guard actions. */
   readonly defaultOnError: OnErrorPolicy;
-  /** One schema per allowed action; `pass` and `block` are checked by the runner itself. */
+  /** One schema per allowed action; `pass`, `block` and `ask` are checked by the runner itself. */
   readonly actions: Readonly<Record<string, z.ZodType>>;
+  /**
+   * Handlers may `ask` for a person's approval: it does not end the chain, and the outcome
+   * carries the first ask (README, Asking a person).
+   */
+  readonly asks?: boolean;
+  /**
+   * Turns a result's value into data before it is copied and checked, given the value the
+   * handler saw: `restrictTools(predicate)` becomes the list of names the predicate keeps. May
+   * throw, with a message that says what was wrong (a handler error).
+   */
+  prepare?(action: string, resultValue: unknown, value: Value): unknown;
   /** The value as handlers first see it: a read-only copy of what the host passed in. */
   view(input: Input): Value;
   /** The outcome's value when no handler changed anything: the host's own input. */
@@ -50,7 +61,7 @@ export interface HookDeclaration<Input, Value, Event> {
    * result's `value` and `metadata` are the runner's frozen copies, checked to be JSON data
    * (`chain/json-data.ts`), so they are used as they are.
    */
-  fold(value: Value, result: AnyHookResult): Value;
+  fold(value: Value, result: AnyHookResult, extension: string): Value;
 }
 
 /** How a hook's payload and value are spelled over the bridge (snake_case, as the Python agent speaks). */

@@ -6,7 +6,8 @@ import { actionSchema, objectInput, plainObjectSchema } from './schemas.js';
 
 /**
  * `intercept_tool_call`: once per tool call. `rewrite` replaces the arguments the tool runs with;
- * `block` keeps the tool from running and its message goes to the model as the tool's error.
+ * `block` keeps the tool from running and its message goes to the model as the tool's error;
+ * `ask` leaves the decision to a person (the host's approver), or denies when nobody can be asked.
  * Fails closed by default: a broken guard must not silently let a write through.
  */
 export interface ToolCallInput {
@@ -56,6 +57,7 @@ export const interceptToolCall: HookDeclaration<
   ],
   sampleOfTool,
   defaultOnError: 'block',
+  asks: true,
   actions: {
     rewrite: actionSchema('rewrite', plainObjectSchema),
   },

@@ -37,12 +37,39 @@ export interface InjectUserResult {
   readonly metadata?: Metadata;
 }
 
+/**
+ * `intercept_tool_call`: a person must approve this call. Unlike a block it does not end the
+ * chain: later handlers still run, a later block still blocks and later rewrites still apply;
+ * the outcome carries the first ask (README, Asking a person).
+ */
+export interface AskResult {
+  readonly action: 'ask';
+  readonly value: string;
+  readonly metadata?: Metadata;
+}
+
+/**
+ * `before_llm_call`: the tools offered to this request, narrowed to `tools`, or to the names the
+ * predicate keeps (the runner applies it to the list the handler sees, so it never crosses a
+ * process boundary). Ephemeral like an injection (README, Restricting the tools of a request).
+ */
+export interface RestrictToolsResult {
+  readonly action: 'restrict_tools';
+  readonly value: {
+    readonly tools: readonly string[] | ((toolName: string) => boolean);
+    readonly reason?: string;
+  };
+  readonly metadata?: Metadata;
+}
+
 export type AnyHookResult =
   | PassResult
   | RewriteResult
   | BlockResult
+  | AskResult
   | InjectSystemResult
-  | InjectUserResult;
+  | InjectUserResult
+  | RestrictToolsResult;
 
 /** The one shared `pass()` without metadata: returning it costs no allocation. */
 export const PASS: PassResult = Object.freeze({ action: 'pass' });
@@ -81,6 +108,35 @@ export function injectUser(text: string, metadata?: Metadata): InjectUserResult 
   );
 }
 
+export function ask(reason: string, metadata?: Metadata): AskResult {
+  return Object.freeze(
+    metadata === undefined
+      ? { action: 'ask', value: reason }
+      : { action: 'ask', value: reason, metadata },
+  );
+}
+
+export function restrictTools(
+  tools: readonly string[] | ((toolName: string) => boolean),
+  reason?: string,
+  metadata?: Metadata,
+): RestrictToolsResult {
+  const value = Object.freeze(reason === undefined ? { tools } : { tools, reason });
+  return Object.freeze(
+    metadata === undefined
+      ? { action: 'restrict_tools', value }
+      : { action: 'restrict_tools', value, metadata },
+  );
+}
+
 /** The helpers under one name, `HookResult.block('…')` (README, An extension). */
-export const HookResult = Object.freeze({ pass, rewrite, block, injectSystem, injectUser });
+export const HookResult = Object.freeze({
+  pass,
+  rewrite,
+  block,
+  ask,
+  injectSystem,
+  injectUser,
+  restrictTools,
+});
 export type HookResult = AnyHookResult;

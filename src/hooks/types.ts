@@ -1,12 +1,15 @@
+import type { P } from 'ts-pattern';
 import type { BeforeLlmCallEvent, LlmRequest } from './before-llm-call.js';
 import type { OnErrorPolicy } from './declaration.js';
 import type { HookName } from './index.js';
 import type { InterceptToolCallEvent } from './intercept-tool-call.js';
 import type {
+  AskResult,
   BlockResult,
   InjectSystemResult,
   InjectUserResult,
   PassResult,
+  RestrictToolsResult,
   RewriteResult,
 } from './results.js';
 import type { TransformUserInputEvent } from './transform-user-input.js';
@@ -25,9 +28,14 @@ export interface HookResultMap {
     | PassResult
     | InjectSystemResult
     | InjectUserResult
-    | RewriteResult<Partial<LlmRequest>>
+    | RewriteResult<Partial<Pick<LlmRequest, 'systemPrompt' | 'messages'>>>
+    | RestrictToolsResult
     | BlockResult;
-  intercept_tool_call: PassResult | RewriteResult<Record<string, unknown>> | BlockResult;
+  intercept_tool_call:
+    | PassResult
+    | RewriteResult<Record<string, unknown>>
+    | BlockResult
+    | AskResult;
 }
 
 // biome-ignore lint/suspicious/noConfusingVoidType: a handler that returns nothing passes
@@ -35,6 +43,11 @@ export type HandlerReturn<H extends HookName> = HookResultMap[H] | undefined | n
 
 export type HookHandler<H extends HookName> = (
   event: HookEventMap[H],
+) => HandlerReturn<H> | PromiseLike<HandlerReturn<H>>;
+
+/** A handler registered with `when: pattern`: it is only called with events the pattern matches. */
+export type MatchedHookHandler<H extends HookName, W> = (
+  event: P.narrow<HookEventMap[H], W>,
 ) => HandlerReturn<H> | PromiseLike<HandlerReturn<H>>;
 
 /** A tool name (exact match), a pattern, or a list of either. */
@@ -59,4 +72,11 @@ export interface HandlerOptions<H extends HookName = HookName> {
   tools?: H extends 'intercept_tool_call' ? ToolPattern : never;
   /** `'validate'` for guards: run after every rewriting handler, on the final value. Default `'mutate'`. */
   phase?: HandlerPhase;
+  /**
+   * A ts-pattern pattern (`P` is re-exported) over the event: the handler runs only for events
+   * that match it, checked on the event as it is when the handler's turn comes (after earlier
+   * rewrites), and its event type is narrowed to the pattern (README, Matching calls with
+   * `when`). Without it the handler runs for every event and nothing is matched.
+   */
+  when?: P.Pattern<HookEventMap[H]>;
 }

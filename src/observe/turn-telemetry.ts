@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ChainOutcome } from '../chain/outcome.js';
+import type { LlmRequest } from '../hooks/before-llm-call.js';
 import type { HookName } from '../hooks/index.js';
 import type { ChatMessage, ToolCall } from '../hooks/messages.js';
 import { OBSERVER_EVENTS, type ObserverEvent } from './events.js';
@@ -208,6 +209,10 @@ export class TurnTelemetry {
       ...(outcome.blocked
         ? { blocked_by: outcome.blockedBy, message: sanitize(outcome.message) }
         : {}),
+      ...(!outcome.blocked && outcome.ask !== undefined
+        ? { ask: { message: sanitize(outcome.ask.message), asked_by: outcome.ask.askedBy } }
+        : {}),
+      ...(hook === 'before_llm_call' ? restrictionsOf(outcome.value) : {}),
       changed: outcome.changed,
       decided_by: [
         ...new Set(outcome.trace.filter((e) => e.action !== 'pass').map((e) => e.extension)),
@@ -225,6 +230,20 @@ export const UNOBSERVED_ATTEMPT: ApiAttempt = Object.freeze({
   startedAt: 0,
   request: Object.freeze({ systemPrompt: '', messages: [], tools: [] }),
 });
+
+/** A request's `restrictTools`, as hook_decision reports them: the tools left and who hid which. */
+function restrictionsOf(request: unknown): Record<string, unknown> {
+  const { tools, toolRestrictions } = request as LlmRequest;
+  if (toolRestrictions === undefined) return {};
+  return {
+    tools,
+    tool_restrictions: toolRestrictions.map((r) => ({
+      extension: r.extension,
+      ...(r.reason === undefined ? {} : { reason: sanitize(r.reason) }),
+      hidden: r.hidden,
+    })),
+  };
+}
 
 function apiIds(attempt: ApiAttempt) {
   return { api_request_id: attempt.id, api_call_count: attempt.count };

@@ -95,6 +95,7 @@ export function loadFailureGuard(failures: readonly LoadFailure[], log: Logger):
     timeoutMs: Number.POSITIVE_INFINITY,
     onError: 'block',
     tools: undefined,
+    when: undefined,
     phase: 'mutate',
     log,
     loggedErrors: new Set(),

@@ -1,6 +1,11 @@
-import { type ChainOutcome, type OnTrace, unchangedOutcome } from '../chain/outcome.js';
+import {
+  type ChainOutcome,
+  EMPTY_METADATA,
+  type OnTrace,
+  unchangedOutcome,
+} from '../chain/outcome.js';
 import { runChain } from '../chain/run-chain.js';
-import type { BeforeLlmCallInput, LlmRequest } from '../hooks/before-llm-call.js';
+import type { BeforeLlmCallInput, LlmRequest, ToolRestriction } from '../hooks/before-llm-call.js';
 import type { TurnContext } from '../hooks/declaration.js';
 import { HOOKS, type HookInput, type HookName, type HookValue } from '../hooks/index.js';
 import type { ToolCallInput } from '../hooks/intercept-tool-call.js';
@@ -37,6 +42,8 @@ export class Turn implements TurnContext {
   /** Also held directly: the no-handler answer of `interceptToolCall` is the hottest path. */
   readonly #handlers: HandlerIndex;
   #telemetry: TurnTelemetry | undefined;
+  /** The tools the last model request offered, when known (README, Restricting the tools of a request). */
+  #offered: OfferedTools | undefined;
   #ended = false;
 
   static {
@@ -90,7 +97,25 @@ export class Turn implements TurnContext {
       this,
       onTrace,
     );
-    return reportsDecisions ? this.#reported('before_llm_call', outcome) : outcome;
+    const reported = reportsDecisions ? this.#reported('before_llm_call', outcome) : outcome;
+    if (reported instanceof Promise) {
+      return reported.then((settled) => {
+        this.#offer(settled);
+        return settled;
+      });
+    }
+    this.#offer(reported);
+    return reported;
+  }
+
+  /** Remembers what the request offers; a blocked request is not made, so it offers nothing new. */
+  #offer(outcome: ChainOutcome<LlmRequest>): void {
+    if (outcome.blocked || this.#ended) return;
+    const { tools, toolRestrictions } = outcome.value;
+    this.#offered =
+      tools === undefined
+        ? undefined
+        : { names: new Set(tools), restrictions: toolRestrictions ?? NO_RESTRICTIONS };
   }
 
   interceptToolCall(call: ToolCallInput): MaybePromise<ChainOutcome<Record<string, unknown>>> {
@@ -101,6 +126,13 @@ export class Turn implements TurnContext {
       typeof call.toolArgs !== 'object'
     ) {
       throw inputError('intercept_tool_call', 'interceptToolCall', 'call', call);
+    }
+    const offered = this.#offered;
+    if (offered !== undefined && !offered.names.has(call.toolName)) {
+      const refused = notOffered(call, offered);
+      return this.#chains.reportsDecisions
+        ? this.#reported('intercept_tool_call', refused, call)
+        : refused;
     }
     const handlers = this.#handlers.forTool(call.toolName);
     // The hot case of a host with no tool guard: answer before any chain machinery (a plain
@@ -114,6 +146,7 @@ export class Turn implements TurnContext {
   /** Ends the turn: the state is emptied so nothing of it reaches the next turn. */
   end(): void {
     this.#ended = true;
+    this.#offered = undefined;
     for (const key of Object.keys(this.state)) delete this.state[key];
   }
 
@@ -144,6 +177,48 @@ export class Turn implements TurnContext {
  */
 export function turnTelemetry(turn: Turn): TurnTelemetry {
   return telemetryOf(turn);
+}
+
+/** The tools one model request offered, and who took the others away. */
+interface OfferedTools {
+  readonly names: ReadonlySet<string>;
+  readonly restrictions: readonly ToolRestriction[];
+}
+
+const NO_RESTRICTIONS: readonly ToolRestriction[] = Object.freeze([]);
+/** Offered tools named in a refusal, at most: a model needs a hint, not a catalogue. */
+const NAMES_SHOWN = 20;
+
+/**
+ * The refusal of a call to a tool the request did not offer, decided before any handler: a model
+ * that names a hidden tool (or one it made up) gets a clear error. `blockedBy` is the extension
+ * that hid the tool, or `hermes` when the host never offered it.
+ */
+function notOffered(
+  call: ToolCallInput,
+  offered: OfferedTools,
+): ChainOutcome<Record<string, unknown>> {
+  const hider = offered.restrictions.find((r) => r.hidden.includes(call.toolName));
+  const names = [...offered.names];
+  const shown =
+    names.length === 0
+      ? 'none'
+      : names.length > NAMES_SHOWN
+        ? `${names.slice(0, NAMES_SHOWN).join(', ')}, …`
+        : names.join(', ');
+  const why =
+    hider === undefined
+      ? 'it was not offered in this request'
+      : `extension "${hider.extension}" took it away for this request${hider.reason === undefined ? '' : ` (${hider.reason})`}`;
+  return {
+    blocked: true,
+    message: `Tool "${call.toolName}" cannot be called: ${why}. Tools offered: ${shown}.`,
+    blockedBy: hider?.extension ?? 'hermes',
+    changed: false,
+    value: call.toolArgs,
+    metadata: EMPTY_METADATA,
+    trace: [],
+  };
 }
 
 /** A Turn method's argument that failed its cheap check, worded from the hook's schema. */

@@ -200,6 +200,7 @@ describe('a fault of the runner itself', () => {
     timeoutMs: 1000,
     onError: 'pass',
     tools: undefined,
+    when: undefined,
     phase: 'mutate',
     log: memoryLogger(),
     loggedErrors: new Set(),

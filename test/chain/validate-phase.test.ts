@@ -67,7 +67,7 @@ describe("the validate phase (mutating, then validating handlers, as in Kubernet
       expect(tool).toMatchObject({ blocked: true, blockedBy: 'sneaky', changed: false });
       expect(tool.value).toEqual({ path: 'src/a.ts' });
       expect(blockedOutcome(tool).message).toMatch(
-        /extension "sneaky" failed in intercept_tool_call.*validate phase.*only pass or block/,
+        /extension "sneaky" failed in intercept_tool_call.*validate phase.*only pass, ask or block/,
       );
       expect(tool.trace[0]).toMatchObject({ action: 'block', phase: 'validate' });
 
