@@ -16,6 +16,8 @@ export interface HookRegistrationInfo {
   phase?: 'validate';
   /** The tool matcher of an `intercept_tool_call` handler, as written (`/re/` for patterns). */
   tools?: string[];
+  /** The handler runs only for events its `when` pattern matches. */
+  when?: true;
 }
 
 /** One discovered extension, whatever became of it. Only `enabled` ones have handlers. */

@@ -152,6 +152,7 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
           priority: handler.priority,
           ...(handler.phase === 'validate' ? { phase: 'validate' as const } : {}),
           ...(handler.tools ? { tools: handler.tools.display } : {}),
+          ...(handler.when ? { when: true } : {}),
         }));
         return { observers: registered.observers, closers: registered.closers };
       } catch (error) {

@@ -60,7 +60,7 @@ function describeHooks(ext: ExtensionInfo): string {
   return ext.hooks
     .map(
       (h) =>
-        `${h.hook}@${h.priority}${h.phase ? `:${h.phase}` : ''}${h.tools ? `[${abbreviate(h.tools)}]` : ''}`,
+        `${h.hook}@${h.priority}${h.phase ? `:${h.phase}` : ''}${h.tools ? `[${abbreviate(h.tools)}]` : ''}${h.when ? '(when)' : ''}`,
     )
     .join(' ');
 }
