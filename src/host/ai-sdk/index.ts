@@ -12,7 +12,9 @@
  * step of a multi-step `generateText`/`streamText` (a block answers with its message and the
  * provider is not called); each wrapped tool runs intercept_tool_call before `execute` (a block
  * keeps the tool from running and the model receives the blocked result; a rewrite runs it with
- * the new arguments).
+ * the new arguments). A `restrictTools` narrows the step's tools as `activeTools` would; an `ask`
+ * becomes the tool's `needsApproval` (the SDK's tool approval), or goes to `approve` when given
+ * (README, Asking a person).
  */
 import type {
   LanguageModelV3,
