@@ -82,6 +82,7 @@ export type {
   MatchedHookHandler,
   ToolPattern,
 } from './hooks/types.js';
+export type { ApprovalRequest, Approver, ToolApproval } from './host/approval.js';
 export { blockedToolResult } from './host/blocked-tool-result.js';
 export {
   type ConversationResult,
