@@ -33,7 +33,10 @@ export function toolCallAnswer(
  * Why the agent will not run the call, if it will not (observers are told then: the agent sends
  * no `PostToolUse` for it): a block, or an ask the agent cannot put to a person.
  */
-export function refusalOf(agent: CommandHookAgent, outcome: ChainOutcome<Args>): string | undefined {
+export function refusalOf(
+  agent: CommandHookAgent,
+  outcome: ChainOutcome<Args>,
+): string | undefined {
   if (outcome.blocked) return reasonOf(outcome);
   if (outcome.ask !== undefined && !agent.canAsk) return cannotAsk(agent, outcome.ask);
   return undefined;
