@@ -253,7 +253,7 @@ describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
       /! Claude Code hook \(.*\): not registered for PostToolBatch: before_llm_call does not run after tool results/,
     );
     expect(run.stdout).toMatch(
-      /! Codex hook \(.*\): reminder handles before_llm_call, which runs at the prompt and after each tool result: injections are delivered as context; if it rewrites messages, that is not applied in hook mode/,
+      /! Codex hook \(.*\): reminder handles before_llm_call, which runs at the prompt and after each tool result: injections are delivered as context; if it rewrites messages, that is not applied in hook mode; restrictTools has no effect under Codex hooks \(the call-time checks still apply\)/,
     );
   });
 
