@@ -389,6 +389,63 @@ describe.runIf(built)('hermes extensions test', () => {
     });
   });
 
+  it('prints an ask (who asked, why) and exits 0; prints the tools a request has left and who hid which', async () => {
+    const h = tree({
+      'extensions/policy.ts': tsExtension(
+        'policy',
+        `hermes.on('intercept_tool_call', (e) => String(e.toolArgs.path).startsWith('deploy/') ? ask('deploy files are reviewed') : undefined);
+         hermes.on('before_llm_call', () => restrictTools(['read'], 'read-only for now'));`,
+        `import { ask, restrictTools } from 'hermes-extensions';`,
+      ),
+    });
+    const asked = await hermes(
+      h,
+      'extensions',
+      'test',
+      'intercept_tool_call',
+      '--input',
+      '{"toolName":"write","toolArgs":{"path":"deploy/app.yaml"}}',
+      '--cwd',
+      tree(),
+    );
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(asked.stdout).toMatch(/1\. policy\s+ask\s+[\d.]+ ms/);
+    expect(asked.stdout).toMatch(
+      /NEEDS APPROVAL: policy asks a person before this call runs:\n\s+deploy files are reviewed\nthe call as it would run: \{/,
+    );
+    const json = await hermes(
+      h,
+      'extensions',
+      'test',
+      'intercept_tool_call',
+      '--json',
+      '--input',
+      '{"toolName":"write","toolArgs":{"path":"deploy/app.yaml"}}',
+      '--cwd',
+      tree(),
+    );
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout).outcome).toMatchObject({
+      blocked: false,
+      ask: { message: 'deploy files are reviewed', askedBy: 'policy' },
+    });
+    const restricted = await hermes(
+      h,
+      'extensions',
+      'test',
+      'before_llm_call',
+      '--input',
+      '{"system_prompt":"S","messages":[{"role":"user","content":"hi"}],"tools":["read","write","grep"]}',
+      '--cwd',
+      tree(),
+    );
+    expect(restricted.code, restricted.stderr).toBe(0);
+    expect(restricted.stdout).toMatch(/1\. policy\s+restrict_tools/);
+    expect(restricted.stdout).toMatch(
+      /tools left: read\n\s+policy hid write, grep \(read-only for now\)/,
+    );
+  });
+
   it('exits 2 on an unknown hook, bad JSON, or a payload that does not fit', async () => {
     const h = home();
     const hook = await hermes(h, 'extensions', 'test', 'intercept_tool_cal', '--input', '{}');
