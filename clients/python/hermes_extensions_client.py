@@ -23,16 +23,24 @@ How the Python agent's ``run_conversation`` would use it (a sketch, in the agent
             return {"final_response": r["message"], "messages": messages, "blocked": True}
         user_message = r["value"]
         ...
-        # 2. before each client.chat.completions.create(), on this request only
-        r = turn.before_llm_call(messages, self._cached_system_prompt, iteration=i)
+        # 2. before each client.chat.completions.create(), on this request only; with the names
+        #    of the tools offered, handlers may take some away for this request (restrictTools)
+        r = turn.before_llm_call(messages, self._cached_system_prompt, iteration=i,
+                                 tools=[t["function"]["name"] for t in self.tools])
         if r["blocked"]:
             messages.append({"role": "assistant", "content": r["message"]})
             return {"final_response": r["message"], "messages": messages}
         request_messages = r["value"]["messages"]
         request_system_prompt = r["value"]["system_prompt"]
+        offered = set(r["value"].get("tools", [t["function"]["name"] for t in self.tools]))
+        request_tools = [t for t in self.tools if t["function"]["name"] in offered]
         ...
         # 3. before each handle_function_call()
         r = turn.intercept_tool_call(function_name, function_args, task_id=effective_task_id)
+        if not r["blocked"] and r.get("ask") and not self.approve(function_name, r["value"], r["ask"]):
+            # a handler asked for a person's approval and nobody gave it (no approver: a denial)
+            r = {"blocked": True, "message": "needs approval: " + r["ask"]["message"],
+                 "blocked_by": r["ask"]["asked_by"]}
         if r["blocked"]:
             function_result = json.dumps({"error": r["message"], "blocked_by_extension": True,
                                           "extension": r.get("blocked_by")})
@@ -152,7 +160,10 @@ class HermesExtensions:
 
 class Turn:
     """The three hooks of one turn. Each returns the outcome: blocked, message, blocked_by,
-    changed, value, metadata, trace (snake_case, as in the framework's ChainOutcome)."""
+    changed, value, metadata, trace (snake_case, as in the framework's ChainOutcome), and for
+    ``intercept_tool_call`` ``ask`` ({"message", "asked_by"}) when a handler asked for a person's
+    approval and nobody blocked: ask someone about the call as ``value`` would run it, or, with
+    nobody to ask, refuse it with the message."""
 
     def __init__(self, client, turn_id):
         self._client = client
@@ -163,7 +174,11 @@ class Turn:
             "transform_user_input", {"turn_id": self.turn_id, "user_message": user_message}
         )
 
-    def before_llm_call(self, messages, system_prompt, iteration=0, model=None):
+    def before_llm_call(self, messages, system_prompt, iteration=0, model=None, tools=None):
+        """``tools``: the names of the tools this request offers. Handlers may narrow them
+        (restrictTools): offer only ``value["tools"]`` then; ``value["tool_restrictions"]`` says
+        who hid which (``extension``, ``reason``, ``hidden``), and a later call of this turn to a
+        tool that was not offered is refused."""
         params = {
             "turn_id": self.turn_id,
             "messages": messages,
@@ -172,6 +187,8 @@ class Turn:
         }
         if model is not None:
             params["model"] = model
+        if tools is not None:
+            params["tools"] = list(tools)
         return self._client.call("before_llm_call", params)
 
     def intercept_tool_call(self, tool_name, tool_args, tool_call_id=None, task_id=None):

@@ -253,7 +253,7 @@ describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
       /! Claude Code hook \(.*\): not registered for PostToolBatch: before_llm_call does not run after tool results/,
     );
     expect(run.stdout).toMatch(
-      /! Codex hook \(.*\): reminder handles before_llm_call, which runs at the prompt and after each tool result: injections are delivered as context; if it rewrites messages, that is not applied in hook mode/,
+      /! Codex hook \(.*\): reminder handles before_llm_call, which runs at the prompt and after each tool result: injections are delivered as context; if it rewrites messages, that is not applied in hook mode; restrictTools has no effect under Codex hooks \(the call-time checks still apply\)/,
     );
   });
 
@@ -387,6 +387,63 @@ describe.runIf(built)('hermes extensions test', () => {
     expect(JSON.parse(run.stdout)).toMatchObject({
       outcome: { blocked: true, blockedBy: 'guard', message: 'no secrets', changed: false },
     });
+  });
+
+  it('prints an ask (who asked, why) and exits 0; prints the tools a request has left and who hid which', async () => {
+    const h = tree({
+      'extensions/policy.ts': tsExtension(
+        'policy',
+        `hermes.on('intercept_tool_call', (e) => String(e.toolArgs.path).startsWith('deploy/') ? ask('deploy files are reviewed') : undefined);
+         hermes.on('before_llm_call', () => restrictTools(['read'], 'read-only for now'));`,
+        `import { ask, restrictTools } from 'hermes-extensions';`,
+      ),
+    });
+    const asked = await hermes(
+      h,
+      'extensions',
+      'test',
+      'intercept_tool_call',
+      '--input',
+      '{"toolName":"write","toolArgs":{"path":"deploy/app.yaml"}}',
+      '--cwd',
+      tree(),
+    );
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(asked.stdout).toMatch(/1\. policy\s+ask\s+[\d.]+ ms/);
+    expect(asked.stdout).toMatch(
+      /NEEDS APPROVAL: policy asks a person before this call runs:\n\s+deploy files are reviewed\nthe call as it would run: \{/,
+    );
+    const json = await hermes(
+      h,
+      'extensions',
+      'test',
+      'intercept_tool_call',
+      '--json',
+      '--input',
+      '{"toolName":"write","toolArgs":{"path":"deploy/app.yaml"}}',
+      '--cwd',
+      tree(),
+    );
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout).outcome).toMatchObject({
+      blocked: false,
+      ask: { message: 'deploy files are reviewed', askedBy: 'policy' },
+    });
+    const restricted = await hermes(
+      h,
+      'extensions',
+      'test',
+      'before_llm_call',
+      '--input',
+      '{"system_prompt":"S","messages":[{"role":"user","content":"hi"}],"tools":["read","write","grep"]}',
+      '--cwd',
+      tree(),
+    );
+    expect(restricted.code, restricted.stderr).toBe(0);
+    expect(restricted.stdout).toMatch(/1\. policy\s+restrict_tools/);
+    expect(restricted.stdout).toMatch(
+      /tools left: read\n\s+policy hid write, grep \(read-only for now\)/,
+    );
   });
 
   it('exits 2 on an unknown hook, bad JSON, or a payload that does not fit', async () => {

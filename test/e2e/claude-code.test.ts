@@ -1,10 +1,11 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tree, write } from '../support/fixtures.js';
 import { runBin } from '../support/run-bin.js';
 import { type FakeMessages, startFakeMessages } from './fake-messages-server.js';
 import {
+  askingExtension,
   auditLines,
   daemonStatus,
   describeRealAgent,
@@ -32,7 +33,7 @@ function claudePrint(
   env: { project: string; hermesHome: string; home: string },
   model: FakeMessages,
   prompt: string,
-  permissionMode: 'acceptEdits' | 'bypassPermissions' = 'acceptEdits',
+  permissionMode: 'acceptEdits' | 'bypassPermissions' | 'default' = 'acceptEdits',
   extraEnv: Record<string, string | undefined> = {},
 ) {
   return runAgent(
@@ -122,20 +123,48 @@ describeRealAgent('claude', 'real Claude Code with hermes hook claude-code', (cl
     }
   }, 90_000);
 
-  it('asks before a rewritten call runs; headless, with nobody to ask, it does not run at all', async () => {
+  it("leaves a rewritten call to Claude Code's own permission flow: it runs rewritten where the mode lets it, and a rewrite approves nothing", async () => {
     const env = await setup();
     write(env.hermesHome, { 'extensions/no-tmp.ts': noTmpExtension });
     write(env.project, { 'plans/.keep': '' });
-    const model = await startFakeMessages([
-      { name: 'Bash', input: { command: 'echo hi > plans/notes.tmp', description: 'note' } },
+    const note = {
+      name: 'Bash',
+      input: { command: 'echo hi > plans/notes.tmp', description: 'note' },
+    };
+    // acceptEdits runs the call unhooked: it runs rewritten.
+    const accepting = await startFakeMessages([note]);
+    const run = await claudePrint(claude, env, accepting, 'what is in plans?');
+    expect(run.code, run.stderr).toBe(0);
+    expect(toolResults(accepting).map((r) => r.is_error ?? false)).toEqual([false]);
+    expect(existsSync(join(env.project, 'plans/notes.md'))).toBe(true);
+    expect(existsSync(join(env.project, 'plans/notes.tmp'))).toBe(false);
+    // The default mode asks about a shell write, and headless nobody can answer: the rewrite did
+    // not approve it for the user.
+    write(env.project, { 'plans/notes.md': 'before' });
+    const asking = await startFakeMessages([
+      { ...note, input: { ...note.input, command: 'echo again > plans/notes.tmp' } },
     ]);
-    const run = await claudePrint(claude, env, model, 'what is in plans?');
+    const denied = await claudePrint(claude, env, asking, 'what is in plans?', 'default');
+    expect(denied.code, denied.stderr).toBe(0);
+    expect(toolResults(asking).map((r) => r.is_error ?? false)).toEqual([true]);
+    expect(readFileSync(join(env.project, 'plans/notes.md'), 'utf8')).toBe('before');
+  }, 120_000);
+
+  it('asks before a call an extension asks about; headless, with nobody to ask, it does not run and the model reads why', async () => {
+    const env = await setup();
+    write(env.hermesHome, { 'extensions/cautious.ts': askingExtension });
+    write(env.project, { 'plans/.keep': '' });
+    const model = await startFakeMessages([
+      { name: 'Bash', input: { command: 'echo hi > plans/notes.txt', description: 'note' } },
+    ]);
+    const run = await claudePrint(claude, env, model, 'what is in plans?', 'bypassPermissions');
     expect(run.code, run.stderr).toBe(0);
     const [result] = toolResults(model);
     expect(result?.is_error).toBe(true);
-    expect(JSON.stringify(result?.content)).toMatch(/Hermes extensions changed the arguments/);
-    expect(existsSync(join(env.project, 'plans/notes.tmp'))).toBe(false);
-    expect(existsSync(join(env.project, 'plans/notes.md'))).toBe(false);
+    expect(JSON.stringify(result?.content)).toMatch(
+      /needs approval: shell writes are reviewed \(asked by cautious\)/,
+    );
+    expect(existsSync(join(env.project, 'plans/notes.txt'))).toBe(false);
   }, 90_000);
 
   it('runs a rewritten call rewritten when permissions are bypassed', async () => {

@@ -130,3 +130,12 @@ export const noTmpExtension = tsExtension(
     ? { action: 'rewrite', value: { ...e.toolArgs, command: String(e.toolArgs.command).replaceAll('.tmp', '.md') } }
     : undefined, { tools: ['bash'] });`,
 );
+
+/** Asks a person about every shell call that writes a file (`ask`). */
+export const askingExtension = tsExtension(
+  'cautious',
+  `hermes.on('intercept_tool_call', (e) => String(e.toolArgs.command).includes('>')
+    ? ask('shell writes are reviewed')
+    : undefined, { tools: ['bash'] });`,
+  `import { ask } from 'hermes-extensions';`,
+);

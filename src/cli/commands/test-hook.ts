@@ -1,5 +1,7 @@
+import { match, P } from 'ts-pattern';
 import type { ChainOutcome, ChainStep } from '../../chain/outcome.js';
 import { assertHookName } from '../../extensions/hook-names.js';
+import type { LlmRequest } from '../../hooks/before-llm-call.js';
 import { declarationOf, type HookInput, type HookName } from '../../hooks/index.js';
 import { readPayload } from '../../hooks/payload.js';
 import { runHook } from '../../runtime/turn.js';
@@ -8,8 +10,9 @@ import { CliError, type Io, paint } from '../io.js';
 
 /**
  * `hermes extensions test HOOK --input JSON`: runs one chain on a payload in a throwaway turn and
- * shows each handler's decision, its time, what it changed (a diff), and the outcome.
- * Exit 0 when not blocked, 1 when blocked.
+ * shows each handler's decision, its time, what it changed (a diff), and the outcome: an ask (who
+ * asked, why), and for before_llm_call the tools left and each restriction. Exit 0 when not
+ * blocked (an ask included: it is a decision for a person, not a failure), 1 when blocked.
  */
 export async function testCommand(
   context: CommandContext,
@@ -61,17 +64,45 @@ export async function testCommand(
     }
   });
   io.out('');
-  if (outcome.blocked) {
-    io.out(`${paint(io, 'red', 'BLOCKED')} by ${outcome.blockedBy}:`);
-    io.out(`  ${outcome.message}`);
-  } else {
-    io.out(
-      `${paint(io, 'green', outcome.changed ? 'PASSED, CHANGED' : 'PASSED')}: ${show(outcome.value).split('\n').join('\n  ')}`,
-    );
+  for (const line of verdict(outcome, io)) io.out(line);
+  if (hook === 'before_llm_call' && !outcome.blocked) {
+    for (const line of restrictions(outcome.value as LlmRequest)) io.out(line);
   }
   if (Object.keys(outcome.metadata).length > 0)
     io.out(`metadata: ${JSON.stringify(outcome.metadata)}`);
+  // An ask is a decision the host puts to a person, not a failure of the chain: exit 0.
   return outcome.blocked ? 1 : 0;
+}
+
+/** What the chain decided: blocked, passed with an ask (who asked, why), or passed. */
+function verdict(outcome: ChainOutcome<unknown>, io: Io): string[] {
+  const value = (label: string) => `${label}: ${show(outcome.value).split('\n').join('\n  ')}`;
+  return match(outcome)
+    .with({ blocked: true }, ({ blockedBy, message }) => [
+      `${paint(io, 'red', 'BLOCKED')} by ${blockedBy}:`,
+      `  ${message}`,
+    ])
+    .with({ ask: P.nonNullable }, ({ ask }) => [
+      `${paint(io, 'yellow', 'NEEDS APPROVAL')}: ${ask.askedBy} asks a person before this call runs:`,
+      `  ${ask.message}`,
+      value(outcome.changed ? 'the call as it would run (changed)' : 'the call as it would run'),
+    ])
+    .otherwise(({ changed }) => [
+      value(paint(io, 'green', changed ? 'PASSED, CHANGED' : 'PASSED')),
+    ]);
+}
+
+/** A request's restrictTools: the tools left, and who hid which and why. */
+function restrictions(request: LlmRequest): string[] {
+  if (request.toolRestrictions === undefined) return [];
+  const left = request.tools ?? [];
+  return [
+    `tools left: ${left.length === 0 ? '(none)' : left.join(', ')}`,
+    ...request.toolRestrictions.map(
+      ({ extension, reason, hidden }) =>
+        `  ${extension} hid ${hidden.length === 0 ? 'nothing offered' : hidden.join(', ')}${reason === undefined ? '' : ` (${reason})`}`,
+    ),
+  ];
 }
 
 /**

@@ -23,14 +23,21 @@ export interface CommandHookAgent {
   /** Rewritten arguments, back in the agent's own names (its `updatedInput`). */
   toolOut(name: string, input: Args, args: Args): Args;
   /**
-   * The `permissionDecision` that carries rewritten arguments, given the event's
-   * `permission_mode`. Never more than the user's own mode grants: Claude Code gets `ask`, so
-   * the user sees the changed call rather than having it approved for them — except in
-   * `bypassPermissions`, where nothing is asked anyway and `ask` would only turn every rewrite
-   * into a denial in headless runs. Codex refuses `ask` (the whole answer would be ignored,
-   * failing open) and takes `allow`, which there never skips its own sandbox or approval.
+   * The `permissionDecision` that carries rewritten arguments nobody asked about, if any. Claude
+   * Code gets none: its own permission flow (rules, mode, prompt) judges the call as rewritten,
+   * since it evaluates its rules against a hook's `updatedInput`, so a rewrite neither approves a
+   * call for the user nor asks about one the user's settings let run. Codex applies
+   * `updatedInput` only with `allow` (and ignores a whole answer pairing it with anything else),
+   * which there never skips its own sandbox or approval.
    */
-  rewriteDecision(permissionMode: unknown): 'ask' | 'allow';
+  rewriteDecision: 'allow' | undefined;
+  /**
+   * Whether the agent takes `permissionDecision: "ask"` (an extension's `ask`: a person approves
+   * the call). Claude Code does, and denies the call itself when nobody can answer (`claude -p`);
+   * Codex refuses `ask` (the whole answer would be ignored, failing open), so there an ask is a
+   * denial that says who asked and why.
+   */
+  canAsk: boolean;
   /**
    * The events after tool results where the agent takes context for its next model request:
    * `before_llm_call` runs there (Claude Code's `PostToolBatch`, once per model request; Codex
@@ -43,11 +50,6 @@ export interface CommandHookAgent {
    * block there as feedback only and stops on `continue: false`.
    */
   endLoop(reason: string): Record<string, unknown>;
-  /**
-   * The `permissionDecisionReason` sent with rewritten arguments, if any: Claude Code shows it
-   * when it asks; Codex reads a reason only with a deny, so nothing more is printed for it.
-   */
-  rewriteReason: string | undefined;
   /** Events that end the turn (its state goes). */
   endEvents: readonly string[];
   /**
@@ -124,10 +126,10 @@ export const claudeCode: CommandHookAgent = {
     const { path, ...rest } = args;
     return path === undefined ? rest : { ...rest, [pathKey]: path };
   },
-  rewriteDecision: (mode) => (mode === 'bypassPermissions' ? 'allow' : 'ask'),
+  rewriteDecision: undefined,
+  canAsk: true,
   afterToolEvents: ['PostToolBatch'],
   endLoop: (reason) => ({ decision: 'block', reason }),
-  rewriteReason: 'Hermes extensions changed the arguments of this call.',
   endEvents: ['Stop', 'SessionEnd'],
   // PostToolBatch is sent by Claude Code 2.1.118 and later; 2.1.101 and later skip an event they
   // do not know (so there before_llm_call runs at the prompt only); older ones ignored a settings
@@ -178,10 +180,10 @@ export const codex: CommandHookAgent = {
     const { patch, ...rest } = args;
     return { ...rest, command: patch };
   },
-  rewriteDecision: () => 'allow',
+  rewriteDecision: 'allow',
+  canAsk: false,
   afterToolEvents: ['PostToolUse'],
   endLoop: (reason) => ({ continue: false, stopReason: reason }),
-  rewriteReason: undefined,
   // Codex has no SessionEnd; a turn ends with Stop (or a new turn_id, see run-hook).
   endEvents: ['Stop'],
   installEvents: ['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'],

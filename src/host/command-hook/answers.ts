@@ -67,3 +67,8 @@ export function render(answer: PendingAnswer, notices: readonly string[] = []): 
     ...(answer.stderr === undefined ? {} : { stderr: answer.stderr }),
   };
 }
+
+/** Codex ignores a block without a reason (and lets the call run): there is always one. */
+export function reasonOf(outcome: { message: string; blockedBy: string }): string {
+  return outcome.message.trim() || `blocked by the ${outcome.blockedBy} extension`;
+}

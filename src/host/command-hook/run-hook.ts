@@ -6,11 +6,11 @@ import type { Runtime } from '../../runtime/runtime.js';
 import { answerToolResults } from './after-tools.js';
 import type { CommandHookAgent } from './agents.js';
 import {
-  deny,
   failed,
   type HookAnswer,
   NO_DECISION,
   type PendingAnswer,
+  reasonOf,
   render,
 } from './answers.js';
 import { beforeLlmCall, promptRequest, rewriteNotice, withContext } from './llm-call.js';
@@ -23,6 +23,7 @@ import {
   turnIdOf,
 } from './observed.js';
 import { loadPerEvent, type RuntimeSource } from './runtime-source.js';
+import { refusalOf, toolCallAnswer } from './tool-call-answer.js';
 import { TurnStore, TurnStoreError } from './turn-store.js';
 
 export type { HookAnswer } from './answers.js';
@@ -43,8 +44,9 @@ export interface CommandHookOptions {
  * then before_llm_call for the turn's first model request (llm-call.ts: injections go to the model
  * as additional context, a block ends the turn); the agent's `afterToolEvents` (Claude Code's
  * `PostToolBatch`, Codex's `PostToolUse`) → before_llm_call for the next model request;
- * `PreToolUse` → intercept_tool_call (block ⇒ `permissionDecision: "deny"` with the reason;
- * rewrite ⇒ `updatedInput`, with the agent's rewrite decision); the agent's end events (`Stop`,
+ * `PreToolUse` → intercept_tool_call (tool-call-answer.ts: block ⇒ `permissionDecision: "deny"`
+ * with the reason; ask ⇒ `"ask"` where the agent has it, else a deny saying who asked; rewrite ⇒
+ * `updatedInput`, with the agent's rewrite decision); the agent's end events (`Stop`,
  * and Claude Code's `SessionEnd`) → the turn ends and its state goes; `PostToolUse` → answered
  * with nothing unless it is an after-tools event (otherwise only reported). Observers are told what the process knows, as the in-process host
  * tells them (observed.ts): `on_session_start` at the prompt, `pre_tool_call`, `hook_decision`
@@ -247,31 +249,18 @@ async function answerToolCall(
           ...(typeof event.tool_use_id === 'string' ? { toolCallId: event.tool_use_id } : {}),
         });
         // The agent sends no PostToolUse for a call it was told not to run: its outcome is now.
-        if (result.blocked)
+        const refusal = refusalOf(agent, result);
+        if (refusal !== undefined)
           telemetry.postTool(call, undefined, {
             status: 'blocked',
-            result: reasonOf(result),
+            result: refusal,
             durationMs: performance.now() - started,
           });
         return { result, state: { ...turn.state }, reports: laterWork(runtime) };
       },
     ),
   );
-  if (outcome.blocked) return deny(reasonOf(outcome));
-  if (!outcome.changed) return NO_DECISION;
-  return {
-    refuses: false,
-    output: {
-      hookSpecificOutput: {
-        hookEventName: 'PreToolUse',
-        permissionDecision: agent.rewriteDecision(event.permission_mode),
-        ...(agent.rewriteReason === undefined
-          ? {}
-          : { permissionDecisionReason: agent.rewriteReason }),
-        updatedInput: agent.toolOut(toolName, toolInput, outcome.value),
-      },
-    },
-  };
+  return toolCallAnswer(agent, outcome, () => agent.toolOut(toolName, toolInput, outcome.value));
 }
 
 /** The answer to an event that is only reported: nothing, even when the report failed. */
@@ -312,9 +301,4 @@ function describeFailure(error: unknown): string {
   if (error instanceof TurnStoreError) return error.message;
   const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   return `unexpected error: ${text.split('\n')[0]}`;
-}
-
-/** Codex ignores a block without a reason (and lets the call run): there is always one. */
-function reasonOf(outcome: { message: string; blockedBy: string }): string {
-  return outcome.message.trim() || `blocked by the ${outcome.blockedBy} extension`;
 }

@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tree, write } from '../../support/fixtures.js';
+import { tree, tsExtension, write } from '../../support/fixtures.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const bin = `${root}bin/hermes.js`;
@@ -266,6 +266,36 @@ describe.runIf(built)('hermes extensions serve --stdio', () => {
     expect(report.reminder).toMatch(/No plan exists yet/);
     expect(report.parallel).toHaveLength(4);
     for (const [, blocked] of report.parallel) expect(blocked).toEqual(Array(20).fill(false));
+  }, 30_000);
+
+  it('serves the Python client: the tools a request offers after restrictTools, and asks', async () => {
+    const home = tree({
+      'extensions/policy.ts': tsExtension(
+        'policy',
+        `hermes.on('before_llm_call', () => restrictTools(['read', 'grep'], 'read-only for now'));
+         hermes.on('intercept_tool_call', (e) => String(e.toolArgs.path).startsWith('deploy/') ? ask('deploy files are reviewed') : undefined, { priority: 10 });
+         hermes.on('intercept_tool_call', (e) => e.toolArgs.path === 'deploy/secret' ? block('not the secret') : undefined, { priority: 200 });`,
+        `import { ask, restrictTools } from 'hermes-extensions';`,
+      ),
+    });
+    const { stdout } = await promisify(execFile)(
+      'python3',
+      [
+        `${root}test/host/bridge/check_ask_and_tools.py`,
+        process.execPath,
+        bin,
+        tree({ '.git/HEAD': '' }),
+      ],
+      { env: { ...process.env, HERMES_HOME: home } },
+    );
+    expect(JSON.parse(stdout)).toEqual({
+      tools: ['read', 'grep'],
+      tool_restrictions: [{ extension: 'policy', reason: 'read-only for now', hidden: ['write'] }],
+      hidden: [true, 'policy', false],
+      asked: [false, { message: 'deploy files are reviewed', asked_by: 'policy' }],
+      ask_then_block: [true, 'not the secret', false],
+      plain: [false, false],
+    });
   }, 30_000);
 
   it("passes the host's observer events, sent as notifications, to observers, sanitized", async () => {

@@ -14,10 +14,29 @@ type Event = Record<string, unknown>;
 const guards = tsExtension(
   'guards',
   `hermes.on('transform_user_input', (e) => e.userMessage.includes('forbidden') ? block('not that') : e.userMessage.startsWith('/') ? undefined : { action: 'rewrite', value: '/plan ' + e.userMessage });
+   hermes.on('intercept_tool_call', (e) => String(e.toolArgs.command).includes('deploy') ? ask('deploys need a person') : undefined);
    hermes.on('intercept_tool_call', (e) => { const c = String(e.toolArgs.command); return c.includes('rm ') ? block('no rm') : c.includes('.tmp') ? { action: 'rewrite', value: { ...e.toolArgs, command: c.replace('.tmp', '.md') } } : undefined; });
    hermes.on('before_llm_call', (e) => e.messages.some((m) => m.content.includes('STOP')) ? block('stopped by policy') : injectSystem('Keep to the plan.'));`,
-  `import { injectSystem } from 'hermes-extensions';`,
+  `import { ask, injectSystem } from 'hermes-extensions';`,
 );
+
+/** How each agent answers a call the guards extension asks a person about. */
+const asked = (agent: Agent, updatedInput?: Record<string, unknown>) => ({
+  hookSpecificOutput:
+    agent === 'codex'
+      ? {
+          hookEventName: 'PreToolUse',
+          permissionDecision: 'deny',
+          permissionDecisionReason:
+            'needs approval: deploys need a person (asked by guards); Codex hooks cannot ask a person, so the call is refused',
+        }
+      : {
+          hookEventName: 'PreToolUse',
+          permissionDecision: 'ask',
+          permissionDecisionReason: 'needs approval: deploys need a person (asked by guards)',
+          ...(updatedInput === undefined ? {} : { updatedInput }),
+        },
+});
 
 interface Case {
   name: string;
@@ -45,13 +64,33 @@ const cases: Case[] = [
     last: () => ({ hookSpecificOutput: expect.objectContaining({ permissionDecision: 'deny' }) }),
   },
   {
+    // Claude Code's own permission flow judges the rewritten call; Codex takes a rewrite only
+    // with allow.
     name: 'rewrite',
     events: (e) => [e.bash('cat a.tmp')],
     last: (agent) => ({
-      hookSpecificOutput: expect.objectContaining({
-        permissionDecision: agent === 'codex' ? 'allow' : 'ask',
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        ...(agent === 'codex' ? { permissionDecision: 'allow' } : {}),
         updatedInput: { command: 'cat a.md' },
-      }),
+      },
+    }),
+  },
+  { name: 'ask', events: (e) => [e.bash('deploy app')], last: (agent) => asked(agent) },
+  {
+    name: 'ask about a rewritten call',
+    events: (e) => [e.bash('deploy a.tmp')],
+    last: (agent) => asked(agent, { command: 'deploy a.md' }),
+  },
+  {
+    name: 'ask, then a later block',
+    events: (e) => [e.bash('deploy && rm -rf build')],
+    last: () => ({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: 'no rm',
+      },
     }),
   },
   {

@@ -190,6 +190,48 @@ describe.runIf(built).each(['claude-code', 'codex'] as const)(
   },
 );
 
+/**
+ * Restricts the tools, by a predicate (which needs the offered tools, and hook mode has none: a
+ * handler error, fail-open) and by names; records what the handler after them saw; reminds.
+ */
+function restricter(seen: string, _loads: string) {
+  return tsExtension(
+    'restricter',
+    `hermes.on('before_llm_call', () => restrictTools((name) => name !== 'bash'), { priority: 10 });
+    hermes.on('before_llm_call', () => restrictTools(['read', 'grep'], 'read-only until planned'), { priority: 20 });
+    hermes.on('before_llm_call', (e) => {
+      appendFileSync(${JSON.stringify(seen)}, JSON.stringify({ iteration: e.iteration, tools: e.tools ?? null }) + '\\n');
+      return injectSystem('Plan first.');
+    }, { priority: 30 });`,
+    `import { appendFileSync } from 'node:fs';\nimport { injectSystem, restrictTools } from 'hermes-extensions';`,
+  );
+}
+
+describe.runIf(built).each(['claude-code', 'codex'] as const)(
+  'hermes hook %s, restrictTools in before_llm_call',
+  { timeout: 60_000 },
+  (agent) => {
+    it('breaks nothing: the agent offers its tools as ever, and a call to a tool a request hid is checked by the handlers only', async () => {
+      const { home, base, prompt, afterTool, seen } = setup(agent, restricter);
+      expect(context(await ask(agent, home, prompt('tidy up')))).toBe('Plan first.');
+      // The agent does not say which tools it offers: the names kept become the request's tools,
+      // which later handlers see.
+      expect(seen()).toEqual([{ iteration: 0, tools: ['read', 'grep'] }]);
+      // The agent cannot be told to offer fewer tools, so refusing a call to one it still offered
+      // would refuse what the model was allowed to see: no decision.
+      const call = await ask(agent, home, {
+        ...base,
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Bash',
+        tool_input: { command: 'make' },
+        tool_use_id: 'c1',
+      });
+      expect(call).toBeUndefined();
+      expect(context(await ask(agent, home, afterTool('c1', 'make', 'ok')))).toBe('Plan first.');
+    });
+  },
+);
+
 describe.runIf(built)('hermes hook, a before_llm_call rewrite of the messages', () => {
   it('is not applied, and the user is told so once a session', async () => {
     const rewriter = (_seen: string, _loads: string) =>

@@ -93,32 +93,65 @@ describe.runIf(built)('hermes hook claude-code', () => {
     expect(JSON.parse(readFileSync(file, 'utf8')).state).toMatchObject({ calls: 1 });
   });
 
-  it('answers a rewrite with updatedInput in Claude Code argument names, shown to the user', async () => {
+  it("answers a rewrite with updatedInput in Claude Code argument names, and leaves the permission to Claude Code's own flow", async () => {
     const { home, project, base } = setup({ 'extensions/path-fixer.ts': pathFixer });
-    const answer = await hook(home, {
-      ...base,
-      hook_event_name: 'PreToolUse',
-      tool_name: 'Write',
-      tool_input: { file_path: join(project, 'plans/notes.tmp'), content: 'x' },
+    const write = (mode: string) =>
+      hook(home, {
+        ...base,
+        permission_mode: mode,
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Write',
+        tool_input: { file_path: join(project, 'plans/notes.tmp'), content: 'x' },
+      });
+    // No permissionDecision: Claude Code's rules, mode and prompt judge the call as rewritten, in
+    // every mode; the rewrite neither approves the call nor asks about it.
+    for (const mode of ['default', 'bypassPermissions']) {
+      expect(JSON.parse((await write(mode)).stdout)).toEqual({
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          updatedInput: { file_path: join(project, 'plans/notes.md'), content: 'x' },
+        },
+      });
+    }
+  });
+
+  it('asks the user about a call an extension asks about, with the rewritten input; a later block still denies', async () => {
+    const { home, project, base } = setup({
+      'extensions/path-fixer.ts': pathFixer,
+      'extensions/cautious.ts': tsExtension(
+        'cautious',
+        `hermes.on('intercept_tool_call', (e) => String(e.toolArgs.path).includes('/plans/') ? ask('plans are reviewed by a person') : undefined, { priority: 10 });
+         hermes.on('intercept_tool_call', (e) => String(e.toolArgs.path).endsWith('.lock') ? block('lock files are generated') : undefined, { priority: 200 });`,
+        `import { ask } from 'hermes-extensions';`,
+      ),
     });
-    expect(JSON.parse(answer.stdout).hookSpecificOutput).toEqual({
-      hookEventName: 'PreToolUse',
-      permissionDecision: 'ask',
-      permissionDecisionReason: 'Hermes extensions changed the arguments of this call.',
-      updatedInput: { file_path: join(project, 'plans/notes.md'), content: 'x' },
+    const write = (file: string) =>
+      hook(home, {
+        ...base,
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Write',
+        tool_use_id: 'toolu_ask',
+        tool_input: { file_path: join(project, file), content: 'x' },
+      });
+    const asked = await write('plans/notes.tmp');
+    expect(asked.code).toBe(0);
+    expect(JSON.parse(asked.stdout)).toEqual({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'ask',
+        permissionDecisionReason:
+          'needs approval: plans are reviewed by a person (asked by cautious)',
+        // The person is asked about the call as it would run.
+        updatedInput: { file_path: join(project, 'plans/notes.md'), content: 'x' },
+      },
     });
-    // With permissions bypassed nothing would be asked: the rewritten call is allowed, as the
-    // original would have been, instead of an ask that headless Claude Code turns into a denial.
-    const bypassed = await hook(home, {
-      ...base,
-      permission_mode: 'bypassPermissions',
-      hook_event_name: 'PreToolUse',
-      tool_name: 'Write',
-      tool_input: { file_path: join(project, 'plans/notes.tmp'), content: 'x' },
-    });
-    expect(JSON.parse(bypassed.stdout).hookSpecificOutput).toMatchObject({
-      permissionDecision: 'allow',
-      updatedInput: { file_path: join(project, 'plans/notes.md'), content: 'x' },
+    const blocked = await write('plans/deps.lock');
+    expect(JSON.parse(blocked.stdout)).toEqual({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: 'lock files are generated',
+      },
     });
   });
 

@@ -72,8 +72,9 @@ function missingMeans(agent: CommandHookAgent, absent: string[]): string {
 
 /**
  * before_llm_call in hook mode (README, Claude Code and Codex): injections reach the model as
- * context, a rewrite of the messages cannot be expressed. Whether a handler rewrites cannot be
- * known without running it, so the extensions that handle the hook are named.
+ * context; a rewrite of the messages cannot be expressed, and neither can `restrictTools` (the
+ * agent offers its own tools, and tells a hook not even which). Whether a handler rewrites or
+ * restricts cannot be known without running it, so the extensions that handle the hook are named.
  */
 function hookModeLlmCheck(agent: CommandHookAgent, file: string, extensions: string[]): Check {
   const where = agent.afterToolEvents.includes('PostToolBatch')
@@ -82,7 +83,7 @@ function hookModeLlmCheck(agent: CommandHookAgent, file: string, extensions: str
   return {
     level: 'warning',
     subject: `${agent.title} hook (${file})`,
-    message: `${extensions.join(', ')} handle${extensions.length === 1 ? 's' : ''} before_llm_call, which runs ${where}: injections are delivered as context; if it rewrites messages, that is not applied in hook mode`,
+    message: `${extensions.join(', ')} handle${extensions.length === 1 ? 's' : ''} before_llm_call, which runs ${where}: injections are delivered as context; if it rewrites messages, that is not applied in hook mode; restrictTools has no effect under ${agent.title} hooks (the call-time checks still apply)`,
   };
 }
 

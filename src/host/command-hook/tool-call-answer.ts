@@ -1,0 +1,84 @@
+import { match, P } from 'ts-pattern';
+import type { ApprovalAsk, ChainOutcome } from '../../chain/outcome.js';
+import type { CommandHookAgent } from './agents.js';
+import { deny, NO_DECISION, type PendingAnswer, reasonOf } from './answers.js';
+
+type Args = Record<string, unknown>;
+
+/**
+ * The answer to a `PreToolUse`, from its intercept_tool_call outcome: a block is a deny with the
+ * reason; an ask is `permissionDecision: "ask"` where the agent takes one (with the rewritten
+ * arguments, when the chain rewrote the call too: the person is asked about the call as it would
+ * run), else a deny that says who asked; a rewrite alone is `updatedInput` with the agent's
+ * `rewriteDecision`; anything else is no decision. `updatedInput` gives the rewritten arguments
+ * in the agent's own names.
+ */
+export function toolCallAnswer(
+  agent: CommandHookAgent,
+  outcome: ChainOutcome<Args>,
+  updatedInput: () => Args,
+): PendingAnswer {
+  return match(outcome)
+    .with({ blocked: true }, (blocked) => deny(reasonOf(blocked)))
+    .with({ ask: P.nonNullable }, ({ ask, changed }) =>
+      agent.canAsk
+        ? askAnswer(ask, changed ? updatedInput() : undefined)
+        : deny(cannotAsk(agent, ask)),
+    )
+    .with({ changed: true }, () => rewriteAnswer(agent, updatedInput()))
+    .otherwise(() => NO_DECISION);
+}
+
+/**
+ * Why the agent will not run the call, if it will not (observers are told then: the agent sends
+ * no `PostToolUse` for it): a block, or an ask the agent cannot put to a person.
+ */
+export function refusalOf(
+  agent: CommandHookAgent,
+  outcome: ChainOutcome<Args>,
+): string | undefined {
+  if (outcome.blocked) return reasonOf(outcome);
+  if (outcome.ask !== undefined && !agent.canAsk) return cannotAsk(agent, outcome.ask);
+  return undefined;
+}
+
+/** What the person is shown (and, when nobody can answer, the model): why, and who asked. */
+function approvalReason(ask: ApprovalAsk): string {
+  return `needs approval: ${ask.message} (asked by ${ask.askedBy})`;
+}
+
+function cannotAsk(agent: CommandHookAgent, ask: ApprovalAsk): string {
+  return `${approvalReason(ask)}; ${agent.title} hooks cannot ask a person, so the call is refused`;
+}
+
+/**
+ * `permissionDecision: "ask"`. It counts as a refusal for the notices that ride on answers: the
+ * person may say no, and an answer that may refuse must never be the one a parser drops.
+ */
+function askAnswer(ask: ApprovalAsk, updatedInput: Args | undefined): PendingAnswer {
+  return {
+    refuses: true,
+    output: {
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'ask',
+        permissionDecisionReason: approvalReason(ask),
+        ...(updatedInput === undefined ? {} : { updatedInput }),
+      },
+    },
+  };
+}
+
+function rewriteAnswer(agent: CommandHookAgent, updatedInput: Args): PendingAnswer {
+  const decision = agent.rewriteDecision;
+  return {
+    refuses: false,
+    output: {
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        ...(decision === undefined ? {} : { permissionDecision: decision }),
+        updatedInput,
+      },
+    },
+  };
+}
