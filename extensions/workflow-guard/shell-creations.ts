@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import {
   analyzeShell,
@@ -117,6 +117,8 @@ const TOKEN_SEPARATORS = /[\s'"`(),;=:<>|&{}[\]]+/;
 /** A last segment that reads as a file name (`x.ts`), not a folder. */
 const FILE_NAME = /^[^.].*\.[A-Za-z0-9]{1,8}$/;
 const MAX_DEPTH = 8;
+/** A repository address, not a path: `https://…`, `git@host:…`. */
+const URL = /^[\w+.-]+:\/\/|^[^/\s]+@[^/\s]+:/;
 
 /**
  * The paths a shell line (or argument vector) may create, starting in `cwd` (absolute). A line
@@ -181,7 +183,8 @@ class Finder {
     if (cwd === undefined && !isAbsolute(path)) {
       return `the command creates ${path} from a folder that cannot be known`;
     }
-    this.creations.push({ path, ...(cwd ? { cwd } : {}), folder, by });
+    const who = /^[<>&]/.test(by) ? `the redirection ${by}` : by;
+    this.creations.push({ path, ...(cwd ? { cwd } : {}), folder, by: who });
     return undefined;
   }
 
@@ -345,15 +348,17 @@ class Finder {
     if (sub === 'clone' || sub === 'worktree' || sub === 'submodule' || sub === 'init') {
       const unknown = rest.find((word) => !word.literal);
       if (unknown) return `\`${unknown.text}\` is only known when the command runs (git ${sub})`;
-      const operands = rest.map((word) => word.value).filter((value) => !value.startsWith('-'));
-      for (const operand of operands) {
+      const given = rest.map((word) => word.value).filter((value) => !value.startsWith('-'));
+      // `git worktree add PATH`, `git submodule add URL PATH`: the first word is the action.
+      const operands = sub === 'worktree' || sub === 'submodule' ? given.slice(1) : given;
+      for (const operand of operands.filter((value) => !URL.test(value))) {
         const problem = this.add(operand, command.cwd, true, `git ${sub}`);
         if (problem) return problem;
       }
       // `git clone URL` alone: the folder is named after the repository.
-      const url = operands.find((value) => /[:/]/.test(value) && !existsSync(value));
-      if (url !== undefined && (sub === 'clone' || sub === 'submodule')) {
-        const name = basename(url.replace(/\/+$/, '')).replace(/\.git$/, '');
+      const [only] = operands;
+      if ((sub === 'clone' || sub === 'submodule') && operands.length === 1 && only) {
+        const name = basename(only.replace(/\/+$/, '')).replace(/\.git$/, '');
         return this.add(name, command.cwd, true, `git ${sub}`);
       }
       return undefined;
