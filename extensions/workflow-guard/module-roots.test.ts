@@ -20,6 +20,8 @@ function project() {
     'src/existing/x.ts': '',
     'packages/core/index.ts': '',
     'lib/util.ts': '',
+    'plans/new.diff': '--- /dev/null\n+++ b/src/newmod/x.ts\n@@ -0,0 +1 @@\n+x\n',
+    'plans/ok.diff': '--- a/src/app.ts\n+++ b/src/app.ts\n@@ -1 +1 @@\n-a\n+b\n',
     [PLAN]: PLAN_TEXT,
   });
   symlinkSync('../src', join(root, 'lib/alias'));
@@ -125,6 +127,9 @@ const NEW_MODULE: Array<[string, string, Record<string, unknown>]> = [
   ['node -e', 'bash', { command: "node -e \"require('fs').mkdirSync('src/newmod')\"" }],
   ['a generator script', 'bash', { command: 'node scripts/gen.js --out=src/newmod' }],
   ['dd of=', 'bash', { command: 'dd if=/dev/zero of=src/newmod/x count=1' }],
+  ['git apply of a patch file', 'bash', { command: 'git apply plans/new.diff' }],
+  ['patch reading a file', 'bash', { command: 'patch -p1 < plans/new.diff' }],
+  ['patch -i', 'bash', { command: 'patch -p1 -i plans/new.diff' }],
 ];
 
 /** Folders named by the plan only as a prefix or inside another path: not named. */
@@ -146,6 +151,10 @@ const UNCLEAR: Array<[string, string, Record<string, unknown>]> = [
   ['an expansion under a root', 'bash', { command: 'node gen.js src/$NAME' }],
   ['eval of a variable', 'bash', { command: 'eval "$CMD"' }],
   ['git -C', 'bash', { command: 'git -C src worktree add newmod' }],
+  ['a link made first in the same line', 'bash', { command: 'ln -s src s && mkdir s/newmod' }],
+  ['patch from a pipe', 'bash', { command: 'cat plans/new.diff | patch -p1' }],
+  ['patch -d', 'bash', { command: 'cd plans && patch -p1 -i new.diff -d ..' }],
+  ['git apply of a missing file', 'bash', { command: 'git apply plans/missing.diff' }],
   ['a shell call with an environment', 'bash', { command: 'mkdir x', env: { A: '1' } }],
   ['a writer naming no file', 'write', { content: 'x' }],
   ['a patch without file headers', 'patch', { patch: '@@ -1 +1 @@\n-a\n+b\n' }],
@@ -173,6 +182,8 @@ const ALLOWED: Array<[string, string, Record<string, unknown>]> = [
   ],
   ['a reader tool', 'read', { path: 'src/newmod/x.ts' }],
   ['a tool that names no path', 'task', { prompt: 'look around' }],
+  ['a patch file changing an existing module', 'bash', { command: 'git apply plans/ok.diff' }],
+  ['a link alone', 'bash', { command: 'ln -s ../src/app.ts lib/app.ts' }],
   ['a redirection into an existing module', 'bash', { command: 'echo x > src/existing/y.ts' }],
 ];
 

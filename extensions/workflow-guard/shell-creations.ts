@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import {
   analyzeShell,
@@ -6,6 +6,7 @@ import {
   type PathBase,
   parseShell,
   READ_ONLY_COMMANDS,
+  readPatch,
   type ShellCommand,
   type ShellWord,
 } from 'hermes-extensions/policy';
@@ -117,6 +118,8 @@ const TOKEN_SEPARATORS = /[\s'"`(),;=:<>|&{}[\]]+/;
 /** A last segment that reads as a file name (`x.ts`), not a folder. */
 const FILE_NAME = /^[^.].*\.[A-Za-z0-9]{1,8}$/;
 const MAX_DEPTH = 8;
+/** The largest patch file read to see what it creates. */
+const MAX_PATCH_BYTES = 1024 * 1024;
 /** A repository address, not a path: `https://…`, `git@host:…`. */
 const URL = /^[\w+.-]+:\/\/|^[^/\s]+@[^/\s]+:/;
 
@@ -140,11 +143,19 @@ export function shellCreations(
 ): ShellCreations {
   const finder = new Finder(options.root, options.readOnly, options.moduleRoots);
   const unclear = finder.line(run, options.cwd, 0);
-  return unclear === undefined ? { creations: finder.creations } : { unclear };
+  if (unclear !== undefined) return { unclear };
+  // Paths are resolved before the line runs: a link it makes first (`ln -s src s && mkdir
+  // s/x`) would lead the paths after it elsewhere.
+  if (finder.links > 0 && finder.creations.length > finder.links) {
+    return { unclear: 'it makes a link and creates more in the same line (run them as two calls)' };
+  }
+  return { creations: finder.creations };
 }
 
 class Finder {
   readonly creations: Creation[] = [];
+  /** The creations that are links (`ln`). */
+  links = 0;
 
   constructor(
     private readonly root: string,
@@ -203,6 +214,10 @@ class Finder {
       return name === 'git' ? this.git(words, command) : this.creator(name, words, command.cwd);
     }
     if (SHELLS.has(name)) return this.shell(name, words, command, depth);
+    if (name === 'patch') {
+      if (moreUnknown) return 'patch would be given words only known when it runs';
+      return this.patchProgram(words, command);
+    }
     if (name === 'eval') {
       if (!words.every((word) => word.literal)) return 'eval of words only known when it runs';
       if (command.cwd === undefined) return 'eval runs in a folder that is not known';
@@ -311,7 +326,8 @@ class Finder {
     // cp, mv, ln, install, rsync: any operand may be the destination, and any existing folder
     // among them may be where the others land, under their own names.
     const recursive = ['r', 'R', 'a', 'recursive', 'archive'].some((flag) => flags.has(flag));
-    const linking = name === 'ln' || name === 'link';
+    const linking = name === 'ln' || name === 'link' || (name === 'cp' && flags.has('s'));
+    const before = this.creations.length;
     const whole = recursive || linking;
     const dirs = operands.filter(isDir);
     for (const operand of operands) {
@@ -327,6 +343,7 @@ class Finder {
     for (const dir of targetDirs) problems.push(add(dir, true));
     // `ln -s TARGET` alone links TARGET's name into the current folder.
     if (linking && operands.length === 1) problems.push(add(basename(operands[0] as string), true));
+    if (linking) this.links += this.creations.length - before;
     return problems.find(Boolean);
   }
 
@@ -345,6 +362,23 @@ class Finder {
     const sub = words[i]?.value;
     const rest = words.slice(i + 1);
     if (sub === 'mv') return this.creator('mv', rest, command.cwd);
+    if (sub === 'apply') {
+      const unknown = rest.find((word) => !word.literal);
+      if (unknown) return `\`${unknown.text}\` is only known when the command runs (git apply)`;
+      const values = rest.map((word) => word.value);
+      if (values.some((value) => value.startsWith('--directory'))) {
+        return 'git apply --directory puts the patch elsewhere';
+      }
+      const files = values.filter((value) => !value.startsWith('-'));
+      if (files.length === 0) return 'git apply reads its patch from a pipe the guard cannot see';
+      // git applies paths from the top of the work tree: the project root.
+      const root = { lexical: this.root, physical: this.root };
+      for (const file of files) {
+        const problem = this.patchFile(file, command.cwd, root, 'git apply');
+        if (problem) return problem;
+      }
+      return undefined;
+    }
     if (sub === 'clone' || sub === 'worktree' || sub === 'submodule' || sub === 'init') {
       const unknown = rest.find((word) => !word.literal);
       if (unknown) return `\`${unknown.text}\` is only known when the command runs (git ${sub})`;
@@ -364,6 +398,68 @@ class Finder {
       return undefined;
     }
     return this.mentions('git', rest, command.cwd);
+  }
+
+  /** `patch [-i FILE | < FILE] [ORIGINAL]`: the files its patch names, from where it runs. */
+  private patchProgram(words: readonly ShellWord[], command: ShellCommand) {
+    const unknown = words.find((word) => !word.literal);
+    if (unknown) return `\`${unknown.text}\` is only known when the command runs (patch)`;
+    const files: string[] = [];
+    const operands: string[] = [];
+    for (let i = 0; i < words.length; i++) {
+      const value = (words[i] as ShellWord).value;
+      if (/^(-d|--directory)/.test(value)) return 'patch -d applies the patch elsewhere';
+      if (value === '-i' || value === '--input') files.push(words[++i]?.value ?? '');
+      else if (value.startsWith('--input=')) files.push(value.slice('--input='.length));
+      else if (/^-i./.test(value)) files.push(value.slice(2));
+      else if (value === '-o' || value === '--output') operands.push(words[++i]?.value ?? '');
+      else if (/^-[pFBVYzrgD]$/.test(value)) i++;
+      else if (!value.startsWith('-')) operands.push(value);
+    }
+    // `patch ORIGINAL PATCHFILE`: the second operand is the patch.
+    if (operands.length > 1 && files.length === 0) files.push(operands.pop() as string);
+    for (const redirect of command.redirects) {
+      if (redirect.operator === '<' && redirect.target.literal) files.push(redirect.target.value);
+    }
+    if (files.length === 0) return 'patch reads its patch from a pipe the guard cannot see';
+    for (const original of operands) {
+      const problem = this.add(original, command.cwd, false, 'patch');
+      if (problem) return problem;
+    }
+    for (const file of files) {
+      const problem = this.patchFile(file, command.cwd, command.cwd, 'patch');
+      if (problem) return problem;
+    }
+    return undefined;
+  }
+
+  /** The files a patch file names, from `base`; unclear when it cannot be read. */
+  private patchFile(
+    file: string,
+    cwd: PathBase | undefined,
+    base: PathBase | undefined,
+    by: string,
+  ): string | undefined {
+    if (cwd === undefined && !isAbsolute(file))
+      return `${by} reads ${file} from a folder that cannot be known`;
+    let text: string;
+    try {
+      const path = resolve(cwd?.physical ?? this.root, file);
+      const stats = statSync(path);
+      if (!stats.isFile() || stats.size > MAX_PATCH_BYTES)
+        return `${by}: ${file} is not a patch file the guard reads`;
+      text = readFileSync(path, 'utf8');
+    } catch {
+      return `${by}: ${file} cannot be read`;
+    }
+    const patch = readPatch(text);
+    if (patch.unknown) return `${by}: the patch in ${file} cannot be read: ${patch.unknown}`;
+    if (patch.paths.length === 0) return `${by}: ${file} names no file`;
+    for (const path of patch.paths) {
+      const problem = this.add(path, base, false, by);
+      if (problem) return problem;
+    }
+    return undefined;
   }
 
   /** `sh -c CODE`: the code, read like the line; a script file only by what its words name. */
