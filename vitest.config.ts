@@ -41,7 +41,7 @@ export default defineConfig({
         },
         test: {
           name: 'ai-sdk-v7',
-          include: ['test/host/ai-sdk.test.ts'],
+          include: ['test/host/ai-sdk*.test.ts'],
           env: { AI_SDK_MAJOR: '7' },
         },
       },

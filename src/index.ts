@@ -6,7 +6,13 @@
  */
 export { P } from 'ts-pattern';
 export { HookHandlerError } from './chain/errors.js';
-export type { ChainOutcome, ChainStep, OnTrace, TraceEntry } from './chain/outcome.js';
+export type {
+  ApprovalAsk,
+  ChainOutcome,
+  ChainStep,
+  OnTrace,
+  TraceEntry,
+} from './chain/outcome.js';
 export { ConfigError } from './config/errors.js';
 export {
   defineConfig,
@@ -41,6 +47,7 @@ export type {
   BeforeLlmCallEvent,
   BeforeLlmCallInput,
   LlmRequest,
+  ToolRestriction,
 } from './hooks/before-llm-call.js';
 export type { OnErrorPolicy } from './hooks/declaration.js';
 export { HOOK_NAMES, type HookName } from './hooks/index.js';
@@ -72,8 +79,10 @@ export type {
   HookEventMap,
   HookHandler,
   HookResultMap,
+  MatchedHookHandler,
   ToolPattern,
 } from './hooks/types.js';
+export type { ApprovalRequest, Approver, ToolApproval } from './host/approval.js';
 export { blockedToolResult } from './host/blocked-tool-result.js';
 export {
   type ConversationResult,

@@ -4,6 +4,13 @@ import type { ChatMessage, ToolCall } from '../hooks/messages.js';
 import type { ApiAttempt, ToolStatus, TurnTelemetry } from '../observe/turn-telemetry.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { type Turn, turnTelemetry } from '../runtime/turn.js';
+import {
+  type Approver,
+  approvalRequest,
+  decideApproval,
+  declinedToolResult,
+  type ToolApproval,
+} from './approval.js';
 import { blockedToolResult } from './blocked-tool-result.js';
 import type { ModelClient, ToolSpec, Tools } from './types.js';
 
@@ -26,6 +33,12 @@ export interface RunConversationOptions {
   signal?: AbortSignal;
   /** The task id observers and tool-call hooks see. Default: the turn id. */
   taskId?: string;
+  /**
+   * Asked about each tool call an `intercept_tool_call` handler asked a person about (`ask`):
+   * `true` runs it, `false` declines it. Without one, such a call is declined with the reason;
+   * one that throws or rejects declines it too (README, Asking a person).
+   */
+  approve?: Approver;
 }
 
 /** One chain run of the loop, as `onHookOutcome` is told of it. */
@@ -46,10 +59,17 @@ export interface ToolCallRecord {
   arguments: Record<string, unknown>;
   /** The arguments the model asked for. */
   requestedArguments: Record<string, unknown>;
+  /** Blocked by a handler, or asked about and not approved (`approval` then says so). */
   blocked: boolean;
+  /** The extension that blocked it, or that asked about it when it was not approved. */
   blockedBy?: string;
   rewritten: boolean;
-  /** `ok`, `error` (the tool failed or does not exist), `blocked` or `cancelled`. */
+  /** A handler asked for approval: what it asked, and what the approver decided. */
+  approval?: ToolApproval;
+  /**
+   * `ok`, `error` (the tool failed or does not exist), `blocked` (also when an ask was not
+   * approved) or `cancelled`.
+   */
   status: ToolStatus;
   /** The tool message content the model received. */
   result: string;
@@ -112,6 +132,7 @@ async function converse(turn: Turn, options: RunConversationOptions): Promise<Co
     telemetry.preLlm(input.value, history);
 
     const toolSpecs = describeTools(tools);
+    const toolNames = toolSpecs.map((spec) => spec.name);
     let finalResponse = '';
     for (let iteration = 0; iteration < maxIterations; iteration++) {
       if (signal?.aborted) {
@@ -122,6 +143,7 @@ async function converse(turn: Turn, options: RunConversationOptions): Promise<Co
         systemPrompt,
         messages,
         iteration,
+        tools: toolNames,
         ...(model.name === undefined ? {} : { model: model.name }),
       });
       report({ hook: 'before_llm_call', outcome: request, iteration });
@@ -135,7 +157,7 @@ async function converse(turn: Turn, options: RunConversationOptions): Promise<Co
         systemPrompt: request.value.systemPrompt,
         // A copy: the model client may keep or change what it is given.
         messages: [...request.value.messages],
-        tools: toolSpecs,
+        tools: offeredTools(toolSpecs, request.value.tools),
       };
       const attempt = telemetry.preApi(modelRequest);
       let response: Awaited<ReturnType<typeof model.complete>>;
@@ -158,6 +180,7 @@ async function converse(turn: Turn, options: RunConversationOptions): Promise<Co
         const record = await runToolCall(turn, tools, call, {
           signal,
           taskId,
+          approve: options.approve,
           telemetry,
           attempt,
           report: (outcome) =>
@@ -188,6 +211,7 @@ async function converse(turn: Turn, options: RunConversationOptions): Promise<Co
 interface ToolCallContext {
   signal: AbortSignal | undefined;
   taskId: string;
+  approve: Approver | undefined;
   telemetry: TurnTelemetry;
   attempt: ApiAttempt;
   report: (outcome: ChainOutcome<Record<string, unknown>>) => void;
@@ -241,9 +265,34 @@ async function runToolCall(
       result,
     });
   }
+  let approval: ToolApproval | undefined;
+  if (outcome.ask) {
+    const request = approvalRequest(
+      outcome.ask,
+      { toolName: call.name, toolArgs: outcome.value, toolCallId: call.id },
+      { sessionId: turn.sessionId, turnId: turn.turnId, taskId: context.taskId },
+    );
+    approval = await decideApproval(context.approve, request);
+    if (!approval.approved) {
+      return finish({
+        ...record,
+        blocked: true,
+        blockedBy: approval.askedBy,
+        approval,
+        status: 'blocked',
+        result: JSON.stringify(declinedToolResult(approval)),
+      });
+    }
+  }
+  const asked = approval === undefined ? {} : { approval };
+  if (approval !== undefined && context.signal?.aborted) {
+    // A person may take a while: the turn can have been cancelled meanwhile.
+    const result = JSON.stringify({ error: 'cancelled before the tool ran' });
+    return finish({ ...record, ...asked, blocked: false, status: 'cancelled', result });
+  }
   const executed = await executeTool(tools, call.name, outcome.value, context.signal);
   return finish(
-    { ...record, blocked: false, status: executed.status, result: executed.result },
+    { ...record, ...asked, blocked: false, status: executed.status, result: executed.result },
     executed.error,
   );
 }
@@ -280,6 +329,13 @@ async function executeTool(
       error,
     };
   }
+}
+
+/** The specs of the tools the request offers, after any `restrictTools` (all when it says none). */
+function offeredTools(specs: ToolSpec[], names: readonly string[] | undefined): ToolSpec[] {
+  if (names === undefined) return specs;
+  const offered = new Set(names);
+  return specs.filter((spec) => offered.has(spec.name));
 }
 
 function describeTools(tools: Tools): ToolSpec[] {

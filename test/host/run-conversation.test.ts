@@ -225,7 +225,7 @@ describe('runConversation', () => {
     ).toEqual(['a', 'b', 'c']);
   });
 
-  it('reports unknown tools and tool errors to the model instead of throwing', async () => {
+  it('refuses unknown tools and reports tool errors to the model instead of throwing', async () => {
     const { runtime } = await runtimeOf([]);
     const model = scriptedModel([
       { content: '', toolCalls: [toolCall('nope', {}, 'x'), toolCall('fails', {}, 'y')] },
@@ -239,9 +239,15 @@ describe('runConversation', () => {
       },
     };
     const result = await converse(runtime, model, failing, 'go');
-    expect(result.toolCalls.map((c) => c.result)).toEqual([
-      '{"error":"unknown tool \\"nope\\""}',
-      '{"error":"tool \\"fails\\" failed: disk full"}',
+    expect(
+      result.toolCalls.map((c) => [c.status, c.blockedBy, JSON.parse(c.result).error]),
+    ).toEqual([
+      [
+        'blocked',
+        'hermes',
+        'Tool "nope" cannot be called: it was not offered in this request. Tools offered: fails.',
+      ],
+      ['error', undefined, 'tool "fails" failed: disk full'],
     ]);
     expect(result.finalResponse).toBe('recovered');
   });

@@ -12,7 +12,9 @@
  * step of a multi-step `generateText`/`streamText` (a block answers with its message and the
  * provider is not called); each wrapped tool runs intercept_tool_call before `execute` (a block
  * keeps the tool from running and the model receives the blocked result; a rewrite runs it with
- * the new arguments).
+ * the new arguments). A `restrictTools` narrows the step's tools as `activeTools` would; an `ask`
+ * becomes the tool's `needsApproval` (the SDK's tool approval), or goes to `approve` when given
+ * (README, Asking a person).
  */
 import type {
   LanguageModelV3,
@@ -23,16 +25,15 @@ import type {
   LanguageModelV3StreamResult,
 } from '@ai-sdk/provider';
 import { type ToolSet, wrapLanguageModel } from 'ai';
-import { type ToolStatus, UNOBSERVED_ATTEMPT } from '../../observe/turn-telemetry.js';
 import { type Turn, turnTelemetry } from '../../runtime/turn.js';
+import type { ApprovalRequest, Approver } from '../approval.js';
 import { observed, observedStream } from './observed.js';
 import { fromSdkPrompt, toSdkPrompt } from './prompt.js';
+import { offeredOnly } from './restrict.js';
+import { type HermesToolsOptions, hermesTools } from './tools.js';
 
-/** How a wrapped `execute` is called; the SDK's own options type differs between versions. */
-type Execute = (
-  input: unknown,
-  options: { toolCallId: string } & Record<string, unknown>,
-) => unknown;
+export type { HermesTools, HermesToolsOptions } from './tools.js';
+export { hermesTools };
 
 const USAGE_NONE = {
   inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
@@ -52,15 +53,18 @@ export function hermesMiddleware(turn: Turn): LanguageModelV3Middleware {
         ...request,
         iteration: iteration++,
         model: model.modelId,
+        // The step's tools (the SDK's `activeTools` already applied): handlers may narrow them.
+        tools: (params.tools ?? []).map((tool) => tool.name),
       });
       if (outcome.blocked) {
         const blocked = { ...params };
         blocks.set(blocked, outcome.message);
         return blocked;
       }
-      return outcome.changed
+      const prompted = outcome.changed
         ? { ...params, prompt: toSdkPrompt(outcome.value, params.prompt) }
         : params;
+      return offeredOnly(prompted, outcome.value.tools);
     },
     async wrapGenerate({ doGenerate, params }) {
       const message = blocks.get(params);
@@ -98,63 +102,13 @@ export function hermesMiddleware(turn: Turn): LanguageModelV3Middleware {
   };
 }
 
-/** The tools with intercept_tool_call in front of each `execute`. */
-export function wrapTools<T extends ToolSet>(turn: Turn, tools: T): T {
-  const telemetry = turnTelemetry(turn);
-  const wrapped: Record<string, unknown> = {};
-  for (const [name, tool] of Object.entries(tools)) {
-    const execute = tool.execute as Execute | undefined;
-    if (execute === undefined) {
-      wrapped[name] = tool;
-      continue;
-    }
-    wrapped[name] = {
-      ...tool,
-      execute: async (
-        input: unknown,
-        options: { toolCallId: string } & Record<string, unknown>,
-      ) => {
-        const args =
-          input !== null && typeof input === 'object'
-            ? (input as Record<string, unknown>)
-            : { input };
-        const call = { id: options.toolCallId, name, arguments: args };
-        const attempt = telemetry.attempt ?? UNOBSERVED_ATTEMPT;
-        const started = performance.now();
-        const done = (status: ToolStatus, result: unknown, error?: unknown) =>
-          telemetry.postTool(call, attempt, {
-            status,
-            result: typeof result === 'string' ? result : JSON.stringify(result ?? null),
-            durationMs: performance.now() - started,
-            ...(error === undefined ? {} : { error }),
-          });
-        telemetry.preTool(call, attempt);
-        const outcome = await turn.interceptToolCall({
-          toolName: name,
-          toolArgs: args,
-          toolCallId: options.toolCallId,
-        });
-        if (outcome.blocked) {
-          const blocked = {
-            error: outcome.message,
-            blocked_by_extension: true,
-            extension: outcome.blockedBy,
-          };
-          done('blocked', blocked);
-          return blocked;
-        }
-        try {
-          const result = await execute(outcome.value, options);
-          done('ok', result);
-          return result;
-        } catch (error) {
-          done('error', String(error), error);
-          throw error;
-        }
-      },
-    };
-  }
-  return wrapped as T;
+/** The tools with intercept_tool_call in front of each `execute` (and asks as `needsApproval`). */
+export function wrapTools<T extends ToolSet>(
+  turn: Turn,
+  tools: T,
+  options: HermesToolsOptions = {},
+): T {
+  return hermesTools(turn, tools, options).tools;
 }
 
 export interface HermesCall<Model, Tools> {
@@ -165,15 +119,24 @@ export interface HermesCall<Model, Tools> {
   prompt: string;
   model: Model;
   tools: Tools;
+  /**
+   * By tool call id, the asks behind the `tool-approval-request` parts of the result: what to
+   * show the person (why, who asked, the arguments the call would run with).
+   */
+  pendingApprovals: ReadonlyMap<string, ApprovalRequest>;
 }
 
 /** Everything for one `generateText`/`streamText` call of a turn, from one call. */
 export async function withHermes<Tools extends ToolSet = Record<string, never>>(
   turn: Turn,
-  options: { prompt: string; model: LanguageModelV3; tools?: Tools },
+  options: { prompt: string; model: LanguageModelV3; tools?: Tools; approve?: Approver },
 ): Promise<HermesCall<LanguageModelV3, Tools>> {
   const input = await turn.transformUserInput(options.prompt);
-  const tools = wrapTools(turn, options.tools ?? ({} as Tools));
+  const { tools, pendingApprovals } = hermesTools(
+    turn,
+    options.tools ?? ({} as Tools),
+    options.approve === undefined ? {} : { approve: options.approve },
+  );
   const model = wrapLanguageModel({ model: options.model, middleware: hermesMiddleware(turn) });
   return {
     blocked: input.blocked,
@@ -181,5 +144,6 @@ export async function withHermes<Tools extends ToolSet = Record<string, never>>(
     prompt: input.value,
     model,
     tools,
+    pendingApprovals,
   };
 }

@@ -1,0 +1,183 @@
+import type { ToolSet } from 'ai';
+import type { ChainOutcome } from '../../chain/outcome.js';
+import { type ToolStatus, UNOBSERVED_ATTEMPT } from '../../observe/turn-telemetry.js';
+import { type Turn, turnTelemetry } from '../../runtime/turn.js';
+import {
+  type ApprovalRequest,
+  type Approver,
+  approvalRequest,
+  decideApproval,
+  declinedToolResult,
+} from '../approval.js';
+import { approvedInMessages } from './approvals.js';
+
+/** How a wrapped `execute` is called; the SDK's own options type differs between versions. */
+type Execute = (
+  input: unknown,
+  options: { toolCallId: string; messages?: unknown } & Record<string, unknown>,
+) => unknown;
+/** A tool's own `needsApproval`, called the way the SDK calls it. */
+type NeedsApproval =
+  | boolean
+  | ((input: unknown, options: { toolCallId: string; messages?: unknown }) => unknown);
+
+export interface HermesToolsOptions {
+  /**
+   * Decides a call a handler asked a person about (`ask`) in-process, as `runConversation`'s
+   * `approve` does: `true` runs it, `false` (or a throw) gives the model the declined result.
+   * Without it an ask becomes the SDK's tool approval: the result has a `tool-approval-request`
+   * and the caller answers with a `tool-approval-response` (README, Asking a person).
+   */
+  approve?: Approver;
+}
+
+/** The tools, and the asks waiting for an answer through the SDK's tool approval. */
+export interface HermesTools<T> {
+  tools: T;
+  /** By tool call id: why each call of a `tool-approval-request` needs approval, who asked. */
+  pendingApprovals: ReadonlyMap<string, ApprovalRequest>;
+}
+
+type Outcome = ChainOutcome<Record<string, unknown>>;
+type Done = (status: ToolStatus, result: unknown, error?: unknown) => void;
+
+/**
+ * The tools with intercept_tool_call in front of each `execute`. The chain runs once per call:
+ * `needsApproval` runs it first (an ask needs approval), and `execute` then uses that outcome,
+ * so a rewrite or a block still applies when the call runs.
+ */
+export function hermesTools<T extends ToolSet>(
+  turn: Turn,
+  tools: T,
+  options: HermesToolsOptions = {},
+): HermesTools<T> {
+  const telemetry = turnTelemetry(turn);
+  const { approve } = options;
+  const outcomes = new Map<string, Promise<Outcome>>();
+  /** Calls whose pre_tool_call was sent and whose post_tool_call was not. */
+  const open = new Map<string, Done>();
+  const pendingApprovals = new Map<string, ApprovalRequest>();
+
+  /** The call's chain outcome, run once; pre_tool_call goes out before the chain runs. */
+  const intercept = (name: string, args: Record<string, unknown>, toolCallId: string) => {
+    const key = `${name}\u0000${toolCallId}`;
+    if (!open.has(key)) {
+      const call = { id: toolCallId, name, arguments: args };
+      const attempt = telemetry.attempt ?? UNOBSERVED_ATTEMPT;
+      const started = performance.now();
+      telemetry.preTool(call, attempt);
+      open.set(key, (status, result, error) => {
+        open.delete(key);
+        telemetry.postTool(call, attempt, {
+          status,
+          result: typeof result === 'string' ? result : JSON.stringify(result ?? null),
+          durationMs: performance.now() - started,
+          ...(error === undefined ? {} : { error }),
+        });
+      });
+    }
+    let outcome = outcomes.get(key);
+    if (outcome === undefined) {
+      outcome = Promise.resolve(
+        turn.interceptToolCall({ toolName: name, toolArgs: args, toolCallId }),
+      );
+      outcomes.set(key, outcome);
+    }
+    const done: Done = (status, result, error) => open.get(key)?.(status, result, error);
+    return { outcome, done, forget: () => outcomes.delete(key) };
+  };
+  const askOf = (name: string, toolCallId: string, outcome: Outcome) =>
+    outcome.blocked || outcome.ask === undefined
+      ? undefined
+      : approvalRequest(
+          outcome.ask,
+          { toolName: name, toolArgs: outcome.value, toolCallId },
+          { sessionId: turn.sessionId, turnId: turn.turnId, taskId: turn.turnId },
+        );
+
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, tool] of Object.entries(tools)) {
+    const execute = tool.execute as Execute | undefined;
+    if (execute === undefined) {
+      wrapped[name] = tool;
+      continue;
+    }
+    const own = tool.needsApproval as NeedsApproval | undefined;
+    const needsApproval = async (
+      input: unknown,
+      context: { toolCallId: string; messages?: unknown },
+    ) => {
+      // A person answered it already: the SDK runs `execute`, and `execute` decides.
+      if (approvedInMessages(context.messages, context.toolCallId)) return true;
+      const { outcome, done } = intercept(name, argsOf(input), context.toolCallId);
+      const settled = await outcome;
+      if (settled.blocked) return false;
+      const request = askOf(name, context.toolCallId, settled);
+      if (request !== undefined) {
+        pendingApprovals.set(context.toolCallId, request);
+        // The call does not run in this step; if approved later, it is a call of its own.
+        done('blocked', { awaiting_approval: request.message, extension: request.askedBy });
+        return true;
+      }
+      if (own === undefined) return false;
+      return typeof own === 'boolean' ? own : Boolean(await own(input, context));
+    };
+    wrapped[name] = {
+      ...tool,
+      // An approver decides in-process, inside execute; the tool's own approval stays the SDK's.
+      ...(approve === undefined ? { needsApproval } : {}),
+      execute: async (
+        input: unknown,
+        context: { toolCallId: string; messages?: unknown } & Record<string, unknown>,
+      ) => {
+        const { outcome, done, forget } = intercept(name, argsOf(input), context.toolCallId);
+        let settled: Outcome;
+        try {
+          settled = await outcome;
+        } finally {
+          forget();
+        }
+        if (settled.blocked) {
+          const blocked = {
+            error: settled.message,
+            blocked_by_extension: true,
+            extension: settled.blockedBy,
+          };
+          done('blocked', blocked);
+          return blocked;
+        }
+        const request = askOf(name, context.toolCallId, settled);
+        if (request !== undefined) {
+          pendingApprovals.delete(context.toolCallId);
+          const approval = approvedInMessages(context.messages, context.toolCallId)
+            ? { approved: true }
+            : await decideApproval(approve, request);
+          if (!approval.approved) {
+            const declined = declinedToolResult({
+              ...approval,
+              asked: request.message,
+              askedBy: request.askedBy,
+            });
+            done('blocked', declined);
+            return declined;
+          }
+        }
+        try {
+          const result = await execute(settled.value, context);
+          done('ok', result);
+          return result;
+        } catch (error) {
+          done('error', String(error), error);
+          throw error;
+        }
+      },
+    };
+  }
+  return { tools: wrapped as T, pendingApprovals };
+}
+
+function argsOf(input: unknown): Record<string, unknown> {
+  return input !== null && typeof input === 'object'
+    ? (input as Record<string, unknown>)
+    : { input };
+}
