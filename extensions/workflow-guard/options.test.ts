@@ -1,5 +1,5 @@
-import { createRuntime } from 'hermes-extensions';
-import { memoryLogger } from 'hermes-extensions/testing';
+import { createRuntime, runConversation } from 'hermes-extensions';
+import { memoryLogger, scriptedModel, toolCall } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
 import { tree, write } from '../../test/support/fixtures.js';
 import workflowGuard from './index.js';
@@ -184,6 +184,55 @@ describe('workflow-guard hide_tools', () => {
       turn.beforeLlmCall(request(OFFERED)),
     );
     expect(outcome.value.tools).toEqual(offered);
+  });
+});
+
+describe('workflow-guard in the reference loop: ask and hide_tools', () => {
+  it('offers the model no unknown tool, asks the person about a write, and runs it once approved', async () => {
+    const root = project();
+    const runtime = await guarded(root, { on_violation: 'ask' });
+    const written: string[] = [];
+    const tools = {
+      read: { description: 'Read a file', execute: () => 'text' },
+      write: {
+        description: 'Write a file',
+        execute: ({ path, content }: Record<string, unknown>) => {
+          write(root, { [String(path)]: String(content) });
+          written.push(String(path));
+          return `wrote ${path}`;
+        },
+      },
+      mcp__db__query: { description: 'Query the database', execute: () => 'rows' },
+    };
+    const model = scriptedModel([
+      { content: '', toolCalls: [toolCall('write', { path: 'src/app.ts', content: 'a' })] },
+      { content: '', toolCalls: [toolCall('write', { path: 'src/b.ts', content: 'b' })] },
+      { content: '', toolCalls: [toolCall('mcp__db__query', { sql: 'select 1' })] },
+      { content: 'Done.' },
+    ]);
+    const asked: string[] = [];
+    const result = await runConversation({
+      runtime,
+      sessionId: 's',
+      userMessage: 'what does the app export?',
+      systemPrompt: 'Agent.',
+      model,
+      tools,
+      approve: (request) => {
+        asked.push(request.message);
+        return asked.length === 1;
+      },
+    });
+    expect(model.requests[0]?.tools?.map((tool) => tool.name)).toEqual(['read', 'write']);
+    expect(asked).toHaveLength(2);
+    expect(asked[0]).toMatch(/^workflow-guard asks for approval: write would write src\/app\.ts/);
+    expect(result.toolCalls.map((call) => [call.name, call.blocked])).toEqual([
+      ['write', false],
+      ['write', true],
+      ['mcp__db__query', true],
+    ]);
+    expect(result.toolCalls[2]?.blockedBy).toBe('workflow-guard');
+    expect(written).toEqual(['src/app.ts']);
   });
 });
 
