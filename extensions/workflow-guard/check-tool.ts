@@ -7,16 +7,20 @@ import {
   shellInvocationOf,
   writeTargetsOf,
 } from 'hermes-extensions/policy';
-import { READ_ONLY_TOOLS, type WorkflowGuardConfig } from './config.js';
+import type { WorkflowGuardConfig } from './config.js';
+import { normalizeToolName, toolKinds } from './tool-kinds.js';
 
-/** Why a tool call may not run before the plan exists (with a hint for the user), or undefined. */
+/** Why a tool call may not run (with a hint for the user), or undefined. */
 export interface Refusal {
   what: string;
   hint?: string;
+  /**
+   * `violation`: the guard knows what the call changes, and that is not allowed yet (a person may
+   * approve it, with `on_violation: ask`). `unclear`: the guard cannot tell what it changes (an
+   * unknown tool, an unreadable patch, a command not shown to only read); always blocked.
+   */
+  kind: 'violation' | 'unclear';
 }
-
-/** Tool names compared without regard to case or separators: `Write_File` is `write-file`. */
-const normalize = (name: string) => name.toLowerCase().replace(/[\s_.-]/g, '');
 
 /** Editors whose `view` command only reads. */
 const EDITORS_WITH_VIEW = new Set(['strreplaceeditor', 'strreplacebasededittool']);
@@ -28,18 +32,17 @@ const EDITORS_WITH_VIEW = new Set(['strreplaceeditor', 'strreplacebasededittool'
  * only read pass; any other tool (MCP tools too) is refused unless `unknown_tools: allow`.
  */
 export function toolJudge(root: string, config: WorkflowGuardConfig) {
-  const writers = new Set(config.blocked_tools.map(normalize));
-  const shells = new Set(config.shell_tools.map(normalize));
-  const readers = new Set([...READ_ONLY_TOOLS, ...config.read_only_tools].map(normalize));
+  const kindOf = toolKinds(config);
 
   function judge(tool: string, args: Readonly<Record<string, unknown>>): Refusal | undefined {
-    const name = normalize(tool);
-    if (writers.has(name)) return judgeWrite(tool, name, args);
-    if (shells.has(name)) return judgeShell(args);
-    if (readers.has(name) || config.unknown_tools === 'allow') return undefined;
+    const kind = kindOf(tool);
+    if (kind === 'writer') return judgeWrite(tool, normalizeToolName(tool), args);
+    if (kind === 'shell') return judgeShell(args);
+    if (kind === 'reader' || config.unknown_tools === 'allow') return undefined;
     return {
       what: `${tool} is not a tool known to only read`,
       hint: `If it only reads, add it to workflow-guard's read_only_tools.`,
+      kind: 'unclear',
     };
   }
 
@@ -50,8 +53,10 @@ export function toolJudge(root: string, config: WorkflowGuardConfig) {
   ): Refusal | undefined {
     if (EDITORS_WITH_VIEW.has(name) && args.command === 'view') return undefined;
     const targets = writeTargetsOf(args);
-    if (targets.unknown) return { what: `${tool}: ${targets.unknown}` };
-    if (targets.paths.length === 0) return { what: `${tool} names no file it would write` };
+    if (targets.unknown) return { what: `${tool}: ${targets.unknown}`, kind: 'unclear' };
+    if (targets.paths.length === 0) {
+      return { what: `${tool} names no file it would write`, kind: 'unclear' };
+    }
     return outsideAllowed(
       tool,
       targets.paths.map((path) => resolveProjectPath(root, path)),
@@ -60,7 +65,7 @@ export function toolJudge(root: string, config: WorkflowGuardConfig) {
 
   function judgeShell(args: Readonly<Record<string, unknown>>): Refusal | undefined {
     const invocation = shellInvocationOf(args);
-    if (invocation.kind === 'unknown') return { what: invocation.reason };
+    if (invocation.kind === 'unknown') return { what: invocation.reason, kind: 'unclear' };
     for (const run of invocation.runs) {
       const analysis = analyzeShell(run, {
         root,
@@ -71,12 +76,16 @@ export function toolJudge(root: string, config: WorkflowGuardConfig) {
         return {
           what: `the command cannot be shown to only read: ${analysis.reason}${analysis.part && analysis.part !== run ? ` (in \`${analysis.part}\`)` : ''}`,
           hint: "If a program it runs only reads, the user can allow it without a plan in workflow-guard's shell_read_only.",
+          kind: 'unclear',
         };
       }
       const paths: ProjectPath[] = [];
       for (const write of analysis.writes) {
         if (write.cwd === undefined && !write.path.startsWith('/')) {
-          return { what: `the command writes ${write.path} from a folder that cannot be known` };
+          return {
+            what: `the command writes ${write.path} from a folder that cannot be known`,
+            kind: 'unclear',
+          };
         }
         paths.push(resolveProjectPath(root, write.path, write.cwd));
       }
@@ -94,7 +103,10 @@ export function toolJudge(root: string, config: WorkflowGuardConfig) {
   function outsideAllowed(what: string, paths: readonly ProjectPath[]): Refusal | undefined {
     const outside = paths.filter((path) => !isWithin(path, config.allowed_paths));
     if (outside.length > 0) {
-      return { what: `${what} would write ${outside.map((p) => p.given).join(', ')}` };
+      return {
+        what: `${what} would write ${outside.map((p) => p.given).join(', ')}`,
+        kind: 'violation',
+      };
     }
     const linked = paths.filter((path) => {
       const stats = statSync(path.real, { throwIfNoEntry: false });
@@ -103,6 +115,7 @@ export function toolJudge(root: string, config: WorkflowGuardConfig) {
     if (linked.length > 0) {
       return {
         what: `${what} would write ${linked.map((p) => p.given).join(', ')}, which has other names (a hard link)`,
+        kind: 'violation',
       };
     }
     return undefined;

@@ -59,6 +59,36 @@ export const READ_ONLY_TOOLS = [
 ];
 
 /**
+ * A module root as given (`src/`, `./packages`), kept as a folder relative to the project root
+ * without `./` or a trailing `/` (`src`, `packages`).
+ */
+const moduleRoot = z
+  .string({ error: 'a module root must be a folder name' })
+  .transform((given) =>
+    given
+      .replace(/\\/g, '/')
+      .replace(/^(\.\/)+/, '')
+      .replace(/\/+$/, ''),
+  )
+  .pipe(
+    z
+      .string()
+      .refine((root) => root !== '' && root !== '.', {
+        error: 'a module root must name a folder below the project root, not the root itself',
+      })
+      .refine((root) => !root.startsWith('/') && !/^[A-Za-z]:/.test(root), {
+        error: 'a module root must be relative to the project root, not absolute',
+      })
+      .refine(
+        (root) =>
+          !root.split('/').some((segment) => segment === '..' || segment === '.' || segment === ''),
+        {
+          error: 'a module root must be a plain folder path (no `..`, `.` or empty segments)',
+        },
+      ),
+  );
+
+/**
  * workflow-guard's config (README, The demo, and the extensions shipped). Paths are relative to
  * the project root.
  */
@@ -78,6 +108,20 @@ export const workflowGuardConfig = z.object({
   /** A tool that is none of the above, without a plan: blocked (the default) or allowed. */
   unknown_tools: z.enum(['block', 'allow']).default('block'),
   plan_command: z.string().min(1).default('/start-feature'),
+  /**
+   * What a change the guard understands and refuses becomes: `block`, or `ask` (a person may
+   * approve it). What the guard cannot understand is blocked either way (README).
+   */
+  on_violation: z
+    .enum(['block', 'ask'], { error: 'on_violation must be "block" or "ask"' })
+    .default('block'),
+  /** Without a plan, offer the model only the tools a call of which could pass (README). */
+  hide_tools: z.boolean({ error: 'hide_tools must be true or false' }).default(true),
+  /**
+   * Folders whose top-level folders are modules (`src/`, `packages/`): creating a new one needs
+   * a plan that names it, even once a plan exists.
+   */
+  module_roots: z.array(moduleRoot).default([]),
   texts: z
     .object({
       /** Injected as a user message before each model request while there is no plan. */
@@ -105,5 +149,34 @@ export function guardrailText(config: WorkflowGuardConfig): string {
 }
 
 export function blockText(config: WorkflowGuardConfig, what: string, hint?: string): string {
-  return `Blocked by workflow-guard: ${what}, and no plan exists at ${config.plan_path}. Write the plan at ${config.plan_path} first (writing under ${config.allowed_paths.join(', ')} is allowed), then make this change.${hint ? ` ${hint}` : ''}`;
+  return `Blocked by workflow-guard: ${what}, and no plan exists at ${config.plan_path}. ${planAdvice(config)}${hint ? ` ${hint}` : ''}`;
+}
+
+/** The block text as an approval request (`on_violation: ask`). */
+export function askText(config: WorkflowGuardConfig, what: string, hint?: string): string {
+  return `workflow-guard asks for approval: ${what}, and no plan exists at ${config.plan_path}. A person may approve this call; otherwise ${lowerFirst(planAdvice(config))}${hint ? ` ${hint}` : ''}`;
+}
+
+function planAdvice(config: WorkflowGuardConfig): string {
+  return `Write the plan at ${config.plan_path} first (writing under ${config.allowed_paths.join(', ')} is allowed), then make this change.`;
+}
+
+/** Why a call that would create a new module folder (or may, unreadably) is refused. */
+export function moduleText(
+  config: WorkflowGuardConfig,
+  what: string,
+  options: { ask: boolean; folders: readonly string[] },
+): string {
+  const roots = config.module_roots.map((root) => `${root}/`).join(', ');
+  const advice =
+    options.folders.length > 0
+      ? `A new module needs a plan that names it: add ${options.folders.map((f) => `\`${f}\``).join(', ')} to the plan at ${config.plan_path} (what the module is for), or make the change in an existing module.`
+      : `Name each path it creates literally, so the guard can check it against the module roots (${roots}).`;
+  return options.ask
+    ? `workflow-guard asks for approval: ${what}. A person may approve this call; otherwise ${lowerFirst(advice)}`
+    : `Blocked by workflow-guard: ${what}. ${advice}`;
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
 }

@@ -1,22 +1,43 @@
-import { block, defineExtension, injectSystem, injectUser, rewrite } from 'hermes-extensions';
-import { toolJudge } from './check-tool.js';
-import { blockText, guardrailText, reminderText, workflowGuardConfig } from './config.js';
+import {
+  ask,
+  block,
+  defineExtension,
+  injectSystem,
+  injectUser,
+  restrictTools,
+  rewrite,
+} from 'hermes-extensions';
+import { type Refusal, toolJudge } from './check-tool.js';
+import {
+  askText,
+  blockText,
+  guardrailText,
+  moduleText,
+  reminderText,
+  workflowGuardConfig,
+} from './config.js';
 import { isImplementationRequest } from './intent.js';
-import { hasValidPlan } from './plan.js';
+import { moduleJudge } from './module-roots.js';
+import { hasValidPlan, readPlan } from './plan.js';
+import { toolKinds } from './tool-kinds.js';
 
 /** What the guard learned in this turn, in its slot of the per-turn state. */
 interface GuardState {
   /** Tool calls it blocked. */
   blocked: number;
+  /** Tool calls it asked a person to approve (`on_violation: ask`). */
+  asked: number;
   /** The user's request was rewritten to the plan command. */
   redirected: boolean;
 }
 
 /**
  * Plan before edit, enforced: until a plan exists at `plan_path`, implementation requests are
- * redirected to the plan command, each model request is reminded to plan, and a tool call passes
- * only when it is shown not to change anything outside `allowed_paths` (check-tool.ts); every
- * other call is blocked with what to do instead.
+ * redirected to the plan command, each model request is reminded to plan and offered only the
+ * tools that could pass (`hide_tools`), and a tool call passes only when it is shown not to change
+ * anything outside `allowed_paths` (check-tool.ts); every other call is blocked (or, for a change
+ * the guard understands, asked about with `on_violation: ask`) with what to do instead. With a
+ * plan, a new folder under a `module_roots` folder needs the plan to name it (module-roots.ts).
  */
 export default defineExtension({
   name: 'workflow-guard',
@@ -27,7 +48,11 @@ export default defineExtension({
     const config = hermes.config;
     const root = hermes.projectRoot;
     const planned = () => hasValidPlan(root, config.plan_path);
-    const guard = hermes.turnState<GuardState>(() => ({ blocked: 0, redirected: false }));
+    const guard = hermes.turnState<GuardState>(() => ({
+      blocked: 0,
+      asked: 0,
+      redirected: false,
+    }));
 
     hermes.on(
       'transform_user_input',
@@ -47,18 +72,55 @@ export default defineExtension({
       { priority: 10 },
     );
 
-    // A validator: it judges the call as it will run, after every extension that rewrites it.
+    if (config.hide_tools && config.unknown_tools === 'block') {
+      // Prevention before the backstop: a tool no call of which could pass without a plan
+      // (any tool the guard does not know) is not offered. Writers stay (they write the plan
+      // into allowed_paths) and so do shell tools (a command shown to only read passes).
+      const kindOf = toolKinds(config);
+      const couldPass = (tool: string) => kindOf(tool) !== 'unknown';
+      hermes.on(
+        'before_llm_call',
+        (event) => {
+          if (event.tools === undefined || event.tools.every(couldPass) || planned()) {
+            return undefined;
+          }
+          return restrictTools(
+            event.tools.filter(couldPass),
+            `no plan exists at ${config.plan_path} yet: only tools that read or can write the plan are offered until it does`,
+          );
+        },
+        { priority: 10 },
+      );
+    }
+
+    // Validators: they judge the call as it will run, after every extension that rewrites it.
     const judge = toolJudge(root, config);
+    const judgeModules = moduleJudge(root, config);
+    // Only a change the guard understands may be put to a person; what it cannot read is blocked.
+    const asks = (refusal: Refusal) =>
+      config.on_violation === 'ask' && refusal.kind === 'violation';
+    const refuse = (event: Parameters<typeof guard>[0], refusal: Refusal, text: string) => {
+      guard(event)[asks(refusal) ? 'asked' : 'blocked']++;
+      const metadata = { workflowGuard: refusal.what };
+      return asks(refusal) ? ask(text, metadata) : block(text, metadata);
+    };
     hermes.on(
       'intercept_tool_call',
       (event) => {
-        if (planned()) return undefined;
+        const plan = readPlan(root, config.plan_path);
+        if (plan !== undefined) {
+          const refusal = judgeModules(event.toolName, event.toolArgs, plan);
+          if (refusal === undefined) return undefined;
+          const text = moduleText(config, refusal.what, {
+            ask: asks(refusal),
+            folders: refusal.folders,
+          });
+          return refuse(event, refusal, text);
+        }
         const refusal = judge(event.toolName, event.toolArgs);
         if (refusal === undefined) return undefined;
-        guard(event).blocked++;
-        return block(blockText(config, refusal.what, refusal.hint), {
-          workflowGuard: refusal.what,
-        });
+        const text = (asks(refusal) ? askText : blockText)(config, refusal.what, refusal.hint);
+        return refuse(event, refusal, text);
       },
       { priority: 10, phase: 'validate' },
     );
