@@ -83,8 +83,12 @@ export class TurnTelemetry {
     this.active = OBSERVER_EVENTS.some((event) => sink.has(event));
   }
 
-  /** Ids only the host knows (its own task id, the model, its provider), on every event from now on. */
-  identify(ids: { task_id?: string; model?: string | undefined; provider?: string | undefined }): this {
+  /** Ids only the host knows (its task id, the model, its provider), on every event from now on. */
+  identify(ids: {
+    task_id?: string;
+    model?: string | undefined;
+    provider?: string | undefined;
+  }): this {
     if (ids.task_id !== undefined) this.ids.task_id = ids.task_id;
     if (ids.model !== undefined) this.ids.model = ids.model;
     if (ids.provider !== undefined) this.ids.provider = ids.provider;
