@@ -39,6 +39,10 @@ export interface RunConversationOptions {
    * one that throws or rejects declines it too (README, Asking a person).
    */
   approve?: Approver;
+  /** Who wrote the message (a chat user's id): `pre_llm_call`'s `sender_id`. */
+  senderId?: string;
+  /** `post_llm_call` carries the conversation after the turn (`conversation_history`). */
+  captureConversationHistory?: boolean;
 }
 
 /** One chain run of the loop, as `onHookOutcome` is told of it. */
@@ -104,7 +108,11 @@ async function converse(turn: Turn, options: RunConversationOptions): Promise<Co
   const toolCalls: ToolCallRecord[] = [];
   const taskId = options.taskId ?? turn.turnId;
   // The turn reports its decisions (hook_decision) with these ids too.
-  const telemetry = turnTelemetry(turn).identify({ task_id: taskId, model: model.name });
+  const telemetry = turnTelemetry(turn).identify({
+    task_id: taskId,
+    model: model.name,
+    provider: model.provider,
+  });
   const report = (hookReport: HookOutcomeReport) => options.onHookOutcome?.(hookReport);
   const result = (
     finalResponse: string,
@@ -129,7 +137,7 @@ async function converse(turn: Turn, options: RunConversationOptions): Promise<Co
       return result(input.message, { blocked: true });
     }
     messages.push({ role: 'user', content: input.value });
-    telemetry.preLlm(input.value, history);
+    telemetry.preLlm(input.value, history, options.senderId);
 
     const toolSpecs = describeTools(tools);
     const toolNames = toolSpecs.map((spec) => spec.name);
@@ -159,7 +167,7 @@ async function converse(turn: Turn, options: RunConversationOptions): Promise<Co
         messages: [...request.value.messages],
         tools: offeredTools(toolSpecs, request.value.tools),
       };
-      const attempt = telemetry.preApi(modelRequest);
+      const attempt = telemetry.preApi(modelRequest, model);
       let response: Awaited<ReturnType<typeof model.complete>>;
       try {
         response = await model.complete(modelRequest);
@@ -199,7 +207,11 @@ async function converse(turn: Turn, options: RunConversationOptions): Promise<Co
       reason = 'cancelled';
       return result(finalResponse, { cancelled: true });
     }
-    telemetry.postLlm(input.value, finalResponse);
+    telemetry.postLlm(
+      input.value,
+      finalResponse,
+      options.captureConversationHistory ? messages : undefined,
+    );
     completed = true;
     reason = 'completed';
     return result(finalResponse);

@@ -3,6 +3,7 @@ import type { ChainOutcome } from '../chain/outcome.js';
 import type { LlmRequest } from '../hooks/before-llm-call.js';
 import type { HookName } from '../hooks/index.js';
 import type { ChatMessage, ToolCall } from '../hooks/messages.js';
+import { apiErrorFields } from './api-error.js';
 import { OBSERVER_EVENTS, type ObserverEvent } from './events.js';
 import type { ObserverSink } from './observers.js';
 import { sanitize } from './sanitize.js';
@@ -13,7 +14,7 @@ export type ToolStatus = 'ok' | 'error' | 'blocked' | 'cancelled';
 export interface ObservedRequest {
   systemPrompt: string;
   messages: readonly ChatMessage[];
-  tools: ReadonlyArray<{ name: string }>;
+  tools: ReadonlyArray<{ name: string; description?: string; parameters?: unknown }>;
 }
 
 /** A model's answer as observers are told of it: a host's `ModelResponse` is one. */
@@ -21,6 +22,21 @@ export interface ObservedResponse {
   content?: string;
   toolCalls?: readonly ToolCall[];
   usage?: Record<string, unknown>;
+  /** The model that answered, as the provider names it (`response_model`). */
+  model?: string;
+}
+
+/**
+ * Where a model request goes, as far as the host knows: the API events' `model`, `provider`,
+ * `base_url`, `api_mode` and `max_tokens`. A host's `ModelClient` is one.
+ */
+export interface ApiRuntime {
+  /** The model asked for, when the turn's events do not already name one. */
+  model?: string | undefined;
+  provider?: string | undefined;
+  baseUrl?: string | undefined;
+  apiMode?: string | undefined;
+  maxTokens?: number | undefined;
 }
 
 /** One model request as observers follow it. */
@@ -29,6 +45,7 @@ export interface ApiAttempt {
   count: number;
   startedAt: number;
   request: ObservedRequest;
+  runtime?: ApiRuntime;
 }
 
 /** The correlation ids every event of a turn carries. */
@@ -38,6 +55,7 @@ export interface TurnIds {
   task_id: string;
   platform: string;
   model?: string;
+  provider?: string;
 }
 
 /**
@@ -48,6 +66,8 @@ export interface TurnIds {
  */
 export class TurnTelemetry {
   #apiCalls = 0;
+  /** Failed model requests since the last answer: a host that tries again reports retries. */
+  #failuresInARow = 0;
   /** Whether anyone observes anything: without observers, no id, clock read or payload at all. */
   readonly active: boolean;
   /**
@@ -63,10 +83,15 @@ export class TurnTelemetry {
     this.active = OBSERVER_EVENTS.some((event) => sink.has(event));
   }
 
-  /** Ids only the host knows (its own task id, the model), on every event from now on. */
-  identify(ids: Partial<Pick<TurnIds, 'task_id' | 'model'>>): this {
+  /** Ids only the host knows (its task id, the model, its provider), on every event from now on. */
+  identify(ids: {
+    task_id?: string;
+    model?: string | undefined;
+    provider?: string | undefined;
+  }): this {
     if (ids.task_id !== undefined) this.ids.task_id = ids.task_id;
     if (ids.model !== undefined) this.ids.model = ids.model;
+    if (ids.provider !== undefined) this.ids.provider = ids.provider;
     return this;
   }
 
@@ -89,36 +114,60 @@ export class TurnTelemetry {
     this.#emit('on_session_end', () => ({ completed, interrupted, reason }));
   }
 
-  preLlm(userMessage: string, history: readonly ChatMessage[]): void {
+  /** `senderId`: who wrote the message, when the host knows (`sender_id`). */
+  preLlm(userMessage: string, history: readonly ChatMessage[], senderId?: string): void {
     this.#emit('pre_llm_call', () => ({
       user_message: sanitize(userMessage),
       conversation_history: sanitize(history),
       is_first_turn: history.length === 0,
+      ...(senderId === undefined ? {} : { sender_id: sanitize(senderId) }),
     }));
   }
 
-  postLlm(userMessage: string, response: string): void {
+  /**
+   * `history`: the conversation after the turn, given only when the host was asked to capture
+   * it (`conversation_history` is the largest field there is).
+   */
+  postLlm(userMessage: string, response: string, history?: readonly ChatMessage[]): void {
     this.#emit('post_llm_call', () => ({
       user_message: sanitize(userMessage),
       assistant_response: sanitize(response),
+      ...(history === undefined ? {} : { conversation_history: sanitize(history) }),
     }));
   }
 
-  preApi(request: ObservedRequest): ApiAttempt {
+  /** `runtime`: where the request goes, as far as the host knows (a `ModelClient` is one). */
+  preApi(request: ObservedRequest, runtime?: ApiRuntime): ApiAttempt {
     if (!this.active) return UNOBSERVED_ATTEMPT;
-    const attempt = { id: randomUUID(), count: ++this.#apiCalls, startedAt: Date.now(), request };
+    const attempt: ApiAttempt = {
+      id: randomUUID(),
+      count: ++this.#apiCalls,
+      startedAt: Date.now(),
+      request,
+      ...(runtime === undefined ? {} : { runtime }),
+    };
     this.attempt = attempt;
-    this.#emit('pre_api_request', () => ({
-      ...apiIds(attempt),
-      message_count: request.messages.length,
-      tool_count: request.tools.length,
-      started_at: attempt.startedAt,
-      request: sanitize(request),
-    }));
+    this.#emit('pre_api_request', () => {
+      const chars = requestChars(request);
+      return {
+        ...apiIds(attempt),
+        message_count: request.messages.length,
+        tool_count: request.tools.length,
+        request_char_count: chars,
+        // The usual rough measure, about four characters a token: no tokenizer is at hand.
+        approx_input_tokens: Math.ceil(chars / 4),
+        ...(attempt.runtime?.maxTokens === undefined
+          ? {}
+          : { max_tokens: attempt.runtime.maxTokens }),
+        started_at: attempt.startedAt,
+        request: sanitize(request),
+      };
+    });
     return attempt;
   }
 
   postApi(attempt: ApiAttempt, response: ObservedResponse): void {
+    this.#failuresInARow = 0;
     this.#emit('post_api_request', () => {
       const endedAt = Date.now();
       const toolCalls = response.toolCalls?.length ?? 0;
@@ -129,15 +178,26 @@ export class TurnTelemetry {
         api_duration: endedAt - attempt.startedAt,
         finish_reason: toolCalls > 0 ? 'tool_calls' : 'stop',
         message_count: attempt.request.messages.length,
+        ...(typeof response.model === 'string' ? { response_model: response.model } : {}),
         assistant_content_chars: response.content?.length ?? 0,
         assistant_tool_call_count: toolCalls,
         ...(response.usage === undefined ? {} : { usage: sanitize(response.usage) }),
         response: sanitize(response),
+        assistant_message: sanitize({
+          role: 'assistant',
+          content: response.content ?? '',
+          ...(toolCalls > 0 ? { tool_calls: response.toolCalls } : {}),
+        }),
       };
     });
   }
 
+  /**
+   * `retry_count` is the error's own when it carries one, else the failed requests of this turn
+   * just before it (a host that tries again after a failure, as the AI SDK does, retries).
+   */
   apiError(attempt: ApiAttempt, error: unknown): void {
+    const earlierFailures = this.#failuresInARow++;
     this.#emit('api_request_error', () => {
       const endedAt = Date.now();
       return {
@@ -145,6 +205,8 @@ export class TurnTelemetry {
         started_at: attempt.startedAt,
         ended_at: endedAt,
         api_duration: endedAt - attempt.startedAt,
+        retry_count: earlierFailures,
+        ...apiErrorFields(error),
         error: sanitize(error instanceof Error ? error : new Error(String(error))),
         request: sanitize(attempt.request),
       };
@@ -245,6 +307,42 @@ function restrictionsOf(request: unknown): Record<string, unknown> {
   };
 }
 
+/** The request's ids and, on every API event, where it went (what the host knows of it). */
 function apiIds(attempt: ApiAttempt) {
-  return { api_request_id: attempt.id, api_call_count: attempt.count };
+  const runtime = attempt.runtime;
+  return {
+    api_request_id: attempt.id,
+    api_call_count: attempt.count,
+    ...(runtime?.model === undefined ? {} : { model: runtime.model }),
+    ...(runtime?.provider === undefined ? {} : { provider: runtime.provider }),
+    ...(runtime?.baseUrl === undefined ? {} : { base_url: sanitize(runtime.baseUrl) }),
+    ...(runtime?.apiMode === undefined ? {} : { api_mode: runtime.apiMode }),
+  };
+}
+
+/**
+ * `request_char_count`: the characters of the system prompt, the messages (with their tool
+ * calls' arguments) and the tools' names, descriptions and parameter schemas.
+ */
+function requestChars(request: ObservedRequest): number {
+  let chars = request.systemPrompt.length;
+  for (const message of request.messages) {
+    chars += typeof message.content === 'string' ? message.content.length : 0;
+    if ('toolCalls' in message && message.toolCalls)
+      for (const call of message.toolCalls) chars += call.name.length + jsonLength(call.arguments);
+  }
+  for (const tool of request.tools) {
+    chars += tool.name.length + (tool.description?.length ?? 0);
+    if (tool.parameters !== undefined) chars += jsonLength(tool.parameters);
+  }
+  return chars;
+}
+
+function jsonLength(value: unknown): number {
+  try {
+    return JSON.stringify(value)?.length ?? 0;
+  } catch {
+    // A schema object that is not plain data (cycles, BigInt) counts for nothing.
+    return 0;
+  }
 }

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { APICallError } from '@ai-sdk/provider';
 import { generateText, stepCountIs, streamText, tool } from 'ai';
 import * as aiTest from 'ai/test';
 import { block, createRuntime, injectSystem, rewrite } from 'hermes-extensions';
@@ -332,6 +333,92 @@ describe('hermes-extensions/ai-sdk with the real generateText loop', () => {
       finish_reason: 'stop',
       assistant_content_chars: 12,
       usage: { input_tokens: 1, output_tokens: 1 },
+    });
+  });
+
+  it('tells observers the provider, the model that answered and a 429 with its retries', async () => {
+    const events: Array<Record<string, unknown>> = [];
+    const runtime = await createRuntime({
+      extensions: [ext('recorder', (h) => h.observe('*', (p) => void events.push(p)))],
+      logger: memoryLogger(),
+    });
+    const rateLimited = () =>
+      new APICallError({
+        message: 'Too Many Requests',
+        url: 'https://api.example.test/v1/responses',
+        requestBodyValues: {},
+        statusCode: 429,
+        // The SDK waits what the provider asks before it tries again: a millisecond here.
+        responseHeaders: { 'retry-after-ms': '1' },
+      });
+    let calls = 0;
+    const model = new MockLanguageModel({
+      provider: 'openai.responses',
+      modelId: 'gpt-test',
+      doGenerate: async () => {
+        if (++calls <= 2) throw rateLimited();
+        return { ...answer('Hi.'), response: { modelId: 'gpt-test-2026-01-01' } };
+      },
+    });
+    const text = await runtime.runTurn({ sessionId: 's' }, async (turn) => {
+      const call = await withHermes(turn, { prompt: 'hi', model });
+      return (
+        await generateText({
+          model: call.model,
+          prompt: call.prompt,
+          maxOutputTokens: 100,
+          maxRetries: 2,
+        })
+      ).text;
+    });
+    expect(text).toBe('Hi.');
+    const pre = events.filter((e) => e.event === 'pre_api_request');
+    expect(pre).toHaveLength(3);
+    expect(pre[0]).toMatchObject({
+      model: 'gpt-test',
+      provider: 'openai',
+      api_mode: 'responses',
+      max_tokens: 100,
+    });
+    expect(pre[0]).not.toHaveProperty('base_url');
+    const errors = events.filter((e) => e.event === 'api_request_error');
+    expect(errors.map((e) => [e.status_code, e.retryable, e.retry_count])).toEqual([
+      [429, true, 0],
+      [429, true, 1],
+    ]);
+    expect(errors[0]).toMatchObject({
+      provider: 'openai',
+      error: { type: 'AI_APICallError', message: 'Too Many Requests' },
+    });
+    expect(events.find((e) => e.event === 'post_api_request')).toMatchObject({
+      response_model: 'gpt-test-2026-01-01',
+      assistant_message: { role: 'assistant', content: 'Hi.' },
+    });
+  });
+
+  it('reports the arguments of the tool calls a step asked for', async () => {
+    const events: Array<Record<string, unknown>> = [];
+    const runtime = await createRuntime({
+      extensions: [
+        ext('recorder', (h) => h.observe('post_api_request', (p) => void events.push(p))),
+      ],
+      logger: memoryLogger(),
+    });
+    const tools = {
+      write: tool({
+        inputSchema: z.object({ path: z.string(), content: z.string() }),
+        execute: async () => 'written',
+      }),
+    };
+    const model = new MockLanguageModel({ doGenerate: [writeCall('c1', 'a.md'), answer('Done.')] });
+    await runtime.runTurn({ sessionId: 's' }, async (turn) => {
+      const call = await withHermes(turn, { prompt: 'write', model, tools });
+      return generateText({ ...call, stopWhen: stepCountIs(3) });
+    });
+    expect(events[0]?.assistant_message).toEqual({
+      role: 'assistant',
+      content: '',
+      tool_calls: [{ id: 'c1', name: 'write', arguments: { path: 'a.md', content: '# x' } }],
     });
   });
 });

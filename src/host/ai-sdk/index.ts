@@ -66,9 +66,9 @@ export function hermesMiddleware(turn: Turn): LanguageModelV3Middleware {
         : params;
       return offeredOnly(prompted, outcome.value.tools);
     },
-    async wrapGenerate({ doGenerate, params }) {
+    async wrapGenerate({ doGenerate, params, model }) {
       const message = blocks.get(params);
-      if (message === undefined) return observed(telemetry, params, doGenerate);
+      if (message === undefined) return observed(telemetry, model, params, doGenerate);
       return {
         content: [{ type: 'text', text: message }],
         finishReason: { unified: 'stop', raw: 'blocked-by-extension' },
@@ -76,9 +76,9 @@ export function hermesMiddleware(turn: Turn): LanguageModelV3Middleware {
         warnings: [],
       } satisfies LanguageModelV3GenerateResult;
     },
-    async wrapStream({ doStream, params }) {
+    async wrapStream({ doStream, params, model }) {
       const message = blocks.get(params);
-      if (message === undefined) return observedStream(telemetry, params, doStream);
+      if (message === undefined) return observedStream(telemetry, model, params, doStream);
       const parts: LanguageModelV3StreamPart[] = [
         { type: 'stream-start', warnings: [] },
         { type: 'text-start', id: 'blocked' },
