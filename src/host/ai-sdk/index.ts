@@ -157,15 +157,24 @@ export function wrapTools<T extends ToolSet>(turn: Turn, tools: T): T {
   return wrapped as T;
 }
 
-export interface HermesCall<Model, Tools> {
-  blocked: boolean;
-  /** The block message, when the prompt was blocked: the turn's answer. */
-  message?: string;
+/**
+ * What `withHermes` returns. Narrowed by `blocked`, as `ChainOutcome` is: when it is true,
+ * `message` is a string (the turn's answer), so `if (call.blocked) return call.message;` returns
+ * a string under strict TypeScript.
+ */
+export type HermesCall<Model, Tools> = {
   /** The prompt after transform_user_input. */
   prompt: string;
   model: Model;
   tools: Tools;
-}
+} & (
+  | {
+      blocked: true;
+      /** The block message: the turn's answer. */
+      message: string;
+    }
+  | { blocked: false; message?: undefined }
+);
 
 /** Everything for one `generateText`/`streamText` call of a turn, from one call. */
 export async function withHermes<Tools extends ToolSet = Record<string, never>>(
@@ -175,11 +184,8 @@ export async function withHermes<Tools extends ToolSet = Record<string, never>>(
   const input = await turn.transformUserInput(options.prompt);
   const tools = wrapTools(turn, options.tools ?? ({} as Tools));
   const model = wrapLanguageModel({ model: options.model, middleware: hermesMiddleware(turn) });
-  return {
-    blocked: input.blocked,
-    ...(input.blocked ? { message: input.message } : {}),
-    prompt: input.value,
-    model,
-    tools,
-  };
+  const call = { prompt: input.value, model, tools };
+  return input.blocked
+    ? { blocked: true, message: input.message, ...call }
+    : { blocked: false, ...call };
 }
