@@ -123,15 +123,16 @@ type VitestNode = typeof import('vitest/node');
  * package (`npm install -g vitest` next to a global install, a project's devDependency).
  */
 async function importVitest(): Promise<VitestNode> {
+  let file: string;
   try {
-    const file = requireFrom(PACKAGE_ROOT).resolve('vitest/node');
-    return (await import(pathToFileURL(file).href)) as VitestNode;
+    file = requireFrom(PACKAGE_ROOT).resolve('vitest/node');
   } catch {
     throw new CliError(
       `test-suite runs the tests with vitest, which is not installed next to hermes-extensions (${PACKAGE_ROOT}). Install it where the framework is: \`npm install -g vitest\` for a global install, \`npm install --save-dev vitest\` in a project that has hermes-extensions as a dependency.`,
       2,
     );
   }
+  return (await import(pathToFileURL(file).href)) as VitestNode;
 }
 
 /** Specifier → the file or folder the framework's own modules come from. */
@@ -146,10 +147,10 @@ function frameworkAliases(): Array<{ find: RegExp; replacement: string }> {
     const specifier = `hermes-extensions${subpath.slice(1)}`;
     aliases.push({ find: exactly(specifier), replacement: join(PACKAGE_ROOT, file) });
   }
-  for (const pkg of ['zod', 'vitest']) {
-    const dir = dirname(requireFrom(PACKAGE_ROOT).resolve(`${pkg}/package.json`));
-    aliases.push({ find: new RegExp(`^${pkg}(?=/|$)`), replacement: dir });
-  }
+  // zod with its subpaths (`zod/v4`); the test file's `vitest` is the one running it.
+  const dir = (pkg: string) => dirname(requireFrom(PACKAGE_ROOT).resolve(`${pkg}/package.json`));
+  aliases.push({ find: /^zod(?=\/|$)/, replacement: dir('zod') });
+  aliases.push({ find: /^vitest$/, replacement: dir('vitest') });
   return aliases;
 }
 
