@@ -50,6 +50,8 @@ How the Python agent's ``run_conversation`` would use it (a sketch, in the agent
 
 import itertools
 import json
+import os
+import shutil
 import subprocess
 import threading
 from contextlib import contextmanager
@@ -69,17 +71,30 @@ class BridgeError(Exception):
 DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024
 
 
+def default_command():
+    """The bridge this client is shipped with: the package's own ``bin/hermes.js`` when this file
+    sits in the package (``clients/python/``), run by the ``node`` on the PATH; else the
+    ``hermes-extensions`` command on the PATH. Not ``hermes``, which may be the Python agent."""
+    package = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+    own_bin = os.path.join(package, "bin", "hermes.js")
+    if os.path.isfile(own_bin) and os.path.isfile(os.path.join(package, "package.json")):
+        return (shutil.which("node") or "node", own_bin, "extensions", "serve", "--stdio")
+    return ("hermes-extensions", "extensions", "serve", "--stdio")
+
+
 class HermesExtensions:
     """One ``hermes extensions serve --stdio`` process and the calls made through it.
-    ``max_line_bytes`` raises (or lowers) the bridge's cap on one request, for both ends."""
+    ``command`` defaults to ``default_command()``; ``max_line_bytes`` raises (or lowers) the
+    bridge's cap on one request, for both ends."""
 
     def __init__(
         self,
-        command=("hermes", "extensions", "serve", "--stdio"),
+        command=None,
         cwd=None,
         env=None,
         max_line_bytes=None,
     ):
+        command = default_command() if command is None else command
         args = list(command) + (["--cwd", str(cwd)] if cwd is not None else [])
         if max_line_bytes is not None:
             args += ["--max-line-bytes", str(max_line_bytes)]

@@ -15,6 +15,7 @@ import { initCommand } from './commands/init.js';
 import { listCommand } from './commands/list.js';
 import { serveCommand } from './commands/serve.js';
 import { testCommand } from './commands/test-hook.js';
+import { testSuiteCommand } from './commands/test-suite.js';
 import { toggleCommand } from './commands/toggle.js';
 import { trustCommand } from './commands/trust.js';
 import { commandContext } from './context.js';
@@ -147,6 +148,15 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     .action(
       run((hook: string, o: { cwd?: string; input?: string; session?: string; json?: boolean }) =>
         testCommand(commandContext(o), hook, o, io),
+      ),
+    );
+  withCwd(extensions.command('test-suite [name]'))
+    .description(
+      "run an extension's own tests (all that have some, without NAME) with vitest, nothing installed beside them",
+    )
+    .action(
+      run((name: string | undefined, o: { cwd?: string }) =>
+        testSuiteCommand(commandContext(o), name, io),
       ),
     );
   withCwd(extensions.command('init <name>'))

@@ -12,7 +12,7 @@ import type {
 } from '../extensions/types.js';
 import { type Logger, scopedLogger } from '../log/logger.js';
 import { ObserverIndex, type RegisteredObserver } from '../observe/observers.js';
-import { type ConfigSource, reportConfigProblems } from './config-problems.js';
+import { type ConfigSource, configFilesOf, reportConfigProblems } from './config-problems.js';
 import { HandlerIndex } from './handler-index.js';
 import { describeLoadFailures, findLoadFailures, loadFailureGuard } from './load-failures.js';
 import { Runtime } from './runtime.js';
@@ -61,6 +61,7 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
   candidates.forEach((candidate, i) => {
     if (candidate.held === undefined) winners.set(candidate.name, i);
   });
+  const configSources = options.configSources ?? [{ section, where: 'config' }];
   const disabled = new Set(section.disabled ?? []);
   const loadingEnabled = section.enabled !== false;
 
@@ -86,12 +87,13 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
       code: DiagnosticCode,
       message: string,
       severity: Diagnostic['severity'] = 'error',
+      file = candidate.path,
     ) =>
       problems[order]?.push({
         code,
         severity,
         extension: candidate.name,
-        file: candidate.path,
+        file,
         message,
       });
     // Why it is not running, with the code its diagnostic has (`doctor` advises by it).
@@ -136,7 +138,7 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
     setUps[order] = (async () => {
       const started = performance.now();
       try {
-        const config = parseExtensionConfig(definition, section[definition.name]);
+        const config = parseExtensionConfig(definition, section[definition.name], configSources);
         const registered = await runSetup(definition, {
           config,
           projectRoot,
@@ -159,7 +161,8 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
         const code = diagnosticCodeOf(error, 'SETUP_FAILED');
         const reason = reasonOf(error);
         fail('error', code, reason);
-        problem(code, reason);
+        // Wrong config is corrected in the config file, not in the extension.
+        problem(code, reason, 'error', error instanceof ConfigSchemaError ? error.file : undefined);
         return undefined;
       } finally {
         info.loadMs += performance.now() - started;
@@ -183,11 +186,7 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
   const configured = new Map(
     candidates.map((c) => [c.name, candidates[winners.get(c.name) ?? -1]?.definition] as const),
   );
-  reportConfigProblems(
-    options.configSources ?? [{ section, where: 'config' }],
-    configured,
-    diagnostics,
-  );
+  reportConfigProblems(configSources, configured, diagnostics);
   const ordered = orderHandlers(registrations);
   const failures = findLoadFailures(infos, options.diagnostics ?? []);
   if (failures.length > 0) {
@@ -230,12 +229,32 @@ function describe(definition: ExtensionDefinition<unknown> | undefined) {
   };
 }
 
-function parseExtensionConfig(definition: ExtensionDefinition<unknown>, raw: unknown): unknown {
+/** An extension's config section that fails its schema, with the config file to correct. */
+class ConfigSchemaError extends Error {
+  constructor(
+    message: string,
+    readonly file: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
+function parseExtensionConfig(
+  definition: ExtensionDefinition<unknown>,
+  raw: unknown,
+  sources: readonly ConfigSource[],
+): unknown {
   const value = raw ?? {};
   if (!definition.configSchema) return value;
   const parsed = definition.configSchema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issues = formatConfigIssues(parsed.error, ['extensions', definition.name]);
-  const message = `config for "${definition.name}" does not match its configSchema:\n${issues}`;
-  throw withDiagnosticCode('CONFIG_SCHEMA', new Error(message));
+  const files = configFilesOf(
+    definition.name,
+    parsed.error.issues.map((issue) => issue.path),
+    sources,
+  );
+  const where = files.length === 0 ? '' : ` in ${files.join(' and ')}`;
+  const message = `config for "${definition.name}"${where} does not match its configSchema:\n${issues}`;
+  throw withDiagnosticCode('CONFIG_SCHEMA', new ConfigSchemaError(message, files[0]));
 }

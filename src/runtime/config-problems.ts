@@ -67,3 +67,30 @@ export function reportConfigProblems(
     }
   }
 }
+
+/**
+ * The config files an extension's settings at these key paths come from, for a message that says
+ * which file to correct. Per-extension settings merge key by key (`mergeConfigs`), so a key's value
+ * is the last file's that sets it; a path no file sets (a required key left out, the section
+ * itself) names every file that configures the extension. Config handed over in memory has none.
+ */
+export function configFilesOf(
+  name: string,
+  paths: ReadonlyArray<readonly PropertyKey[]>,
+  sources: readonly ConfigSource[],
+): string[] {
+  const configuring = sources.filter(
+    (source) => source.file !== undefined && Object.hasOwn(source.section, name),
+  );
+  const files = new Set<string>();
+  for (const [key] of paths) {
+    const setting = configuring.findLast((source) => {
+      const own = source.section[name];
+      return (
+        own !== null && typeof own === 'object' && key !== undefined && Object.hasOwn(own, key)
+      );
+    });
+    for (const source of setting ? [setting] : configuring) files.add(source.file as string);
+  }
+  return [...files];
+}

@@ -152,6 +152,7 @@ describe.runIf(built)('hermes extensions doctor', () => {
     expect(run.stdout).toMatch(/✗ syntax \(global.*could not load/);
     expect(run.stdout).toMatch(/✗ typo .*Did you mean "intercept_tool_call"/);
     expect(run.stdout).toMatch(/✗ configured [\s\S]*?extensions\.configured\.level/);
+    expect(run.stdout).toContain(`config for "configured" in ${join(home, 'config.yaml')} does`);
     expect(run.stdout).toMatch(/! intercept_tool_call priority 100: guard, thrower share it/);
     expect(run.stdout).toMatch(/✗ thrower in intercept_tool_call: the dry run failed: .*kaboom/);
     expect(run.stdout).toMatch(/fix: /);

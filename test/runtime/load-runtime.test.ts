@@ -211,6 +211,36 @@ describe('loadRuntime: failures stay with their extension', () => {
     expect(runtime.extensions[0]?.status).toBe('error');
     expect(runtime.diagnostics[0]?.message).toMatch(/extensions\.strict\.level/);
   });
+
+  it('names the config file a value that fails the schema comes from, in the message and as its file', async () => {
+    const strict = `import { defineExtension } from 'hermes-extensions';
+      import { z } from 'zod';
+      export default defineExtension({ name: 'strict', configSchema: z.object({ level: z.number(), tag: z.string() }), setup() {} });`;
+    const home = tree({
+      'config.yaml': 'extensions:\n  strict:\n    level: 1\n    tag: mine\n',
+      'extensions/strict.ts': strict,
+    });
+    // The project's value of `level` is the one that applies, and the one that is wrong.
+    const project = tree({
+      '.git/HEAD': '',
+      '.hermesrc.yaml': 'extensions:\n  strict:\n    level: high\n',
+    });
+    const runtime = await loadRuntime({ home, cwd: project, trust: true, ...quiet });
+    const schema = runtime.diagnostics.filter((d) => d.code === 'CONFIG_SCHEMA');
+    expect(schema).toMatchObject([{ extension: 'strict', file: join(project, '.hermesrc.yaml') }]);
+    expect(schema[0]?.message).toContain(
+      `config for "strict" in ${join(project, '.hermesrc.yaml')}`,
+    );
+    expect(schema[0]?.message).not.toContain(join(home, 'config.yaml'));
+
+    // A required key no file sets: every file that configures the extension is named.
+    write(home, { 'config.yaml': 'extensions:\n  strict:\n    level: 1\n' });
+    write(project, { '.hermesrc.yaml': 'extensions:\n  strict:\n    level: 2\n' });
+    const missing = await loadRuntime({ home, cwd: project, trust: true, ...quiet });
+    expect(missing.diagnostics.find((d) => d.code === 'CONFIG_SCHEMA')?.message).toContain(
+      `in ${join(home, 'config.yaml')} and ${join(project, '.hermesrc.yaml')} does not match`,
+    );
+  });
 });
 
 describe('loadRuntime: what extensions see', () => {

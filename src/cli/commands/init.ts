@@ -33,6 +33,7 @@ export async function initCommand(
   io.out(`  index.ts       the extension: one example handler per hook, and its config schema`);
   io.out(`  index.test.ts  a vitest test that runs it through hermes-extensions/testing`);
   io.out('');
+  io.out(`Run its test (nothing to install): hermes extensions test-suite ${name}`);
   io.out(
     `Next: hermes extensions doctor${options.project ? ' (trust the project first: hermes extensions trust)' : ''}`,
   );
@@ -85,7 +86,9 @@ export default defineExtension({
 }
 
 function testSource(name: string): string {
-  return `import { createRuntime, runConversation } from 'hermes-extensions';
+  return `// Run it with \`hermes extensions test-suite ${name}\`: vitest, with hermes-extensions and zod
+// as the command line has them, so this folder needs no package.json or node_modules.
+import { createRuntime, runConversation } from 'hermes-extensions';
 import { scriptedModel, toolCall } from 'hermes-extensions/testing';
 import { expect, it } from 'vitest';
 import extension from './index.js';

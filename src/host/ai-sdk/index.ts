@@ -111,10 +111,12 @@ export function wrapTools<T extends ToolSet>(
   return hermesTools(turn, tools, options).tools;
 }
 
-export interface HermesCall<Model, Tools> {
-  blocked: boolean;
-  /** The block message, when the prompt was blocked: the turn's answer. */
-  message?: string;
+/**
+ * What `withHermes` returns. Narrowed by `blocked`, as `ChainOutcome` is: when it is true,
+ * `message` is a string (the turn's answer), so `if (call.blocked) return call.message;` returns
+ * a string under strict TypeScript.
+ */
+export type HermesCall<Model, Tools> = {
   /** The prompt after transform_user_input. */
   prompt: string;
   model: Model;
@@ -124,7 +126,14 @@ export interface HermesCall<Model, Tools> {
    * show the person (why, who asked, the arguments the call would run with).
    */
   pendingApprovals: ReadonlyMap<string, ApprovalRequest>;
-}
+} & (
+  | {
+      blocked: true;
+      /** The block message: the turn's answer. */
+      message: string;
+    }
+  | { blocked: false; message?: undefined }
+);
 
 /** Everything for one `generateText`/`streamText` call of a turn, from one call. */
 export async function withHermes<Tools extends ToolSet = Record<string, never>>(
@@ -138,12 +147,8 @@ export async function withHermes<Tools extends ToolSet = Record<string, never>>(
     options.approve === undefined ? {} : { approve: options.approve },
   );
   const model = wrapLanguageModel({ model: options.model, middleware: hermesMiddleware(turn) });
-  return {
-    blocked: input.blocked,
-    ...(input.blocked ? { message: input.message } : {}),
-    prompt: input.value,
-    model,
-    tools,
-    pendingApprovals,
-  };
+  const call = { prompt: input.value, model, tools, pendingApprovals };
+  return input.blocked
+    ? { blocked: true, message: input.message, ...call }
+    : { blocked: false, ...call };
 }

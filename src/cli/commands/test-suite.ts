@@ -1,0 +1,163 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { ExtensionInfo } from '../../extensions/types.js';
+import { PACKAGE_ROOT } from '../../package-root.js';
+import { type CommandContext, loadForCommand } from '../context.js';
+import { CliError, type Io } from '../io.js';
+
+/** The files vitest runs by default: `*.test.ts`, `*.spec.mjs`, … */
+const TEST_FILE = /\.(?:test|spec)\.[cm]?[jt]sx?$/;
+
+/**
+ * `hermes extensions test-suite [NAME]`: an extension's own tests (those `init` scaffolds),
+ * run with vitest where the extension lives, with nothing installed beside it:
+ * `hermes-extensions` (each entry point), `zod` and `vitest` resolve to the copies next to the
+ * running framework. Without NAME, the tests of every extension that has some. Exit 1 when a
+ * test fails.
+ */
+export async function testSuiteCommand(
+  context: CommandContext,
+  name: string | undefined,
+  io: Io,
+): Promise<number> {
+  const suites = await suitesFor(context, name);
+  if (suites.length === 0) {
+    throw new CliError(
+      name === undefined
+        ? 'no extension has test files (*.test.ts beside its index.ts, as `hermes extensions init` makes)'
+        : `extension "${name}" has no test files (*.test.ts beside its entry)`,
+      2,
+    );
+  }
+  // vitest colours by its own rules; the command line's are to colour only on a terminal.
+  if (!io.color) process.env.NO_COLOR = '1';
+  const vitest = await importVitest();
+  const aliases = frameworkAliases();
+  let failed = false;
+  for (const suite of suites) {
+    io.out(`${suite.name} (${suite.dir})`);
+    const before = process.exitCode;
+    process.exitCode = 0;
+    const run = await vitest.startVitest(
+      'test',
+      suite.files,
+      { root: suite.dir, config: false, run: true, watch: false, passWithNoTests: false },
+      {
+        resolve: { alias: aliases },
+        // Vite would keep its cache in the extension's folder (node_modules/.vite).
+        cacheDir: join(context.home, 'cache', 'vitest'),
+      },
+    );
+    failed ||= process.exitCode !== 0 || run.state.getCountOfFailedTests() > 0;
+    process.exitCode = before;
+  }
+  return failed ? 1 : 0;
+}
+
+interface Suite {
+  name: string;
+  dir: string;
+  /** The test files; for a one-file extension (`NAME.ts`), only `NAME.test.ts` and the like. */
+  files: string[];
+}
+
+/**
+ * The extensions as the agent loads them here, so a project's tests run only when its code
+ * may run (a trusted project): a test file imports the extension, which runs its code.
+ */
+async function suitesFor(context: CommandContext, name: string | undefined): Promise<Suite[]> {
+  const { runtime } = await loadForCommand(context);
+  await runtime.close();
+  const chosen = runtime.extensions.filter(
+    (ext) => ext.status !== 'shadowed' && (name === undefined || ext.name === name),
+  );
+  if (name !== undefined && chosen.length === 0) {
+    throw new CliError(
+      `no extension named "${name}" (hermes extensions list shows what was found)`,
+      2,
+    );
+  }
+  const suites: Suite[] = [];
+  for (const ext of chosen) {
+    if (ext.status === 'untrusted') {
+      if (name === undefined) continue;
+      throw new CliError(
+        `"${name}" is project code and the project is not trusted; its tests would run it. Review it, then run: hermes extensions trust`,
+        2,
+      );
+    }
+    const suite = suiteOf(ext);
+    if (suite !== undefined) suites.push(suite);
+  }
+  return suites;
+}
+
+function suiteOf(ext: ExtensionInfo): Suite | undefined {
+  if (ext.path === undefined) return undefined;
+  const single = /\.[cm]?[jt]s$/.test(ext.path);
+  const dir = single ? dirname(ext.path) : ext.path;
+  const stem = single ? basename(ext.path).replace(/\.[cm]?[jt]s$/, '') : undefined;
+  const files = testFiles(dir, stem === undefined).filter(
+    (file) => stem === undefined || basename(file).startsWith(`${stem}.`),
+  );
+  return files.length === 0 ? undefined : { name: ext.name, dir, files };
+}
+
+function testFiles(dir: string, deep: boolean): string[] {
+  const found: string[] = [];
+  for (const item of readdirSync(dir, { withFileTypes: true })) {
+    if (item.name.startsWith('.') || item.name === 'node_modules') continue;
+    const path = join(dir, item.name);
+    if (item.isDirectory() && deep) found.push(...testFiles(path, deep));
+    else if (item.isFile() && TEST_FILE.test(item.name)) found.push(path);
+  }
+  return found.sort();
+}
+
+type VitestNode = typeof import('vitest/node');
+
+/**
+ * vitest as installed beside the framework: its own dependencies (a checkout), or a sibling
+ * package (`npm install -g vitest` next to a global install, a project's devDependency).
+ */
+async function importVitest(): Promise<VitestNode> {
+  let file: string;
+  try {
+    file = requireFrom(PACKAGE_ROOT).resolve('vitest/node');
+  } catch {
+    throw new CliError(
+      `test-suite runs the tests with vitest, which is not installed next to hermes-extensions (${PACKAGE_ROOT}). Install it where the framework is: \`npm install -g vitest\` for a global install, \`npm install --save-dev vitest\` in a project that has hermes-extensions as a dependency.`,
+      2,
+    );
+  }
+  return (await import(pathToFileURL(file).href)) as VitestNode;
+}
+
+/** Specifier → the file or folder the framework's own modules come from. */
+function frameworkAliases(): Array<{ find: RegExp; replacement: string }> {
+  const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
+    exports: Record<string, string | { import?: string }>;
+  };
+  const aliases: Array<{ find: RegExp; replacement: string }> = [];
+  for (const [subpath, target] of Object.entries(manifest.exports)) {
+    const file = typeof target === 'string' ? target : target.import;
+    if (file === undefined || !file.endsWith('.js')) continue;
+    const specifier = `hermes-extensions${subpath.slice(1)}`;
+    aliases.push({ find: exactly(specifier), replacement: join(PACKAGE_ROOT, file) });
+  }
+  // zod with its subpaths (`zod/v4`); the test file's `vitest` is the one running it.
+  const dir = (pkg: string) => dirname(requireFrom(PACKAGE_ROOT).resolve(`${pkg}/package.json`));
+  aliases.push({ find: /^zod(?=\/|$)/, replacement: dir('zod') });
+  aliases.push({ find: /^vitest$/, replacement: dir('vitest') });
+  return aliases;
+}
+
+function exactly(specifier: string): RegExp {
+  return new RegExp(`^${specifier.replace(/[/.]/g, '\\$&')}$`);
+}
+
+function requireFrom(dir: string): NodeJS.Require {
+  return createRequire(join(dir, 'package.json'));
+}
