@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tree, tsExtension, write } from '../support/fixtures.js';
@@ -88,5 +88,22 @@ describe.runIf(built)('hermes extensions enable / disable --project and the proj
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(join(project, '.hermesrc.yaml'));
     expect(existsSync(join(project, '.hermes/config.yaml'))).toBe(false);
+  });
+});
+
+describe.runIf(built)('hermes extensions enable / disable --project and links', () => {
+  it('never writes through a link that leads out of the project', async () => {
+    const home = tree({ 'extensions/guard.ts': tsExtension('guard') });
+    const outside = tree({ 'precious.yaml': 'mine: true\n' });
+    const project = tree({ '.git/HEAD': '', '.hermes/extensions/local.ts': tsExtension('local') });
+    symlinkSync(join(outside, 'precious.yaml'), join(project, '.hermes/config.yaml'));
+    const run = await hermes(home, 'disable', 'guard', '--project', '--cwd', project);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/is a link that leads outside the project; refused/);
+    expect(readFileSync(join(outside, 'precious.yaml'), 'utf8')).toBe('mine: true\n');
+    const dangling = tree({ '.git/HEAD': '' });
+    symlinkSync(join(outside, 'new'), join(dangling, '.hermes'));
+    expect((await hermes(home, 'disable', 'guard', '--project', '--cwd', dangling)).code).toBe(2);
+    expect(existsSync(join(outside, 'new'))).toBe(false);
   });
 });

@@ -1,8 +1,16 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { findProjectConfig } from '../../config/find-project-config.js';
 import { findProjectRoot } from '../../config/locations.js';
 import { didYouMean } from '../../config/suggest.js';
+import { insideRelative } from '../../fs/paths.js';
 import { whyUntrusted } from '../../trust/project-trust.js';
 import { type TrustedEdit, writeTrustedEdit } from '../../trust/trusted-edit.js';
 import { type CommandContext, loadForCommand } from '../context.js';
@@ -87,13 +95,32 @@ function projectConfigFile(context: CommandContext): string {
   const root = findProjectRoot(context.cwd, context.home);
   const yaml = join(root, '.hermes', 'config.yaml');
   const found = findProjectConfig(context.cwd, root)?.file;
-  if (found === undefined || found === yaml || found === join(root, '.hermes', 'config.yml')) {
-    return found ?? yaml;
+  if (found !== undefined && found !== yaml && found !== join(root, '.hermes', 'config.yml')) {
+    throw new CliError(
+      `the project's config is ${found}, which is read instead of ${yaml}: edit extensions.disabled there`,
+      2,
+    );
   }
-  throw new CliError(
-    `the project's config is ${found}, which is read instead of ${yaml}: edit extensions.disabled there`,
-    2,
-  );
+  const file = found ?? yaml;
+  // A cloned repository may make the file, or `.hermes`, a link to one of the user's files:
+  // never write through a link that leads out of the project (or nowhere).
+  const realRoot = realpathSync(root);
+  for (const path of [join(root, '.hermes'), file]) {
+    if (leadsOut(path, realRoot)) {
+      throw new CliError(`${path} is a link that leads outside the project; refused`, 2);
+    }
+  }
+  return file;
+}
+
+/** Whether `path` is a link to a place outside `realRoot`, or to nothing. */
+function leadsOut(path: string, realRoot: string): boolean {
+  if (!lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) return false;
+  try {
+    return insideRelative(realRoot, realpathSync(path)) === undefined;
+  } catch {
+    return true;
+  }
 }
 
 /** What the edit did to the project's trust, which covers the file it changed. */
