@@ -40,6 +40,11 @@ describe.runIf(built)('hermes extensions enable / disable keep the YAML as it wa
     expect(readFileSync(file, 'utf8')).toBe(
       'extensions:\n  disabled:\n    - alpha    # broken for now\n    - guard\n  guard:\n    strict: true      # keep\n',
     );
+    await hermes(home, 'enable', 'alpha', '--cwd', tree());
+    await hermes(home, 'enable', 'guard', '--cwd', tree());
+    expect(readFileSync(file, 'utf8')).toBe(
+      'extensions:\n  disabled: []\n  guard:\n    strict: true      # keep\n',
+    );
   });
 
   it('adds the list at the end of the extensions section without touching the rest', async () => {

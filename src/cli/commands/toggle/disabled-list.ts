@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { type Document, isMap, isSeq, type Node, parseDocument, stringify } from 'yaml';
+import { type Document, isMap, isScalar, isSeq, type Node, parseDocument, stringify } from 'yaml';
 
 /** `extensions.disabled` as a YAML text has it: a list, or nothing. */
 export interface Edited {
@@ -34,7 +34,7 @@ export function editDisabledList(text: string, name: string, enable: boolean): E
   } else {
     expected.setIn(PATH, expected.createNode([name]));
   }
-  const spliced = enable ? removeItem(text, current, name) : addItem(text, document, name);
+  const spliced = enable ? removeItem(text, document, name) : addItem(text, document, name);
   if (spliced !== undefined && sameData(spliced, expected)) return { changed, text: spliced };
   return { changed, text: expected.toString({ flowCollectionPadding: false }) };
 }
@@ -77,7 +77,8 @@ function addItem(text: string, document: Document, name: string): string | undef
   );
 }
 
-function removeItem(text: string, list: Node | undefined, name: string): string | undefined {
+function removeItem(text: string, document: Document, name: string): string | undefined {
+  const list = document.getIn(PATH, true) as Node | undefined;
   if (!isSeq(list) || !list.range) return undefined;
   const items = list.items as Node[];
   const index = (list.toJSON() as unknown[]).indexOf(name);
@@ -91,11 +92,23 @@ function removeItem(text: string, list: Node | undefined, name: string): string 
       .map((n) => (n.range ? text.slice(n.range[0], n.range[1]) : ''));
     return `${text.slice(0, start)}[${parts.join(', ')}]${text.slice(end)}`;
   }
-  // The last item of a block list leaves nothing to hold the list: the library writes `[]`.
-  if (items.length === 1) return undefined;
   const from = lineStart(text, node.range[0]);
   if (!/^\s*-\s+$/.test(text.slice(from, node.range[0]))) return undefined;
-  return text.slice(0, from) + text.slice(lineEnd(text, node.range[1]));
+  const rest = text.slice(lineEnd(text, node.range[1]));
+  if (items.length > 1) return text.slice(0, from) + rest;
+  // The last item: the list becomes `disabled: []`, on the key's line, before its comment.
+  const keyEnd = keyOf(document)?.range?.[1];
+  const colon = keyEnd === undefined ? -1 : text.indexOf(':', keyEnd);
+  if (colon === -1 || colon > from) return undefined;
+  return `${text.slice(0, colon + 1)} []${text.slice(colon + 1, from)}${rest}`;
+}
+
+/** The `disabled` key of the `extensions` section. */
+function keyOf(document: Document): Node | undefined {
+  const section = document.get('extensions', true);
+  if (!isMap(section)) return undefined;
+  const pair = section.items.find((p) => isScalar(p.key) && p.key.value === 'disabled');
+  return pair?.key as Node | undefined;
 }
 
 /** Whether `text` holds the same data as `expected`. */
