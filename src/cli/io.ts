@@ -4,6 +4,8 @@ export interface Io {
   err(text: string): void;
   readonly color: boolean;
   readonly interactive: boolean;
+  /** How wide the output may be: the terminal's width, 80 when it is not a terminal. */
+  readonly columns?: number;
 }
 
 export function processIo(): Io {
@@ -12,6 +14,7 @@ export function processIo(): Io {
     err: (text) => process.stderr.write(`${text}\n`),
     color: Boolean(process.stdout.isTTY) && process.env.NO_COLOR === undefined,
     interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY),
+    columns: (process.stdout.isTTY && process.stdout.columns) || 80,
   };
 }
 

@@ -154,7 +154,10 @@ function foldRequest(request: LlmRequest, result: AnyHookResult, extension: stri
     case 'inject_system':
       return {
         ...request,
-        systemPrompt: `${request.systemPrompt}\n\n${result.value}`,
+        // An empty prompt gets the text alone, not a blank line before it.
+        systemPrompt: request.systemPrompt
+          ? `${request.systemPrompt}\n\n${result.value}`
+          : result.value,
       };
     case 'inject_user':
       return {

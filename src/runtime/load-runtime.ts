@@ -21,8 +21,8 @@ import { moduleLoader } from '../modules/import-module.js';
 import {
   cannotTrust,
   guardFor,
-  inspectProjectTrust,
   type ProjectTrust,
+  trustForRun,
   whyUntrusted,
 } from '../trust/project-trust.js';
 import { trustFile } from '../trust/store.js';
@@ -84,7 +84,7 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
   if (isFile(globalFile))
     layers.push({ config: await loadConfigFile(globalFile, loader), file: globalFile });
 
-  const trust = decideTrust(options, cwd, home);
+  const trust = trustForRun({ cwd, home, ...(options.trust ? { trust: true } : {}) });
   watch(trustFile(home));
   for (const file of trust.files) watch(file);
   // What project code may read while it loads: what was trusted (any file when trusted for one run).
@@ -189,12 +189,6 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
     ...slowLoadOption(options.slowLoadMs),
     ...(options.setupTimeoutMs === undefined ? {} : { setupTimeoutMs: options.setupTimeoutMs }),
   });
-}
-
-function decideTrust(options: LoadRuntimeOptions, cwd: string, home: string): ProjectTrust {
-  const trust = inspectProjectTrust({ cwd, home });
-  if (trust.trusted || !(options.trust || process.env.HERMES_TRUST_PROJECT === '1')) return trust;
-  return { ...trust, trusted: true, state: 'override' };
 }
 
 function held(

@@ -75,6 +75,17 @@ export function inspectProjectTrust(options: TrustOptions = {}): ProjectTrust {
   return { ...base, ...at, trusted: true, state: 'trusted' };
 }
 
+/**
+ * The project's trust for one run: as recorded, or `override` when the run trusts it anyway
+ * (`HERMES_TRUST_PROJECT=1`, or `trust: true`). What loads the project and what reports on it
+ * both ask here, so they never disagree.
+ */
+export function trustForRun(options: TrustOptions & { trust?: boolean } = {}): ProjectTrust {
+  const trust = inspectProjectTrust(options);
+  if (trust.trusted || !(options.trust || process.env.HERMES_TRUST_PROJECT === '1')) return trust;
+  return { ...trust, trusted: true, state: 'override' };
+}
+
 export function isProjectTrusted(cwd?: string, home?: string): boolean {
   return inspectProjectTrust({ cwd, home }).trusted;
 }

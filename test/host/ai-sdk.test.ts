@@ -429,3 +429,21 @@ describe('hermes-extensions/ai-sdk with the real generateText loop', () => {
     });
   });
 });
+
+describe('hermes-extensions/ai-sdk without a system prompt', () => {
+  it('sends an injected system prompt as it was injected, with no leading blank line', async () => {
+    const runtime = await createRuntime({
+      extensions: [
+        ext('reminder', (h) => h.on('before_llm_call', () => injectSystem('Plan first.'))),
+      ],
+      logger: memoryLogger(),
+    });
+    const model = new MockLanguageModel({ doGenerate: [answer('Done.')] });
+    await runtime.runTurn({ sessionId: 's' }, async (turn) => {
+      const call = await withHermes(turn, { prompt: 'hi', model });
+      return generateText({ model: call.model, prompt: call.prompt });
+    });
+    const prompt = model.doGenerateCalls[0]?.prompt ?? [];
+    expect(prompt[0]).toEqual({ role: 'system', content: 'Plan first.' });
+  });
+});

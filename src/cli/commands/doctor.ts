@@ -5,14 +5,20 @@ import type { ExtensionInfo } from '../../extensions/types.js';
 import { declarationOf, HOOK_NAMES, type HookInput, type HookName } from '../../hooks/index.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { runHook } from '../../runtime/turn.js';
-import { cannotTrust, inspectProjectTrust, whyUntrusted } from '../../trust/project-trust.js';
+import {
+  cannotTrust,
+  inspectProjectTrust,
+  trustForRun,
+  whyUntrusted,
+} from '../../trust/project-trust.js';
 import { type CommandContext, loadForCommand } from '../context.js';
 import { type Io, paint } from '../io.js';
 import { advice, shownBy } from './doctor/advice.js';
 import { agentHookChecks, llmHandlers } from './doctor/agent-hooks.js';
 import type { Check } from './doctor/check.js';
 
-const MARKS = { ok: '✓', warning: '!', error: '✗' } as const;
+const MARKS = { ok: '✓', info: 'i', warning: '!', error: '✗' } as const;
+const STYLES = { ok: 'green', info: 'dim', warning: 'yellow', error: 'red' } as const;
 
 /**
  * `hermes extensions doctor [--json]`: every check with a reason and a fix, then a dry run of
@@ -37,22 +43,30 @@ export async function doctorCommand(context: CommandContext, options: { json?: b
     ...dryRunChecks,
   ];
   const errors = checks.filter((c) => c.level === 'error').length;
-  const problems = checks.filter((c) => c.level !== 'ok').length;
+  const warnings = checks.filter((c) => c.level === 'warning').length;
   const enabled = runtime.extensions.filter((e) => e.status === 'enabled').length;
   if (options.json) {
-    io.out(JSON.stringify({ checks, problems, errors }, null, 2));
+    // `problems` counts warnings too, as it always has; `errors` decides the exit code.
+    io.out(JSON.stringify({ checks, problems: errors + warnings, errors, warnings }, null, 2));
   } else {
     for (const check of checks) {
-      const style = check.level === 'ok' ? 'green' : check.level === 'error' ? 'red' : 'yellow';
-      io.out(`${paint(io, style, MARKS[check.level])} ${check.subject}: ${check.message}`);
+      io.out(
+        `${paint(io, STYLES[check.level], MARKS[check.level])} ${check.subject}: ${check.message}`,
+      );
       if (check.fix) io.out(`    fix: ${check.fix}`);
     }
     io.out('');
-    io.out(
-      problems === 0 ? `All ${enabled} extensions look healthy.` : `${problems} problem(s) found.`,
-    );
+    io.out(summary(errors, warnings, enabled));
   }
   return errors > 0 ? 1 : 0;
+}
+
+/** The last line, in the words of the exit code: problems exit 1, warnings alone exit 0. */
+function summary(errors: number, warnings: number, enabled: number): string {
+  if (errors > 0) {
+    return `${errors} problem(s) found${warnings > 0 ? `, and ${warnings} warning(s)` : ''}.`;
+  }
+  return warnings > 0 ? `${warnings} warning(s) found.` : `All ${enabled} extensions look healthy.`;
 }
 
 function configChecks(context: CommandContext): Check[] {
@@ -118,8 +132,19 @@ function looseDiagnostics(runtime: Runtime): Check[] {
 }
 
 function trustChecks(context: CommandContext): Check[] {
-  const trust = inspectProjectTrust({ cwd: context.cwd, home: context.home });
+  const trust = trustForRun({ cwd: context.cwd, home: context.home });
   if (trust.state === 'no-project-code') return [];
+  if (trust.state === 'override') {
+    const recorded = inspectProjectTrust({ cwd: context.cwd, home: context.home });
+    return [
+      {
+        level: 'warning',
+        subject: 'project trust',
+        message: `${trust.root} is trusted for this run only, by HERMES_TRUST_PROJECT=1 (${whyUntrusted(recorded)}): its ${trust.files.length} file(s) of extensions and config are loaded`,
+        fix: `review them, then: hermes extensions trust --cwd ${trust.root}`,
+      },
+    ];
+  }
   if (trust.trusted) {
     return [
       {
@@ -163,8 +188,9 @@ function sharedPriorities(extensions: readonly ExtensionInfo[]): Check[] {
     .filter(([, names]) => names.length > 1)
     .map(([key, names]) => {
       const [hook, priority] = key.split('@');
+      // Ties are ordered, by load order (README, Decisions worth knowing): worth knowing, not wrong.
       return {
-        level: 'warning',
+        level: 'info',
         subject: `${hook} priority ${priority}`,
         message: `${names.join(', ')} share it, so load order decides who runs first (${names.join(' before ')})`,
         fix: 'give the handlers different priorities if their order matters',

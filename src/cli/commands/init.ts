@@ -5,6 +5,9 @@ import { EXTENSION_NAME_PATTERN } from '../../extensions/define.js';
 import type { CommandContext } from '../context.js';
 import { CliError, type Io } from '../io.js';
 
+/** The endings of a single-file extension (`extensions/discovery.ts`). */
+const SINGLE_FILE_ENDINGS = ['ts', 'mts', 'js', 'mjs'] as const;
+
 /**
  * `hermes extensions init NAME [--project]`: a working extension — every hook with a commented
  * example and a config schema — and a vitest test for it, where the agent will load it.
@@ -26,6 +29,15 @@ export async function initCommand(
     : join(context.home, 'extensions', name);
   if (existsSync(dir))
     throw new CliError(`${dir} already exists; choose another name or remove it`, 2);
+  // Discovery reads `NAME.ts` after the folder `NAME/`, and the later of two same-named
+  // extensions wins: the new folder would never load.
+  const single = SINGLE_FILE_ENDINGS.map((ending) => `${dir}.${ending}`).find(existsSync);
+  if (single !== undefined) {
+    throw new CliError(
+      `${single} is already an extension of the same name, which would shadow a new folder ${dir}; choose another name, or rename or remove that file`,
+      2,
+    );
+  }
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'index.ts'), extensionSource(name));
   writeFileSync(join(dir, 'index.test.ts'), testSource(name));

@@ -1,8 +1,8 @@
 import type { ExtensionInfo } from '../../extensions/types.js';
-import { cannotTrust, inspectProjectTrust, whyUntrusted } from '../../trust/project-trust.js';
+import { cannotTrust, trustForRun, whyUntrusted } from '../../trust/project-trust.js';
 import { type CommandContext, loadForCommand } from '../context.js';
 import { type Io, paint } from '../io.js';
-import { table } from '../table.js';
+import { type ListRow, layOut } from './list/layout.js';
 
 /** `hermes extensions list [--json]`: every discovered extension and what it hooks. */
 export async function listCommand(context: CommandContext, options: { json?: boolean }, io: Io) {
@@ -18,28 +18,30 @@ export async function listCommand(context: CommandContext, options: { json?: boo
       `No extensions found (looked in ${context.home}/extensions, config paths, and the project's .hermes/extensions).`,
     );
   } else {
-    const rows = runtime.extensions.map((ext) => [
-      ext.name,
-      statusWord(io, ext),
-      ext.source,
-      ext.version ?? '-',
-      describeHooks(ext),
-      ext.description ?? '',
-    ]);
-    for (const line of table([
-      ['NAME', 'STATUS', 'SOURCE', 'VERSION', 'HOOKS', 'DESCRIPTION'],
-      ...rows,
-    ])) {
-      io.out(line);
-    }
+    const rows = runtime.extensions.map(
+      (ext): ListRow => ({
+        cells: [ext.name, statusWord(io, ext), ext.source, ext.version ?? '-'],
+        hooks: describeHooks(ext),
+        about: about(ext),
+      }),
+    );
+    for (const line of layOut(rows, io.columns ?? 80)) io.out(line);
   }
   const unread = runtime.diagnostics.filter((d) => d.code === 'CONFIG_UNKNOWN_KEY');
   if (unread.length > 0) {
     io.out('');
     for (const d of unread) io.out(`${paint(io, 'yellow', 'warning')}: ${d.message}`);
   }
-  const trust = inspectProjectTrust({ cwd: context.cwd, home: context.home });
-  if (!trust.trusted) {
+  const trust = trustForRun({ cwd: context.cwd, home: context.home });
+  if (trust.state === 'override') {
+    io.out('');
+    io.out(
+      `Project ${trust.root} is not trusted, but HERMES_TRUST_PROJECT=1 trusts it for this run: its extensions and config are loaded.`,
+    );
+    io.out(
+      `To trust it for good, review its ${trust.files.length} file(s), then: hermes extensions trust --cwd ${trust.root}`,
+    );
+  } else if (!trust.trusted) {
     io.out('');
     if (trust.state === 'unreadable') {
       io.out(`Project ${trust.root} is not trusted: ${cannotTrust(trust)}`);
@@ -55,14 +57,21 @@ export async function listCommand(context: CommandContext, options: { json?: boo
   return 0;
 }
 
-function describeHooks(ext: ExtensionInfo): string {
-  if (ext.hooks.length === 0) return '-';
-  return ext.hooks
-    .map(
-      (h) =>
-        `${h.hook}@${h.priority}${h.phase ? `:${h.phase}` : ''}${h.tools ? `[${abbreviate(h.tools)}]` : ''}${h.when ? '(when)' : ''}`,
-    )
-    .join(' ');
+function describeHooks(ext: ExtensionInfo): string[] {
+  return ext.hooks.map(
+    (h) =>
+      `${h.hook}@${h.priority}${h.phase ? `:${h.phase}` : ''}${h.tools ? `[${abbreviate(h.tools)}]` : ''}${h.when ? '(when)' : ''}`,
+  );
+}
+
+/** The longest reason shown in the table; `hermes extensions doctor` shows all of it. */
+const MAX_REASON = 300;
+
+/** What the table says about an extension: why it failed, else its description. */
+function about(ext: ExtensionInfo): string {
+  if (ext.status !== 'error') return ext.description ?? '';
+  const reason = (ext.reason ?? 'failed to load').replace(/\s+/g, ' ').trim();
+  return reason.length > MAX_REASON ? `${reason.slice(0, MAX_REASON - 1)}…` : reason;
 }
 
 function statusWord(io: Io, ext: ExtensionInfo): string {

@@ -1,9 +1,11 @@
 import { match, P } from 'ts-pattern';
 import type { ChainOutcome, ChainStep } from '../../chain/outcome.js';
 import { assertHookName } from '../../extensions/hook-names.js';
+import type { DiagnosticCode, ExtensionStatus } from '../../extensions/types.js';
 import type { LlmRequest } from '../../hooks/before-llm-call.js';
 import { declarationOf, type HookInput, type HookName } from '../../hooks/index.js';
 import { readPayload } from '../../hooks/payload.js';
+import type { Runtime } from '../../runtime/runtime.js';
 import { runHook } from '../../runtime/turn.js';
 import { type CommandContext, loadForCommand } from '../context.js';
 import { CliError, type Io, paint } from '../io.js';
@@ -38,9 +40,13 @@ export async function testCommand(
   } finally {
     await runtime.close();
   }
+  const notRunning = notTakingPart(runtime);
+  // A chain that passed without an enabled extension that should have run proves nothing. An ask
+  // is a decision the host puts to a person, not a failure of the chain.
+  const code = outcome.blocked || runtime.loadFailures.length > 0 ? 1 : 0;
   if (options.json) {
-    io.out(JSON.stringify({ outcome }, null, 2));
-    return outcome.blocked ? 1 : 0;
+    io.out(JSON.stringify({ outcome, notRunning }, null, 2));
+    return code;
   }
   const { createTwoFilesPatch } = await import('diff');
   io.out(`${hook}: ${steps.length} handler(s) ran in a throwaway turn of session ${sessionId}`);
@@ -70,8 +76,67 @@ export async function testCommand(
   }
   if (Object.keys(outcome.metadata).length > 0)
     io.out(`metadata: ${JSON.stringify(outcome.metadata)}`);
-  // An ask is a decision the host puts to a person, not a failure of the chain: exit 0.
-  return outcome.blocked ? 1 : 0;
+  showNotRunning(io, notRunning, runtime);
+  return code;
+}
+
+/** An extension that took no part in the chain, and why. */
+interface NotRunning {
+  name: string;
+  status: Exclude<ExtensionStatus, 'enabled'>;
+  path?: string;
+  reason: string;
+  code?: DiagnosticCode;
+}
+
+/**
+ * Every extension found that is not running — failed, untrusted, disabled, shadowed — and every
+ * configured path that could not be loaded, so a `PASSED` never hides a guard that was not there.
+ */
+function notTakingPart(runtime: Runtime): NotRunning[] {
+  const held: NotRunning[] = [];
+  for (const ext of runtime.extensions) {
+    if (ext.status === 'enabled') continue;
+    held.push({
+      name: ext.name,
+      status: ext.status,
+      ...(ext.path === undefined ? {} : { path: ext.path }),
+      reason: ext.reason ?? ext.status,
+      ...(ext.code === undefined ? {} : { code: ext.code }),
+    });
+  }
+  for (const failure of runtime.loadFailures) {
+    if (failure.extension !== undefined) continue; // an extension in error, listed above
+    held.push({
+      name: failure.file ?? 'hermes',
+      status: 'error',
+      reason: failure.reason,
+      code: failure.code,
+    });
+  }
+  return held;
+}
+
+function showNotRunning(io: Io, held: readonly NotRunning[], runtime: Runtime): void {
+  if (held.length === 0) return;
+  io.out('');
+  for (const { name, status, path, reason } of held) {
+    const style = status === 'error' ? 'red' : status === 'disabled' ? 'dim' : 'yellow';
+    const where = path === undefined ? '' : `, ${path}`;
+    io.out(`${paint(io, style, 'Not running')}: ${name} (${status}${where}): ${oneLine(reason)}`);
+  }
+  if (runtime.loadFailures.length > 0) {
+    io.out(
+      'An enabled extension failed to load, so this is not what the agent would decide with it (exit 1): hermes extensions doctor shows why.',
+    );
+  }
+  if (held.some((h) => h.status === 'untrusted')) {
+    io.out(`Review the project's code, then: hermes extensions trust --cwd ${runtime.projectRoot}`);
+  }
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').trim();
 }
 
 /** What the chain decided: blocked, passed with an ask (who asked, why), or passed. */

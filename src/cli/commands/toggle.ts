@@ -1,14 +1,26 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
+import { findProjectConfig } from '../../config/find-project-config.js';
 import { findProjectRoot } from '../../config/locations.js';
 import { didYouMean } from '../../config/suggest.js';
+import { insideRelative } from '../../fs/paths.js';
+import { whyUntrusted } from '../../trust/project-trust.js';
+import { type TrustedEdit, writeTrustedEdit } from '../../trust/trusted-edit.js';
 import { type CommandContext, loadForCommand } from '../context.js';
 import { CliError, type Io } from '../io.js';
+import { editDisabledList } from './toggle/disabled-list.js';
 
 /**
  * `hermes extensions enable|disable NAME [--project]`: edits `extensions.disabled` in
- * `$HERMES_HOME/config.yaml` (or the project's `.hermes/config.yaml`) with the yaml library's
- * document model, so comments, order and layout of the rest of the file stay as they were.
+ * `$HERMES_HOME/config.yaml` (or the project's `.hermes/config.yaml`), changing only the lines of
+ * that list. The project's config is covered by its trust: the edit says what became of it.
  */
 export async function toggleCommand(
   context: CommandContext,
@@ -29,43 +41,41 @@ export async function toggleCommand(
       2,
     );
   }
-  const file = options.project
-    ? join(findProjectRoot(context.cwd, context.home), '.hermes', 'config.yaml')
-    : join(context.home, 'config.yaml');
-  const { parseDocument, isSeq } = await import('yaml');
-  let text = '';
+  const file = options.project ? projectConfigFile(context) : join(context.home, 'config.yaml');
+  let previous: Buffer | undefined;
   try {
-    if (existsSync(file)) text = readFileSync(file, 'utf8');
+    if (existsSync(file)) previous = readFileSync(file);
   } catch (error) {
     // A read error does not name the file (EISDIR): this does.
     throw new CliError(`cannot read ${file}: ${(error as Error).message.split('\n')[0]}`, 2);
   }
-  const document = parseDocument(text);
-  if (document.errors.length > 0) {
-    throw new CliError(`cannot edit ${file}: ${document.errors[0]?.message}`, 2);
+  let edit: ReturnType<typeof editDisabledList>;
+  try {
+    edit = editDisabledList(previous?.toString('utf8') ?? '', name, enable);
+  } catch (error) {
+    throw new CliError(`cannot edit ${file}: ${(error as Error).message}`, 2);
   }
-  const path = ['extensions', 'disabled'];
-  const current = document.getIn(path);
-  const disabled: string[] = isSeq(current) ? (current.toJSON() as string[]) : [];
-  const changed = enable ? disabled.includes(name) : !disabled.includes(name);
-  if (enable && isSeq(current)) {
-    const index = disabled.indexOf(name);
-    if (index !== -1) current.delete(index);
-  } else if (!enable && isSeq(current)) {
-    if (!disabled.includes(name)) current.add(name);
-  } else if (!enable) {
-    document.setIn(path, document.createNode([name]));
-  }
-  if (changed) {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, document.toString());
-  }
+  const { changed } = edit;
   const verb = enable ? 'Enabled' : 'Disabled';
-  io.out(
-    changed
-      ? `${verb} ${name} in ${file}. It takes effect on the next session.`
-      : `${name} is ${enable ? 'not' : 'already'} in extensions.disabled of ${file}; nothing changed.`,
-  );
+  if (!changed) {
+    io.out(
+      `${name} is ${enable ? 'not' : 'already'} in extensions.disabled of ${file}; nothing changed.`,
+    );
+  } else if (options.project) {
+    const trust = writeTrustedEdit({
+      cwd: context.cwd,
+      home: context.home,
+      file,
+      previous,
+      next: Buffer.from(edit.text),
+    });
+    io.out(`${verb} ${name} in ${file}.`);
+    tellTrust(io, trust);
+  } else {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, edit.text);
+    io.out(`${verb} ${name} in ${file}. It takes effect on the next session.`);
+  }
   const disabledElsewhere = runtime.extensions.some(
     (e) => e.name === name && e.status === 'disabled',
   );
@@ -75,4 +85,63 @@ export async function toggleCommand(
     );
   }
   return 0;
+}
+
+/**
+ * The project config `--project` edits: `.hermes/config.yaml` (or `.yml`) at the project root.
+ * Refused when another file is the project's config, which is read instead (README, Config).
+ */
+function projectConfigFile(context: CommandContext): string {
+  const root = findProjectRoot(context.cwd, context.home);
+  const yaml = join(root, '.hermes', 'config.yaml');
+  const found = findProjectConfig(context.cwd, root)?.file;
+  if (found !== undefined && found !== yaml && found !== join(root, '.hermes', 'config.yml')) {
+    throw new CliError(
+      `the project's config is ${found}, which is read instead of ${yaml}: edit extensions.disabled there`,
+      2,
+    );
+  }
+  const file = found ?? yaml;
+  // A cloned repository may make the file, or `.hermes`, a link to one of the user's files:
+  // never write through a link that leads out of the project (or nowhere).
+  const realRoot = realpathSync(root);
+  for (const path of [join(root, '.hermes'), file]) {
+    if (leadsOut(path, realRoot)) {
+      throw new CliError(`${path} is a link that leads outside the project; refused`, 2);
+    }
+  }
+  return file;
+}
+
+/** Whether `path` is a link to a place outside `realRoot`, or to nothing. */
+function leadsOut(path: string, realRoot: string): boolean {
+  if (!lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink()) return false;
+  try {
+    return insideRelative(realRoot, realpathSync(path)) === undefined;
+  } catch {
+    return true;
+  }
+}
+
+/** What the edit did to the project's trust, which covers the file it changed. */
+function tellTrust(io: Io, { before, after, renewed }: TrustedEdit): void {
+  const trustCommand = `  hermes extensions trust --cwd ${after.root}`;
+  if (renewed) {
+    io.out(
+      before.state === 'trusted'
+        ? `It takes effect on the next session. The project's trust covers this file; the project was trusted and this edit is the only change, so its trust was renewed.`
+        : `It takes effect on the next session. The project had no code or config of its own, so it is now trusted with just this file (a file it adds later is not).`,
+    );
+    return;
+  }
+  if (before.trusted) {
+    io.out(
+      `The project's trust covers this file, and not only this edit changed since it was trusted, so the project ${after.root} is not trusted now (${whyUntrusted(after)}): its config and extensions are ignored until you review them and trust it again:`,
+    );
+  } else {
+    io.out(
+      `The project ${after.root} is not trusted (${whyUntrusted(before)}), so its config — this edit too — is ignored until you review it and trust it:`,
+    );
+  }
+  io.out(trustCommand);
 }

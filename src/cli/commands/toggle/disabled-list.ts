@@ -1,0 +1,137 @@
+import { isDeepStrictEqual } from 'node:util';
+import { type Document, isMap, isScalar, isSeq, type Node, parseDocument, stringify } from 'yaml';
+
+/** `extensions.disabled` as a YAML text has it: a list, or nothing. */
+export interface Edited {
+  /** Whether the name was added (disable) or removed (enable). */
+  changed: boolean;
+  text: string;
+}
+
+const PATH = ['extensions', 'disabled'] as const;
+
+/**
+ * Adds `name` to `extensions.disabled` of a YAML config (or removes it, `enable`), changing only
+ * the lines of that list: everything else — comments and their spacing, flow or block style,
+ * quoting, order — stays byte for byte. The edit is checked by parsing it again; where the
+ * layout is one this does not edit in place (a list with comments inside its brackets, several
+ * documents), the yaml library writes the document instead, keeping comments and flow lists.
+ * Throws on a text that does not parse.
+ */
+export function editDisabledList(text: string, name: string, enable: boolean): Edited {
+  const document = parseDocument(text);
+  const problem = document.errors[0];
+  if (problem) throw new Error(problem.message);
+  const current = document.getIn(PATH, true) as Node | undefined;
+  const disabled = isSeq(current) ? (current.toJSON() as unknown[]) : [];
+  const changed = enable ? disabled.includes(name) : !disabled.includes(name);
+  if (!changed) return { changed, text };
+  const expected = document.clone();
+  const list = expected.getIn(PATH, true);
+  if (isSeq(list)) {
+    if (enable) list.delete(disabled.indexOf(name));
+    else list.add(name);
+  } else {
+    expected.setIn(PATH, expected.createNode([name]));
+  }
+  const spliced = enable ? removeItem(text, document, name) : addItem(text, document, name);
+  if (spliced !== undefined && sameData(spliced, expected)) return { changed, text: spliced };
+  return { changed, text: expected.toString({ flowCollectionPadding: false }) };
+}
+
+function addItem(text: string, document: Document, name: string): string | undefined {
+  const item = stringify(name).trimEnd();
+  const list = document.getIn(PATH, true) as Node | undefined;
+  if (isSeq(list) && list.range) {
+    const items = list.items as Node[];
+    if (list.flow) {
+      // `[a, b]` → `[a, b, c]`, each item as it was written.
+      const [start, end] = list.range;
+      if (/[#\n]/.test(text.slice(start, end))) return undefined;
+      const parts = items.map((node) =>
+        node.range ? text.slice(node.range[0], node.range[1]) : '',
+      );
+      return `${text.slice(0, start)}[${[...parts, item].join(', ')}]${text.slice(end)}`;
+    }
+    const last = items.at(-1);
+    if (!last?.range) return undefined;
+    const prefix = text.slice(lineStart(text, last.range[0]), last.range[0]);
+    if (!/^\s*-\s+$/.test(prefix)) return undefined;
+    return insertLine(text, lineEnd(text, last.range[1]), `${prefix}${item}`);
+  }
+  if (list !== undefined) return undefined;
+  const section = document.get('extensions', true) as Node | undefined;
+  if (section === undefined) {
+    if (!isMap(document.contents) && document.contents !== null) return undefined;
+    return `${withNewline(text)}extensions:\n  disabled:\n    - ${item}\n`;
+  }
+  if (!isMap(section) || section.flow || !section.range) return undefined;
+  const firstKey = section.items[0]?.key as Node | undefined;
+  if (!firstKey?.range) return undefined;
+  const indent = text.slice(lineStart(text, firstKey.range[0]), firstKey.range[0]);
+  if (!/^ +$/.test(indent)) return undefined;
+  return insertLine(
+    text,
+    lineEnd(text, section.range[2] - 1),
+    `${indent}disabled:\n${indent}  - ${item}`,
+  );
+}
+
+function removeItem(text: string, document: Document, name: string): string | undefined {
+  const list = document.getIn(PATH, true) as Node | undefined;
+  if (!isSeq(list) || !list.range) return undefined;
+  const items = list.items as Node[];
+  const index = (list.toJSON() as unknown[]).indexOf(name);
+  const node = items[index];
+  if (!node?.range) return undefined;
+  if (list.flow) {
+    const [start, end] = list.range;
+    if (/[#\n]/.test(text.slice(start, end))) return undefined;
+    const parts = items
+      .filter((_, i) => i !== index)
+      .map((n) => (n.range ? text.slice(n.range[0], n.range[1]) : ''));
+    return `${text.slice(0, start)}[${parts.join(', ')}]${text.slice(end)}`;
+  }
+  const from = lineStart(text, node.range[0]);
+  if (!/^\s*-\s+$/.test(text.slice(from, node.range[0]))) return undefined;
+  const rest = text.slice(lineEnd(text, node.range[1]));
+  if (items.length > 1) return text.slice(0, from) + rest;
+  // The last item: the list becomes `disabled: []`, on the key's line, before its comment.
+  const keyEnd = keyOf(document)?.range?.[1];
+  const colon = keyEnd === undefined ? -1 : text.indexOf(':', keyEnd);
+  if (colon === -1 || colon > from) return undefined;
+  return `${text.slice(0, colon + 1)} []${text.slice(colon + 1, from)}${rest}`;
+}
+
+/** The `disabled` key of the `extensions` section. */
+function keyOf(document: Document): Node | undefined {
+  const section = document.get('extensions', true);
+  if (!isMap(section)) return undefined;
+  const pair = section.items.find((p) => isScalar(p.key) && p.key.value === 'disabled');
+  return pair?.key as Node | undefined;
+}
+
+/** Whether `text` holds the same data as `expected`. */
+function sameData(text: string, expected: Document): boolean {
+  const document = parseDocument(text);
+  return document.errors.length === 0 && isDeepStrictEqual(document.toJS(), expected.toJS());
+}
+
+function lineStart(text: string, at: number): number {
+  return text.lastIndexOf('\n', at - 1) + 1;
+}
+
+/** Just after the line break that ends the line holding `at` (the end of a text without one). */
+function lineEnd(text: string, at: number): number {
+  const end = text.indexOf('\n', at);
+  return end === -1 ? text.length : end + 1;
+}
+
+function insertLine(text: string, at: number, line: string): string {
+  const before = withNewline(text.slice(0, at));
+  return `${before}${line}\n${text.slice(at)}`;
+}
+
+function withNewline(text: string): string {
+  return text === '' || text.endsWith('\n') ? text : `${text}\n`;
+}

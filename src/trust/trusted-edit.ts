@@ -1,0 +1,84 @@
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { insideRelative } from '../fs/paths.js';
+import { inspectProjectTrust, type ProjectTrust } from './project-trust.js';
+import { compareRecords, type FileRecord, fingerprintOf, hasChanges, recordOf } from './records.js';
+import { readTrust, writeTrust } from './store.js';
+
+export interface TrustedEdit {
+  /** The project's trust before the edit. */
+  before: ProjectTrust;
+  /** After it: still trusted when `renewed`. */
+  after: ProjectTrust;
+  /** Whether the trust record was renewed to cover the edited file. */
+  renewed: boolean;
+}
+
+/**
+ * Writes `next` over `file`, a file of the project's config that its trust covers, and renews
+ * the trust for it only when that cannot trust anything the user did not see (README, "enable /
+ * disable --project and trust"). The edit is the user's own command, but it changes a
+ * fingerprinted file, so without this the project would silently stop being trusted. Renewed
+ * only when all of these hold:
+ * - before the edit the project was trusted as recorded (not for one run by
+ *   `HERMES_TRUST_PROJECT=1`), or had no code or config at all to trust;
+ * - `previous`, the bytes the edit was made from, are the bytes that trust covers for `file` (or
+ *   the file was not there and is not covered): a config changed since it was trusted — a pulled
+ *   commit that switches a guard off — is never carried into the new record;
+ * - after the write, every file the trust covers is as recorded except `file`, whose digest is
+ *   that of `next`, the bytes written here.
+ * The new record is the old one with `file`'s entry replaced by `next`'s, so a file that changes
+ * meanwhile still fails the digest check; and `next` differs from `previous` only by the edit
+ * the user asked for, so nothing is trusted that was not trusted or made by that command.
+ * Otherwise the file is written and the project is left as it now is: untrusted.
+ */
+export function writeTrustedEdit(options: {
+  cwd: string;
+  home: string;
+  file: string;
+  previous: Buffer | undefined;
+  next: Buffer;
+}): TrustedEdit {
+  const { cwd, home, file, previous, next } = options;
+  const before = inspectProjectTrust({ cwd, home });
+  const baseline = trustedBaseline(before, home);
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, next);
+  const after = inspectProjectTrust({ cwd, home });
+  const path = insideRelative(realpathSync(before.root), realpathSync(file));
+  if (baseline === undefined || path === undefined || after.problems.length > 0) {
+    return { before, after, renewed: false };
+  }
+  const old = baseline.files.find((r) => r.path === path);
+  const madeFromTrusted =
+    previous === undefined ? old === undefined : sameRecord(old, recordOf(path, previous));
+  const expected = [...baseline.files.filter((r) => r.path !== path), recordOf(path, next)];
+  if (!madeFromTrusted || hasChanges(compareRecords(expected, after.records))) {
+    return { before, after, renewed: false };
+  }
+  const records = readTrust(home);
+  records[before.root] = {
+    fingerprint: fingerprintOf(expected),
+    files: expected,
+    paths: baseline.paths,
+    trustedAt: new Date().toISOString(),
+  };
+  writeTrust(home, records);
+  return { before, after: inspectProjectTrust({ cwd, home }), renewed: true };
+}
+
+/** The files and config paths the project is trusted with now, if it is trusted as recorded. */
+function trustedBaseline(
+  trust: ProjectTrust,
+  home: string,
+): { files: FileRecord[]; paths: string[] } | undefined {
+  if (trust.state === 'no-project-code') return { files: [], paths: [] };
+  if (trust.state !== 'trusted') return undefined;
+  const record = readTrust(home)[trust.root];
+  if (record === undefined || 'outdated' in record) return undefined;
+  return { files: record.files, paths: record.paths };
+}
+
+function sameRecord(a: FileRecord | undefined, b: FileRecord): boolean {
+  return a !== undefined && a.sha256 === b.sha256 && a.size === b.size;
+}
