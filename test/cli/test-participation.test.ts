@@ -34,7 +34,7 @@ describe.runIf(built)('hermes extensions test names the extensions that took no 
     );
     expect(run.stdout).toMatch(/PASSED/);
     expect(run.stdout).toMatch(
-      /Not running: shell-guard \(error, .*shell-guard\.ts\): config for "shell-guard" does not match its configSchema/,
+      /Not running: shell-guard \(error, .*shell-guard\.ts\): config for "shell-guard" in .*config\.yaml does not match its configSchema/,
     );
     expect(run.code).toBe(1);
     const json = await hermes(
