@@ -9,6 +9,7 @@ import {
   readPatch,
   type ShellCommand,
   type ShellWord,
+  STANDARD_STREAMS,
 } from 'hermes-extensions/policy';
 
 /** A path a call may create, and whether what it creates there may be a folder. */
@@ -105,14 +106,6 @@ const FIND_RUNS = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash']);
 /** Programs a wrapper's words are searched for. */
 const RUNNABLE = new Set([...CREATORS, ...WRAPPERS, ...SHELLS, 'git', 'eval', 'find']);
-const STREAMS = new Set([
-  '/dev/null',
-  '/dev/stdout',
-  '/dev/stderr',
-  '/dev/tty',
-  '/dev/fd/1',
-  '/dev/fd/2',
-]);
 /** Characters that separate paths inside a word (code, `--out=x`, `of=x`). */
 const TOKEN_SEPARATORS = /[\s'"`(),;=:<>|&{}[\]]+/;
 /** A last segment that reads as a file name (`x.ts`), not a folder. */
@@ -176,7 +169,7 @@ class Finder {
     if (!script.parsed) return `the command cannot be parsed: ${script.problems[0] ?? ''}`;
     for (const command of script.commands) {
       for (const redirect of command.redirects) {
-        if (!redirect.write || STREAMS.has(redirect.target.value)) continue;
+        if (!redirect.write || STANDARD_STREAMS.has(redirect.target.value)) continue;
         if (!redirect.target.literal) {
           return `the redirection target \`${redirect.target.text}\` is only known when the command runs`;
         }

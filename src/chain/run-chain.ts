@@ -460,23 +460,16 @@ class ChainRun implements Watched {
   outcome(): ChainOutcome<unknown> {
     const value = this.changed ? this.value : this.decl.unchanged(this.input);
     if (!this.blocked) {
-      if (this.askedBy !== '') {
-        return {
-          blocked: false,
-          changed: this.changed,
-          value,
-          metadata: this.metadata,
-          trace: this.trace,
-          ask: { message: this.askMessage, askedBy: this.askedBy },
-        };
-      }
-      return {
+      const passed: ChainOutcome<unknown> = {
         blocked: false,
         changed: this.changed,
         value,
         metadata: this.metadata,
         trace: this.trace,
       };
+      // Only an outcome somebody asked in has the key.
+      if (this.askedBy !== '') passed.ask = { message: this.askMessage, askedBy: this.askedBy };
+      return passed;
     }
     return {
       blocked: true,

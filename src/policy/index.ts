@@ -25,6 +25,7 @@ export {
   type ShellScript,
   type ShellWord,
   type ShellWrite,
+  STANDARD_STREAMS,
   sedScriptProblem,
   shellCommandOf,
   shellInvocationOf,

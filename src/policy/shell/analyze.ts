@@ -44,7 +44,7 @@ export type ShellAnalysis =
   | { kind: 'opaque'; reason: string; part: string; commands: ShellCommand[] };
 
 /** Standard streams and the null device: writing there changes no file. */
-const STREAMS = new Set([
+export const STANDARD_STREAMS: ReadonlySet<string> = new Set([
   '/dev/null',
   '/dev/stdout',
   '/dev/stderr',
@@ -121,7 +121,7 @@ class Judge {
       return `the assignment \`${assignment}\` changes what the program reads or runs`;
     }
     for (const redirect of command.redirects) {
-      if (!redirect.write || STREAMS.has(redirect.target.value)) continue;
+      if (!redirect.write || STANDARD_STREAMS.has(redirect.target.value)) continue;
       writes.push({ path: redirect.target.value, cwd: redirect.cwd, by: redirect.operator });
     }
     const program = command.program;

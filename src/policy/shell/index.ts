@@ -5,6 +5,7 @@ export {
   type ShellAnalysis,
   type ShellAnalysisOptions,
   type ShellWrite,
+  STANDARD_STREAMS,
 } from './analyze.js';
 export {
   SHELL_TOOL_NAMES,
