@@ -7,7 +7,7 @@ import { createHooks } from 'hookable';
 import compose from 'koa-compose';
 import { bench, do_not_optimize as doNotOptimize, group, run, summary } from 'mitata';
 import tapable from 'tapable';
-import { block, createRuntime, defineExtension, pass } from '../dist/index.js';
+import { block, createRuntime, defineExtension, P, pass } from '../dist/index.js';
 import { handWrittenDispatch } from './hand-written.mjs';
 
 const { AsyncSeriesWaterfallHook } = tapable;
@@ -16,6 +16,12 @@ const PASS = pass(); // the shared pass result: returning it allocates nothing
 const SIZES = [0, 1, 10, 100];
 const ASYNC_SIZES = [1, 10];
 const BAIL_SIZES = [1, 10, 100];
+/** Handlers with a `when` pattern that matches every call, against the same without one. */
+const WHEN_SIZE = 10;
+const WHEN = {
+  toolName: P.union('write', 'edit'),
+  toolArgs: { path: P.string.startsWith('src/') },
+};
 const EXTENSIONS = 10;
 
 const silentLogger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -173,6 +179,17 @@ for (const n of BAIL_SIZES) {
   );
 }
 
+{
+  const fns = range(WHEN_SIZE, syncPass);
+  const matched = await setup(fns, { when: WHEN });
+  closers.push(matched.close);
+  checkOutcome(matched.turn.interceptToolCall(call), WHEN_SIZE);
+  cases.push([
+    `when runtime ${WHEN_SIZE}`,
+    () => doNotOptimize(matched.turn.interceptToolCall(call)),
+  ]);
+}
+
 // Warm every case before measuring any, so each shared call site (the runtime's handler call,
 // the hand-written loop's, hookable's…) has seen every chain length, as in a long-running host.
 for (let round = 0; round < 2000; round++) {
@@ -196,6 +213,7 @@ for (const n of SIZES) {
 for (const [title, prefix] of [
   ['async handlers (Promise.resolve())', 'async '],
   ['first handler blocks', 'bail '],
+  ['handlers with a `when` pattern', 'when '],
 ]) {
   group(title, () => {
     for (const [name, fn] of cases) if (name.startsWith(prefix)) bench(name, fn);
@@ -223,6 +241,7 @@ process.stdout.write(
     sizes: SIZES,
     asyncSizes: ASYNC_SIZES,
     bailSizes: BAIL_SIZES,
+    whenSize: WHEN_SIZE,
     medians,
   })}\n`,
 );

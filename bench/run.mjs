@@ -285,6 +285,20 @@ if (rounds.length > 0) {
       `A full ${bN}-handler dispatch costs ${ns(full.median)} ns.`,
     '',
   );
+
+  // `when`: each handler's pattern is matched before it runs; handlers without one pay nothing.
+  const w = rounds[0].whenSize;
+  if (w !== undefined) {
+    const perMatch = agg((g) => (g(`when runtime ${w}`) - g(`runtime ${w}`)) / w);
+    out.push(
+      `### \`when\`: ${w} handlers whose pattern (a tool name union and a path prefix) matches`,
+      '',
+      `${ns(agg((g) => g(`when runtime ${w}`)).median)} ns against ${ns(agg((g) => g(`runtime ${w}`)).median)} ns without patterns: ` +
+        `${ns(perMatch.median)} ns per match (ts-pattern's isMatching). Handlers without \`when\` ` +
+        'are the rows above.',
+      '',
+    );
+  }
 }
 
 // Memory.
