@@ -1,16 +1,7 @@
-import type { z } from 'zod';
 import type { HookDeclaration, TurnContext } from '../hooks/declaration.js';
-import { isPlainObject } from '../hooks/frozen.js';
 import { type AnyHookResult, type Metadata, PASS } from '../hooks/results.js';
-import {
-  describeError,
-  describeInvalidResult,
-  describeThrown,
-  HandlerTimeoutError,
-  HookHandlerError,
-} from './errors.js';
+import { describeError, describeThrown, HandlerTimeoutError, HookHandlerError } from './errors.js';
 import type { RegisteredHandler } from './handler.js';
-import { jsonDataCopy } from './json-data.js';
 import {
   type ChainOutcome,
   EMPTY_METADATA,
@@ -18,6 +9,7 @@ import {
   type TraceEntry,
   unchangedOutcome,
 } from './outcome.js';
+import { type ReadResult, readResult } from './read-result.js';
 import { releaseIfIdle, unwatch, type Watched, watch } from './watchdog.js';
 
 type AnyDeclaration = HookDeclaration<unknown, unknown, unknown>;
@@ -251,7 +243,7 @@ class ChainRun implements Watched {
     }
     let r: ReadResult | string;
     try {
-      r = this.readResult(result);
+      r = readResult(this.decl, this.value, result);
     } catch (error) {
       const reason = `returned a result that cannot be read: ${describeThrown(error)}`;
       return this.fail(handler, reason, durationMs, undefined);
@@ -302,72 +294,6 @@ class ChainRun implements Watched {
       this.event = this.decl.event(this.input, this.value, this.turn, this.metadata);
     }
     return false;
-  }
-
-  /**
-   * The result with each field read once, its data copied as frozen JSON data; or, as a string,
-   * why the result is not valid. Throws only when reading the result throws (a getter, a proxy).
-   * What was read is what is checked and what is folded: a getter cannot show the checks one
-   * value and the fold another.
-   *
-   * A `block` or an `ask` whose metadata is not JSON data stays what it was (`droppedMetadata`
-   * says why its metadata was dropped): a handler error there would be ignored under
-   * `onError: 'pass'` and a block or an ask would turn into a pass. Any other result with data that is not JSON data is a handler
-   * error naming the key path.
-   */
-  private readResult(result: unknown): ReadResult | string {
-    if (typeof result !== 'object') return describeInvalid(this.decl, result);
-    const { action, value, metadata } = result as Partial<ReadResult>;
-    if (metadata !== undefined && !isPlainObject(metadata)) {
-      return describeInvalid(this.decl, { action, value, metadata });
-    }
-    let schema: z.ZodType | undefined;
-    if (action === 'pass') {
-      if (value !== undefined) return describeInvalid(this.decl, { action, value, metadata });
-    } else if (action === 'block' || (action === 'ask' && this.decl.asks === true)) {
-      if (typeof value !== 'string' || value.length === 0) {
-        return describeInvalid(this.decl, { action, value, metadata });
-      }
-    } else {
-      const actions = this.decl.actions;
-      if (typeof action === 'string' && Object.hasOwn(actions, action)) schema = actions[action];
-      if (schema === undefined) return describeInvalid(this.decl, { action, value, metadata });
-      const extra = unknownKey(result as object);
-      if (extra !== undefined) {
-        return `returned ${action} with an unknown key "${extra}"; a result has only action, value and metadata`;
-      }
-    }
-    let copiedMetadata: Metadata | undefined;
-    let droppedMetadata: string | undefined;
-    if (metadata !== undefined) {
-      // Not frozen at the top: only spread into the frozen merged metadata.
-      const copy = jsonDataCopy(metadata, 'metadata', false);
-      if (copy.ok) copiedMetadata = copy.value as Metadata;
-      else if (action === 'block' || action === 'ask') {
-        droppedMetadata = `returned ${action} with ${copy.reason}`;
-      } else return `returned ${action} with ${copy.reason}`;
-    }
-    if (schema === undefined) {
-      return { action: action as string, value, metadata: copiedMetadata, droppedMetadata };
-    }
-    let prepared = value;
-    if (this.decl.prepare !== undefined) {
-      try {
-        prepared = this.decl.prepare(action as string, value, this.value);
-      } catch (error) {
-        return `returned ${action} that cannot be applied: ${describeThrown(error)}`;
-      }
-    }
-    const copy = jsonDataCopy(prepared, 'value');
-    if (!copy.ok) return `returned ${action} with ${copy.reason}`;
-    // What the schema checks is exactly what is returned: no field left unchecked.
-    const read: ReadResult = {
-      action: action as string,
-      value: copy.value,
-      metadata: copiedMetadata,
-    };
-    if (!schema.safeParse(read).success) return describeInvalid(this.decl, read);
-    return read;
   }
 
   /**
@@ -488,35 +414,4 @@ function traceEntry(handler: RegisteredHandler, action: string, durationMs: numb
   return handler.phase === 'validate'
     ? { extension: handler.extension, action, durationMs, phase: 'validate' }
     : { extension: handler.extension, action, durationMs };
-}
-
-/** A result with its fields read once: data fields are frozen JSON data. */
-interface ReadResult {
-  action: string;
-  value: unknown;
-  metadata: Metadata | undefined;
-  /** Why a block's metadata was dropped (it was not JSON data). */
-  droppedMetadata?: string | undefined;
-}
-
-/** A key a result may not have (a rewrite's schema is strict): found without reading a value. */
-function unknownKey(result: object): string | undefined {
-  const keys = Object.keys(result);
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i] as string;
-    if (key !== 'action' && key !== 'value' && key !== 'metadata') return key;
-  }
-  return undefined;
-}
-
-/**
- * The precise reason a result is invalid, worked out only once it is (off the hot path). Given the
- * fields as read (a fields' value may still be a proxy), so guarded.
- */
-function describeInvalid(decl: AnyDeclaration, result: unknown): string {
-  try {
-    return describeInvalidResult(decl, result);
-  } catch (error) {
-    return `returned an invalid result that cannot be read: ${describeThrown(error)}`;
-  }
 }
