@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { HookDeclaration } from '../hooks/declaration.js';
+import type { AnyHookDeclaration } from '../hooks/declaration.js';
 import { isPlainObject } from '../hooks/frozen.js';
 
 /** A handler failed: threw, rejected, returned an invalid result or timed out. */
@@ -75,10 +75,7 @@ function readText(error: Error, field: 'name' | 'message'): string | undefined {
  * Why a returned value is not a valid result for this hook. Called only once a result failed
  * the runner's checks, so it may take its time to be precise.
  */
-export function describeInvalidResult(
-  decl: HookDeclaration<unknown, unknown, unknown>,
-  result: unknown,
-): string {
+export function describeInvalidResult(decl: AnyHookDeclaration, result: unknown): string {
   const allowed = [
     'pass',
     ...Object.keys(decl.actions),

@@ -1,11 +1,9 @@
 import type { z } from 'zod';
-import type { HookDeclaration } from '../hooks/declaration.js';
+import type { AnyHookDeclaration } from '../hooks/declaration.js';
 import { isPlainObject } from '../hooks/frozen.js';
 import type { Metadata } from '../hooks/results.js';
 import { describeInvalidResult, describeThrown } from './errors.js';
 import { jsonDataCopy } from './json-data.js';
-
-type AnyDeclaration = HookDeclaration<unknown, unknown, unknown>;
 
 /**
  * A handler's result with each field read once, its data copied as frozen JSON data; or, as a
@@ -19,7 +17,7 @@ type AnyDeclaration = HookDeclaration<unknown, unknown, unknown>;
  * that is not JSON data is a handler error naming the key path.
  */
 export function readResult(
-  decl: AnyDeclaration,
+  decl: AnyHookDeclaration,
   current: unknown,
   result: unknown,
 ): ReadResult | string {
@@ -100,7 +98,7 @@ function unknownKey(result: object): string | undefined {
  * The precise reason a result is invalid, worked out only once it is (off the hot path). Given the
  * fields as read (a fields' value may still be a proxy), so guarded.
  */
-function describeInvalid(decl: AnyDeclaration, result: unknown): string {
+function describeInvalid(decl: AnyHookDeclaration, result: unknown): string {
   try {
     return describeInvalidResult(decl, result);
   } catch (error) {

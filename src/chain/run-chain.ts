@@ -1,4 +1,4 @@
-import type { HookDeclaration, TurnContext } from '../hooks/declaration.js';
+import type { AnyHookDeclaration, HookDeclaration, TurnContext } from '../hooks/declaration.js';
 import { type AnyHookResult, type Metadata, PASS } from '../hooks/results.js';
 import { describeError, describeThrown, HandlerTimeoutError, HookHandlerError } from './errors.js';
 import type { RegisteredHandler } from './handler.js';
@@ -11,8 +11,6 @@ import {
 } from './outcome.js';
 import { type ReadResult, readResult } from './read-result.js';
 import { releaseIfIdle, unwatch, type Watched, watch } from './watchdog.js';
-
-type AnyDeclaration = HookDeclaration<unknown, unknown, unknown>;
 
 const now = () => performance.now();
 /** What `loop` returns when it stopped to wait for an async handler. */
@@ -41,7 +39,7 @@ export function runChain<Input, Value, Event>(
   onTrace?: OnTrace,
 ): ChainOutcome<Value> | Promise<ChainOutcome<Value>> {
   if (handlers.length === 0) return unchangedOutcome(decl.unchanged(input));
-  const run = new ChainRun(decl as AnyDeclaration, handlers, input, turn, onTrace);
+  const run = new ChainRun(decl as AnyHookDeclaration, handlers, input, turn, onTrace);
   let outcome: ChainOutcome<unknown> | typeof WAITING;
   try {
     outcome = run.loop();
@@ -83,7 +81,7 @@ class ChainRun implements Watched {
   waitStart = 0;
 
   constructor(
-    readonly decl: AnyDeclaration,
+    readonly decl: AnyHookDeclaration,
     readonly handlers: readonly RegisteredHandler[],
     readonly input: unknown,
     readonly turn: TurnContext,

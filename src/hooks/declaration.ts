@@ -64,6 +64,9 @@ export interface HookDeclaration<Input, Value, Event> {
   fold(value: Value, result: AnyHookResult, extension: string): Value;
 }
 
+/** Any hook's declaration, as the generic runner holds it. */
+export type AnyHookDeclaration = HookDeclaration<unknown, unknown, unknown>;
+
 /** How a hook's payload and value are spelled over the bridge (snake_case, as the Python agent speaks). */
 export interface WireForm<Input, Value> {
   /** The snake_case name of every payload field; `hermes extensions test --input` takes either. */
