@@ -1,5 +1,11 @@
 import type { Metadata } from '../hooks/results.js';
 
+/**
+ * Who decided an outcome the framework decided itself (`blockedBy` of a tool that was not offered
+ * or of a chain that failed, a load failure's extension): no extension may take the name.
+ */
+export const FRAMEWORK_NAME = 'hermes';
+
 export const EMPTY_METADATA: Metadata = Object.freeze({});
 
 export interface TraceEntry {

@@ -5,6 +5,7 @@ import type { RegisteredHandler } from './handler.js';
 import {
   type ChainOutcome,
   EMPTY_METADATA,
+  FRAMEWORK_NAME,
   type OnTrace,
   type TraceEntry,
   unchangedOutcome,
@@ -346,7 +347,7 @@ class ChainRun implements Watched {
    * guards). Blocked, whatever the hook, since nothing it decided so far can be trusted.
    */
   broken(error: unknown): ChainOutcome<unknown> {
-    const extension = this.handlers[this.index]?.extension ?? 'hermes';
+    const extension = this.handlers[this.index]?.extension ?? FRAMEWORK_NAME;
     this.block(
       extension,
       `Blocked because the ${this.decl.name} chain failed while running extension "${extension}" (${describeError(error)}). This is a fault in hermes-extensions, not in the extension; please report it.`,

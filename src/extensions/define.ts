@@ -1,5 +1,6 @@
 import type { P } from 'ts-pattern';
 import type { z } from 'zod';
+import { FRAMEWORK_NAME } from '../chain/outcome.js';
 import { RESERVED_CONFIG_KEYS } from '../config/schema.js';
 import type { HookName } from '../hooks/index.js';
 import type {
@@ -86,6 +87,9 @@ export function findDefinitionProblem(value: unknown): string | undefined {
   const def = value as Partial<Record<keyof ExtensionDefinition, unknown>>;
   if (typeof def.name !== 'string' || !EXTENSION_NAME_PATTERN.test(def.name)) {
     return `name must be lower-case words joined by dashes (like "workflow-guard"), got ${JSON.stringify(def.name)}`;
+  }
+  if (def.name === FRAMEWORK_NAME) {
+    return `name "${FRAMEWORK_NAME}" is reserved: outcomes the framework decides itself (a tool that was not offered, a chain that failed) are by "${FRAMEWORK_NAME}"`;
   }
   if (RESERVED_CONFIG_KEYS.includes(def.name)) {
     return `name "${def.name}" is reserved (it is a key of the extensions config section)`;

@@ -1,4 +1,5 @@
 import type { RegisteredHandler } from '../chain/handler.js';
+import { FRAMEWORK_NAME } from '../chain/outcome.js';
 import type { Diagnostic, DiagnosticCode, ExtensionInfo } from '../extensions/types.js';
 import { block } from '../hooks/results.js';
 import type { Logger } from '../log/logger.js';
@@ -76,7 +77,7 @@ export function describeLoadFailures(failures: readonly LoadFailure[]): string {
  */
 export function loadFailureGuard(failures: readonly LoadFailure[], log: Logger): RegisteredHandler {
   const first = failures[0] as LoadFailure;
-  const name = first.extension ?? 'hermes';
+  const name = first.extension ?? FRAMEWORK_NAME;
   const fixes = [
     'fix it (`hermes extensions doctor` shows the whole error)',
     ...(first.extension === undefined

@@ -1,6 +1,7 @@
 import {
   type ChainOutcome,
   EMPTY_METADATA,
+  FRAMEWORK_NAME,
   type OnTrace,
   unchangedOutcome,
 } from '../chain/outcome.js';
@@ -213,7 +214,7 @@ function notOffered(
   return {
     blocked: true,
     message: `Tool "${call.toolName}" cannot be called: ${why}. Tools offered: ${shown}.`,
-    blockedBy: hider?.extension ?? 'hermes',
+    blockedBy: hider?.extension ?? FRAMEWORK_NAME,
     changed: false,
     value: call.toolArgs,
     metadata: EMPTY_METADATA,

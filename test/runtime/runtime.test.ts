@@ -242,6 +242,16 @@ describe('createRuntime', () => {
     expect(runtime.hasHook('intercept_tool_call')).toBe(true);
   });
 
+  it("refuses an extension named hermes: it could pass its blocks off as the framework's own", async () => {
+    expect(() => defineExtension({ name: 'hermes', setup() {} })).toThrow(
+      /name "hermes" is reserved/,
+    );
+    const { runtime } = await runtimeOf([{ name: 'hermes', setup() {} } as never, guard]);
+    expect(runtime.extensions.filter((e) => e.status === 'error')).toHaveLength(1);
+    expect(runtime.diagnostics.map((d) => d.message).join('\n')).toMatch(/"hermes" is reserved/);
+    expect(runtime.hasHook('intercept_tool_call')).toBe(true);
+  });
+
   it('hasHook tells which hooks have handlers', async () => {
     const { runtime } = await runtimeOf([guard]);
     expect(runtime.hasHook('intercept_tool_call')).toBe(true);
