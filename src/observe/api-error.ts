@@ -1,3 +1,6 @@
+import { describeError } from '../chain/errors.js';
+import { sanitize } from './sanitize.js';
+
 /**
  * What a failed model request tells `api_request_error` beyond its type and message (README,
  * Observing): read from the error itself, whichever client threw it. Fields the error does not
@@ -13,6 +16,44 @@ export interface ApiErrorFields {
 }
 
 type Fields = Record<string, unknown>;
+
+/**
+ * The `error` field, `{ type, message }`, of whatever a model client threw. Never throws: the
+ * value is the host's to rethrow, and a telemetry failure must not take its place. An Error's
+ * `name` and `message` are each read once, guarded (either may be a getter that throws, the
+ * error a proxy); what cannot be read is `Error` and `describeError`'s wording.
+ */
+export function apiErrorOf(error: unknown): { type: string; message: string } {
+  let isError: boolean;
+  try {
+    isError = error instanceof Error;
+  } catch {
+    return { type: 'Error', message: describeError(error) };
+  }
+  if (!isError) return { type: 'Error', message: plainText(error) };
+  return {
+    type: textField(error as Error, 'name') ?? 'Error',
+    message: textField(error as Error, 'message') ?? describeError(error),
+  };
+}
+
+function textField(error: Error, field: 'name' | 'message'): string | undefined {
+  try {
+    const value = error[field];
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A thrown value that is not an Error, as text (a thrown string is its own message). */
+function plainText(value: unknown): string {
+  try {
+    return String(value);
+  } catch {
+    return describeError(value);
+  }
+}
 
 /**
  * Read: `statusCode` or `status` (or `response.status`); `isRetryable` or `retryable`;
@@ -40,7 +81,8 @@ function read(error: unknown): ApiErrorFields {
     bool(cause.retryable) ??
     bool(error.retryable) ??
     (status === undefined ? undefined : retryableStatus(status));
-  const reason = typeof error.reason === 'string' ? error.reason : undefined;
+  // Text from the error, bounded and redacted as every payload string is.
+  const reason = typeof error.reason === 'string' ? (sanitize(error.reason) as string) : undefined;
   const retryCount =
     count(error.retryCount) ??
     count(error.retry_count) ??

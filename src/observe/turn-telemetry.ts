@@ -3,7 +3,7 @@ import type { ChainOutcome } from '../chain/outcome.js';
 import type { LlmRequest } from '../hooks/before-llm-call.js';
 import type { HookName } from '../hooks/index.js';
 import type { ChatMessage, ToolCall } from '../hooks/messages.js';
-import { apiErrorFields } from './api-error.js';
+import { apiErrorFields, apiErrorOf } from './api-error.js';
 import { OBSERVER_EVENTS, type ObserverEvent } from './events.js';
 import type { ObserverSink } from './observers.js';
 import { sanitize } from './sanitize.js';
@@ -207,7 +207,7 @@ export class TurnTelemetry {
         api_duration: endedAt - attempt.startedAt,
         retry_count: earlierFailures,
         ...apiErrorFields(error),
-        error: sanitize(error instanceof Error ? error : new Error(String(error))),
+        error: sanitize(apiErrorOf(error)),
         request: sanitize(attempt.request),
       };
     });

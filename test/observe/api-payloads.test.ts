@@ -9,6 +9,7 @@ import {
 import { memoryLogger, scriptedModel, toolCall } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
 import { ext } from '../support/helpers.js';
+import { hostileErrors, noEscapes, trapEverything } from '../support/hostile-values.js';
 
 async function recorded() {
   const events: ObserverPayload[] = [];
@@ -187,5 +188,72 @@ describe('turn payloads of the reference loop', () => {
       { role: 'user', content: 'hello there' },
       { role: 'assistant', content: 'hi' },
     ]);
+  });
+});
+
+describe('api_request_error from an error that fights back', () => {
+  noEscapes();
+
+  const circular = () => {
+    const error = new Error('loop') as Error & { cause?: unknown };
+    error.cause = error;
+    return Object.assign(error, { errors: [error], lastError: error });
+  };
+  const errors: Record<string, () => unknown> = {
+    ...hostileErrors(),
+    'an error whose cause is itself': circular,
+    'an error whose status getter throws': () =>
+      Object.defineProperty(new Error('status'), 'status', {
+        get() {
+          throw new Error('status getter');
+        },
+      }),
+    'an error whose errors are a proxy': () =>
+      Object.assign(new Error('attempts'), { errors: trapEverything([]) }),
+  };
+  for (const [name, make] of Object.entries(errors)) {
+    it(`a model that throws ${name}: the turn fails with that very value, the error is reported`, async () => {
+      const { runtime, of } = await recorded();
+      const thrown = make();
+      const model = scriptedModel([
+        () => {
+          throw thrown;
+        },
+      ]);
+      await expect(turn(runtime, model)).rejects.toBe(thrown);
+      expect(of('api_request_error')).toHaveLength(1);
+      expect(of('api_request_error')[0]?.error).toMatchObject({ type: expect.any(String) });
+    });
+  }
+
+  it('a huge message and a huge reason arrive bounded', async () => {
+    const { runtime, of } = await recorded();
+    const huge = 'x'.repeat(1_000_000);
+    const model = scriptedModel([
+      () => {
+        throw Object.assign(new Error(huge), { reason: huge });
+      },
+    ]);
+    await expect(turn(runtime, model)).rejects.toThrow();
+    const [error] = of('api_request_error');
+    expect(JSON.stringify(error).length).toBeLessThan(50_000);
+    expect(String(error?.reason)).toMatch(/^x+\[Truncated/);
+  });
+
+  it('a status code given as text is read as the number it spells; other text is left out', async () => {
+    const { runtime, of } = await recorded();
+    const model = scriptedModel([
+      () => {
+        throw Object.assign(new Error('limited'), { status: '429' });
+      },
+      () => {
+        throw Object.assign(new Error('odd'), { status: 'teapot', statusCode: '' });
+      },
+    ]);
+    await expect(turn(runtime, model)).rejects.toThrow('limited');
+    await expect(turn(runtime, model)).rejects.toThrow('odd');
+    const [limited, odd] = of('api_request_error');
+    expect(limited).toMatchObject({ status_code: 429, retryable: true });
+    expect(odd).not.toHaveProperty('status_code');
   });
 });
