@@ -2,11 +2,16 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SpanStatusCode } from '@opentelemetry/api';
 import { MetricReader } from '@opentelemetry/sdk-metrics';
-import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import {
+  InMemorySpanExporter,
+  type ReadableSpan,
+  type SpanExporter,
+} from '@opentelemetry/sdk-trace-base';
 import { block, createRuntime, runConversation } from 'hermes-extensions';
 import { memoryLogger, scriptedModel, toolCall } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
 import { ext } from '../../test/support/helpers.js';
+import { drain, noEscapes, trapEverything } from '../../test/support/hostile-values.js';
 import otel, { createOtelExtension } from './index.js';
 
 class TestReader extends MetricReader {
@@ -213,4 +218,54 @@ describe('extensions/otel', () => {
       server.close();
     }
   });
+});
+
+describe('extensions/otel when exporting fails', () => {
+  const { escaped } = noEscapes();
+
+  const failing: Record<string, () => SpanExporter> = {
+    'an exporter whose export throws': () => ({
+      export: () => {
+        throw new Error('export');
+      },
+      shutdown: () => Promise.resolve(),
+    }),
+    'an exporter whose flush and shutdown reject with null': () => ({
+      export: (_spans, done) =>
+        done({ code: 1 /* ExportResultCode.FAILED */, error: new Error('down') }),
+      forceFlush: () => Promise.reject(null),
+      shutdown: () => Promise.reject(null),
+    }),
+    'an exporter whose flush rejects with a proxy': () => ({
+      export: (_spans, done) => done({ code: 0 /* ExportResultCode.SUCCESS */ }),
+      forceFlush: () => Promise.reject(trapEverything(new Error('proxied'))),
+      shutdown: () => Promise.reject(trapEverything(new Error('proxied'))),
+    }),
+  };
+  for (const [name, make] of Object.entries(failing)) {
+    it(`${name}: the turn and the close go on, nothing escapes`, async () => {
+      const logger = memoryLogger();
+      const runtime = await createRuntime({
+        extensions: [createOtelExtension({ spanExporter: make(), metricReader: new TestReader() })],
+        logger,
+      });
+      const result = await runConversation({
+        runtime,
+        sessionId: 's',
+        userMessage: 'go',
+        systemPrompt: '',
+        model: turnModel(),
+        tools,
+      });
+      expect(result.finalResponse).toBe('done');
+      await drain();
+      await expect(runtime.close()).resolves.toBeUndefined();
+      expect(escaped).toEqual([]);
+      // Each failure is logged with its reason; none breaks the close.
+      const warnings = logger.lines.map((l) => l.message);
+      expect(warnings.length).toBeGreaterThan(0);
+      for (const warning of warnings) expect(warning).toMatch(/export (at close )?failed: \S/);
+      expect(warnings.join('\n')).not.toMatch(/undefined|onClose failed/);
+    });
+  }
 });

@@ -4,7 +4,7 @@ import { config, type OtelOptions } from './config.js';
 import { llmSpans } from './llm-spans.js';
 import { createInstruments } from './metrics.js';
 import { OpenSpans } from './open-spans.js';
-import { createPipeline } from './pipeline.js';
+import { createPipeline, whyFailed } from './pipeline.js';
 import type { EventHandlers, Recorder } from './recorder.js';
 import { sessionSpans } from './session-spans.js';
 import { toolSpans } from './tool-spans.js';
@@ -41,9 +41,7 @@ export function createOtelExtension(options: OtelOptions = {}) {
         flush: () => {
           pipeline
             .flush()
-            .catch((error: unknown) =>
-              hermes.log.warn(`export failed: ${(error as Error).message}`),
-            );
+            .catch((error: unknown) => hermes.log.warn(`export failed: ${whyFailed(error)}`));
         },
       };
       hermes.observe('*', (p) => handlers[p.event]?.(p, recorder));
@@ -54,7 +52,7 @@ export function createOtelExtension(options: OtelOptions = {}) {
         spans.endAll();
         for (const result of await pipeline.shutdown()) {
           if (result.status === 'rejected')
-            hermes.log.warn(`export at close failed: ${(result.reason as Error)?.message}`);
+            hermes.log.warn(`export at close failed: ${whyFailed(result.reason)}`);
         }
       });
     },

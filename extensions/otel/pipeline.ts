@@ -43,3 +43,26 @@ export function createPipeline(settings: OtelSettings, options: OtelOptions) {
     shutdown: () => Promise.allSettled([tracerProvider.shutdown(), meterProvider.shutdown()]),
   };
 }
+
+/**
+ * Why an export failed, in words, whatever the SDK or an exporter rejected with: the tracer
+ * provider's flush rejects with a list of reasons, an exporter with anything (null, a proxy whose
+ * every read throws). Never throws: it runs in a rejection handler, where a throw would escape
+ * the host.
+ */
+export function whyFailed(reason: unknown): string {
+  try {
+    const reasons = Array.isArray(reason) ? reason : [reason];
+    return reasons.map(oneReason).join('; ') || 'no reason given';
+  } catch {
+    return 'a reason that cannot be read';
+  }
+}
+
+function oneReason(reason: unknown): string {
+  try {
+    return reason instanceof Error ? `${reason.name}: ${reason.message}` : String(reason);
+  } catch {
+    return 'a reason that cannot be read';
+  }
+}
