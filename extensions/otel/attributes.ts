@@ -7,6 +7,17 @@ export const text = (value: unknown) =>
 export const number = (value: unknown) =>
   typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
+/**
+ * An HTTP status, as a number or as the text of one (a host across a bridge may send `"429"`);
+ * anything else, or a number outside 100–599, is none.
+ */
+export function statusCode(value: unknown): number | undefined {
+  const code = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof code === 'number' && Number.isInteger(code) && code >= 100 && code < 600
+    ? code
+    : undefined;
+}
+
 /** A request's token counts, whichever way the provider spelled them. */
 export function tokensOf(usage: unknown): { input?: number; output?: number } {
   const u = (usage ?? {}) as Record<string, unknown>;
@@ -44,7 +55,7 @@ export function invocationParameters(p: ObserverPayload): string {
 export function errorAttributes(p: ObserverPayload): Attributes {
   const error = errorOf(p);
   const attributes: Attributes = { 'error.type': error.type };
-  const status = number(p.status_code);
+  const status = statusCode(p.status_code);
   if (status !== undefined) {
     attributes['http.response.status_code'] = status;
     attributes['gen_ai.response.status_code'] = status;
@@ -70,7 +81,7 @@ export function errorOf(p: ObserverPayload): { type: string; message: string } {
 
 /** The error counter's `status_class`: `4xx`, `5xx`, … or `none` when no HTTP status came back. */
 export function statusClass(status: unknown): string {
-  const code = number(status);
+  const code = statusCode(status);
   return code === undefined ? 'none' : `${Math.floor(code / 100)}xx`;
 }
 

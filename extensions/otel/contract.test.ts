@@ -294,4 +294,17 @@ describe('extensions/otel, as the Hermes OTel mapping names it', () => {
     });
     expect(fallback.parentSpanContext?.spanId).toBe(span('session.cli').spanContext().spanId);
   });
+
+  it('a status code a host sends as text is read as the number it spells', async () => {
+    const { runtime, span, metric } = await traced();
+    const ids = { session_id: 's', turn_id: 't', platform: 'cli', model: 'm' };
+    runtime.emit('api_request_error', { ...ids, status_code: '503', error: { type: 'APIError' } });
+    expect(span('api.error').attributes).toMatchObject({
+      'http.response.status_code': 503,
+      'gen_ai.response.status_code': 503,
+    });
+    expect((await metric('hermes.api.error.count')).map((d) => d.attributes.status_class)).toEqual([
+      '5xx',
+    ]);
+  });
 });
