@@ -38,6 +38,24 @@ function turnModel() {
   );
 }
 
+/** An OTLP/HTTP collector on a free port: what each request posted, by path. */
+async function collector() {
+  const bodies: Array<{ url: string; body: string }> = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => {
+      body += chunk;
+    });
+    request.on('end', () => {
+      bodies.push({ url: request.url ?? '', body });
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { bodies, port, server };
+}
+
 const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
 
 describe('extensions/otel', () => {
@@ -141,19 +159,7 @@ describe('extensions/otel', () => {
   });
 
   it('exports over OTLP/HTTP to the configured endpoint', async () => {
-    const bodies: Array<{ url: string; body: string }> = [];
-    const server = createServer((request, response) => {
-      let body = '';
-      request.on('data', (chunk) => {
-        body += chunk;
-      });
-      request.on('end', () => {
-        bodies.push({ url: request.url ?? '', body });
-        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
+    const { bodies, port, server } = await collector();
     try {
       const runtime = await createRuntime({
         extensions: [otel],
@@ -185,19 +191,7 @@ describe('extensions/otel', () => {
   });
 
   it('on close, ends the spans still open and exports every span and metric at once', async () => {
-    const bodies: Array<{ url: string; body: string }> = [];
-    const server = createServer((request, response) => {
-      let body = '';
-      request.on('data', (chunk) => {
-        body += chunk;
-      });
-      request.on('end', () => {
-        bodies.push({ url: request.url ?? '', body });
-        response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
+    const { bodies, port, server } = await collector();
     try {
       const runtime = await createRuntime({
         extensions: [otel],
