@@ -1,6 +1,7 @@
 import type { ChainOutcome } from '../chain/outcome.js';
 import type { HookName } from '../hooks/index.js';
 import type { ChatMessage, ToolCall } from '../hooks/messages.js';
+import { thrownErrorOf } from '../observe/api-error.js';
 import type { ApiAttempt, ToolStatus, TurnTelemetry } from '../observe/turn-telemetry.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { type Turn, turnTelemetry } from '../runtime/turn.js';
@@ -328,7 +329,8 @@ async function executeTool(
         typeof result === 'string' ? result : result === undefined ? '' : JSON.stringify(result),
     };
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    // Read without a getter or a proxy able to throw: a broken error is still the tool failing.
+    const { message } = thrownErrorOf(error);
     if (signal?.aborted)
       return {
         status: 'cancelled',

@@ -18,12 +18,12 @@ export interface ApiErrorFields {
 type Fields = Record<string, unknown>;
 
 /**
- * The `error` field, `{ type, message }`, of whatever a model client threw. Never throws: the
+ * The `error` field, `{ type, message }`, of whatever a model client or a tool threw. Never throws: the
  * value is the host's to rethrow, and a telemetry failure must not take its place. An Error's
  * `name` and `message` are each read once, guarded (either may be a getter that throws, the
  * error a proxy); what cannot be read is `Error` and `describeError`'s wording.
  */
-export function apiErrorOf(error: unknown): { type: string; message: string } {
+export function thrownErrorOf(error: unknown): { type: string; message: string } {
   let isError: boolean;
   try {
     isError = error instanceof Error;

@@ -3,7 +3,7 @@ import type { ChainOutcome } from '../chain/outcome.js';
 import type { LlmRequest } from '../hooks/before-llm-call.js';
 import type { HookName } from '../hooks/index.js';
 import type { ChatMessage, ToolCall } from '../hooks/messages.js';
-import { apiErrorFields, apiErrorOf } from './api-error.js';
+import { apiErrorFields, thrownErrorOf } from './api-error.js';
 import { OBSERVER_EVENTS, type ObserverEvent } from './events.js';
 import type { ObserverSink } from './observers.js';
 import { sanitize } from './sanitize.js';
@@ -207,7 +207,7 @@ export class TurnTelemetry {
         api_duration: endedAt - attempt.startedAt,
         retry_count: earlierFailures,
         ...apiErrorFields(error),
-        error: sanitize(apiErrorOf(error)),
+        error: sanitize(thrownErrorOf(error)),
         request: sanitize(attempt.request),
       };
     });
@@ -236,14 +236,8 @@ export class TurnTelemetry {
       status: outcome.status,
       ...(outcome.durationMs === undefined ? {} : { duration_ms: outcome.durationMs }),
       result: sanitize(outcome.result),
-      ...(outcome.error === undefined
-        ? {}
-        : {
-            error_type: outcome.error instanceof Error ? outcome.error.name : 'Error',
-            error_message: sanitize(
-              outcome.error instanceof Error ? outcome.error.message : String(outcome.error),
-            ),
-          }),
+      // A tool's error is read as a model's is: without a getter or a proxy able to throw here.
+      ...(outcome.error === undefined ? {} : toolErrorFields(thrownErrorOf(outcome.error))),
     }));
   }
 
@@ -292,6 +286,10 @@ export const UNOBSERVED_ATTEMPT: ApiAttempt = Object.freeze({
   startedAt: 0,
   request: Object.freeze({ systemPrompt: '', messages: [], tools: [] }),
 });
+
+function toolErrorFields({ type, message }: { type: string; message: string }) {
+  return { error_type: type, error_message: sanitize(message) };
+}
 
 /** A request's `restrictTools`, as hook_decision reports them: the tools left and who hid which. */
 function restrictionsOf(request: unknown): Record<string, unknown> {

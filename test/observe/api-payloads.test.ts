@@ -257,3 +257,31 @@ describe('api_request_error from an error that fights back', () => {
     expect(odd).not.toHaveProperty('status_code');
   });
 });
+
+describe('post_tool_call from a tool that throws an error that fights back', () => {
+  noEscapes();
+
+  for (const [name, make] of Object.entries(hostileErrors())) {
+    it(`a tool that throws ${name}: the turn goes on, the call is an error, the payload is reported`, async () => {
+      const { runtime, of } = await recorded();
+      const model = scriptedModel([
+        { content: '', toolCalls: [toolCall('read', { path: 'a' })] },
+        { content: 'done' },
+      ]);
+      const result = await turn(runtime, model, {
+        tools: {
+          read: {
+            execute: () => {
+              throw make();
+            },
+          },
+        },
+      });
+      expect(result.finalResponse).toBe('done');
+      expect(result.toolCalls[0]?.status).toBe('error');
+      const [post] = of('post_tool_call');
+      expect(post).toMatchObject({ status: 'error', error_type: expect.any(String) });
+      expect(typeof post?.error_message).toBe('string');
+    });
+  }
+});
