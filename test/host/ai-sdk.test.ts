@@ -430,6 +430,43 @@ describe('hermes-extensions/ai-sdk with the real generateText loop', () => {
   });
 });
 
+describe('hermes-extensions/ai-sdk with a tool that throws an error that fights back', () => {
+  it('hands the SDK the very value the tool threw, and reports the call as an error', async () => {
+    const events: Array<Record<string, unknown>> = [];
+    const runtime = await createRuntime({
+      extensions: [ext('recorder', (h) => h.observe('post_tool_call', (p) => void events.push(p)))],
+      logger: memoryLogger(),
+    });
+    const thrown = {
+      toString(): string {
+        throw new Error('toString');
+      },
+    };
+    const seen: unknown[] = [];
+    const tools = {
+      write: tool({
+        inputSchema: z.object({ path: z.string(), content: z.string() }),
+        execute: async (): Promise<string> => {
+          throw thrown;
+        },
+      }),
+    };
+    const model = new MockLanguageModel({ doGenerate: [writeCall('c1', 'a.md'), answer('Done.')] });
+    await runtime.runTurn({ sessionId: 's' }, async (turn) => {
+      const call = await withHermes(turn, { prompt: 'write', model, tools });
+      const result = await generateText({ ...call, stopWhen: stepCountIs(3) });
+      for (const part of result.steps[0]?.content ?? []) {
+        if (part.type === 'tool-error') seen.push(part.error);
+      }
+    });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toBe(thrown);
+    expect(events).toEqual([
+      expect.objectContaining({ status: 'error', error_type: 'Error', result: expect.any(String) }),
+    ]);
+  });
+});
+
 describe('hermes-extensions/ai-sdk without a system prompt', () => {
   it('sends an injected system prompt as it was injected, with no leading blank line', async () => {
     const runtime = await createRuntime({

@@ -1,5 +1,6 @@
 import type { ToolSet } from 'ai';
 import type { ChainOutcome } from '../../chain/outcome.js';
+import { thrownErrorOf } from '../../observe/api-error.js';
 import { type ToolStatus, UNOBSERVED_ATTEMPT } from '../../observe/turn-telemetry.js';
 import { type Turn, turnTelemetry } from '../../runtime/turn.js';
 import {
@@ -167,7 +168,7 @@ export function hermesTools<T extends ToolSet>(
           done('ok', result);
           return result;
         } catch (error) {
-          done('error', String(error), error);
+          done('error', thrownErrorOf(error).message, error);
           throw error;
         }
       },
