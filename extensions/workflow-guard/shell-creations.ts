@@ -40,6 +40,11 @@ const WRAPPERS = new Set([
   'chrt',
   'watch',
 ]);
+/** Wrapper options that run the program in another folder (`env -C src mkdir x`). */
+const CHANGES_FOLDER: Readonly<Record<string, RegExp>> = {
+  env: /^(-[a-zA-Z]*C|--chdir|--ch\b)/,
+  sudo: /^(-[a-zA-Z]*D|--chdir)/,
+};
 /** find's actions that run a program on what it found. */
 const FIND_RUNS = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash']);
@@ -142,6 +147,11 @@ class Walker {
       const hidden = before.find((word) => !word.literal && !word.text.includes('='));
       if (hidden)
         return `\`${hidden.text}\` may be the program ${name} runs, only known when it runs`;
+      const elsewhere = CHANGES_FOLDER[name];
+      const moved = before.find((word) => elsewhere?.test(word.value));
+      if (moved) {
+        return `\`${name} ${moved.text}\` runs the program in another folder; use cd instead`;
+      }
       if (inner !== -1) {
         const more = moreUnknown || name === 'xargs';
         return this.command(command, words[inner], words.slice(inner + 1), depth, more);
