@@ -107,6 +107,16 @@ export function fileCommandCreations(
       problems.push(add(join(dir, basename(operand)), whole || isDir(operand)));
     }
   }
+  // `cp --parents a/b/f src`, `rsync -R a/b src`: the source's whole path lands in the folder.
+  const parents =
+    (name === 'cp' && flags.has('parents')) ||
+    (name === 'rsync' && (flags.has('R') || flags.has('relative')));
+  if (parents) {
+    for (const dir of [...dirs, ...targetDirs]) {
+      for (const operand of operands)
+        if (operand !== dir) problems.push(add(join(dir, operand), true));
+    }
+  }
   for (const dir of targetDirs) problems.push(add(dir, true));
   // `ln -s TARGET` alone links TARGET's name into the current folder.
   if (linking && operands.length === 1) problems.push(add(basename(operands[0] as string), true));
