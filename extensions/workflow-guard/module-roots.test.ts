@@ -130,6 +130,16 @@ const NEW_MODULE: Array<[string, string, Record<string, unknown>]> = [
   ['git apply of a patch file', 'bash', { command: 'git apply plans/new.diff' }],
   ['patch reading a file', 'bash', { command: 'patch -p1 < plans/new.diff' }],
   ['patch -i', 'bash', { command: 'patch -p1 -i plans/new.diff' }],
+  ['a write tool path ending in a slash', 'write', { path: 'src/newmod/' }],
+  ['a write tool path with backslashes', 'write', { path: 'src\\newmod\\x.ts' }],
+  ['mkdir -p through a missing folder', 'bash', { command: 'mkdir -p src/a/../newmod' }],
+  ['a heredoc', 'bash', { command: 'cat > src/newmod/x.ts <<EOF\nx\nEOF' }],
+  ['a redirection without a command', 'bash', { command: '>src/newmod/x.ts' }],
+  ['exec opening a file', 'bash', { command: 'exec 3>src/newmod/x.ts' }],
+  ['a subshell with cd', 'bash', { command: '(cd src && mkdir newmod)' }],
+  ['tar -C', 'bash', { command: 'tar -xf plans/x.tar -C src/newmod' }],
+  ['unzip -d', 'bash', { command: 'unzip plans/x.zip -d src/newmod' }],
+  ['git checkout of a path', 'bash', { command: 'git checkout HEAD~1 -- src/newmod' }],
 ];
 
 /** Folders named by the plan only as a prefix or inside another path: not named. */
@@ -158,6 +168,10 @@ const UNCLEAR: Array<[string, string, Record<string, unknown>]> = [
   ['a shell call with an environment', 'bash', { command: 'mkdir x', env: { A: '1' } }],
   ['a writer naming no file', 'write', { content: 'x' }],
   ['a patch without file headers', 'patch', { patch: '@@ -1 +1 @@\n-a\n+b\n' }],
+  ['env -C', 'bash', { command: 'env -C src mkdir newmod' }],
+  ['env --chdir=', 'bash', { command: 'env --chdir=src mkdir newmod' }],
+  ['sudo -D', 'bash', { command: 'sudo -D src mkdir newmod' }],
+  ['pushd', 'bash', { command: 'pushd src && mkdir newmod' }],
 ];
 
 /** Calls that pass with the plan. */
@@ -216,6 +230,17 @@ describe('workflow-guard module_roots: a new module needs a plan that names it',
     expect(messageOf(both)).toContain('the new folders src/one, src/two');
     const climbed = await decide(root, 'write', { path: 'src/newmod/../newmod2/x.ts' });
     expect(messageOf(climbed)).toContain('the new folder src/newmod2 ');
+  });
+
+  it('reads cp --parents and rsync -R by the whole source path', async () => {
+    for (const command of [
+      'cp --parents packages/core/index.ts src',
+      'rsync -aR packages/core src/',
+      'cp -r --parents packages/core src',
+    ]) {
+      const outcome = await decide(project(), 'bash', { command });
+      expect(messageOf(outcome), command).toMatch(/the new folders? (src\/core, )?src\/packages /);
+    }
   });
 
   it.each(UNCLEAR)('refuses what it cannot read: %s', async (_label, toolName, toolArgs) => {

@@ -94,8 +94,19 @@ export function moduleJudge(root: string, config: WorkflowGuardConfig) {
 
   /** The top-level folders under a module root a creation makes, both where it leads and by name. */
   function newFolders(creation: Creation): string[] {
-    const path = resolveProjectPath(root, creation.path, creation.cwd);
     const found = new Set<string>();
+    // A tool may read `\` as a separator (as on Windows): `src\x\a.ts` is judged as `src/x/a.ts`
+    // too. A path ending in a separator names a folder.
+    const spellings = new Set([creation.path, creation.path.replaceAll('\\', '/')]);
+    for (const spelling of spellings) {
+      const folder = creation.folder || /[/\\]$/.test(spelling);
+      addNewFolders({ ...creation, path: spelling, folder }, found);
+    }
+    return [...found];
+  }
+
+  function addNewFolders(creation: Creation, found: Set<string>) {
+    const path = resolveProjectPath(root, creation.path, creation.cwd);
     for (const [rel, base] of [
       [path.inProject, realRoot],
       [path.lexicalInProject, lexicalRoot],
@@ -111,7 +122,6 @@ export function moduleJudge(root: string, config: WorkflowGuardConfig) {
         if (!exists(join(base, folder))) found.add(folder);
       }
     }
-    return [...found];
   }
 
   function isFolder(path: string): boolean {

@@ -1,0 +1,45 @@
+import type { PathBase, ShellWord } from 'hermes-extensions/policy';
+import type { CreationLog } from './creation-log.js';
+
+/** Characters that separate paths inside a word (code, `--out=x`, `of=x`). */
+const TOKEN_SEPARATORS = /[\s'"`(),;=:<>|&{}[\]]+/;
+/** A last segment that reads as a file name (`x.ts`), not a folder. */
+const FILE_NAME = /^[^.].*\.[A-Za-z0-9]{1,8}$/;
+
+/**
+ * A program the guard does not know: every path its words name may be created
+ * (`node gen.js src/x`, `python -c "open('src/x/a')"`), and a word the shell expands under a
+ * module root is unclear.
+ */
+export function mentionedPaths(
+  log: CreationLog,
+  name: string,
+  words: readonly ShellWord[],
+  cwd: PathBase | undefined,
+): string | undefined {
+  for (const word of words) {
+    if (!word.literal) {
+      const problem = expandedUnderRoot(log.moduleRoots, word);
+      if (problem) return problem;
+    }
+    for (const token of word.value.split(TOKEN_SEPARATORS)) {
+      if (!token.includes('/')) continue;
+      const last = token.replace(/\/+$/, '').split('/').at(-1) ?? '';
+      const problem = log.add(token, cwd, !FILE_NAME.test(last), name);
+      if (problem) return problem;
+    }
+  }
+  return undefined;
+}
+
+function expandedUnderRoot(moduleRoots: readonly string[], word: ShellWord): string | undefined {
+  for (const root of moduleRoots) {
+    const at = word.text.indexOf(`${root}/`);
+    if (at === -1) continue;
+    const segment = word.text.slice(at + root.length + 1).split('/')[0] ?? '';
+    if (segment === '' || /[$`{*?[]/.test(segment)) {
+      return `\`${word.text}\` is only known when the command runs, and may name a new folder under ${root}/`;
+    }
+  }
+  return undefined;
+}
