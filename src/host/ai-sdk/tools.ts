@@ -9,6 +9,7 @@ import {
   decideApproval,
   declinedToolResult,
 } from '../approval.js';
+import { blockedToolError } from '../blocked-tool-result.js';
 import { approvedInMessages } from './approvals.js';
 
 /** How a wrapped `execute` is called; the SDK's own options type differs between versions. */
@@ -148,11 +149,7 @@ export function hermesTools<T extends ToolSet>(
           forget();
         }
         if (settled.blocked) {
-          const blocked = {
-            error: settled.message,
-            blocked_by_extension: true,
-            extension: settled.blockedBy,
-          };
+          const blocked = blockedToolError(settled);
           done('blocked', blocked);
           return blocked;
         }
