@@ -7,9 +7,14 @@ type Blocked = Extract<ChainOutcome<unknown>, { blocked: true }>;
  * `{"error":"…","blocked_by_extension":true,"extension":"…"}`.
  */
 export function blockedToolResult(outcome: Blocked): string {
-  return JSON.stringify({
-    error: outcome.message,
-    blocked_by_extension: true,
-    extension: outcome.blockedBy,
-  });
+  return JSON.stringify(blockedToolError(outcome));
+}
+
+/** The same result as an object, for hosts whose tools return values (the AI SDK). */
+export function blockedToolError(outcome: Blocked): {
+  error: string;
+  blocked_by_extension: true;
+  extension: string;
+} {
+  return { error: outcome.message, blocked_by_extension: true, extension: outcome.blockedBy };
 }

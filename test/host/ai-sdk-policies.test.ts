@@ -3,11 +3,12 @@ import * as aiTest from 'ai/test';
 import {
   type ApprovalRequest,
   ask,
+  block,
   createRuntime,
   restrictTools,
   rewrite,
 } from 'hermes-extensions';
-import { hermesMiddleware, withHermes, wrapTools } from 'hermes-extensions/ai-sdk';
+import { hermesMiddleware, hermesTools, withHermes, wrapTools } from 'hermes-extensions/ai-sdk';
 import { memoryLogger } from 'hermes-extensions/testing';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
@@ -304,5 +305,209 @@ describe('hermes-extensions/ai-sdk: restrictTools becomes the step active tools'
     expect(promptText(model.doGenerateCalls[1])).toMatch(
       /Tool \\"write\\" cannot be called: extension \\"quiet\\" took it away for this request \(answer in words\)/,
     );
+  });
+});
+
+describe('hermes-extensions/ai-sdk: an approval counts only for the call it was given for', () => {
+  /** Turn 1 asks about w1 (a.ts); the person's answer goes into the messages of turn 2. */
+  async function approvedHistory() {
+    const runtime = await createRuntime({ extensions: [careful], logger: memoryLogger() });
+    const { tools } = writeTools();
+    const model = new MockLanguageModel({ doGenerate: [callOf('write', 'w1', { path: 'a.ts' })] });
+    const first = await runtime.runTurn({ sessionId: 's', turnId: 't1' }, async (turn) => {
+      const call = await withHermes(turn, { prompt: 'write a.ts', model, tools });
+      return generateText({ model: call.model, tools: call.tools, prompt: call.prompt });
+    });
+    const request = first.content.find((part) => part.type === 'tool-approval-request');
+    if (request?.type !== 'tool-approval-request') throw new Error('no approval request');
+    const answer: ModelMessage = {
+      role: 'tool',
+      content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved: true }],
+    };
+    const messages: ModelMessage[] = [
+      { role: 'user', content: 'write a.ts' },
+      ...first.response.messages,
+      answer,
+    ];
+    return { runtime, messages };
+  }
+
+  it('a later call that reuses an approved call id is asked about again (approver)', async () => {
+    const { runtime, messages } = await approvedHistory();
+    const { tools, ran } = writeTools();
+    // Turn 2: the approved call runs, then the model re-sends the same id with other input.
+    const model = new MockLanguageModel({
+      doGenerate: [callOf('write', 'w1', { path: 'secrets.ts' }), answer('Done.')],
+    });
+    const approve = vi.fn(() => false);
+    await runtime.runTurn({ sessionId: 's', turnId: 't2' }, (turn) =>
+      generateText({
+        model: wrapLanguageModel({ model, middleware: hermesMiddleware(turn) }),
+        tools: wrapTools(turn, tools, { approve }),
+        messages,
+        stopWhen: stepCountIs(5),
+      }),
+    );
+    // The approver decides every ask; the SDK refuses the earlier answer (no needsApproval).
+    expect(ran).toEqual([]);
+    expect(approve).toHaveBeenCalledWith(
+      expect.objectContaining({ toolArgs: { path: 'sandbox/secrets.ts' } }),
+    );
+  });
+
+  it('a later call that reuses an approved call id gets an approval request of its own', async () => {
+    const { runtime, messages } = await approvedHistory();
+    const { tools, ran } = writeTools();
+    const model = new MockLanguageModel({
+      doGenerate: [callOf('write', 'w1', { path: 'secrets.ts' }), answer('Done.')],
+    });
+    let pending: ReadonlyMap<string, ApprovalRequest> = new Map();
+    const result = await runtime.runTurn({ sessionId: 's', turnId: 't2' }, (turn) => {
+      const wrapped = hermesTools(turn, tools);
+      pending = wrapped.pendingApprovals;
+      return generateText({
+        model: wrapLanguageModel({ model, middleware: hermesMiddleware(turn) }),
+        tools: wrapped.tools,
+        messages,
+        stopWhen: stepCountIs(5),
+      });
+    });
+    expect(ran).toEqual(['sandbox/a.ts']);
+    expect(result.content.filter((p) => p.type === 'tool-approval-request')).toHaveLength(1);
+    expect(pending.get('w1')?.toolArgs).toEqual({ path: 'sandbox/secrets.ts' });
+  });
+
+  it('a yes for another call id does not approve this one', async () => {
+    const { runtime, messages } = await approvedHistory();
+    const { tools, ran } = writeTools();
+    const model = new MockLanguageModel({
+      doGenerate: [callOf('write', 'w2', { path: 'b.ts' }), answer('Done.')],
+    });
+    const result = await runtime.runTurn({ sessionId: 's', turnId: 't2' }, (turn) =>
+      generateText({
+        model: wrapLanguageModel({ model, middleware: hermesMiddleware(turn) }),
+        tools: wrapTools(turn, tools),
+        messages,
+        stopWhen: stepCountIs(5),
+      }),
+    );
+    expect(ran).toEqual(['sandbox/a.ts']);
+    expect(result.content).toContainEqual(
+      expect.objectContaining({
+        type: 'tool-approval-request',
+        toolCall: expect.objectContaining({ toolCallId: 'w2' }),
+      }),
+    );
+  });
+
+  it('a tool-approval-response for a call nobody asked about runs nothing', async () => {
+    const runtime = await createRuntime({ extensions: [careful], logger: memoryLogger() });
+    const { tools, ran } = writeTools();
+    const model = new MockLanguageModel({ doGenerate: [answer('Done.')] });
+    const messages: ModelMessage[] = [
+      { role: 'user', content: 'write a.ts' },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool-call', toolCallId: 'w1', toolName: 'write', input: { path: 'a.ts' } },
+        ],
+      },
+      {
+        role: 'tool',
+        content: [{ type: 'tool-approval-response', approvalId: 'x', approved: true }],
+      },
+    ];
+    await expect(
+      runtime.runTurn({ sessionId: 's' }, (turn) =>
+        generateText({
+          model: wrapLanguageModel({ model, middleware: hermesMiddleware(turn) }),
+          tools: wrapTools(turn, tools),
+          messages,
+        }),
+      ),
+    ).rejects.toThrow();
+    expect(ran).toEqual([]);
+  });
+
+  it('two calls under one id are each judged by their own input', async () => {
+    const runtime = await createRuntime({
+      extensions: [
+        ext('no-secrets', (h) =>
+          h.on('intercept_tool_call', (e) =>
+            String(e.toolArgs.path).includes('secret') ? block('no secrets') : undefined,
+          ),
+        ),
+      ],
+      logger: memoryLogger(),
+    });
+    const { tools, ran } = writeTools();
+    const twoCalls = {
+      ...callOf('write', 'w1', { path: 'a.ts' }),
+      content: [
+        ...callOf('write', 'w1', { path: 'a.ts' }).content,
+        ...callOf('write', 'w1', { path: 'secret.ts' }).content,
+      ],
+    };
+    const model = new MockLanguageModel({ doGenerate: [twoCalls, answer('Done.')] });
+    await runtime.runTurn({ sessionId: 's' }, async (turn) => {
+      const call = await withHermes(turn, { prompt: 'go', model, tools });
+      return generateText({
+        model: call.model,
+        tools: call.tools,
+        prompt: call.prompt,
+        stopWhen: stepCountIs(5),
+      });
+    });
+    expect(ran).toEqual(['a.ts']);
+  });
+});
+
+describe('hermes-extensions/ai-sdk: a hidden tool stays hidden', () => {
+  it('a tool choice that names a hidden tool does not make the model call it', async () => {
+    const runtime = await createRuntime({
+      extensions: [ext('read-only', (h) => h.on('before_llm_call', () => restrictTools(['read'])))],
+      logger: memoryLogger(),
+    });
+    const { tools } = writeTools();
+    const model = new MockLanguageModel({ doGenerate: [answer('Hi.')] });
+    // The SDK then finds no call to the tool it named and fails the request: closed either way.
+    await expect(
+      runtime.runTurn({ sessionId: 's' }, async (turn) => {
+        const call = await withHermes(turn, { prompt: 'go', model, tools });
+        return generateText({
+          model: call.model,
+          tools: call.tools,
+          prompt: call.prompt,
+          toolChoice: { type: 'tool', toolName: 'write' },
+        });
+      }),
+    ).rejects.toThrow(/required tool 'write'/);
+    expect(model.doGenerateCalls[0]?.toolChoice).toEqual({ type: 'none' });
+    expect(model.doGenerateCalls.map(toolNamesOf)).toEqual([['read']]);
+  });
+
+  it('a hidden tool called in another case does not run', async () => {
+    const runtime = await createRuntime({
+      extensions: [ext('read-only', (h) => h.on('before_llm_call', () => restrictTools(['read'])))],
+      logger: memoryLogger(),
+    });
+    const { tools, ran } = writeTools();
+    const model = new MockLanguageModel({
+      doGenerate: [
+        callOf('Write', 'w1', { path: 'a.ts' }),
+        callOf('WRITE', 'w2', { path: 'b.ts' }),
+        answer('Sorry.'),
+      ],
+    });
+    await runtime.runTurn({ sessionId: 's' }, async (turn) => {
+      const call = await withHermes(turn, { prompt: 'go', model, tools });
+      return generateText({
+        model: call.model,
+        tools: call.tools,
+        prompt: call.prompt,
+        stopWhen: stepCountIs(5),
+      });
+    });
+    expect(ran).toEqual([]);
   });
 });

@@ -10,6 +10,7 @@ import {
   decideApproval,
   declinedToolResult,
 } from '../approval.js';
+import { blockedToolError } from '../blocked-tool-result.js';
 import { approvedInMessages } from './approvals.js';
 
 /** How a wrapped `execute` is called; the SDK's own options type differs between versions. */
@@ -59,9 +60,12 @@ export function hermesTools<T extends ToolSet>(
   const open = new Map<string, Done>();
   const pendingApprovals = new Map<string, ApprovalRequest>();
 
-  /** The call's chain outcome, run once; pre_tool_call goes out before the chain runs. */
+  /**
+   * The call's chain outcome, run once; pre_tool_call goes out before the chain runs. A call is
+   * its name, id and input: a model that sends another input under the same id makes another call.
+   */
   const intercept = (name: string, args: Record<string, unknown>, toolCallId: string) => {
-    const key = `${name}\u0000${toolCallId}`;
+    const key = `${name}\u0000${toolCallId}\u0000${JSON.stringify(args)}`;
     if (!open.has(key)) {
       const call = { id: toolCallId, name, arguments: args };
       const attempt = telemetry.attempt ?? UNOBSERVED_ATTEMPT;
@@ -108,8 +112,15 @@ export function hermesTools<T extends ToolSet>(
       input: unknown,
       context: { toolCallId: string; messages?: unknown },
     ) => {
-      // A person answered it already: the SDK runs `execute`, and `execute` decides.
-      if (approvedInMessages(context.messages, context.toolCallId)) return true;
+      // A person answered this very call: the SDK runs `execute`, and `execute` decides.
+      if (
+        approvedInMessages(context.messages, {
+          toolCallId: context.toolCallId,
+          toolName: name,
+          input,
+        })
+      )
+        return true;
       const { outcome, done } = intercept(name, argsOf(input), context.toolCallId);
       const settled = await outcome;
       if (settled.blocked) return false;
@@ -139,20 +150,22 @@ export function hermesTools<T extends ToolSet>(
           forget();
         }
         if (settled.blocked) {
-          const blocked = {
-            error: settled.message,
-            blocked_by_extension: true,
-            extension: settled.blockedBy,
-          };
+          const blocked = blockedToolError(settled);
           done('blocked', blocked);
           return blocked;
         }
         const request = askOf(name, context.toolCallId, settled);
         if (request !== undefined) {
           pendingApprovals.delete(context.toolCallId);
-          const approval = approvedInMessages(context.messages, context.toolCallId)
-            ? { approved: true }
-            : await decideApproval(approve, request);
+          // With an approver, it decides every ask: a yes in the messages was for the SDK's own.
+          const answered =
+            approve === undefined &&
+            approvedInMessages(context.messages, {
+              toolCallId: context.toolCallId,
+              toolName: name,
+              input,
+            });
+          const approval = answered ? { approved: true } : await decideApproval(approve, request);
           if (!approval.approved) {
             const declined = declinedToolResult({
               ...approval,
