@@ -21,6 +21,8 @@ function project() {
   return root;
 }
 
+// The analysis as a host without the sandbox meets it (`sandbox: off`); sandbox.test.ts runs the
+// same kinds of calls with the sandbox on.
 async function decide(
   root: string,
   toolName: string,
@@ -30,7 +32,7 @@ async function decide(
   const runtime = await createRuntime({
     extensions: [workflowGuard],
     cwd: root,
-    config: { extensions: { 'workflow-guard': config } },
+    config: { extensions: { 'workflow-guard': { sandbox: 'off', ...config } } },
     logger: memoryLogger(),
   });
   return runtime.runTurn({ sessionId: 's' }, (turn) =>

@@ -32,7 +32,8 @@ export const SHELL_TOOL_NAMES: readonly string[] = [
   'execute_command',
 ];
 
-const COMMAND_KEYS = ['command', 'cmd', 'script', 'code', 'input'];
+/** The argument names a shell tool's command line comes under. */
+export const COMMAND_KEYS: readonly string[] = ['command', 'cmd', 'script', 'code', 'input'];
 const ARGV_KEYS = ['args', 'argv', 'arguments'];
 const CWD_KEYS = ['workdir', 'cwd', 'working_directory', 'workingDirectory', 'dir', 'directory'];
 /** Arguments of the common shell tools that change nothing about what runs. */
