@@ -244,7 +244,7 @@ describe('workflow-guard without a plan, when the sandbox cannot run', () => {
     const outcome = await decide(root, 'npm test');
     expect(outcome).toMatchObject({ blocked: true, blockedBy: 'workflow-guard' });
     expect(messageOf(outcome)).toContain('It could not run in the OS sandbox: bubblewrap (bwrap)');
-    expect(messageOf(outcome)).toContain('apt-get install bubblewrap socat');
+    expect(messageOf(outcome)).toContain('apt-get install bubblewrap socat ripgrep');
     const required = await decide(root, 'ls', { sandbox: 'require' });
     expect(required).toMatchObject({ blocked: true, blockedBy: 'workflow-guard' });
     expect(messageOf(required)).toContain('sandbox: require');

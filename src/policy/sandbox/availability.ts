@@ -13,7 +13,7 @@ let cached: SandboxAvailability | undefined;
 /**
  * Checked once per process: the sandbox runtime is installed, this is an operating system it
  * supports, this process is not itself inside a sandbox (a sandbox cannot start inside one), and on
- * Linux bubblewrap and socat are on the PATH and bubblewrap can make the namespaces the sandbox
+ * Linux bubblewrap, socat and ripgrep are on the PATH and bubblewrap can make the namespaces the sandbox
  * uses (a container without user namespaces cannot). It costs one short `bwrap` run (about 15 ms);
  * `hermes extensions doctor` runs a real sandboxed command as well.
  */
@@ -57,11 +57,13 @@ function probe(): SandboxAvailability {
       'run the agent on Linux or macOS, or in WSL 2',
     );
   }
-  const missing = ['bwrap', 'socat'].filter((program) => onPath(program) === undefined);
+  // What the sandbox runtime needs on Linux: bubblewrap, socat (its network filter) and ripgrep
+  // (it looks for files that must stay read-only with it); it refuses to start without them.
+  const missing = LINUX_PROGRAMS.filter(([program]) => onPath(program) === undefined);
   if (missing.length > 0) {
     return unavailable(
-      `${missing.map((p) => (p === 'bwrap' ? 'bubblewrap (bwrap)' : p)).join(' and ')} ${missing.length > 1 ? 'are' : 'is'} not installed`,
-      'install them: `apt-get install bubblewrap socat` (Debian, Ubuntu), `dnf install bubblewrap socat` (Fedora)',
+      `${missing.map(([, name]) => name).join(', ')} ${missing.length > 1 ? 'are' : 'is'} not installed`,
+      'install them: `apt-get install bubblewrap socat ripgrep` (Debian, Ubuntu), `dnf install bubblewrap socat ripgrep` (Fedora)',
     );
   }
   const run = spawnSync(
@@ -93,6 +95,12 @@ function probe(): SandboxAvailability {
   }
   return { available: true, cli };
 }
+
+const LINUX_PROGRAMS = [
+  ['bwrap', 'bubblewrap (bwrap)'],
+  ['socat', 'socat'],
+  ['rg', 'ripgrep (rg)'],
+] as const;
 
 function onPath(program: string): string | undefined {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
