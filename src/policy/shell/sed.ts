@@ -119,8 +119,10 @@ class ScriptReader {
       case 'b':
       case 't':
       case 'T':
-        // A label runs to the end of the line or to `;` (GNU sed).
-        while (this.at < this.text.length && !'\n;'.includes(this.peek())) this.at++;
+        // GNU sed ends a label at white space or `;`: what follows is the next command
+        // (`:x w file` is a label and a write).
+        this.skip(' \t');
+        while (this.at < this.text.length && !' \t\n;'.includes(this.peek())) this.at++;
         return;
       case 'a':
       case 'i':
