@@ -58,8 +58,14 @@ export function changes(before: Map<string, string>, after: Map<string, string>)
 }
 
 /** Runs a program in `cwd` without a shell, its input empty, stopped after `timeoutMs`. */
-export function run(program: string, args: readonly string[], cwd: string, timeoutMs = 1000) {
-  return spawnSync(program, args, { cwd, timeout: timeoutMs, input: '', encoding: 'utf8' });
+export function run(
+  program: string,
+  args: readonly string[],
+  cwd: string,
+  timeoutMs = 1000,
+  env: NodeJS.ProcessEnv = process.env,
+) {
+  return spawnSync(program, args, { cwd, timeout: timeoutMs, input: '', encoding: 'utf8', env });
 }
 
 /** Whether `program --version` says it is the GNU one (the readers follow GNU's grammar). */
