@@ -78,6 +78,7 @@ const ASSIGNMENTS: Array<[string, RegExp]> = [
   ["bash -o xtrace -c 'git status'", /xtrace/],
   ["sh -ac 'git status'", /-a/],
   ['command cd plans && echo x > a.md', /command cd/],
+  ['cd plans && command -p -- cd ../src && echo x > app.ts', /command cd/],
 ];
 
 /** The program, or its words, come from data only known when it runs. */

@@ -45,7 +45,7 @@ export const command: ProgramRule = (words, context) => {
   const first = words[0];
   if (first?.literal && (first.value === '-v' || first.value === '-V')) return undefined;
   // `command cd DIR` changes the shell's folder as `cd` does, where the walk does not follow it.
-  const program = words.find((word) => !(word.literal && word.value === '-p'));
+  const program = words.find((word) => !(word.literal && word.value.startsWith('-')));
   if (program?.literal && ['cd', 'pushd', 'popd'].includes(program.value)) {
     return `\`command ${program.value}\` changes the folder without the guard following it; write \`cd DIR\``;
   }
