@@ -28,8 +28,7 @@ function bashOnly(node: SyntaxNode): string | undefined {
       return '`(( … ))` is bash syntax';
     case 'Select':
     case 'Coproc':
-    case 'Function':
-      return `a ${node.type.toLowerCase()} is bash syntax here`;
+      return `\`${node.type.toLowerCase()}\` is bash syntax`;
     case 'ArithmeticExpansion':
       return node.text.startsWith('$[') ? '`$[ … ]` is bash syntax' : undefined;
     case 'HereString':
