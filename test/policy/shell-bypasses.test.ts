@@ -50,6 +50,7 @@ const ARITHMETIC: Array<[string, RegExp]> = [
   // Files named `-v` and `a[$(touch src/x)]` in plans/ are a glob's words.
   ['cd plans && [ * ]', /only known when it runs/],
   ['[ -n "$x" -a -v "$y" ]', /-v/],
+  ['[ -f $f ]', /may become any number of words/],
 ];
 
 /** Every way bash assigns a variable: a later program may read it (HOME, GIT_*, PS4, …). */
@@ -162,6 +163,7 @@ const PASSES = [
   '[ "$x" = yes ]',
   '[ -f src/app.ts -a -r src/app.ts ]',
   'test "$n" -eq 1',
+  '[ $# -gt 0 ] && [ -z "$(git status --porcelain)" ]',
   "printf '%s\\n' a",
   'printf "%d items\\n" 3',
   'printf -- "%s\\n" a',

@@ -49,13 +49,18 @@ export function shellWord(word: Word): ShellWord {
   const mayBeOption = !isText(first) || textOf(first).startsWith('-') || textOf(first) === '';
   // "$@" and "${a[@]}" are as many words as there are elements, quoted or not.
   const single = parts.every(
-    (part) => isText(part) || (QUOTED_PARTS.has(part.type) && !part.text.includes('@')),
+    (part) =>
+      isText(part) ||
+      (QUOTED_PARTS.has(part.type) && !part.text.includes('@')) ||
+      NUMBER_PARAMETERS.has(part.text),
   );
   return { ...dynamic(word, mayBeOption, pattern), ...(single && { single }) };
 }
 
 /** Parts whose expansions are quoted: they make text, never split or glob. */
 const QUOTED_PARTS = new Set(['DoubleQuoted', 'LocaleString']);
+/** Parameters that are always one number (`[ $# -gt 0 ]`). */
+const NUMBER_PARAMETERS = new Set(['$#', '$?', '$$', '$!']);
 
 function dynamic(word: Word, mayBeOption: boolean, pattern: boolean): ShellWord {
   return { value: word.text, text: word.text, literal: false, mayBeOption, pattern };
