@@ -92,7 +92,7 @@ function sedScript(seed: number): string {
       `T${space()}${r.pick(LABELS)}`,
       `{${space()}p${space()}}`,
       '# comment w out.txt',
-      'v',
+      `v${space()}${r.pick(['', '4.2', `4.2 w ${file}`, '4.2;w out.txt', `4.2\tr ${file}`])}`,
     ]);
   };
   const parts: string[] = [];

@@ -104,6 +104,8 @@ const SED: Array<[string, RegExp]> = [
   ["sed -n 'bx w src/a.ts\n:x' src/app.ts", /writes a file/],
   ["sed -n 'tx e touch src/x\n:x' src/app.ts", /runs a command/],
   ["sed -n 'T x;W src/a.ts' src/app.ts", /writes a file/],
+  // `v` takes a version the same way: what follows it is the next command.
+  ["sed -n 'v 4.2 w src/a.ts' src/app.ts", /writes a file/],
 ];
 
 /** `sh -c` runs under dash: bash-only syntax means something else there. */
