@@ -14,7 +14,9 @@ import {
   type TestExpression,
   type Word,
 } from 'unbash';
+import { expansionProblem } from './expansions.js';
 import { enter, join, type ShellCwd, type State, same, startCwd } from './folders.js';
+import { testExpressionProblem } from './test-expression.js';
 import { literalWord, type ShellWord, shellWord } from './words.js';
 
 export type { ShellCwd } from './folders.js';
@@ -199,9 +201,12 @@ class Walker {
         this.statements(node.body.commands, undefined);
         return undefined;
       }
-      case 'TestCommand':
+      case 'TestCommand': {
         this.test(node.expression, state);
+        const problem = testExpressionProblem(node.expression);
+        if (problem) this.problem(problem);
         return state;
+      }
       // Not understood: a problem. Their commands are still walked (from an unknown folder, as
       // they may run any number of times), so a caller that only looks for commands finds them.
       case 'For':
@@ -365,11 +370,12 @@ class Walker {
         case 'ExtendedGlob':
           this.problem(`the extended glob \`${child.text}\``);
           return;
-        case 'ParameterExpansion':
-          if (child.operation?.type === 'Transform' || child.operation?.type === 'Unknown') {
-            this.problem(`the expansion \`${child.text}\``);
-          }
+        case 'ArithmeticExpansion':
+        case 'ParameterExpansion': {
+          const problem = expansionProblem(child);
+          if (problem) this.problem(problem);
           break;
+        }
       }
       this.expansions(child, state);
     });
