@@ -67,6 +67,16 @@ const options = (root: string) => ({ root, writable: ['plans/', 'handoff/'] });
  * sandbox; run for real, none changes src/.
  */
 const ATTEMPTS = [
+  "test -v 'a[$(touch src/pwned)]'",
+  "[ -v 'a[$(touch src/pwned)]' ]",
+  "[[ -v 'a[$(touch src/pwned)]' ]]",
+  "[[ 'a[$(rm -f src/app.ts)]' -eq 1 ]]",
+  "printf -v 'a[$(touch src/pwned)]' %s x",
+  'printf -v HOME %s "$PWD/plans/h"; git status',
+  'echo touch src/pwned | xargs env',
+  'echo touch src/pwned | xargs xargs',
+  "sed -n ':x w src/app.ts' src/app.ts",
+  "sh -c '[[ a > src/app.ts ]]'",
   "x='a[$(touch src/pwned)]'; echo $(( x ))",
   "x='a[$(touch src/pwned)]'; echo $[ x ]",
   // biome-ignore lint/suspicious/noTemplateCurlyInString: bash's own ${…}, not JavaScript's
