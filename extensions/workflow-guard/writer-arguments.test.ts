@@ -102,6 +102,24 @@ const HIDDEN: Array<[...Row, argument: string]> = [
     'path',
   ],
   ['an escaped name of a hard link', 'write', () => ({ path: 'plans/app%2dalias.ts' }), 'path'],
+  [
+    'an LSP workspace edit keyed by file: URL',
+    'edit',
+    (root) => ({
+      ...decoy,
+      changes: { [`file://${root}/src/app.ts`]: [{ range: {}, newText: 'x' }] },
+    }),
+    'argument `changes` has an entry named',
+  ],
+  [
+    'an LSP document change',
+    'edit',
+    (root) => ({
+      ...decoy,
+      documentChanges: [{ textDocument: { uri: `file://${root}/src/app.ts` }, edits: [] }],
+    }),
+    'documentChanges[0].textDocument.uri',
+  ],
   ['fullwidth dots', 'write', () => ({ path: 'plans/\uFF0E\uFF0E/src/app.ts' }), 'path'],
   [
     'JSON text nested past what is read',

@@ -72,8 +72,12 @@ export const CONTENT_KEYS = names(
  */
 export const PATH_LIKE_NAME = /path|file|dir|folder|dest|target|output|location|^source$|^src$/i;
 
-/** Whether the guard knows what an argument of this name holds. */
+/**
+ * Whether the guard knows what an argument of this name holds. Only a word is a name: a key such
+ * as `file:///src/a.ts` or `src/path.ts` is a file name, whatever words are in it.
+ */
 export function isKnownArgumentName(key: string): boolean {
+  if (!/^[a-z][a-z0-9_-]*$/i.test(key)) return false;
   const name = argumentName(key);
   return (
     PATH_KEYS.has(name) ||

@@ -45,6 +45,15 @@ const TEXTS: Array<[label: string, args: unknown, texts: Array<[argument: string
       ],
     ],
     [
+      'names of entries with the words of argument names in them',
+      { changes: { 'file:///r/src/a.ts': [], 'src/path.ts': 'x' } },
+      [
+        ['changes', 'file:///r/src/a.ts'],
+        ['changes', 'src/path.ts'],
+        ['changes.src/path.ts', 'x'],
+      ],
+    ],
+    [
       'nested lists',
       { edits: [[{ where: 'src/a.ts' }]] },
       [
