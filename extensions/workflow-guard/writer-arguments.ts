@@ -51,13 +51,7 @@ export function unplacedArgument(
   }
   const known = new Set(targets);
   const entries = projectEntryNames(root);
-  const problems = [
-    ...targets.map((target) => placed(target, where.get(target) ?? 'its patch names', true)),
-    ...[...where]
-      .filter(([text]) => !known.has(text) && looksLikePath(text, entries))
-      .map(([text, at]) => placed(text, at, false)),
-  ];
-  const problem = read.unknown ?? problems.find((found) => found !== undefined);
+  const problem = read.unknown ?? firstProblem();
   if (problem === undefined) return undefined;
   const folders = allowed.join(', ');
   return {
@@ -66,11 +60,25 @@ export function unplacedArgument(
     kind: 'unclear',
   };
 
+  function firstProblem(): string | undefined {
+    for (const target of targets) {
+      const problem = placed(target, where.get(target) ?? 'its patch names', true);
+      if (problem) return problem;
+    }
+    for (const [text, at] of where) {
+      if (known.has(text) || !looksLikePath(text, entries)) continue;
+      const problem = placed(text, at, false);
+      if (problem) return problem;
+    }
+    return undefined;
+  }
+
   function placed(text: string, at: string, isTarget: boolean): string | undefined {
-    const read = pathReadings(text);
-    if ('unreadable' in read)
-      return `${at} ${show(text)}, which cannot be placed: ${read.unreadable}`;
-    for (const reading of read.readings) {
+    const readings = pathReadings(text);
+    if ('unreadable' in readings) {
+      return `${at} ${show(text)}, which cannot be placed: ${readings.unreadable}`;
+    }
+    for (const reading of readings.readings) {
       if (isTarget && reading === text) continue; // judged as given by the caller
       const path = resolveProjectPath(root, reading);
       const as = reading === text ? '' : ` (read as ${show(reading)})`;
