@@ -4,11 +4,19 @@
  * shell call in the OS sandbox (README, The sandbox). Apart
  * from the root entry, so a host that embeds the runtime does not load the shell parsers.
  */
+export {
+  type ArgumentText,
+  type ArgumentTexts,
+  argumentTexts,
+  looksLikePath,
+} from './argument-texts.js';
 export { type PatchTargets, readPatch } from './patch.js';
+export { type PathReadings, pathReadings } from './path-readings.js';
 export {
   isWithin,
   type PathBase,
   type ProjectPath,
+  projectEntryNames,
   resolveProjectPath,
 } from './project-paths.js';
 export {

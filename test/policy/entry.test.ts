@@ -19,6 +19,10 @@ describe('hermes-extensions/policy', () => {
       'sandboxedShellCallOf',
       'sandboxRuntimeCli',
       'sandboxShellCall',
+      'argumentTexts',
+      'looksLikePath',
+      'pathReadings',
+      'projectEntryNames',
     ]);
     for (const [name, helper] of helpers) {
       if (since01.has(name)) expect(fromRoot.has(name), name).toBe(false);
