@@ -35,6 +35,32 @@ interface GuardState {
 }
 
 /**
+ * A judge whose answer the sandboxing handler hands to the validator of the same call: when nothing
+ * rewrote the call, the validator meets the same arguments object and takes the answer instead of
+ * judging again, so a command proven to only read is analysed once (BENCHMARKS.md, The sandbox).
+ * An answer is taken at most once, and the handler forgets any earlier one for the object first,
+ * so a host that passes the same object again is judged again.
+ */
+function judgeHandedOn(
+  judge: (tool: string, args: Readonly<Record<string, unknown>>) => Refusal | undefined,
+) {
+  const handed = new WeakMap<object, { tool: string; refusal: Refusal | undefined }>();
+  return {
+    judgeAndHandOn(tool: string, args: Readonly<Record<string, unknown>>): Refusal | undefined {
+      handed.delete(args);
+      const refusal = judge(tool, args);
+      handed.set(args, { tool, refusal });
+      return refusal;
+    },
+    judge(tool: string, args: Readonly<Record<string, unknown>>): Refusal | undefined {
+      const known = handed.get(args);
+      handed.delete(args);
+      return known !== undefined && known.tool === tool ? known.refusal : judge(tool, args);
+    },
+  };
+}
+
+/**
  * The sandboxing handler runs after every other extension's rewrites (they may change the command
  * it wraps), and the validator accepts only the wrapper exactly as made (README, The sandbox).
  */
@@ -104,7 +130,8 @@ export default defineExtension({
     }
 
     // Validators: they judge the call as it will run, after every extension that rewrites it.
-    const judge = toolJudge(root, config);
+    const judging = judgeHandedOn(toolJudge(root, config));
+    const judge = judging.judge;
     const judgeModules = moduleJudge(root, config);
     const sandbox = config.sandbox === 'off' ? undefined : guardSandbox(root, config);
 
@@ -118,7 +145,7 @@ export default defineExtension({
           if (kindOf(event.toolName) !== 'shell' || planned() || sandbox.holds(event.toolArgs)) {
             return undefined;
           }
-          const refusal = judge(event.toolName, event.toolArgs);
+          const refusal = judging.judgeAndHandOn(event.toolName, event.toolArgs);
           if (refusal?.kind === 'violation') return undefined;
           if (refusal === undefined && config.sandbox === 'auto') return undefined;
           const call = sandbox.wrap(event.toolArgs);
