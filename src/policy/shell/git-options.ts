@@ -130,7 +130,9 @@ export const SHOW: OptionSpec = {
 };
 
 export const STATUS: OptionSpec = {
-  flags: 'sbvuz',
+  flags: 'sbvz',
+  // `-uno`, `-uall`: -u's mode is attached or absent, never the next word.
+  optional: 'u',
   long: [
     'short',
     'branch',

@@ -11,10 +11,12 @@ const SUBCOMMANDS: Readonly<Record<string, ProgramRule>> = {
   show: withOptions(SHOW),
   diff: withOptions(SHOW),
   whatchanged: withOptions(SHOW),
+  // shortlog's -n sorts by count (`-sn`); log's -n takes a count.
   shortlog: withOptions({
     ...SHOW,
-    flags: `${SHOW.flags}ne`,
-    long: [...(SHOW.long ?? []), 'summary', 'numbered', 'email'],
+    flags: `${SHOW.flags}nec`,
+    valued: SHOW.valued?.replace('n', ''),
+    long: [...(SHOW.long ?? []), 'summary', 'numbered', 'email', 'committer'],
   }),
   grep: withOptions(GREP),
   blame: withOptions(BLAME),

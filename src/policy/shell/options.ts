@@ -11,6 +11,8 @@ export interface OptionSpec {
   flags?: string;
   /** Short options that take a value. */
   valued?: string;
+  /** Short options whose value is optional and only ever attached (`git status -uno`). */
+  optional?: string;
   /** Long options (without `--`) that take no value. */
   long?: readonly string[];
   /** Long options that take a value (`--name=X` or `--name X`). */
@@ -35,6 +37,7 @@ export function parseOptions(
   const operands: ShellWord[] = [];
   const flags = spec.flags ?? '';
   const valued = spec.valued ?? '';
+  const optional = spec.optional ?? '';
   let onlyOperands = false;
   for (let i = 0; i < words.length; i++) {
     const word = words[i] as ShellWord;
@@ -93,6 +96,11 @@ export function parseOptions(
       if (valued.includes(letter)) {
         const given = j + 1 < text.length ? literalWord(text.slice(j + 1)) : value();
         if (typeof given === 'string') return given;
+        options.push({ name: `-${letter}`, value: given });
+        break;
+      }
+      if (optional.includes(letter)) {
+        const given = j + 1 < text.length ? literalWord(text.slice(j + 1)) : undefined;
         options.push({ name: `-${letter}`, value: given });
         break;
       }
