@@ -8,6 +8,8 @@ import {
   type ShellCwd,
   type ShellScript,
 } from './script.js';
+import { harmlessAssignment } from './variables.js';
+import { asksVersion } from './versions.js';
 import type { ShellWord } from './words.js';
 
 export interface ShellAnalysisOptions {
@@ -116,7 +118,7 @@ class Judge {
     depth: number,
     moreUnknown: boolean,
   ): string | undefined {
-    const assignment = command.assignments[0];
+    const assignment = command.assignments.find((a) => !harmlessAssignment(command.name, a));
     if (assignment !== undefined) {
       return `the assignment \`${assignment}\` changes what the program reads or runs`;
     }
@@ -134,6 +136,7 @@ class Judge {
     if (this.isTrusted(name, command.words)) return undefined;
     const rule = READ_ONLY_PROGRAMS[name];
     if (rule === undefined) return `\`${name}\` is not a program known to only read`;
+    if (asksVersion(command.words, moreUnknown)) return undefined;
     const context: JudgeContext = {
       program: name,
       command,

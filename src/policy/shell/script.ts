@@ -15,6 +15,7 @@ import {
   type Word,
 } from 'unbash';
 import { enter, join, type ShellCwd, type State, same, startCwd } from './folders.js';
+import { variableNameProblem } from './variables.js';
 import { literalWord, type ShellWord, shellWord } from './words.js';
 
 export type { ShellCwd } from './folders.js';
@@ -202,9 +203,24 @@ class Walker {
       case 'TestCommand':
         this.test(node.expression, state);
         return state;
+      case 'For': {
+        // The loop variable is a word only known when the body runs, as any variable is.
+        const problem = variableNameProblem(node.name.text);
+        if (problem !== undefined) {
+          this.problem(`a \`for\` loop: ${problem}`);
+          for (const word of node.wordlist ?? []) this.word(word, state);
+          this.statements(node.body.commands, undefined);
+          return undefined;
+        }
+        for (const word of node.wordlist ?? []) this.word(word, state);
+        const body = this.statements(node.body.commands, state);
+        if (same(body, state)) return state;
+        // A body that changes folders runs its next round elsewhere: walk it again from unknown.
+        this.statements(node.body.commands, undefined);
+        return undefined;
+      }
       // Not understood: a problem. Their commands are still walked (from an unknown folder, as
       // they may run any number of times), so a caller that only looks for commands finds them.
-      case 'For':
       case 'Select':
         this.problem(
           `a \`${node.type.toLowerCase()}\` loop (it sets the variable ${node.name.text})`,
