@@ -75,6 +75,8 @@ describe('new readers: what passes', () => {
     'git status -uno',
     'git status -u',
     'git status -uall --short',
+    'git config --global user.email',
+    'git remote get-url --push origin',
   ];
 
   it.each(PASSES)('%s', (line) => {
@@ -173,6 +175,15 @@ describe('new readers: attempts to write or run something are refused', () => {
     ['BASH_ENV=plans/x read f', /assignment `BASH_ENV=plans\/x`/],
     ['IFS= ls', /assignment `IFS=`/],
     ['read "$v"', /only known when the command runs/],
+    ["awk '{ print }\r\n' f", /carriage return/],
+    // git config reads one key; git remote get-url one name
+    ['git config edit', /may set a value/],
+    ['git config user.name evil', /may set a value/],
+    ['git config --global core.pager x', /may set a value/],
+    ['git config --unset user.name', /`--unset` is not an option/],
+    ['git remote add x y', /operand/],
+    ['git remote get-url origin upstream', /more than 1 operand/],
+    ['git remote get-url --push=x origin', /`--push` of git remote takes no value|--push/],
     // npm
     ['npm install', /`npm install` is not known to only read/],
     ['npm run build', /`npm run`/],

@@ -234,17 +234,16 @@ class Reader {
 
   private tokenize(): void {
     const text = this.text;
+    // Awks differ on a carriage return (white space, a line's end, an error): none is read.
+    if (text.includes('\r')) throw new Error('has a carriage return');
     let spaced = false;
     while (this.at < text.length) {
       const c = text[this.at] as string;
-      if (c === ' ' || c === '\t' || c === '\r') {
+      if (c === ' ' || c === '\t') {
         this.at++;
         spaced = true;
       } else if (c === '\\' && text[this.at + 1] === '\n') {
         this.at += 2;
-        spaced = true;
-      } else if (c === '\\' && text.startsWith('\r\n', this.at + 1)) {
-        this.at += 3;
         spaced = true;
       } else if (c === '#') {
         while (this.at < text.length && text[this.at] !== '\n') this.at++;
@@ -315,7 +314,7 @@ class Reader {
       const c = text[this.at] as string;
       if (c === '\n') throw new Error('has a string that does not end on its line');
       if (c === '\\') {
-        if (text[this.at + 1] === '\n' || text[this.at + 1] === '\r') {
+        if (text[this.at + 1] === '\n') {
           throw new Error('has a string continued on the next line');
         }
         this.at += 2;
@@ -337,10 +336,9 @@ class Reader {
     let bracket = -1; // where the open bracket expression's content starts
     while (this.at < text.length) {
       const c = text[this.at] as string;
-      if (c === '\n' || c === '\r')
-        throw new Error('has a regular expression that does not end on its line');
+      if (c === '\n') throw new Error('has a regular expression that does not end on its line');
       if (c === '\\') {
-        if (text[this.at + 1] === '\n' || text[this.at + 1] === '\r') {
+        if (text[this.at + 1] === '\n') {
           throw new Error('has a regular expression continued on the next line');
         }
         this.at += 2;

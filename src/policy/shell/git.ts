@@ -35,7 +35,10 @@ const SUBCOMMANDS: Readonly<Record<string, ProgramRule>> = {
   describe: withOptions(PLUMBING),
   'cat-file': withOptions(PLUMBING),
   version: withOptions({}),
-  remote: withOptions({ flags: 'v', long: ['verbose'] }, { maxOperands: 0 }),
+  remote: (words, context) =>
+    words[0]?.literal && words[0].value === 'get-url'
+      ? withOptions({ long: ['push', 'all'] }, { maxOperands: 1 })(words.slice(1), context)
+      : withOptions({ flags: 'v', long: ['verbose'] }, { maxOperands: 0 })(words, context),
   stash: (words, context) => {
     const sub = words[0];
     if (sub === undefined || !sub.literal || !['list', 'show'].includes(sub.value)) {
@@ -68,7 +71,11 @@ const SUBCOMMANDS: Readonly<Record<string, ProgramRule>> = {
         const reads = parsed.options.some((o) =>
           ['-l', '--list', '--get', '--get-all', '--get-regexp'].includes(o.name),
         );
-        return reads ? undefined : '`git config` without `--get`/`--list` may set a value';
+        // `git config user.name` gets it; a word without a dot is no key but a subcommand
+        // (`git config edit` runs an editor), and a second operand is a value to set.
+        const [key, ...more] = parsed.operands;
+        const gets = key?.literal === true && key.value.includes('.') && more.length === 0;
+        return reads || gets ? undefined : '`git config` without `--get`/`--list` may set a value';
       },
     },
   ),
