@@ -61,6 +61,8 @@ describe('new readers: what passes', () => {
     'npm outdated --json',
     'npm audit --omit=dev',
     'npm root -g',
+    'npm view @types/node@20 dist.tarball versions[0]',
+    'npm ls react@^18 @scope/pkg',
     // --version, --help
     'rg --version',
     'fd --help',
@@ -157,6 +159,8 @@ describe('new readers: attempts to write or run something are refused', () => {
     ['find . -exec git -c core.pager=x log {} \\;', /`-c`/],
     ['find . -exec env PATH=plans ls {} +', /sets an environment variable/],
     ['find . -exec cat {} + rm x \\;', /`rm`/],
+    ['find . -exec cat {} "$semi" -exec rm x \\;', /`"\$semi"` in find's `-exec` is only known/],
+    ['find . -exec grep x * \\;', /`\*` in find's `-exec` is only known/],
     // loops and read
     ['for PATH in plans; do ls; done', /it sets the variable PATH/],
     ['for IFS in x; do ls; done', /it sets the variable IFS/],
@@ -198,6 +202,14 @@ describe('new readers: attempts to write or run something are refused', () => {
     ['cd packages/core && npm ls', /packages\/core\/package.json/],
     ['echo ls | xargs npm', /only known when it runs/],
     ['npx tsc --version', /`npx` is not a program known to only read/],
+    ['npm view ./plans/pkg', /not a package name/],
+    ['npm view plans/evil.tgz', /not a package name/],
+    ['npm view evil.tgz version', /not a package name/],
+    ['npm view github:evil/pkg', /not a package name/],
+    ['npm view evil/pkg', /not a package name/],
+    ['npm view git+https://example.com/x.git', /not a package name/],
+    ['npm ls file:plans', /not a package name/],
+    ['npm view zod "$(rm src/app.ts)"', /`rm`/],
     // interpreters only print their version
     ['node -v -e "x"', /`node` runs code/],
     ["node -e \"require('fs').rmSync('src')\"", /`node` runs code/],
@@ -213,6 +225,21 @@ describe('new readers: attempts to write or run something are refused', () => {
     const analysis = judge(line);
     expect(analysis.kind, line).toBe('opaque');
     if (analysis.kind === 'opaque') expect(analysis.reason).toMatch(reason);
+  });
+
+  it.each([
+    ['plans/.python-version', 'python3 --version'],
+    ['plans/.tool-versions', 'node -v'],
+    ['plans/.mise.toml', 'npm ls'],
+    ['plans/package.json', 'node --help'],
+  ])('with %s, `cd plans && %s` is refused', (file, line) => {
+    const root = project();
+    writeFileSync(join(root, file), 'x\n');
+    expect(judge(`cd plans && ${line}`, root)).toMatchObject({
+      kind: 'opaque',
+      reason: expect.stringContaining(`would read ${file}`),
+    });
+    expect(judge(line, root)).toMatchObject({ kind: 'analyzed' });
   });
 
   it('npm reads no .npmrc a folder below the project root holds', () => {

@@ -136,7 +136,7 @@ class Judge {
     if (this.isTrusted(name, command.words)) return undefined;
     const rule = READ_ONLY_PROGRAMS[name];
     if (rule === undefined) return `\`${name}\` is not a program known to only read`;
-    if (asksVersion(command.words, moreUnknown)) return undefined;
+    if (asksVersion(name, command.words, moreUnknown)) return undefined;
     const context: JudgeContext = {
       program: name,
       command,

@@ -17,7 +17,9 @@ export function findExec(
   let end = start;
   for (; end < words.length; end++) {
     const word = words[end] as ShellWord;
-    if (!word.literal) continue;
+    // `-exec cat {} $x -exec rm …`: a word only known when it runs may be the `;` that ends
+    // the command, and what follows another command.
+    if (!word.literal) return `\`${word.text}\` in find's \`-exec\` is only known when it runs`;
     if (word.value === ';') break;
     if (word.value === '+' && end > start && isPlaceholder(words[end - 1] as ShellWord)) break;
   }
