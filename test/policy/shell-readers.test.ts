@@ -78,6 +78,14 @@ describe('new readers: what passes', () => {
     'git status -u',
     'git status -uall --short',
     'git config --global user.email',
+    'git describe --tags --dirty',
+    'git tag -l -n1',
+    'git diff --stat=200 --color=never',
+    'git log --decorate=short --patch-with-stat',
+    'git branch -r --merged',
+    'git branch --contains HEAD',
+    'git cherry -v',
+    'git count-objects -vH',
     'git remote get-url --push origin',
   ];
 
@@ -186,6 +194,10 @@ describe('new readers: attempts to write or run something are refused', () => {
     ['git config --global core.pager x', /may set a value/],
     ['git config --unset user.name', /`--unset` is not an option/],
     ['git remote add x y', /operand/],
+    ['git tag -n evil', /creates it/],
+    ['git branch --merged main evil', /creates it/],
+    ['git log --stat=x --output=src/x', /`--output`/],
+    ['git cherry -v a b c d', /more than 3 operand/],
     ['git remote get-url origin upstream', /more than 1 operand/],
     ['git remote get-url --push=x origin', /`--push` of git remote takes no value|--push/],
     // npm

@@ -27,6 +27,7 @@ const SUBCOMMANDS: Readonly<Record<string, ProgramRule>> = {
   'ls-tree': withOptions(PLUMBING),
   'rev-list': withOptions(PLUMBING),
   'merge-base': withOptions(PLUMBING),
+  cherry: withOptions({ flags: 'v' }, { maxOperands: 3 }),
   'show-ref': withOptions(PLUMBING),
   'for-each-ref': withOptions(PLUMBING),
   'name-rev': withOptions(PLUMBING),

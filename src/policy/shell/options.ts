@@ -17,6 +17,8 @@ export interface OptionSpec {
   long?: readonly string[];
   /** Long options that take a value (`--name=X` or `--name X`). */
   longValued?: readonly string[];
+  /** Long options that take the next word as their value, or none when they are the last word. */
+  lastDefault?: readonly string[];
   /** `-5` (head, tail, git log) is an option. */
   numeric?: boolean;
 }
@@ -77,6 +79,8 @@ export function parseOptions(
         }
         options.push({ name: `--${name}`, value: literalWord(text.slice(equals + 1)) });
       } else if (flag) {
+        options.push({ name: `--${name}`, value: undefined });
+      } else if (takesValue && i === words.length - 1 && spec.lastDefault?.includes(name)) {
         options.push({ name: `--${name}`, value: undefined });
       } else if (takesValue) {
         const given = value();
