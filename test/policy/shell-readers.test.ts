@@ -55,6 +55,9 @@ describe('new readers: what passes', () => {
     'read -r line < src/app.ts',
     'IFS=, read -r a b <<< "x,y"',
     'read -a parts <<< "a b"',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
+    'for f in a; do echo "${f%.ts} ${#f} ${f/x/y} ${arr[@]}"; done',
+    'echo $((1 + 2)); [ -v HOME ] && echo set',
     // npm's reading commands, from the project root
     'npm ls --depth 1',
     'npm why zod',
@@ -187,6 +190,23 @@ describe('new readers: attempts to write or run something are refused', () => {
     ['BASH_ENV=plans/x read f', /assignment `BASH_ENV=plans\/x`/],
     ['IFS= ls', /assignment `IFS=`/],
     ['read "$v"', /only known when the command runs/],
+    // a value set from data, evaluated as code (each runs touch with x = a[$(touch src/y)])
+    ["for x in 'a[$(touch src/y)]'; do echo $((x)); done", /sets variables from data.*\$\(\(x\)\)/],
+    ['for x in plans/*; do echo $[x]; done', /sets variables from data/],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
+    ['for x in plans/*; do echo ${a[x]}; done', /sets variables from data/],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
+    ['for x in plans/*; do echo ${s:x}; done', /sets variables from data/],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
+    ['for x in plans/*; do echo ${!x}; done', /sets variables from data/],
+    ['for x in plans/*; do [[ x -eq 1 ]]; done', /sets variables from data.*-eq/],
+    ['for x in plans/*; do [[ -v x ]]; done', /sets variables from data/],
+    ['for x in plans/*; do [ -v "$x" ]; done', /sets variables from data.*\[ -v/],
+    ['for x in plans/*; do test -R "$x"; done', /sets variables from data/],
+    ['read x < plans/x; echo $((x))', /sets variables from data/],
+    ['echo $((x)); read x < plans/x', /sets variables from data/],
+    ['command read x < plans/x; echo "$(echo $((x)))"', /sets variables from data/],
+    ['git ls-files | while read f; do echo $((f + 1)); done', /sets variables from data/],
     ["awk '{ print }\r\n' f", /carriage return/],
     // git config reads one key; git remote get-url one name
     ['git config edit', /may set a value/],

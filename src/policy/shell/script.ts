@@ -14,6 +14,12 @@ import {
   type TestExpression,
   type Word,
 } from 'unbash';
+import {
+  DATA_VARIABLES,
+  evaluatingCommand,
+  evaluatingExpansion,
+  evaluatingTest,
+} from './data-variables.js';
 import { enter, join, type ShellCwd, type State, same, startCwd } from './folders.js';
 import { variableNameProblem } from './variables.js';
 import { literalWord, type ShellWord, shellWord } from './words.js';
@@ -65,6 +71,7 @@ export function parseShell(line: string, cwd: string): ShellScript {
   const walker = new Walker(line);
   if (start === undefined) walker.problem(`the working directory ${cwd} does not exist`);
   walker.script(parse(line), start);
+  walker.dataProblem();
   return walker.found;
 }
 
@@ -91,10 +98,23 @@ class Walker {
   constructor(
     private readonly source: string,
     readonly found: ShellScript = { commands: [], problems: [], parsed: true },
+    /** Whether the line sets variables from data, and where it evaluates a value as code. */
+    private readonly data: { sets: boolean; evaluates?: string } = { sets: false },
   ) {}
 
   problem(reason: string): void {
     if (!this.found.problems.includes(reason)) this.found.problems.push(reason);
+  }
+
+  /** A line that both sets variables from data and evaluates one (data-variables.ts). */
+  dataProblem(): void {
+    if (this.data.sets && this.data.evaluates !== undefined) {
+      this.problem(`${DATA_VARIABLES} (\`${this.data.evaluates}\`)`);
+    }
+  }
+
+  private evaluates(where: string | undefined): void {
+    this.data.evaluates ??= where;
   }
 
   script(script: ParsedScript, state: State): State {
@@ -108,7 +128,7 @@ class Walker {
   }
 
   private nested(source: string): Walker {
-    return new Walker(source, this.found);
+    return new Walker(source, this.found, this.data);
   }
 
   private statements(statements: readonly Statement[], state: State): State {
@@ -212,6 +232,7 @@ class Walker {
           this.statements(node.body.commands, undefined);
           return undefined;
         }
+        this.data.sets = true;
         for (const word of node.wordlist ?? []) this.word(word, state);
         const body = this.statements(node.body.commands, state);
         if (same(body, state)) return state;
@@ -256,6 +277,7 @@ class Walker {
   }
 
   private test(expression: TestExpression, state: State): void {
+    this.evaluates(evaluatingTest(expression));
     forEachChild(expression as SyntaxNode, (child) => {
       if (child.type === 'Word') {
         const word = this.word(child, state);
@@ -299,6 +321,13 @@ class Walker {
       text: this.source.slice(node.pos, node.end),
     };
     this.found.commands.push(command);
+    if (program?.literal) {
+      // `read x`, and `command read x` (a wrapper may run the builtin here).
+      if ([program, ...words].some((word) => word.literal && word.value === 'read')) {
+        this.data.sets = true;
+      }
+      this.evaluates(evaluatingCommand(program.value, words));
+    }
     return program?.literal && ['cd', 'pushd', 'popd'].includes(program.value)
       ? this.changeDirectory(command, state)
       : state;
@@ -381,7 +410,11 @@ class Walker {
         case 'ExtendedGlob':
           this.problem(`the extended glob \`${child.text}\``);
           return;
+        case 'ArithmeticExpansion':
+          this.evaluates(evaluatingExpansion(child));
+          break;
         case 'ParameterExpansion':
+          this.evaluates(evaluatingExpansion(child));
           if (child.operation?.type === 'Transform' || child.operation?.type === 'Unknown') {
             this.problem(`the expansion \`${child.text}\``);
           }
