@@ -57,8 +57,8 @@ describe('workflow-guard without a plan: ordinary reading', () => {
     ["node --version; node -e \"require('fs').rmSync('src')\"", /`node` runs code/],
     ['python3 --version && python3 -c "import os"', /`python3` runs code/],
     ['npm -v && npm install', /`npm install` is not known to only read/],
-    ["for x in 'a[$(touch src/y)]'; do echo $((x)); done", /sets variables from data/],
-    ['ls plans | while read f; do [[ f -gt 0 ]]; done', /sets variables from data/],
+    ["for x in 'a[$(touch src/y)]'; do echo $((x)); done", /evaluates `x` as code/],
+    ['ls plans | while read f; do [[ f -gt 0 ]]; done', /evaluates `f` as code/],
   ];
 
   it.each(ABUSES)('blocks %s', async (command, reason) => {

@@ -58,6 +58,8 @@ describe('new readers: what passes', () => {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
     'for f in a; do echo "${f%.ts} ${#f} ${f/x/y} ${arr[@]}"; done',
     'echo $((1 + 2)); [ -v HOME ] && echo set',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
+    'echo $((COLUMNS / 2)) ${HOME:0:3} ${PATH//:/ }',
     // npm's reading commands, from the project root
     'npm ls --depth 1',
     'npm why zod',
@@ -191,22 +193,22 @@ describe('new readers: attempts to write or run something are refused', () => {
     ['IFS= ls', /assignment `IFS=`/],
     ['read "$v"', /only known when the command runs/],
     // a value set from data, evaluated as code (each runs touch with x = a[$(touch src/y)])
-    ["for x in 'a[$(touch src/y)]'; do echo $((x)); done", /sets variables from data.*\$\(\(x\)\)/],
-    ['for x in plans/*; do echo $[x]; done', /sets variables from data/],
+    ["for x in 'a[$(touch src/y)]'; do echo $((x)); done", /`\$\(\(x\)\)` evaluates `x` as code/],
+    ['for x in plans/*; do echo $[x]; done', /evaluates `[a-z]+` as code/],
     // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
-    ['for x in plans/*; do echo ${a[x]}; done', /sets variables from data/],
+    ['for x in plans/*; do echo ${a[x]}; done', /evaluates `[a-z]+` as code/],
     // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
-    ['for x in plans/*; do echo ${s:x}; done', /sets variables from data/],
+    ['for x in plans/*; do echo ${s:x}; done', /evaluates `[a-z]+` as code/],
     // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
-    ['for x in plans/*; do echo ${!x}; done', /sets variables from data/],
-    ['for x in plans/*; do [[ x -eq 1 ]]; done', /sets variables from data.*-eq/],
-    ['for x in plans/*; do [[ -v x ]]; done', /sets variables from data/],
-    ['for x in plans/*; do [ -v "$x" ]; done', /sets variables from data.*\[ -v/],
-    ['for x in plans/*; do test -R "$x"; done', /sets variables from data/],
-    ['read x < plans/x; echo $((x))', /sets variables from data/],
-    ['echo $((x)); read x < plans/x', /sets variables from data/],
-    ['command read x < plans/x; echo "$(echo $((x)))"', /sets variables from data/],
-    ['git ls-files | while read f; do echo $((f + 1)); done', /sets variables from data/],
+    ['for x in plans/*; do echo ${!x}; done', /evaluates `[a-z]+` as code/],
+    ['for x in plans/*; do [[ x -eq 1 ]]; done', /evaluates `[a-z]+` as code/],
+    ['for x in plans/*; do [[ -v x ]]; done', /evaluates `[a-z]+` as code/],
+    ['for x in plans/*; do [ -v "$x" ]; done', /evaluates `[a-z]+` as code/],
+    ['for x in plans/*; do test -R "$x"; done', /evaluates `[a-z]+` as code/],
+    ['read x < plans/x; echo $((x))', /evaluates `[a-z]+` as code/],
+    ['echo $((x)); read x < plans/x', /evaluates `[a-z]+` as code/],
+    ['command read x < plans/x; echo "$(echo $((x)))"', /evaluates `[a-z]+` as code/],
+    ['git ls-files | while read f; do echo $((f + 1)); done', /evaluates `[a-z]+` as code/],
     ["awk '{ print }\r\n' f", /carriage return/],
     // git config reads one key; git remote get-url one name
     ['git config edit', /may set a value/],
@@ -220,6 +222,14 @@ describe('new readers: attempts to write or run something are refused', () => {
     ['git cherry -v a b c d', /more than 3 operand/],
     ['git remote get-url origin upstream', /more than 1 operand/],
     ['git remote get-url --push=x origin', /`--push` of git remote takes no value|--push/],
+    // the same in a later call of a shell that persists: a lower-case name is never evaluated
+    ['echo $((i + 1))', /evaluates `i` as code/],
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
+    ['echo ${arr[n]} ${s:n:2} ${!ref}', /evaluates `n` as code/],
+    ['[[ n -gt 1 ]] && echo big', /evaluates `n` as code/],
+    ['[ -v "$ref" ] && echo set', /evaluates `ref` as code/],
+    // and in a line that sets data variables, no evaluation at all
+    ['for f in a; do echo $((COLUMNS / 2)); done', /sets variables from data.*COLUMNS/],
     // npm
     ['npm install', /`npm install` is not known to only read/],
     ['npm run build', /`npm run`/],

@@ -16,6 +16,8 @@ import {
 } from 'unbash';
 import {
   DATA_VARIABLES,
+  type Evaluation,
+  evaluatesLoopName,
   evaluatingCommand,
   evaluatingExpansion,
   evaluatingTest,
@@ -113,8 +115,11 @@ class Walker {
     }
   }
 
-  private evaluates(where: string | undefined): void {
-    this.data.evaluates ??= where;
+  private evaluates(evaluation: Evaluation | undefined): void {
+    if (evaluation === undefined) return;
+    this.data.evaluates ??= evaluation.where;
+    const problem = evaluatesLoopName(evaluation);
+    if (problem) this.problem(problem);
   }
 
   script(script: ParsedScript, state: State): State {
