@@ -15,7 +15,9 @@ async function guardedTurn<T>(
   const runtime = await createRuntime({
     extensions: [workflowGuard],
     cwd: root,
-    config: { extensions: {} },
+    // The analysis as a host without the sandbox meets it; with the sandbox on, what it cannot
+    // show to only read runs in the sandbox instead (sandbox.test.ts).
+    config: { extensions: { 'workflow-guard': { sandbox: 'off' } } },
     logger: memoryLogger(),
   });
   return runtime.runTurn({ sessionId: 's' }, (turn) =>

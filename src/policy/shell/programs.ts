@@ -1,4 +1,5 @@
 import { awk } from './awk.js';
+import { BUILTINS } from './builtin-table.js';
 import { find } from './find.js';
 import { git } from './git.js';
 import type { ProgramRule } from './judge.js';
@@ -40,15 +41,6 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ProgramRule>> = {
   grep: anyArgs,
   egrep: anyArgs,
   fgrep: anyArgs,
-  echo: anyArgs,
-  printf: anyArgs,
-  true: anyArgs,
-  false: anyArgs,
-  test: anyArgs,
-  '[': anyArgs,
-  ':': anyArgs,
-  pwd: anyArgs,
-  cd: anyArgs, // followed by the walk of the line (script.ts)
   basename: anyArgs,
   dirname: anyArgs,
   realpath: anyArgs,
@@ -84,10 +76,12 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ProgramRule>> = {
   seq: anyArgs,
   sleep: anyArgs,
   which: anyArgs,
-  type: anyArgs,
   jq: anyArgs,
   ps: anyArgs,
   column: anyArgs,
+
+  // bash's builtins, each with its grammar (builtins.ts).
+  ...BUILTINS,
 
   // Read, but some options write or run: only the listed ones.
   sort: withOptions({

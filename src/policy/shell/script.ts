@@ -22,7 +22,9 @@ import {
   evaluatingExpansion,
   evaluatingTest,
 } from './data-variables.js';
+import { expansionProblem } from './expansions.js';
 import { enter, join, type ShellCwd, type State, same, startCwd } from './folders.js';
+import { testExpressionProblem } from './test-expression.js';
 import { variableNameProblem } from './variables.js';
 import { literalWord, type ShellWord, shellWord } from './words.js';
 
@@ -225,9 +227,12 @@ class Walker {
         this.statements(node.body.commands, undefined);
         return undefined;
       }
-      case 'TestCommand':
+      case 'TestCommand': {
+        const problem = testExpressionProblem(node.expression);
+        if (problem) this.problem(problem);
         this.test(node.expression, state);
         return state;
+      }
       case 'For': {
         // The loop variable is a word only known when the body runs, as any variable is.
         const problem = variableNameProblem(node.name.text);
@@ -416,14 +421,12 @@ class Walker {
           this.problem(`the extended glob \`${child.text}\``);
           return;
         case 'ArithmeticExpansion':
+        case 'ParameterExpansion': {
+          const problem = expansionProblem(child);
+          if (problem) this.problem(problem);
           this.evaluates(evaluatingExpansion(child));
           break;
-        case 'ParameterExpansion':
-          this.evaluates(evaluatingExpansion(child));
-          if (child.operation?.type === 'Transform' || child.operation?.type === 'Unknown') {
-            this.problem(`the expansion \`${child.text}\``);
-          }
-          break;
+        }
       }
       this.expansions(child, state);
     });
