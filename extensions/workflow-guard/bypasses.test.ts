@@ -205,7 +205,7 @@ describe('workflow-guard without a plan: bypasses', () => {
     });
     expect(await decide(root, 'bash', { command: 'npm test' })).toMatchObject({
       blocked: true,
-      message: expect.stringMatching(/`npm` is not a program known to only read.*shell_read_only/),
+      message: expect.stringMatching(/`npm test` is not known to only read.*shell_read_only/),
     });
   });
 });

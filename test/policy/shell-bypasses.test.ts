@@ -173,15 +173,16 @@ const PASSES = [
   'true',
   '[[ -f src/app.ts && -r src/app.ts ]]',
   '[[ 1 -eq 1 ]]',
-  '[[ n -lt 3 ]]',
+  // Upper-case names: a lower-case one may hold a loop's or read's data (shell-readers.test.ts).
+  '[[ N -lt 3 ]]',
   '[[ -v HOME ]]',
   'test -v HOME',
   'echo $(( 2 ))',
-  'echo $(( n ))',
+  'echo $(( N ))',
   // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
   'echo ${x:1:2} ${x:-default} ${#x} ${x%.ts}',
   // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
-  'echo ${a[0]} ${a[i]}',
+  'echo ${a[0]} ${a[I]}',
   'declare -p',
   'export -p',
   'pwd',

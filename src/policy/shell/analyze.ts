@@ -12,6 +12,8 @@ import {
   type ShellCwd,
   type ShellScript,
 } from './script.js';
+import { harmlessAssignment } from './variables.js';
+import { asksVersion } from './versions.js';
 import type { ShellWord } from './words.js';
 
 export interface ShellAnalysisOptions {
@@ -123,7 +125,7 @@ class Judge {
     depth: number,
     moreUnknown: boolean,
   ): string | undefined {
-    const assignment = command.assignments[0];
+    const assignment = command.assignments.find((a) => !harmlessAssignment(command.name, a));
     if (assignment !== undefined) {
       return `the assignment \`${assignment}\` changes what the program reads or runs`;
     }
@@ -145,6 +147,7 @@ class Judge {
         ? assigns(name)
         : `\`${name}\` is not a program known to only read`;
     }
+    if (asksVersion(name, command.words, moreUnknown)) return undefined;
     const context: JudgeContext = {
       program: name,
       command,

@@ -35,7 +35,6 @@ export const BUILTINS: Readonly<Record<string, ProgramRule>> = {
  * refusal says why.
  */
 export const ASSIGNING_BUILTINS: ReadonlySet<string> = new Set([
-  'read',
   'local',
   'mapfile',
   'readarray',

@@ -1,9 +1,13 @@
+import { awk } from './awk.js';
 import { BUILTINS } from './builtin-table.js';
 import { find } from './find.js';
 import { git } from './git.js';
 import type { ProgramRule } from './judge.js';
+import { npm } from './npm.js';
+import { read } from './read.js';
 import { anyArgs, withOptions } from './rules.js';
 import { sed } from './sed.js';
+import { VERSION_ONLY_PROGRAMS } from './versions.js';
 import { command, env, nice, shell, timeout, xargs } from './wrappers.js';
 
 /** `tee FILE…` and `mkdir DIR…` write what they name: the guard decides where that may be. */
@@ -339,4 +343,13 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ProgramRule>> = {
   sh: shell,
   bash: shell,
   dash: shell,
+
+  // Read by a grammar of their own: awk's program (awk-program.ts), npm's reading commands,
+  // read's variables (read.ts); interpreters only as far as printing their version.
+  awk,
+  gawk: awk,
+  mawk: awk,
+  npm,
+  read,
+  ...VERSION_ONLY_PROGRAMS,
 };
