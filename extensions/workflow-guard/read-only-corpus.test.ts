@@ -1,4 +1,5 @@
 import { createRuntime } from 'hermes-extensions';
+import { sandboxedShellCallOf } from 'hermes-extensions/policy';
 import { memoryLogger } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
 import {
@@ -6,18 +7,27 @@ import {
   EXPECTED_REFUSALS,
   READ_ONLY_CORPUS,
 } from '../../test/policy/read-only-corpus.js';
+import { sandbox } from '../../test/support/sandbox.js';
 import workflowGuard from './index.js';
+
+type Decided = {
+  blocked: boolean;
+  changed: boolean;
+  message?: string;
+  value: Record<string, unknown>;
+};
 
 async function guardedTurn<T>(
   root: string,
-  run: (call: (command: string) => Promise<{ blocked: boolean; message?: string }>) => Promise<T>,
+  run: (call: (command: string) => Promise<Decided>) => Promise<T>,
+  sandbox: 'off' | 'auto' = 'off',
 ) {
   const runtime = await createRuntime({
     extensions: [workflowGuard],
     cwd: root,
-    // The analysis as a host without the sandbox meets it; with the sandbox on, what it cannot
-    // show to only read runs in the sandbox instead (sandbox.test.ts).
-    config: { extensions: { 'workflow-guard': { sandbox: 'off' } } },
+    // The analysis as a host without the sandbox meets it (`off`); with the sandbox on, what it
+    // cannot show to only read runs in the sandbox instead.
+    config: { extensions: { 'workflow-guard': { sandbox } } },
     logger: memoryLogger(),
   });
   return runtime.runTurn({ sessionId: 's' }, (turn) =>
@@ -41,6 +51,41 @@ describe('workflow-guard without a plan: ordinary reading', () => {
       expect(message).toMatch(EXPECTED_REFUSALS[command] as RegExp);
     }
   });
+
+  it.runIf(sandbox.available)(
+    'with the sandbox, refuses none of it: what the analysis cannot show to only read runs sandboxed',
+    async () => {
+      const root = corpusProject();
+      const decided = await guardedTurn(
+        root,
+        async (call) => {
+          const found: Record<string, string> = {};
+          for (const command of READ_ONLY_CORPUS) {
+            const outcome = await call(command);
+            found[command] = outcome.blocked
+              ? `blocked: ${outcome.message}`
+              : outcome.changed
+                ? sandboxedShellCallOf(outcome.value, {
+                    root,
+                    writable: ['plans/', 'handoff/'],
+                  }) === command
+                  ? 'sandboxed'
+                  : 'rewritten otherwise'
+                : 'passed';
+          }
+          return found;
+        },
+        'auto',
+      );
+      const expected = Object.fromEntries(
+        READ_ONLY_CORPUS.map((command) => [
+          command,
+          command in EXPECTED_REFUSALS ? 'sandboxed' : 'passed',
+        ]),
+      );
+      expect(decided).toEqual(expected);
+    },
+  );
 
   /** Each reader the corpus needed, used to write or run something: all blocked. */
   const ABUSES: Array<[string, RegExp]> = [
