@@ -3,7 +3,7 @@ import { git } from './git.js';
 import type { ProgramRule } from './judge.js';
 import { anyArgs, withOptions } from './rules.js';
 import { sed } from './sed.js';
-import { command, env, nice, shell, timeout, xargs } from './wrappers.js';
+import { WRAPPERS } from './wrappers.js';
 
 /** `tee FILE…` and `mkdir DIR…` write what they name: the guard decides where that may be. */
 const writesOperands =
@@ -337,12 +337,5 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ProgramRule>> = {
   }),
 
   // Run another command, judged in turn.
-  env,
-  timeout,
-  nice,
-  command,
-  xargs,
-  sh: shell,
-  bash: shell,
-  dash: shell,
+  ...WRAPPERS,
 };
