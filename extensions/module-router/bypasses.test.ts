@@ -77,6 +77,8 @@ describe('module-router: the ways around it (issue 21 §4)', () => {
     ['Gemini read_many_files', 'read_many_files', { paths: ['**/*.ts'] }],
     ['Cursor list_dir of the root', 'list_dir', { relative_workspace_path: '.' }],
     ['a tool name in another case', 'Grep_Search', { query: 'login' }],
+    ['one search over two modules', 'bash', { command: 'grep -rn login src/auth src/billing' }],
+    ['a tool over two modules', 'grep', { pattern: 'login', paths: ['src/auth', 'packages/web'] }],
   ])('also refuses %s', async (_way, toolName, toolArgs) => {
     expect(await firstCall(toolName, toolArgs)).toMatchObject(refused);
   });
@@ -92,6 +94,12 @@ describe('module-router: the ways around it (issue 21 §4)', () => {
     ['glob tool inside a module', 'glob', { pattern: '**/*.ts', path: 'packages/web' }],
     ['grep_search inside a module', 'grep_search', { query: 'login', path: 'src/auth' }],
     ['a program that is no search', 'bash', { command: 'npm test' }],
+    [
+      'two folders of one module',
+      'bash',
+      { command: 'grep -rn login packages/core/src packages/core' },
+    ],
+    ['a search in each of two commands', 'bash', { command: 'rg x src/auth; rg y src/billing' }],
   ])('lets %s through', async (_way, toolName, toolArgs) => {
     expect((await firstCall(toolName, toolArgs)).blocked).toBe(false);
   });

@@ -21,8 +21,8 @@ export function moduleFolders(root: string, routingText: string): string[] {
 }
 
 /**
- * Places searches in modules: a folder lies in one module when it is that module's folder or
- * below it, both by name and where it really is. The routing file is read when a search is
+ * Places searches in modules: a folder lies in a module when it is that module's folder or below
+ * it, both by name and where it really is; a search is placed when all it covers lies in one. The routing file is read when a search is
  * placed, so an edit to it counts at once.
  */
 export function modulePlacer(root: string, routingFile: string) {
@@ -34,17 +34,20 @@ export function modulePlacer(root: string, routingFile: string) {
     }
   };
   /**
-   * Whether each folder lies in one module. `at` is the folder relative names start from (default
-   * the root), null when it is not known; a folder undefined is only known when the command runs.
+   * Whether the folders all lie in one module (the same one). `at` is the folder relative names
+   * start from (default the root), null when it is not known; a folder undefined is only known
+   * when the command runs.
    */
   return (folders: ReadonlyArray<string | undefined>, at?: PathBase | null): boolean => {
     if (folders.length === 0) return true;
     const known = modules();
-    return folders.every((folder) => {
-      if (folder === undefined || (at === null && !isAbsolute(folder))) return false;
+    const holders = folders.map((folder) => {
+      if (folder === undefined || (at === null && !isAbsolute(folder))) return undefined;
       const path = resolveProjectPath(root, folder, at ?? undefined);
-      return known.some((module) => isWithin(path, [module]));
+      return known.find((module) => isWithin(path, [module]));
     });
+    const first = holders[0];
+    return first !== undefined && holders.every((holder) => holder === first);
   };
 }
 
