@@ -78,11 +78,16 @@ module.exports = {
       to: { path: '^src/', pathNot: '^src/policy/' },
     },
     {
+      // The command line's doctor runs one sandboxed command (its sandbox check): it may use the
+      // sandbox's own files, which load no shell parser.
       name: 'core-without-policy',
       comment: 'only the public entry re-exports src/policy/ (deprecated there, removed in 0.2)',
       severity: 'error',
       from: { path: '^src/', pathNot: ['^src/policy/', '^src/index\\.ts$'] },
-      to: { path: '^src/policy/' },
+      to: {
+        path: '^src/policy/',
+        pathNot: '^src/policy/sandbox/(availability|quote|settings|wrap)\\.ts$',
+      },
     },
     {
       // Adapters are alternatives (an agent uses one): what two of them share goes to src/host/.

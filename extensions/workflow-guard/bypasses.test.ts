@@ -21,6 +21,8 @@ function project() {
   return root;
 }
 
+// The analysis as a host without the sandbox meets it (`sandbox: off`); sandbox.test.ts runs the
+// same kinds of calls with the sandbox on.
 async function decide(
   root: string,
   toolName: string,
@@ -30,7 +32,7 @@ async function decide(
   const runtime = await createRuntime({
     extensions: [workflowGuard],
     cwd: root,
-    config: { extensions: { 'workflow-guard': config } },
+    config: { extensions: { 'workflow-guard': { sandbox: 'off', ...config } } },
     logger: memoryLogger(),
   });
   return runtime.runTurn({ sessionId: 's' }, (turn) =>
@@ -161,6 +163,29 @@ const BYPASSES: Array<[string, string, Record<string, unknown>]> = [
   ['mkdir in src', 'bash', { command: 'mkdir -p src/evil' }],
   ['an all-digit file name', 'bash', { command: 'echo x > 1' }],
   ['a write after cd may have failed', 'bash', { command: 'cd plans || true; echo x > a.md' }],
+  // The analysis itself (issue 21 §2): bash evaluates a subscript in arithmetic as code.
+  ['test -v with a subscript', 'bash', { command: "test -v 'a[$(touch src/x)]'" }],
+  ['[[ -eq ]] on a subscript', 'bash', { command: "[[ 'a[$(rm -rf src)]' -eq 1 ]]" }],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
+  ['a slice offset from a file', 'bash', { command: 'echo ${x:$(cat plans/n)}' }],
+  // Assignments a later git reads (HOME: its global config, with core.fsmonitor).
+  ['printf -v HOME', 'bash', { command: 'printf -v HOME %s plans; git status' }],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
+  ['${HOME:=…}', 'bash', { command: ': ${HOME:=plans}; git status' }],
+  ['bash -o allexport', 'bash', { command: "bash -o allexport -c 'git status'" }],
+  [
+    'command cd, not followed',
+    'bash',
+    { command: 'cd plans && command cd ../src && echo x > app.ts' },
+  ],
+  // The program comes from the input.
+  ['xargs env', 'bash', { command: "echo 'rm src/app.ts' | xargs env" }],
+  ['xargs xargs', 'bash', { command: "echo 'touch src/x' | xargs xargs" }],
+  // GNU sed ends a label at white space.
+  ['a sed label before w', 'bash', { command: "sed -n ':x w src/a.ts' src/app.ts" }],
+  // dash reads `[[` as a program and `>` as a redirection.
+  ['[[ in sh -c', 'bash', { command: "sh -c '[[ a > src/app.ts ]]'" }],
+  ['[[ in a line for sh', 'bash', { command: '[[ a > src/app.ts ]]', shell: 'sh' }],
 ];
 
 describe('workflow-guard without a plan: bypasses', () => {
@@ -180,7 +205,7 @@ describe('workflow-guard without a plan: bypasses', () => {
     });
     expect(await decide(root, 'bash', { command: 'npm test' })).toMatchObject({
       blocked: true,
-      message: expect.stringMatching(/`npm` is not a program known to only read.*shell_read_only/),
+      message: expect.stringMatching(/`npm test` is not known to only read.*shell_read_only/),
     });
   });
 });
@@ -223,6 +248,12 @@ const LEGITIMATE: Array<[string, string, Record<string, unknown>]> = [
   ['cd into plans and write', 'bash', { command: 'cd plans && echo notes > notes.md' }],
   ['an argv that reads', 'exec_command', { command: ['bash', '-lc', 'git status'], workdir: '.' }],
   ['a shell call in a workdir', 'bash', { command: 'echo x > notes.md', workdir: 'plans' }],
+  [
+    'the builtins that test and print',
+    'bash',
+    { command: "test -f src/app.ts && [ -d src ] && printf '%s\\n' a && echo hi && :" },
+  ],
+  ['a line for sh', 'bash', { command: '[ -f src/app.ts ] && git status', shell: 'sh' }],
 ];
 
 describe('workflow-guard without a plan: what keeps passing', () => {

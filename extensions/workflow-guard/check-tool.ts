@@ -1,4 +1,3 @@
-import { statSync } from 'node:fs';
 import {
   analyzeShell,
   isWithin,
@@ -9,6 +8,7 @@ import {
 } from 'hermes-extensions/policy';
 import type { WorkflowGuardConfig } from './config.js';
 import { normalizeToolName, toolKinds } from './tool-kinds.js';
+import { hasOtherNames, unplacedArgument } from './writer-arguments.js';
 
 /** Why a tool call may not run (with a hint for the user), or undefined. */
 export interface Refusal {
@@ -57,6 +57,10 @@ export function toolJudge(root: string, config: WorkflowGuardConfig) {
     if (targets.paths.length === 0) {
       return { what: `${tool} names no file it would write`, kind: 'unclear' };
     }
+    // What the guard cannot place comes first: a person asked about the paths it did read would
+    // approve the others unseen.
+    const unplaced = unplacedArgument(root, tool, args, targets.paths, config.allowed_paths);
+    if (unplaced) return unplaced;
     return outsideAllowed(
       tool,
       targets.paths.map((path) => resolveProjectPath(root, path)),
@@ -108,10 +112,7 @@ export function toolJudge(root: string, config: WorkflowGuardConfig) {
         kind: 'violation',
       };
     }
-    const linked = paths.filter((path) => {
-      const stats = statSync(path.real, { throwIfNoEntry: false });
-      return stats?.isFile() === true && stats.nlink > 1;
-    });
+    const linked = paths.filter(hasOtherNames);
     if (linked.length > 0) {
       return {
         what: `${what} would write ${linked.map((p) => p.given).join(', ')}, which has other names (a hard link)`,

@@ -122,6 +122,18 @@ export const workflowGuardConfig = z.object({
    * a plan that names it, even once a plan exists.
    */
   module_roots: z.array(moduleRoot).default([]),
+  /**
+   * Without a plan, a shell call the read-only analysis cannot prove harmless runs in the OS
+   * sandbox (README, The sandbox): `auto` (the default) sandboxes those, `require` every shell call
+   * before the plan, `off` refuses them as before.
+   */
+  sandbox: z
+    .enum(['auto', 'require', 'off'], { error: 'sandbox must be "auto", "require" or "off"' })
+    .default('auto'),
+  /** Domains a sandboxed command may reach (`registry.npmjs.org`, `*.github.com`); none by default. */
+  sandbox_network: z
+    .array(z.string().min(1), { error: 'sandbox_network must be a list of domain names' })
+    .default([]),
   texts: z
     .object({
       /** Injected as a user message before each model request while there is no plan. */

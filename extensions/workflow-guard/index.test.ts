@@ -8,11 +8,13 @@ import workflowGuard from './index.js';
 
 const PLAN = 'plans/active/plan.md';
 
+// The analysis as a host without the sandbox meets it (`sandbox: off`); sandbox.test.ts runs the
+// same kinds of calls with the sandbox on.
 async function guarded(project: string, config: Record<string, unknown> = {}) {
   return createRuntime({
     extensions: [workflowGuard],
     cwd: project,
-    config: { extensions: { 'workflow-guard': config } },
+    config: { extensions: { 'workflow-guard': { sandbox: 'off', ...config } } },
     logger: memoryLogger(),
   });
 }

@@ -19,7 +19,8 @@ import {
 import { isImplementationRequest } from './intent.js';
 import { moduleJudge } from './module-roots.js';
 import { hasValidPlan, readPlan } from './plan.js';
-import { toolKinds } from './tool-kinds.js';
+import { guardSandbox, notSandboxedHint } from './sandbox.js';
+import { toolKinds, toolNamePattern } from './tool-kinds.js';
 
 /** What the guard learned in this turn, in its slot of the per-turn state. */
 interface GuardState {
@@ -29,7 +30,41 @@ interface GuardState {
   asked: number;
   /** The user's request was rewritten to the plan command. */
   redirected: boolean;
+  /** Shell calls it made run in the OS sandbox. */
+  sandboxed: number;
 }
+
+/**
+ * A judge whose answer the sandboxing handler hands to the validator of the same call: when nothing
+ * rewrote the call, the validator meets the same arguments object and takes the answer instead of
+ * judging again, so a command proven to only read is analysed once (BENCHMARKS.md, The sandbox).
+ * An answer is taken at most once, and the handler forgets any earlier one for the object first,
+ * so a host that passes the same object again is judged again.
+ */
+function judgeHandedOn(
+  judge: (tool: string, args: Readonly<Record<string, unknown>>) => Refusal | undefined,
+) {
+  const handed = new WeakMap<object, { tool: string; refusal: Refusal | undefined }>();
+  return {
+    judgeAndHandOn(tool: string, args: Readonly<Record<string, unknown>>): Refusal | undefined {
+      handed.delete(args);
+      const refusal = judge(tool, args);
+      handed.set(args, { tool, refusal });
+      return refusal;
+    },
+    judge(tool: string, args: Readonly<Record<string, unknown>>): Refusal | undefined {
+      const known = handed.get(args);
+      handed.delete(args);
+      return known !== undefined && known.tool === tool ? known.refusal : judge(tool, args);
+    },
+  };
+}
+
+/**
+ * The sandboxing handler runs after every other extension's rewrites (they may change the command
+ * it wraps), and the validator accepts only the wrapper exactly as made (README, The sandbox).
+ */
+const SANDBOX_PRIORITY = 10_000;
 
 /**
  * Plan before edit, enforced: until a plan exists at `plan_path`, implementation requests are
@@ -48,10 +83,12 @@ export default defineExtension({
     const config = hermes.config;
     const root = hermes.projectRoot;
     const planned = () => hasValidPlan(root, config.plan_path);
+    const kindOf = toolKinds(config);
     const guard = hermes.turnState<GuardState>(() => ({
       blocked: 0,
       asked: 0,
       redirected: false,
+      sandboxed: 0,
     }));
 
     hermes.on(
@@ -76,7 +113,6 @@ export default defineExtension({
       // Prevention before the backstop: a tool no call of which could pass without a plan
       // (any tool the guard does not know) is not offered. Writers stay (they write the plan
       // into allowed_paths) and so do shell tools (a command shown to only read passes).
-      const kindOf = toolKinds(config);
       const couldPass = (tool: string) => kindOf(tool) !== 'unknown';
       hermes.on(
         'before_llm_call',
@@ -94,8 +130,35 @@ export default defineExtension({
     }
 
     // Validators: they judge the call as it will run, after every extension that rewrites it.
-    const judge = toolJudge(root, config);
+    const judging = judgeHandedOn(toolJudge(root, config));
+    const judge = judging.judge;
     const judgeModules = moduleJudge(root, config);
+    const sandbox = config.sandbox === 'off' ? undefined : guardSandbox(root, config);
+
+    if (sandbox !== undefined) {
+      // Without a plan, a shell call the analysis cannot prove harmless (or, with `require`, any
+      // shell call) runs in the OS sandbox instead of being refused. A change the guard can name
+      // (a write to src/) stays a refusal that says so: its message tells the model what to do.
+      hermes.on(
+        'intercept_tool_call',
+        (event) => {
+          if (kindOf(event.toolName) !== 'shell' || planned() || sandbox.holds(event.toolArgs)) {
+            return undefined;
+          }
+          const refusal = judging.judgeAndHandOn(event.toolName, event.toolArgs);
+          if (refusal?.kind === 'violation') return undefined;
+          if (refusal === undefined && config.sandbox === 'auto') return undefined;
+          const call = sandbox.wrap(event.toolArgs);
+          if (call.kind !== 'sandboxed') return undefined;
+          guard(event).sandboxed++;
+          return rewrite(call.args, {
+            workflowGuard: `runs in the OS sandbox: ${refusal?.what ?? 'every shell call does before a plan (sandbox: require)'}`,
+          });
+        },
+        { priority: SANDBOX_PRIORITY, tools: toolNamePattern(config.shell_tools) },
+      );
+    }
+
     // Only a change the guard understands may be put to a person; what it cannot read is blocked.
     const asks = (refusal: Refusal) =>
       config.on_violation === 'ask' && refusal.kind === 'violation';
@@ -103,6 +166,25 @@ export default defineExtension({
       guard(event)[asks(refusal) ? 'asked' : 'blocked']++;
       const metadata = { workflowGuard: refusal.what };
       return asks(refusal) ? ask(text, metadata) : block(text, metadata);
+    };
+    /** A shell call without a plan: the guard's own sandboxed form passes; the rest is judged. */
+    const judgeShellBeforePlan = (
+      tool: string,
+      args: Readonly<Record<string, unknown>>,
+    ): Refusal | undefined => {
+      if (sandbox?.holds(args)) return undefined;
+      const refusal = judge(tool, args);
+      if (refusal?.kind === 'violation') return refusal;
+      if (refusal === undefined && config.sandbox !== 'require') return undefined;
+      const hint = notSandboxedHint(config, sandbox?.wrap(args));
+      if (refusal === undefined) {
+        return {
+          what: 'every shell call runs in the OS sandbox before a plan exists (sandbox: require), and this one did not',
+          hint,
+          kind: 'unclear',
+        };
+      }
+      return { ...refusal, hint: `${hint}${refusal.hint ? ` ${refusal.hint}` : ''}` };
     };
     hermes.on(
       'intercept_tool_call',
@@ -117,7 +199,10 @@ export default defineExtension({
           });
           return refuse(event, refusal, text);
         }
-        const refusal = judge(event.toolName, event.toolArgs);
+        const refusal =
+          kindOf(event.toolName) === 'shell'
+            ? judgeShellBeforePlan(event.toolName, event.toolArgs)
+            : judge(event.toolName, event.toolArgs);
         if (refusal === undefined) return undefined;
         const text = (asks(refusal) ? askText : blockText)(config, refusal.what, refusal.hint);
         return refuse(event, refusal, text);

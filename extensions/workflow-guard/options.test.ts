@@ -10,11 +10,13 @@ function project() {
   return tree({ 'src/app.ts': 'export const app = 1;\n', 'plans/.keep': '' });
 }
 
+// The analysis as a host without the sandbox meets it (`sandbox: off`); sandbox.test.ts runs the
+// same kinds of calls with the sandbox on.
 async function guarded(root: string, config: Record<string, unknown> = {}) {
   return createRuntime({
     extensions: [workflowGuard],
     cwd: root,
-    config: { extensions: { 'workflow-guard': config } },
+    config: { extensions: { 'workflow-guard': { sandbox: 'off', ...config } } },
     logger: memoryLogger(),
   });
 }

@@ -19,3 +19,17 @@ export function toolKinds(config: WorkflowGuardConfig): (tool: string) => ToolKi
     return 'unknown';
   };
 }
+
+/**
+ * A pattern that matches every name `toolKinds` takes for one of `names` (case and separators
+ * aside), for a handler's `tools` option: a handler that does not match is never called.
+ */
+export function toolNamePattern(names: readonly string[]): RegExp {
+  const separators = '[\\s_.-]*';
+  const spelled = names.map((name) =>
+    [...normalizeToolName(name)]
+      .map((char) => char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join(separators),
+  );
+  return new RegExp(`^${separators}(?:${spelled.join('|')})${separators}$`, 'i');
+}

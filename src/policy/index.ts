@@ -1,15 +1,37 @@
 /**
  * `hermes-extensions/policy`: helpers for guard authors. They find the paths a tool call touches
- * (file tools, patches and shell commands) and say whether a shell command only reads. Apart
+ * (file tools, patches and shell commands), say whether a shell command only reads, and run a
+ * shell call in the OS sandbox (README, The sandbox). Apart
  * from the root entry, so a host that embeds the runtime does not load the shell parsers.
  */
+export {
+  type ArgumentText,
+  type ArgumentTexts,
+  argumentTexts,
+  looksLikePath,
+} from './argument-texts.js';
 export { type PatchTargets, readPatch } from './patch.js';
+export { type PathReadings, pathReadings } from './path-readings.js';
 export {
   isWithin,
   type PathBase,
   type ProjectPath,
+  projectEntryNames,
   resolveProjectPath,
 } from './project-paths.js';
+export {
+  resetSandboxAvailability,
+  type SandboxAvailability,
+  type SandboxedCommand,
+  type SandboxedShellCall,
+  type SandboxOptions,
+  sandboxAvailability,
+  sandboxCommand,
+  sandboxedCommandOf,
+  sandboxedShellCallOf,
+  sandboxRuntimeCli,
+  sandboxShellCall,
+} from './sandbox/index.js';
 export {
   analyzeShell,
   argvScript,

@@ -1,4 +1,4 @@
-import { lstatSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync, realpathSync, type Stats } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 
@@ -59,6 +59,19 @@ export function resolveProjectPath(
     // The root may itself be reached through a link: by its name or by where it is.
     lexicalInProject: below(base, lexical) ?? below(realRoot, lexical),
   };
+}
+
+/**
+ * The names of the entries of the project root, in lower case: a bare word equal to one of them
+ * (`package.json`, `src`) names an existing file to a tool that runs there, as `src/a.ts` does
+ * (see `looksLikePath`). A root that cannot be read has none.
+ */
+export function projectEntryNames(root: string): Set<string> {
+  try {
+    return new Set(readdirSync(root).map((name) => name.toLowerCase()));
+  } catch {
+    return new Set();
+  }
 }
 
 /** `path` relative to `root` when it lies in it; both physical, so a prefix test is exact. */

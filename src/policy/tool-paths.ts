@@ -1,74 +1,12 @@
+import {
+  argumentName,
+  CONTENT_KEYS,
+  PATCH_KEYS,
+  PATH_KEYS,
+  PATH_LIKE_NAME,
+  PATH_LIST_KEYS,
+} from './argument-names.js';
 import { readPatch } from './patch.js';
-
-/** Argument names under which tools pass the file they write. */
-const PATH_KEYS = new Set([
-  'path',
-  'file_path',
-  'filePath',
-  'filepath',
-  'filename',
-  'fileName',
-  'file',
-  'target',
-  'target_file',
-  'targetFile',
-  'target_path',
-  'targetPath',
-  'destination',
-  'dest',
-  'dst',
-  'destination_path',
-  'destinationPath',
-  'new_path',
-  'newPath',
-  'old_path',
-  'oldPath',
-  'output',
-  'output_path',
-  'outputPath',
-  'outfile',
-  'out_file',
-  'notebook_path',
-  'directory',
-  'dir',
-]);
-/** Argument names under which tools pass several files. */
-const PATH_LIST_KEYS = new Set([
-  'paths',
-  'files',
-  'file_paths',
-  'filePaths',
-  'targets',
-  'filenames',
-]);
-
-/** Argument names under which tools pass patch or diff text. */
-const PATCH_KEYS = new Set(['patch', 'diff', 'patch_text', 'patchText', 'input', 'changes']);
-/** Argument names under which tools pass what is written, not where. */
-const CONTENT_KEYS = new Set([
-  'content',
-  'contents',
-  'text',
-  'file_text',
-  'new_string',
-  'old_string',
-  'new_str',
-  'old_str',
-  'new_source',
-  'replacement',
-  'description',
-  'explanation',
-  'cell_id',
-  'cell_type',
-  'edit_mode',
-  'encoding',
-  'mode',
-]);
-/**
- * An argument whose name says it holds a path, though it is not one of PATH_KEYS: a move's
- * `source`/`src` too (the file it removes), not only its destination.
- */
-const PATH_LIKE_NAME = /path|file|dir|folder|dest|target|output|location|^source$|^src$/i;
 
 /** The files a tool call would write, and why some could not be identified. */
 export interface WriteTargets {
@@ -102,10 +40,11 @@ function collect(value: unknown, found: WriteTargets, depth: number): void {
   }
   if (value === null || typeof value !== 'object') return;
   for (const [key, item] of Object.entries(value)) {
+    const name = argumentName(key);
     if (typeof item === 'string') {
-      if (PATH_KEYS.has(key)) found.paths.push(item);
-      else if (PATCH_KEYS.has(key)) addPatch(item, found, true);
-      else if (CONTENT_KEYS.has(key)) continue;
+      if (PATH_KEYS.has(name)) found.paths.push(item);
+      else if (PATCH_KEYS.has(name)) addPatch(item, found, true);
+      else if (CONTENT_KEYS.has(name)) continue;
       else if (item.includes('\n')) addPatch(item, found, false);
       else if (PATH_LIKE_NAME.test(key)) found.paths.push(item);
     } else if (Array.isArray(item) && namesPaths(key)) {
@@ -119,10 +58,11 @@ function collect(value: unknown, found: WriteTargets, depth: number): void {
 
 /** Whether a list under `key` is a list of paths (`paths`, `output_files`, a path name). */
 function namesPaths(key: string): boolean {
+  const name = argumentName(key);
   return (
-    PATH_LIST_KEYS.has(key) ||
-    PATH_KEYS.has(key) ||
-    (!CONTENT_KEYS.has(key) && !PATCH_KEYS.has(key) && PATH_LIKE_NAME.test(key))
+    PATH_LIST_KEYS.has(name) ||
+    PATH_KEYS.has(name) ||
+    (!CONTENT_KEYS.has(name) && !PATCH_KEYS.has(name) && PATH_LIKE_NAME.test(key))
   );
 }
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tree, write } from '../support/fixtures.js';
 import { runBin } from '../support/run-bin.js';
+import { sandbox } from '../support/sandbox.js';
 import { type FakeMessages, startFakeMessages } from './fake-messages-server.js';
 import {
   askingExtension,
@@ -65,6 +66,9 @@ const script = (project: string) => [
   { name: 'Bash', input: { command: 'echo fixed > src/login.ts', description: 'fix it' } },
   { name: 'Write', input: { file_path: join(project, 'src/session.ts'), content: 'export {};\n' } },
 ];
+
+const NODE_WRITES =
+  "node -e \"const fs = require('fs'); fs.writeFileSync('plans/notes.md', 'from node'); try { fs.writeFileSync('src/login.ts', 'x'); } catch (e) { console.log('src: ' + e.code); }\"";
 
 /** The tool results the model got back, from the last request it was sent. */
 function toolResults(fake: FakeMessages): Array<{ content: unknown; is_error?: boolean }> {
@@ -180,6 +184,25 @@ describeRealAgent('claude', 'real Claude Code with hermes hook claude-code', (cl
     expect(existsSync(join(env.project, 'plans/notes.md'))).toBe(true);
     expect(existsSync(join(env.project, 'plans/notes.tmp'))).toBe(false);
   }, 90_000);
+
+  it.runIf(sandbox.available)(
+    'runs a command workflow-guard cannot read in its OS sandbox: plans/ written, src/ not, and the model reads the real output',
+    async () => {
+      const env = await setup();
+      write(env.project, { 'plans/.keep': '' });
+      const model = await startFakeMessages([
+        { name: 'Bash', input: { command: NODE_WRITES, description: 'notes' } },
+      ]);
+      const run = await claudePrint(claude, env, model, 'what is in plans?', 'bypassPermissions');
+      expect(run.code, run.stderr).toBe(0);
+      const [result] = toolResults(model);
+      expect(result?.is_error ?? false).toBe(false);
+      expect(JSON.stringify(result?.content)).toContain('src: EROFS');
+      expect(readFileSync(join(env.project, 'plans/notes.md'), 'utf8')).toBe('from node');
+      expect(existsSync(join(env.project, 'src/login.ts'))).toBe(false);
+    },
+    90_000,
+  );
 
   it('delivers a before_llm_call reminder with the prompt and after the tool results', async () => {
     const env = await setup();

@@ -1,8 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tree, write } from '../support/fixtures.js';
 import { runBin } from '../support/run-bin.js';
+import { sandbox } from '../support/sandbox.js';
 import { type FakeResponses, startFakeResponses } from './fake-responses-server.js';
 import {
   auditLines,
@@ -91,6 +92,9 @@ const script = [
   { patch: '*** Begin Patch\n*** Add File: src/session.ts\n+export {};\n*** End Patch\n' },
 ];
 
+const NODE_WRITES =
+  "node -e \"const fs = require('fs'); fs.writeFileSync('plans/notes.md', 'from node'); try { fs.writeFileSync('src/login.ts', 'x'); } catch (e) { console.log('src: ' + e.code); }\"";
+
 /** What the model was told about each tool call, from the request after the last one. */
 function toolOutputs(fake: FakeResponses): string[] {
   const last = fake.requests.at(-1)?.input ?? [];
@@ -175,6 +179,22 @@ describeRealAgent('codex', 'real Codex with hermes hook codex', (codex) => {
     expect(existsSync(join(env.project, 'plans/notes.md'))).toBe(true);
     expect(existsSync(join(env.project, 'plans/notes.tmp'))).toBe(false);
   }, 90_000);
+
+  it.runIf(sandbox.available)(
+    'runs a command workflow-guard cannot read in its OS sandbox: plans/ written, src/ not, and the model reads the real output',
+    async () => {
+      const env = await setup();
+      write(env.project, { 'plans/.keep': '' });
+      const model = await startFakeResponses([{ shell: NODE_WRITES }]);
+      configure(env.codexHome, model.baseUrl);
+      const run = await codexExec(codex, env, 'what is in plans?');
+      expect(run.code, run.stderr).toBe(0);
+      expect(toolOutputs(model).join('\n')).toContain('src: EROFS');
+      expect(readFileSync(join(env.project, 'plans/notes.md'), 'utf8')).toBe('from node');
+      expect(existsSync(join(env.project, 'src/login.ts'))).toBe(false);
+    },
+    90_000,
+  );
 
   it('delivers a before_llm_call reminder with the prompt and after a tool result', async () => {
     const env = await setup();

@@ -10,7 +10,22 @@ describe('hermes-extensions/policy', () => {
     );
     const fromRoot = new Map(Object.entries(root));
     // Helpers added since 0.1 live only in the subpath: the root's copies are for 0.1 users.
-    const since01 = new Set(['STANDARD_STREAMS', 'programName', 'unwrapCommand']);
+    const since01 = new Set([
+      'STANDARD_STREAMS',
+      'resetSandboxAvailability',
+      'sandboxAvailability',
+      'sandboxCommand',
+      'sandboxedCommandOf',
+      'sandboxedShellCallOf',
+      'sandboxRuntimeCli',
+      'sandboxShellCall',
+      'argumentTexts',
+      'looksLikePath',
+      'pathReadings',
+      'projectEntryNames',
+      'programName',
+      'unwrapCommand',
+    ]);
     for (const [name, helper] of helpers) {
       if (since01.has(name)) expect(fromRoot.has(name), name).toBe(false);
       else expect(fromRoot.get(name), name).toBe(helper);

@@ -75,6 +75,18 @@ const TARGETS: Array<[label: string, args: unknown, paths: string[], unknown?: R
     { source_file: 'src/a.ts', output_dir: 'dist', save_location: 'x' },
     ['src/a.ts', 'dist', 'x'],
   ],
+  // Argument names in any case and spelling: `newString` is `new_string`, `DST` is `dst`.
+  [
+    'opencode edit: oldString/newString are what is written, even when they read as a patch',
+    {
+      filePath: 'plans/a.md',
+      oldString: 'x',
+      newString: '--- a/src/app.ts\n+++ b/src/app.ts\n@@ -1 +1 @@\n-x\n+y',
+    },
+    ['plans/a.md'],
+  ],
+  ['a path name in upper case', { DST: 'src/a.ts' }, ['src/a.ts']],
+  ['a patch name in upper case', { DIFF: 'make it better' }, [], /names no file/],
   ['nothing to write', { query: 'x', limit: 5 }, []],
   // Patches, under patch names or read from other multi-line arguments.
   ['apply_patch: input', { input: PATCH }, ['plans/a.md']],

@@ -16,6 +16,7 @@ import { type Io, paint } from '../io.js';
 import { advice, shownBy } from './doctor/advice.js';
 import { agentHookChecks, llmHandlers } from './doctor/agent-hooks.js';
 import type { Check } from './doctor/check.js';
+import { sandboxCheck } from './doctor/sandbox.js';
 
 const MARKS = { ok: '✓', info: 'i', warning: '!', error: '✗' } as const;
 const STYLES = { ok: 'green', info: 'dim', warning: 'yellow', error: 'red' } as const;
@@ -40,6 +41,9 @@ export async function doctorCommand(context: CommandContext, options: { json?: b
     ...trustChecks(context),
     ...agentHookChecks(runtime.projectRoot, llmHandlers(runtime)),
     ...sharedPriorities(runtime.extensions),
+    sandboxCheck(
+      runtime.extensions.some((e) => e.name === 'workflow-guard' && e.status === 'enabled'),
+    ),
     ...dryRunChecks,
   ];
   const errors = checks.filter((c) => c.level === 'error').length;

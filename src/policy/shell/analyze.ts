@@ -1,5 +1,9 @@
 import { resolve } from 'node:path';
+import { parse } from 'unbash';
+import { ASSIGNING_BUILTINS } from './builtin-table.js';
+import { assigns } from './builtins.js';
 import type { JudgeContext } from './judge.js';
+import { posixProblem } from './posix.js';
 import { READ_ONLY_PROGRAMS } from './programs.js';
 import {
   argvScript,
@@ -8,6 +12,8 @@ import {
   type ShellCwd,
   type ShellScript,
 } from './script.js';
+import { harmlessAssignment } from './variables.js';
+import { asksVersion } from './versions.js';
 import type { ShellWord } from './words.js';
 
 export interface ShellAnalysisOptions {
@@ -87,7 +93,10 @@ class Judge {
     this.trusted = readOnly.map((entry) => entry.trim().split(/\s+/)).filter((e) => e[0] !== '');
   }
 
-  line(line: string, cwd: string, depth: number): ShellAnalysis {
+  /** `posix`: the line runs under sh, which may be dash (posix.ts). */
+  line(line: string, cwd: string, depth: number, posix = false): ShellAnalysis {
+    const dash = posix ? posixProblem(parse(line)) : undefined;
+    if (dash !== undefined) return { kind: 'opaque', reason: dash, part: line, commands: [] };
     return this.script(parseShell(line, cwd), line, depth);
   }
 
@@ -116,7 +125,7 @@ class Judge {
     depth: number,
     moreUnknown: boolean,
   ): string | undefined {
-    const assignment = command.assignments[0];
+    const assignment = command.assignments.find((a) => !harmlessAssignment(command.name, a));
     if (assignment !== undefined) {
       return `the assignment \`${assignment}\` changes what the program reads or runs`;
     }
@@ -133,7 +142,12 @@ class Judge {
     }
     if (this.isTrusted(name, command.words)) return undefined;
     const rule = READ_ONLY_PROGRAMS[name];
-    if (rule === undefined) return `\`${name}\` is not a program known to only read`;
+    if (rule === undefined) {
+      return ASSIGNING_BUILTINS.has(name)
+        ? assigns(name)
+        : `\`${name}\` is not a program known to only read`;
+    }
+    if (asksVersion(name, command.words, moreUnknown)) return undefined;
     const context: JudgeContext = {
       program: name,
       command,
@@ -159,10 +173,10 @@ class Judge {
           more,
         );
       },
-      script: (code) => {
+      script: (code, posix) => {
         if (depth >= MAX_DEPTH) return 'shells nested too deep';
         if (command.cwd === undefined) return `${name} -c runs in a folder that is not known`;
-        const inner = this.line(code, command.cwd.lexical, depth + 1);
+        const inner = this.line(code, command.cwd.lexical, depth + 1, posix);
         if (inner.kind === 'opaque') return `${inner.reason} (in \`${inner.part}\`)`;
         writes.push(...inner.writes);
         return undefined;

@@ -1,3 +1,4 @@
+import { findExec } from './find-exec.js';
 import type { ProgramRule } from './judge.js';
 import { unknownWord } from './options.js';
 import type { ShellWord } from './words.js';
@@ -78,8 +79,8 @@ const VALUED = new Set([
 
 /**
  * `find [-H|-L|-P] [-D …] [-O…] PATH… EXPRESSION`: every primary of the expression on the list
- * above (so `-delete`, `-exec`, `-execdir`, `-ok`, `-fprint…` and `-fls` are refused, and so is
- * whatever a later find adds).
+ * above (so `-delete`, `-execdir`, `-ok`, `-fprint…` and `-fls` are refused, and so is
+ * whatever a later find adds); `-exec` runs a command judged as any other (find-exec.ts).
  */
 export const find: ProgramRule = (words, context) => {
   if (context.moreUnknown) return 'find would be given arguments only known when it runs';
@@ -106,6 +107,12 @@ export const find: ProgramRule = (words, context) => {
     if (!word.literal) return `\`${word.text}\` in find's expression is only known when it runs`;
     const primary = word.value;
     if (PLAIN.has(primary)) continue;
+    if (primary === '-exec') {
+      const end = findExec(words, i + 1, context);
+      if (typeof end === 'string') return end;
+      i = end;
+      continue;
+    }
     if (VALUED.has(primary) || /^-newer[aBcmt][aBcmt]$/.test(primary)) {
       const value = words[++i];
       if (value === undefined) return `find's \`${primary}\` needs a value`;

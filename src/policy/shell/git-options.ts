@@ -95,8 +95,21 @@ export const SHOW: OptionSpec = {
     'no-relative',
     'binary',
     'unified',
+    'patch-with-stat',
+    'color-moved',
   ],
+  // Also flags above: `--stat`, `--stat=200`, `--decorate=short`, `--color=never`.
   longValued: [
+    'stat',
+    'decorate',
+    'color',
+    'color-moved',
+    'dirstat',
+    'word-diff',
+    'find-renames',
+    'find-copies',
+    'relative',
+    'unified',
     'pretty',
     'format',
     'date',
@@ -130,7 +143,9 @@ export const SHOW: OptionSpec = {
 };
 
 export const STATUS: OptionSpec = {
-  flags: 'sbvuz',
+  flags: 'sbvz',
+  // `-uno`, `-uall`: -u's mode is attached or absent, never the next word.
+  optional: 'u',
   long: [
     'short',
     'branch',
@@ -218,13 +233,17 @@ export const BLAME: OptionSpec = {
 
 /** Listing-only forms: options that list, and operands only as patterns to list. */
 export const LIST: OptionSpec = {
-  flags: 'alrvn',
+  flags: 'alrv',
+  // `git tag -n`, `-n3`: lines of each annotation.
+  optional: 'n',
   long: ['list', 'all', 'remotes', 'verbose', 'show-current', 'no-color', 'column', 'no-column'],
+  // Last on the line, they mean HEAD (`git branch --merged`).
+  lastDefault: ['merged', 'no-merged', 'contains', 'no-contains'],
   longValued: ['contains', 'no-contains', 'merged', 'no-merged', 'sort', 'format', 'points-at'],
 };
 
 export const PLUMBING: OptionSpec = {
-  flags: 'tpsenzrdcomqvl',
+  flags: 'tpsenzrdcomqvlH',
   long: [
     'cached',
     'deleted',
@@ -276,6 +295,8 @@ export const PLUMBING: OptionSpec = {
     'stdin',
     'non-matching',
     'verbose',
+    'dirty',
+    'broken',
   ],
   longValued: [
     'abbrev',

@@ -11,10 +11,12 @@ const SUBCOMMANDS: Readonly<Record<string, ProgramRule>> = {
   show: withOptions(SHOW),
   diff: withOptions(SHOW),
   whatchanged: withOptions(SHOW),
+  // shortlog's -n sorts by count (`-sn`); log's -n takes a count.
   shortlog: withOptions({
     ...SHOW,
-    flags: `${SHOW.flags}ne`,
-    long: [...(SHOW.long ?? []), 'summary', 'numbered', 'email'],
+    flags: `${SHOW.flags}nec`,
+    valued: SHOW.valued?.replace('n', ''),
+    long: [...(SHOW.long ?? []), 'summary', 'numbered', 'email', 'committer'],
   }),
   grep: withOptions(GREP),
   blame: withOptions(BLAME),
@@ -25,6 +27,7 @@ const SUBCOMMANDS: Readonly<Record<string, ProgramRule>> = {
   'ls-tree': withOptions(PLUMBING),
   'rev-list': withOptions(PLUMBING),
   'merge-base': withOptions(PLUMBING),
+  cherry: withOptions({ flags: 'v' }, { maxOperands: 3 }),
   'show-ref': withOptions(PLUMBING),
   'for-each-ref': withOptions(PLUMBING),
   'name-rev': withOptions(PLUMBING),
@@ -33,7 +36,10 @@ const SUBCOMMANDS: Readonly<Record<string, ProgramRule>> = {
   describe: withOptions(PLUMBING),
   'cat-file': withOptions(PLUMBING),
   version: withOptions({}),
-  remote: withOptions({ flags: 'v', long: ['verbose'] }, { maxOperands: 0 }),
+  remote: (words, context) =>
+    words[0]?.literal && words[0].value === 'get-url'
+      ? withOptions({ long: ['push', 'all'] }, { maxOperands: 1 })(words.slice(1), context)
+      : withOptions({ flags: 'v', long: ['verbose'] }, { maxOperands: 0 })(words, context),
   stash: (words, context) => {
     const sub = words[0];
     if (sub === undefined || !sub.literal || !['list', 'show'].includes(sub.value)) {
@@ -66,7 +72,11 @@ const SUBCOMMANDS: Readonly<Record<string, ProgramRule>> = {
         const reads = parsed.options.some((o) =>
           ['-l', '--list', '--get', '--get-all', '--get-regexp'].includes(o.name),
         );
-        return reads ? undefined : '`git config` without `--get`/`--list` may set a value';
+        // `git config user.name` gets it; a word without a dot is no key but a subcommand
+        // (`git config edit` runs an editor), and a second operand is a value to set.
+        const [key, ...more] = parsed.operands;
+        const gets = key?.literal === true && key.value.includes('.') && more.length === 0;
+        return reads || gets ? undefined : '`git config` without `--get`/`--list` may set a value';
       },
     },
   ),

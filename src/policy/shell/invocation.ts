@@ -32,7 +32,8 @@ export const SHELL_TOOL_NAMES: readonly string[] = [
   'execute_command',
 ];
 
-const COMMAND_KEYS = ['command', 'cmd', 'script', 'code', 'input'];
+/** The argument names a shell tool's command line comes under. */
+export const COMMAND_KEYS: readonly string[] = ['command', 'cmd', 'script', 'code', 'input'];
 const ARGV_KEYS = ['args', 'argv', 'arguments'];
 const CWD_KEYS = ['workdir', 'cwd', 'working_directory', 'workingDirectory', 'dir', 'directory'];
 /** Arguments of the common shell tools that change nothing about what runs. */
@@ -64,12 +65,15 @@ const SHELLS = new Set([
   '/usr/bin/bash',
 ]);
 const ENV_KEYS = ['env', 'environment'];
+/** Shells that may be dash: a line they run is judged as `sh -c LINE` (posix.ts). */
+const POSIX_SHELLS = new Set(['sh', 'dash', '/bin/sh', '/bin/dash']);
 
 export function shellInvocationOf(args: Readonly<Record<string, unknown>>): ShellInvocation {
   const runs: Array<string | string[]> = [];
   let cwd: string | undefined;
   let program: string | undefined;
   let argv: string[] | undefined;
+  let posix = false;
   for (const [key, value] of Object.entries(args)) {
     if (COMMAND_KEYS.includes(key)) {
       if (typeof value === 'string') {
@@ -96,6 +100,7 @@ export function shellInvocationOf(args: Readonly<Record<string, unknown>>): Shel
       if (typeof value !== 'string' || !SHELLS.has(value)) {
         return unknown(`it runs in the shell ${JSON.stringify(value)}, which is not bash or sh`);
       }
+      posix = POSIX_SHELLS.has(value);
     } else if (!HARMLESS_KEYS.has(key)) {
       return unknown(`its argument \`${key}\` is not one the guard knows`);
     }
@@ -110,6 +115,13 @@ export function shellInvocationOf(args: Readonly<Record<string, unknown>>): Shel
     );
   }
   if (runs.length === 0) return unknown('it has no command');
+  // A line for sh is sh's code: `[[ a > f ]]` truncates f under dash.
+  if (posix)
+    return {
+      kind: 'known',
+      runs: runs.map((r) => (typeof r === 'string' ? ['sh', '-c', r] : r)),
+      cwd,
+    };
   return { kind: 'known', runs, cwd };
 }
 

@@ -15,8 +15,11 @@ export interface JudgeContext {
    * from its program name on; `moreUnknown` when more words only known at run time are added.
    */
   inner(words: readonly ShellWord[], moreUnknown: boolean): string | undefined;
-  /** Judges shell code another shell runs (`bash -c CODE`), starting in the command's folder. */
-  script(code: string): string | undefined;
+  /**
+   * Judges shell code another shell runs (`bash -c CODE`), starting in the command's folder;
+   * `posix` when that shell is sh or dash (posix.ts).
+   */
+  script(code: string, posix?: boolean): string | undefined;
   /** Words only known at run time will be added to these (`xargs CMD`). */
   moreUnknown: boolean;
 }

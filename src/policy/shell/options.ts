@@ -11,10 +11,14 @@ export interface OptionSpec {
   flags?: string;
   /** Short options that take a value. */
   valued?: string;
+  /** Short options whose value is optional and only ever attached (`git status -uno`). */
+  optional?: string;
   /** Long options (without `--`) that take no value. */
   long?: readonly string[];
   /** Long options that take a value (`--name=X` or `--name X`). */
   longValued?: readonly string[];
+  /** Long options that take the next word as their value, or none when they are the last word. */
+  lastDefault?: readonly string[];
   /** `-5` (head, tail, git log) is an option. */
   numeric?: boolean;
 }
@@ -35,6 +39,7 @@ export function parseOptions(
   const operands: ShellWord[] = [];
   const flags = spec.flags ?? '';
   const valued = spec.valued ?? '';
+  const optional = spec.optional ?? '';
   let onlyOperands = false;
   for (let i = 0; i < words.length; i++) {
     const word = words[i] as ShellWord;
@@ -75,6 +80,8 @@ export function parseOptions(
         options.push({ name: `--${name}`, value: literalWord(text.slice(equals + 1)) });
       } else if (flag) {
         options.push({ name: `--${name}`, value: undefined });
+      } else if (takesValue && i === words.length - 1 && spec.lastDefault?.includes(name)) {
+        options.push({ name: `--${name}`, value: undefined });
       } else if (takesValue) {
         const given = value();
         if (typeof given === 'string') return given;
@@ -93,6 +100,11 @@ export function parseOptions(
       if (valued.includes(letter)) {
         const given = j + 1 < text.length ? literalWord(text.slice(j + 1)) : value();
         if (typeof given === 'string') return given;
+        options.push({ name: `-${letter}`, value: given });
+        break;
+      }
+      if (optional.includes(letter)) {
+        const given = j + 1 < text.length ? literalWord(text.slice(j + 1)) : undefined;
         options.push({ name: `-${letter}`, value: given });
         break;
       }

@@ -1,8 +1,13 @@
+import { awk } from './awk.js';
+import { BUILTINS } from './builtin-table.js';
 import { find } from './find.js';
 import { git } from './git.js';
 import type { ProgramRule } from './judge.js';
+import { npm } from './npm.js';
+import { read } from './read.js';
 import { anyArgs, withOptions } from './rules.js';
 import { sed } from './sed.js';
+import { VERSION_ONLY_PROGRAMS } from './versions.js';
 import { WRAPPERS } from './wrappers.js';
 
 /** `tee FILE…` and `mkdir DIR…` write what they name: the guard decides where that may be. */
@@ -36,15 +41,6 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ProgramRule>> = {
   grep: anyArgs,
   egrep: anyArgs,
   fgrep: anyArgs,
-  echo: anyArgs,
-  printf: anyArgs,
-  true: anyArgs,
-  false: anyArgs,
-  test: anyArgs,
-  '[': anyArgs,
-  ':': anyArgs,
-  pwd: anyArgs,
-  cd: anyArgs, // followed by the walk of the line (script.ts)
   basename: anyArgs,
   dirname: anyArgs,
   realpath: anyArgs,
@@ -80,10 +76,12 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ProgramRule>> = {
   seq: anyArgs,
   sleep: anyArgs,
   which: anyArgs,
-  type: anyArgs,
   jq: anyArgs,
   ps: anyArgs,
   column: anyArgs,
+
+  // bash's builtins, each with its grammar (builtins.ts).
+  ...BUILTINS,
 
   // Read, but some options write or run: only the listed ones.
   sort: withOptions({
@@ -338,4 +336,13 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ProgramRule>> = {
 
   // Run another command, judged in turn.
   ...WRAPPERS,
+
+  // Read by a grammar of their own: awk's program (awk-program.ts), npm's reading commands,
+  // read's variables (read.ts); interpreters only as far as printing their version.
+  awk,
+  gawk: awk,
+  mawk: awk,
+  npm,
+  read,
+  ...VERSION_ONLY_PROGRAMS,
 };

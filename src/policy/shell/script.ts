@@ -14,7 +14,18 @@ import {
   type TestExpression,
   type Word,
 } from 'unbash';
+import {
+  DATA_VARIABLES,
+  type Evaluation,
+  evaluatesLoopName,
+  evaluatingCommand,
+  evaluatingExpansion,
+  evaluatingTest,
+} from './data-variables.js';
+import { expansionProblem } from './expansions.js';
 import { enter, join, type ShellCwd, type State, same, startCwd } from './folders.js';
+import { testExpressionProblem } from './test-expression.js';
+import { variableNameProblem } from './variables.js';
 import { literalWord, type ShellWord, shellWord } from './words.js';
 
 export type { ShellCwd } from './folders.js';
@@ -64,6 +75,7 @@ export function parseShell(line: string, cwd: string): ShellScript {
   const walker = new Walker(line);
   if (start === undefined) walker.problem(`the working directory ${cwd} does not exist`);
   walker.script(parse(line), start);
+  walker.dataProblem();
   return walker.found;
 }
 
@@ -90,10 +102,26 @@ class Walker {
   constructor(
     private readonly source: string,
     readonly found: ShellScript = { commands: [], problems: [], parsed: true },
+    /** Whether the line sets variables from data, and where it evaluates a value as code. */
+    private readonly data: { sets: boolean; evaluates?: string } = { sets: false },
   ) {}
 
   problem(reason: string): void {
     if (!this.found.problems.includes(reason)) this.found.problems.push(reason);
+  }
+
+  /** A line that both sets variables from data and evaluates one (data-variables.ts). */
+  dataProblem(): void {
+    if (this.data.sets && this.data.evaluates !== undefined) {
+      this.problem(`${DATA_VARIABLES} (\`${this.data.evaluates}\`)`);
+    }
+  }
+
+  private evaluates(evaluation: Evaluation | undefined): void {
+    if (evaluation === undefined) return;
+    this.data.evaluates ??= evaluation.where;
+    const problem = evaluatesLoopName(evaluation);
+    if (problem) this.problem(problem);
   }
 
   script(script: ParsedScript, state: State): State {
@@ -107,7 +135,7 @@ class Walker {
   }
 
   private nested(source: string): Walker {
-    return new Walker(source, this.found);
+    return new Walker(source, this.found, this.data);
   }
 
   private statements(statements: readonly Statement[], state: State): State {
@@ -199,12 +227,31 @@ class Walker {
         this.statements(node.body.commands, undefined);
         return undefined;
       }
-      case 'TestCommand':
+      case 'TestCommand': {
+        const problem = testExpressionProblem(node.expression);
+        if (problem) this.problem(problem);
         this.test(node.expression, state);
         return state;
+      }
+      case 'For': {
+        // The loop variable is a word only known when the body runs, as any variable is.
+        const problem = variableNameProblem(node.name.text);
+        if (problem !== undefined) {
+          this.problem(`a \`for\` loop: ${problem}`);
+          for (const word of node.wordlist ?? []) this.word(word, state);
+          this.statements(node.body.commands, undefined);
+          return undefined;
+        }
+        this.data.sets = true;
+        for (const word of node.wordlist ?? []) this.word(word, state);
+        const body = this.statements(node.body.commands, state);
+        if (same(body, state)) return state;
+        // A body that changes folders runs its next round elsewhere: walk it again from unknown.
+        this.statements(node.body.commands, undefined);
+        return undefined;
+      }
       // Not understood: a problem. Their commands are still walked (from an unknown folder, as
       // they may run any number of times), so a caller that only looks for commands finds them.
-      case 'For':
       case 'Select':
         this.problem(
           `a \`${node.type.toLowerCase()}\` loop (it sets the variable ${node.name.text})`,
@@ -240,6 +287,7 @@ class Walker {
   }
 
   private test(expression: TestExpression, state: State): void {
+    this.evaluates(evaluatingTest(expression));
     forEachChild(expression as SyntaxNode, (child) => {
       if (child.type === 'Word') {
         const word = this.word(child, state);
@@ -283,6 +331,13 @@ class Walker {
       text: this.source.slice(node.pos, node.end),
     };
     this.found.commands.push(command);
+    if (program?.literal) {
+      // `read x`, and `command read x` (a wrapper may run the builtin here).
+      if ([program, ...words].some((word) => word.literal && word.value === 'read')) {
+        this.data.sets = true;
+      }
+      this.evaluates(evaluatingCommand(program.value, words));
+    }
     return program?.literal && ['cd', 'pushd', 'popd'].includes(program.value)
       ? this.changeDirectory(command, state)
       : state;
@@ -365,11 +420,13 @@ class Walker {
         case 'ExtendedGlob':
           this.problem(`the extended glob \`${child.text}\``);
           return;
-        case 'ParameterExpansion':
-          if (child.operation?.type === 'Transform' || child.operation?.type === 'Unknown') {
-            this.problem(`the expansion \`${child.text}\``);
-          }
+        case 'ArithmeticExpansion':
+        case 'ParameterExpansion': {
+          const problem = expansionProblem(child);
+          if (problem) this.problem(problem);
+          this.evaluates(evaluatingExpansion(child));
           break;
+        }
       }
       this.expansions(child, state);
     });

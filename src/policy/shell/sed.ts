@@ -119,8 +119,11 @@ class ScriptReader {
       case 'b':
       case 't':
       case 'T':
-        // A label runs to the end of the line or to `;` (GNU sed).
-        while (this.at < this.text.length && !'\n;'.includes(this.peek())) this.at++;
+      case 'v':
+        // GNU sed ends a label (and `v`'s version) at white space or `;`: what follows is the
+        // next command (`:x w file` is a label and a write).
+        this.skip(' \t');
+        while (this.at < this.text.length && !' \t\n;'.includes(this.peek())) this.at++;
         return;
       case 'a':
       case 'i':
@@ -130,9 +133,6 @@ class ScriptReader {
       case 'r':
       case 'R':
         // Reads a file into the output: reading is allowed. The name runs to the end of the line.
-        this.toLineEnd();
-        return;
-      case 'v':
         this.toLineEnd();
         return;
       case 'w':

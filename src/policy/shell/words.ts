@@ -18,6 +18,11 @@ export interface ShellWord {
   mayBeOption: boolean;
   /** A pattern (glob or brace expansion) and nothing the shell runs or reads from variables. */
   pattern: boolean;
+  /**
+   * True when the word stays exactly one word whatever it expands to: literal, or every
+   * expansion in it quoted. Otherwise (unset) word splitting or a glob may make it none or many.
+   */
+  single?: boolean;
 }
 
 /** Parts that are plain text once quotes are removed. */
@@ -36,13 +41,26 @@ export function shellWord(word: Word): ShellWord {
       literal: true,
       mayBeOption: tilde.startsWith('-'),
       pattern: false,
+      single: true,
     };
   }
   const pattern = parts.every((part) => isText(part) || PATTERN_PARTS.has(part.type));
   const first = parts[0] as WordPart;
   const mayBeOption = !isText(first) || textOf(first).startsWith('-') || textOf(first) === '';
-  return dynamic(word, mayBeOption, pattern);
+  // "$@" and "${a[@]}" are as many words as there are elements, quoted or not.
+  const single = parts.every(
+    (part) =>
+      isText(part) ||
+      (QUOTED_PARTS.has(part.type) && !part.text.includes('@')) ||
+      NUMBER_PARAMETERS.has(part.text),
+  );
+  return { ...dynamic(word, mayBeOption, pattern), ...(single && { single }) };
 }
+
+/** Parts whose expansions are quoted: they make text, never split or glob. */
+const QUOTED_PARTS = new Set(['DoubleQuoted', 'LocaleString']);
+/** Parameters that are always one number (`[ $# -gt 0 ]`). */
+const NUMBER_PARAMETERS = new Set(['$#', '$?', '$$', '$!']);
 
 function dynamic(word: Word, mayBeOption: boolean, pattern: boolean): ShellWord {
   return { value: word.text, text: word.text, literal: false, mayBeOption, pattern };
@@ -70,5 +88,12 @@ function tildeOf(value: string): string | undefined {
 
 /** A word given as it is (an argument vector's, an option's attached value). */
 export function literalWord(value: string): ShellWord {
-  return { value, text: value, literal: true, mayBeOption: value.startsWith('-'), pattern: false };
+  return {
+    value,
+    text: value,
+    literal: true,
+    mayBeOption: value.startsWith('-'),
+    pattern: false,
+    single: true,
+  };
 }

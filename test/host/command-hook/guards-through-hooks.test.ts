@@ -1,8 +1,10 @@
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { sandboxedShellCallOf } from 'hermes-extensions/policy';
 import { describe, expect, it } from 'vitest';
 import { tree, write } from '../../support/fixtures.js';
 import { built, root, runHook } from '../../support/run-bin.js';
+import { runShell, treeDigest } from '../../support/sandbox.js';
 
 /**
  * The bypasses of workflow-guard through the command hooks, as Claude Code and Codex send them:
@@ -39,6 +41,31 @@ async function decision(agent: Agent, home: string, sent: unknown): Promise<stri
   return JSON.parse(answer.stdout).hookSpecificOutput?.permissionDecision ?? 'none';
 }
 
+/**
+ * A shell call refused (`deny`), or made to run in workflow-guard's sandbox: the answer's
+ * `updatedInput` is exactly the guard's sandboxed form of the command (Claude Code takes it with no
+ * decision, Codex with `allow`), and run as the agent runs it, it leaves src/ as it was.
+ */
+async function deniedOrContained(agent: Agent, home: string, project: string, command: string) {
+  const answer = await runHook(agent, home, event(agent, project, 'Bash', { command }));
+  if (answer.stdout === '') return `exit ${answer.code}: allowed`;
+  const output = JSON.parse(answer.stdout).hookSpecificOutput;
+  if (output?.permissionDecision === 'deny') return 'deny';
+  const input = output?.updatedInput;
+  const sandbox = {
+    root: project,
+    writable: ['plans/', 'handoff/'],
+    stateDir: join(home, 'sandbox'),
+  };
+  if (sandboxedShellCallOf(input ?? {}, sandbox) !== command) return `rewritten: ${input?.command}`;
+  if (output.permissionDecision !== (agent === 'codex' ? 'allow' : undefined)) {
+    return `sandboxed with the decision ${output.permissionDecision}`;
+  }
+  const before = treeDigest(join(project, 'src'));
+  runShell(input.command, project);
+  return treeDigest(join(project, 'src')) === before ? 'contained' : 'src/ changed';
+}
+
 const SHELL_BYPASSES = [
   'ls\nrm -rf src',
   'PATH=plans ls',
@@ -58,16 +85,18 @@ const SLOW = 60_000;
 
 describe.runIf(built)('workflow-guard through the command hooks', { timeout: SLOW }, () => {
   for (const agent of ['claude-code', 'codex'] as const) {
-    it(`${agent}: denies every shell bypass, and passes reading commands`, async () => {
+    it(`${agent}: denies or contains every shell bypass, and passes reading commands`, async () => {
       const { home, project } = setup();
-      const answers = await Promise.all(
-        SHELL_BYPASSES.map((command) =>
-          decision(agent, home, event(agent, project, 'Bash', { command })),
-        ),
-      );
-      expect(Object.fromEntries(SHELL_BYPASSES.map((c, i) => [c, answers[i]]))).toEqual(
-        Object.fromEntries(SHELL_BYPASSES.map((c) => [c, 'deny'])),
-      );
+      const answers: Record<string, string> = {};
+      // One at a time: each contained command runs against the same src/.
+      for (const command of SHELL_BYPASSES) {
+        answers[command] = await deniedOrContained(agent, home, project, command);
+      }
+      for (const [command, answer] of Object.entries(answers)) {
+        expect(['deny', 'contained'], `${command}: ${answer}`).toContain(answer);
+      }
+      // A write the guard can name is refused by name, never merely contained.
+      expect(answers['echo x > 1']).toBe('deny');
       const reading = await decision(
         agent,
         home,

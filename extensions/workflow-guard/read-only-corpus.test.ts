@@ -1,0 +1,71 @@
+import { createRuntime } from 'hermes-extensions';
+import { memoryLogger } from 'hermes-extensions/testing';
+import { describe, expect, it } from 'vitest';
+import {
+  corpusProject,
+  EXPECTED_REFUSALS,
+  READ_ONLY_CORPUS,
+} from '../../test/policy/read-only-corpus.js';
+import workflowGuard from './index.js';
+
+async function guardedTurn<T>(
+  root: string,
+  run: (call: (command: string) => Promise<{ blocked: boolean; message?: string }>) => Promise<T>,
+) {
+  const runtime = await createRuntime({
+    extensions: [workflowGuard],
+    cwd: root,
+    // The analysis as a host without the sandbox meets it; with the sandbox on, what it cannot
+    // show to only read runs in the sandbox instead (sandbox.test.ts).
+    config: { extensions: { 'workflow-guard': { sandbox: 'off' } } },
+    logger: memoryLogger(),
+  });
+  return runtime.runTurn({ sessionId: 's' }, (turn) =>
+    run(async (command) => turn.interceptToolCall({ toolName: 'bash', toolArgs: { command } })),
+  );
+}
+
+describe('workflow-guard without a plan: ordinary reading', () => {
+  it('lets the read-only corpus through, but for the refusals it lists', async () => {
+    const root = corpusProject();
+    const blocked = await guardedTurn(root, async (call) => {
+      const found: Array<[string, string]> = [];
+      for (const command of READ_ONLY_CORPUS) {
+        const outcome = await call(command);
+        if (outcome.blocked) found.push([command, outcome.message ?? '']);
+      }
+      return found;
+    });
+    expect(blocked.map(([command]) => command)).toEqual(Object.keys(EXPECTED_REFUSALS));
+    for (const [command, message] of blocked) {
+      expect(message).toMatch(EXPECTED_REFUSALS[command] as RegExp);
+    }
+  });
+
+  /** Each reader the corpus needed, used to write or run something: all blocked. */
+  const ABUSES: Array<[string, RegExp]> = [
+    ['npm ls --json > src/x', /would write src\/x/],
+    ['npm view x version > package.json', /would write package.json/],
+    ["awk '{print}' src/app.ts > src/app.ts", /would write src\/app.ts/],
+    ['awk \'{print > "src/x"}\' package.json', /writes a file/],
+    ['awk \'BEGIN{system("touch src/x")}\'', /runs a command/],
+    ['find . -exec rm {} +', /`rm` is not a program known to only read/],
+    ["find src -name '*.ts' -exec sed -i s/a/b/ {} +", /`-i` is not an option of sed/],
+    ['find src -exec tee {} \\;', /only known when the command runs/],
+    ['for f in x; do rm "$f"; done', /`rm`/],
+    ['for f in src/*.ts; do cat "$f" > "$f.bak"; done', /redirection target/],
+    ['while read f; do echo x > "$f"; done < plans/list', /redirection target/],
+    ['git ls-files | while read f; do echo x >> src/log; done', /would write src\/log/],
+    ["node --version; node -e \"require('fs').rmSync('src')\"", /`node` runs code/],
+    ['python3 --version && python3 -c "import os"', /`python3` runs code/],
+    ['npm -v && npm install', /`npm install` is not known to only read/],
+    ["for x in 'a[$(touch src/y)]'; do echo $((x)); done", /evaluates `x` as code/],
+    ['ls plans | while read f; do [[ f -gt 0 ]]; done', /evaluates `f` as code/],
+  ];
+
+  it.each(ABUSES)('blocks %s', async (command, reason) => {
+    const root = corpusProject();
+    const outcome = await guardedTurn(root, (call) => call(command));
+    expect(outcome).toMatchObject({ blocked: true, message: expect.stringMatching(reason) });
+  });
+});

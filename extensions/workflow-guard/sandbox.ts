@@ -1,0 +1,40 @@
+import {
+  type SandboxedShellCall,
+  type SandboxOptions,
+  sandboxedShellCallOf,
+  sandboxShellCall,
+} from 'hermes-extensions/policy';
+import type { WorkflowGuardConfig } from './config.js';
+
+/**
+ * The guard's sandbox (README, The sandbox): the project read-only except `allowed_paths`, no
+ * network except `sandbox_network`. `wrap` makes a shell call run in it; `holds` says whether a
+ * call is exactly the guard's own sandboxed form of some command (made again and compared).
+ */
+export function guardSandbox(root: string, config: WorkflowGuardConfig) {
+  const options: SandboxOptions = {
+    root,
+    writable: config.allowed_paths,
+    network: config.sandbox_network,
+  };
+  return {
+    wrap: (args: Readonly<Record<string, unknown>>): SandboxedShellCall =>
+      sandboxShellCall(args, options),
+    holds: (args: Readonly<Record<string, unknown>>): boolean =>
+      sandboxedShellCallOf(args, options) !== undefined,
+  };
+}
+
+/** Why a shell call was not run in the sandbox, for the refusal's hint. */
+export function notSandboxedHint(
+  config: WorkflowGuardConfig,
+  attempt: SandboxedShellCall | undefined,
+): string {
+  if (config.sandbox === 'off' || attempt === undefined) {
+    return "With workflow-guard's `sandbox: auto`, such a command would run in the OS sandbox instead (README, The sandbox).";
+  }
+  if (attempt.kind === 'unsupported') {
+    return `It could not run in the OS sandbox: ${attempt.reason}; to run such commands sandboxed, ${attempt.fix}.`;
+  }
+  return 'It was made to run in the OS sandbox, but another extension changed the command afterwards.';
+}

@@ -1,0 +1,9 @@
+export {
+  resetSandboxAvailability,
+  type SandboxAvailability,
+  sandboxAvailability,
+  sandboxRuntimeCli,
+} from './availability.js';
+export type { SandboxOptions } from './settings.js';
+export { type SandboxedShellCall, sandboxedShellCallOf, sandboxShellCall } from './shell-call.js';
+export { type SandboxedCommand, sandboxCommand, sandboxedCommandOf } from './wrap.js';

@@ -1,0 +1,160 @@
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+
+/** What a sandboxed command may do besides reading (README, The sandbox). */
+export interface SandboxOptions {
+  /** The project root; relative `writable` paths start here. */
+  root: string;
+  /**
+   * Folders or files the command may write (relative to `root`, or absolute). Everything else is
+   * read-only, except a private temporary folder (`$TMPDIR` inside the sandbox).
+   */
+  writable?: readonly string[];
+  /** Domains the command may reach (`example.com`, `*.npmjs.org`); none: no network at all. */
+  network?: readonly string[];
+  /**
+   * Where the sandbox's settings files are kept: a folder the sandboxed command cannot write.
+   * Default `$HERMES_HOME/sandbox` (`~/.hermes/sandbox`).
+   */
+  stateDir?: string;
+}
+
+/** The sandbox runtime's settings for one command, and where they are kept. */
+export interface SandboxSettings {
+  /** The settings file, named by the digest of its content. */
+  file: string;
+  /** The private temporary folder. */
+  tmpDir: string;
+  /** Writable paths left out, and why (a link, a folder too large to check for hard links). */
+  leftOut: string[];
+}
+
+/** More entries than this under one writable folder, and it is not made writable. */
+const MAX_WALK = 20_000;
+
+/**
+ * Builds the settings and writes them to a file named by their digest (again when the file is
+ * missing or its bytes differ, so what runs is what was built). Writable paths are given to the
+ * sandbox only where their name is where they are: a writable path that is (or lies under) a
+ * symbolic link could make a folder outside it writable, so it is left out. Files under a writable
+ * folder that have other names (hard links) stay read-only: a write through one would change the
+ * file under its other name, wherever that is.
+ */
+export function sandboxSettings(options: SandboxOptions): SandboxSettings {
+  const root = realpathSync(resolve(options.root));
+  const leftOut: string[] = [];
+  const allowWrite: string[] = [];
+  const denyWrite: string[] = [];
+  for (const given of options.writable ?? []) {
+    const path = resolve(root, given);
+    if (!nameIsPlace(path)) {
+      leftOut.push(`${given} (a symbolic link)`);
+      continue;
+    }
+    const linked = hardLinkedFiles(path);
+    if (linked === undefined) {
+      leftOut.push(`${given} (over ${MAX_WALK} entries to check for hard links)`);
+      continue;
+    }
+    allowWrite.push(path);
+    denyWrite.push(...linked);
+  }
+  const tmpDir = privateTmpDir(root);
+  const settings = {
+    network: { allowedDomains: [...(options.network ?? [])], deniedDomains: [] },
+    filesystem: {
+      denyRead: [],
+      allowWrite: [...allowWrite, tmpDir],
+      denyWrite,
+    },
+  };
+  const text = `${JSON.stringify(settings, null, 2)}\n`;
+  const digest = createHash('sha256').update(text).digest('hex').slice(0, 32);
+  const dir = options.stateDir ?? join(hermesHome(), 'sandbox');
+  const file = join(dir, `srt-${digest}.json`);
+  if (!sameBytes(file, text)) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const temporary = `${file}.${process.pid}.tmp`;
+    writeFileSync(temporary, text, { mode: 0o600 });
+    renameSync(temporary, file);
+  }
+  return { file, tmpDir, leftOut };
+}
+
+/** `$HERMES_HOME`, as the framework reads it (README, Extensions on disk). */
+function hermesHome(): string {
+  const home = process.env.HERMES_HOME;
+  if (home === undefined || home === '') return join(homedir(), '.hermes');
+  return home === '~' || home.startsWith('~/') ? homedir() + home.slice(1) : resolve(home);
+}
+
+function sameBytes(file: string, text: string): boolean {
+  try {
+    return readFileSync(file, 'utf8') === text;
+  } catch {
+    return false;
+  }
+}
+
+/** The path, or its nearest existing folder, is reached without a symbolic link. */
+function nameIsPlace(path: string): boolean {
+  let at = path;
+  while (!existsSync(at) && dirname(at) !== at) {
+    if (lstatSync(at, { throwIfNoEntry: false })?.isSymbolicLink()) return false;
+    at = dirname(at);
+  }
+  try {
+    return realpathSync(at) === at;
+  } catch {
+    return false;
+  }
+}
+
+/** Regular files under `path` with more than one name; undefined when there are too many entries. */
+function hardLinkedFiles(path: string): string[] | undefined {
+  const linked: string[] = [];
+  let seen = 0;
+  const walk = (at: string): boolean => {
+    const stats = lstatSync(at, { throwIfNoEntry: false });
+    if (stats === undefined) return true;
+    if (++seen > MAX_WALK) return false;
+    if (stats.isFile() && stats.nlink > 1) linked.push(at);
+    if (!stats.isDirectory()) return true;
+    for (const name of readdirSync(at)) if (!walk(join(at, name))) return false;
+    return true;
+  };
+  return walk(path) ? linked : undefined;
+}
+
+/**
+ * A temporary folder of this user's for this project: outside the project, made by this process
+ * (mode 0700), and refused when someone else made it first in a shared temporary folder.
+ */
+function privateTmpDir(root: string): string {
+  const uid = process.getuid?.() ?? 0;
+  const base = join(tmpdir(), `hermes-sandbox-${uid}`);
+  const dir = join(base, createHash('sha256').update(root).digest('hex').slice(0, 16));
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  for (const folder of [base, dir]) {
+    const stats = lstatSync(folder);
+    if (!stats.isDirectory() || (process.getuid !== undefined && stats.uid !== uid)) {
+      throw new Error(
+        `${folder} is not a folder of this user's: the sandbox's temporary folder cannot be trusted`,
+      );
+    }
+    if ((stats.mode & 0o077) !== 0) chmodSync(folder, 0o700);
+  }
+  return dir;
+}

@@ -1,0 +1,78 @@
+import { type SandboxAvailability, sandboxAvailability } from './availability.js';
+import { shellWord, unquoteShellWord } from './quote.js';
+import { type SandboxOptions, sandboxSettings } from './settings.js';
+
+/** A command line made to run in the OS sandbox, or why it cannot be. */
+export type SandboxedCommand =
+  | { kind: 'sandboxed'; command: string; leftOut: string[] }
+  | { kind: 'unavailable'; reason: string; fix: string };
+
+/**
+ * The command line that runs `command` in the OS sandbox (README, The sandbox): the sandbox
+ * runtime's own command line (`srt`, bubblewrap on Linux, Seatbelt on macOS) started by this
+ * Node.js with a settings file that makes everything read-only except `writable` and a private
+ * temporary folder, with no network but `network`. It is one line of plain quoted words, so any
+ * POSIX shell the agent runs it in reads it the same, and it starts its own network filter, so it
+ * holds after the process that made it has exited (a command hook answers, then the agent runs
+ * the command). Inside, the command runs under bash with `$TMPDIR` set to the private folder.
+ */
+export function sandboxCommand(command: string, options: SandboxOptions): SandboxedCommand {
+  const availability = sandboxAvailability();
+  if (!availability.available) {
+    return { kind: 'unavailable', reason: availability.reason, fix: availability.fix };
+  }
+  if (command.includes('\0')) {
+    return {
+      kind: 'unavailable',
+      reason: 'the command holds a NUL character, which no command line can carry',
+      fix: 'remove it',
+    };
+  }
+  const settings = sandboxSettings(options);
+  return {
+    kind: 'sandboxed',
+    command: line(availability, settings.file, settings.tmpDir, command),
+    leftOut: settings.leftOut,
+  };
+}
+
+/**
+ * The command a line made by `sandboxCommand` with these options runs, or undefined when the line
+ * is anything else. The line is not parsed for meaning: the candidate command is read off it, the
+ * line for that command is made again, and only an exact match counts, so a line that differs in
+ * any byte (other settings, another program, something appended) is not a sandboxed command.
+ */
+export function sandboxedCommandOf(line: string, options: SandboxOptions): string | undefined {
+  const availability = sandboxAvailability();
+  if (!availability.available) return undefined;
+  // The first ` -c '`: the words before it are paths (a path holding that text would only make
+  // the candidate wrong, and a wrong candidate cannot match).
+  const at = line.indexOf(" -c '");
+  if (at < 0) return undefined;
+  const word = unquoteShellWord(line.slice(at + 4));
+  if (word === undefined) return undefined;
+  const newline = word.indexOf('\n');
+  if (newline < 0 || !word.startsWith(PRELUDE_START)) return undefined;
+  const candidate = word.slice(newline + 1);
+  const again = sandboxCommand(candidate, options);
+  return again.kind === 'sandboxed' && again.command === line ? candidate : undefined;
+}
+
+const PRELUDE_START = 'export TMPDIR=';
+
+function line(
+  availability: Extract<SandboxAvailability, { available: true }>,
+  settingsFile: string,
+  tmpDir: string,
+  command: string,
+): string {
+  const script = `${PRELUDE_START}${shellWord(tmpDir)}\n${command}`;
+  return [
+    shellWord(process.execPath),
+    shellWord(availability.cli),
+    '--settings',
+    shellWord(settingsFile),
+    '-c',
+    shellWord(script),
+  ].join(' ');
+}

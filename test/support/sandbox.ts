@@ -1,0 +1,46 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { sandboxAvailability } from 'hermes-extensions/policy';
+import { it } from 'vitest';
+
+/**
+ * Whether the OS sandbox works on this machine. Where it does not, the tests that run commands in
+ * it are skipped and one test says why; in CI (.ci/run installs what it needs) that test fails.
+ */
+export const sandbox = sandboxAvailability();
+
+export function sandboxMissingTest(): void {
+  if (sandbox.available) return;
+  const why = `the OS sandbox is not available here: ${sandbox.reason} (${sandbox.fix})`;
+  if (process.env.CI) {
+    it('runs the sandboxed commands for real (required in CI)', () => {
+      throw new Error(why);
+    });
+  } else {
+    it.skip(`sandboxed commands: skipped, ${why}`, () => {});
+  }
+}
+
+/** Runs a command line as the agent's shell tool would: `bash -c` in `cwd`. */
+export function runShell(command: string, cwd: string) {
+  const run = spawnSync('bash', ['-c', command], { cwd, encoding: 'utf8', timeout: 60_000 });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/** A digest of everything under `dir`: names, kinds, link targets and file bytes. */
+export function treeDigest(dir: string): string {
+  const hash = createHash('sha256');
+  const walk = (at: string, name: string) => {
+    const stats = lstatSync(at);
+    hash.update(`${name}\0${stats.mode}\0`);
+    if (stats.isSymbolicLink()) hash.update(readlinkSync(at));
+    else if (stats.isFile()) hash.update(readFileSync(at));
+    else if (stats.isDirectory()) {
+      for (const entry of readdirSync(at).sort()) walk(join(at, entry), `${name}/${entry}`);
+    }
+  };
+  walk(dir, '.');
+  return hash.digest('hex');
+}
