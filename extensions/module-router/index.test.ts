@@ -22,6 +22,28 @@ async function routed(root: string, config: Record<string, unknown> = {}) {
   return { runtime, logger };
 }
 
+type Runtime = Awaited<ReturnType<typeof createRuntime>>;
+type Turn = Parameters<Parameters<Runtime['runTurn']>[1]>[0];
+
+/** A call as a host runs it: intercepted, then reported with what it printed. */
+async function ranCall(
+  runtime: Runtime,
+  turn: Turn,
+  toolName: string,
+  toolArgs: Record<string, unknown>,
+  printed: string,
+) {
+  const toolCallId = `call-${toolName}-${JSON.stringify(toolArgs)}`;
+  const outcome = await turn.interceptToolCall({ toolName, toolArgs, toolCallId });
+  runtime.emit('post_tool_call', {
+    session_id: turn.sessionId,
+    tool_call_id: toolCallId,
+    status: outcome.blocked ? 'blocked' : 'ok',
+    result: printed,
+  });
+  return outcome;
+}
+
 const BROAD: Array<[string, string, Record<string, unknown>]> = [
   ['grep with no path', 'grep', { pattern: 'login' }],
   ['grep over .', 'grep', { pattern: 'login', path: '.' }],
@@ -96,11 +118,8 @@ describe('module-router', () => {
     const grep = { toolName: 'grep', toolArgs: { pattern: 'login' } };
     await runtime.runTurn({ sessionId: 's' }, async (turn) => {
       expect((await turn.interceptToolCall(grep)).blocked).toBe(true);
-      await turn.interceptToolCall({
-        toolName: 'read',
-        toolArgs: { path: './docs/../docs/MODULES.md' },
-      });
-      expect(turn.state['module-router']).toEqual({ routingRead: true });
+      await ranCall(runtime, turn, 'read', { path: './docs/../docs/MODULES.md' }, '# Modules');
+      expect(turn.state['module-router']).toEqual({ routingRead: true, pending: [] });
       expect((await turn.interceptToolCall(grep)).blocked).toBe(false);
     });
     const nextTurn = await runtime.runTurn({ sessionId: 's' }, (t) => t.interceptToolCall(grep));
@@ -110,10 +129,13 @@ describe('module-router', () => {
   it('counts reading the routing file through the shell', async () => {
     const { runtime } = await routed(project());
     await runtime.runTurn({ sessionId: 's' }, async (turn) => {
-      await turn.interceptToolCall({
-        toolName: 'terminal',
-        toolArgs: { command: 'cat docs/MODULES.md' },
-      });
+      await ranCall(
+        runtime,
+        turn,
+        'terminal',
+        { command: 'cat docs/MODULES.md' },
+        '- auth: src/auth',
+      );
       const outcome = await turn.interceptToolCall({
         toolName: 'terminal',
         toolArgs: { command: 'grep -r login .' },
@@ -153,10 +175,7 @@ describe('module-router', () => {
       expect((await turn.interceptToolCall({ toolName: 'codesearch', toolArgs: {} })).blocked).toBe(
         true,
       );
-      await turn.interceptToolCall({
-        toolName: 'read_file',
-        toolArgs: { file_path: 'ROUTING.md' },
-      });
+      await ranCall(runtime, turn, 'read_file', { file_path: 'ROUTING.md' }, '# r');
       expect((await turn.interceptToolCall({ toolName: 'codesearch', toolArgs: {} })).blocked).toBe(
         false,
       );

@@ -1,34 +1,39 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { block, defineExtension } from 'hermes-extensions';
+import { block, defineExtension, getTurnState } from 'hermes-extensions';
 import {
-  argvScript,
   extractToolPaths,
   type PathBase,
-  parseShell,
   resolveProjectPath,
-  type ShellCommand,
-  type ShellScript,
+  type ShellWord,
   shellInvocationOf,
 } from 'hermes-extensions/policy';
-import { moduleRouterConfig } from './config.js';
-import { shellScopes, toolScopes } from './scope.js';
-
-/** What the router learned in this turn, in its slot of the per-turn state. */
-interface RouterState {
-  routingRead: boolean;
-}
+import { moduleRouterConfig, toolNameKey } from './config.js';
+import { modulePlacer } from './modules.js';
+import { freshState, missedRead } from './reads.js';
+import { commandScopes, toolScopes } from './scope.js';
+import { shellRuns } from './shell.js';
 
 /**
- * Module-aware exploration: searching or listing the whole tree is blocked until the turn has
- * read the routing file, which says which module to look in; searches inside a module pass. The
- * per-turn state remembers the read, so every turn starts by reading it again. Without a routing
- * file the extension stays out of the way (and says so once).
+ * Module-aware exploration: a search or listing across modules — the whole tree, a folder that
+ * holds several modules, a glob over their folders, or anything the router cannot place in one
+ * module — is refused until a call in this turn has shown the routing file, which says which
+ * module holds what; a search inside one module (a folder the routing file names) passes. A read
+ * counts once the host reports that it ran and printed the file's text (post_tool_call, or the
+ * tool results of the next model request), never when it is only asked for: a read refused by
+ * another extension, failed, or that printed nothing does not count. The per-turn state holds the
+ * read, so every turn starts by reading the file again. Without a routing file the extension stays
+ * out of the way (and says so once).
+ *
+ * An exploration discipline, not a security boundary: it keeps an agent from searching the whole
+ * codebase before it knows where to look. What a call may do by other means (a script, a program
+ * it does not know) is not its business; README, "Threat model", says what guards hold.
  */
 export default defineExtension({
   name: 'module-router',
-  version: '1.0.0',
-  description: 'Broad searches wait until the routing file (docs/MODULES.md) has been read',
+  version: '1.1.0',
+  description:
+    'Searches across modules wait until the routing file (docs/MODULES.md) has been read',
   configSchema: moduleRouterConfig,
   setup(hermes) {
     const config = hermes.config;
@@ -43,102 +48,127 @@ export default defineExtension({
       }
       return false;
     };
-    const router = hermes.turnState<RouterState>(() => ({ routingRead: false }));
+    const routingText = () => {
+      try {
+        return readFileSync(resolve(root, config.routing_file), 'utf8');
+      } catch {
+        return '';
+      }
+    };
+    const router = hermes.turnState(freshState);
+    const placed = modulePlacer(root, config.routing_file);
     // `at`: the folder relative paths start from (default the root); null when it is not known.
     const isRoutingFile = (path: string, at?: PathBase | null) =>
       at === null && !isAbsolute(path)
         ? false
         : resolveProjectPath(root, path, at ?? undefined).real === routing.real;
-    /** A folder at or above the project root, or one that cannot be known: the whole tree. */
-    const isWholeTree = (scope: string, at?: PathBase | null) => {
-      if (at === null && !isAbsolute(scope)) return true;
-      const path = resolveProjectPath(root, scope, at ?? undefined);
-      return path.inProject === undefined || path.inProject === '';
-    };
-    const from = (cwd: string | undefined) => resolve(root, cwd ?? '.');
-    const refusal = (what: string) =>
+    const namesRouting = (words: readonly ShellWord[], at: PathBase | undefined) =>
+      words.some((w) => w.literal && isRoutingFile(w.value, at ?? null));
+
+    /** `what`: the call, and why it counts as a search across modules. */
+    const refusal = (what: string, missed: string | undefined) =>
       block(
-        `Blocked by module-router: ${what} searches the whole tree. Read ${config.routing_file} first: it says which module holds what. Then search inside that module (or the whole tree, once it has been read this turn).`,
+        `Blocked by module-router: ${what}.${missed === undefined ? '' : ` ${missed}`} Read ${config.routing_file} first, in a call of its own with a file-reading tool: it says which module holds what. Then search inside that module's folder (or across modules, once the read has shown the file this turn).`,
         { moduleRouter: what },
       );
+    const across = (what: string) => `${what} searches across modules`;
 
-    const reads = new Set(config.read_tools);
-    const explores = new Set(config.exploration_tools);
+    const reads = new Set(config.read_tools.map(toolNameKey));
+    const explores = new Set(config.exploration_tools.map(toolNameKey));
+    const shells = new Set(config.shell_tools.map(toolNameKey));
     hermes.on(
       'intercept_tool_call',
       (event) => {
-        if (!routingExists()) return undefined;
+        const name = toolNameKey(event.toolName);
+        const kind = reads.has(name)
+          ? 'read'
+          : explores.has(name)
+            ? 'explore'
+            : shells.has(name)
+              ? 'shell'
+              : undefined;
+        if (kind === undefined || !routingExists()) return undefined;
         const state = router(event);
-        const name = event.toolName;
-        if (reads.has(name)) {
-          if (extractToolPaths(event.toolArgs).some((p) => isRoutingFile(p)))
-            state.routingRead = true;
+        // A call that would read the routing file counts once it is reported to have shown it.
+        const expect = () => {
+          if (event.toolCallId !== undefined && !state.pending.includes(event.toolCallId))
+            state.pending.push(event.toolCallId);
+        };
+        if (kind === 'read') {
+          if (extractToolPaths(event.toolArgs).some((p) => isRoutingFile(p))) expect();
           return undefined;
         }
-        if (explores.has(name)) {
-          const whole = toolScopes(event.toolArgs).some((scope) => isWholeTree(scope));
-          if (state.routingRead || !whole) return undefined;
-          return refusal(name);
+        if (kind === 'explore') {
+          if (state.routingRead || placed(toolScopes(event.toolName, event.toolArgs)))
+            return undefined;
+          return refusal(across(event.toolName), state.missed);
         }
         const invocation = shellInvocationOf(event.toolArgs);
         // A shell call whose arguments cannot be read may search anything.
         if (invocation.kind === 'unknown')
-          return state.routingRead ? undefined : refusal('a shell call');
-        const commands: ShellCommand[] = [];
-        let understood = true;
-        for (const run of invocation.runs) {
-          const script =
-            typeof run === 'string'
-              ? parseShell(run, from(invocation.cwd))
-              : argvScript(run, from(invocation.cwd));
-          understood &&= script.parsed;
-          // `sh -c CODE` inside: its commands too, however deep.
-          const pending = [...script.commands];
-          for (let cmd = pending.shift(); cmd !== undefined; cmd = pending.shift()) {
-            commands.push(cmd);
-            const inner = innerShell(cmd);
-            if (inner === undefined) continue;
-            pending.push(...inner.commands);
-            understood &&= inner.parsed;
-          }
-        }
-        for (const cmd of commands) {
-          const at = cmd.cwd;
-          if (
-            READERS.has(cmd.name) &&
-            cmd.words.some((w) => w.literal && isRoutingFile(w.value, at ?? null))
-          ) {
-            state.routingRead = true;
-          }
-        }
+          return state.routingRead
+            ? undefined
+            : refusal(`${invocation.reason}: it may search anything`, state.missed);
+        const { runs, unclear } = shellRuns(invocation, root);
+        if (runs.some((run) => namesRouting(run.command.words, run.command.cwd))) expect();
         if (state.routingRead) return undefined;
-        if (!understood) return refusal('a command the shell parser cannot read');
-        const broad = commands.find((cmd) =>
-          shellScopes(cmd)?.some(
-            (scope) => scope === undefined || isWholeTree(scope, cmd.cwd ?? null),
-          ),
-        );
-        return broad === undefined ? undefined : refusal(`\`${broad.name}\``);
+        if (unclear !== undefined)
+          return refusal(
+            `${unclear}: where it searches cannot be told, so it counts as a search across modules`,
+            state.missed,
+          );
+        const broad = runs.find((run) => {
+          const scopes = commandScopes(run);
+          return scopes !== undefined && !placed(scopes, run.command.cwd ?? null);
+        });
+        return broad === undefined
+          ? undefined
+          : refusal(across(`\`${broad.command.text}\``), state.missed);
       },
       {
         // A validator: it judges the search as it will run, after any rewrite.
         phase: 'validate',
         priority: 20,
-        tools: [...config.read_tools, ...config.exploration_tools, ...config.shell_tools],
       },
     );
+
+    /** The reported outcome of a call that would read the routing file: did it show it? */
+    const settle = (
+      state: ReturnType<typeof router> | undefined,
+      id: unknown,
+      missed: () => string | undefined,
+    ) => {
+      if (state === undefined || typeof id !== 'string') return;
+      const at = state.pending.indexOf(id);
+      if (at === -1) return;
+      state.pending.splice(at, 1);
+      const why = missed();
+      if (why === undefined) {
+        state.routingRead = true;
+        delete state.missed;
+      } else state.missed = why;
+    };
+    // In-process hosts report a call's outcome inside the turn; its state is the session's.
+    hermes.observe('post_tool_call', (payload) => {
+      if (typeof payload.session_id !== 'string') return;
+      const turn = getTurnState(payload.session_id);
+      if (turn === undefined) return;
+      settle(router({ state: turn }), payload.tool_call_id, () =>
+        missedRead(payload, config.routing_file, routingText()),
+      );
+    });
+    // Hosts that report outcomes outside the turn (a command hook's PostToolUse) still give the
+    // next model request the calls' results: a result there settles a read not yet reported.
+    hermes.on('before_llm_call', (event) => {
+      const state = router(event);
+      if (state.pending.length === 0) return undefined;
+      for (const message of event.messages) {
+        if (message.role !== 'tool') continue;
+        settle(state, message.toolCallId, () =>
+          missedRead({ status: 'ok', result: message.content }, config.routing_file, routingText()),
+        );
+      }
+      return undefined;
+    });
   },
 });
-
-/** Programs that print a file: reading the routing file with one counts as reading it. */
-const READERS = new Set(['cat', 'head', 'tail', 'less', 'more', 'sed', 'nl', 'bat']);
-/** The code of `sh -c CODE` (bash, dash), parsed where the shell starts. */
-function innerShell(command: ShellCommand): ShellScript | undefined {
-  if (!['sh', 'bash', 'dash'].includes(command.name)) return undefined;
-  const flag = command.words.findIndex((w) => w.literal && /^-[a-z]*c[a-z]*$/.test(w.value));
-  const code = command.words.slice(flag + 1).find((w) => !w.mayBeOption);
-  if (flag === -1 || code === undefined) return undefined;
-  if (!code.literal || command.cwd === undefined)
-    return { commands: [], problems: [], parsed: false };
-  return parseShell(code.value, command.cwd.lexical);
-}

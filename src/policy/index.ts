@@ -37,7 +37,9 @@ export {
   argvScript,
   literalWord,
   parseShell,
+  programName,
   READ_ONLY_COMMANDS,
+  type RunCommand,
   SHELL_TOOL_NAMES,
   type ShellAnalysis,
   type ShellAnalysisOptions,
@@ -51,6 +53,8 @@ export {
   sedScriptProblem,
   shellCommandOf,
   shellInvocationOf,
+  type Unwrapped,
+  unwrapCommand,
 } from './shell/index.js';
 export {
   extractToolPaths,

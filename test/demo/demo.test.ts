@@ -12,11 +12,11 @@ describe.runIf(built)('hermes demo', () => {
   it('tells the session: request rewritten, search and edit blocked, plan written, edit allowed', async () => {
     const { stdout } = await promisify(execFile)(process.execPath, [bin, 'demo']);
     const story = [
-      /loaded module-router 1\.0\.0 \(enabled/,
+      /loaded module-router 1\.1\.0 \(enabled/,
       /loaded workflow-guard 1\.0\.0 \(enabled/,
       /workflow-guard rewrote the request to: "\/start-feature fix the login bug/,
       /workflow-guard reminds the model, in this request only:\s+"No plan exists yet at plans\/active\/plan\.md/,
-      /module-router blocked grep:\s+Blocked by module-router: grep searches the whole tree/,
+      /module-router blocked grep:\s+Blocked by module-router: grep searches across modules/,
       /read ran: # Modules/,
       /grep ran: src\/auth\/login\.ts/,
       /workflow-guard blocked edit:\s+Blocked by workflow-guard: edit would write src\/auth\/login\.ts/,

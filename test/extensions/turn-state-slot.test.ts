@@ -127,14 +127,33 @@ describe.runIf(built)('hermes.turnState in hook mode', () => {
     await hook({ hook_event_name: 'UserPromptSubmit', prompt: 'where is the login code?' });
     const before = await hook(grep);
     expect(JSON.parse(before.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    const readInput = { file_path: join(project, 'docs/MODULES.md') };
     const read = await hook({
       hook_event_name: 'PreToolUse',
       tool_name: 'Read',
-      tool_input: { file_path: join(project, 'docs/MODULES.md') },
+      tool_input: readInput,
+      tool_use_id: 'read-1',
     });
     expect(read).toEqual({ code: 0, stdout: '', stderr: '' });
-    const stored = JSON.parse(readFileSync(join(home, 'turns', 'slot.json'), 'utf8')).state;
-    expect(stored['module-router']).toEqual({ routingRead: true });
+    const slot = () =>
+      JSON.parse(readFileSync(join(home, 'turns', 'slot.json'), 'utf8')).state['module-router'];
+    // Asked for, not yet shown: the read counts once its result comes back.
+    expect(slot()).toEqual({ routingRead: false, pending: ['read-1'] });
+    expect(JSON.parse((await hook(grep)).stdout).hookSpecificOutput.permissionDecision).toBe(
+      'deny',
+    );
+    await hook({
+      hook_event_name: 'PostToolBatch',
+      tool_calls: [
+        {
+          tool_name: 'Read',
+          tool_input: readInput,
+          tool_use_id: 'read-1',
+          tool_response: { type: 'text', file: { content: '# Modules\n' } },
+        },
+      ],
+    });
+    expect(slot()).toEqual({ routingRead: true, pending: [] });
     expect(await hook(grep)).toEqual({ code: 0, stdout: '', stderr: '' });
   }, 30_000);
 });

@@ -23,6 +23,8 @@ describe('hermes-extensions/policy', () => {
       'looksLikePath',
       'pathReadings',
       'projectEntryNames',
+      'programName',
+      'unwrapCommand',
     ]);
     for (const [name, helper] of helpers) {
       if (since01.has(name)) expect(fromRoot.has(name), name).toBe(false);

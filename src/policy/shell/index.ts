@@ -21,6 +21,7 @@ export {
   type ShellScript,
 } from './script.js';
 export { sedScriptProblem } from './sed.js';
+export { programName, type RunCommand, type Unwrapped, unwrapCommand } from './unwrap.js';
 export { literalWord, type ShellWord } from './words.js';
 
 /** The programs a shell command may run without a plan (each with rules for its options). */

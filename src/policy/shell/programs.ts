@@ -8,7 +8,7 @@ import { read } from './read.js';
 import { anyArgs, withOptions } from './rules.js';
 import { sed } from './sed.js';
 import { VERSION_ONLY_PROGRAMS } from './versions.js';
-import { command, env, nice, shell, timeout, xargs } from './wrappers.js';
+import { WRAPPERS } from './wrappers.js';
 
 /** `tee FILE…` and `mkdir DIR…` write what they name: the guard decides where that may be. */
 const writesOperands =
@@ -335,14 +335,7 @@ export const READ_ONLY_PROGRAMS: Readonly<Record<string, ProgramRule>> = {
   }),
 
   // Run another command, judged in turn.
-  env,
-  timeout,
-  nice,
-  command,
-  xargs,
-  sh: shell,
-  bash: shell,
-  dash: shell,
+  ...WRAPPERS,
 
   // Read by a grammar of their own: awk's program (awk-program.ts), npm's reading commands,
   // read's variables (read.ts); interpreters only as far as printing their version.

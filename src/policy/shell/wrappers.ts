@@ -195,3 +195,18 @@ function wrapped(
   if (rest.length === 0) return `${context.program} without a program to run`;
   return context.inner(rest, context.moreUnknown || spec.moreUnknown === true);
 }
+
+/**
+ * The programs that run another command, by name, with the rules that read them: the read-only
+ * allowlist (programs.ts) and `unwrapCommand` (unwrap.ts) take wrappers off the same way.
+ */
+export const WRAPPERS: Readonly<Record<string, ProgramRule>> = {
+  env,
+  timeout,
+  nice,
+  command,
+  xargs,
+  sh: shell,
+  bash: shell,
+  dash: shell,
+};
