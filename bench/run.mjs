@@ -4,9 +4,10 @@
 // then the per-call latency in process, over the stdio bridge and per process (bench/bridge.mjs).
 // then a reference-loop turn with and without observers (bench/observers.mjs), then the cost of
 // judging one shell command (bench/shell.mjs), then one `hermes hook` call in-process, cold and
-// through a warm daemon (bench/hook.mjs).
+// through a warm daemon (bench/hook.mjs), then a shell command in the OS sandbox and the guard's
+// decision with the sandbox on and off (bench/sandbox.mjs).
 // BENCH_ONLY=coldstart (or any comma-separated list of dispatch, memory, coldstart, cli, bridge,
-// observers, shell, hook) runs only those parts.
+// observers, shell, hook, sandbox) runs only those parts.
 // Every dispatch figure is a median: mitata's p50 per bench, then the median of that over the
 // rounds (ratios and slopes are taken within a round, then their median; the range is min–max).
 // Every cold-start figure is the median of its runs, with the 10th–90th percentile in brackets.
@@ -35,7 +36,17 @@ if (
 }
 
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
-const PARTS = ['dispatch', 'memory', 'coldstart', 'cli', 'bridge', 'observers', 'shell', 'hook'];
+const PARTS = [
+  'dispatch',
+  'memory',
+  'coldstart',
+  'cli',
+  'bridge',
+  'observers',
+  'shell',
+  'hook',
+  'sandbox',
+];
 const only = new Set((process.env.BENCH_ONLY ?? PARTS.join(',')).split(',').map((p) => p.trim()));
 const unknown = [...only].filter((part) => !PARTS.includes(part));
 if (unknown.length > 0 || only.size === 0) {
@@ -82,6 +93,11 @@ let shell;
 if (only.has('shell')) {
   console.error('shell analysis benchmark…');
   shell = await runChild('shell.mjs');
+}
+let sandboxRun;
+if (only.has('sandbox')) {
+  console.error('sandbox benchmark…');
+  sandboxRun = await runChild('sandbox.mjs');
 }
 let bridge;
 if (only.has('bridge')) {
@@ -542,6 +558,29 @@ if (shell) {
     ...Object.entries(shell.medians).map(([name, ns]) => `| ${name} | ${(ns / 1000).toFixed(1)} |`),
     '',
     `Loading the parser (unbash) once: ${shell.parserLoadMs.toFixed(1)} ms.`,
+  );
+}
+
+if (sandboxRun) {
+  const ms = (value) => `${value.toFixed(0)} ms`;
+  const us = (value) => `${value.toFixed(0)} µs`;
+  out.push(
+    '',
+    '### One shell command in the OS sandbox (median of its runs)',
+    '',
+    sandboxRun.available
+      ? [
+          '| run as the agent runs it (`bash -c`) | ms |',
+          '|---|---:|',
+          ...Object.entries(sandboxRun.runs).map(([name, value]) => `| ${name} | ${ms(value)} |`),
+          '',
+          `The library's one-time start (its network filter): ${ms(sandboxRun.initMs)}.`,
+        ].join('\n')
+      : 'The sandbox is not available on this machine: no sandboxed runs.',
+    '',
+    "| workflow-guard's decision for one shell call | µs |",
+    '|---|---:|',
+    ...Object.entries(sandboxRun.decisions).map(([name, value]) => `| ${name} | ${us(value)} |`),
   );
 }
 

@@ -78,6 +78,15 @@ const SHELL_BYPASSES = [
   'echo $(rm src/app.ts)',
   'find . -delete',
   'npm test',
+  // What bash evaluates as code, assigns, or takes from data, and sh read as dash (README, Threat
+  // model): the analysis refuses them, and with the sandbox they run contained.
+  "test -v 'a[$(touch src/pwned)]'",
+  "[[ 'a[$(rm -f src/app.ts)]' -eq 1 ]]",
+  "printf -v 'a[$(touch src/pwned)]' %s x",
+  'printf -v HOME %s "$PWD/plans"; git status',
+  'echo touch src/pwned | xargs env',
+  "sed -n ':x w src/app.ts' src/app.ts",
+  "sh -c '[[ a > src/app.ts ]]'",
 ];
 
 // Each answer is a process of its own: a dozen of them take seconds on a busy machine.
@@ -132,6 +141,21 @@ describe.runIf(built)('workflow-guard through the command hooks', { timeout: SLO
     write(project, { 'plans/active/plan.md': '# Plan\n' });
     expect(await decision('claude-code', home, mcp)).toBe('exit 0: allowed');
   });
+
+  for (const agent of ['claude-code', 'codex'] as const) {
+    it(`${agent}: denies a writer whose other arguments name src/ beside an allowed path`, async () => {
+      const { home, project } = setup();
+      const tool = agent === 'codex' ? 'write_file' : 'Write';
+      const decoys = [
+        { file_path: join(project, 'plans/x.md'), content: 'x', to: 'src/app.ts' },
+        { file_path: join(project, 'plans/%2e%2e/src/app.ts'), content: 'x' },
+      ];
+      const answers = await Promise.all(
+        decoys.map((input) => decision(agent, home, event(agent, project, tool, input))),
+      );
+      expect(answers).toEqual(['deny', 'deny']);
+    });
+  }
 
   it('codex: denies apply_patch variants that name src/', async () => {
     const { home, project } = setup();

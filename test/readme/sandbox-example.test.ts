@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRuntime, type ExtensionDefinition } from 'hermes-extensions';
+import { describe, expect, it } from 'vitest';
+import { tree } from '../support/fixtures.js';
+import { runShell, sandbox } from '../support/sandbox.js';
+import { readmeExample, typeErrors, writeExample } from './readme-examples.js';
+
+describe("the README's sandbox example", () => {
+  const file = writeExample('sandbox-example.ts', readmeExample('sandbox'));
+
+  it('type-checks under the project settings', () => {
+    expect(typeErrors(file)).toEqual([]);
+  }, 60_000);
+
+  it.runIf(sandbox.available)(
+    'runs a shell call in the sandbox: build/ written, src/ not, also for a line the model changed',
+    async () => {
+      const { default: extension } = (await import(file)) as { default: ExtensionDefinition };
+      const project = tree({ 'src/a.ts': 'before\n', 'build/.keep': '' });
+      const runtime = await createRuntime({ extensions: [extension], cwd: project });
+      const outcome = await runtime.runTurn({ sessionId: 's' }, (t) =>
+        t.interceptToolCall({
+          toolName: 'bash',
+          toolArgs: { command: 'echo out > build/x; echo changed > src/a.ts' },
+        }),
+      );
+      expect(outcome).toMatchObject({ blocked: false, changed: true });
+      runShell(outcome.value.command as string, project);
+      expect(readFileSync(join(project, 'build/x'), 'utf8')).toBe('out\n');
+      expect(readFileSync(join(project, 'src/a.ts'), 'utf8')).toBe('before\n');
+      // The model sends the sandboxed line with a write after it: that whole line is sandboxed in
+      // turn, and the write still cannot land.
+      const changed = await runtime.runTurn({ sessionId: 's' }, (t) =>
+        t.interceptToolCall({
+          toolName: 'bash',
+          toolArgs: { command: `${outcome.value.command}; echo changed > src/a.ts` },
+        }),
+      );
+      expect(changed).toMatchObject({ blocked: false, changed: true });
+      runShell(changed.value.command as string, project);
+      expect(readFileSync(join(project, 'src/a.ts'), 'utf8')).toBe('before\n');
+      await runtime.close();
+    },
+  );
+});
