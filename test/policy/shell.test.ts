@@ -190,7 +190,7 @@ describe('analyzeShell: what is refused', () => {
 
   /** git where the repository it would find is not the project's (plans/ has its own .git). */
   const OTHER_REPOSITORY: Array<[string, Expected]> = [
-    ['cd plans && git status', /repository in plans/],
+    ['cd plans && git status', /git would read plans\/\.git, not the project's/],
     ['git status', []],
   ];
 

@@ -1,5 +1,6 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { settingsBelowRoot } from './below-root.js';
 import { BLAME, GREP, LIST, PLUMBING, SHOW, STATUS } from './git-options.js';
 import type { JudgeContext, ProgramRule } from './judge.js';
 import { withOptions } from './rules.js';
@@ -148,22 +149,7 @@ export const git: ProgramRule = (words, context) => {
   return rule(words.slice(i + 1), { ...context, program: `git ${sub.value}` });
 };
 
+/** A `.git` between git's folder and the project root: a repository the agent may have made. */
 function foreignRepository(context: JudgeContext): string | undefined {
-  const cwd = context.command.cwd;
-  if (cwd === undefined) return 'git runs in a folder that is not known';
-  let root: string;
-  try {
-    root = realpathSync.native(context.root);
-  } catch {
-    return `the project root ${context.root} cannot be resolved`;
-  }
-  let dir = cwd.physical;
-  if (dir !== root && !dir.startsWith(`${root}/`)) return 'git runs outside the project';
-  while (dir !== root) {
-    if (existsSync(join(dir, '.git'))) {
-      return `git would use the repository in ${dir.slice(root.length + 1)}, not the project's`;
-    }
-    dir = dirname(dir);
-  }
-  return undefined;
+  return settingsBelowRoot({ ...context, program: 'git' }, ['.git']);
 }
