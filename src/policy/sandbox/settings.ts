@@ -84,6 +84,14 @@ export function sandboxSettings(options: SandboxOptions): SandboxSettings {
   const digest = createHash('sha256').update(text).digest('hex').slice(0, 32);
   const dir = options.stateDir ?? join(hermesHome(), 'sandbox');
   const file = join(dir, `srt-${digest}.json`);
+  // The settings must not be writable from inside the sandbox they describe.
+  const keptIn = realFolder(dir);
+  const writableHere = settings.filesystem.allowWrite.find(
+    (path) => keptIn === path || keptIn.startsWith(`${path}/`),
+  );
+  if (writableHere !== undefined) {
+    throw new Error(`${dir} lies in ${writableHere}, which the sandbox may write`);
+  }
   if (!sameBytes(file, text)) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const temporary = `${file}.${process.pid}.tmp`;
@@ -91,6 +99,17 @@ export function sandboxSettings(options: SandboxOptions): SandboxSettings {
     renameSync(temporary, file);
   }
   return { file, tmpDir, leftOut };
+}
+
+/** Where a folder (or its nearest existing parent, with the rest of the name) really is. */
+function realFolder(path: string): string {
+  let at = resolve(path);
+  const rest: string[] = [];
+  while (!existsSync(at) && dirname(at) !== at) {
+    rest.unshift(at.slice(dirname(at).length + 1));
+    at = dirname(at);
+  }
+  return join(realpathSync(at), ...rest);
 }
 
 /** `$HERMES_HOME`, as the framework reads it (README, Extensions on disk). */

@@ -28,7 +28,16 @@ export function sandboxCommand(command: string, options: SandboxOptions): Sandbo
       fix: 'remove it',
     };
   }
-  const settings = sandboxSettings(options);
+  let settings: ReturnType<typeof sandboxSettings>;
+  try {
+    settings = sandboxSettings(options);
+  } catch (error) {
+    return {
+      kind: 'unavailable',
+      reason: `the sandbox's settings could not be made: ${error instanceof Error ? error.message : String(error)}`,
+      fix: 'make $HERMES_HOME (where the settings are kept) and the temporary folder writable by this user, outside every writable path',
+    };
+  }
   return {
     kind: 'sandboxed',
     command: line(availability, settings.file, settings.tmpDir, command),

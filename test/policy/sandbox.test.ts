@@ -1,0 +1,137 @@
+import { linkSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  sandboxCommand,
+  sandboxedCommandOf,
+  sandboxedShellCallOf,
+  sandboxShellCall,
+} from 'hermes-extensions/policy';
+import { describe, expect, it } from 'vitest';
+import { tree } from '../support/fixtures.js';
+import { runShell, sandbox, sandboxMissingTest } from '../support/sandbox.js';
+
+function project() {
+  return tree({ 'src/a.ts': 'a\n', 'plans/.keep': '', 'state/.keep': '' });
+}
+
+const optionsFor = (root: string) => ({
+  root,
+  writable: ['plans/'],
+  stateDir: join(root, 'state'),
+});
+
+/** The settings file a sandboxed line names, parsed. */
+function settingsOf(line: string) {
+  const file = /--settings '([^']+)'/.exec(line)?.[1];
+  if (file === undefined) throw new Error(`no settings file in ${line}`);
+  return JSON.parse(readFileSync(file, 'utf8'));
+}
+
+describe('hermes-extensions/policy: the sandbox', () => {
+  sandboxMissingTest();
+
+  describe.runIf(sandbox.available)('with the sandbox', () => {
+    it('reads back exactly the command it wrapped, for any text, and nothing else', () => {
+      const root = project();
+      const options = optionsFor(root);
+      const texts = [
+        'ls',
+        "echo 'it'\\''s'",
+        "a ' -c 'b",
+        'line one\nline two',
+        "''''",
+        '$(rm -rf src)',
+        ' leading and trailing ',
+        'ünïcödé ✓',
+      ];
+      for (const text of texts) {
+        const made = sandboxCommand(text, options);
+        if (made.kind !== 'sandboxed') throw new Error(made.reason);
+        expect(sandboxedCommandOf(made.command, options)).toBe(text);
+        for (const changed of [
+          `${made.command};`,
+          ` ${made.command}`,
+          `${made.command}\nrm -rf src`,
+          made.command.replace('--settings', '--settings '),
+        ]) {
+          expect(sandboxedCommandOf(changed, options), changed).toBeUndefined();
+        }
+        // Other settings, other line: the same command wrapped with src/ writable is not this one.
+        const wider = sandboxCommand(text, { ...options, writable: ['src/'] });
+        if (wider.kind !== 'sandboxed') throw new Error(wider.reason);
+        expect(sandboxedCommandOf(wider.command, options)).toBeUndefined();
+      }
+    });
+
+    it('runs the command as bash would, with its exit code and output', () => {
+      const root = project();
+      const made = sandboxCommand("printf '%s|' \"$0\" it\\'s; exit 3", optionsFor(root));
+      if (made.kind !== 'sandboxed') throw new Error(made.reason);
+      expect(runShell(made.command, root)).toMatchObject({
+        code: 3,
+        stdout: expect.stringMatching(/bash\|it's\|$/),
+      });
+    });
+
+    it('keeps a call’s other arguments, and refuses forms it cannot wrap', () => {
+      const root = project();
+      const options = optionsFor(root);
+      const call = sandboxShellCall({ command: 'make', workdir: 'src', timeout: 5 }, options);
+      expect(call).toMatchObject({ kind: 'sandboxed', args: { workdir: 'src', timeout: 5 } });
+      if (call.kind !== 'sandboxed') return;
+      expect(sandboxedShellCallOf(call.args, options)).toBe('make');
+      // Where it runs is the host's to say: the sandbox holds from any folder.
+      expect(sandboxedShellCallOf({ ...call.args, workdir: '..' }, options)).toBe('make');
+      expect(sandboxedShellCallOf({ ...call.args, env: { X: '1' } }, options)).toBeUndefined();
+      expect(sandboxedShellCallOf({ ...call.args, cmd: 'rm -rf src' }, options)).toBeUndefined();
+      for (const args of [
+        { command: ['make', 'all'] },
+        { command: 'make', args: ['all'] },
+        { command: 'make', env: { PATH: 'plans' } },
+        { command: 'make', shell: 'zsh' },
+        { command: 'make', cmd: 'make' },
+        { command: 'make\0' },
+      ]) {
+        expect(sandboxShellCall(args, options), JSON.stringify(args)).toMatchObject({
+          kind: 'unsupported',
+        });
+      }
+    });
+
+    it('keeps files with other names read-only, and writable paths through links out', () => {
+      const root = project();
+      linkSync(join(root, 'src/a.ts'), join(root, 'plans/alias.ts'));
+      symlinkSync(join(root, 'src'), join(root, 'plans-link'));
+      mkdirSync(join(root, 'plans/deep'));
+      const made = sandboxCommand('true', {
+        ...optionsFor(root),
+        writable: ['plans/', 'plans-link/', 'plans-link/new/', 'missing/'],
+      });
+      if (made.kind !== 'sandboxed') throw new Error(made.reason);
+      const settings = settingsOf(made.command);
+      expect(settings.filesystem.allowWrite).toEqual([
+        join(root, 'plans'),
+        join(root, 'missing'),
+        expect.stringMatching(/hermes-sandbox-\d+\/[0-9a-f]{16}$/),
+      ]);
+      expect(settings.filesystem.denyWrite).toEqual([join(root, 'plans/alias.ts')]);
+      expect(made.leftOut).toEqual([
+        'plans-link/ (a symbolic link)',
+        'plans-link/new/ (a symbolic link)',
+      ]);
+      expect(settings.network).toEqual({ allowedDomains: [], deniedDomains: [] });
+    });
+
+    it('refuses to keep its settings where the sandbox may write them', () => {
+      const root = project();
+      const made = sandboxCommand('true', {
+        ...optionsFor(root),
+        stateDir: join(root, 'plans/state'),
+      });
+      expect(made).toMatchObject({
+        kind: 'unavailable',
+        reason: expect.stringContaining('which the sandbox may write'),
+      });
+    });
+  });
+});
