@@ -181,9 +181,9 @@ describe.runIf(built)('hermes hook through the hook daemon', () => {
     expect(Date.now() - startedAt).toBeGreaterThanOrEqual(4_900);
     expect(fallback).toEqual(inProcess);
     expect(fake.requests).toHaveLength(1);
-    await new Promise((later) => setTimeout(later, 6_700 - (Date.now() - startedAt)));
-    // The daemon's late answer found the connection closed: no second answer anywhere.
-    expect(fake.abandoned).toBe(1);
+    // The daemon's late answer (6.5 s after the request reached it, whenever a loaded machine let
+    // that be) found the connection closed: no second answer anywhere.
+    expect(await eventually(() => (fake.abandoned > 0 ? [fake.abandoned] : []))).toEqual([1]);
     expect(s.daemonStarts()).toEqual([]);
   });
 
