@@ -70,7 +70,8 @@ const SANDBOX_PRIORITY = 10_000;
  * Plan before edit, enforced: until a plan exists at `plan_path`, implementation requests are
  * redirected to the plan command, each model request is reminded to plan and offered only the
  * tools that could pass (`hide_tools`), and a tool call passes only when it is shown not to change
- * anything outside `allowed_paths` (check-tool.ts); every other call is blocked (or, for a change
+ * anything outside `allowed_paths` (check-tool.ts) or, for a shell call the guard cannot read,
+ * runs in the OS sandbox (sandbox.ts); every other call is blocked (or, for a change
  * the guard understands, asked about with `on_violation: ask`) with what to do instead. With a
  * plan, a new folder under a `module_roots` folder needs the plan to name it (module-roots.ts).
  */
@@ -112,7 +113,8 @@ export default defineExtension({
     if (config.hide_tools && config.unknown_tools === 'block') {
       // Prevention before the backstop: a tool no call of which could pass without a plan
       // (any tool the guard does not know) is not offered. Writers stay (they write the plan
-      // into allowed_paths) and so do shell tools (a command shown to only read passes).
+      // into allowed_paths) and so do shell tools (a command shown to only read passes, and one
+      // the guard cannot read runs in the sandbox).
       const couldPass = (tool: string) => kindOf(tool) !== 'unknown';
       hermes.on(
         'before_llm_call',
