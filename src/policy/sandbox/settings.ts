@@ -77,7 +77,7 @@ export function sandboxSettings(options: SandboxOptions): SandboxSettings {
     filesystem: {
       denyRead: [],
       allowWrite: [...allowWrite, tmpDir],
-      denyWrite,
+      denyWrite: [...denyWrite, ...runtimeDefaultWrites()],
     },
   };
   const text = `${JSON.stringify(settings, null, 2)}\n`;
@@ -91,6 +91,26 @@ export function sandboxSettings(options: SandboxOptions): SandboxSettings {
     renameSync(temporary, file);
   }
   return { file, tmpDir, leftOut };
+}
+
+/**
+ * What the sandbox runtime makes writable whatever the settings say, besides the standard streams
+ * (its `getDefaultWritePaths`): `/tmp/claude` and, in the home folder, `~/.npm/_logs` and
+ * `~/.claude/debug`. They are outside the project, but programs that run unsandboxed read or write
+ * them: npm appends its debug log to `~/.npm/_logs/<start time>-debug-0.log`, following a symbolic
+ * link, so links planted there by a sandboxed command would make the next `npm ls` (a proven
+ * read) write any file. Denied here, they stay read-only (README, The sandbox). The runtime reads
+ * the home folder as this process does (`HOME`); sandbox-attacks.test.ts checks the list against
+ * the runtime's own.
+ */
+function runtimeDefaultWrites(): string[] {
+  const home = homedir();
+  return [
+    '/tmp/claude',
+    '/private/tmp/claude',
+    join(home, '.npm', '_logs'),
+    join(home, '.claude', 'debug'),
+  ];
 }
 
 /** `$HERMES_HOME`, as the framework reads it (README, Extensions on disk). */
