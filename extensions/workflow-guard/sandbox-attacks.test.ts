@@ -1,14 +1,22 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+} from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getDefaultWritePaths } from '@anthropic-ai/sandbox-runtime';
-import { createRuntime } from 'hermes-extensions';
+import { createRuntime, defineExtension, rewrite } from 'hermes-extensions';
 import { sandboxedShellCallOf, sandboxShellCall } from 'hermes-extensions/policy';
 import { memoryLogger } from 'hermes-extensions/testing';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { tree } from '../../test/support/fixtures.js';
-import { runShell, sandbox, sandboxMissingTest, treeDigest } from '../../test/support/sandbox.js';
+import { sandbox, sandboxMissingTest, treeDigest } from '../../test/support/sandbox.js';
 import workflowGuard from './index.js';
 
 /**
@@ -127,6 +135,229 @@ describe('workflow-guard without a plan: attacks on the sandbox', () => {
       const defaults = getDefaultWritePaths().filter((path) => !path.startsWith('/dev/'));
       expect(defaults.length).toBeGreaterThan(0);
       expect(settings.filesystem.denyWrite).toEqual(expect.arrayContaining(defaults));
+    });
+
+    it('ends what a sandboxed command leaves running in the background when it returns', async () => {
+      const root = project();
+      const left = await call(root, {
+        command:
+          '(sleep 1; touch plans/late) & disown; setsid sh -c "sleep 1; touch plans/late-setsid" & nohup sh -c "sleep 1; touch plans/late-nohup" >/dev/null 2>&1 & echo started',
+      });
+      expect(left).toMatchObject({ ran: 'sandboxed', stdout: 'started\n' });
+      await new Promise((resolve) => setTimeout(resolve, 1800));
+      expect(readdirSync(join(root, 'plans'))).toEqual(['.keep']);
+    });
+
+    it('lets no link a sandboxed command plants in plans/ lead a later write to src/', async () => {
+      const root = project();
+      const before = treeDigest(join(root, 'src'));
+      const hermesSandbox = join(process.env.HERMES_HOME as string, 'sandbox');
+      const plant = await call(root, {
+        command: `ln -s ../src plans/dir && ln -s ../src/app.ts plans/file && ln -s ../src/new.ts plans/dangling && ln -s ${hermesSandbox} plans/settings && ln -s "$TMPDIR" plans/tmp && echo planted`,
+      });
+      expect(plant).toMatchObject({ ran: 'sandboxed', stdout: 'planted\n' });
+      const settingsFile = readdirSync(hermesSandbox).find((name) => name.endsWith('.json'));
+      const writes: Array<[string, Record<string, unknown>]> = [
+        ['write', { path: 'plans/dir/x.ts', content: 'x' }],
+        ['write', { path: 'plans/file', content: 'x' }],
+        ['write', { path: 'plans/dangling', content: 'x' }],
+        ['write', { path: `plans/settings/${settingsFile}`, content: '{}' }],
+        ['edit', { file_path: 'plans/file', old_string: 'app', new_string: 'x' }],
+        ['bash', { command: 'echo x > plans/file' }],
+        ['bash', { command: 'echo x >> plans/dangling' }],
+        ['bash', { command: 'echo x | tee plans/dir/x.ts' }],
+        ['bash', { command: 'mkdir -p plans/dir/pwned' }],
+        ['bash', { command: `echo '{}' > plans/settings/${settingsFile}` }],
+      ];
+      for (const [tool, args] of writes) {
+        const outcome = await decide(root, args, {}, [], tool);
+        expect(outcome, `${tool} ${JSON.stringify(args)}`).toMatchObject({
+          blocked: true,
+          blockedBy: 'workflow-guard',
+        });
+      }
+      // Through the sandbox, the links lead to read-only files.
+      const through = await call(root, {
+        command:
+          'echo x > plans/file; echo x > plans/dangling; touch plans/dir/x.ts; echo "{}" > plans/settings/x.json; true',
+      });
+      expect(through.ran).toBe('sandboxed');
+      expect(treeDigest(join(root, 'src'))).toBe(before);
+      expect(readdirSync(hermesSandbox).every((name) => name.startsWith('srt-'))).toBe(true);
+    });
+
+    it('keeps a repository a sandboxed command makes in plans/ from configuring a later git', async () => {
+      const root = project();
+      const before = treeDigest(join(root, 'src'));
+      // A repository with an fsmonitor, and a work tree whose `.git` file points at it.
+      const make = await call(root, {
+        command: `git init -q --bare plans/gd && git --git-dir=plans/gd config core.fsmonitor "touch ${root}/src/pwned" && mkdir plans/r && echo "gitdir: ../gd" > plans/r/.git && git init -q plans/r2 && git -C plans/r2 config core.fsmonitor "touch ${root}/src/pwned2"; echo made`,
+      });
+      expect(make).toMatchObject({ ran: 'sandboxed' });
+      expect(make.ran !== 'blocked' && make.stdout).toContain('made');
+      // The repositories are there, fsmonitor and all: what holds is that no git runs them unsandboxed.
+      expect(run('git --git-dir=plans/gd config core.fsmonitor', root).stdout).toContain('touch');
+      expect(run('git --git-dir=plans/r2/.git config core.fsmonitor', root).stdout).toContain('touch');
+      for (const args of [
+        { command: 'cd plans/r && git status' },
+        { command: 'git status', workdir: 'plans/r' },
+        { command: 'cd plans/r2 && git status' },
+        { command: 'cd plans/r2 && git log' },
+      ]) {
+        const ran = await call(root, args);
+        // Refused, or run where git's config cannot write.
+        expect(ran.ran, JSON.stringify(args)).not.toBe('as-is');
+      }
+      expect(existsSync(join(root, 'src/pwned'))).toBe(false);
+      expect(existsSync(join(root, 'src/pwned2'))).toBe(false);
+      expect(treeDigest(join(root, 'src'))).toBe(before);
+    });
+
+    it('holds its settings and the private temporary folder against the sandboxed command', async () => {
+      const root = project();
+      const before = treeDigest(join(root, 'src'));
+      const hermesSandbox = join(process.env.HERMES_HOME as string, 'sandbox');
+      const wide = JSON.stringify({
+        network: { allowedDomains: [], deniedDomains: [] },
+        filesystem: { denyRead: [], allowWrite: ['/'], denyWrite: [] },
+      });
+      const tamper = await call(root, {
+        command: `for f in ${hermesSandbox}/*.json; do echo '${wide}' > "$f"; done; rm -rf "$TMPDIR"; ln -s "$PWD/src" "$TMPDIR"; chmod 777 "$TMPDIR"; true`,
+      });
+      expect(tamper.ran).toBe('sandboxed');
+      for (const name of readdirSync(hermesSandbox)) {
+        expect(readFileSync(join(hermesSandbox, name), 'utf8')).not.toContain('"/"');
+      }
+      const after = await call(root, {
+        command: 'touch src/pwned; echo x > "$TMPDIR/app.ts"; cat "$TMPDIR/app.ts"',
+      });
+      expect(after).toMatchObject({ ran: 'sandboxed', stdout: 'x\n' });
+      expect(treeDigest(join(root, 'src'))).toBe(before);
+    });
+
+    it('reaches no Unix socket of this machine', async () => {
+      let reached = 0;
+      const dir = mkdtempSync(join(tmpdir(), 'hermes-attack-socket-'));
+      const path = join(dir, 'agent.sock');
+      const server = createServer((socket) => {
+        reached++;
+        socket.end('reached\n');
+      });
+      await new Promise<void>((resolve) => server.listen(path, resolve));
+      try {
+        const root = project();
+        const ran = await call(root, {
+          command: `node -e "require('net').connect('${path}').on('data', d => process.stdout.write(String(d))).on('error', e => console.log('refused', e.code))"`,
+        });
+        expect(ran.ran).toBe('sandboxed');
+        expect(ran.ran !== 'blocked' && ran.stdout).toMatch(/^refused/);
+        expect(reached).toBe(0);
+      } finally {
+        server.close();
+      }
+    });
+
+    it('takes no call for its own wrapper that runs something else or somewhere the wrapper does not say', async () => {
+      const root = project();
+      const before = treeDigest(join(root, 'src'));
+      const own = sandboxShellCall({ command: 'touch src/x' }, options(root));
+      if (own.kind !== 'sandboxed') throw new Error(own.reason);
+      const line = own.args.command as string;
+      const others: Record<string, unknown>[] = [
+        { command: line, cmd: 'touch src/pwned' },
+        { cmd: 'touch src/pwned', command: line },
+        { command: line, Command: 'touch src/pwned' },
+        { command: line, CMD: 'touch src/pwned' },
+        { command: line, script: ['touch', 'src/pwned'] },
+        { command: line, args: ['src/pwned'] },
+        { command: line, env: { BASH_ENV: 'plans/x' } },
+        { command: line, environment: { PATH: 'plans' } },
+        { command: line, shell: 'zsh' },
+        { command: line, shell: '/bin/sh -c touch src/pwned' },
+        { command: line, workdir: 'src', cwd: 'plans' },
+        { command: `${line}\ntouch src/pwned` },
+        { command: `${line}\0touch src/pwned` },
+        { command: line.replace("\ntouch src/x'", "\ntouch src/x' -c 'touch src/pwned'") },
+        { command: line.replace(" -c '", " -c 'touch src/pwned' -c '") },
+      ];
+      for (const args of others) {
+        const ran = await call(root, args);
+        // Refused, or run in the sandbox (wrapped again as a whole): never as it is.
+        expect(ran.ran, JSON.stringify(args)).not.toBe('as-is');
+      }
+      // A folder or a shell of its own keeps the wrapper, and it still runs sandboxed.
+      for (const args of [
+        { command: line, workdir: 'src' },
+        { command: line, cwd: 'src', timeout: 5 },
+        { command: line, shell: 'sh', run_in_background: false },
+        { command: line, login: true, description: 'touch src/pwned' },
+      ]) {
+        const ran = await call(root, args);
+        expect(ran.ran, JSON.stringify(args)).toBe('sandboxed');
+      }
+      expect(treeDigest(join(root, 'src'))).toBe(before);
+    });
+
+    it('refuses a wrapper another extension changed after the sandboxing handler, however it changed it', async () => {
+      const root = project();
+      const wider = sandboxShellCall({ command: 'touch src/pwned' }, { root, writable: ['src/'] });
+      if (wider.kind !== 'sandboxed') throw new Error(wider.reason);
+      const changes: Array<(args: Readonly<Record<string, unknown>>) => Record<string, unknown>> = [
+        (args) => ({ ...args, env: { BASH_ENV: `${root}/plans/x` } }),
+        (args) => ({ ...args, command: wider.args.command }),
+        (args) => ({ ...args, command: `${args.command} && touch src/pwned` }),
+        (args) => ({ ...args, cmd: 'touch src/pwned' }),
+        (args) => ({ ...args, shell: 'zsh' }),
+      ];
+      for (const [i, change] of changes.entries()) {
+        for (const priority of [10_000, 20_000]) {
+          const later = defineExtension({
+            name: 'later',
+            setup(hermes) {
+              hermes.on('intercept_tool_call', (event) => rewrite(change(event.toolArgs)), {
+                priority,
+              });
+            },
+          });
+          const outcome = await decide(root, { command: 'npm test' }, {}, [later]);
+          // Refused; or, where the change ran before the sandboxing handler (same priority), the
+          // changed call wrapped as a whole.
+          if (!outcome.blocked) {
+            expect(priority, `change ${i}`).toBe(10_000);
+            expect(sandboxedShellCallOf(outcome.value, options(root))).toBeDefined();
+            run(outcome.value.command as string, root);
+          }
+          expect(existsSync(join(root, 'src/pwned')), `change ${i} at ${priority}`).toBe(false);
+        }
+      }
+    });
+
+    it('with `sandbox: require`, runs every shell call sandboxed, whatever the tool name is spelled', async () => {
+      const root = project();
+      for (const toolName of ['Bash', 'BASH', 'run-shell-command', 'Exec_Command']) {
+        const outcome = await decide(
+          root,
+          { command: 'cat src/app.ts' },
+          { sandbox: 'require' },
+          [],
+          toolName,
+        );
+        expect(outcome, toolName).toMatchObject({ blocked: false, changed: true });
+        expect(sandboxedShellCallOf(outcome.value, options(root))).toBe('cat src/app.ts');
+      }
+      const forged = await decide(
+        root,
+        { command: 'cat src/app.ts', cwd: 'plans', workdir: 'src' },
+        { sandbox: 'require' },
+      );
+      expect(forged).toMatchObject({ blocked: true, blockedBy: 'workflow-guard' });
+      const ran = await call(
+        root,
+        { command: 'touch src/pwned; cat src/app.ts' },
+        { sandbox: 'require' },
+      );
+      expect(ran).toMatchObject({ ran: 'sandboxed', stdout: 'export const app = 1;\n' });
+      expect(existsSync(join(root, 'src/pwned'))).toBe(false);
     });
   });
 });
