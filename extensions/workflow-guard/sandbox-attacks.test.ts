@@ -1,11 +1,12 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   existsSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
-  realpathSync,
+  writeFileSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -197,7 +198,9 @@ describe('workflow-guard without a plan: attacks on the sandbox', () => {
       expect(make.ran !== 'blocked' && make.stdout).toContain('made');
       // The repositories are there, fsmonitor and all: what holds is that no git runs them unsandboxed.
       expect(run('git --git-dir=plans/gd config core.fsmonitor', root).stdout).toContain('touch');
-      expect(run('git --git-dir=plans/r2/.git config core.fsmonitor', root).stdout).toContain('touch');
+      expect(run('git --git-dir=plans/r2/.git config core.fsmonitor', root).stdout).toContain(
+        'touch',
+      );
       for (const args of [
         { command: 'cd plans/r && git status' },
         { command: 'git status', workdir: 'plans/r' },
@@ -358,6 +361,66 @@ describe('workflow-guard without a plan: attacks on the sandbox', () => {
       );
       expect(ran).toMatchObject({ ran: 'sandboxed', stdout: 'export const app = 1;\n' });
       expect(existsSync(join(root, 'src/pwned'))).toBe(false);
+    });
+
+    it('refuses writes to plans/ while a sandboxed command still runs (it could swap a folder for a link between the check and the write)', async () => {
+      // A host that runs a shell call in the background (`run_in_background`, a Codex session that
+      // outlives its yield) or beside other calls lets a sandboxed command run on while the next
+      // calls are judged: a folder of plans/ checked as a folder may be a link to src/ by the time
+      // the writer tool writes.
+      const root = project({ 'plans/d/.keep': '' });
+      const before = treeDigest(join(root, 'src'));
+      const swap = await decide(root, {
+        command:
+          'for i in $(seq 1 600); do rm -rf plans/d; ln -s ../src plans/d; sleep 0.003; rm plans/d; mkdir plans/d; sleep 0.003; done',
+        run_in_background: true,
+      });
+      expect(swap).toMatchObject({ blocked: false, changed: true });
+      const background = spawn('bash', ['-c', swap.value.command as string], {
+        cwd: root,
+        env: { ...agentEnv(), HOME: home },
+        stdio: 'ignore',
+        detached: true,
+      });
+      try {
+        const started = Date.now();
+        while (!lstatSync(join(root, 'plans/d'), { throwIfNoEntry: false })?.isSymbolicLink()) {
+          if (Date.now() - started > 10_000)
+            throw new Error('the background command did not start');
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        const refusals = new Set<string>();
+        for (const until = Date.now() + 2500; Date.now() < until; ) {
+          const outcome = await decide(
+            root,
+            { path: 'plans/d/x.ts', content: 'pwned' },
+            {},
+            [],
+            'write',
+          );
+          if (outcome.blocked) {
+            refusals.add(outcome.message.replace(/plans\/d\/x\.ts/, '…'));
+            continue;
+          }
+          // The host's writer tool writes where the path leads now.
+          try {
+            writeFileSync(join(root, 'plans/d/x.ts'), 'pwned');
+          } catch {}
+        }
+        expect(treeDigest(join(root, 'src'))).toBe(before);
+        expect([...refusals].join('\n')).toContain('still runs in the OS sandbox');
+      } finally {
+        process.kill(-(background.pid as number), 'SIGKILL');
+      }
+      expect(treeDigest(join(root, 'src'))).toBe(before);
+      // Once it has ended, plans/ is written again.
+      run('rm -rf plans/d && mkdir plans/d', root);
+      let after = await decide(root, { path: 'plans/d/x.ts', content: 'x' }, {}, [], 'write');
+      for (const until = Date.now() + 5000; after.blocked && Date.now() < until; ) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        after = await decide(root, { path: 'plans/d/x.ts', content: 'x' }, {}, [], 'write');
+      }
+      expect(after).toMatchObject({ blocked: false });
     });
   });
 });

@@ -164,8 +164,8 @@ function hardLinkedFiles(path: string): string[] | undefined {
  */
 function privateTmpDir(root: string): string {
   const uid = process.getuid?.() ?? 0;
-  const base = join(tmpdir(), `hermes-sandbox-${uid}`);
-  const dir = join(base, createHash('sha256').update(root).digest('hex').slice(0, 16));
+  const dir = privateTmpDirOf(root);
+  const base = dirname(dir);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   for (const folder of [base, dir]) {
     const stats = lstatSync(folder);
@@ -177,4 +177,14 @@ function privateTmpDir(root: string): string {
     if ((stats.mode & 0o077) !== 0) chmodSync(folder, 0o700);
   }
   return dir;
+}
+
+/** Where `privateTmpDir` keeps the temporary folder of the project at `root` (a real path). */
+export function privateTmpDirOf(root: string): string {
+  const uid = process.getuid?.() ?? 0;
+  return join(
+    tmpdir(),
+    `hermes-sandbox-${uid}`,
+    createHash('sha256').update(root).digest('hex').slice(0, 16),
+  );
 }
