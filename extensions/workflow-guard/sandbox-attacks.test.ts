@@ -422,5 +422,49 @@ describe('workflow-guard without a plan: attacks on the sandbox', () => {
       }
       expect(after).toMatchObject({ blocked: false });
     });
+
+    it.runIf(run('python3 -c "import pty"', tmpdir()).code === 0)(
+      'types nothing into the terminal it runs in (TIOCSTI), for the shell that reads it after',
+      async () => {
+        const root = project({
+          'plans/sti.py': `import fcntl, termios
+try:
+    for c in b"touch src/pwned\\n":
+        fcntl.ioctl(0, termios.TIOCSTI, bytes([c]))
+    print("injected")
+except OSError as e:
+    print("refused", e.errno)
+`,
+        });
+        const outcome = await decide(root, { command: 'python3 plans/sti.py' });
+        expect(outcome).toMatchObject({ blocked: false, changed: true });
+        // A terminal whose shell, once the command is done, runs what it reads (as an interactive
+        // shell would); the same script run there without the sandbox does inject.
+        const inTerminal = (line: string) =>
+          run(
+            `python3 -c 'import pty, sys; pty.spawn(["bash", "-c", sys.argv[1] + "; read -t 1 x && eval \\"$x\\""])' ${shellQuote(line)}`,
+            root,
+          );
+        expect(inTerminal(outcome.value.command as string).stdout).toContain('refused 1');
+        expect(existsSync(join(root, 'src/pwned'))).toBe(false);
+        // Where the kernel still allows TIOCSTI, the rig is shown to catch an injection.
+        if (legacyTiocsti()) {
+          expect(inTerminal('python3 plans/sti.py').stdout).toContain('injected');
+          expect(existsSync(join(root, 'src/pwned'))).toBe(true);
+        }
+      },
+    );
   });
 });
+
+function shellQuote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+function legacyTiocsti(): boolean {
+  try {
+    return readFileSync('/proc/sys/dev/tty/legacy_tiocsti', 'utf8').trim() !== '0';
+  } catch {
+    return true;
+  }
+}

@@ -1,6 +1,7 @@
 import {
   type SandboxedShellCall,
   type SandboxOptions,
+  sandboxAvailability,
   sandboxedShellCallOf,
   sandboxRunning,
   sandboxShellCall,
@@ -25,6 +26,9 @@ export function guardSandbox(root: string, config: WorkflowGuardConfig) {
       sandboxedShellCallOf(args, options) !== undefined,
     /** Why a write to `allowed_paths` cannot be judged now, or undefined (README, The sandbox). */
     busy: (): string | undefined => {
+      // Where the sandbox cannot run, no sandboxed command can be running (Windows has neither
+      // /proc nor ps, and would refuse every write otherwise).
+      if (!sandboxAvailability().available) return undefined;
       const running = sandboxRunning(root);
       if (running === false) return undefined;
       return running
