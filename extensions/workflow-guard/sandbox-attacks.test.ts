@@ -151,7 +151,7 @@ describe('workflow-guard without a plan: attacks on the sandbox', () => {
           '(sleep 1; touch plans/late) & disown; setsid sh -c "sleep 1; touch plans/late-setsid" & nohup sh -c "sleep 1; touch plans/late-nohup" >/dev/null 2>&1 & echo started',
       });
       expect(left).toMatchObject({ ran: 'sandboxed', stdout: 'started\n' });
-      await new Promise((resolve) => setTimeout(resolve, 1800));
+      await new Promise((resolve) => setTimeout(resolve, 1300));
       expect(readdirSync(join(root, 'plans'))).toEqual(['.keep']);
     });
 
@@ -193,12 +193,12 @@ describe('workflow-guard without a plan: attacks on the sandbox', () => {
       expect(readdirSync(hermesSandbox).every((name) => name.startsWith('srt-'))).toBe(true);
     });
 
-    it('keeps a repository a sandboxed command makes in plans/ from configuring a later git', async () => {
+    it('keeps a sandboxed command from configuring a later git: a repository it makes in plans/, or the project’s own .git', async () => {
       const root = project();
       const before = treeDigest(join(root, 'src'));
       // A repository with an fsmonitor, and a work tree whose `.git` file points at it.
       const make = await call(root, {
-        command: `git init -q --bare plans/gd && git --git-dir=plans/gd config core.fsmonitor "touch ${root}/src/pwned" && mkdir plans/r && echo "gitdir: ../gd" > plans/r/.git && git init -q plans/r2 && git -C plans/r2 config core.fsmonitor "touch ${root}/src/pwned2"; echo made`,
+        command: `git init -q --bare plans/gd && git --git-dir=plans/gd config core.fsmonitor "touch ${root}/src/pwned" && mkdir plans/r && echo "gitdir: ../gd" > plans/r/.git && git init -q plans/r2 && git -C plans/r2 config core.fsmonitor "touch ${root}/src/pwned2"; git config core.fsmonitor "touch ${root}/src/pwned3"; printf '#!/bin/sh\\ntouch ${root}/src/pwned4\\n' > .git/hooks/post-checkout; echo made`,
       });
       expect(make).toMatchObject({ ran: 'sandboxed' });
       expect(make.ran !== 'blocked' && make.stdout).toContain('made');
@@ -217,8 +217,16 @@ describe('workflow-guard without a plan: attacks on the sandbox', () => {
         // Refused, or run where git's config cannot write.
         expect(ran.ran, JSON.stringify(args)).not.toBe('as-is');
       }
-      expect(existsSync(join(root, 'src/pwned'))).toBe(false);
-      expect(existsSync(join(root, 'src/pwned2'))).toBe(false);
+      // The project's own repository was not writable: a proven-read git there runs as it is.
+      expect(make.ran !== 'blocked' && make.stderr).toMatch(
+        /\.git\/config.*Read-only|could not lock config file/,
+      );
+      expect(make.ran !== 'blocked' && make.stderr).toMatch(/post-checkout: Read-only file system/);
+      const status = await call(root, { command: 'git status' });
+      expect(status).toMatchObject({ ran: 'as-is', code: 0 });
+      for (const name of ['pwned', 'pwned2', 'pwned3', 'pwned4']) {
+        expect(existsSync(join(root, 'src', name)), name).toBe(false);
+      }
       expect(treeDigest(join(root, 'src'))).toBe(before);
     });
 
@@ -340,10 +348,8 @@ describe('workflow-guard without a plan: attacks on the sandbox', () => {
       }
       // A folder or a shell of its own keeps the wrapper, and it still runs sandboxed.
       for (const args of [
-        { command: line, workdir: 'src' },
-        { command: line, cwd: 'src', timeout: 5 },
-        { command: line, shell: 'sh', run_in_background: false },
-        { command: line, login: true, description: 'touch src/pwned' },
+        { command: line, workdir: 'src', timeout: 5 },
+        { command: line, shell: 'sh', login: true, description: 'touch src/pwned' },
       ]) {
         const ran = await call(root, args);
         expect(ran.ran, JSON.stringify(args)).toBe('sandboxed');
@@ -440,7 +446,7 @@ describe('workflow-guard without a plan: attacks on the sandbox', () => {
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
         const refusals = new Set<string>();
-        for (const until = Date.now() + 2500; Date.now() < until; ) {
+        for (const until = Date.now() + 2000; Date.now() < until; ) {
           const outcome = await decide(
             root,
             { path: 'plans/d/x.ts', content: 'pwned' },
