@@ -6,6 +6,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   writeFileSync,
 } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
@@ -48,6 +49,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   process.env.HOME = realHome;
+  rmSync(home, { recursive: true, force: true });
 });
 
 function project(files: Record<string, string> = {}) {
@@ -254,7 +256,7 @@ describe('workflow-guard without a plan: attacks on the sandbox', () => {
 
     it('reaches no Unix socket of this machine', async () => {
       let reached = 0;
-      const dir = mkdtempSync(join(tmpdir(), 'hermes-attack-socket-'));
+      const dir = mkdtempSync(join(home, 'socket-'));
       const path = join(dir, 'agent.sock');
       const server = createServer((socket) => {
         reached++;
