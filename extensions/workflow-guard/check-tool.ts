@@ -31,7 +31,12 @@ const EDITORS_WITH_VIEW = new Set(['strreplaceeditor', 'strreplacebasededittool'
  * (writes through redirections, `tee` and `mkdir` again only in `allowed_paths`); tools known to
  * only read pass; any other tool (MCP tools too) is refused unless `unknown_tools: allow`.
  */
-export function toolJudge(root: string, config: WorkflowGuardConfig) {
+export function toolJudge(
+  root: string,
+  config: WorkflowGuardConfig,
+  /** Why a write to `allowed_paths` cannot be judged now (a sandboxed command still runs). */
+  busy?: () => string | undefined,
+) {
   const kindOf = toolKinds(config);
 
   function judge(tool: string, args: Readonly<Record<string, unknown>>): Refusal | undefined {
@@ -117,6 +122,13 @@ export function toolJudge(root: string, config: WorkflowGuardConfig) {
       return {
         what: `${what} would write ${linked.map((p) => p.given).join(', ')}, which has other names (a hard link)`,
         kind: 'violation',
+      };
+    }
+    const notNow = paths.length > 0 ? busy?.() : undefined;
+    if (notNow !== undefined) {
+      return {
+        what: `${what} would write ${paths.map((p) => p.given).join(', ')}, but ${notNow}`,
+        kind: 'unclear',
       };
     }
     return undefined;

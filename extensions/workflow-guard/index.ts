@@ -132,10 +132,11 @@ export default defineExtension({
     }
 
     // Validators: they judge the call as it will run, after every extension that rewrites it.
-    const judging = judgeHandedOn(toolJudge(root, config));
+    const sandbox = config.sandbox === 'off' ? undefined : guardSandbox(root, config);
+    // While a sandboxed command runs, a write to allowed_paths is not judged (sandbox.ts).
+    const judging = judgeHandedOn(toolJudge(root, config, sandbox?.busy));
     const judge = judging.judge;
     const judgeModules = moduleJudge(root, config);
-    const sandbox = config.sandbox === 'off' ? undefined : guardSandbox(root, config);
 
     if (sandbox !== undefined) {
       // Without a plan, a shell call the analysis cannot prove harmless (or, with `require`, any

@@ -1,7 +1,9 @@
 import {
   type SandboxedShellCall,
   type SandboxOptions,
+  sandboxAvailability,
   sandboxedShellCallOf,
+  sandboxRunning,
   sandboxShellCall,
 } from 'hermes-extensions/policy';
 import type { WorkflowGuardConfig } from './config.js';
@@ -22,6 +24,17 @@ export function guardSandbox(root: string, config: WorkflowGuardConfig) {
       sandboxShellCall(args, options),
     holds: (args: Readonly<Record<string, unknown>>): boolean =>
       sandboxedShellCallOf(args, options) !== undefined,
+    /** Why a write to `allowed_paths` cannot be judged now, or undefined (README, The sandbox). */
+    busy: (): string | undefined => {
+      // Where the sandbox cannot run, no sandboxed command can be running (Windows has neither
+      // /proc nor ps, and would refuse every write otherwise).
+      if (!sandboxAvailability().available) return undefined;
+      const running = sandboxRunning(root);
+      if (running === false) return undefined;
+      return running
+        ? 'a command of this project still runs in the OS sandbox (in the background, or beside this call), and it could turn a folder there into a link elsewhere between this check and the write; wait for it to end, or end it, and write again'
+        : 'this system does not say whether a command of this project still runs in the OS sandbox, which could turn a folder there into a link elsewhere between this check and the write';
+    },
   };
 }
 

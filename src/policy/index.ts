@@ -29,6 +29,7 @@ export {
   sandboxCommand,
   sandboxedCommandOf,
   sandboxedShellCallOf,
+  sandboxRunning,
   sandboxRuntimeCli,
   sandboxShellCall,
 } from './sandbox/index.js';

@@ -18,6 +18,7 @@ describe('hermes-extensions/policy', () => {
       'sandboxedCommandOf',
       'sandboxedShellCallOf',
       'sandboxRuntimeCli',
+      'sandboxRunning',
       'sandboxShellCall',
       'argumentTexts',
       'looksLikePath',

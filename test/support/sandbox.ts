@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,6 +27,30 @@ export function sandboxMissingTest(): void {
 export function runShell(command: string, cwd: string) {
   const run = spawnSync('bash', ['-c', command], { cwd, encoding: 'utf8', timeout: 60_000 });
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/**
+ * `runShell` without blocking this process: a server the test runs in this process (a decoy the
+ * sandboxed command must not reach) can answer meanwhile, so a test that it was not reached can fail.
+ */
+export function runShellAsync(
+  command: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-c', command], { cwd, env, timeout: 60_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
 }
 
 /** A digest of everything under `dir`: names, kinds, link targets and file bytes. */

@@ -4,6 +4,7 @@ export {
   sandboxAvailability,
   sandboxRuntimeCli,
 } from './availability.js';
+export { sandboxRunning } from './running.js';
 export type { SandboxOptions } from './settings.js';
 export { type SandboxedShellCall, sandboxedShellCallOf, sandboxShellCall } from './shell-call.js';
 export { type SandboxedCommand, sandboxCommand, sandboxedCommandOf } from './wrap.js';

@@ -77,7 +77,7 @@ export function sandboxSettings(options: SandboxOptions): SandboxSettings {
     filesystem: {
       denyRead: [],
       allowWrite: [...allowWrite, tmpDir],
-      denyWrite,
+      denyWrite: [...denyWrite, ...runtimeDefaultWrites()],
     },
   };
   const text = `${JSON.stringify(settings, null, 2)}\n`;
@@ -110,6 +110,26 @@ function realFolder(path: string): string {
     at = dirname(at);
   }
   return join(realpathSync(at), ...rest);
+}
+
+/**
+ * What the sandbox runtime makes writable whatever the settings say, besides the standard streams
+ * (its `getDefaultWritePaths`): `/tmp/claude` and, in the home folder, `~/.npm/_logs` and
+ * `~/.claude/debug`. They are outside the project, but programs that run unsandboxed read or write
+ * them: npm appends its debug log to `~/.npm/_logs/<start time>-debug-0.log`, following a symbolic
+ * link, so links planted there by a sandboxed command would make the next `npm ls` (a proven
+ * read) write any file. Denied here, they stay read-only (README, The sandbox). The runtime reads
+ * the home folder as this process does (`HOME`); sandbox-attacks.test.ts checks the list against
+ * the runtime's own.
+ */
+function runtimeDefaultWrites(): string[] {
+  const home = homedir();
+  return [
+    '/tmp/claude',
+    '/private/tmp/claude',
+    join(home, '.npm', '_logs'),
+    join(home, '.claude', 'debug'),
+  ];
 }
 
 /** `$HERMES_HOME`, as the framework reads it (README, Extensions on disk). */
@@ -163,8 +183,8 @@ function hardLinkedFiles(path: string): string[] | undefined {
  */
 function privateTmpDir(root: string): string {
   const uid = process.getuid?.() ?? 0;
-  const base = join(tmpdir(), `hermes-sandbox-${uid}`);
-  const dir = join(base, createHash('sha256').update(root).digest('hex').slice(0, 16));
+  const dir = privateTmpDirOf(root);
+  const base = dirname(dir);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   for (const folder of [base, dir]) {
     const stats = lstatSync(folder);
@@ -176,4 +196,14 @@ function privateTmpDir(root: string): string {
     if ((stats.mode & 0o077) !== 0) chmodSync(folder, 0o700);
   }
   return dir;
+}
+
+/** Where `privateTmpDir` keeps the temporary folder of the project at `root` (a real path). */
+export function privateTmpDirOf(root: string): string {
+  const uid = process.getuid?.() ?? 0;
+  return join(
+    tmpdir(),
+    `hermes-sandbox-${uid}`,
+    createHash('sha256').update(root).digest('hex').slice(0, 16),
+  );
 }

@@ -57,7 +57,13 @@ async function deniedOrContained(agent: Agent, home: string, project: string, co
     writable: ['plans/', 'handoff/'],
     stateDir: join(home, 'sandbox'),
   };
-  if (sandboxedShellCallOf(input ?? {}, sandbox) !== command) return `rewritten: ${input?.command}`;
+  // The settings name folders of the home the hook ran with (README, The sandbox): made again
+  // under the same HOME.
+  const ownHome = process.env.HOME;
+  process.env.HOME = home;
+  const inner = sandboxedShellCallOf(input ?? {}, sandbox);
+  process.env.HOME = ownHome;
+  if (inner !== command) return `rewritten: ${input?.command}`;
   if (output.permissionDecision !== (agent === 'codex' ? 'allow' : undefined)) {
     return `sandboxed with the decision ${output.permissionDecision}`;
   }
