@@ -1,5 +1,3 @@
-import { existsSync, realpathSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { settingsBelowRoot } from './below-root.js';
 import { BLAME, GREP, LIST, PLUMBING, SHOW, STATUS } from './git-options.js';
 import type { JudgeContext, ProgramRule } from './judge.js';
