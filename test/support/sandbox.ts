@@ -1,6 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import { sandboxAvailability } from 'hermes-extensions/policy';
 import { it } from 'vitest';
@@ -51,6 +53,33 @@ export function runShellAsync(
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/**
+ * A server on this machine that a sandboxed command must not reach: HTTP on `host` (any free
+ * port), or a Unix socket at `path`; `reached()` counts the connections it answered.
+ */
+export async function decoy(where: { host: string } | { path: string }) {
+  let reached = 0;
+  const server =
+    'path' in where
+      ? createNetServer((socket) => {
+          reached++;
+          socket.end('reached\n');
+        })
+      : createHttpServer((_request, response) => {
+          reached++;
+          response.end('reached');
+        });
+  await new Promise<void>((resolve) =>
+    'path' in where ? server.listen(where.path, resolve) : server.listen(0, where.host, resolve),
+  );
+  const address = server.address();
+  return {
+    port: typeof address === 'object' && address !== null ? address.port : 0,
+    reached: () => reached,
+    close: () => server.close(),
+  };
 }
 
 /** A digest of everything under `dir`: names, kinds, link targets and file bytes. */
