@@ -1,24 +1,20 @@
-import { spawn, spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getDefaultWritePaths } from '@anthropic-ai/sandbox-runtime';
-import { createRuntime, defineExtension, rewrite } from 'hermes-extensions';
-import { sandboxedShellCallOf, sandboxShellCall } from 'hermes-extensions/policy';
-import { memoryLogger } from 'hermes-extensions/testing';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { tree } from '../../test/support/fixtures.js';
+import { sandboxShellCall } from 'hermes-extensions/policy';
+import { describe, expect, it } from 'vitest';
 import { sandbox, sandboxMissingTest, treeDigest } from '../../test/support/sandbox.js';
-import workflowGuard from './index.js';
+import {
+  agentEnv,
+  call,
+  decide,
+  options,
+  project,
+  run,
+  testHome,
+} from '../../test/support/sandbox-attack.js';
 
 /**
  * Attempts, as the model the guard constrains (no plan, default config), to change src/ or to run
@@ -26,85 +22,6 @@ import workflowGuard from './index.js';
  * Threat model). Each call is decided by the guard and then run for real with bash, as the agent
  * would run it; every test ends by checking src/ byte for byte.
  */
-
-// The settings files go to a home of this file's own, and the user's home is one made per test:
-// programs a proven read runs unsandboxed (npm) keep files there.
-const realHome = process.env.HOME;
-let home = '';
-beforeAll(() => {
-  process.env.HERMES_HOME = mkdtempSync(join(tmpdir(), 'hermes-sandbox-home-'));
-});
-beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), 'hermes-attack-home-'));
-  mkdirSync(join(home, '.npm/_logs'), { recursive: true });
-  mkdirSync(join(home, '.claude/debug'), { recursive: true });
-  process.env.HOME = home;
-});
-afterEach(() => {
-  process.env.HOME = realHome;
-  rmSync(home, { recursive: true, force: true });
-});
-
-function project(files: Record<string, string> = {}) {
-  const root = tree({ 'src/app.ts': 'export const app = 1;\n', 'plans/.keep': '', ...files });
-  run('git init -q && git add -A && git -c user.email=t@t -c user.name=t commit -qm init', root);
-  return root;
-}
-
-/** The environment of an agent's shell: this one, less what the npm that started the tests set. */
-function agentEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
-}
-
-/** Runs a line as the agent's shell tool would (`bash -c` in `cwd`), with this test's home. */
-function run(command: string, cwd: string) {
-  const ran = spawnSync('bash', ['-c', command], {
-    cwd,
-    encoding: 'utf8',
-    timeout: 60_000,
-    env: { ...agentEnv(), HOME: home },
-  });
-  return { code: ran.status, stdout: ran.stdout, stderr: ran.stderr };
-}
-
-async function decide(
-  root: string,
-  toolArgs: Record<string, unknown>,
-  config: Record<string, unknown> = {},
-  extensions: unknown[] = [],
-  toolName = 'bash',
-) {
-  const runtime = await createRuntime({
-    extensions: [workflowGuard, ...(extensions as [])],
-    cwd: root,
-    config: { extensions: { 'workflow-guard': config } },
-    logger: memoryLogger(),
-  });
-  return runtime.runTurn({ sessionId: 's' }, (turn) =>
-    turn.interceptToolCall({ toolName, toolArgs }),
-  );
-}
-
-const options = (root: string) => ({ root, writable: ['plans/', 'handoff/'] });
-
-/**
- * One tool call as the agent makes it: decided by the guard, then (when it passes) run with the
- * arguments the guard let through, in the folder they name. Says how it went.
- */
-async function call(
-  root: string,
-  toolArgs: Record<string, unknown>,
-  config: Record<string, unknown> = {},
-) {
-  const outcome = await decide(root, toolArgs, config);
-  if (outcome.blocked) return { ran: 'blocked' as const, outcome };
-  const args = outcome.value;
-  // What passes is a command proven to only read, or exactly the guard's sandboxed form.
-  const sandboxed = sandboxedShellCallOf(args, options(root)) !== undefined;
-  const folder = (args.workdir ?? args.cwd) as string | undefined;
-  const ran = run(args.command as string, folder === undefined ? root : join(root, folder));
-  return { ran: sandboxed ? ('sandboxed' as const) : ('as-is' as const), outcome, ...ran };
-}
 
 describe('workflow-guard without a plan: attacks on the sandbox', () => {
   sandboxMissingTest();
@@ -125,7 +42,7 @@ describe('workflow-guard without a plan: attacks on the sandbox', () => {
       expect(npm.ran).toBe('as-is');
       expect(treeDigest(join(root, 'src'))).toBe(before);
       expect(plant.ran === 'blocked' ? '' : plant.stdout).toBe('planted 0\n');
-      expect(readdirSync(join(home, '.claude/debug'))).toEqual([]);
+      expect(readdirSync(join(testHome(), '.claude/debug'))).toEqual([]);
     });
 
     it('denies writes to every path the sandbox runtime makes writable by default, but the standard streams', () => {
@@ -247,107 +164,6 @@ describe('workflow-guard without a plan: attacks on the sandbox', () => {
       expect(treeDigest(join(root, 'src'))).toBe(before);
     });
 
-    it('takes no call for its own wrapper that runs something else or somewhere the wrapper does not say', async () => {
-      const root = project();
-      const before = treeDigest(join(root, 'src'));
-      const own = sandboxShellCall({ command: 'touch src/x' }, options(root));
-      if (own.kind !== 'sandboxed') throw new Error(own.reason);
-      const line = own.args.command as string;
-      const others: Record<string, unknown>[] = [
-        { command: line, cmd: 'touch src/pwned' },
-        { cmd: 'touch src/pwned', command: line },
-        { command: line, Command: 'touch src/pwned' },
-        { command: line, CMD: 'touch src/pwned' },
-        { command: line, script: ['touch', 'src/pwned'] },
-        { command: line, args: ['src/pwned'] },
-        { command: line, env: { BASH_ENV: 'plans/x' } },
-        { command: line, environment: { PATH: 'plans' } },
-        { command: line, shell: 'zsh' },
-        { command: line, shell: '/bin/sh -c touch src/pwned' },
-        { command: line, workdir: 'src', cwd: 'plans' },
-        { command: `${line}\ntouch src/pwned` },
-        { command: `${line}\0touch src/pwned` },
-        { command: line.replace("\ntouch src/x'", "\ntouch src/x' -c 'touch src/pwned'") },
-        { command: line.replace(" -c '", " -c 'touch src/pwned' -c '") },
-      ];
-      for (const args of others) {
-        const ran = await call(root, args);
-        // Refused, or run in the sandbox (wrapped again as a whole): never as it is.
-        expect(ran.ran, JSON.stringify(args)).not.toBe('as-is');
-      }
-      // A folder or a shell of its own keeps the wrapper, and it still runs sandboxed.
-      for (const args of [
-        { command: line, workdir: 'src', timeout: 5 },
-        { command: line, shell: 'sh', login: true, description: 'touch src/pwned' },
-      ]) {
-        const ran = await call(root, args);
-        expect(ran.ran, JSON.stringify(args)).toBe('sandboxed');
-      }
-      expect(treeDigest(join(root, 'src'))).toBe(before);
-    });
-
-    it('refuses a wrapper another extension changed after the sandboxing handler, however it changed it', async () => {
-      const root = project();
-      const wider = sandboxShellCall({ command: 'touch src/pwned' }, { root, writable: ['src/'] });
-      if (wider.kind !== 'sandboxed') throw new Error(wider.reason);
-      const changes: Array<(args: Readonly<Record<string, unknown>>) => Record<string, unknown>> = [
-        (args) => ({ ...args, env: { BASH_ENV: `${root}/plans/x` } }),
-        (args) => ({ ...args, command: wider.args.command }),
-        (args) => ({ ...args, command: `${args.command} && touch src/pwned` }),
-        (args) => ({ ...args, cmd: 'touch src/pwned' }),
-        (args) => ({ ...args, shell: 'zsh' }),
-      ];
-      for (const [i, change] of changes.entries()) {
-        for (const priority of [10_000, 20_000]) {
-          const later = defineExtension({
-            name: 'later',
-            setup(hermes) {
-              hermes.on('intercept_tool_call', (event) => rewrite(change(event.toolArgs)), {
-                priority,
-              });
-            },
-          });
-          const outcome = await decide(root, { command: 'npm test' }, {}, [later]);
-          // Refused; or, where the change ran before the sandboxing handler (same priority), the
-          // changed call wrapped as a whole.
-          if (!outcome.blocked) {
-            expect(priority, `change ${i}`).toBe(10_000);
-            expect(sandboxedShellCallOf(outcome.value, options(root))).toBeDefined();
-            run(outcome.value.command as string, root);
-          }
-          expect(existsSync(join(root, 'src/pwned')), `change ${i} at ${priority}`).toBe(false);
-        }
-      }
-    });
-
-    it('with `sandbox: require`, runs every shell call sandboxed, whatever the tool name is spelled', async () => {
-      const root = project();
-      for (const toolName of ['Bash', 'BASH', 'run-shell-command', 'Exec_Command']) {
-        const outcome = await decide(
-          root,
-          { command: 'cat src/app.ts' },
-          { sandbox: 'require' },
-          [],
-          toolName,
-        );
-        expect(outcome, toolName).toMatchObject({ blocked: false, changed: true });
-        expect(sandboxedShellCallOf(outcome.value, options(root))).toBe('cat src/app.ts');
-      }
-      const forged = await decide(
-        root,
-        { command: 'cat src/app.ts', cwd: 'plans', workdir: 'src' },
-        { sandbox: 'require' },
-      );
-      expect(forged).toMatchObject({ blocked: true, blockedBy: 'workflow-guard' });
-      const ran = await call(
-        root,
-        { command: 'touch src/pwned; cat src/app.ts' },
-        { sandbox: 'require' },
-      );
-      expect(ran).toMatchObject({ ran: 'sandboxed', stdout: 'export const app = 1;\n' });
-      expect(existsSync(join(root, 'src/pwned'))).toBe(false);
-    });
-
     it('refuses writes to plans/ while a sandboxed command still runs (it could swap a folder for a link between the check and the write)', async () => {
       // A host that runs a shell call in the background (`run_in_background`, a Codex session that
       // outlives its yield) or beside other calls lets a sandboxed command run on while the next
@@ -363,7 +179,7 @@ describe('workflow-guard without a plan: attacks on the sandbox', () => {
       expect(swap).toMatchObject({ blocked: false, changed: true });
       const background = spawn('bash', ['-c', swap.value.command as string], {
         cwd: root,
-        env: { ...agentEnv(), HOME: home },
+        env: { ...agentEnv(), HOME: testHome() },
         stdio: 'ignore',
         detached: true,
       });
