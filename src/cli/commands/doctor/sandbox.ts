@@ -23,7 +23,17 @@ export function sandboxCheck(needed: boolean): Check {
       fix: availability.fix,
     };
   }
-  const root = mkdtempSync(join(tmpdir(), 'hermes-doctor-sandbox-'));
+  let root: string;
+  try {
+    root = mkdtempSync(join(tmpdir(), 'hermes-doctor-sandbox-'));
+  } catch (error) {
+    return {
+      level: needed ? 'warning' : 'info',
+      subject,
+      message: `no throwaway project could be made to try the sandbox in: ${error instanceof Error ? error.message : String(error)}`,
+      fix: 'make the temporary folder ($TMPDIR) writable',
+    };
+  }
   try {
     mkdirSync(join(root, 'src'));
     mkdirSync(join(root, 'plans'));
