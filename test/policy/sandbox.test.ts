@@ -123,6 +123,18 @@ describe('hermes-extensions/policy: the sandbox', () => {
       expect(settings.network).toEqual({ allowedDomains: [], deniedDomains: [] });
     });
 
+    it('lets the network through to the domains it is given only', () => {
+      const root = project();
+      const made = sandboxCommand('true', { ...optionsFor(root), network: ['registry.npmjs.org'] });
+      if (made.kind !== 'sandboxed') throw new Error(made.reason);
+      expect(settingsOf(made.command).network).toEqual({
+        allowedDomains: ['registry.npmjs.org'],
+        deniedDomains: [],
+      });
+      // Other domains, other settings: a line made without them is not this one.
+      expect(sandboxedCommandOf(made.command, optionsFor(root))).toBeUndefined();
+    });
+
     it('refuses to keep its settings where the sandbox may write them', () => {
       const root = project();
       const made = sandboxCommand('true', {
