@@ -9,7 +9,7 @@ import { rolldown } from 'rolldown';
 const bundles = [
   {
     input: 'dist/cli/main.js',
-    external: ['jiti', 'cosmiconfig', 'yaml', 'diff', /^node:/],
+    external: ['jiti', 'cosmiconfig', 'yaml', 'diff', /^rolldown(\/|$)/, /^node:/],
     output: { file: 'dist/cli.bundle.js', format: 'esm' },
   },
   {

@@ -30,6 +30,11 @@ export function transpileCacheDir(home: string): string {
   return join(home, 'cache', 'jiti');
 }
 
+/** Where project code is kept bundled, one bundle per entry and trust record. */
+export function projectBundleDir(home: string): string {
+  return join(home, 'cache', 'bundles');
+}
+
 /** `~/x` → the user's home; anything else unchanged. */
 export function expandHome(path: string): string {
   if (path === '~') return homedir();

@@ -5,6 +5,7 @@ import type { Jiti } from 'jiti';
 import { PACKAGE_ROOT } from '../package-root.js';
 import { frameworkNamespaces, frameworkUrls } from './framework-modules.js';
 import { type LoadPass, type ModuleGraphs, moduleGraphs } from './module-graphs.js';
+import { importProjectModule } from './project-code/load-bundle.js';
 import { loadGuarded, type ReadGuard } from './read-guard.js';
 
 const TYPESCRIPT = /\.[cm]?ts$/;
@@ -17,9 +18,10 @@ export interface ModuleLoader {
    * native `import()`. Both see `hermes-extensions` and `zod` as the running framework's copies.
    *
    * With a `guard` (project code: a project extension, a project code config, a `paths` entry
-   * of the project config), JavaScript goes through jiti too: jiti reads every module it loads
-   * with `fs.readFileSync`, where the guard checks the bytes against what was trusted, while
-   * native `import()` reads inside Node where nothing can look at them first.
+   * of the project config), neither: the module runs from its bundle (project-code/), made from
+   * the files the guard allows, each read once and checked; Node never resolves or reads a
+   * project file itself. Reads the module makes with `fs.readFileSync` while it is evaluated are
+   * checked against the record too (read-guard.ts).
    */
   import(file: string, guard?: ReadGuard): Promise<Record<string, unknown>>;
 }
@@ -28,12 +30,12 @@ const jitis = new Map<string, Promise<Jiti>>();
 let graphs: Promise<ModuleGraphs> | undefined;
 
 /**
- * A loader whose jiti cache lives in `cacheDir` (`$HERMES_HOME/cache/jiti`): a folder the
- * framework owns, not the shared temp folder that cleaners empty and other users may own. One per
+ * A loader whose jiti cache lives in `cacheDir` (`$HERMES_HOME/cache/jiti`) and project bundles
+ * in `bundleDir` (`$HERMES_HOME/cache/bundles`): folders the framework owns, not the shared temp folder that cleaners empty and other users may own. One per
  * load of a runtime (the jiti instance is kept for the process): JavaScript entries that changed
  * since they were last loaded are re-read together, with their imports (module-graphs.ts).
  */
-export function moduleLoader(cacheDir: string): ModuleLoader {
+export function moduleLoader(cacheDir: string, bundleDir: string): ModuleLoader {
   const jiti = () => {
     let loaded = jitis.get(cacheDir);
     if (loaded === undefined) {
@@ -46,8 +48,10 @@ export function moduleLoader(cacheDir: string): ModuleLoader {
   return {
     async import(file, guard) {
       if (guard) {
-        const loaded = await jiti();
-        return (await loadGuarded(guard, () => loaded.import(file))) as Record<string, unknown>;
+        const options = { root: guard.root, allowed: guard.allowed, cacheDir: bundleDir };
+        // Bundling checks each file it reads itself; the guard then watches what the module
+        // reads while it runs.
+        return importProjectModule(file, options, (run) => loadGuarded(guard, run));
       }
       if (TYPESCRIPT.test(file)) {
         return (await (await jiti()).import(file)) as Record<string, unknown>;

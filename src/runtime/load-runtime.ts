@@ -6,6 +6,7 @@ import {
   findProjectRoot,
   hermesHome,
   isFile,
+  projectBundleDir,
   transpileCacheDir,
 } from '../config/locations.js';
 import { mergeConfigs, type PathEntry } from '../config/merge.js';
@@ -75,7 +76,7 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
   const cwd = resolve(options.cwd ?? process.cwd());
   const root = findProjectRoot(cwd, home);
   const diagnostics: Diagnostic[] = [];
-  const loader = moduleLoader(transpileCacheDir(home));
+  const loader = moduleLoader(transpileCacheDir(home), projectBundleDir(home));
 
   const layers: Array<{ config: HermesConfig; file: string }> = [];
   const globalFile = join(home, 'config.yaml');

@@ -1,5 +1,5 @@
 import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { insideRelative } from '../fs/paths.js';
 import { type FileRecord, recordOf, sortRecords } from './records.js';
 
@@ -42,8 +42,12 @@ export class Coverage {
     return insideRelative(this.realRoot, file);
   }
 
-  /** Adds a file, or every file under a folder (none skipped). */
-  add(path: string): void {
+  /**
+   * Adds a file, or every file under a folder (none skipped). With `outside`, a file whose real
+   * path is outside the root is recorded by its path from the root (`../…`): one the project's
+   * code imports, or one a record lists.
+   */
+  add(path: string, options: { outside?: boolean } = {}): void {
     // Already covered under this name (a recorded file re-read): nothing to resolve again.
     const named = insideRelative(this.realRoot, path);
     if (named !== undefined && this.records.has(named)) return;
@@ -53,7 +57,7 @@ export class Coverage {
     } catch {
       return; // not there (a path named but missing is reported where it is named)
     }
-    const rel = this.relativeOf(real);
+    const rel = this.relativeOf(real) ?? (options.outside ? this.outsidePath(real) : undefined);
     if (rel === undefined) {
       this.problems.push(`${this.display(path)} leads outside the project (to ${real})`);
       return;
@@ -66,10 +70,45 @@ export class Coverage {
       return;
     }
     if (stats.isDirectory()) {
+      if (rel.startsWith('../')) {
+        this.problems.push(`${rel} is a folder outside the project: only files are recorded there`);
+        return;
+      }
       this.addFolder(real);
       return;
     }
     if (stats.isFile()) this.addFile(real, rel);
+  }
+
+  /**
+   * A file the bundler read, with the digest of the bytes it read (so what is recorded is what
+   * went into the bundle, not a second read). Inside the root, a file already recorded with other
+   * bytes changed between the two reads: a problem, trust again.
+   */
+  addRead(input: { file: string; path: string; size: number; sha256: string }): void {
+    const known = this.records.get(input.path);
+    if (known !== undefined) {
+      if (known.sha256 !== input.sha256) {
+        this.problems.push(
+          `${input.path} changed while it was being reviewed; run the trust command again`,
+        );
+      }
+      return;
+    }
+    if (this.records.size >= MAX_FILES) {
+      this.tooMuch(`more than ${MAX_FILES} files`);
+      return;
+    }
+    this.bytes += input.size;
+    if (this.bytes > MAX_BYTES) {
+      this.tooMuch(`more than ${MAX_BYTES / 1024 / 1024} MB`);
+      return;
+    }
+    this.records.set(input.path, { path: input.path, size: input.size, sha256: input.sha256 });
+  }
+
+  private outsidePath(real: string): string {
+    return relative(this.realRoot, real).split(sep).join('/');
   }
 
   private addFile(real: string, rel: string): void {
@@ -131,7 +170,8 @@ export class Coverage {
     );
   }
 
-  private display(path: string): string {
+  /** `path` as the user knows it: from the root when inside it. */
+  display(path: string): string {
     return insideRelative(this.root, path) ?? insideRelative(this.realRoot, path) ?? path;
   }
 }

@@ -5,7 +5,7 @@ import { findProjectConfig } from '../config/find-project-config.js';
 import { loadConfigFile } from '../config/load-config.js';
 import { expandHome } from '../config/locations.js';
 import { mergeConfigs, type PathEntry } from '../config/merge.js';
-import { discoverPath } from '../extensions/discovery.js';
+import { discoverIn, discoverPath } from '../extensions/discovery.js';
 import { insideRelative } from '../fs/paths.js';
 import type { ModuleLoader } from '../modules/import-module.js';
 import type { ReadGuard } from '../modules/read-guard.js';
@@ -34,6 +34,31 @@ export function addProjectFiles(
   const config = findProjectConfig(cwd, root);
   if (config) coverage.add(config.file);
   for (const path of paths) coverage.add(path);
+}
+
+/**
+ * The modules loading the project would run, each bundled apart: the entries of the extensions
+ * in `.hermes/extensions/` and in the `paths` the project config names, and the config itself
+ * when it is code.
+ */
+export function projectEntries(
+  root: string,
+  home: string,
+  paths: readonly string[],
+  cwd: string,
+): string[] {
+  const entries: string[] = [];
+  const local = join(root, '.hermes');
+  if (resolve(local) !== home && resolve(local) !== join(homedir(), '.hermes')) {
+    entries.push(...discoverIn(join(local, 'extensions'), 'project').found.map((f) => f.entry));
+  }
+  for (const path of paths) {
+    const found = discoverPath({ spec: path, base: root, file: '' }).found;
+    entries.push(...found.map((f) => f.entry));
+  }
+  const config = findProjectConfig(cwd, root);
+  if (config?.isCode) entries.push(config.file);
+  return [...new Set(entries)].sort();
 }
 
 /** Whether a config `paths` entry came from the project's config rather than the user's. */

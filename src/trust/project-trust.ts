@@ -1,12 +1,17 @@
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { findProjectConfig } from '../config/find-project-config.js';
-import { findProjectRoot, hermesHome, transpileCacheDir } from '../config/locations.js';
+import {
+  findProjectRoot,
+  hermesHome,
+  projectBundleDir,
+  transpileCacheDir,
+} from '../config/locations.js';
 import { moduleLoader } from '../modules/import-module.js';
 import { frameworkReadFolders, type ReadGuard } from '../modules/read-guard.js';
-import { addImportClosure } from './closure.js';
+import { addBundleInputs } from './bundle-inputs.js';
 import { Coverage } from './coverage.js';
-import { addProjectFiles, configPathsInside } from './project-files.js';
+import { addProjectFiles, configPathsInside, projectEntries } from './project-files.js';
 import {
   compareRecords,
   describeChanges,
@@ -61,7 +66,9 @@ export function inspectProjectTrust(options: TrustOptions = {}): ProjectTrust {
   const trusted = record && !('outdated' in record) ? record : undefined;
   addProjectFiles(coverage, cwd, home, trusted?.paths ?? []);
   const hasCode = coverage.size > 0 || coverage.problems.length > 0;
-  for (const file of trusted?.files ?? []) coverage.add(join(coverage.realRoot, file.path));
+  for (const file of trusted?.files ?? []) {
+    coverage.add(join(coverage.realRoot, file.path), { outside: true });
+  }
   const base = summary(coverage);
   if (!hasCode) return { ...base, trusted: true, state: 'no-project-code' };
   if (base.problems.length > 0) return { ...base, trusted: false, state: 'unreadable' };
@@ -94,14 +101,17 @@ export function isProjectTrusted(cwd?: string, home?: string): boolean {
 export interface TrustReview extends ProjectTrust {
   /** The project config is code: the `paths` it names are known only once it runs. */
   configIsCode: boolean;
-  /** Modules that import a name computed at run time: what it reaches must be in `files`. */
+  /** Modules that import a name computed when they run: only built-ins and the framework load. */
   computedImports: string[];
+  /** Entries that cannot be bundled (a syntax error, an import that does not resolve). */
+  bundleFailures: string[];
 }
 
 /**
  * The files trusting the project covers, for the user to review before saying yes: its hook
- * code and config, the `paths` a data config names, and everything inside the project these
- * import (parsed, not run). A code config's own `paths` are found by `trustProject`.
+ * code and config, the `paths` a data config names, and every file bundling its modules reads
+ * (bundled, not run; see bundle-inputs.ts). A code config's own `paths` are found by
+ * `trustProject`.
  */
 export async function reviewProject(options: TrustOptions = {}): Promise<TrustReview> {
   const home = hermesHome(options.home);
@@ -110,17 +120,22 @@ export async function reviewProject(options: TrustOptions = {}): Promise<TrustRe
   const coverage = new Coverage(current.root);
   addProjectFiles(coverage, cwd, home, []);
   const config = findProjectConfig(cwd, current.root);
+  const paths: string[] = [];
   if (config && !config.isCode && coverage.problems.length === 0) {
     const guard = guardFor(current.root, home, undefined);
-    for (const path of await configPathsInside(coverage, config.file, loaderFor(home), guard))
-      coverage.add(path);
+    paths.push(...(await configPathsInside(coverage, config.file, loaderFor(home), guard)));
+    for (const path of paths) coverage.add(path);
   }
-  const computedImports = coverage.problems.length === 0 ? addImportClosure(coverage) : [];
+  const bundles =
+    coverage.problems.length === 0
+      ? await addBundleInputs(coverage, projectEntries(current.root, home, paths, cwd))
+      : { computedImports: [], failures: [] };
   return {
     ...current,
     ...summary(coverage),
     configIsCode: config?.isCode ?? false,
-    computedImports,
+    computedImports: bundles.computedImports,
+    bundleFailures: bundles.failures,
   };
 }
 
@@ -165,7 +180,7 @@ export async function trustProject(
     const guard = guardFor(review.root, resolvedHome, review.records);
     paths = await configPathsInside(coverage, config.file, loaderFor(resolvedHome), guard);
     addProjectFiles(coverage, resolvedCwd, resolvedHome, paths);
-    addImportClosure(coverage);
+    await addBundleInputs(coverage, projectEntries(review.root, resolvedHome, paths, resolvedCwd));
     if (coverage.problems.length > 0)
       throw new Error(cannotTrust({ ...review, ...summary(coverage) }));
     files = coverage.list();
@@ -251,5 +266,5 @@ function summary(coverage: Coverage) {
 }
 
 function loaderFor(home: string) {
-  return moduleLoader(transpileCacheDir(home));
+  return moduleLoader(transpileCacheDir(home), projectBundleDir(home));
 }

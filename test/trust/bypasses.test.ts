@@ -103,7 +103,7 @@ describe('trust covers every file that loading reads', () => {
       '.hermes/extensions/ext.ts': tsExtension(
         'ext',
         '',
-        "import { helper } from '../../lib/helper';",
+        "import { helper } from '../../lib/helper';\nexport const uses = helper;",
       ),
       'lib/helper.ts': 'export const helper = 1;',
     });
@@ -137,7 +137,7 @@ describe('trust covers every file that loading reads', () => {
     expect(existsSync(marker)).toBe(false);
     expect(statusOf(runtime, 'ext')).toMatchObject({ status: 'error' });
     expect(statusOf(runtime, 'ext')?.reason).toMatch(
-      /reads lib\/plugin\.ts, which is not part of what was trusted; review it and run `hermes extensions trust`/,
+      /imports "\.\.\/\.\.\/lib\/plugin\.ts" by a name computed when it runs; project code loads only what was bundled from the files trusted with the project/,
     );
   });
 
@@ -373,17 +373,18 @@ describe('what keeps working', () => {
     expect(statusOf(await load(project, home), 'shared')?.status).toBe('enabled');
   });
 
-  it('runs everything for one run with HERMES_TRUST_PROJECT=1, even files added since', async () => {
+  it('runs everything for one run with HERMES_TRUST_PROJECT=1, imports outside .hermes included', async () => {
+    const marker = markerFile();
     const project = tree({
       '.git/HEAD': '',
-      '.hermes/extensions/ext.ts': tsExtension(
-        'ext',
-        '',
-        "const late = 'late';\nawait import('../../lib/' + late + '.ts');",
-      ),
-      'lib/late.ts': '',
+      '.hermes/extensions/ext.ts': tsExtension('ext', '', "import '../../lib/late.ts';"),
+      'lib/late.ts': payload(marker),
     });
+    const home = tree();
     process.env.HERMES_TRUST_PROJECT = '1';
-    expect(statusOf(await load(project, tree()), 'ext')?.status).toBe('enabled');
+    const runtime = await load(project, home);
+    expect(statusOf(runtime, 'ext')?.reason).toBeUndefined();
+    expect(statusOf(runtime, 'ext')?.status).toBe('enabled');
+    expect(existsSync(marker)).toBe(true);
   });
 });

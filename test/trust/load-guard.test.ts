@@ -2,13 +2,14 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { trustProject } from 'hermes-extensions';
 import { describe, expect, it } from 'vitest';
-import { transpileCacheDir } from '../../src/config/locations.js';
+import { projectBundleDir, transpileCacheDir } from '../../src/config/locations.js';
 import { moduleLoader } from '../../src/modules/import-module.js';
 import { guardFor } from '../../src/trust/project-trust.js';
 import { tree, tsExtension, write } from '../support/fixtures.js';
 
 describe('the load guard', () => {
-  it('checks the bytes read even when jiti has the old version in its disk cache', async () => {
+  /** A trusted project whose extension imports lib/helper.ts, and what it takes to load it. */
+  async function trusted() {
     const marker = join(tree(), 'ran');
     const project = tree({
       '.git/HEAD': '',
@@ -17,20 +18,35 @@ describe('the load guard', () => {
     });
     const home = tree();
     const trust = await trustProject(project, home);
-    const loader = moduleLoader(transpileCacheDir(home));
+    const loader = moduleLoader(transpileCacheDir(home), projectBundleDir(home));
     const guard = guardFor(project, home, trust.records);
     const entry = join(project, '.hermes/extensions/ext.ts');
-    await loader.import(entry, guard); // warms jiti's disk cache
-    // Changed after the check that the project is trusted, before its load.
-    write(project, {
-      'lib/helper.ts': `import { writeFileSync } from 'node:fs'; writeFileSync(${JSON.stringify(marker)}, 'x');`,
-    });
+    const edit = () =>
+      write(project, {
+        'lib/helper.ts': `import { writeFileSync } from 'node:fs'; writeFileSync(${JSON.stringify(marker)}, 'x');`,
+      });
+    return { marker, loader, guard, entry, edit };
+  }
+
+  it('refuses a file changed after the check that the project is trusted, before its bundle is made', async () => {
+    const { marker, loader, guard, entry, edit } = await trusted();
+    edit();
     await expect(loader.import(entry, guard)).rejects.toThrow(
-      /reads lib\/helper\.ts, which changed since the project was trusted/,
+      /imports lib\/helper\.ts, which changed since the project was trusted/,
     );
     expect(existsSync(marker)).toBe(false);
-    // And unguarded reads go on as before once the load is over.
+    // Unguarded (the user's own code) it runs as it is now.
     await expect(loader.import(entry)).resolves.toBeDefined();
     expect(existsSync(marker)).toBe(true);
+  });
+
+  it('runs the bundle of the trusted bytes, never an edit made since, once the bundle is made', async () => {
+    const { marker, loader, guard, entry, edit } = await trusted();
+    await loader.import(entry, guard); // makes and keeps the bundle for this record
+    edit();
+    await expect(loader.import(entry, guard)).resolves.toMatchObject({
+      default: { name: 'ext' },
+    });
+    expect(existsSync(marker)).toBe(false);
   });
 });
