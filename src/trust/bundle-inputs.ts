@@ -1,6 +1,5 @@
 import { dirname, join } from 'node:path';
 import { isFile } from '../config/locations.js';
-import type { DiscoveredExtension } from '../extensions/discovery.js';
 import type { BundleInput } from '../modules/project-code/bundle.js';
 import type { Coverage } from './coverage.js';
 
@@ -10,6 +9,8 @@ export interface BundleReview {
   computedImports: string[];
   /** Entries that could not be bundled: they will fail to load, with this message. */
   failures: string[];
+  /** The bundle made of each entry: what loading will run once the record holds these inputs. */
+  bundles: Map<string, string>;
 }
 
 /**
@@ -25,13 +26,14 @@ export async function addBundleInputs(
   entries: readonly string[],
 ): Promise<BundleReview> {
   const { bundleProjectModule } = await import('../modules/project-code/bundle.js');
-  const review: BundleReview = { computedImports: [], failures: [] };
+  const review: BundleReview = { computedImports: [], failures: [], bundles: new Map() };
   const computed = new Set<string>();
   for (const entry of [...new Set(entries)].sort()) {
     let inputs: BundleInput[];
     try {
       const bundle = await bundleProjectModule(entry, { root: coverage.root });
       inputs = bundle.inputs;
+      review.bundles.set(entry, bundle.code);
       for (const path of bundle.computedImports) computed.add(path);
     } catch (error) {
       review.failures.push(`${coverage.display(entry)}: ${(error as Error).message}`);
@@ -44,11 +46,6 @@ export async function addBundleInputs(
   }
   review.computedImports = [...computed].sort();
   return review;
-}
-
-/** The entries of the project's extensions: what loading bundles, one bundle each. */
-export function entriesOf(found: readonly DiscoveredExtension[]): string[] {
-  return found.map((f) => f.entry);
 }
 
 /**

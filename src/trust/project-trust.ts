@@ -8,6 +8,7 @@ import {
   transpileCacheDir,
 } from '../config/locations.js';
 import { moduleLoader } from '../modules/import-module.js';
+import { keepProjectBundle } from '../modules/project-code/load-bundle.js';
 import { frameworkReadFolders, type ReadGuard } from '../modules/read-guard.js';
 import { addBundleInputs } from './bundle-inputs.js';
 import { Coverage } from './coverage.js';
@@ -114,6 +115,14 @@ export interface TrustReview extends ProjectTrust {
  * `trustProject`.
  */
 export async function reviewProject(options: TrustOptions = {}): Promise<TrustReview> {
+  const { bundles: _made, ...review } = await reviewWithBundles(options);
+  return review;
+}
+
+/** The review, and the bundle made of each entry while finding what it reads. */
+async function reviewWithBundles(
+  options: TrustOptions,
+): Promise<TrustReview & { bundles: Map<string, string> }> {
   const home = hermesHome(options.home);
   const cwd = resolve(options.cwd ?? process.cwd());
   const current = inspectProjectTrust({ cwd, home });
@@ -129,13 +138,14 @@ export async function reviewProject(options: TrustOptions = {}): Promise<TrustRe
   const bundles =
     coverage.problems.length === 0
       ? await addBundleInputs(coverage, projectEntries(current.root, home, paths, cwd))
-      : { computedImports: [], failures: [] };
+      : { computedImports: [], failures: [], bundles: new Map<string, string>() };
   return {
     ...current,
     ...summary(coverage),
     configIsCode: config?.isCode ?? false,
     computedImports: bundles.computedImports,
     bundleFailures: bundles.failures,
+    bundles: bundles.bundles,
   };
 }
 
@@ -164,7 +174,7 @@ export async function trustProject(
 ): Promise<ProjectTrust> {
   const resolvedHome = hermesHome(home);
   const resolvedCwd = resolve(cwd ?? process.cwd());
-  const review = await reviewProject({ cwd: resolvedCwd, home: resolvedHome });
+  const review = await reviewWithBundles({ cwd: resolvedCwd, home: resolvedHome });
   if (review.problems.length > 0) throw new Error(cannotTrust(review));
   if (options.reviewed) {
     const changes = compareRecords(options.reviewed, review.records);
@@ -173,6 +183,7 @@ export async function trustProject(
     }
   }
   let files = review.records;
+  let bundles = review.bundles;
   let paths: string[] = [];
   const config = findProjectConfig(resolvedCwd, review.root);
   if (config?.isCode) {
@@ -180,7 +191,10 @@ export async function trustProject(
     const guard = guardFor(review.root, resolvedHome, review.records);
     paths = await configPathsInside(coverage, config.file, loaderFor(resolvedHome), guard);
     addProjectFiles(coverage, resolvedCwd, resolvedHome, paths);
-    await addBundleInputs(coverage, projectEntries(review.root, resolvedHome, paths, resolvedCwd));
+    ({ bundles } = await addBundleInputs(
+      coverage,
+      projectEntries(review.root, resolvedHome, paths, resolvedCwd),
+    ));
     if (coverage.problems.length > 0)
       throw new Error(cannotTrust({ ...review, ...summary(coverage) }));
     files = coverage.list();
@@ -206,6 +220,10 @@ export async function trustProject(
   };
   records[review.root] = record;
   writeTrust(resolvedHome, records);
+  const allowed = new Map(files.map((r) => [r.path, r.sha256]));
+  for (const [entry, code] of bundles) {
+    keepProjectBundle(entry, allowed, projectBundleDir(resolvedHome), code);
+  }
   return inspectProjectTrust({ cwd: resolvedCwd, home: resolvedHome });
 }
 

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { trustProject } from 'hermes-extensions';
 import { describe, expect, it } from 'vitest';
@@ -25,11 +25,13 @@ describe('the load guard', () => {
       write(project, {
         'lib/helper.ts': `import { writeFileSync } from 'node:fs'; writeFileSync(${JSON.stringify(marker)}, 'x');`,
       });
-    return { marker, loader, guard, entry, edit };
+    return { marker, loader, guard, entry, edit, home };
   }
 
-  it('refuses a file changed after the check that the project is trusted, before its bundle is made', async () => {
-    const { marker, loader, guard, entry, edit } = await trusted();
+  it('refuses a file changed after the check that the project is trusted, when its bundle is made again', async () => {
+    const { marker, loader, guard, entry, edit, home } = await trusted();
+    // The bundles trusting made are gone (a cleaned cache): the next load bundles the files again.
+    rmSync(projectBundleDir(home), { recursive: true });
     edit();
     await expect(loader.import(entry, guard)).rejects.toThrow(
       /imports lib\/helper\.ts, which changed since the project was trusted/,

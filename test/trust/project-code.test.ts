@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspectProjectTrust, loadRuntime, trustProject } from 'hermes-extensions';
 import { memoryLogger } from 'hermes-extensions/testing';
@@ -102,7 +102,7 @@ describe('what runs is what the review listed', () => {
       '.hermes/extensions/guard.mjs': mjsExtension(
         'guard',
         "import { rule } from './lib/rule.mjs';",
-        "const name = ['la', 'te'].join('');\n    hermes.on('intercept_tool_call', () => rule());\n    await import(`./lib/${name}.mjs`);",
+        "const name = ['la', 'te'].join('');\n    hermes.on('intercept_tool_call', () => rule());\n    await import('./lib/' + name + '.mjs');",
       ),
       '.hermes/extensions/lib/rule.mjs': 'export const rule = () => undefined;',
     });
@@ -233,5 +233,28 @@ export default defineExtension({
     expect(statusOf(again, 'guard')?.status).toBe('enabled');
     expect(marks(marker)).toEqual([]);
     await again.close();
+  });
+});
+
+describe('bundles', () => {
+  it('are made when the project is trusted, so its first load needs no bundler', async () => {
+    const project = tree({
+      '.git/HEAD': '',
+      '.hermes/extensions/a.ts': "import { defineExtension } from 'hermes-extensions';\nexport default defineExtension({ name: 'a', setup() {} });",
+      '.hermes/extensions/b.mjs': mjsExtension('b'),
+    });
+    const home = tree();
+    await trustProject(project, home);
+    const kept = join(home, 'cache', 'bundles');
+    expect(readdirSync(kept).filter((f) => f.endsWith('.mjs'))).toHaveLength(2);
+    const before = readdirSync(kept).map((f) => [f, statSync(join(kept, f)).mtimeMs]);
+    const runtime = await load(project, home);
+    expect(runtime.extensions.map((e) => [e.name, e.status])).toEqual([
+      ['a', 'enabled'],
+      ['b', 'enabled'],
+    ]);
+    expect(readdirSync(kept).map((f) => [f, statSync(join(kept, f)).mtimeMs])).toEqual(before);
+    expect(statSync(kept).mode & 0o777).toBe(0o700);
+    await runtime.close();
   });
 });

@@ -136,7 +136,8 @@ export async function bundleProjectModule(
     const output = await build.generate({ format: 'esm', codeSplitting: false }).catch(fail);
     const chunk = output.output[0];
     return {
-      code: `${header([...framework].sort())}\n${banner(entry)}\n${chunk.code}`,
+      // The name stack traces give the bundle (a `data:` URL would be printed whole).
+      code: `${header([...framework].sort())}\n${banner(entry)}\n${chunk.code}\n//# sourceURL=hermes-bundle:${entry}\n`,
       inputs: [...inputs.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
       framework: [...framework].sort(),
       computedImports: computedImports.sort(),

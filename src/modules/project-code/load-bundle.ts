@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { sha256 } from '../../fs/digest.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
 import { bundlerVersion, frameworkOf } from './bundle-format.js';
@@ -51,21 +51,41 @@ async function bundleOf(entry: string, options: ProjectModuleOptions): Promise<s
   };
   // Trusted for one run: nothing recorded to name a bundle by.
   if (allowed === undefined) return make();
-  const key = sha256(
-    JSON.stringify([bundlerVersion(), entry, [...allowed].sort(([a], [b]) => (a < b ? -1 : 1))]),
-  );
-  const file = join(options.cacheDir, `${key}.mjs`);
+  const file = bundleFile(entry, allowed, options.cacheDir);
   try {
     return readFileSync(file, 'utf8');
   } catch {
     // Not made yet for this record.
   }
   const code = await make();
-  mkdirSync(options.cacheDir, { recursive: true, mode: 0o700 });
+  keep(file, code);
+  return code;
+}
+
+/**
+ * Keeps `code`, made by the review from the bytes `allowed` now records, as the bundle of
+ * `entry` for that record: trusting a project makes the bundles its next load runs.
+ */
+export function keepProjectBundle(
+  entry: string,
+  allowed: ReadonlyMap<string, string>,
+  cacheDir: string,
+  code: string,
+): void {
+  keep(bundleFile(entry, allowed, cacheDir), code);
+}
+
+/** Named by the entry, every file and digest of the record, and the bundler. */
+function bundleFile(entry: string, allowed: ReadonlyMap<string, string>, cacheDir: string): string {
+  const files = [...allowed].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return join(cacheDir, `${sha256(JSON.stringify([bundlerVersion(), entry, files]))}.mjs`);
+}
+
+function keep(file: string, code: string): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const temporary = `${file}.${process.pid}.tmp`;
   writeFileSync(temporary, code, { mode: 0o600 });
   renameSync(temporary, file);
-  return code;
 }
 
 /** See loader/native-import.cjs: `require` of it is Node's own, whoever transformed this file. */
