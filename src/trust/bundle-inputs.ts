@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import { isFile } from '../config/locations.js';
-import type { BundleInput } from '../modules/project-code/bundle.js';
+import type { BundleInput, ProjectBundle } from '../modules/project-code/bundle.js';
 import type { Coverage } from './coverage.js';
 
 /** What bundling the project's modules for the review found. */
@@ -9,8 +9,8 @@ export interface BundleReview {
   computedImports: string[];
   /** Entries that could not be bundled: they will fail to load, with this message. */
   failures: string[];
-  /** The bundle made of each entry: what loading will run once the record holds these inputs. */
-  bundles: Map<string, string>;
+  /** The bundle made of each entry: what loading will run while the record holds its inputs. */
+  bundles: Map<string, ProjectBundle>;
 }
 
 /**
@@ -33,7 +33,7 @@ export async function addBundleInputs(
     try {
       const bundle = await bundleProjectModule(entry, { root: coverage.root });
       inputs = bundle.inputs;
-      review.bundles.set(entry, bundle.code);
+      review.bundles.set(entry, bundle);
       for (const path of bundle.computedImports) computed.add(path);
     } catch (error) {
       review.failures.push(`${coverage.display(entry)}: ${(error as Error).message}`);

@@ -8,7 +8,8 @@ import {
   transpileCacheDir,
 } from '../config/locations.js';
 import { moduleLoader } from '../modules/import-module.js';
-import { keepProjectBundle } from '../modules/project-code/load-bundle.js';
+import type { ProjectBundle } from '../modules/project-code/bundle.js';
+import { keepBundle } from '../modules/project-code/kept-bundles.js';
 import { frameworkReadFolders, type ReadGuard } from '../modules/read-guard.js';
 import { addBundleInputs } from './bundle-inputs.js';
 import { Coverage } from './coverage.js';
@@ -122,7 +123,7 @@ export async function reviewProject(options: TrustOptions = {}): Promise<TrustRe
 /** The review, and the bundle made of each entry while finding what it reads. */
 async function reviewWithBundles(
   options: TrustOptions,
-): Promise<TrustReview & { bundles: Map<string, string> }> {
+): Promise<TrustReview & { bundles: Map<string, ProjectBundle> }> {
   const home = hermesHome(options.home);
   const cwd = resolve(options.cwd ?? process.cwd());
   const current = inspectProjectTrust({ cwd, home });
@@ -138,7 +139,7 @@ async function reviewWithBundles(
   const bundles =
     coverage.problems.length === 0
       ? await addBundleInputs(coverage, projectEntries(current.root, home, paths, cwd))
-      : { computedImports: [], failures: [], bundles: new Map<string, string>() };
+      : { computedImports: [], failures: [], bundles: new Map<string, ProjectBundle>() };
   return {
     ...current,
     ...summary(coverage),
@@ -220,10 +221,8 @@ export async function trustProject(
   };
   records[review.root] = record;
   writeTrust(resolvedHome, records);
-  const allowed = new Map(files.map((r) => [r.path, r.sha256]));
-  for (const [entry, code] of bundles) {
-    keepProjectBundle(entry, allowed, projectBundleDir(resolvedHome), code);
-  }
+  // Made from the bytes just recorded: the next load runs them without bundling again.
+  for (const [entry, bundle] of bundles) keepBundle(projectBundleDir(resolvedHome), entry, bundle);
   return inspectProjectTrust({ cwd: resolvedCwd, home: resolvedHome });
 }
 

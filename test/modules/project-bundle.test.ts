@@ -147,14 +147,17 @@ export const same = { defineExtension, z };
     await expect(run(project, 'missing.ts')).rejects.toThrow(/not-installed/);
   });
 
-  it('keeps one bundle per entry and record, named after the entry for stack traces', async () => {
+  it('keeps the bundle of an entry with what it was made from, named after the entry for stack traces', async () => {
     const project = tree({ 'ext.ts': 'export function fail() { throw new Error("boom"); }' });
     const cacheDir = join(tree(), 'bundles');
     const bundle = await bundleProjectModule(join(project, 'ext.ts'), { root: project });
     const allowed = new Map(bundle.inputs.map((i) => [i.path, i.sha256]));
     const options = { root: project, allowed, cacheDir };
     const first = await importProjectModule(join(project, 'ext.ts'), options);
-    expect(readdirSync(cacheDir)).toHaveLength(1);
+    expect(readdirSync(cacheDir).sort()).toEqual([
+      expect.stringMatching(/^[0-9a-f]{64}\.json$/),
+      expect.stringMatching(/^[0-9a-f]{64}\.mjs$/),
+    ]);
     const second = await importProjectModule(join(project, 'ext.ts'), options);
     expect(second).toBe(first);
     // Node names the module's frames by this, not by its data: URL (the whole bundle).

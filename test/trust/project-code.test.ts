@@ -240,7 +240,8 @@ describe('bundles', () => {
   it('are made when the project is trusted, so its first load needs no bundler', async () => {
     const project = tree({
       '.git/HEAD': '',
-      '.hermes/extensions/a.ts': "import { defineExtension } from 'hermes-extensions';\nexport default defineExtension({ name: 'a', setup() {} });",
+      '.hermes/extensions/a.ts':
+        "import { defineExtension } from 'hermes-extensions';\nexport default defineExtension({ name: 'a', setup() {} });",
       '.hermes/extensions/b.mjs': mjsExtension('b'),
     });
     const home = tree();
@@ -255,6 +256,41 @@ describe('bundles', () => {
     ]);
     expect(readdirSync(kept).map((f) => [f, statSync(join(kept, f)).mtimeMs])).toEqual(before);
     expect(statSync(kept).mode & 0o777).toBe(0o700);
+    await runtime.close();
+  });
+});
+
+describe('bundles kept between loads', () => {
+  it('are made again for an extension whose files changed, not for the others', async () => {
+    const project = tree({
+      '.git/HEAD': '',
+      '.hermes/extensions/a.ts':
+        "import { defineExtension } from 'hermes-extensions';\nexport default defineExtension({ name: 'a', setup() {} });",
+      '.hermes/extensions/b.mjs': mjsExtension('b'),
+    });
+    const home = tree();
+    await trustProject(project, home);
+    const kept = join(home, 'cache', 'bundles');
+    const bundles = () =>
+      readdirSync(kept)
+        .filter((f) => f.endsWith('.mjs'))
+        .sort();
+    const first = bundles();
+    write(project, {
+      '.hermes/extensions/b.mjs': mjsExtension(
+        'b',
+        '',
+        "hermes.on('intercept_tool_call', () => undefined);",
+      ),
+    });
+    await trustProject(project, home);
+    const second = bundles();
+    // a's bundle is the same file; b has a new one beside its old one.
+    expect(second).toHaveLength(3);
+    expect(first.every((f) => second.includes(f))).toBe(true);
+    const runtime = await load(project, home);
+    expect(runtime.extensions.map((e) => e.status)).toEqual(['enabled', 'enabled']);
+    expect(bundles()).toEqual(second);
     await runtime.close();
   });
 });
