@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -34,7 +34,6 @@ export async function testSuiteCommand(
   // vitest colours by its own rules; the command line's are to colour only on a terminal.
   if (!io.color) process.env.NO_COLOR = '1';
   const vitest = await importVitest();
-  const aliases = frameworkAliases();
   let failed = false;
   for (const suite of suites) {
     io.out(`${suite.name} (${suite.dir})`);
@@ -45,7 +44,7 @@ export async function testSuiteCommand(
       suite.files,
       { root: suite.dir, config: false, run: true, watch: false, passWithNoTests: false },
       {
-        resolve: { alias: aliases },
+        plugins: [frameworkResolution()],
         // Vite would keep its cache in the extension's folder (node_modules/.vite).
         cacheDir: join(context.home, 'cache', 'vitest'),
       },
@@ -135,27 +134,33 @@ async function importVitest(): Promise<VitestNode> {
   return (await import(pathToFileURL(file).href)) as VitestNode;
 }
 
-/** Specifier → the file or folder the framework's own modules come from. */
-function frameworkAliases(): Array<{ find: RegExp; replacement: string }> {
-  const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
-    exports: Record<string, string | { import?: string }>;
-  };
-  const aliases: Array<{ find: RegExp; replacement: string }> = [];
-  for (const [subpath, target] of Object.entries(manifest.exports)) {
-    const file = typeof target === 'string' ? target : target.import;
-    if (file === undefined || !file.endsWith('.js')) continue;
-    const specifier = `hermes-extensions${subpath.slice(1)}`;
-    aliases.push({ find: exactly(specifier), replacement: join(PACKAGE_ROOT, file) });
-  }
-  // zod with its subpaths (`zod/v4`); the test file's `vitest` is the one running it.
-  const dir = (pkg: string) => dirname(requireFrom(PACKAGE_ROOT).resolve(`${pkg}/package.json`));
-  aliases.push({ find: /^zod(?=\/|$)/, replacement: dir('zod') });
-  aliases.push({ find: /^vitest$/, replacement: dir('vitest') });
-  return aliases;
-}
+type ViteOverrides = NonNullable<Parameters<VitestNode['startVitest']>[3]>;
+type VitePlugin = Extract<NonNullable<ViteOverrides['plugins']>[number], { name: string }>;
 
-function exactly(specifier: string): RegExp {
-  return new RegExp(`^${specifier.replace(/[/.]/g, '\\$&')}$`);
+/** `hermes-extensions` with any subpath, `zod` with any subpath (`zod/v4`), and `vitest` itself. */
+const FRAMEWORK_SPECIFIER = /^(?:(?:hermes-extensions|zod)(?:\/.*)?|vitest)$/;
+
+/**
+ * Resolves the framework's specifiers, wherever a test imports them, as the framework's own
+ * modules import them: from the package root, so `hermes-extensions` is the package's reference
+ * to itself (its `exports`) and `zod` and `vitest` are the copies it depends on, by the same
+ * `import` conditions. A test then shares the framework's zod, module for module — not the
+ * CommonJS build a package folder's `main` names — and never reaches a copy the project
+ * installed itself. Any other specifier, relative ones included, resolves from the test's file.
+ */
+function frameworkResolution(): VitePlugin {
+  const importer = join(PACKAGE_ROOT, 'package.json');
+  return {
+    name: 'hermes-extensions:framework-resolution',
+    enforce: 'pre',
+    async resolveId(source, _importer, options) {
+      if (!FRAMEWORK_SPECIFIER.test(source)) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      if (resolved === null)
+        this.error(`${source} is not found beside hermes-extensions (${PACKAGE_ROOT})`);
+      return resolved;
+    },
+  };
 }
 
 function requireFrom(dir: string): NodeJS.Require {
