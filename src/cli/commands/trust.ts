@@ -130,11 +130,14 @@ async function showSinceTrust(
   );
   const unchanged = review.records.length - shown.filter((c) => c.kind !== 'removed').length;
   const every = options.list ? '' : '; --list shows every file';
+  const among = review.configIsCode ? ', of the files found before the config runs' : '';
   if (shown.length === 0) {
-    io.out(`Nothing changed since it was trusted (${unchanged} file(s)${every}).`);
+    io.out(`Nothing changed since it was trusted${among} (${unchanged} file(s)${every}).`);
     return;
   }
-  io.out(`Since it was trusted: ${countChanges(shown)} (${unchanged} file(s) unchanged${every}):`);
+  io.out(
+    `Since it was trusted${among}: ${countChanges(shown)} (${unchanged} file(s) unchanged${every}):`,
+  );
   showChanges(io, shown);
 }
 
