@@ -171,11 +171,14 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       ),
     );
   withCwd(extensions.command('trust'))
-    .description("trust the project's own extensions and config (shows what first)")
+    .description(
+      "trust the project's own extensions and config (shows what changed since the last trust first)",
+    )
     .option('--yes', 'trust without asking (needed when not on a terminal)')
     .option('--revoke', "forget the project's trust")
+    .option('--list', 'list every file, not only what changed since the project was last trusted')
     .action(
-      run((o: { cwd?: string; yes?: boolean; revoke?: boolean }) =>
+      run((o: { cwd?: string; yes?: boolean; revoke?: boolean; list?: boolean }) =>
         trustCommand(commandContext(o), o, io),
       ),
     );

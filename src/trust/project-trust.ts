@@ -155,9 +155,10 @@ export interface TrustProjectOptions {
   reviewed?: readonly FileRecord[];
   /**
    * Asked when a code config's `paths` bring in files beyond the review (they are known only once
-   * it runs); answering false trusts nothing. Without it they are trusted too.
+   * it runs), with the records that will be kept of them; answering false trusts nothing. Without
+   * it they are trusted too.
    */
-  confirmMore?: (files: string[]) => Promise<boolean>;
+  confirmMore?: (files: string[], records: FileRecord[]) => Promise<boolean>;
 }
 
 /**
@@ -200,8 +201,9 @@ export async function trustProject(
       throw new Error(cannotTrust({ ...review, ...summary(coverage) }));
     files = coverage.list();
     const reviewed = new Set(review.records.map((r) => r.path));
-    const more = files.filter((r) => !reviewed.has(r.path)).map((r) => join(review.root, r.path));
-    if (more.length > 0 && options.confirmMore && !(await options.confirmMore(more))) {
+    const added = files.filter((r) => !reviewed.has(r.path));
+    const more = added.map((r) => join(review.root, r.path));
+    if (more.length > 0 && options.confirmMore && !(await options.confirmMore(more, added))) {
       return inspectProjectTrust({ cwd: resolvedCwd, home: resolvedHome });
     }
   } else if (config) {

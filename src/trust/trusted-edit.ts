@@ -4,6 +4,7 @@ import { insideRelative } from '../fs/paths.js';
 import { inspectProjectTrust, type ProjectTrust } from './project-trust.js';
 import { compareRecords, type FileRecord, fingerprintOf, hasChanges, recordOf } from './records.js';
 import { readTrust, writeTrust } from './store.js';
+import { keepTrustedCopies } from './trusted-copies.js';
 
 export interface TrustedEdit {
   /** The project's trust before the edit. */
@@ -64,6 +65,12 @@ export function writeTrustedEdit(options: {
     trustedAt: new Date().toISOString(),
   };
   writeTrust(home, records);
+  try {
+    // The next `hermes extensions trust` diffs against this edit, as it is what is trusted now.
+    keepTrustedCopies(home, before.root, expected);
+  } catch {
+    // Without copies the next review names the changed files without their diff; trust holds.
+  }
   return { before, after: inspectProjectTrust({ cwd, home }), renewed: true };
 }
 

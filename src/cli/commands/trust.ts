@@ -4,34 +4,36 @@ import {
   inspectProjectTrust,
   reviewProject,
   revokeProjectTrust,
+  type TrustReview,
   trustProject,
 } from '../../trust/project-trust.js';
-import { describeChanges } from '../../trust/records.js';
+import type { FileRecord } from '../../trust/records.js';
+import { readTrust } from '../../trust/store.js';
+import { changesSinceTrust, type FileChange } from '../../trust/trust-diff.js';
+import { keepTrustedCopies, pruneTrustedCopies } from '../../trust/trusted-copies.js';
 import type { CommandContext } from '../context.js';
 import { CliError, type Io } from '../io.js';
+import { countChanges, printable, showChanges } from './trust/show-changes.js';
+
+interface TrustOptions {
+  yes?: boolean;
+  revoke?: boolean;
+  /** Every file, not only what changed since the project was last trusted. */
+  list?: boolean;
+}
 
 /**
- * `hermes extensions trust [--yes] [--revoke]`: shows every file that trusting runs or reads
- * (found without running any of it) and records them; asks on a terminal, needs `--yes` anywhere
- * else. A code config's `paths` are known only once it runs: files they add are shown and asked
- * about again before anything is recorded.
+ * `hermes extensions trust [--yes] [--revoke] [--list]`: shows what trusting runs or reads (found
+ * without running any of it) and records it; asks on a terminal, needs `--yes` anywhere else. The
+ * first time every file is listed; after that, what changed since the last trust, with a diff of
+ * each small text file against the copy kept when it was trusted (src/trust/trusted-copies.ts),
+ * so that re-trusting an edit reviews the edit. A code config's `paths` are known only once it
+ * runs: files they add are shown and asked about again before anything is recorded.
  */
-export async function trustCommand(
-  context: CommandContext,
-  options: { yes?: boolean; revoke?: boolean },
-  io: Io,
-) {
-  if (options.revoke) {
-    const current = inspectProjectTrust({ cwd: context.cwd, home: context.home });
-    const had = revokeProjectTrust(context.cwd, context.home);
-    io.out(
-      had
-        ? `Trust of ${current.root} revoked; its code and config will be ignored.`
-        : `${current.root} was not trusted.`,
-    );
-    return 0;
-  }
-  const review = await reviewProject({ cwd: context.cwd, home: context.home });
+export async function trustCommand(context: CommandContext, options: TrustOptions, io: Io) {
+  const { home } = context;
+  if (options.revoke) return revoke(context, io);
+  const review = await reviewProject({ cwd: context.cwd, home });
   if (review.state === 'no-project-code') {
     io.out(`${review.root} has no extensions or config of its own: nothing to trust.`);
     return 0;
@@ -39,13 +41,19 @@ export async function trustCommand(
   if (review.problems.length > 0) throw new CliError(cannotTrust(review), 1);
   io.out(`Project: ${review.root}`);
   io.out(`State:   ${review.state}${review.trustedAt ? ` (trusted ${review.trustedAt})` : ''}`);
-  if (review.changes) io.out(`Changed: ${describeChanges(review.changes, 20)}`);
-  io.out(`Trusting it runs this code and applies this config (${review.files.length} file(s)):`);
-  for (const file of review.files) io.out(`  ${file}`);
+  const previous = trustedFiles(home, review.root);
+  if (previous === undefined || options.list) {
+    io.out(`Trusting it runs this code and applies this config (${review.files.length} file(s)):`);
+    for (const file of review.files) io.out(`  ${printable(file)}`);
+  }
+  if (previous !== undefined) await showSinceTrust(io, home, review, previous, options);
   if (review.computedImports.length > 0) {
     io.out(
-      `These import a module by a name computed when they run; only the files above may load: ${review.computedImports.join(', ')}`,
+      `These import a module by a name computed when they run; that way only Node's built-in modules and the framework load: ${review.computedImports.join(', ')}`,
     );
+  }
+  for (const failure of review.bundleFailures) {
+    io.out(`Cannot be bundled, so it will not load: ${printable(failure)}`);
   }
   if (review.configIsCode) {
     io.out('The config is code: the extensions its paths name are shown once it has run.');
@@ -64,23 +72,109 @@ export async function trustCommand(
     return 1;
   }
   let declined = false;
-  const trusted = await trustProject(context.cwd, context.home, {
+  const trusted = await trustProject(context.cwd, home, {
     reviewed: review.records,
-    async confirmMore(files) {
-      io.out(`The config's paths add ${files.length} file(s):`);
-      for (const file of files) io.out(`  ${file}`);
+    async confirmMore(files, records) {
+      io.out(`The config's paths add ${files.length} file(s)${previous ? '' : ':'}`);
+      if (previous === undefined || options.list) {
+        for (const file of files) io.out(`  ${printable(file)}`);
+      }
+      if (previous !== undefined) {
+        const found = await changesSince(home, review.root, previous, records, false);
+        io.out(
+          `Of these, since it was trusted: ${found.length > 0 ? countChanges(found) : 'none changed'}.`,
+        );
+        showChanges(io, found);
+      }
       declined = !(await ask('Trust these too? [y/N] '));
       return !declined;
     },
   }).catch((error: Error) => {
-    throw new CliError(error.message, 1);
+    throw error instanceof CliError ? error : new CliError(error.message, 1);
   });
   if (declined || !trusted.trusted) {
     io.out('Not trusted.');
     return 1;
   }
+  const recorded = trustedFiles(home, trusted.root) ?? [];
+  if (previous !== undefined && review.configIsCode) {
+    // Only now is it known which of the files trusted before the config's paths still name.
+    const kept = new Set(recorded.map((r) => r.path));
+    const gone = previous.filter((r) => !kept.has(r.path)).map((r) => printable(r.path));
+    if (gone.length > 0)
+      io.out(`No longer covered, removed since it was trusted: ${gone.join(', ')}`);
+  }
+  try {
+    keepTrustedCopies(home, trusted.root, recorded);
+  } catch (error) {
+    io.err(`Note: no copies kept to diff against next time: ${(error as Error).message}`);
+  }
   io.out(
     `Trusted ${trusted.root} (fingerprint ${trusted.fingerprint.slice(0, 16)}). A change to these files untrusts it again.`,
+  );
+  return 0;
+}
+
+/** What changed since the last trust, each small text file with its diff. */
+async function showSinceTrust(
+  io: Io,
+  home: string,
+  review: TrustReview,
+  previous: readonly FileRecord[],
+  options: TrustOptions,
+): Promise<void> {
+  // Files a code config's paths name are not in the review yet: they are not gone, only unknown.
+  const shown = await changesSince(
+    home,
+    review.root,
+    previous,
+    review.records,
+    !review.configIsCode,
+  );
+  const unchanged = review.records.length - shown.filter((c) => c.kind !== 'removed').length;
+  const every = options.list ? '' : '; --list shows every file';
+  const among = review.configIsCode ? ', of the files found before the config runs' : '';
+  if (shown.length === 0) {
+    io.out(`Nothing changed since it was trusted${among} (${unchanged} file(s)${every}).`);
+    return;
+  }
+  io.out(
+    `Since it was trusted${among}: ${countChanges(shown)} (${unchanged} file(s) unchanged${every}):`,
+  );
+  showChanges(io, shown);
+}
+
+async function changesSince(
+  home: string,
+  root: string,
+  previous: readonly FileRecord[],
+  now: readonly FileRecord[],
+  withRemoved: boolean,
+): Promise<FileChange[]> {
+  const all = await changesSinceTrust(home, root, previous, now).catch((error: Error) => {
+    throw new CliError(error.message, 1);
+  });
+  return withRemoved ? all : all.filter((c) => c.kind !== 'removed');
+}
+
+/** The files of the project's trust record; undefined when it has none to compare with. */
+function trustedFiles(home: string, root: string): FileRecord[] | undefined {
+  const record = readTrust(home)[root];
+  return record === undefined || 'outdated' in record ? undefined : record.files;
+}
+
+function revoke(context: CommandContext, io: Io): number {
+  const current = inspectProjectTrust({ cwd: context.cwd, home: context.home });
+  const had = revokeProjectTrust(context.cwd, context.home);
+  try {
+    pruneTrustedCopies(context.home);
+  } catch {
+    // A copy left behind is pruned by the next trust; the trust itself is gone.
+  }
+  io.out(
+    had
+      ? `Trust of ${current.root} revoked; its code and config will be ignored.`
+      : `${current.root} was not trusted.`,
   );
   return 0;
 }
