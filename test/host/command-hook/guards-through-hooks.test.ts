@@ -118,7 +118,9 @@ describe.runIf(built)('workflow-guard through the command hooks', { timeout: SLO
         event(agent, project, 'Bash', { command: 'git status && ls -la && cat src/app.ts' }),
       );
       expect(reading).toBe('exit 0: allowed');
-    });
+      // Some forty hook processes one after another, each contained command run in the sandbox:
+      // on a loaded 2-core machine that nears the suite's 60 s limit, which only has to catch a hang.
+    }, 180_000);
 
     it(`${agent}: a relative path in a shell command is below the agent's working folder`, async () => {
       const { home, project } = setup();
