@@ -660,7 +660,7 @@ if (trusted) {
         [
           `first call to a daemon just started (${calls.daemonFirst.length} starts)`,
           spread(calls.daemonFirst),
-          '',
+          '—',
         ],
       ],
     ),
