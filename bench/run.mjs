@@ -5,9 +5,11 @@
 // then a reference-loop turn with and without observers (bench/observers.mjs), then the cost of
 // judging one shell command (bench/shell.mjs), then one `hermes hook` call in-process, cold and
 // through a warm daemon (bench/hook.mjs), then a shell command in the OS sandbox and the guard's
-// decision with the sandbox on and off (bench/sandbox.mjs).
+// decision with the sandbox on and off (bench/sandbox.mjs), then a trusted project's own 10
+// TypeScript and 10 `.mjs` extensions: its load, cold and warm, and its hook call in-process and
+// through the daemon (bench/trusted-project.mjs).
 // BENCH_ONLY=coldstart (or any comma-separated list of dispatch, memory, coldstart, cli, bridge,
-// observers, shell, hook, sandbox) runs only those parts.
+// observers, shell, hook, sandbox, trusted) runs only those parts.
 // Every dispatch figure is a median: mitata's p50 per bench, then the median of that over the
 // rounds (ratios and slopes are taken within a round, then their median; the range is min–max).
 // Every cold-start figure is the median of its runs, with the 10th–90th percentile in brackets.
@@ -46,6 +48,7 @@ const PARTS = [
   'shell',
   'hook',
   'sandbox',
+  'trusted',
 ];
 const only = new Set((process.env.BENCH_ONLY ?? PARTS.join(',')).split(',').map((p) => p.trim()));
 const unknown = [...only].filter((part) => !PARTS.includes(part));
@@ -119,6 +122,11 @@ if (only.has('coldstart')) {
   console.error('cold-start benchmark…');
   coldstart = await runChild('coldstart.mjs');
 }
+let trusted;
+if (only.has('trusted')) {
+  console.error('trusted-project benchmark…');
+  trusted = await runChild('trusted-project.mjs');
+}
 const elapsed = (performance.now() - started) / 1000;
 
 // --- aggregation -----------------------------------------------------------------------------
@@ -152,6 +160,8 @@ const ran = [
   coldstart && `${coldstart.runs} run(s) of each cold start`,
   cli && `${cli.runs} run(s) of the CLI start-up`,
   hook && `${hook.runs} run(s) of each hook call`,
+  trusted &&
+    `${trusted.runs} warm and ${trusted.coldRuns} cold run(s) of the trusted-project load and hook calls`,
   bridge && `${bridge.bridge.n} calls over the bridge`,
 ].filter(Boolean);
 out.push(
@@ -581,6 +591,81 @@ if (sandboxRun) {
     "| workflow-guard's decision for one shell call | µs |",
     '|---|---:|',
     ...Object.entries(sandboxRun.decisions).map(([name, value]) => `| ${name} | ${us(value)} |`),
+  );
+}
+
+if (trusted) {
+  const { load, hook: calls, runs, coldRuns } = trusted;
+  const quantile = (values, q) => {
+    const s = [...values].sort((a, b) => a - b);
+    const i = (s.length - 1) * q;
+    const lo = Math.floor(i);
+    return s[lo] + (s[Math.ceil(i)] - s[lo]) * (i - lo);
+  };
+  const ms = (v) => (v < 10 ? v.toFixed(1) : Math.round(v).toLocaleString('en-US'));
+  /** Median (p10–p90) of values; ratios are taken pair by pair (the two ran one after the other). */
+  const spread = (values, fmt = ms) =>
+    values.length > 2
+      ? `${fmt(median(values))} (${fmt(quantile(values, 0.1))}–${fmt(quantile(values, 0.9))})`
+      : fmt(median(values));
+  const pairs = (a, b) => a.slice(0, Math.min(a.length, b.length)).map((v, i) => v / b[i]);
+  const field = (samples, key) => samples.map((sample) => sample[key]);
+  const { warm, cold } = load;
+  const wallOverNode = (samples) => spread(pairs(field(samples, 'wallMs'), load.node), x);
+  out.push(
+    '',
+    `### Trusted project: its own ${trusted.ts} TypeScript and ${trusted.mjs} \`.mjs\` extensions (median ms, p10–p90)`,
+    '',
+    `A fresh \`node\` process imports the framework, runs \`loadRuntime({ cwd, home })\` and \`close()\`, then loads the project again in the same process. Warm: ${runs} runs with the disk caches filled by an earlier process; cold: ${coldRuns} runs, each the first load after \`hermes extensions trust --yes\` in a fresh \`$HERMES_HOME\` and a fresh copy of the project.`,
+    '',
+    table(
+      [
+        '',
+        'framework import',
+        '`loadRuntime`',
+        'import + load + close',
+        'second `loadRuntime`, same process',
+        'whole process, spawn to exit',
+        'whole process ÷ `node -e 0`',
+      ],
+      [
+        ['warm', warm],
+        ['cold (first load after trust)', cold],
+      ].map(([label, samples]) => [
+        label,
+        spread(field(samples, 'frameworkMs')),
+        spread(field(samples, 'loadMs')),
+        spread(field(samples, 'totalMs')),
+        spread(field(samples, 'secondLoadMs')),
+        spread(field(samples, 'wallMs')),
+        wallOverNode(samples),
+      ]),
+    ),
+    '',
+    `\`node -e 0\`: ${spread(load.node)} ms. \`loadRuntime\` cold ÷ warm: ` +
+      `${spread(pairs(field(cold, 'loadMs'), field(warm, 'loadMs')), x)}; the second load ÷ the ` +
+      `first, warm: ${spread(pairs(field(warm, 'secondLoadMs'), field(warm, 'loadMs')), x)}. ` +
+      `\`hermes extensions trust --yes\` itself: ${spread(load.trustMs)} ms.`,
+    '',
+    table(
+      ['`hermes hook claude-code`, one PreToolUse (every guard passes it)', 'ms', '÷ `node -e 0`'],
+      [
+        ['`node -e 0`', spread(calls.node), '1.00×'],
+        [
+          'in-process (`HERMES_DAEMON=0`)',
+          spread(calls.inProcess),
+          spread(pairs(calls.inProcess, calls.node), x),
+        ],
+        ['a warm daemon answers', spread(calls.daemon), spread(pairs(calls.daemon, calls.node), x)],
+        [
+          `first call to a daemon just started (${calls.daemonFirst.length} starts)`,
+          spread(calls.daemonFirst),
+          '—',
+        ],
+      ],
+    ),
+    '',
+    `Through the warm daemon ÷ in-process: ${spread(pairs(calls.daemon, calls.inProcess), x)}.`,
   );
 }
 
