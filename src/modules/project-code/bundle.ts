@@ -38,9 +38,6 @@ export interface BundleOptions {
   allowed?: ReadonlyMap<string, string>;
 }
 
-/** Raised for a file the record does not allow: the message says which and what to do. */
-export class NotTrustedError extends Error {}
-
 const MODULE_TYPES: Record<string, 'js' | 'ts' | 'jsx' | 'tsx' | 'json'> = {
   '.js': 'js',
   '.mjs': 'js',
@@ -83,8 +80,11 @@ export async function bundleProjectModule(
     input: realpathSync(entry),
     cwd: realRoot,
     // Neutral: the rolldown runtime then calls a `require` in scope (the bundle's restricted one,
-    // BANNER) instead of making its own from `import.meta.url`. Resolution is Node's, spelled out.
+    // bundle-format.ts `banner`) instead of making its own from `import.meta.url`. Resolution is
+    // Node's, spelled out.
     platform: 'neutral',
+    // No tsconfig.json is read: its `paths` would choose files, and it is not among the inputs.
+    tsconfig: false,
     resolve: {
       conditionNames: ['module-sync', 'node', 'import', 'require', 'default'],
       mainFields: ['main', 'module'],
@@ -92,10 +92,10 @@ export async function bundleProjectModule(
     },
     external: (id) => id.startsWith('node:') || builtinModules.includes(id),
     treeshake: false,
-    logLevel: 'warn',
-    onLog(level, log) {
+    // An import that resolves to nothing would be left for Node to resolve at run time: an
+    // error here instead. Other warnings are about the project's code, not for this load.
+    onLog(_level, log) {
       if (log.code === 'UNRESOLVED_IMPORT') unresolved.push(log.message);
-      else if (level === 'warn' && log.code !== 'EMPTY_IMPORT_META') return;
     },
     plugins: [
       {
@@ -109,24 +109,23 @@ export async function bundleProjectModule(
         async load(id) {
           if (id.startsWith(VIRTUAL)) return frameworkModule(id.slice(VIRTUAL.length));
           if (id.startsWith('\0')) return null;
-          let input: ReturnType<typeof readInput>;
           try {
-            input = readInput(id, realRoot, options.allowed);
+            const input = readInput(id, realRoot, options.allowed);
+            inputs.set(input.file, input.record);
+            const type = MODULE_TYPES[extname(id).toLowerCase()];
+            if (type === undefined) {
+              throw new Error(
+                `${input.record.path} cannot be loaded as project code: only JavaScript, TypeScript and JSON modules are (a native addon or another file type cannot be checked against what was trusted)`,
+              );
+            }
+            if (type === 'json') return { code: input.text, moduleType: 'json' };
+            const rewritten = rewriteModule(input.text, id, type);
+            if (rewritten.computedImport) computedImports.push(input.record.path);
+            return { code: rewritten.code, moduleType: type };
           } catch (error) {
             refused ??= error as Error;
             throw error;
           }
-          inputs.set(input.file, input.record);
-          const type = MODULE_TYPES[extname(id).toLowerCase()];
-          if (type === undefined) {
-            throw new Error(
-              `${input.record.path} cannot be loaded as project code: only JavaScript, TypeScript and JSON modules are (a native addon or another file type cannot be checked against what was trusted)`,
-            );
-          }
-          if (type === 'json') return { code: input.text, moduleType: 'json' };
-          const rewritten = rewriteModule(input.text, id, type);
-          if (rewritten.computedImport) computedImports.push(input.record.path);
-          return { code: rewritten.code, moduleType: type };
         },
       },
     ],
@@ -167,12 +166,12 @@ function readInput(
   if (allowed !== undefined) {
     const trusted = allowed.get(path);
     if (trusted === undefined) {
-      throw new NotTrustedError(
+      throw new Error(
         `imports ${path}, which is not part of what was trusted; review it and run \`hermes extensions trust\``,
       );
     }
     if (trusted !== digest) {
-      throw new NotTrustedError(
+      throw new Error(
         `imports ${path}, which changed since the project was trusted; review it and run \`hermes extensions trust\``,
       );
     }
