@@ -1,12 +1,13 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { chmodSync, renameSync, rmSync, statSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { hermesHome } from '../../config/locations.js';
 import { type Logger, stderrLogger } from '../../log/logger.js';
 import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../command-hook/agents.js';
 import { failed, render } from '../command-hook/answers.js';
-import { answerInTime, printed } from '../command-hook/hook-process.js';
+import { printed } from '../command-hook/hook-process.js';
 import { runCommandHook } from '../command-hook/run-hook.js';
+import type { RuntimeSource } from '../command-hook/runtime-source.js';
+import { hookDeadlineMs } from '../hook-deadline.js';
 import { ensureDaemonDir } from './daemon-dir.js';
 import {
   DAEMON_PROTOCOL,
@@ -15,7 +16,7 @@ import {
   daemonDir,
   daemonSocketPath,
 } from './protocol.js';
-import { RuntimeCache } from './runtime-cache.js';
+import { MAX_RUNTIMES, RuntimeWorkers } from './runtime-workers.js';
 
 /** How long the daemon waits without an event before it exits (`HERMES_DAEMON_IDLE_MS`). */
 export const DAEMON_IDLE_MS = 10 * 60_000;
@@ -42,18 +43,13 @@ export interface HookDaemon {
   stop(): Promise<void>;
 }
 
-/** What was logged while one event was answered: it goes on that answer's stderr. */
-interface EventLog {
-  lines: string;
-  open: boolean;
-}
-
 /**
  * The hook daemon (README, The hook daemon): answers `hermes hook <agent>` events sent over its
  * socket with the same code the hook process runs (runCommandHook, the same deadline), from
- * runtimes it keeps per project (runtime-cache.ts). Events of one session are answered in order;
- * others at once. Resolves undefined, without listening, when a live daemon already answers on
- * the socket. Exits on its own after `idleMs` without an event.
+ * runtimes it keeps per project and hook environment, each in a worker thread
+ * (runtime-workers.ts). Events of one session are answered in order; others at once. Resolves
+ * undefined, without listening, when a live daemon already answers on the socket. Exits on its
+ * own after `idleMs` without an event.
  */
 export async function startHookDaemon(options: HookDaemonOptions): Promise<HookDaemon | undefined> {
   const env = options.env ?? process.env;
@@ -64,9 +60,7 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
   const socket = daemonSocketPath(options.key, env);
   if (await answers(socket)) return undefined;
 
-  const eventLog = new AsyncLocalStorage<EventLog>();
-  const logger = routedLogger(eventLog, own);
-  const runtimes = new RuntimeCache(logger);
+  const runtimes = new RuntimeWorkers({ home, log: own, maxRuntimes: maxFromEnv(env) });
   const startedAt = new Date();
   const queues = new Map<string, Promise<unknown>>();
   let requests = 0;
@@ -86,21 +80,31 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
     startedAt: startedAt.toISOString(),
     uptimeMs: Date.now() - startedAt.getTime(),
     projects: runtimes.projects,
+    runtimes: runtimes.size,
+    rss: process.memoryUsage.rss(),
     requests,
   });
 
-  const answerEvent = async (agent: CommandHookAgent, stdin: string): Promise<DaemonAnswer> => {
-    const log: EventLog = { lines: '', open: true };
-    const { answer } = await eventLog.run(log, () =>
-      answerInTime(
-        agent,
-        async () => stdin,
-        (input) => runCommandHook(agent, input, { home, logger, runtimes }),
-      ),
-    );
-    log.open = false;
+  const answerEvent = async (
+    agent: CommandHookAgent,
+    stdin: string,
+    judged: Judged,
+    env: Record<string, string>,
+  ): Promise<DaemonAnswer> => {
+    const answer =
+      judged.event === undefined
+        ? // Not an event at all: answered as the hook process answers it, with no runtime.
+          printed(await runCommandHook(agent, stdin, { home, logger: own, runtimes: NONE }))
+        : await runtimes.answer({
+            agent,
+            eventName: judged.name,
+            stdin,
+            cwd: judged.cwd,
+            env,
+            deadlineMs: hookDeadlineMs(),
+          });
     requests++;
-    return { v: DAEMON_PROTOCOL, ...printed(answer, log.lines) };
+    return { v: DAEMON_PROTOCOL, ...answer };
   };
 
   const answerLine = async (line: string): Promise<object> => {
@@ -116,13 +120,21 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
         ? COMMAND_HOOK_AGENTS[request.agent]
         : undefined;
     if (agent === undefined) return unreadable(line, 'the request names no known agent');
-    if (request.v !== DAEMON_PROTOCOL || typeof request.stdin !== 'string') {
+    if (
+      request.v !== DAEMON_PROTOCOL ||
+      typeof request.stdin !== 'string' ||
+      !isEnvironment(request.env)
+    ) {
       const why = `the daemon speaks protocol ${DAEMON_PROTOCOL}; this request is not one of it`;
       return { v: DAEMON_PROTOCOL, ...printed(render(failed(agent, undefined, why))) };
     }
+    const env = request.env;
     const cwd = typeof request.cwd === 'string' ? request.cwd : undefined;
-    const { stdin, session } = judgedIn(request.stdin, cwd);
-    return inOrder(queues, session && `${agent.name}\0${session}`, () => answerEvent(agent, stdin));
+    const judged = judgedIn(request.stdin, cwd);
+    const { stdin, session } = judged;
+    return inOrder(queues, session && `${agent.name}\0${session}`, () =>
+      answerEvent(agent, stdin, judged, env),
+    );
   };
 
   const handle = (connection: Socket) => {
@@ -277,17 +289,44 @@ function unreadable(line: string, why: string): DaemonAnswer {
   return { v: DAEMON_PROTOCOL, stdout: '', stderr: `hermes daemon: ${why}\n`, exitCode: 2 };
 }
 
+interface Judged {
+  stdin: string;
+  /** Undefined when the input is no JSON object (no runtime is needed to refuse it). */
+  event?: RequestLine;
+  name?: string;
+  session?: string;
+  /** The folder whose project answers it. */
+  cwd: string;
+}
+
 /**
  * The event as the hook process would judge it: one without a `cwd` is judged in the client's
- * working folder (where the hook process would run); and its session, for the order of events.
+ * working folder (where the hook process would run); its name, and its session, for the order of
+ * events.
  */
-function judgedIn(stdin: string, cwd: string | undefined): { stdin: string; session?: string } {
+function judgedIn(stdin: string, cwd: string | undefined): Judged {
   const event = parse(stdin);
-  if (event === undefined) return { stdin };
+  const here = cwd ?? process.cwd();
+  if (event === undefined) return { stdin, cwd: here };
   const session = typeof event.session_id === 'string' ? event.session_id : undefined;
-  if (cwd === undefined || typeof event.cwd === 'string') return { stdin, session };
-  return { stdin: JSON.stringify({ ...event, cwd }), session };
+  const name = typeof event.hook_event_name === 'string' ? event.hook_event_name : undefined;
+  const judged = { event, session, name };
+  if (typeof event.cwd === 'string') return { ...judged, stdin, cwd: event.cwd };
+  if (cwd === undefined) return { ...judged, stdin, cwd: here };
+  return { ...judged, stdin: JSON.stringify({ ...event, cwd }), cwd };
 }
+
+/** The client's environment: names to strings. */
+function isEnvironment(value: unknown): value is Record<string, string> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  return Object.values(value).every((v) => typeof v === 'string');
+}
+
+/** What answers an event that is no event: runCommandHook refuses it before asking for one. */
+const NONE: RuntimeSource = {
+  acquire: () => Promise.reject(new Error('no runtime for an input that is not a hook event')),
+  release: async () => {},
+};
 
 /** Runs `work` after the work queued under `key` before it (at once without a key). */
 function inOrder<T>(
@@ -308,21 +347,13 @@ function inOrder<T>(
   return run;
 }
 
-/**
- * The runtimes' logger: a line logged while an event is answered goes to that answer's stderr,
- * as the hook process writes it to its own; anything else to the daemon's log.
- */
-function routedLogger(eventLog: AsyncLocalStorage<EventLog>, own: Logger): Logger {
-  const route = (level: keyof Logger) => (message: string) => {
-    if (level === 'debug' && !process.env.HERMES_DEBUG) return;
-    const log = eventLog.getStore();
-    if (log?.open) log.lines += `${message}\n`;
-    else own[level](message);
-  };
-  return { debug: route('debug'), info: route('info'), warn: route('warn'), error: route('error') };
-}
-
 function idleFromEnv(env: NodeJS.ProcessEnv): number {
   const set = Number(env.HERMES_DAEMON_IDLE_MS);
   return Number.isFinite(set) && set > 0 ? set : DAEMON_IDLE_MS;
+}
+
+/** `HERMES_DAEMON_MAX_RUNTIMES`: how many runtimes (worker threads) are kept at most. */
+function maxFromEnv(env: NodeJS.ProcessEnv): number {
+  const set = Number(env.HERMES_DAEMON_MAX_RUNTIMES);
+  return Number.isInteger(set) && set > 0 ? set : MAX_RUNTIMES;
 }

@@ -1,6 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DAEMON_PROTOCOL } from '../../../src/host/daemon/protocol.js';
 import { tree, tsExtension, write } from '../../support/fixtures.js';
 import { built, root, runBin, runHook } from '../../support/run-bin.js';
 import { ask, askHook, socketFolder, startDaemon } from './daemon-support.js';
@@ -87,7 +88,13 @@ describe.runIf(built)('the hook daemon answers', () => {
     expect(reasonOf(a)).toBe('not here');
     expect(b).toEqual({ code: 0, stdout: '', stderr: '' });
     const status = await ask(socket, '{"v":1,"control":"status"}');
-    expect(status).toMatchObject({ v: 1, socket, requests: 2, home: env.HERMES_HOME });
+    expect(status).toMatchObject({
+      v: DAEMON_PROTOCOL,
+      socket,
+      requests: 2,
+      runtimes: 2,
+      home: env.HERMES_HOME,
+    });
     expect((status.projects as string[]).sort()).toEqual([guarded, plain].sort());
   });
 
@@ -154,6 +161,30 @@ describe.runIf(built)('the hook daemon answers', () => {
     const { socket } = await startDaemon({ ...env, HERMES_HOOK_DEADLINE_MS: '500' });
     const late = await askHook(socket, 'claude-code', bash(project, 'h', 'hang'));
     expect(reasonOf(late)).toMatch(/did not decide within 0\.5 s/);
+    expect(await askHook(socket, 'claude-code', bash(project, 'other'))).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
+  });
+
+  it('within the hook deadline when a handler never yields, and goes on answering', async () => {
+    const spin = tsExtension(
+      'spin',
+      `hermes.on('intercept_tool_call', (e) => { if (e.toolArgs.command === 'spin') for (;;) {} });`,
+    );
+    const { project, env } = setup({ 'extensions/spin.ts': spin });
+    const elsewhere = tree({ '.git/HEAD': '' });
+    const { socket } = await startDaemon({ ...env, HERMES_HOOK_DEADLINE_MS: '500' });
+    const stuck = askHook(socket, 'claude-code', bash(project, 'h', 'spin'));
+    // Another project is answered meanwhile, from a runtime of its own.
+    expect(await askHook(socket, 'claude-code', bash(elsewhere, 'e'))).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
+    expect(reasonOf(await stuck)).toMatch(/did not decide within 0\.5 s/);
+    // And this one again, once its stuck runtime has been ended.
     expect(await askHook(socket, 'claude-code', bash(project, 'other'))).toEqual({
       code: 0,
       stdout: '',
