@@ -87,8 +87,10 @@ export function stillHolds(record: ReadRecord): boolean {
   if (now === record.value) return true;
   if (record.how !== 'read' || record.digest === undefined || now === 'missing') return false;
   try {
+    // As the recorder digested it: the bytes, also of what was read as text.
     const bytes = readFileSync(record.path, record.encoding);
-    if (digestOf(bytes) !== record.digest) return false;
+    const raw = typeof bytes === 'string' ? Buffer.from(bytes, record.encoding) : bytes;
+    if (digestOf(raw) !== record.digest) return false;
   } catch {
     return false;
   }
