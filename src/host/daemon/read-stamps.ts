@@ -100,7 +100,8 @@ export function stillHolds(record: ReadRecord): boolean {
 
 function statOf(path: string, stat: typeof statSync): Stats | undefined {
   try {
-    return stat(path);
+    // Not there is the common answer (a resolver's tries): no error is made for it.
+    return stat(path, { throwIfNoEntry: false });
   } catch {
     return undefined;
   }

@@ -1,4 +1,12 @@
-import { readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -53,6 +61,27 @@ describe('a watch set', () => {
     write(dir, { 'audit/audit.log': 'call\n', 'audit/runs/1.txt': '' });
     expect(watch.changed()).toBe(false);
     write(dir, { 'other/index.ts': 'y' });
+    expect(watch.changed()).toBe(true);
+  });
+
+  it('of paths that were not there: holds until one appears, whatever else comes and goes', () => {
+    const dir = tree({ 'index.ts': 'x' });
+    const missing = (path: string, how: 'stat' | 'exists' = 'stat'): ReadRecord => ({
+      how,
+      path,
+      value: how === 'exists' ? 'no' : 'missing',
+    });
+    const watch = new WatchSet([
+      missing(join(dir, 'index.ts', 'helper.ts')),
+      missing(join(dir, 'gone', 'x.ts')),
+      missing(join(dir, 'helper.ts')),
+      missing(join(dir, 'helper.js'), 'exists'),
+    ]);
+    write(dir, { 'notes.txt': '', 'other/x.ts': '' });
+    // A link to nothing where a try looked: listed, yet still not there to stat.
+    symlinkSync(join(dir, 'nowhere'), join(dir, 'helper.ts'));
+    expect(watch.changed()).toBe(false);
+    write(dir, { 'helper.js': '' });
     expect(watch.changed()).toBe(true);
   });
 
