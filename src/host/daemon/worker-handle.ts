@@ -73,7 +73,10 @@ export class WorkerHandle {
         this.#settle(id, answer);
       }
     });
-    this.#worker.on('error', (error) => this.#fail(`the project's runtime failed: ${error}`));
+    this.#worker.on('error', (error) => {
+      start.log.error(`hermes daemon: the runtime of ${root} failed: ${error}`);
+      this.#fail(`the project's runtime failed: ${error}`);
+    });
     this.#ended = new Promise((resolve) => {
       this.#worker.once('exit', () => {
         this.#exited = true;

@@ -192,6 +192,22 @@ describe.runIf(built)('the hook daemon answers', () => {
     });
   });
 
+  it("after an extension's uncaught error ended its runtime", async () => {
+    const crash = tsExtension(
+      'crash',
+      `hermes.on('intercept_tool_call', (e) => { if (e.toolArgs.command === 'crash') setTimeout(() => { throw new Error('boom'); }, 0); });`,
+    );
+    const { project, env } = setup({ 'extensions/crash.ts': crash });
+    const { socket } = await startDaemon(env);
+    await askHook(socket, 'claude-code', bash(project, 'c', 'crash'));
+    await new Promise((later) => setTimeout(later, 200));
+    expect(await askHook(socket, 'claude-code', bash(project, 'c'))).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
+  });
+
   it('a request it cannot read with a refusal, as the hook process refuses an unreadable event', async () => {
     const { home, env } = setup();
     const { socket } = await startDaemon(env);
