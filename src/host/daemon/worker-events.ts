@@ -6,7 +6,7 @@ import { failed, render } from '../command-hook/answers.js';
 import { answerInTime, printed } from '../command-hook/hook-process.js';
 import { runCommandHook } from '../command-hook/run-hook.js';
 import type { RuntimeSource } from '../command-hook/runtime-source.js';
-import { eventLogger } from './event-log.js';
+import { eventLogger, stderrToEvents } from './event-log.js';
 import type { ReadRecorder } from './read-recorder.js';
 import type { FromWorker, ToWorker } from './worker-messages.js';
 
@@ -15,19 +15,20 @@ import type { FromWorker, ToWorker } from './worker-messages.js';
  * the hook process (answerInTime, runCommandHook) and this thread's `process.env`, which is the
  * asking hook's. The runtime is loaded by the first event that needs one, with what it reads
  * recorded and sent to the daemon; it is kept for the worker's life, and closed when the daemon
- * ends the worker. What the runtime logs while an event is answered goes on that answer's
- * stderr, as in the hook process; anything else to the daemon's log.
+ * ends the worker. What the runtime logs, and what extensions write to stderr, while an event is
+ * answered goes on that answer's stderr, as in the hook process; anything else to the daemon's.
  */
 export function serveEvents(recorder: ReadRecorder): void {
   const port = parentPort;
   if (port === null) throw new Error('the runtime worker runs only as a worker thread');
   const post = (message: FromWorker) => port.postMessage(message);
-  const { logger, collect } = eventLogger({
+  const { logger, collect, append } = eventLogger({
     debug: (message) => post({ type: 'log', level: 'debug', message }),
     info: (message) => post({ type: 'log', level: 'info', message }),
     warn: (message) => post({ type: 'log', level: 'warn', message }),
     error: (message) => post({ type: 'log', level: 'error', message }),
   });
+  stderrToEvents(append);
 
   let runtime: Promise<Runtime> | undefined;
   const load = async (cwd: string, home: string): Promise<Runtime> => {

@@ -98,6 +98,18 @@ describe.runIf(built)('the hook daemon answers', () => {
     expect((status.projects as string[]).sort()).toEqual([guarded, plain].sort());
   });
 
+  it("with what an extension logs or writes to stderr meanwhile on that answer's stderr", async () => {
+    const noisy = tsExtension(
+      'noisy',
+      `hermes.on('intercept_tool_call', () => { hermes.log.warn('through the log'); console.error('straight to stderr'); });`,
+    );
+    const { home, project, env } = setup({ 'extensions/noisy.ts': noisy });
+    const { socket } = await startDaemon(env);
+    const viaDaemon = await askHook(socket, 'claude-code', bash(project, 'n1'));
+    expect(viaDaemon.stderr).toBe('[hermes:noisy] through the log\nstraight to stderr\n');
+    expect(viaDaemon).toEqual(await runHook('claude-code', home, bash(project, 'n2')));
+  });
+
   it('one session in order: parallel events of one turn lose nothing', async () => {
     const counter = tsExtension(
       'counter',
