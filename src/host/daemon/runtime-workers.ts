@@ -44,7 +44,8 @@ export interface RuntimeEvent {
  * its load failed, or an extension failed to load or set up, or it answered late, a new worker
  * loads the runtime afresh and the old one ends once the events using it are answered — so no
  * module cache of an old load can answer, and nothing failed is kept. At most `maxRuntimes`
- * workers live: past that, the least recently used idle ones end.
+ * workers live: past that, the least recently used idle ones end. One more thread is kept started
+ * ahead, with the framework loaded and no runtime, for the next runtime to be made.
  */
 export class RuntimeWorkers {
   /** The workers that take events, least recently used first. */
@@ -57,6 +58,9 @@ export class RuntimeWorkers {
   readonly #max: number;
   readonly #file: string;
   readonly #exclude: string[];
+  /** A started thread no runtime has yet (#prepare). */
+  #spare: WorkerHandle | undefined;
+  #closed = false;
 
   constructor(options: RuntimeWorkersOptions) {
     this.#home = options.home;
@@ -77,12 +81,8 @@ export class RuntimeWorkers {
       worker = undefined;
     }
     if (worker === undefined) {
-      worker = new WorkerHandle(key, root, {
-        file: this.#file,
-        env: event.env,
-        setup: { exclude: this.#exclude },
-        log: this.#log,
-      });
+      worker = this.#take();
+      worker.adopt(key, root, event.env);
       this.#all.add(worker);
     }
     this.#live.delete(key);
@@ -103,6 +103,8 @@ export class RuntimeWorkers {
       if (!used.kept) this.#retire(used);
       else if (used.retired && used.users === 0) this.#end(used);
       this.#evict();
+      // The next new runtime's thread, started once this answer is on its way.
+      setImmediate(() => this.#prepare());
     }
   }
 
@@ -118,9 +120,33 @@ export class RuntimeWorkers {
 
   /** Ends every worker, in use or not (the daemon is exiting), closing their runtimes. */
   async closeAll(): Promise<void> {
+    this.#closed = true;
     this.#live.clear();
+    if (this.#spare !== undefined) this.#all.add(this.#spare);
+    this.#spare = undefined;
     for (const worker of this.#all) this.#end(worker);
     await Promise.all(this.#closing);
+  }
+
+  /** A thread for a new runtime: the spare one, started ahead, if it is still alive. */
+  #take(): WorkerHandle {
+    const spare = this.#spare;
+    this.#spare = undefined;
+    if (spare?.alive) return spare;
+    return new WorkerHandle({
+      file: this.#file,
+      setup: { exclude: this.#exclude },
+      log: this.#log,
+    });
+  }
+
+  /**
+   * Starts the spare thread if there is none: it loads the framework meanwhile, so a new runtime
+   * (another project or hook environment, a reload) waits only for its own load.
+   */
+  #prepare(): void {
+    if (this.#closed || this.#spare?.alive) return;
+    this.#spare = this.#take();
   }
 
   #retire(worker: WorkerHandle): void {

@@ -13,7 +13,8 @@ import type { FromWorker, ToWorker } from './worker-messages.js';
 /**
  * A runtime worker's side of the daemon: each event is answered with the code and deadline of
  * the hook process (answerInTime, runCommandHook) and this thread's `process.env`, which is the
- * asking hook's. The runtime is loaded by the first event that needs one, with what it reads
+ * asking hook's (set by `adopt` before the first event: the thread is started ahead, with only the
+ * framework loaded, while no one knows yet which project and hook it will serve). The runtime is loaded by the first event that needs one, with what it reads
  * recorded and sent to the daemon; it is kept for the worker's life, and closed when the daemon
  * ends the worker. What the runtime logs, and what extensions write to stderr, while an event is
  * answered goes on that answer's stderr, as in the hook process; anything else to the daemon's.
@@ -68,6 +69,13 @@ export function serveEvents(recorder: ReadRecorder): void {
     post({ type: 'answer', id: event.id, ...reply });
   };
 
+  /** The asking hook's environment, exactly: nothing of the daemon's is left that it lacks. */
+  const adopt = (env: Record<string, string>) => {
+    for (const name of Object.keys(process.env))
+      if (!Object.hasOwn(env, name)) delete process.env[name];
+    Object.assign(process.env, env);
+  };
+
   const close = async () => {
     const loaded = await runtime?.catch(() => undefined);
     await loaded?.close().catch(() => {});
@@ -77,6 +85,7 @@ export function serveEvents(recorder: ReadRecorder): void {
 
   port.on('message', (message: ToWorker) => {
     if (message.type === 'event') void answer(message);
+    else if (message.type === 'adopt') adopt(message.env);
     else void close();
   });
 }

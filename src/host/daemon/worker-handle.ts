@@ -27,8 +27,6 @@ interface Pending {
 export interface WorkerStart {
   /** The worker's entry module (runtime-worker.ts, built). */
   file: string;
-  /** Its `process.env`: the environment of the hook it is started for. */
-  env: Record<string, string>;
   setup: WorkerSetup;
   /** The daemon's own log, for what the runtime logs outside any event. */
   log: Logger;
@@ -37,8 +35,10 @@ export interface WorkerStart {
 let lastId = 0;
 
 /**
- * One runtime worker as the daemon sees it (runtime-worker.ts is the other side): events sent,
- * answers matched to them, what its load read (a WatchSet, once loaded), and its end. A worker
+ * One runtime worker as the daemon sees it (runtime-worker.ts is the other side): started with
+ * the framework loaded and no runtime, then given to one project and hook environment (`adopt`),
+ * events sent, answers matched to them, what its load read (a WatchSet, once loaded), and its
+ * end. A worker
  * that dies (an extension's uncaught error ends the thread) or is stuck past an event's deadline
  * (a handler that never yields) answers its pending events with a failure — a refusal for a tool
  * call, as the hook process would give — and ends.
@@ -48,6 +48,9 @@ export class WorkerHandle {
   users = 0;
   /** Replaced, evicted or failed: it takes no new event and ends once its last one is answered. */
   retired = false;
+  /** What it answers for, once adopted (runtime-workers.ts): its key and project root. */
+  key = '';
+  root = '';
   readonly #worker: Worker;
   readonly #pending = new Map<number, Pending>();
   readonly #ended: Promise<void>;
@@ -56,12 +59,8 @@ export class WorkerHandle {
   #exited = false;
   #closing: Promise<void> | undefined;
 
-  constructor(
-    readonly key: string,
-    readonly root: string,
-    start: WorkerStart,
-  ) {
-    this.#worker = new Worker(start.file, { env: start.env, workerData: start.setup });
+  constructor(start: WorkerStart) {
+    this.#worker = new Worker(start.file, { workerData: start.setup });
     this.#worker.on('message', (message: FromWorker) => {
       if (message.type === 'loaded') {
         this.#watch = new WatchSet(message.records);
@@ -74,7 +73,9 @@ export class WorkerHandle {
       }
     });
     this.#worker.on('error', (error) => {
-      start.log.error(`hermes daemon: the runtime of ${root} failed: ${error}`);
+      start.log.error(
+        `hermes daemon: the runtime of ${this.root || 'no project'} failed: ${error}`,
+      );
       this.#fail(`the project's runtime failed: ${error}`);
     });
     this.#ended = new Promise((resolve) => {
@@ -85,6 +86,22 @@ export class WorkerHandle {
         resolve();
       });
     });
+  }
+
+  /**
+   * Gives it to the project `root` (`key`), its `process.env` becoming `env` — the environment of
+   * the hook that asks — before it loads anything of the project.
+   */
+  adopt(key: string, root: string, env: Record<string, string>): void {
+    this.key = key;
+    this.root = root;
+    const adopt: ToWorker = { type: 'adopt', env };
+    this.#worker.postMessage(adopt);
+  }
+
+  /** Whether it can still be adopted (a spare that has not died meanwhile). */
+  get alive(): boolean {
+    return !this.#exited;
   }
 
   /**

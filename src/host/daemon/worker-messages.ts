@@ -5,6 +5,8 @@ import type { ReadRecord } from './read-stamps.js';
  * say to each other over the worker's port.
  */
 export type ToWorker =
+  /** Before anything else: the environment of the hook it answers for, its `process.env` now. */
+  | { type: 'adopt'; env: Record<string, string> }
   /** One hook event to answer as the hook process would, with `$HERMES_HOME` `home`. */
   | { type: 'event'; id: number; agent: string; stdin: string; home: string }
   /** Close the runtime (observers flush) and end. */
