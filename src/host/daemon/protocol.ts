@@ -12,12 +12,14 @@
  * reaches its own, or none (and then starts it and answers in-process).
  *
  * The rest of the hook's environment travels in each request (`env`): the daemon answers from a
- * worker thread whose `process.env` is exactly that environment (runtime-workers.ts), so an
- * extension that reads a variable sees the asking hook's value, never the first session's. What
- * a thread cannot take on is part of the socket's name instead, so a hook with another value
- * reaches another daemon, started with it: variables Node, libuv, ICU or OpenSSL read when the
- * process starts (`NODE_OPTIONS` and the other `NODE_*`, `UV_*`, `TZ`, the locale, OpenSSL's),
- * and `HOME`, which `os.homedir()` reads from the process, not from a thread's `process.env`.
+ * worker thread whose `process.env` is exactly that environment while the event is answered
+ * (thread-env.ts, runtime-workers.ts), so an extension that reads a variable sees the asking
+ * hook's value, never the first session's. What a thread cannot take on is part of the socket's
+ * name instead, so a hook with another value reaches another daemon, started with it: variables
+ * Node, libuv, ICU or OpenSSL read when the process starts (`NODE_OPTIONS` and the other `NODE_*`,
+ * `UV_*`, `TZ`, the locale, OpenSSL's). (`HOME` and `TMPDIR`, which `os.homedir()` and
+ * `os.tmpdir()` read from the thread's start, are read from `process.env` in the daemon's
+ * runtime threads: thread-env.ts.)
  */
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
@@ -28,7 +30,7 @@ export const DAEMON_PROTOCOL = 2;
 /**
  * Variables a different value of which is a different daemon: the framework's and
  * OpenTelemetry's own (the daemon reads some of them itself), and those a worker thread's
- * `process.env` cannot change: read at process start, or from the process itself.
+ * `process.env` cannot change: read when the process starts.
  */
 export const DAEMON_ENV = (name: string): boolean =>
   name.startsWith('HERMES_') ||
@@ -36,9 +38,8 @@ export const DAEMON_ENV = (name: string): boolean =>
   name === 'CODEX_HOME' ||
   PROCESS_START_ENV.test(name);
 
-/** Read by Node, libuv, ICU or OpenSSL at process start (NODE_OPTIONS, TZ, …) or from the process (HOME). */
-const PROCESS_START_ENV =
-  /^(NODE_|UV_|OPENSSL_|SSL_CERT_|LC_)|^(TZ|LANG|LANGUAGE|HOME|USERPROFILE)$/;
+/** Read by Node, libuv, ICU or OpenSSL when the process starts (NODE_OPTIONS, TZ, …). */
+const PROCESS_START_ENV = /^(NODE_|UV_|OPENSSL_|SSL_CERT_|LC_)|^(TZ|LANG|LANGUAGE)$/;
 
 export interface DaemonRequest {
   v: typeof DAEMON_PROTOCOL;

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { findProjectConfig } from '../../config/find-project-config.js';
@@ -33,11 +32,15 @@ export interface RuntimeEvent {
 }
 
 /**
- * The hook daemon's runtimes, each in a worker thread of its own (worker-handle.ts), keyed by
- * what a fresh hook process would load from: the project root and project config found from the
- * event's `cwd`, and the whole environment of the hook that asks (the worker's `process.env`, so
- * an extension reads the asking hook's variables). The project's trust record is part of what
- * a runtime was built from: its load recorded reading it, each file stamped before it was read
+ * The hook daemon's runtimes, each in a worker thread of its own (worker-handle.ts), for what a
+ * fresh hook process would load from: the project root and project config found from the event's
+ * `cwd`, and the environment of the hook that asks. A runtime serves a hook when the values of
+ * every environment variable its load read are the hook's too (thread-env.ts notes them; until it
+ * has loaded, the whole environment must be the same), and each event is answered with its own
+ * hook's `process.env`: an extension reads the asking hook's variables, in `setup` as in its
+ * handlers, while hooks whose environments differ only in what loading never read (an agent's
+ * session id) share one warm runtime. The project's trust record is part of what a runtime was
+ * built from: its load recorded reading it, each file stamped before it was read
  * (read-recorder.ts).
  *
  * Before each event the worker's recorded reads are checked (watch-set.ts); if any changed, or
@@ -49,7 +52,7 @@ export interface RuntimeEvent {
  */
 export class RuntimeWorkers {
   /** The workers that take events, least recently used first. */
-  readonly #live = new Map<string, WorkerHandle>();
+  readonly #live = new Set<WorkerHandle>();
   /** Every worker not ended yet, retired ones included. */
   readonly #all = new Set<WorkerHandle>();
   readonly #closing = new Set<Promise<void>>();
@@ -73,9 +76,8 @@ export class RuntimeWorkers {
   async answer(event: RuntimeEvent): Promise<Printed> {
     const dir = resolve(event.cwd);
     const root = findProjectRoot(dir, this.#home);
-    const config = findProjectConfig(dir, root)?.file ?? '';
-    const key = digest([root, config, ...environment(event.env)]);
-    let worker = this.#live.get(key);
+    const key = `${root}\0${findProjectConfig(dir, root)?.file ?? ''}`;
+    let worker = this.#serving(key, event.env);
     if (worker !== undefined && !worker.fresh) {
       this.#retire(worker);
       worker = undefined;
@@ -85,14 +87,16 @@ export class RuntimeWorkers {
       worker.adopt(key, root, event.env);
       this.#all.add(worker);
     }
-    this.#live.delete(key);
-    this.#live.set(key, worker);
+    // Most recently used last.
+    this.#live.delete(worker);
+    this.#live.add(worker);
     const used = worker;
     const answering = used.answer(
       event.agent,
       event.eventName,
       event.stdin,
       this.#home,
+      event.env,
       event.deadlineMs,
     );
     // After the worker counts this event as its own: it is never the one evicted for it.
@@ -110,7 +114,7 @@ export class RuntimeWorkers {
 
   /** The projects whose runtimes are kept now. */
   get projects(): string[] {
-    return [...new Set([...this.#live.values()].map((w) => w.root))].sort();
+    return [...new Set([...this.#live].map((w) => w.root))].sort();
   }
 
   /** How many runtimes are kept now. */
@@ -149,15 +153,22 @@ export class RuntimeWorkers {
     this.#spare = this.#take();
   }
 
+  /** The most recently used worker of project `key` that serves a hook with `env`. */
+  #serving(key: string, env: Record<string, string>): WorkerHandle | undefined {
+    let found: WorkerHandle | undefined;
+    for (const worker of this.#live) if (worker.key === key && worker.serves(env)) found = worker;
+    return found;
+  }
+
   #retire(worker: WorkerHandle): void {
     worker.retired = true;
-    if (this.#live.get(worker.key) === worker) this.#live.delete(worker.key);
+    this.#live.delete(worker);
     if (worker.users === 0) this.#end(worker);
   }
 
   /** Past the bound, the least recently used workers that answer nothing now end. */
   #evict(): void {
-    for (const worker of this.#live.values()) {
+    for (const worker of this.#live) {
       if (this.#live.size <= this.#max) return;
       if (worker.users === 0) this.#retire(worker);
     }
@@ -177,17 +188,6 @@ export class RuntimeWorkers {
 function workerEntry(): string {
   const bundled = join(PACKAGE_ROOT, 'dist', 'daemon-worker.bundle.js');
   return existsSync(bundled) ? bundled : join(PACKAGE_ROOT, 'dist/host/daemon/runtime-worker.js');
-}
-
-/** The environment as sorted `NAME=value` entries: equal environments, equal keys. */
-function environment(env: Record<string, string>): string[] {
-  return Object.keys(env)
-    .sort()
-    .map((name) => `${name}=${env[name]}`);
-}
-
-function digest(parts: string[]): string {
-  return createHash('sha256').update(parts.join('\0')).digest('hex');
 }
 
 /**

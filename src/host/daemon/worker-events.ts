@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { parentPort } from 'node:worker_threads';
 import { loadRuntime } from '../../runtime/load-runtime.js';
 import type { Runtime } from '../../runtime/runtime.js';
@@ -8,20 +9,25 @@ import { runCommandHook } from '../command-hook/run-hook.js';
 import type { RuntimeSource } from '../command-hook/runtime-source.js';
 import { eventLogger, stderrToEvents } from './event-log.js';
 import type { ReadRecorder } from './read-recorder.js';
+import type { ThreadEnv } from './thread-env.js';
 import type { FromWorker, ToWorker } from './worker-messages.js';
 
 /**
  * A runtime worker's side of the daemon: each event is answered with the code and deadline of
- * the hook process (answerInTime, runCommandHook) and this thread's `process.env`, which is the
- * asking hook's (set by `adopt` before the first event: the thread is started ahead, with only the
- * framework loaded, while no one knows yet which project and hook it will serve). The runtime is loaded by the first event that needs one, with what it reads
- * recorded and sent to the daemon; it is kept for the worker's life, and closed when the daemon
- * ends the worker. What the runtime logs, and what extensions write to stderr, while an event is
+ * the hook process (answerInTime, runCommandHook), with `process.env` the asking hook's
+ * environment (thread-env.ts). The thread is started ahead, with only the framework loaded, and
+ * adopts the environment of the first hook it serves. The runtime is loaded by the first event
+ * that needs one, with what it reads (files and variables) recorded and sent to the daemon; it is
+ * kept for the worker's life, and closed when the daemon ends the worker. What the runtime logs, and what extensions write to stderr, while an event is
  * answered goes on that answer's stderr, as in the hook process; anything else to the daemon's.
  */
-export function serveEvents(recorder: ReadRecorder): void {
+export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
   const port = parentPort;
   if (port === null) throw new Error('the runtime worker runs only as a worker thread');
+  // What the framework loads only when a runtime loads (jiti, which reads the environment as it
+  // loads, CI and agent variables among it), loaded now, while the thread waits for a project:
+  // what the framework reads for itself is not what the runtime depends on.
+  createRequire(import.meta.url)('jiti');
   const post = (message: FromWorker) => port.postMessage(message);
   const { logger, collect, append } = eventLogger({
     debug: (message) => post({ type: 'log', level: 'debug', message }),
@@ -33,11 +39,12 @@ export function serveEvents(recorder: ReadRecorder): void {
 
   let runtime: Promise<Runtime> | undefined;
   const load = async (cwd: string, home: string): Promise<Runtime> => {
+    const noting = env.note();
     const { records, outcome } = await recorder.record(() => loadRuntime({ cwd, home, logger }));
     // A failure is never kept: neither a load that failed nor an extension that did not set up
     // (whose runtime may refuse every tool call) — the next event loads again, in a new worker.
     const keep = outcome.ok && outcome.value.loadFailures.length === 0;
-    post({ type: 'loaded', records, keep });
+    post({ type: 'loaded', records, env: noting.stop(), keep });
     if (!outcome.ok) throw outcome.error;
     return outcome.value;
   };
@@ -54,11 +61,13 @@ export function serveEvents(recorder: ReadRecorder): void {
     const agent = COMMAND_HOOK_AGENTS[event.agent] as CommandHookAgent;
     let reply: { stdout: string; stderr: string; exitCode: number; late: boolean };
     try {
-      const { value, lines } = await collect(() =>
-        answerInTime(
-          agent,
-          async () => event.stdin,
-          (input) => runCommandHook(agent, input, { home: event.home, logger, runtimes }),
+      const { value, lines } = await env.run(event.env, () =>
+        collect(() =>
+          answerInTime(
+            agent,
+            async () => event.stdin,
+            (input) => runCommandHook(agent, input, { home: event.home, logger, runtimes }),
+          ),
         ),
       );
       reply = { ...printed(value.answer, lines), late: value.late };
@@ -67,13 +76,6 @@ export function serveEvents(recorder: ReadRecorder): void {
       reply = { ...printed(render(failed(agent, undefined, why))), late: false };
     }
     post({ type: 'answer', id: event.id, ...reply });
-  };
-
-  /** The asking hook's environment, exactly: nothing of the daemon's is left that it lacks. */
-  const adopt = (env: Record<string, string>) => {
-    for (const name of Object.keys(process.env))
-      if (!Object.hasOwn(env, name)) delete process.env[name];
-    Object.assign(process.env, env);
   };
 
   const close = async () => {
@@ -85,7 +87,7 @@ export function serveEvents(recorder: ReadRecorder): void {
 
   port.on('message', (message: ToWorker) => {
     if (message.type === 'event') void answer(message);
-    else if (message.type === 'adopt') adopt(message.env);
+    else if (message.type === 'adopt') env.adopt(message.env);
     else void close();
   });
 }

@@ -3,6 +3,7 @@ import type { Logger } from '../../log/logger.js';
 import type { CommandHookAgent } from '../command-hook/agents.js';
 import { failed, render } from '../command-hook/answers.js';
 import { lateAnswer, printed } from '../command-hook/hook-process.js';
+import type { EnvRead } from './thread-env.js';
 import { WatchSet } from './watch-set.js';
 import type { FromWorker, ToWorker, WorkerSetup } from './worker-messages.js';
 
@@ -55,6 +56,9 @@ export class WorkerHandle {
   readonly #pending = new Map<number, Pending>();
   readonly #ended: Promise<void>;
   #watch: WatchSet | undefined;
+  /** The environment it adopted (its load's), and the variables its load read. */
+  #env: Record<string, string> = {};
+  #envRead: EnvRead | undefined;
   #keep = true;
   #exited = false;
   #closing: Promise<void> | undefined;
@@ -64,6 +68,7 @@ export class WorkerHandle {
     this.#worker.on('message', (message: FromWorker) => {
       if (message.type === 'loaded') {
         this.#watch = new WatchSet(message.records);
+        this.#envRead = message.env;
         this.#keep &&= message.keep;
       } else if (message.type === 'log') {
         start.log[message.level](message.message);
@@ -95,6 +100,7 @@ export class WorkerHandle {
   adopt(key: string, root: string, env: Record<string, string>): void {
     this.key = key;
     this.root = root;
+    this.#env = env;
     const adopt: ToWorker = { type: 'adopt', env };
     this.#worker.postMessage(adopt);
   }
@@ -102,6 +108,23 @@ export class WorkerHandle {
   /** Whether it can still be adopted (a spare that has not died meanwhile). */
   get alive(): boolean {
     return !this.#exited;
+  }
+
+  /**
+   * Whether it may answer a hook whose environment is `env`: one whose values are those its
+   * runtime was loaded with, of every variable the load read, that sets the variables the load
+   * asked about, and whose variables are the same ones if the load listed them (the whole
+   * environment the same, until it has loaded). The hook's own values are what its event reads.
+   */
+  serves(env: Record<string, string>): boolean {
+    const read = this.#envRead;
+    const same = (name: string) => env[name] === this.#env[name];
+    const names = Object.keys(env);
+    const sameNames =
+      names.length === Object.keys(this.#env).length && names.every((n) => n in this.#env);
+    if (read === undefined) return sameNames && names.every(same);
+    const sameSet = (name: string) => name in env === name in this.#env;
+    return read.values.every(same) && read.present.every(sameSet) && (!read.names || sameNames);
   }
 
   /**
@@ -123,6 +146,7 @@ export class WorkerHandle {
     eventName: string | undefined,
     stdin: string,
     home: string,
+    env: Record<string, string>,
     deadlineMs: number,
   ): Promise<Printed> {
     const id = ++lastId;
@@ -133,7 +157,7 @@ export class WorkerHandle {
         void this.#worker.terminate();
       }, deadlineMs + STUCK_AFTER_MS);
       this.#pending.set(id, { agent, eventName, timer, settle });
-      const event: ToWorker = { type: 'event', id, agent: agent.name, stdin, home };
+      const event: ToWorker = { type: 'event', id, agent: agent.name, stdin, home, env };
       if (this.#exited) this.#fail("the project's runtime ended before it answered");
       else this.#worker.postMessage(event);
     }).then(({ late, ...answer }) => {
