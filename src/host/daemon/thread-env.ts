@@ -28,8 +28,9 @@ export interface ThreadEnv {
  * runtime being closed) it is the thread's own, adopted from the hook it was started for. The
  * variables read while the runtime loads are noted: a runtime serves only hooks whose values of
  * those are the same as when it loaded (runtime-workers.ts), so no extension's `setup` ever saw
- * another hook's value (nor, if it listed the variables, another hook's list). `os.homedir()` and `os.tmpdir()`, which Node reads from the thread's
- * start environment, read it here too.
+ * another hook's value (nor, if it listed the variables, another hook's list); what loading sets,
+ * every later event sees, as the handlers of one hook process would. `os.homedir()` and
+ * `os.tmpdir()`, which Node reads from the thread's start environment, read it here too.
  */
 export function installThreadEnv(): ThreadEnv {
   // The thread's own: Node's internals read it (and it is what a child process inherits by default
@@ -37,7 +38,17 @@ export function installThreadEnv(): ThreadEnv {
   const own = process.env as Record<string, string>;
   const storage = new AsyncLocalStorage<Record<string, string>>();
   let noted: { values: Set<string>; present: Set<string>; names: boolean } | undefined;
+  /** What loading set (undefined: deleted): later events see it too, as in one hook process. */
+  const setByLoad = new Map<string, string | undefined>();
   const env = () => storage.getStore() ?? own;
+  const change = (name: string | symbol, value: string | undefined) => {
+    if (typeof name !== 'string') return;
+    apply(env(), name, value);
+    // While the runtime loads: for the thread, and for every event after this one.
+    if (noted === undefined) return;
+    setByLoad.set(name, value);
+    apply(own, name, value);
+  };
   const read = (name: string | symbol) => {
     if (typeof name === 'string') noted?.values.add(name);
   };
@@ -54,11 +65,11 @@ export function installThreadEnv(): ThreadEnv {
       return typeof name === 'string' && Object.hasOwn(env(), name);
     },
     set: (_, name, value) => {
-      if (typeof name === 'string') env()[name] = String(value);
+      change(name, String(value));
       return true;
     },
     deleteProperty: (_, name) => {
-      if (typeof name === 'string') delete env()[name];
+      change(name, undefined);
       return true;
     },
     ownKeys: () => {
@@ -86,7 +97,11 @@ export function installThreadEnv(): ThreadEnv {
       for (const name of Object.keys(own)) if (!Object.hasOwn(values, name)) delete own[name];
       Object.assign(own, values);
     },
-    run: (values, work) => storage.run({ ...values }, work),
+    run(values, work) {
+      const event = { ...values };
+      for (const [name, value] of setByLoad) apply(event, name, value);
+      return storage.run(event, work);
+    },
     note() {
       const notes = { values: new Set<string>(), present: new Set<string>(), names: false };
       noted = notes;
@@ -100,4 +115,9 @@ export function installThreadEnv(): ThreadEnv {
       };
     },
   };
+}
+
+function apply(env: Record<string, string>, name: string, value: string | undefined): void {
+  if (value === undefined) delete env[name];
+  else env[name] = value;
 }

@@ -75,7 +75,8 @@ describe.runIf(built)('the hook daemon answers with the environment', () => {
   it('of each hook, from one runtime for hooks that differ only in what loading did not read', async () => {
     const late = tsExtension(
       'late',
-      `hermes.on('intercept_tool_call', async () => { await new Promise((r) => setTimeout(r, 300)); return block(\`call=\${process.env.ACME_CALL}\`); });`,
+      `process.env.ACME_SET = 'by setup';
+    hermes.on('intercept_tool_call', async () => { await new Promise((r) => setTimeout(r, 300)); return block(\`call=\${process.env.ACME_CALL} \${process.env.ACME_SET}\`); });`,
     );
     const { env } = setup({ 'extensions/late.ts': late });
     const project = tree({ '.git/HEAD': '' });
@@ -83,11 +84,11 @@ describe.runIf(built)('the hook daemon answers with the environment', () => {
     const call = (value: string, session = value) =>
       hookClient(socket, 'claude-code', bash(project, session), { ACME_CALL: value });
     expect(reasonOf(await answeredAlike(socket, bash(project, 'w'), { ACME_CALL: 'w' }))).toBe(
-      'call=w',
+      'call=w by setup',
     );
-    // At once, in one runtime: each event reads its own hook's value.
+    // At once, in one runtime: each event reads its own hook's value, and what setup set.
     const [x, y] = await Promise.all([call('x'), call('y')]);
-    expect([reasonOf(x), reasonOf(y)]).toEqual(['call=x', 'call=y']);
+    expect([reasonOf(x), reasonOf(y)]).toEqual(['call=x by setup', 'call=y by setup']);
     expect(await ask(socket, '{"v":2,"control":"status"}')).toMatchObject({
       runtimes: 1,
       requests: 3,
