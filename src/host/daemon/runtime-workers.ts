@@ -16,7 +16,7 @@ export interface RuntimeWorkersOptions {
   /** The daemon's own log. */
   log: Logger;
   maxRuntimes?: number;
-  /** The worker's entry; default: the built runtime-worker.js of this package. */
+  /** The worker's entry; default: this package's, as built (runtime-worker.ts, bundled). */
   workerFile?: string;
 }
 
