@@ -3,7 +3,8 @@
 // start-up). Libraries the CLI imports only for some commands stay separate and lazy.
 // The hook daemon's client goes into one CommonJS file (dist/hook-client.cjs) that bin/hermes.js
 // requires: loading it as ES modules starts Node's ES module loader, about 10 ms on every hook
-// call (BENCHMARKS.md, "Hook call").
+// call (BENCHMARKS.md, "Hook call"). And the daemon's runtime worker into one file
+// (dist/daemon-worker.bundle.js): each new runtime starts a thread that loads the framework anew.
 import { rolldown } from 'rolldown';
 
 const bundles = [
@@ -11,6 +12,11 @@ const bundles = [
     input: 'dist/cli/main.js',
     external: ['jiti', 'cosmiconfig', 'yaml', 'diff', /^rolldown(\/|$)/, /^node:/],
     output: { file: 'dist/cli.bundle.js', format: 'esm' },
+  },
+  {
+    input: 'dist/host/daemon/runtime-worker.js',
+    external: ['jiti', 'cosmiconfig', 'yaml', 'diff', /^node:/],
+    output: { file: 'dist/daemon-worker.bundle.js', format: 'esm' },
   },
   {
     input: 'dist/host/daemon/client.js',

@@ -58,8 +58,9 @@ export interface LoadRuntimeOptions {
    * Told each file and folder the runtime is built from, before it is read: the global config
    * (named even when it does not exist), the project config found, the trust record and the files
    * the project's trust covers, and every folder extensions are discovered in or loaded from. A
-   * host that keeps the runtime (the hook daemon) checks them to know when it is stale. Where no
-   * project config was found, the caller looks again itself (findProjectConfig).
+   * host that keeps the runtime checks them to know when it is stale. Where no project config
+   * was found, the caller looks again itself (findProjectConfig). (The hook daemon records what
+   * loading reads instead: src/host/daemon/read-recorder.ts.)
    */
   watch?: (path: string) => void;
 }
@@ -85,8 +86,12 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
   if (isFile(globalFile))
     layers.push({ config: await loadConfigFile(globalFile, loader), file: globalFile });
 
-  const trust = trustForRun({ cwd, home, ...(options.trust ? { trust: true } : {}) });
+  // Stamp, then read: a revocation landing between a read and a later stamp would go unseen. The
+  // files the trust covers are known only from a read, so a watcher has them told, then read again.
   watch(trustFile(home));
+  const trustOptions = { cwd, home, ...(options.trust ? { trust: true } : {}) };
+  if (options.watch) for (const file of trustForRun(trustOptions).files) watch(file);
+  const trust = trustForRun(trustOptions);
   for (const file of trust.files) watch(file);
   // What project code may read while it loads: what was trusted (any file when trusted for one run).
   const guard = guardFor(root, home, trust.state === 'override' ? undefined : trust.records);

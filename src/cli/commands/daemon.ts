@@ -65,8 +65,13 @@ export async function daemonStatusCommand(options: { json?: boolean }, io: Io): 
   if (!running) io.out(`No hook daemon runs for this environment (it would listen at ${socket}).`);
   for (const s of found) {
     const minutes = Math.round(s.uptimeMs / 60_000);
+    // A daemon of another version may not tell its runtimes and memory.
+    const held =
+      typeof s.runtimes === 'number' && typeof s.rss === 'number'
+        ? `, ${s.runtimes} runtime(s) in ${Math.round(s.rss / 1_048_576)} MB`
+        : '';
     io.out(
-      `${s.thisEnvironment ? 'This environment' : 'Another environment'}: pid ${s.pid}, ${s.socket}, home ${s.home}, up ${minutes} min, ${s.requests} event(s) answered, ${s.projects.length} project(s) loaded${s.projects.length > 0 ? `: ${s.projects.join(', ')}` : ''}`,
+      `${s.thisEnvironment ? 'This environment' : 'Another environment'}: pid ${s.pid}, ${s.socket}, home ${s.home}, up ${minutes} min, ${s.requests} event(s) answered, ${s.projects.length} project(s) loaded${s.projects.length > 0 ? `: ${s.projects.join(', ')}` : ''}${held}`,
     );
   }
   return running ? 0 : 1;

@@ -88,9 +88,18 @@ export async function answerInTime(
   const answered = await Promise.race([work, late]);
   clearTimeout(timer);
   if (answered !== undefined) return { answer: answered, late: false };
+  return { answer: lateAnswer(agent, eventName, deadlineMs), late: true };
+}
+
+/** The answer to an event not decided within `deadlineMs`: a refusal for a tool call. */
+export function lateAnswer(
+  agent: CommandHookAgent,
+  eventName: string | undefined,
+  deadlineMs: number,
+): HookAnswer {
   const seconds = Number((deadlineMs / 1000).toFixed(1));
   const why = `the extensions did not decide within ${seconds} s (HERMES_HOOK_DEADLINE_MS); a handler or an extension's loading is hanging — \`hermes extensions doctor\` runs every hook and names slow ones`;
-  return { answer: render(failed(agent, eventName, why)), late: true };
+  return render(failed(agent, eventName, why));
 }
 
 /** The event's name if the input is a JSON object that has one; what it is decided elsewhere. */

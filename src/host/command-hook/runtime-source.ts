@@ -5,7 +5,7 @@ import type { Runtime } from '../../runtime/runtime.js';
 /**
  * Where a hook event's runtime comes from, and where it goes after the event. The hook process
  * loads one per event and closes it (what observers buffered is written before it exits); the
- * hook daemon keeps them warm per project (src/host/daemon/runtime-cache.ts).
+ * hook daemon keeps one warm in each of its runtime workers (src/host/daemon/worker-events.ts).
  */
 export interface RuntimeSource {
   /** The runtime for `cwd`'s project, as `loadRuntime` would build it now. */

@@ -86,7 +86,14 @@ async function attempt(
     return fallback(`the package's version cannot be read: ${(error as Error).message}`);
   }
   const socket = daemonSocketPath(daemonKey(hermesHome(), version));
-  const request: DaemonRequest = { v: DAEMON_PROTOCOL, agent, stdin: input, cwd: process.cwd() };
+  const request: DaemonRequest = {
+    v: DAEMON_PROTOCOL,
+    agent,
+    stdin: input,
+    cwd: process.cwd(),
+    // The event is answered with this environment, as it would be in-process (protocol.ts).
+    env: process.env as Record<string, string>,
+  };
   const bound = remainingMs - Math.min(FALLBACK_RESERVE_MS, remainingMs / 2);
   const reply = await ask(socket, request, bound);
   if (!('exitCode' in reply)) return fallback(reply.why, reply.startDaemon);

@@ -6,20 +6,40 @@
  * One connection carries one hook event. The client writes one request line, the daemon writes
  * one answer line, then closes. Lines are JSON followed by `\n`.
  *
- * A daemon serves exactly one `$HERMES_HOME`, one framework version, one Node and one set of the
- * environment variables that change what a hook answers (DAEMON_ENV): all of these go into the
- * socket's name, so a client never reaches a daemon that would answer differently from a hook
- * run in-process — it reaches its own, or none (and then starts it and answers in-process).
+ * A daemon serves exactly one `$HERMES_HOME`, one framework version, one Node, one protocol and one
+ * set of the environment variables of DAEMON_ENV: all of these go into the socket's name, so a
+ * client never reaches a daemon that would answer differently from a hook run in-process — it
+ * reaches its own, or none (and then starts it and answers in-process).
+ *
+ * The rest of the hook's environment travels in each request (`env`): the daemon answers from a
+ * worker thread whose `process.env` is exactly that environment while the event is answered
+ * (thread-env.ts, runtime-workers.ts), so an extension that reads a variable sees the asking
+ * hook's value, never the first session's. What a thread cannot take on is part of the socket's
+ * name instead, so a hook with another value reaches another daemon, started with it: variables
+ * Node, libuv, ICU or OpenSSL read when the process starts (`NODE_OPTIONS` and the other `NODE_*`,
+ * `UV_*`, `TZ`, the locale, OpenSSL's). (`HOME` and `TMPDIR`, which `os.homedir()` and
+ * `os.tmpdir()` read from the thread's start, are read from `process.env` in the daemon's
+ * runtime threads: thread-env.ts.)
  */
 import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export const DAEMON_PROTOCOL = 1;
+export const DAEMON_PROTOCOL = 2;
 
-/** Variables that change an answer; a different value is a different daemon. */
+/**
+ * Variables a different value of which is a different daemon: the framework's and
+ * OpenTelemetry's own (the daemon reads some of them itself), and those a worker thread's
+ * `process.env` cannot change: read when the process starts.
+ */
 export const DAEMON_ENV = (name: string): boolean =>
-  name.startsWith('HERMES_') || name.startsWith('OTEL_') || name === 'CODEX_HOME';
+  name.startsWith('HERMES_') ||
+  name.startsWith('OTEL_') ||
+  name === 'CODEX_HOME' ||
+  PROCESS_START_ENV.test(name);
+
+/** Read by Node, libuv, ICU or OpenSSL when the process starts (NODE_OPTIONS, TZ, …). */
+const PROCESS_START_ENV = /^(NODE_|UV_|OPENSSL_|SSL_CERT_|LC_)|^(TZ|LANG|LANGUAGE)$/;
 
 export interface DaemonRequest {
   v: typeof DAEMON_PROTOCOL;
@@ -29,6 +49,8 @@ export interface DaemonRequest {
   stdin: string;
   /** The client's working folder (events without `cwd` are judged there). */
   cwd: string;
+  /** The client's environment: the `process.env` the event is answered with. */
+  env: Record<string, string>;
 }
 
 export interface DaemonAnswer {
@@ -50,7 +72,7 @@ export function daemonKey(
     .sort()
     .map((name) => `${name}=${env[name]}`);
   return createHash('sha256')
-    .update([home, frameworkVersion, process.version, ...vars].join('\0'))
+    .update([home, frameworkVersion, process.version, DAEMON_PROTOCOL, ...vars].join('\0'))
     .digest('hex')
     .slice(0, 24);
 }
@@ -88,6 +110,10 @@ export interface DaemonStatus {
   uptimeMs: number;
   /** The project roots whose runtimes it keeps now. */
   projects: string[];
+  /** The runtimes it keeps now (one per project and hook environment, each in a worker thread). */
+  runtimes: number;
+  /** The daemon's resident memory, its runtimes' included, in bytes. */
+  rss: number;
   /** Hook events answered since it started. */
   requests: number;
 }

@@ -1,12 +1,12 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { chmodSync, renameSync, rmSync, statSync } from 'node:fs';
-import { connect, createServer, type Server, type Socket } from 'node:net';
+import { rmSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
 import { hermesHome } from '../../config/locations.js';
 import { type Logger, stderrLogger } from '../../log/logger.js';
 import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../command-hook/agents.js';
 import { failed, render } from '../command-hook/answers.js';
-import { answerInTime, printed } from '../command-hook/hook-process.js';
+import { printed } from '../command-hook/hook-process.js';
 import { runCommandHook } from '../command-hook/run-hook.js';
+import { hookDeadlineMs } from '../hook-deadline.js';
 import { ensureDaemonDir } from './daemon-dir.js';
 import {
   DAEMON_PROTOCOL,
@@ -15,12 +15,20 @@ import {
   daemonDir,
   daemonSocketPath,
 } from './protocol.js';
-import { RuntimeCache } from './runtime-cache.js';
+import {
+  inOrder,
+  isEnvironment,
+  type Judged,
+  judgedIn,
+  NONE,
+  parse,
+  unreadable,
+} from './requests.js';
+import { MAX_RUNTIMES, RuntimeWorkers } from './runtime-workers.js';
+import { answers, inodeOf, listenAt, MAX_REQUEST_BYTES, readLine } from './socket-io.js';
 
 /** How long the daemon waits without an event before it exits (`HERMES_DAEMON_IDLE_MS`). */
 export const DAEMON_IDLE_MS = 10 * 60_000;
-/** A request line longer than this is refused (the event is answered as unreadable). */
-export const MAX_REQUEST_BYTES = 16 * 1024 * 1024;
 /** How long a client may take to send its request line. */
 const LINE_TIMEOUT_MS = 10_000;
 
@@ -42,18 +50,13 @@ export interface HookDaemon {
   stop(): Promise<void>;
 }
 
-/** What was logged while one event was answered: it goes on that answer's stderr. */
-interface EventLog {
-  lines: string;
-  open: boolean;
-}
-
 /**
  * The hook daemon (README, The hook daemon): answers `hermes hook <agent>` events sent over its
  * socket with the same code the hook process runs (runCommandHook, the same deadline), from
- * runtimes it keeps per project (runtime-cache.ts). Events of one session are answered in order;
- * others at once. Resolves undefined, without listening, when a live daemon already answers on
- * the socket. Exits on its own after `idleMs` without an event.
+ * runtimes it keeps per project and hook environment, each in a worker thread
+ * (runtime-workers.ts). Events of one session are answered in order; others at once. Resolves
+ * undefined, without listening, when a live daemon already answers on the socket. Exits on its
+ * own after `idleMs` without an event.
  */
 export async function startHookDaemon(options: HookDaemonOptions): Promise<HookDaemon | undefined> {
   const env = options.env ?? process.env;
@@ -64,9 +67,7 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
   const socket = daemonSocketPath(options.key, env);
   if (await answers(socket)) return undefined;
 
-  const eventLog = new AsyncLocalStorage<EventLog>();
-  const logger = routedLogger(eventLog, own);
-  const runtimes = new RuntimeCache(logger);
+  const runtimes = new RuntimeWorkers({ home, log: own, maxRuntimes: maxFromEnv(env) });
   const startedAt = new Date();
   const queues = new Map<string, Promise<unknown>>();
   let requests = 0;
@@ -86,21 +87,31 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
     startedAt: startedAt.toISOString(),
     uptimeMs: Date.now() - startedAt.getTime(),
     projects: runtimes.projects,
+    runtimes: runtimes.size,
+    rss: process.memoryUsage.rss(),
     requests,
   });
 
-  const answerEvent = async (agent: CommandHookAgent, stdin: string): Promise<DaemonAnswer> => {
-    const log: EventLog = { lines: '', open: true };
-    const { answer } = await eventLog.run(log, () =>
-      answerInTime(
-        agent,
-        async () => stdin,
-        (input) => runCommandHook(agent, input, { home, logger, runtimes }),
-      ),
-    );
-    log.open = false;
+  const answerEvent = async (
+    agent: CommandHookAgent,
+    stdin: string,
+    judged: Judged,
+    env: Record<string, string>,
+  ): Promise<DaemonAnswer> => {
+    const answer =
+      judged.event === undefined
+        ? // Not an event at all: answered as the hook process answers it, with no runtime.
+          printed(await runCommandHook(agent, stdin, { home, logger: own, runtimes: NONE }))
+        : await runtimes.answer({
+            agent,
+            eventName: judged.name,
+            stdin,
+            cwd: judged.cwd,
+            env,
+            deadlineMs: hookDeadlineMs(),
+          });
     requests++;
-    return { v: DAEMON_PROTOCOL, ...printed(answer, log.lines) };
+    return { v: DAEMON_PROTOCOL, ...answer };
   };
 
   const answerLine = async (line: string): Promise<object> => {
@@ -116,13 +127,21 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
         ? COMMAND_HOOK_AGENTS[request.agent]
         : undefined;
     if (agent === undefined) return unreadable(line, 'the request names no known agent');
-    if (request.v !== DAEMON_PROTOCOL || typeof request.stdin !== 'string') {
+    if (
+      request.v !== DAEMON_PROTOCOL ||
+      typeof request.stdin !== 'string' ||
+      !isEnvironment(request.env)
+    ) {
       const why = `the daemon speaks protocol ${DAEMON_PROTOCOL}; this request is not one of it`;
       return { v: DAEMON_PROTOCOL, ...printed(render(failed(agent, undefined, why))) };
     }
+    const env = request.env;
     const cwd = typeof request.cwd === 'string' ? request.cwd : undefined;
-    const { stdin, session } = judgedIn(request.stdin, cwd);
-    return inOrder(queues, session && `${agent.name}\0${session}`, () => answerEvent(agent, stdin));
+    const judged = judgedIn(request.stdin, cwd);
+    const { stdin, session } = judged;
+    return inOrder(queues, session && `${agent.name}\0${session}`, () =>
+      answerEvent(agent, stdin, judged, env),
+    );
   };
 
   const handle = (connection: Socket) => {
@@ -179,150 +198,13 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
   return { socket, closed, stop };
 }
 
-/**
- * Listens at a path of its own, made readable by this user only, then renames it onto `socket`:
- * no other user ever sees the socket open, and a stale socket of a dead daemon is replaced in one
- * step. Undefined (and nothing listening) when a live daemon answered there meanwhile; else the
- * socket's inode, by which the daemon knows the path is still its own.
- */
-async function listenAt(server: Server, socket: string): Promise<number | undefined> {
-  const own = `${socket}.${process.pid}`;
-  rmSync(own, { force: true });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(own, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  chmodSync(own, 0o600);
-  if (await answers(socket)) {
-    await new Promise((resolve) => server.close(resolve));
-    rmSync(own, { force: true });
-    return undefined;
-  }
-  renameSync(own, socket);
-  return inodeOf(socket);
-}
-
-/** Whether a daemon answers at `socket` (a connection is accepted). */
-function answers(socket: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = connect(socket);
-    const done = (live: boolean) => {
-      probe.destroy();
-      resolve(live);
-    };
-    probe.once('connect', () => done(true));
-    probe.once('error', () => done(false));
-    probe.setTimeout(1_000, () => done(false));
-  });
-}
-
-function inodeOf(path: string): number | undefined {
-  try {
-    return statSync(path).ino;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Calls `done` once with the first line (without its `\n`), or all that came before the end. */
-function readLine(connection: Socket, done: (line: string, tooLong: boolean) => void): void {
-  const chunks: Buffer[] = [];
-  let length = 0;
-  let finished = false;
-  const finish = (tooLong: boolean) => {
-    if (finished) return;
-    finished = true;
-    connection.pause();
-    done(Buffer.concat(chunks).toString('utf8'), tooLong);
-  };
-  connection.on('data', (chunk: Buffer) => {
-    if (finished) return;
-    const end = chunk.indexOf(10);
-    chunks.push(end === -1 ? chunk : chunk.subarray(0, end));
-    length += end === -1 ? chunk.length : end;
-    if (length > MAX_REQUEST_BYTES) finish(true);
-    else if (end !== -1) finish(false);
-  });
-  connection.on('end', () => finish(false));
-}
-
-type RequestLine = Record<string, unknown>;
-
-function parse(line: string): RequestLine | undefined {
-  try {
-    const value = JSON.parse(line) as unknown;
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as RequestLine)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * A request that cannot be read: answered as the hook process answers an event it cannot read
- * (a refusal), for the agent the line names if it names one; else exit 2 with the reason, which
- * both agents take as a refusal of a tool call.
- */
-function unreadable(line: string, why: string): DaemonAnswer {
-  const named = /"agent"\s*:\s*"([a-z-]+)"/.exec(line.slice(0, 200))?.[1];
-  const agent =
-    named && Object.hasOwn(COMMAND_HOOK_AGENTS, named) ? COMMAND_HOOK_AGENTS[named] : undefined;
-  if (agent !== undefined) {
-    return { v: DAEMON_PROTOCOL, ...printed(render(failed(agent, undefined, why))) };
-  }
-  return { v: DAEMON_PROTOCOL, stdout: '', stderr: `hermes daemon: ${why}\n`, exitCode: 2 };
-}
-
-/**
- * The event as the hook process would judge it: one without a `cwd` is judged in the client's
- * working folder (where the hook process would run); and its session, for the order of events.
- */
-function judgedIn(stdin: string, cwd: string | undefined): { stdin: string; session?: string } {
-  const event = parse(stdin);
-  if (event === undefined) return { stdin };
-  const session = typeof event.session_id === 'string' ? event.session_id : undefined;
-  if (cwd === undefined || typeof event.cwd === 'string') return { stdin, session };
-  return { stdin: JSON.stringify({ ...event, cwd }), session };
-}
-
-/** Runs `work` after the work queued under `key` before it (at once without a key). */
-function inOrder<T>(
-  queues: Map<string, Promise<unknown>>,
-  key: string | undefined,
-  work: () => Promise<T>,
-): Promise<T> {
-  if (key === undefined) return work();
-  const run = (queues.get(key) ?? Promise.resolve()).then(work, work);
-  const tail = run.then(
-    () => {},
-    () => {},
-  );
-  queues.set(key, tail);
-  void tail.then(() => {
-    if (queues.get(key) === tail) queues.delete(key);
-  });
-  return run;
-}
-
-/**
- * The runtimes' logger: a line logged while an event is answered goes to that answer's stderr,
- * as the hook process writes it to its own; anything else to the daemon's log.
- */
-function routedLogger(eventLog: AsyncLocalStorage<EventLog>, own: Logger): Logger {
-  const route = (level: keyof Logger) => (message: string) => {
-    if (level === 'debug' && !process.env.HERMES_DEBUG) return;
-    const log = eventLog.getStore();
-    if (log?.open) log.lines += `${message}\n`;
-    else own[level](message);
-  };
-  return { debug: route('debug'), info: route('info'), warn: route('warn'), error: route('error') };
-}
-
 function idleFromEnv(env: NodeJS.ProcessEnv): number {
   const set = Number(env.HERMES_DAEMON_IDLE_MS);
   return Number.isFinite(set) && set > 0 ? set : DAEMON_IDLE_MS;
+}
+
+/** `HERMES_DAEMON_MAX_RUNTIMES`: how many runtimes (worker threads) are kept at most. */
+function maxFromEnv(env: NodeJS.ProcessEnv): number {
+  const set = Number(env.HERMES_DAEMON_MAX_RUNTIMES);
+  return Number.isInteger(set) && set > 0 ? set : MAX_RUNTIMES;
 }

@@ -1,86 +1,75 @@
-import { lstatSync, readdirSync, type Stats, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { type ReadRecord, stillHolds } from './read-stamps.js';
 
-/** Past this many files and folders, a runtime is not kept: it is loaded per event, as without the daemon. */
-const MAX_ENTRIES = 20_000;
+/** Past this many records, a runtime is not kept: it is loaded per event, as without the daemon. */
+const MAX_RECORDS = 20_000;
 
 /**
- * The files and folders a runtime was built from, each with a stamp taken before it was read
- * (inode, size, modification and change times; or "missing"). A folder is walked: its stamp
- * changes when an entry is added, removed or renamed in it, and every file below is stamped, so
- * an edit anywhere in an extension's folder, or a new extension, is seen. Inside `node_modules`
- * only the packages' folders and manifests are stamped (an install replaces them): a package's
- * own files are not walked. `.git` is skipped.
+ * What loading one runtime read (read-recorder.ts: each file stamped before it was read, each
+ * folder by the names listed), checked by the daemon before the runtime answers another event:
+ * if any of it changed, the runtime is not the one a fresh process would load now.
+ *
+ * Most of what loading looks at is not there: a module resolver tries name after name. Those are
+ * checked by their folders, one listing each, instead of one `stat` each: a path stays missing
+ * while its folder does not list its name (a folder that is gone or is no folder lists nothing).
  */
 export class WatchSet {
-  readonly #stamps = new Map<string, string>();
-  #tooMany = false;
+  readonly #present: ReadRecord[] = [];
+  /** Records of paths that were not there, by the folder they would be in. */
+  readonly #absent = new Map<string, ReadRecord[]>();
+  readonly #size: number;
 
-  /** Stamps `path` (following a link) and, for a folder, everything below it. */
-  add(path: string): void {
-    if (this.#stamps.has(path) || this.#tooMany) return;
-    const stats = statOf(path);
-    this.#record(path, stats);
-    if (stats?.isDirectory()) this.#walk(path, false);
+  constructor(records: readonly ReadRecord[]) {
+    // The first look at a path is the one that counts: it was taken before any later read.
+    const seen = new Set<string>();
+    for (const record of records) {
+      const key = `${record.how}\0${record.path}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      if (!isAbsent(record)) {
+        this.#present.push({ ...record });
+        continue;
+      }
+      const folder = dirname(record.path);
+      const inFolder = this.#absent.get(folder) ?? [];
+      inFolder.push({ ...record });
+      this.#absent.set(folder, inFolder);
+    }
+    this.#size = seen.size;
   }
 
-  /** Whether anything stamped differs now; always true past MAX_ENTRIES. */
+  /** Whether anything recorded differs now; always true past MAX_RECORDS. */
   changed(): boolean {
-    if (this.#tooMany) return true;
-    for (const [path, stamp] of this.#stamps) if (stampOf(statOf(path)) !== stamp) return true;
-    return false;
+    if (this.#size > MAX_RECORDS) return true;
+    for (const [folder, records] of this.#absent) {
+      const names = namesIn(folder);
+      if (names === 'none') continue;
+      for (const record of records) {
+        // Listed (a case-insensitive file system may show it under another case): look closely.
+        const listed = names === 'unknown' || names.has(basename(record.path).toLowerCase());
+        if (listed && !stillHolds(record)) return true;
+      }
+    }
+    return !this.#present.every(stillHolds);
   }
 
   get size(): number {
-    return this.#stamps.size;
-  }
-
-  #record(path: string, stats: Stats | undefined): void {
-    this.#stamps.set(path, stampOf(stats));
-    if (this.#stamps.size > MAX_ENTRIES) this.#tooMany = true;
-  }
-
-  #walk(dir: string, packagesOnly: boolean): void {
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      if (this.#tooMany) return;
-      if (name === '.git') continue;
-      const path = join(dir, name);
-      if (this.#stamps.has(path)) continue;
-      const stats = statOf(path);
-      if (packagesOnly) {
-        // node_modules/<package> or node_modules/@scope/<package>: the folder and its manifest.
-        this.#record(path, stats);
-        if (!stats?.isDirectory()) continue;
-        if (name.startsWith('@')) this.#walk(path, true);
-        else this.add(join(path, 'package.json'));
-        continue;
-      }
-      this.#record(path, stats);
-      if (stats?.isDirectory()) this.#walk(path, name === 'node_modules');
-    }
+    return this.#size;
   }
 }
 
-function statOf(path: string): Stats | undefined {
+function isAbsent(record: ReadRecord): boolean {
+  if (record.how === 'exists') return record.value === 'no';
+  return (record.how === 'stat' || record.how === 'lstat') && record.value === 'missing';
+}
+
+/** The names in `folder`, lower case; `none` when nothing can be in it; `unknown` if unreadable. */
+function namesIn(folder: string): Set<string> | 'none' | 'unknown' {
   try {
-    return statSync(path);
-  } catch {
-    try {
-      // A dangling link is an entry too: it changes when it is fixed.
-      return lstatSync(path);
-    } catch {
-      return undefined;
-    }
+    return new Set(readdirSync(folder).map((name) => name.toLowerCase()));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'none' : 'unknown';
   }
-}
-
-function stampOf(stats: Stats | undefined): string {
-  if (stats === undefined) return 'missing';
-  return `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hermesHome } from '../../../src/config/locations.js';
 import {
+  DAEMON_PROTOCOL,
   type DaemonRequest,
   daemonKey,
   daemonSocketPath,
@@ -119,7 +120,7 @@ async function fakeDaemon(path: string, behaviour: Behaviour): Promise<FakeDaemo
   return fake;
 }
 
-const answerLine = (answer: object) => `${JSON.stringify({ v: 1, ...answer })}\n`;
+const answerLine = (answer: object) => `${JSON.stringify({ v: DAEMON_PROTOCOL, ...answer })}\n`;
 
 async function eventually<T>(read: () => T[], timeoutMs = 10_000): Promise<T[]> {
   const until = Date.now() + timeoutMs;
@@ -140,7 +141,9 @@ describe.runIf(built)('hermes hook through the hook daemon', () => {
       expect(answer).toEqual({ code: 2, stdout: '{"from":"daemon"}\n', stderr: 'a note\n' });
       expect(fake.requests).toHaveLength(1);
       const [request] = fake.requests;
-      expect(request).toMatchObject({ v: 1, agent, cwd: process.cwd() });
+      expect(request).toMatchObject({ v: DAEMON_PROTOCOL, agent, cwd: process.cwd() });
+      // The hook's environment, with which the daemon answers the event.
+      expect(request?.env).toMatchObject({ HERMES_HOME: s.home, HERMES_DAEMON_DIR: s.sockets });
       expect(JSON.parse(request?.stdin ?? '')).toMatchObject({
         session_id: 's1',
         tool_name: 'Edit',
@@ -189,8 +192,14 @@ describe.runIf(built)('hermes hook through the hook daemon', () => {
 
   it.each([
     ['a line that is not JSON', 'allow\n'],
-    ['another protocol version', answerLine({ v: 2, stdout: '', stderr: '', exitCode: 0 })],
-    ['an answer without stdout', `${JSON.stringify({ v: 1, stderr: '', exitCode: 0 })}\n`],
+    [
+      'another protocol version',
+      answerLine({ v: DAEMON_PROTOCOL + 1, stdout: '', stderr: '', exitCode: 0 }),
+    ],
+    [
+      'an answer without stdout',
+      `${JSON.stringify({ v: DAEMON_PROTOCOL, stderr: '', exitCode: 0 })}\n`,
+    ],
     ['an exit code that is none', answerLine({ stdout: '', stderr: '', exitCode: 'zero' })],
     ['nothing before closing', undefined],
   ])('answers in-process when the daemon answers %s', async (_what, line) => {

@@ -1,6 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DAEMON_PROTOCOL } from '../../../src/host/daemon/protocol.js';
 import { tree, tsExtension, write } from '../../support/fixtures.js';
 import { built, root, runBin, runHook } from '../../support/run-bin.js';
 import { ask, askHook, socketFolder, startDaemon } from './daemon-support.js';
@@ -87,8 +88,26 @@ describe.runIf(built)('the hook daemon answers', () => {
     expect(reasonOf(a)).toBe('not here');
     expect(b).toEqual({ code: 0, stdout: '', stderr: '' });
     const status = await ask(socket, '{"v":1,"control":"status"}');
-    expect(status).toMatchObject({ v: 1, socket, requests: 2, home: env.HERMES_HOME });
+    expect(status).toMatchObject({
+      v: DAEMON_PROTOCOL,
+      socket,
+      requests: 2,
+      runtimes: 2,
+      home: env.HERMES_HOME,
+    });
     expect((status.projects as string[]).sort()).toEqual([guarded, plain].sort());
+  });
+
+  it("with what an extension logs or writes to stderr meanwhile on that answer's stderr", async () => {
+    const noisy = tsExtension(
+      'noisy',
+      `hermes.on('intercept_tool_call', () => { hermes.log.warn('through the log'); console.error('straight to stderr'); });`,
+    );
+    const { home, project, env } = setup({ 'extensions/noisy.ts': noisy });
+    const { socket } = await startDaemon(env);
+    const viaDaemon = await askHook(socket, 'claude-code', bash(project, 'n1'));
+    expect(viaDaemon.stderr).toBe('[hermes:noisy] through the log\nstraight to stderr\n');
+    expect(viaDaemon).toEqual(await runHook('claude-code', home, bash(project, 'n2')));
   });
 
   it('one session in order: parallel events of one turn lose nothing', async () => {
@@ -155,6 +174,46 @@ describe.runIf(built)('the hook daemon answers', () => {
     const late = await askHook(socket, 'claude-code', bash(project, 'h', 'hang'));
     expect(reasonOf(late)).toMatch(/did not decide within 0\.5 s/);
     expect(await askHook(socket, 'claude-code', bash(project, 'other'))).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
+  });
+
+  it('within the hook deadline when a handler never yields, and goes on answering', async () => {
+    const spin = tsExtension(
+      'spin',
+      `hermes.on('intercept_tool_call', (e) => { if (e.toolArgs.command === 'spin') for (;;) {} });`,
+    );
+    const { project, env } = setup({ 'extensions/spin.ts': spin });
+    const elsewhere = tree({ '.git/HEAD': '' });
+    const { socket } = await startDaemon({ ...env, HERMES_HOOK_DEADLINE_MS: '500' });
+    const stuck = askHook(socket, 'claude-code', bash(project, 'h', 'spin'));
+    // Another project is answered meanwhile, from a runtime of its own.
+    expect(await askHook(socket, 'claude-code', bash(elsewhere, 'e'))).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
+    expect(reasonOf(await stuck)).toMatch(/did not decide within 0\.5 s/);
+    // And this one again, once its stuck runtime has been ended.
+    expect(await askHook(socket, 'claude-code', bash(project, 'other'))).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
+  });
+
+  it("after an extension's uncaught error ended its runtime", async () => {
+    const crash = tsExtension(
+      'crash',
+      `hermes.on('intercept_tool_call', (e) => { if (e.toolArgs.command === 'crash') setTimeout(() => { throw new Error('boom'); }, 0); });`,
+    );
+    const { project, env } = setup({ 'extensions/crash.ts': crash });
+    const { socket } = await startDaemon(env);
+    await askHook(socket, 'claude-code', bash(project, 'c', 'crash'));
+    await new Promise((later) => setTimeout(later, 200));
+    expect(await askHook(socket, 'claude-code', bash(project, 'c'))).toEqual({
       code: 0,
       stdout: '',
       stderr: '',

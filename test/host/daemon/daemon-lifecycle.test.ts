@@ -79,6 +79,7 @@ describe.runIf(built)('the hook daemon process', () => {
     const running = await runBin(['daemon', 'status'], env);
     expect(running.code).toBe(0);
     expect(running.stdout).toContain(`This environment: pid ${first.child.pid}, ${first.socket}`);
+    expect(running.stdout).toMatch(/0 project\(s\) loaded, 0 runtime\(s\) in \d+ MB$/m);
     const stop = await runBin(['daemon', 'stop'], env);
     expect(stop.stdout).toContain(`Stopped the hook daemon ${first.child.pid}`);
     expect(await ended(first.child)).toBe(0);

@@ -1,12 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { afterEach } from 'vitest';
-import { bin } from '../../support/run-bin.js';
+import { afterEach, expect } from 'vitest';
+import { DAEMON_PROTOCOL } from '../../../src/host/daemon/protocol.js';
+import { type Answer, bin, runProcess } from '../../support/run-bin.js';
 
 /** Daemons started by a test: stopped (and waited for) after it. */
 const started: ChildProcess[] = [];
 const folders: string[] = [];
+/** Each daemon's environment, by socket: what a hook that reaches it has (askHook sends it). */
+const environments = new Map<string, Record<string, string>>();
 
 afterEach(async () => {
   await Promise.all(started.splice(0).map((child) => ended(child, 'SIGTERM')));
@@ -26,10 +29,14 @@ export interface RunningDaemon {
   stderr: () => string;
 }
 
-/** `hermes daemon run` as the client spawns it, resolved once it prints `ready <socket>`. */
-export function startDaemon(env: Record<string, string>): Promise<RunningDaemon> {
+/**
+ * `hermes daemon run` as the client spawns it, resolved once it prints `ready <socket>`: with
+ * this process's environment and `env` on top (a variable set to undefined is left out).
+ */
+export function startDaemon(env: Record<string, string | undefined>): Promise<RunningDaemon> {
+  const full = withEnv(env);
   const child = spawn(process.execPath, [bin, 'daemon', 'run'], {
-    env: { ...process.env, ...env },
+    env: full,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   started.push(child);
@@ -42,7 +49,10 @@ export function startDaemon(env: Record<string, string>): Promise<RunningDaemon>
     child.stdout?.on('data', (chunk) => {
       stdout += chunk;
       const ready = /^ready (.+)\n/.exec(stdout);
-      if (ready?.[1]) resolve({ child, socket: ready[1], stderr: () => stderr });
+      if (ready?.[1]) {
+        environments.set(ready[1], full);
+        resolve({ child, socket: ready[1], stderr: () => stderr });
+      }
     });
     child.once('exit', (code) =>
       reject(new Error(`the daemon exited (${code}) before it was ready: ${stdout}${stderr}`)),
@@ -80,17 +90,89 @@ export function ask(socket: string, line: string): Promise<Record<string, unknow
   });
 }
 
-/** A hook event as the client sends it. */
+/** `base` (this process's environment) with `env` on top; a variable set to undefined is left out. */
+export function withEnv(
+  env: Record<string, string | undefined>,
+  base: Record<string, string | undefined> = process.env,
+): Record<string, string> {
+  const full: Record<string, string | undefined> = { ...base, ...env };
+  for (const [name, value] of Object.entries(full)) if (value === undefined) delete full[name];
+  return full as Record<string, string>;
+}
+
+/**
+ * A hook event as the client sends it: from a hook whose environment is the daemon's, with
+ * `env` on top.
+ */
 export function askHook(
   socket: string,
   agent: 'claude-code' | 'codex',
   event: unknown,
   cwd = '/',
+  env: Record<string, string | undefined> = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
-  const line = JSON.stringify({ v: 1, agent, stdin: JSON.stringify(event), cwd });
+  const line = JSON.stringify({
+    v: DAEMON_PROTOCOL,
+    agent,
+    stdin: JSON.stringify(event),
+    cwd,
+    env: withEnv(env, environments.get(socket)),
+  });
   return ask(socket, line).then((a) => ({
     code: a.exitCode as number,
     stdout: a.stdout as string,
     stderr: a.stderr as string,
   }));
+}
+
+/**
+ * `hermes hook <agent>` as the agent runs it, with the environment of the daemon at `socket` and
+ * `env` on top: the hook client, which asks that daemon when `env` keys no other one
+ * (protocol.ts `daemonKey`), and answers in-process when it does not answer.
+ */
+export function hookClient(
+  socket: string,
+  agent: 'claude-code' | 'codex',
+  event: unknown,
+  env: Record<string, string | undefined> = {},
+): Promise<Answer> {
+  return runProcess(process.execPath, [bin, 'hook', agent], {
+    env: { ...environments.get(socket), HERMES_DAEMON: undefined, ...env },
+    stdin: JSON.stringify(event),
+  });
+}
+
+/** The same event answered by a fresh hook process, in-process (HERMES_DAEMON=0). */
+export function freshHook(
+  socket: string,
+  agent: 'claude-code' | 'codex',
+  event: unknown,
+  env: Record<string, string | undefined> = {},
+): Promise<Answer> {
+  return hookClient(socket, agent, event, { ...env, HERMES_DAEMON: '0' });
+}
+
+/** How many events the daemon at `socket` has answered. */
+export async function answeredBy(socket: string): Promise<number> {
+  const status = await ask(socket, `{"v":${DAEMON_PROTOCOL},"control":"status"}`);
+  return status.requests as number;
+}
+
+/**
+ * One event (a tool call, a prompt: anything with a `session_id`) through the hook client with
+ * `env` on top of the daemon's, which the daemon must answer (its count goes up), and the same
+ * event of a twin session answered by a fresh hook process: the answers must be equal.
+ */
+export async function answeredAlike(
+  socket: string,
+  event: { session_id: string },
+  env: Record<string, string | undefined> = {},
+): Promise<Answer> {
+  const before = await answeredBy(socket);
+  const daemonSession = { ...event, session_id: `${event.session_id}-d` };
+  const viaDaemon = await hookClient(socket, 'claude-code', daemonSession, env);
+  expect(await answeredBy(socket)).toBe(before + 1);
+  const freshSession = { ...event, session_id: `${event.session_id}-f` };
+  expect(viaDaemon).toEqual(await freshHook(socket, 'claude-code', freshSession, env));
+  return viaDaemon;
 }

@@ -1,0 +1,16 @@
+/**
+ * The entry of a hook daemon's runtime worker (runtime-workers.ts): a thread holding one runtime,
+ * of one project, for the hooks whose environment it was loaded with. The thread's `process.env`
+ * (thread-env.ts) and the read recorder (read-recorder.ts) go in before the framework is
+ * imported, so that everything the framework and the extensions read while the runtime loads —
+ * files and environment variables — is recorded.
+ */
+import { workerData } from 'node:worker_threads';
+import { installReadRecorder } from './read-recorder.js';
+import { installThreadEnv } from './thread-env.js';
+import type { WorkerSetup } from './worker-messages.js';
+
+const env = installThreadEnv();
+const recorder = installReadRecorder((workerData as WorkerSetup).exclude);
+const { serveEvents } = await import('./worker-events.js');
+serveEvents(recorder, env);

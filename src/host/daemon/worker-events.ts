@@ -1,0 +1,93 @@
+import { createRequire } from 'node:module';
+import { parentPort } from 'node:worker_threads';
+import { loadRuntime } from '../../runtime/load-runtime.js';
+import type { Runtime } from '../../runtime/runtime.js';
+import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../command-hook/agents.js';
+import { failed, render } from '../command-hook/answers.js';
+import { answerInTime, printed } from '../command-hook/hook-process.js';
+import { runCommandHook } from '../command-hook/run-hook.js';
+import type { RuntimeSource } from '../command-hook/runtime-source.js';
+import { eventLogger, stderrToEvents } from './event-log.js';
+import type { ReadRecorder } from './read-recorder.js';
+import type { ThreadEnv } from './thread-env.js';
+import type { FromWorker, ToWorker } from './worker-messages.js';
+
+/**
+ * A runtime worker's side of the daemon: each event is answered with the code and deadline of
+ * the hook process (answerInTime, runCommandHook), with `process.env` the asking hook's
+ * environment (thread-env.ts). The thread is started ahead, with only the framework loaded, and
+ * adopts the environment of the first hook it serves. The runtime is loaded by the first event
+ * that needs one, with what it reads (files and variables) recorded and sent to the daemon; it is
+ * kept for the worker's life, and closed when the daemon ends the worker. What the runtime logs, and what extensions write to stderr, while an event is
+ * answered goes on that answer's stderr, as in the hook process; anything else to the daemon's.
+ */
+export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
+  const port = parentPort;
+  if (port === null) throw new Error('the runtime worker runs only as a worker thread');
+  // What the framework loads only when a runtime loads (jiti, which reads the environment as it
+  // loads, CI and agent variables among it), loaded now, while the thread waits for a project:
+  // what the framework reads for itself is not what the runtime depends on.
+  createRequire(import.meta.url)('jiti');
+  const post = (message: FromWorker) => port.postMessage(message);
+  const { logger, collect, append } = eventLogger({
+    debug: (message) => post({ type: 'log', level: 'debug', message }),
+    info: (message) => post({ type: 'log', level: 'info', message }),
+    warn: (message) => post({ type: 'log', level: 'warn', message }),
+    error: (message) => post({ type: 'log', level: 'error', message }),
+  });
+  stderrToEvents(append);
+
+  let runtime: Promise<Runtime> | undefined;
+  const load = async (cwd: string, home: string): Promise<Runtime> => {
+    const noting = env.note();
+    const { records, outcome } = await recorder.record(() => loadRuntime({ cwd, home, logger }));
+    // A failure is never kept: neither a load that failed nor an extension that did not set up
+    // (whose runtime may refuse every tool call) — the next event loads again, in a new worker.
+    const keep = outcome.ok && outcome.value.loadFailures.length === 0;
+    post({ type: 'loaded', records, env: noting.stop(), keep });
+    if (!outcome.ok) throw outcome.error;
+    return outcome.value;
+  };
+  const runtimes: RuntimeSource = {
+    acquire: ({ cwd, home }) => {
+      runtime ??= load(cwd, home);
+      return runtime;
+    },
+    // Kept until the daemon ends the worker.
+    release: async () => {},
+  };
+
+  const answer = async (event: Extract<ToWorker, { type: 'event' }>) => {
+    const agent = COMMAND_HOOK_AGENTS[event.agent] as CommandHookAgent;
+    let reply: { stdout: string; stderr: string; exitCode: number; late: boolean };
+    try {
+      const { value, lines } = await env.run(event.env, () =>
+        collect(() =>
+          answerInTime(
+            agent,
+            async () => event.stdin,
+            (input) => runCommandHook(agent, input, { home: event.home, logger, runtimes }),
+          ),
+        ),
+      );
+      reply = { ...printed(value.answer, lines), late: value.late };
+    } catch (error) {
+      const why = `unexpected error: ${String(error)}`;
+      reply = { ...printed(render(failed(agent, undefined, why))), late: false };
+    }
+    post({ type: 'answer', id: event.id, ...reply });
+  };
+
+  const close = async () => {
+    const loaded = await runtime?.catch(() => undefined);
+    await loaded?.close().catch(() => {});
+    // Whatever an extension left running (a timer, a handler past the deadline) ends with it.
+    process.exit(0);
+  };
+
+  port.on('message', (message: ToWorker) => {
+    if (message.type === 'event') void answer(message);
+    else if (message.type === 'adopt') env.adopt(message.env);
+    else void close();
+  });
+}

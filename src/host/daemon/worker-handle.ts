@@ -1,0 +1,202 @@
+import { Worker } from 'node:worker_threads';
+import type { Logger } from '../../log/logger.js';
+import type { CommandHookAgent } from '../command-hook/agents.js';
+import { failed, render } from '../command-hook/answers.js';
+import { lateAnswer, printed } from '../command-hook/hook-process.js';
+import type { EnvRead } from './thread-env.js';
+import { WatchSet } from './watch-set.js';
+import type { FromWorker, ToWorker, WorkerSetup } from './worker-messages.js';
+
+/** How long a worker may take past an event's deadline before it is taken for stuck. */
+const STUCK_AFTER_MS = 2_000;
+/** How long a worker may take to close its runtime before it is ended anyway. */
+const CLOSE_MS = 5_000;
+
+export interface Printed {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+interface Pending {
+  agent: CommandHookAgent;
+  eventName: string | undefined;
+  timer: ReturnType<typeof setTimeout>;
+  settle(answer: Printed & { late: boolean }): void;
+}
+
+export interface WorkerStart {
+  /** The worker's entry module (runtime-worker.ts, built). */
+  file: string;
+  setup: WorkerSetup;
+  /** The daemon's own log, for what the runtime logs outside any event. */
+  log: Logger;
+}
+
+let lastId = 0;
+
+/**
+ * One runtime worker as the daemon sees it (runtime-worker.ts is the other side): started with
+ * the framework loaded and no runtime, then given to one project and hook environment (`adopt`),
+ * events sent, answers matched to them, what its load read (a WatchSet, once loaded), and its
+ * end. A worker
+ * that dies (an extension's uncaught error ends the thread) or is stuck past an event's deadline
+ * (a handler that never yields) answers its pending events with a failure — a refusal for a tool
+ * call, as the hook process would give — and ends.
+ */
+export class WorkerHandle {
+  /** Events being answered by it now. */
+  users = 0;
+  /** Replaced, evicted or failed: it takes no new event and ends once its last one is answered. */
+  retired = false;
+  /** What it answers for, once adopted (runtime-workers.ts): its key and project root. */
+  key = '';
+  root = '';
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, Pending>();
+  readonly #ended: Promise<void>;
+  #watch: WatchSet | undefined;
+  /** The environment it adopted (its load's), and the variables its load read. */
+  #env: Record<string, string> = {};
+  #envRead: EnvRead | undefined;
+  #keep = true;
+  #exited = false;
+  #closing: Promise<void> | undefined;
+
+  constructor(start: WorkerStart) {
+    this.#worker = new Worker(start.file, { workerData: start.setup });
+    this.#worker.on('message', (message: FromWorker) => {
+      if (message.type === 'loaded') {
+        this.#watch = new WatchSet(message.records);
+        this.#envRead = message.env;
+        this.#keep &&= message.keep;
+      } else if (message.type === 'log') {
+        start.log[message.level](message.message);
+      } else {
+        const { type: _, id, ...answer } = message;
+        this.#settle(id, answer);
+      }
+    });
+    this.#worker.on('error', (error) => {
+      start.log.error(
+        `hermes daemon: the runtime of ${this.root || 'no project'} failed: ${error}`,
+      );
+      this.#fail(`the project's runtime failed: ${error}`);
+    });
+    this.#ended = new Promise((resolve) => {
+      this.#worker.once('exit', () => {
+        this.#exited = true;
+        this.#keep = false;
+        this.#fail("the project's runtime ended before it answered");
+        resolve();
+      });
+    });
+  }
+
+  /**
+   * Gives it to the project `root` (`key`), its `process.env` becoming `env` — the environment of
+   * the hook that asks — before it loads anything of the project.
+   */
+  adopt(key: string, root: string, env: Record<string, string>): void {
+    this.key = key;
+    this.root = root;
+    this.#env = env;
+    const adopt: ToWorker = { type: 'adopt', env };
+    this.#worker.postMessage(adopt);
+  }
+
+  /** Whether it can still be adopted (a spare that has not died meanwhile). */
+  get alive(): boolean {
+    return !this.#exited;
+  }
+
+  /**
+   * Whether it may answer a hook whose environment is `env`: one whose values are those its
+   * runtime was loaded with, of every variable the load read, that sets the variables the load
+   * asked about, and whose variables are the same ones if the load listed them (the whole
+   * environment the same, until it has loaded). The hook's own values are what its event reads.
+   */
+  serves(env: Record<string, string>): boolean {
+    const read = this.#envRead;
+    const same = (name: string) => env[name] === this.#env[name];
+    const names = Object.keys(env);
+    const sameNames =
+      names.length === Object.keys(this.#env).length && names.every((n) => n in this.#env);
+    if (read === undefined) return sameNames && names.every(same);
+    const sameSet = (name: string) => name in env === name in this.#env;
+    return read.values.every(same) && read.present.every(sameSet) && (!read.names || sameNames);
+  }
+
+  /**
+   * Whether it may answer another event: its load (if done) neither failed nor had an extension
+   * fail, it answered nothing late, and nothing its load read has changed since.
+   */
+  get fresh(): boolean {
+    return !this.retired && this.#keep && !(this.#watch?.changed() ?? false);
+  }
+
+  /** Whether what it loaded may be kept (false once a load failure or a late answer is known). */
+  get kept(): boolean {
+    return this.#keep;
+  }
+
+  /** The event answered by the worker, or by a failure if it is stuck past `deadlineMs`. */
+  answer(
+    agent: CommandHookAgent,
+    eventName: string | undefined,
+    stdin: string,
+    home: string,
+    env: Record<string, string>,
+    deadlineMs: number,
+  ): Promise<Printed> {
+    const id = ++lastId;
+    this.users++;
+    return new Promise<Printed & { late: boolean }>((settle) => {
+      const timer = setTimeout(() => {
+        this.#settle(id, { ...printed(lateAnswer(agent, eventName, deadlineMs)), late: true });
+        void this.#worker.terminate();
+      }, deadlineMs + STUCK_AFTER_MS);
+      this.#pending.set(id, { agent, eventName, timer, settle });
+      const event: ToWorker = { type: 'event', id, agent: agent.name, stdin, home, env };
+      if (this.#exited) this.#fail("the project's runtime ended before it answered");
+      else this.#worker.postMessage(event);
+    }).then(({ late, ...answer }) => {
+      this.users--;
+      // Past the deadline the hook process would have exited, ending what was still running.
+      if (late) this.#keep = false;
+      return answer;
+    });
+  }
+
+  /** Closes the runtime (observers flush) and ends the worker; ended anyway after CLOSE_MS. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      const close: ToWorker = { type: 'close' };
+      this.#worker.postMessage(close);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, CLOSE_MS);
+      });
+      await Promise.race([this.#ended, late]);
+      clearTimeout(timer);
+      await this.#worker.terminate();
+      await this.#ended;
+    })();
+    return this.#closing;
+  }
+
+  #settle(id: number, answer: Printed & { late: boolean }): void {
+    const pending = this.#pending.get(id);
+    if (pending === undefined) return;
+    this.#pending.delete(id);
+    clearTimeout(pending.timer);
+    pending.settle(answer);
+  }
+
+  #fail(why: string): void {
+    this.#keep = false;
+    for (const [id, { agent, eventName }] of this.#pending) {
+      this.#settle(id, { ...printed(render(failed(agent, eventName, why))), late: false });
+    }
+  }
+}

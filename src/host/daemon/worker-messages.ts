@@ -1,0 +1,42 @@
+import type { ReadRecord } from './read-stamps.js';
+import type { EnvRead } from './thread-env.js';
+
+/**
+ * What the hook daemon (runtime-workers.ts) and one of its runtime workers (runtime-worker.ts)
+ * say to each other over the worker's port.
+ */
+export type ToWorker =
+  /** Before anything else: the environment of the first hook it serves, the thread's own now. */
+  | { type: 'adopt'; env: Record<string, string> }
+  /**
+   * One hook event to answer as the hook process would, with `$HERMES_HOME` `home` and the asking
+   * hook's environment `env`.
+   */
+  | {
+      type: 'event';
+      id: number;
+      agent: string;
+      stdin: string;
+      home: string;
+      env: Record<string, string>;
+    }
+  /** Close the runtime (observers flush) and end. */
+  | { type: 'close' };
+
+export type FromWorker =
+  /**
+   * The runtime was loaded (or failed to): what loading read — files, and the environment
+   * variables — and whether the runtime may answer later events: not when its load failed or an
+   * extension failed to load or set up, which the next event tries again.
+   */
+  | { type: 'loaded'; records: ReadRecord[]; env: EnvRead; keep: boolean }
+  /** The answer to event `id`, printed as the hook process prints it; `late`: past the deadline. */
+  | { type: 'answer'; id: number; stdout: string; stderr: string; exitCode: number; late: boolean }
+  /** A line the runtime logged while no event was being answered: the daemon's own log. */
+  | { type: 'log'; level: 'debug' | 'info' | 'warn' | 'error'; message: string };
+
+/** What the worker is started with (`workerData`). */
+export interface WorkerSetup {
+  /** Folders whose reads say nothing about the runtime: the framework's own, the transpile cache. */
+  exclude: string[];
+}
