@@ -15,7 +15,7 @@ const bundles = [
   },
   {
     input: 'dist/host/daemon/runtime-worker.js',
-    external: ['jiti', 'cosmiconfig', 'yaml', 'diff', /^node:/],
+    external: ['jiti', 'cosmiconfig', 'yaml', 'diff', /^rolldown(\/|$)/, /^node:/],
     output: { file: 'dist/daemon-worker.bundle.js', format: 'esm' },
   },
   {
