@@ -236,17 +236,22 @@ export default defineExtension({
   });
 });
 
+/** A trusted project of one TypeScript and one `.mjs` extension, and where its bundles are kept. */
+async function trustedPair() {
+  const project = tree({
+    '.git/HEAD': '',
+    '.hermes/extensions/a.ts':
+      "import { defineExtension } from 'hermes-extensions';\nexport default defineExtension({ name: 'a', setup() {} });",
+    '.hermes/extensions/b.mjs': mjsExtension('b'),
+  });
+  const home = tree();
+  await trustProject(project, home);
+  return { project, home, kept: join(home, 'cache', 'bundles') };
+}
+
 describe('bundles', () => {
   it('are made when the project is trusted, so its first load needs no bundler', async () => {
-    const project = tree({
-      '.git/HEAD': '',
-      '.hermes/extensions/a.ts':
-        "import { defineExtension } from 'hermes-extensions';\nexport default defineExtension({ name: 'a', setup() {} });",
-      '.hermes/extensions/b.mjs': mjsExtension('b'),
-    });
-    const home = tree();
-    await trustProject(project, home);
-    const kept = join(home, 'cache', 'bundles');
+    const { project, home, kept } = await trustedPair();
     expect(readdirSync(kept).filter((f) => f.endsWith('.mjs'))).toHaveLength(2);
     const before = readdirSync(kept).map((f) => [f, statSync(join(kept, f)).mtimeMs]);
     const runtime = await load(project, home);
@@ -258,19 +263,9 @@ describe('bundles', () => {
     expect(statSync(kept).mode & 0o777).toBe(0o700);
     await runtime.close();
   });
-});
 
-describe('bundles kept between loads', () => {
   it('are made again for an extension whose files changed, not for the others', async () => {
-    const project = tree({
-      '.git/HEAD': '',
-      '.hermes/extensions/a.ts':
-        "import { defineExtension } from 'hermes-extensions';\nexport default defineExtension({ name: 'a', setup() {} });",
-      '.hermes/extensions/b.mjs': mjsExtension('b'),
-    });
-    const home = tree();
-    await trustProject(project, home);
-    const kept = join(home, 'cache', 'bundles');
+    const { project, home, kept } = await trustedPair();
     const bundles = () =>
       readdirSync(kept)
         .filter((f) => f.endsWith('.mjs'))

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { DAEMON_PROTOCOL } from '../../../src/host/daemon/protocol.js';
 import { tree, tsExtension, write } from '../../support/fixtures.js';
 import { built, root, runBin, runHook } from '../../support/run-bin.js';
-import { ask, askHook, socketFolder, startDaemon } from './daemon-support.js';
+import { ask, askHook, bash, reasonOf, socketFolder, startDaemon } from './daemon-support.js';
 
 const workflowGuard = `extensions:\n  paths: [${JSON.stringify(join(root, 'extensions/workflow-guard'))}]\n`;
 
@@ -21,21 +21,6 @@ function setup(homeFiles: Record<string, string> = {}) {
   const env = { HERMES_HOME: home, HOME: home, HERMES_DAEMON_DIR: socketFolder() };
   return { home, project, env };
 }
-
-const bash = (cwd: string, session = 's1', command = 'ls') => ({
-  session_id: session,
-  transcript_path: '/dev/null',
-  cwd,
-  permission_mode: 'default',
-  hook_event_name: 'PreToolUse',
-  tool_name: 'Bash',
-  tool_input: { command, description: 'list' },
-});
-
-const reasonOf = (answer: { stdout: string }) =>
-  answer.stdout === ''
-    ? undefined
-    : JSON.parse(answer.stdout).hookSpecificOutput?.permissionDecisionReason;
 
 describe.runIf(built)('the hook daemon answers', () => {
   it('as the hook process does (workflow-guard deny, then allow), sharing the turn on disk with it', async () => {

@@ -7,8 +7,10 @@ import {
   answeredBy,
   ask,
   askHook,
+  bash,
   freshHook,
   hookClient,
+  reasonOf,
   socketFolder,
   startDaemon,
 } from './daemon-support.js';
@@ -25,21 +27,6 @@ function setup(homeFiles: Record<string, string>) {
   };
   return { home, env };
 }
-
-const bash = (cwd: string, session: string) => ({
-  session_id: session,
-  transcript_path: '/dev/null',
-  cwd,
-  permission_mode: 'default',
-  hook_event_name: 'PreToolUse',
-  tool_name: 'Bash',
-  tool_input: { command: 'ls', description: 'list' },
-});
-
-const reasonOf = (answer: { stdout: string }) =>
-  answer.stdout === ''
-    ? undefined
-    : JSON.parse(answer.stdout).hookSpecificOutput?.permissionDecisionReason;
 
 /** Refuses every shell call, saying what it read: in `setup`, and when the call came. */
 const envy = tsExtension(

@@ -9,7 +9,9 @@ import {
   answeredBy,
   ask,
   askHook,
+  bash,
   hookClient,
+  reasonOf,
   socketFolder,
   startDaemon,
 } from './daemon-support.js';
@@ -31,21 +33,6 @@ function setup(homeFiles: Record<string, string> = {}) {
   };
   return { home, project, env };
 }
-
-const bash = (cwd: string, session: string, command: string) => ({
-  session_id: session,
-  transcript_path: '/dev/null',
-  cwd,
-  permission_mode: 'default',
-  hook_event_name: 'PreToolUse',
-  tool_name: 'Bash',
-  tool_input: { command, description: 'run' },
-});
-
-const reasonOf = (answer: { stdout: string }) =>
-  answer.stdout === ''
-    ? undefined
-    : JSON.parse(answer.stdout).hookSpecificOutput?.permissionDecisionReason;
 
 const both = (socket: string, event: ReturnType<typeof bash>) => answeredAlike(socket, event);
 
@@ -140,7 +127,7 @@ describe.runIf(built)('the hook daemon reloads', () => {
     }
   });
 
-  it('nothing for what an extension writes into its own folder, and grows no memory', async () => {
+  it('nothing for what an extension writes into its own folder: one load for 70 events', async () => {
     const { home, project, env } = setup();
     const loads = join(home, 'loads.txt');
     write(home, {
@@ -160,19 +147,15 @@ describe.runIf(built)('the hook daemon reloads', () => {
     });
     const loaded = () => readFileSync(loads, 'utf8').split('\n').length - 1;
     const { socket } = await startDaemon(env);
-    const rss = async () => (await ask(socket, '{"v":2,"control":"status"}')).rss as number;
-    for (let i = 0; i < 10; i++)
-      await askHook(socket, 'claude-code', bash(project, 'w', 'ls'), project);
-    const warm = await rss();
-    for (let i = 0; i < 60; i++)
+    for (let i = 0; i < 70; i++)
       await askHook(socket, 'claude-code', bash(project, 'w', 'ls'), project);
     expect(readFileSync(join(home, 'extensions/audit/audit.log'), 'utf8').split('\n')).toHaveLength(
       71,
     );
     expect(loaded()).toBe(1);
+    // One runtime, loaded once: no reload per event, so no load's modules pile up in memory
+    // (what memory a runtime takes is `hermes daemon status`'s, not a timing here).
     expect((await ask(socket, '{"v":2,"control":"status"}')).runtimes).toBe(1);
-    // A reload per event keeps every load's modules: tens of megabytes over these 60 events.
-    expect((await rss()) - warm).toBeLessThan(24 * 1024 * 1024);
     expect(reasonOf(await both(socket, bash(project, 'w', 'rm')))).toBe('audit refuses rm');
     // The fresh process loaded it once more; the daemon did not.
     expect(loaded()).toBe(2);

@@ -176,3 +176,20 @@ export async function answeredAlike(
   expect(viaDaemon).toEqual(await freshHook(socket, 'claude-code', freshSession, env));
   return viaDaemon;
 }
+
+/** A Claude Code PreToolUse event for a Bash call, as the agent writes it on the hook's stdin. */
+export const bash = (cwd: string, session = 's1', command = 'ls') => ({
+  session_id: session,
+  transcript_path: '/dev/null',
+  cwd,
+  permission_mode: 'default',
+  hook_event_name: 'PreToolUse',
+  tool_name: 'Bash',
+  tool_input: { command, description: 'list' },
+});
+
+/** The reason of a Claude Code answer's decision; undefined for an empty answer (allowed). */
+export const reasonOf = (answer: { stdout: string }) =>
+  answer.stdout === ''
+    ? undefined
+    : JSON.parse(answer.stdout).hookSpecificOutput?.permissionDecisionReason;
