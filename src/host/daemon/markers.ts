@@ -1,10 +1,12 @@
 import {
   closeSync,
+  existsSync,
   ftruncateSync,
   lstatSync,
   openSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
@@ -62,9 +64,12 @@ export function markStuck(socket: string, id: SocketId): void {
 
 /** Whether the socket `id` is the one marked not serving (a marker of an older socket is not). */
 export function markedStuck(socket: string, id: SocketId): boolean {
+  const path = stuckPath(socket);
+  // Mostly there is none: asked first, which costs less than a read that throws.
+  if (!existsSync(path)) return false;
   let marker: Partial<SocketId>;
   try {
-    marker = JSON.parse(readFileSync(stuckPath(socket), 'utf8')) as Partial<SocketId>;
+    marker = JSON.parse(readFileSync(path, 'utf8')) as Partial<SocketId>;
   } catch {
     return false;
   }
@@ -77,9 +82,9 @@ export function unmarkStuck(socket: string, id: SocketId): void {
 }
 
 /**
- * How long a start may take before another may begin: a daemon listens within a second or two
- * even on a loaded machine, and removes the lock then. A start that left its lock (its daemon
- * failed) holds off the next one that long: failing starts are not repeated on every call.
+ * How long a start holds off the next one: a daemon listens within a second or two even on a
+ * loaded machine, and removes the lock then. A start whose daemon failed leaves its lock, so a
+ * daemon that cannot start is tried again once in that time, not on every call.
  */
 export const START_STALE_MS = 10_000;
 
@@ -94,17 +99,21 @@ interface StartLock {
 }
 
 function readLock(socket: string): StartLock | undefined {
+  const path = startPath(socket);
+  let text: string;
+  let since: number;
   try {
-    const lock = JSON.parse(readFileSync(startPath(socket), 'utf8')) as Partial<StartLock>;
-    return typeof lock?.pid === 'number' && typeof lock.at === 'number'
-      ? (lock as StartLock)
-      : { pid: 0, at: 0 };
-  } catch (error) {
-    // Being written (empty): taken, by someone who is about to say who.
-    return (error as NodeJS.ErrnoException).code === 'ENOENT'
-      ? undefined
-      : { pid: 0, at: Date.now() };
+    since = statSync(path).mtimeMs;
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
   }
+  try {
+    const lock = JSON.parse(text) as Partial<StartLock>;
+    if (typeof lock?.pid === 'number' && typeof lock.at === 'number') return lock as StartLock;
+  } catch {}
+  // Being written, or left half-written: taken since the file was, by no one known.
+  return { pid: 0, at: since };
 }
 
 function alive(pid: number): boolean {
@@ -116,7 +125,7 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Whether a start is under way: the lock is there, recent, and its process lives. */
+/** Whether a start is under way (worth waiting for): its lock is recent, and its process lives. */
 export function starting(socket: string): boolean {
   const lock = readLock(socket);
   return (
@@ -127,8 +136,9 @@ export function starting(socket: string): boolean {
 }
 
 /**
- * Takes the start lock (exclusive create) for this process, or a stale one over; undefined when
- * another start is under way. The holder names the daemon it starts with `started`.
+ * Takes the start lock (exclusive create) for this process, or one older than START_STALE_MS
+ * over; undefined when another start holds it. The holder names the daemon it starts with
+ * `started`.
  */
 export function takeStart(socket: string): { started(pid: number): void } | undefined {
   const path = startPath(socket);
@@ -136,9 +146,11 @@ export function takeStart(socket: string): { started(pid: number): void } | unde
   try {
     fd = openSync(path, 'wx', 0o600);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || starting(socket)) return undefined;
-    // Stale: the start it names ended long ago, or its daemon is gone. Two takers of one stale
-    // lock may both start; the daemons settle that between them (server.ts keeps one).
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return undefined;
+    const lock = readLock(socket);
+    if (lock !== undefined && Date.now() - lock.at < START_STALE_MS) return undefined;
+    // Stale. Two takers of one stale lock may both start; the daemons settle that between them
+    // (server.ts: one listens, the other exits).
     rmSync(path, { force: true });
     try {
       fd = openSync(path, 'wx', 0o600);
