@@ -298,8 +298,14 @@ function ask(
     );
     // With less time left than a daemon has to acknowledge, silence says nothing about it.
     const silence = acknowledgeMs < ackMs() ? 'failed' : 'noAck';
+    // Decided after the loop's next poll: an acknowledgement that came while this process was
+    // not running (a loaded machine) is read first, not taken for silence.
     const ackTimer = setTimeout(
-      () => finish({ why: `no acknowledgement within ${acknowledgeMs} ms`, kind: silence }),
+      () =>
+        setImmediate(() => {
+          if (!acknowledged)
+            finish({ why: `no acknowledgement within ${acknowledgeMs} ms`, kind: silence });
+        }),
       Math.max(0, acknowledgeMs),
     );
     const socket = createConnection(path);
