@@ -23,7 +23,16 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { hookDeadlineMs } from '../hook-deadline.js';
 import { daemonDirProblem, ensureDaemonDir } from './daemon-dir.js';
-import { atPath, markedStuck, markStuck, notASocket, starting, takeStart } from './markers.js';
+import {
+  type AtPath,
+  atPath,
+  endStart,
+  markedStuck,
+  markStuck,
+  notASocket,
+  starting,
+  takeStart,
+} from './markers.js';
 import {
   DAEMON_ACK,
   DAEMON_PROTOCOL,
@@ -143,7 +152,7 @@ async function attempt(
     if ('exitCode' in reply) return answered(reply);
     if (reply.kind === 'noAck') {
       markStuck(socket, found.id);
-      const replaced = startDaemon(socket, bin) ? ' (a new daemon is started)' : '';
+      const replaced = startDaemon(socket, bin, found) ? ' (a new daemon is started)' : '';
       const notice = `the hook daemon at ${socket} did not acknowledge the call within ${ackMs()} ms: it is not serving, and is skipped from now on${replaced}; this call is answered in-process`;
       return fallback(reply.why, notice);
     }
@@ -151,7 +160,7 @@ async function attempt(
     if (reply.kind === 'failed') return fallback(reply.why);
     // Gone (a dead daemon's socket): started again below.
   }
-  if (startDaemon(socket, bin)) return fallback('no daemon serves: one is started');
+  if (startDaemon(socket, bin, found)) return fallback('no daemon serves: one is started');
   return waitForStart(socket, request, deadline, answered, fallback);
 }
 
@@ -171,7 +180,6 @@ async function waitForStart(
   const until = Date.now() + waitMs;
   while (Date.now() < until) {
     await new Promise((tick) => setTimeout(tick, POLL_MS));
-    // Read before the socket: a daemon renames its socket into place, then ends the start.
     const inProgress = starting(socket);
     const found = atPath(socket);
     if (found.kind === 'socket' && !markedStuck(socket, found.id)) {
@@ -188,13 +196,19 @@ async function waitForStart(
 /**
  * Starts the daemon for this home, version and environment in the background, detached and
  * with no stdio of the agent's (an agent waits for its hook's pipes to close), unless another
- * start is under way (markers.ts `takeStart`): false then. In the hook's working folder, so a
- * relative `$HERMES_HOME` names the same home. Started before this call answers in-process, so
- * the hooks that arrive meanwhile find it sooner.
+ * start holds the lock (markers.ts `takeStart`), or a daemon has come up at the socket since it
+ * was `found`: false then. In the hook's working folder, so a relative `$HERMES_HOME` names the
+ * same home. Started before this call answers in-process, so the hooks that arrive meanwhile find
+ * it sooner.
  */
-function startDaemon(socket: string, bin: string): boolean {
+function startDaemon(socket: string, bin: string, found: AtPath): boolean {
   const start = takeStart(socket);
   if (start === undefined) return false;
+  const now = atPath(socket);
+  if (now.kind === 'socket' && !markedStuck(socket, now.id) && !sameSocket(found, now)) {
+    endStart(socket, process.pid);
+    return false;
+  }
   let pid = process.pid;
   try {
     const { spawn } = process.getBuiltinModule('node:child_process');
@@ -210,6 +224,15 @@ function startDaemon(socket: string, bin: string): boolean {
   }
   start.started(pid);
   return true;
+}
+
+function sameSocket(a: AtPath, b: AtPath): boolean {
+  return (
+    a.kind === 'socket' &&
+    b.kind === 'socket' &&
+    a.id.ino === b.id.ino &&
+    a.id.ctimeMs === b.id.ctimeMs
+  );
 }
 
 function ackMs(): number {

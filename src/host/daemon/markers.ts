@@ -83,8 +83,9 @@ export function unmarkStuck(socket: string, id: SocketId): void {
 
 /**
  * How long a start holds off the next one: a daemon listens within a second or two even on a
- * loaded machine, and removes the lock then. A start whose daemon failed leaves its lock, so a
- * daemon that cannot start is tried again once in that time, not on every call.
+ * loaded machine. The lock stays that long whether its daemon came up or not: a hook that found
+ * no socket just before the daemon listened does not start another, and a daemon that cannot
+ * start is tried again once in that time, not on every call.
  */
 export const START_STALE_MS = 10_000;
 
@@ -174,7 +175,7 @@ export function takeStart(socket: string): { started(pid: number): void } | unde
   };
 }
 
-/** The start is over (the daemon listens, or found one that does). */
-export function endStart(socket: string): void {
-  rmSync(startPath(socket), { force: true });
+/** Removes the lock if it names `pid` (a daemon going, or a hook that found one serving). */
+export function endStart(socket: string, pid: number): void {
+  if (readLock(socket)?.pid === pid) rmSync(startPath(socket), { force: true });
 }

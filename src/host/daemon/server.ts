@@ -82,11 +82,7 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
     if (found.kind === 'other') throw new DaemonDirError(notASocket(socket, found.what));
     return found.kind === 'socket' && !markedStuck(socket, found.id) && (await answers(socket));
   };
-  if (await serving()) {
-    // The start that was under way (markers.ts) has its daemon: this one.
-    endStart(socket);
-    return undefined;
-  }
+  if (await serving()) return undefined;
 
   const runtimes = new RuntimeWorkers({ home, log: own, maxRuntimes: maxFromEnv(env) });
   const startedAt = new Date();
@@ -236,8 +232,6 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
 
   const server = createServer({ allowHalfOpen: true }, handle);
   const listened = await listenAt(server, socket, serving);
-  // Either way the start is over: this daemon listens, or another one serves.
-  endStart(socket);
   if (listened === undefined) return undefined;
   // The socket as this daemon made it (no event is handled before this is set).
   const mine: SocketId = listened;
@@ -247,8 +241,9 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
       clearTimeout(idle);
       clearInterval(watchPath);
       server.close();
-      // A marker that names this daemon's socket has served its purpose.
+      // What names this daemon beside its socket has served its purpose (markers.ts).
       unmarkStuck(socket, mine);
+      endStart(socket, process.pid);
       // Only our own: a daemon that started since may listen at this path now.
       const found = atPath(socket);
       if (found.kind === 'socket' && found.id.ino === mine.ino) rmSync(socket, { force: true });
