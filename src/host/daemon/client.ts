@@ -206,6 +206,7 @@ function startDaemon(socket: string, bin: string, found: AtPath): boolean {
   if (start === undefined) return false;
   const now = atPath(socket);
   if (now.kind === 'socket' && !markedStuck(socket, now.id) && !sameSocket(found, now)) {
+    start.started(process.pid);
     endStart(socket, process.pid);
     return false;
   }
@@ -220,7 +221,8 @@ function startDaemon(socket: string, bin: string, found: AtPath): boolean {
     child.on('error', () => {}).unref();
     pid = child.pid ?? pid;
   } catch {
-    // The lock names this process then, and is free once it has answered and gone.
+    // The lock names this process then: no hook waits for it once this one has gone, and the
+    // next start comes once the lock is stale (markers.ts).
   }
   start.started(pid);
   return true;
