@@ -63,9 +63,12 @@ export interface HookDaemon {
  * The hook daemon (README, The hook daemon): answers `hermes hook <agent>` events sent over its
  * socket with the same code the hook process runs (runCommandHook, the same deadline), from
  * runtimes it keeps per project and hook environment, each in a worker thread
- * (runtime-workers.ts). Events of one session are answered in order; others at once. Resolves
- * undefined, without listening, when a live daemon already answers on the socket. Exits on its
- * own after `idleMs` without an event.
+ * (runtime-workers.ts). Events of one session are answered in order; others at once; each
+ * request acknowledged at once, and none started whose client has gone (protocol.ts). Resolves
+ * undefined, without listening, when a live daemon already answers on the socket (one a client
+ * marked as not serving is replaced: markers.ts); throws a DaemonDirError, having made nothing,
+ * when something other than a socket is at its path. Exits on its own after `idleMs` without an
+ * event, and once its path is another daemon's or marked.
  */
 export async function startHookDaemon(options: HookDaemonOptions): Promise<HookDaemon | undefined> {
   const env = options.env ?? process.env;
