@@ -83,9 +83,9 @@ export function unmarkStuck(socket: string, id: SocketId): void {
 
 /**
  * How long a start holds off the next one: a daemon listens within a second or two even on a
- * loaded machine. The lock stays that long whether its daemon came up or not: a hook that found
- * no socket just before the daemon listened does not start another, and a daemon that cannot
- * start is tried again once in that time, not on every call.
+ * loaded machine, and then removes the lock that names it (so a replacement can start at once if
+ * it is later found not serving). A start whose daemon failed leaves its lock: a daemon that
+ * cannot start is tried again once in that time, not on every call.
  */
 export const START_STALE_MS = 10_000;
 

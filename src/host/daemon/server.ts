@@ -85,7 +85,11 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
     if (found.kind === 'other') throw new DaemonDirError(notASocket(socket, found.what));
     return found.kind === 'socket' && !markedStuck(socket, found.id) && (await answers(socket));
   };
-  if (await serving()) return undefined;
+  if (await serving()) {
+    // The start that named this daemon (markers.ts) has its daemon: the one serving.
+    endStart(socket, process.pid);
+    return undefined;
+  }
 
   const runtimes = new RuntimeWorkers({ home, log: own, maxRuntimes: maxFromEnv(env) });
   const startedAt = new Date();
@@ -235,6 +239,9 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
 
   const server = createServer({ allowHalfOpen: true }, handle);
   const listened = await listenAt(server, socket, serving);
+  // Either way the start that named this daemon is over: it listens, or another one serves. (A
+  // hook that found no socket just before takes the lock after and sees this one: client.ts.)
+  endStart(socket, process.pid);
   if (listened === undefined) return undefined;
   // The socket as this daemon made it (no event is handled before this is set).
   const mine: SocketId = listened;

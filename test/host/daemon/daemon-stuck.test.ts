@@ -61,4 +61,39 @@ describe.runIf(built)('a hook daemon that does not serve (stopped)', () => {
     expect(r.daemonStarts()).toHaveLength(2);
     await stopDaemon(r.env);
   });
+
+  it('is replaced at once also when a hook started it moments before', async () => {
+    const r = recorded(DEADLINE);
+    // No daemon: this hook starts one, which then answers.
+    expect(reasonOf(await hook(r, 'cold', 'cold'))).toBe(decidedBy('cold'));
+    const first = await eventually(() => r.daemonStarts()[0]);
+    if (first === undefined) throw new Error('no daemon was started');
+    await eventually(() => (existsSync(r.socket) ? true : undefined));
+    expect(reasonOf(await hook(r, 'warm', 'warm'))).toBe(decidedBy('warm'));
+    expect(r.decisions()).toContainEqual({ pid: first, command: 'warm' });
+
+    process.kill(first, 'SIGSTOP');
+    try {
+      const answer = await hook(r, 's1', 'stopped');
+      expect(reasonOf(answer)).toBe(decidedBy('stopped'));
+      expect(answer.stderr).toMatch(/did not acknowledge .*\(a new daemon is started\)/);
+      const replacement = await eventually(() => r.daemonStarts()[1]);
+      expect(replacement).toBeDefined();
+    } finally {
+      process.kill(first, 'SIGCONT');
+    }
+    const gone = await eventually(() => {
+      try {
+        process.kill(first, 0);
+        return undefined;
+      } catch {
+        return true;
+      }
+    });
+    expect(gone).toBe(true);
+    expect(r.decisions().filter(({ pid }) => pid === first)).toEqual([
+      { pid: first, command: 'warm' },
+    ]);
+    await stopDaemon(r.env);
+  });
 });
