@@ -158,7 +158,8 @@ async function storm(round, think, args, env) {
       if (think > 0 && step[2] === 'think') await sleep(think);
       const input = eventOf(id, step);
       const { ms, stdout } = await call(args ?? [bin, 'hook', 'claude-code'], env, input);
-      (times[step[0]] ??= []).push(ms);
+      times[step[0]] ??= [];
+      times[step[0]].push(ms);
       if (args === null && decisionOf(stdout) !== expected[i])
         wrong.push({ session: id, event: i, got: decisionOf(stdout), expected: expected[i] });
     }
