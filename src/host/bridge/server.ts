@@ -70,8 +70,8 @@ export async function serveBridge(options: BridgeOptions): Promise<void> {
       // Throws when the result is not JSON; answered as the internal error it is, below.
       return id === undefined ? undefined : JSON.stringify({ jsonrpc: '2.0', id, result });
     } catch (error) {
-      if (id === undefined) logger.warn(`bridge: notification "${method}": ${errorMessage(error)}`);
-      else return errorLine(id, errorCode(error), errorMessage(error));
+      if (id !== undefined) return errorLine(id, errorCode(error), errorMessage(error));
+      logger.warn(`bridge: notification "${method}": ${errorMessage(error)}`);
       return undefined;
     }
   };
@@ -108,12 +108,8 @@ export async function serveBridge(options: BridgeOptions): Promise<void> {
     const text = line.toString('utf8');
     if (text.trim() === '') return undefined;
     const parsed = parseLine(text);
-    const request = isRejected(parsed)
-      ? parsed
-      : Array.isArray(parsed.value)
-        ? parsed.value
-        : checkRequest(parsed.value);
-    if (Array.isArray(request)) return batch(request);
+    if (!isRejected(parsed) && Array.isArray(parsed.value)) return batch(parsed.value);
+    const request = isRejected(parsed) ? parsed : checkRequest(parsed.value);
     if (isRejected(request)) {
       writer.sendError(request.id, request.rejected.code, request.rejected.message);
       return undefined;

@@ -30,8 +30,8 @@ export function eventLogger(
   outside(level: keyof Logger, message: string): void;
   /**
    * Runs `work` (loading the runtime) as the runtime's, not the asking event's: what it logs
-   * before the event is answered still goes on the answer's stderr, but what what it started
-   * (an exporter's timer, an extension's interval) logs later is told with any session's answer.
+   * before the event is answered still goes on the answer's stderr, but what it starts (an
+   * exporter's timer, an extension's interval) logs later as no session's: told with any answer.
    */
   asRuntime<T>(work: () => T): T;
 } {
