@@ -109,6 +109,23 @@ describe.runIf(built)('what the hook daemon logs after an answer', () => {
     expect(count(b1.stderr + b2.stderr, audit)).toBe(0);
   });
 
+  it('is told even when the runtime that logged it was replaced meanwhile', async () => {
+    const project = tree({ '.git/HEAD': '' });
+    const flags = tree();
+    const home = tree({ 'extensions/late.ts': late(flags) });
+    const env = { HERMES_HOME: home, HOME: home, HERMES_DAEMON_DIR: socketFolder() };
+    const { socket } = await startDaemon(env);
+    await askHook(socket, 'claude-code', afterTool(project, 'A'));
+    write(flags, { 'go-A': '' });
+    await logged(join(home, 'logs', 'daemon.log'), ['late warning of A']);
+    // A new extension: the next event is answered by a runtime loaded afresh, in a new worker.
+    write(home, { 'extensions/other.ts': tsExtension('other') });
+    const a2 = await askHook(socket, 'claude-code', bash(project, 'A'));
+    expect(count(a2.stderr, 'late warning of A')).toBe(1);
+    const a3 = await askHook(socket, 'claude-code', bash(project, 'A'));
+    expect(a3.stderr).not.toContain('late warning of A');
+  });
+
   it('is where `hermes daemon status` points', async () => {
     const home = tree();
     const env = { HERMES_HOME: home, HOME: home, HERMES_DAEMON_DIR: socketFolder() };
