@@ -9,6 +9,7 @@ import { runCommandHook } from '../command-hook/run-hook.js';
 import type { RuntimeSource } from '../command-hook/runtime-source.js';
 import { eventLogger, stderrToEvents } from './event-log.js';
 import type { ReadRecorder } from './read-recorder.js';
+import { sessionOf } from './requests.js';
 import type { ThreadEnv } from './thread-env.js';
 import type { FromWorker, ToWorker } from './worker-messages.js';
 
@@ -29,13 +30,20 @@ export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
   // what the framework reads for itself is not what the runtime depends on.
   createRequire(import.meta.url)('jiti');
   const post = (message: FromWorker) => port.postMessage(message);
-  const { logger, collect, append } = eventLogger({
-    debug: (message) => post({ type: 'log', level: 'debug', message }),
-    info: (message) => post({ type: 'log', level: 'info', message }),
-    warn: (message) => post({ type: 'log', level: 'warn', message }),
-    error: (message) => post({ type: 'log', level: 'error', message }),
-  });
-  stderrToEvents(append);
+  // What is logged after an answer goes to the daemon's log; warnings and errors are marked to be
+  // told with a later answer, of the session whose event's work logged them if known (the daemon
+  // keeps them: late-notices.ts).
+  const { logger, collect, append, outside, asRuntime } = eventLogger(
+    {
+      debug: (message) => post({ type: 'log', level: 'debug', message }),
+      info: (message) => post({ type: 'log', level: 'info', message }),
+      warn: (message) => post({ type: 'log', level: 'warn', message }),
+      error: (message) => post({ type: 'log', level: 'error', message }),
+    },
+    (level, message, session) =>
+      post({ type: 'log', level, message, tell: session === undefined ? {} : { session } }),
+  );
+  stderrToEvents(append, outside);
 
   let runtime: Promise<Runtime> | undefined;
   const load = async (cwd: string, home: string): Promise<Runtime> => {
@@ -50,7 +58,7 @@ export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
   };
   const runtimes: RuntimeSource = {
     acquire: ({ cwd, home }) => {
-      runtime ??= load(cwd, home);
+      runtime ??= asRuntime(() => load(cwd, home));
       return runtime;
     },
     // Kept until the daemon ends the worker.
@@ -60,14 +68,17 @@ export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
   const answer = async (event: Extract<ToWorker, { type: 'event' }>) => {
     const agent = COMMAND_HOOK_AGENTS[event.agent] as CommandHookAgent;
     let reply: { stdout: string; stderr: string; exitCode: number; late: boolean };
+    const session = sessionOf(event.stdin);
     try {
       const { value, lines } = await env.run(event.env, () =>
-        collect(() =>
-          answerInTime(
-            agent,
-            async () => event.stdin,
-            (input) => runCommandHook(agent, input, { home: event.home, logger, runtimes }),
-          ),
+        collect(
+          () =>
+            answerInTime(
+              agent,
+              async () => event.stdin,
+              (input) => runCommandHook(agent, input, { home: event.home, logger, runtimes }),
+            ),
+          session,
         ),
       );
       reply = { ...printed(value.answer, lines), late: value.late };

@@ -31,6 +31,8 @@ export interface WorkerStart {
   setup: WorkerSetup;
   /** The daemon's own log, for what the runtime logs outside any event. */
   log: Logger;
+  /** A warning logged outside any event, to tell with a later answer (worker-messages.ts `tell`). */
+  tell?(message: string, session: string | undefined): void;
 }
 
 let lastId = 0;
@@ -72,6 +74,7 @@ export class WorkerHandle {
         this.#keep &&= message.keep;
       } else if (message.type === 'log') {
         start.log[message.level](message.message);
+        if (message.tell !== undefined) start.tell?.(message.message, message.tell.session);
       } else {
         const { type: _, id, ...answer } = message;
         this.#settle(id, answer);
