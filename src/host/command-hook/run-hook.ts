@@ -51,18 +51,18 @@ export interface CommandHookOptions {
  * `updatedInput`, with the agent's rewrite decision); the agent's end events (`Stop`,
  * and Claude Code's `SessionEnd`) → the turn ends and its state goes; `PostToolUse` → answered
  * with nothing unless it is an after-tools event (otherwise only reported). Observers are told
- * what the process knows, as the in-process host tells them (observed.ts): `on_session_start` at the prompt, `pre_tool_call`, `hook_decision`
- * and, for a refused call, its `post_tool_call` at `PreToolUse`, the call's outcome at
- * `PostToolUse`, `on_session_end` at the end of the turn; the runtime is closed before the process
- * exits, so what they buffered is written. The turn's state lives in
- * `$HERMES_HOME/turns/` between the separate processes of one turn; when the agent names its
- * turns (Codex's `turn_id`), a new id starts a new turn even if the last one never stopped.
+ * what the process knows, as the in-process host tells them (observed.ts): `on_session_start` at
+ * the prompt, `pre_tool_call`, `hook_decision` and, for a refused call, its `post_tool_call` at
+ * `PreToolUse`, the call's outcome at `PostToolUse`, `on_session_end` at the end of the turn; the
+ * runtime is closed before the process exits, so what they buffered is written. The turn's state
+ * lives in `$HERMES_HOME/turns/` between the separate processes of one turn; when the agent names
+ * its turns (Codex's `turn_id`), a new id starts a new turn even if the last one never stopped.
  *
  * One decision per tool call (decisions.ts): a `PreToolUse` is decided, and its answer recorded
  * by its `tool_use_id`, in one update of the turn under its lock; the same call again (a late
  * daemon after the fallback answered, a retried hook) gets that answer, and its id with another
- * call a deny. At the turn's end the user is told, once a session, of calls whose outcome the agent
- * reported but that were never decided: the hook did not run for them (turn-coverage.ts).
+ * call a deny. At the turn's end the user is told, once a session, of calls whose outcome the
+ * agent reported but that were never decided: the hook did not run for them (turn-coverage.ts).
  *
  * Fails closed: both agents run a tool call whose hook exits 1, crashes or answers what they do
  * not accept, so every failure — an event that cannot be read, a config that does not load, a

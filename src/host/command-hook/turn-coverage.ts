@@ -70,11 +70,14 @@ export function uncheckedNotice(
   const shown = tools.length > 10 ? [...tools.slice(0, 10), '…'] : tools;
   const one = calls.length === 1;
   const count = calls.length >= UNCHECKED_KEPT ? `At least ${calls.length}` : `${calls.length}`;
-  const text =
-    `Hermes: ${count} tool call${one ? '' : 's'} of this turn ran without a decision of the hermes hook (${shown.join(', ')}): ` +
-    `${agent.title} reported ${one ? 'its' : 'their'} outcome, but the hook's PreToolUse never answered for ${one ? 'it' : 'them'}, so no extension checked ${one ? 'it' : 'them'}. ` +
-    `Check with \`hermes extensions doctor\` that the hook starts, and that its PreToolUse entry covers every tool (\`hermes hook install ${agent.name}\` puts it there). ` +
-    'Told once per session.';
+  const [them, their] = one ? ['it', 'its'] : ['them', 'their'];
+  const text = [
+    `Hermes: ${count} tool call${one ? '' : 's'} of this turn ran without a decision of the`,
+    `hermes hook (${shown.join(', ')}): ${agent.title} reported ${their} outcome, but the hook's`,
+    `PreToolUse never answered for ${them}, so no extension checked ${them}. Check with`,
+    '`hermes extensions doctor` that the hook starts, and that its PreToolUse entry covers every',
+    `tool (\`hermes hook install ${agent.name}\` puts it there). Told once per session.`,
+  ].join(' ');
   return { key: NOTICE_KEY, text };
 }
 

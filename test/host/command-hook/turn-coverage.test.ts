@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answerSchema } from '../../support/agent-answers.js';
 import { tree, tsExtension } from '../../support/fixtures.js';
@@ -141,3 +143,15 @@ describe.runIf(built).each(['claude-code', 'codex'] as const)(
     });
   },
 );
+
+describe.runIf(built)('hermes hook claude-code at SessionEnd', { timeout: 60_000 }, () => {
+  it('tells of an interrupted turn’s undecided calls, and keeps no record of the session', async () => {
+    const { home, events } = setup('claude-code');
+    const e = events();
+    const end = { ...e.stop(), hook_event_name: 'SessionEnd', reason: 'other' };
+    const ended = await send('claude-code', home, e.prompt(), e.post('c1', 'Write'), end);
+    expect(ended).toEqual({ systemMessage: expect.stringMatching(unchecked) });
+    // Neither the turn nor what the session was told is left behind.
+    expect(readdirSync(join(home, 'turns')).filter((f) => !f.startsWith('.'))).toEqual([]);
+  });
+});
