@@ -70,7 +70,8 @@ describe.runIf(built)('hermes hook claude-code', () => {
     });
     expect(JSON.parse(bash.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
     write(project, { 'plans/active/plan.md': '# Plan\n1. fix\n' });
-    const allowed = await hook(home, edit);
+    // The model tries again: a new call, with its own id.
+    const allowed = await hook(home, { ...edit, tool_use_id: 'toolu_2' });
     expect(allowed).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 
@@ -130,7 +131,7 @@ describe.runIf(built)('hermes hook claude-code', () => {
         ...base,
         hook_event_name: 'PreToolUse',
         tool_name: 'Write',
-        tool_use_id: 'toolu_ask',
+        tool_use_id: `toolu_${file}`,
         tool_input: { file_path: join(project, file), content: 'x' },
       });
     const asked = await write('plans/notes.tmp');

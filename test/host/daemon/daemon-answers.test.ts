@@ -46,7 +46,12 @@ describe.runIf(built)('the hook daemon answers', () => {
     );
     expect(reasonOf(await both(edit))).toMatch(/Write the plan at plans\/active\/plan\.md/);
     write(project, { 'plans/active/plan.md': '# Plan\n1. fix\n' });
-    expect(await both(edit)).toEqual({ code: 0, stdout: '', stderr: '' });
+    // A new call (one id is decided once).
+    expect(await both({ ...edit, tool_use_id: 'toolu_2' })).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
 
     // One turn, half through the daemon and half through a hook process: the state is on disk.
     await askHook(socket, 'claude-code', { ...prompt, session_id: 'mixed' });
