@@ -2,7 +2,7 @@ import type { Logger } from '../../log/logger.js';
 import { hookDeadlineMs } from '../hook-deadline.js';
 import type { CommandHookAgent } from './agents.js';
 import { failed, type HookAnswer, render } from './answers.js';
-import { crashReason, crashStack, type ProcessCrash } from './process-crash.js';
+import { crashReason, type ProcessCrash, stackOf } from './process-crash.js';
 import { runCommandHook } from './run-hook.js';
 
 export interface HookProcessIo {
@@ -44,7 +44,7 @@ export async function answerHookProcess(
     if (answer.stderr) io.err(answer.stderr);
   };
   io.crashes?.((crash) => {
-    const stack = crashStack(crash);
+    const stack = stackOf(crash.error);
     if (answered) {
       io.err(`hermes hook ${agent.name}: after its answer, ${crashReason(crash)}`);
       if (stack !== undefined) io.err(stack);

@@ -44,10 +44,10 @@ export function crashReason(crash: ProcessCrash): string {
   return `${who} raised an ${crash.kind}: ${describeError(crash.error)}`;
 }
 
-/** The crash's stack, for stderr: where an extension's author finds the line that threw. */
-export function crashStack(crash: ProcessCrash): string | undefined {
+/** A thrown value's stack, for stderr and logs: where an author finds the line that threw. */
+export function stackOf(error: unknown): string | undefined {
   try {
-    const stack = (crash.error as Error | undefined)?.stack;
+    const stack = (error as Error | undefined)?.stack;
     return typeof stack === 'string' ? stack : undefined;
   } catch {
     return undefined;

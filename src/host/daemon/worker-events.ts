@@ -5,7 +5,7 @@ import type { Runtime } from '../../runtime/runtime.js';
 import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../command-hook/agents.js';
 import { failed, render } from '../command-hook/answers.js';
 import { answerInTime, printed } from '../command-hook/hook-process.js';
-import { crashReason, crashStack, onProcessCrash } from '../command-hook/process-crash.js';
+import { crashReason, onProcessCrash, stackOf } from '../command-hook/process-crash.js';
 import { runCommandHook } from '../command-hook/run-hook.js';
 import type { RuntimeSource } from '../command-hook/runtime-source.js';
 import { eventLogger, stderrToEvents } from './event-log.js';
@@ -40,7 +40,7 @@ export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
   let crashed: string | undefined;
   onProcessCrash((crash) => {
     const why = crashReason(crash);
-    const stack = crashStack(crash);
+    const stack = stackOf(crash.error);
     if (crashed === undefined) {
       crashed = why;
       post({ type: 'crashed', why, ...(stack === undefined ? {} : { stack }) });
