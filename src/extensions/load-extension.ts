@@ -3,7 +3,7 @@ import type { ModuleLoader } from '../modules/import-module.js';
 import type { ReadGuard } from '../modules/read-guard.js';
 import { type ExtensionDefinition, findDefinitionProblem } from './define.js';
 import type { DiscoveredExtension } from './discovery.js';
-import { runOwnedBy } from './owner.js';
+import { noteExtensionPlace, runOwnedBy } from './owner.js';
 import { SETUP_TIMEOUT_MS } from './setup.js';
 import type { ExtensionCandidate } from './types.js';
 
@@ -65,6 +65,7 @@ export async function loadExtension(
     };
   }
   const extension = definition as ExtensionDefinition<unknown>;
+  noteExtensionPlace(found.location, extension.name);
   return { ...base, name: extension.name, definition: extension, loadMs: took() };
 }
 

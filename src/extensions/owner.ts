@@ -17,9 +17,44 @@ export function trackExtensionOwners(): void {
   owners ??= new AsyncLocalStorage<string>();
 }
 
+/** Where each loaded extension's code is (its folder or file), while owners are tracked. */
+const places = new Map<string, string>();
+
 /** The extension whose code (or what that code started) is running now, if tracked. */
 export function currentOwner(): string | undefined {
   return owners?.getStore();
+}
+
+/** Notes that the code at `location` (an extension's folder or file) is `extension`'s. */
+export function noteExtensionPlace(location: string, extension: string): void {
+  if (owners !== undefined) places.set(location, extension);
+}
+
+/**
+ * The extension whose code is nearest the top of `stack`, for what ran outside any owner (an
+ * event emitted by code that is not the extension's, to a listener that is): a frame in its
+ * folder or file, by path, by `file:` URL, or as the project bundle named after its entry
+ * (`hermes-bundle:<entry>`, src/modules/project-code/bundle.ts).
+ */
+export function ownerInStack(stack: string | undefined): string | undefined {
+  if (stack === undefined || places.size === 0) return undefined;
+  for (const frame of stack.split('\n')) {
+    // Frames only: the message may name any path.
+    if (!/^\s+at /.test(frame)) continue;
+    for (const [location, extension] of places) {
+      if (inFrame(frame, location) || inFrame(frame, encodeURI(location))) return extension;
+    }
+  }
+  return undefined;
+}
+
+/** Whether `frame` names a file at `location` or in it (not in a sibling that starts alike). */
+function inFrame(frame: string, location: string): boolean {
+  for (let at = frame.indexOf(location); at !== -1; at = frame.indexOf(location, at + 1)) {
+    const next = frame[at + location.length];
+    if (next === undefined || '/:?)'.includes(next)) return true;
+  }
+  return false;
 }
 
 /** `fn()` with `extension` as the owner of everything it runs and starts. */

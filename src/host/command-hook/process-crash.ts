@@ -1,5 +1,5 @@
 import { describeError } from '../../chain/errors.js';
-import { currentOwner, trackExtensionOwners } from '../../extensions/owner.js';
+import { currentOwner, ownerInStack, trackExtensionOwners } from '../../extensions/owner.js';
 
 /**
  * An uncaught exception or an unhandled rejection of the process (or of the worker thread), with
@@ -19,10 +19,12 @@ export interface ProcessCrash {
  */
 export function onProcessCrash(listener: (crash: ProcessCrash) => void): () => void {
   trackExtensionOwners();
-  // Node calls these in the async context of the code that threw: the owner is read there.
+  // Node calls these in the async context of the code that threw: the owner is read there, and
+  // else from where the stack says the error was made.
   const tell = (kind: ProcessCrash['kind'], error: unknown) => {
     try {
-      listener({ kind, error, extension: currentOwner() });
+      const extension = currentOwner() ?? ownerInStack(stackOf(error));
+      listener({ kind, error, extension });
     } catch (failure) {
       // A throw in here would end the process with no answer, which is what this prevents.
       process.stderr.write(`hermes: a crash could not be answered: ${describeError(failure)}\n`);

@@ -16,11 +16,11 @@ const hangingAfter = (fault: string, hook = 'intercept_tool_call') =>
 const THROW_IN_TIMER = `setTimeout(() => { throw new Error('boom in a timer'); }, 0)`;
 const REJECT_UNAWAITED = `Promise.reject(new Error('boom unawaited'))`;
 
-/** A global extension `name` whose setup is `body`, in a fresh HERMES_HOME. */
-function homeWith(name: string, body: string) {
+/** A global extension `name` whose setup is `body` (after `topLevel`), in a fresh HERMES_HOME. */
+function homeWith(name: string, body: string, topLevel = '') {
   return tree({
     'config.yaml': 'extensions: {}\n',
-    [`extensions/${name}.ts`]: tsExtension(name, body),
+    [`extensions/${name}.ts`]: tsExtension(name, body, topLevel),
   });
 }
 
@@ -82,6 +82,17 @@ describe.runIf(built).each(['claude-code', 'codex'] as const)(
       const reason = denyReason((await answer(home, bashCall())).output);
       expect(reason).toContain('"setup-bomb"');
       expect(reason).toContain('boom from setup');
+    });
+
+    it('denies a tool call when a timer started as its module loaded throws while the call is decided', async () => {
+      const home = homeWith(
+        'load-bomb',
+        `hermes.on('intercept_tool_call', () => new Promise(() => {}), { timeoutMs: Infinity });`,
+        `${THROW_IN_TIMER.replace('boom in a timer', 'boom at load')};`,
+      );
+      const reason = denyReason((await answer(home, bashCall())).output);
+      expect(reason).toContain('"load-bomb"');
+      expect(reason).toContain('boom at load');
     });
 
     it('lets a prompt go on with a message naming the extension, as for any failure of hermes', async () => {
