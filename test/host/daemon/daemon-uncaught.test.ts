@@ -16,7 +16,8 @@ import {
 /**
  * A global extension that, for the shell command `boom`, starts a timer that throws and then waits
  * forever; for `reject`, leaves a promise rejected and unawaited and waits forever; for
- * `wait <file>`, refuses once the file exists; refuses `forbidden`; lets everything else run.
+ * `wait <file>`, refuses once the file exists; for `later <file>`, refuses at once and throws
+ * in a timer once the file exists; refuses `forbidden`; lets everything else run.
  */
 const bomb = tsExtension(
   'bomb',
@@ -31,6 +32,14 @@ const bomb = tsExtension(
        return new Promise(() => {});
      }
      if (command === 'forbidden') return block('forbidden by bomb');
+     if (command.startsWith('later ')) {
+       const poll = setInterval(() => {
+         if (!existsSync(command.slice(6))) return;
+         clearInterval(poll);
+         throw new Error('boom after the answer');
+       }, 20);
+       return block('answered first');
+     }
      if (command.startsWith('wait ')) {
        return new Promise((resolve) => {
          const poll = setInterval(() => {
@@ -88,6 +97,27 @@ describe.runIf(built)('the hook daemon, when an extension throws outside its cha
     });
     // Project a's next call is answered by a runtime loaded afresh.
     expect(await askHook(socket, 'claude-code', bash(a, 'a2', 'ls'))).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
+  });
+
+  it('keeps an answer given before a crash, logs the crash naming the extension, and loads afresh', async () => {
+    const { env, project } = setup();
+    const dir = project();
+    const { socket, stderr } = await startDaemon(env);
+    const marker = join(dir, 'throw-now');
+    const first = await askHook(socket, 'claude-code', bash(dir, 's1', `later ${marker}`));
+    expect(reasonOf(first)).toBe('answered first');
+    writeFileSync(marker, '');
+    await expect
+      .poll(stderr, { timeout: 30_000 })
+      .toMatch(
+        /runtime of .* failed: extension "bomb" raised an uncaught exception: Error: boom after the answer/,
+      );
+    // The runtime that crashed answers no more: a fresh one lets this call run.
+    expect(await askHook(socket, 'claude-code', bash(dir, 's1', 'ls'))).toEqual({
       code: 0,
       stdout: '',
       stderr: '',
