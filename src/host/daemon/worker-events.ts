@@ -92,6 +92,8 @@ export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
     let reply: { stdout: string; stderr: string; exitCode: number; late: boolean };
     const session = sessionOf(event.stdin);
     if (crashed !== undefined) {
+      // An event sent before the daemon heard of the crash: it has refused it already
+      // (worker-handle.ts fails every pending event), so this only ends it, running no chain.
       const answer = printed(render(failed(agent, undefined, crashed)));
       post({ type: 'answer', id: event.id, ...answer, late: false });
       return;
