@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tree, tsExtension } from '../../support/fixtures.js';
+import { tree, tsExtension, write } from '../../support/fixtures.js';
 import { built, runHook } from '../../support/run-bin.js';
 
 /**
@@ -93,6 +93,22 @@ describe.runIf(built).each(['claude-code', 'codex'] as const)(
       const reason = denyReason((await answer(home, bashCall())).output);
       expect(reason).toContain('"load-bomb"');
       expect(reason).toContain('boom at load');
+    });
+
+    it('names a project extension (loaded as project code) whose timer throws', async () => {
+      const home = tree({ 'config.yaml': 'extensions: {}\n' });
+      const event = bashCall();
+      write(event.cwd, {
+        '.hermes/extensions/project-bomb/index.ts': tsExtension(
+          'project-bomb',
+          hangingAfter(THROW_IN_TIMER),
+        ),
+      });
+      const got = await runHook(agent, home, event, { HERMES_TRUST_PROJECT: '1' });
+      expect(got.code, got.stderr).toBe(0);
+      const reason = denyReason(JSON.parse(got.stdout));
+      expect(reason).toContain('"project-bomb"');
+      expect(reason).toContain('boom in a timer');
     });
 
     it('lets a prompt go on with a message naming the extension, as for any failure of hermes', async () => {
