@@ -41,7 +41,7 @@ export async function daemonRunCommand(io: Io): Promise<number> {
   }
   if (daemon === undefined) return 0;
   const { exitOnDaemonCrash } = await import('../../host/daemon/daemon-crash.js');
-  exitOnDaemonCrash({ log: stderrLogger, stop: () => daemon.stop() });
+  exitOnDaemonCrash({ log: logger, stop: () => daemon.stop() });
   const stop = () => void daemon.stop();
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

@@ -77,10 +77,11 @@ export class WorkerHandle {
         start.log[message.level](message.message);
         if (message.tell !== undefined) start.tell?.(message.message, message.tell.session);
       } else if (message.type === 'crashed') {
-        const stack = message.stack === undefined ? '' : `\n${message.stack}`;
-        start.log.error(
-          `hermes daemon: the runtime of ${this.root || 'no project'} failed: ${message.why}${stack}`,
-        );
+        const line = `hermes daemon: the runtime of ${this.root || 'no project'} failed: ${message.why}`;
+        start.log.error(message.stack === undefined ? line : `${line}\n${message.stack}`);
+        // After its answers (none pending): told with a later one, as the hook process tells it
+        // on stderr after its answer.
+        if (this.#pending.size === 0) start.tell?.(line, undefined);
         // Its pending events are refused with the reason, and it is retired (not kept).
         this.#fail(message.why);
       } else {

@@ -103,7 +103,7 @@ describe.runIf(built)('the hook daemon, when an extension throws outside its cha
     });
   });
 
-  it('keeps an answer given before a crash, logs the crash naming the extension, and loads afresh', async () => {
+  it('keeps an answer given before a crash, logs and tells the crash naming the extension, and loads afresh', async () => {
     const { env, project } = setup();
     const dir = project();
     const { socket, stderr } = await startDaemon(env);
@@ -116,12 +116,11 @@ describe.runIf(built)('the hook daemon, when an extension throws outside its cha
       .toMatch(
         /runtime of .* failed: extension "bomb" raised an uncaught exception: Error: boom after the answer/,
       );
-    // The runtime that crashed answers no more: a fresh one lets this call run.
-    expect(await askHook(socket, 'claude-code', bash(dir, 's1', 'ls'))).toEqual({
-      code: 0,
-      stdout: '',
-      stderr: '',
-    });
+    // The runtime that crashed answers no more: a fresh one lets this call run, and the crash
+    // is told with this answer (as the hook process tells it on stderr after its answer).
+    const next = await askHook(socket, 'claude-code', bash(dir, 's1', 'ls'));
+    expect(next).toMatchObject({ code: 0, stdout: '' });
+    expect(next.stderr).toMatch(/extension "bomb" raised an uncaught exception: Error: boom after/);
   });
 
   it('denies a call whose handler left a promise rejected and unawaited, naming the extension', async () => {
