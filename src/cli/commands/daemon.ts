@@ -40,6 +40,8 @@ export async function daemonRunCommand(io: Io): Promise<number> {
     throw error;
   }
   if (daemon === undefined) return 0;
+  const { exitOnDaemonCrash } = await import('../../host/daemon/daemon-crash.js');
+  exitOnDaemonCrash({ log: logger, stop: () => daemon.stop() });
   const stop = () => void daemon.stop();
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

@@ -21,6 +21,7 @@ export async function hookCommand(
   deadlineMs?: number,
 ): Promise<number> {
   const { answerHookProcess } = await import('../../host/command-hook/hook-process.js');
+  const { onProcessCrash } = await import('../../host/command-hook/process-crash.js');
   return answerHookProcess(
     agent,
     {
@@ -30,6 +31,7 @@ export async function hookCommand(
       logger: stderrLogger,
       // Once stdout has taken the answer: a process.exit right away could cut it short.
       exit: (code) => process.stdout.write('', () => process.exit(code)),
+      crashes: (listener) => onProcessCrash(listener),
     },
     deadlineMs,
   );

@@ -5,6 +5,7 @@ import type { Runtime } from '../../runtime/runtime.js';
 import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../command-hook/agents.js';
 import { failed, render } from '../command-hook/answers.js';
 import { answerInTime, printed } from '../command-hook/hook-process.js';
+import { crashReason, onProcessCrash, stackOf } from '../command-hook/process-crash.js';
 import { runCommandHook } from '../command-hook/run-hook.js';
 import type { RuntimeSource } from '../command-hook/runtime-source.js';
 import { eventLogger, stderrToEvents } from './event-log.js';
@@ -21,6 +22,11 @@ import type { FromWorker, ToWorker } from './worker-messages.js';
  * that needs one, with what it reads (files and variables) recorded and sent to the daemon; it is
  * kept for the worker's life, and closed when the daemon ends the worker. What the runtime logs, and what extensions write to stderr, while an event is
  * answered goes on that answer's stderr, as in the hook process; anything else to the daemon's.
+ *
+ * An uncaught exception or unhandled rejection of the thread (an extension's timer that throws)
+ * is told to the daemon, naming the extension and the error: it answers the thread's pending
+ * events with the failure and retires the thread (worker-handle.ts). The thread runs no chain
+ * after it, since its runtime's state is no longer known.
  */
 export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
   const port = parentPort;
@@ -30,6 +36,22 @@ export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
   // what the framework reads for itself is not what the runtime depends on.
   createRequire(import.meta.url)('jiti');
   const post = (message: FromWorker) => port.postMessage(message);
+  // Before any extension loads, so that everything an extension starts has an owner.
+  let crashed: string | undefined;
+  onProcessCrash((crash) => {
+    const why = crashReason(crash);
+    const stack = stackOf(crash.error);
+    if (crashed === undefined) {
+      crashed = why;
+      post({ type: 'crashed', why, ...(stack === undefined ? {} : { stack }) });
+    } else {
+      post({
+        type: 'log',
+        level: 'error',
+        message: `hermes daemon: again, after its runtime failed: ${why}`,
+      });
+    }
+  });
   // What is logged after an answer goes to the daemon's log; warnings and errors are marked to be
   // told with a later answer, of the session whose event's work logged them if known (the daemon
   // keeps them: late-notices.ts).
@@ -69,6 +91,13 @@ export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
     const agent = COMMAND_HOOK_AGENTS[event.agent] as CommandHookAgent;
     let reply: { stdout: string; stderr: string; exitCode: number; late: boolean };
     const session = sessionOf(event.stdin);
+    if (crashed !== undefined) {
+      // An event sent before the daemon heard of the crash: it has refused it already
+      // (worker-handle.ts fails every pending event), so this only ends it, running no chain.
+      const answer = printed(render(failed(agent, undefined, crashed)));
+      post({ type: 'answer', id: event.id, ...answer, late: false });
+      return;
+    }
     try {
       const { value, lines } = await env.run(event.env, () =>
         collect(
