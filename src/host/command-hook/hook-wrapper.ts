@@ -49,6 +49,7 @@ const REASON = '@REASON@';
 
 /** The answers, as a double-quoted sh string that prints this JSON with the reason in it. */
 function shJson(answer: Record<string, unknown>): string {
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
   return `"${JSON.stringify(answer).replaceAll('"', '${q}').replace(REASON, '$m')}"`;
 }
 
@@ -78,9 +79,12 @@ const PROGRAM = [
   'if [ $# = 0 ]; then p=1; case $a in claude-code) r=$CLAUDE_PROJECT_DIR;; *) r=$(git rev-parse --show-toplevel 2>/dev/null || pwd);; esac; set -- "$r/node_modules/.bin/hermes" hook "$a"; fi',
   // `.` keeps the event's trailing newlines, which `$(...)` would drop.
   'e=$(cat; echo .)',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
   'e=${e%.}',
   'o=$(printf %s "$e" 2>/dev/null | "$@"; echo " $?")',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
   's=${o##* }',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
   'o=${o% *}',
   'if [ "$s" = 0 ]; then printf %s "$o"; exit 0; fi',
   'if [ -n "$p" ] && [ ! -e "$1" ]; then m="$1 is missing: run npm install in $r (with hermes-extensions in its devDependencies), or take the hook out: npx hermes-extensions hook uninstall $a --project"',
@@ -91,9 +95,11 @@ const PROGRAM = [
   // JSON-safe: a quote, a backslash (the range [ to ^ holds it) or a control character becomes ?.
   't=$m',
   'm=',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
   'while [ -n "$t" ]; do c=${t%"${t#?}"}; t=${t#?}; case $c in "$q"|[[-^]|[[:cntrl:]]) c=?;; esac; m=$m$c; done',
   'echo "hermes hook $a: $m" >&2',
   'n=$(printf %s "$e" | tr -d "[:space:]")',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
   'k=${q}hook_event_name${q}:${q}',
   `case $n in *"$k"PreToolUse"$q"*) printf %s ${DENY};; *"$k"UserPromptSubmit"$q"*) printf %s ${BLOCK_PROMPT};; *"$k"*) printf %s ${TELL};; *) printf %s ${DENY};; esac`,
   'exit 0',
