@@ -169,7 +169,10 @@ describe.runIf(built)('hermes extensions doctor', () => {
 });
 
 describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
-  it('checks the hooks installed in Claude Code and Codex, and install mends a stale one', async () => {
+  // Five doctor runs, each starting every installed hook's hermes (--version) besides its own.
+  it('checks the hooks installed in Claude Code and Codex, and install mends a stale one', {
+    timeout: 180_000,
+  }, async () => {
     const home = tree({ 'extensions/guard.ts': guard });
     const project = tree({ '.git/HEAD': '' });
     const doctor = () => hermes(home, 'extensions', 'doctor', '--cwd', project);

@@ -109,7 +109,7 @@ describe.runIf(built)('hermes extensions doctor: can the installed hook start he
     });
     const doctor = await hermes(home, 'extensions', 'doctor', '--cwd', project);
     expect(doctor.stdout).toMatch(
-      /! Claude Code hook \(.*\): its command is the bare one earlier versions installed: were hermes ever unable to start .* Claude Code would let every call through/,
+      /! Claude Code hook \(.*\): its command runs hermes bare, as earlier versions installed it: were hermes ever unable to start .* Claude Code would let every call through/,
     );
     expect(doctor.stdout).toContain(
       `fix: hermes hook install claude-code --project --cwd ${project}`,

@@ -48,20 +48,21 @@ function installedHookCheck(
   }
   const start = hookStartProblem(agent, hook);
   if (start !== undefined) return { level: 'error', subject, ...start };
-  if (!hook.failsClosed) {
-    return {
-      level: 'warning',
-      subject,
-      message: `its command is the bare one earlier versions installed: were hermes ever unable to start (no node_modules, a moved package, no node), ${agent.title} would let every call through; the current command refuses them`,
-      fix,
-    };
-  }
   const absent = agent.installEvents.filter((event) => !hook.events.includes(event));
   if (absent.length > 0) {
     return {
       level: 'warning',
       subject,
       message: `not registered for ${absent.join(', ')}${missingMeans(agent, absent)}`,
+      fix,
+    };
+  }
+  // After the events: a hook that leaves tool calls out is worse, and install mends both.
+  if (!hook.failsClosed) {
+    return {
+      level: 'warning',
+      subject,
+      message: `its command runs hermes bare, as earlier versions installed it: were hermes ever unable to start (no node_modules, a moved package, no node), ${agent.title} would let every call through; the current command refuses them`,
       fix,
     };
   }

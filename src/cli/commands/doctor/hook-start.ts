@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { delimiter, isAbsolute, join } from 'node:path';
 import type { CommandHookAgent } from '../../../host/command-hook/agents.js';
 import type { InstalledHook } from '../../../host/command-hook/installed.js';
 
@@ -19,6 +19,9 @@ export function hookStartProblem(
   hook: InstalledHook,
 ): { message: string; fix: string } | undefined {
   if (hook.argv.length < 3) return undefined; // a project command seen without its project
+  // A command found on the PATH (`hermes`, `npx hermes-extensions`: npx could even download
+  // one) is the user's own; install writes absolute paths.
+  if (!isAbsolute(hook.argv[0] as string)) return undefined;
   if (hook.project && !onPath('node'))
     return {
       message: `its command runs the project's ${hook.argv[0]} with the node on the PATH, and there is none (PATH=${process.env.PATH ?? ''}): ${failingHookMeans(agent, hook)}`,
