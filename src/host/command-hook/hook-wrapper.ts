@@ -13,9 +13,9 @@ import { parse } from 'shell-quote';
  * answer for the event itself, with exit 0:
  *
  * - `PreToolUse` (and an event whose name cannot be read, which may have been one): a
- *   `permissionDecision: "deny"` whose reason says what is missing and how to fix it — the
- *   answer `failed` in answers.ts gives, which both agents take at `PreToolUse` (at any other
- *   event they reject it as output of another event, without blocking anything);
+ *   `permissionDecision: "deny"` whose reason says what is missing and how to fix it, in the
+ *   shape `failed` in answers.ts gives; were the event not a tool call after all, an answer
+ *   for another event blocks nothing there;
  * - `UserPromptSubmit`: `decision: "block"` with that reason: every tool call would be refused
  *   anyway, and this shows the fix before the model spends a turn on refused calls;
  * - any other event (`PostToolUse`, `PostToolBatch`, `Stop`, `SessionEnd`): a `systemMessage`
@@ -33,8 +33,9 @@ import { parse } from 'shell-quote';
  *
  * Each agent runs a hook through a shell of its own choosing: Claude Code `sh -c`, Codex
  * `$SHELL -lc` (bash, zsh, fish…). So the command is `/bin/sh -c '<program>' hermes-hook <agent>
- * '"' [argv…]`: words and single-quoted strings without `'` or `\`, which every one of those
- * shells reads alike, and the program itself runs in /bin/sh (dash or bash). The `"` the JSON
+ * '"' [argv…]`: words and single-quoted strings without `'` or `\` (a `'` in a path becomes
+ * `'\''`), which every one of those shells reads alike, and the program itself runs in /bin/sh
+ * (dash or bash). The `"` the JSON
  * answers need comes in as an argument, since the program may hold neither quote nor backslash.
  * Without `argv` it runs the project's own `node_modules/.bin/hermes` (the project form, no path
  * of this machine); with it, that command (the user form: this Node and this package by path).

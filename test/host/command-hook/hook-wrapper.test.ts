@@ -325,6 +325,35 @@ describe.runIf(built).each(AGENTS)('the installed %s hook when hermes cannot run
     },
   );
 
+  it('answers for hermes when it is killed, exits 2, or prints something and fails', async () => {
+    const { env } = userHome();
+    const cases = [
+      { body: 'kill -9 $$', code: 137 },
+      // bin/hermes.js exits 2 when the package is not built: at Stop, 2 would keep the agent going.
+      { body: 'echo "hermes: the package is not built" >&2; exit 2', code: 2 },
+      // Both agents ignore the output of an exit 1: half an answer is no answer.
+      { body: 'printf "{\\"hookSpecificOutput\\":"; exit 1', code: 1 },
+    ];
+    for (const { body, code } of cases) {
+      const project = repository();
+      binLink(project, script(join(tree(), 'hermes'), `#!/bin/sh\ncat >/dev/null\n${body}\n`));
+      const command = await installedCommand(agent, env, project);
+      for (const shell of SHELLS) {
+        const run = { agent, command, shell, project, env };
+        const why = new RegExp(`hermes ended with exit code ${code} and no answer`);
+        const pre = await runAsAgent(run, JSON.stringify(event(agent, 'PreToolUse', project)));
+        expect([pre.code, JSON.parse(pre.stdout).hookSpecificOutput.permissionDecision]).toEqual([
+          0,
+          'deny',
+        ]);
+        expect(pre.stderr).toMatch(why);
+        const stop = await runAsAgent(run, JSON.stringify(event(agent, 'Stop', project)));
+        expect(stop.code).toBe(0);
+        expect(JSON.parse(stop.stdout)).toEqual({ systemMessage: expect.stringMatching(why) });
+      }
+    }
+  });
+
   it.runIf(agent === 'claude-code')(
     'stays valid JSON for a project whose path holds a quote or a backslash',
     async () => {
