@@ -254,10 +254,16 @@ describe.runIf(built).each(AGENTS)('the installed %s hook when hermes cannot run
     ] as const) {
       if (form === 'project') binLink(project, bin);
       const run = { agent, command, shell: SHELLS[0] as string, project, env };
-      // The guard's deny, exactly as hermes prints it when the agent runs it directly.
-      const call = event(agent, 'PreToolUse', project);
+      // The guard's deny, exactly as hermes prints it when the agent runs it directly (each
+      // call its own id: hermes decides one id once).
+      const call = { ...event(agent, 'PreToolUse', project), tool_use_id: `${form}-wrapped` };
       const wrapped = await runAsAgent(run, JSON.stringify(call));
-      const direct = await runHook(agent, env.HOME as string, call, env);
+      const direct = await runHook(
+        agent,
+        env.HOME as string,
+        { ...call, tool_use_id: `${form}-direct` },
+        env,
+      );
       expect(wrapped.code, wrapped.stderr).toBe(0);
       expect(JSON.parse(wrapped.stdout).hookSpecificOutput.permissionDecisionReason).toBe(
         'no secrets',
@@ -266,7 +272,7 @@ describe.runIf(built).each(AGENTS)('the installed %s hook when hermes cannot run
       // No decision stays no decision: nothing printed.
       const allowed = await runAsAgent(
         run,
-        JSON.stringify({ ...call, tool_input: { command: 'ls' } }),
+        JSON.stringify({ ...call, tool_input: { command: 'ls' }, tool_use_id: `${form}-ls` }),
       );
       expect([allowed.code, allowed.stdout], allowed.stderr).toEqual([0, '']);
     }
