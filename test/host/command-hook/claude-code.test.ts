@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { claudeCode } from '../../../src/host/command-hook/agents.js';
 import { tree, tsExtension, write } from '../../support/fixtures.js';
 import { built, root, runBin, runHook } from '../../support/run-bin.js';
 
@@ -227,15 +228,13 @@ describe.runIf(built)('hermes hook claude-code', () => {
     });
     expect(settings.hooks.PreToolUse[1]).toMatchObject({
       matcher: '*',
-      hooks: [{ type: 'command', command: expect.stringMatching(/hook claude-code$/) }],
+      hooks: [{ type: 'command', command: claudeCode.projectCommand }],
     });
     expect(settings.hooks.Stop).toHaveLength(1);
     // Every tool's outcome, for observers; no matcher is every tool.
     expect(settings.hooks.PostToolUse).toEqual([
       {
-        hooks: [
-          { type: 'command', command: expect.stringMatching(/hook claude-code$/), timeout: 30 },
-        ],
+        hooks: [{ type: 'command', command: claudeCode.projectCommand, timeout: 30 }],
       },
     ]);
   });
