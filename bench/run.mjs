@@ -7,9 +7,10 @@
 // through a warm daemon (bench/hook.mjs), then a shell command in the OS sandbox and the guard's
 // decision with the sandbox on and off (bench/sandbox.mjs), then a trusted project's own 10
 // TypeScript and 10 `.mjs` extensions: its load, cold and warm, and its hook call in-process and
-// through the daemon (bench/trusted-project.mjs).
+// through the daemon (bench/trusted-project.mjs), then 20 agent sessions at once through the hook
+// from no daemon running (bench/hook-storm.mjs).
 // BENCH_ONLY=coldstart (or any comma-separated list of dispatch, memory, coldstart, cli, bridge,
-// observers, shell, hook, sandbox, trusted) runs only those parts.
+// observers, shell, hook, sandbox, trusted, storm) runs only those parts.
 // Every dispatch figure is a median: mitata's p50 per bench, then the median of that over the
 // rounds (ratios and slopes are taken within a round, then their median; the range is min–max).
 // Every cold-start figure is the median of its runs, with the 10th–90th percentile in brackets.
@@ -49,6 +50,7 @@ const PARTS = [
   'hook',
   'sandbox',
   'trusted',
+  'storm',
 ];
 const only = new Set((process.env.BENCH_ONLY ?? PARTS.join(',')).split(',').map((p) => p.trim()));
 const unknown = [...only].filter((part) => !PARTS.includes(part));
@@ -127,6 +129,11 @@ if (only.has('trusted')) {
   console.error('trusted-project benchmark…');
   trusted = await runChild('trusted-project.mjs');
 }
+let storm;
+if (only.has('storm')) {
+  console.error('hook storm benchmark…');
+  storm = await runChild('hook-storm.mjs');
+}
 const elapsed = (performance.now() - started) / 1000;
 
 // --- aggregation -----------------------------------------------------------------------------
@@ -163,6 +170,7 @@ const ran = [
   trusted &&
     `${trusted.runs} warm and ${trusted.coldRuns} cold run(s) of the trusted-project load and hook calls`,
   bridge && `${bridge.bridge.n} calls over the bridge`,
+  storm && `${storm.rounds} round(s) of each hook storm`,
 ].filter(Boolean);
 out.push(
   `node ${process.version}, ${process.platform}/${process.arch}, ${cpus()[0]?.model ?? rounds[0]?.cpu ?? 'unknown CPU'}, ` +
@@ -505,6 +513,8 @@ if (hook) {
   );
 }
 
+if (storm) out.push('', ...stormTables(storm));
+
 if (bridge) {
   const ms = (value) => (value < 1 ? value.toFixed(3) : value.toFixed(1));
   const row = (name, sample) => `| ${name} | ${ms(sample.p50)} | ${ms(sample.p99)} | ${sample.n} |`;
@@ -670,3 +680,64 @@ if (trusted) {
 }
 
 console.log(out.join('\n').trimEnd());
+
+/**
+ * The hook storm (bench/hook-storm.mjs): per event and overall, p50 and p99 of every call of every
+ * round of a mode, the hook's beside `node -e 0`'s in the same rounds, and their ratio.
+ */
+function stormTables({ sessions, events, rounds, thinkMs, results }) {
+  const pct = (values, p) => {
+    const s = [...values].sort((a, b) => a - b);
+    return s[Math.min(s.length - 1, Math.max(0, Math.ceil((s.length * p) / 100) - 1))];
+  };
+  const lines = [
+    `### Hook storm: ${sessions} sessions at once through \`hermes hook claude-code\`, ${events} events each, from no daemon running (ms, every call of ${rounds} round(s))`,
+    '',
+    'Each round starts with no daemon (a new socket folder). `storm`: every session sends its next event as soon as the last is answered; `paced`: ' +
+      `${thinkMs} ms before each prompt, tool batch and stop (a person typing, a model replying). The \`node -e 0\` columns are the same storm with \`node -e 0\` in place of each hook call, in the same round.`,
+  ];
+  for (const mode of [...new Set(results.map((r) => r.mode))]) {
+    const of = results.filter((r) => r.mode === mode);
+    const names = Object.keys(of[0].hook);
+    const all = (side, name) =>
+      of.flatMap((r) => (name ? r[side][name] : Object.values(r[side]).flat()));
+    const row = (label, name) => {
+      const hook = all('hook', name);
+      const node = all('node', name);
+      return [
+        label,
+        hook.length,
+        pct(hook, 50).toFixed(0),
+        pct(hook, 99).toFixed(0),
+        pct(node, 50).toFixed(0),
+        pct(node, 99).toFixed(0),
+        x(pct(hook, 50) / pct(node, 50)),
+        x(pct(hook, 99) / pct(node, 99)),
+      ];
+    };
+    const wrong = of.reduce((n, r) => n + r.wrong.length, 0);
+    const daemons = of.map((r) => r.started).join(', ');
+    const overall = row('every event', undefined);
+    lines.push(
+      '',
+      `#### ${mode}`,
+      '',
+      table(
+        [
+          'event',
+          'calls',
+          'hook p50',
+          'hook p99',
+          'node p50',
+          'node p99',
+          'p50 ÷ node',
+          'p99 ÷ node',
+        ],
+        [...names.map((name) => row(`\`${name}\``, name)), overall],
+      ),
+      '',
+      `Wrong decisions: ${wrong === 0 ? 'none' : `**${wrong}**`} (every answer checked against the stream answered in-process). Daemons running after each round: ${daemons}. Target "p99 within 1.5× of \`node -e 0\`, cold start included": ${yes(pct(all('hook'), 99) / pct(all('node'), 99) <= 1.5)} (${overall[7]}).`,
+    );
+  }
+  return lines;
+}

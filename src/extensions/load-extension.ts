@@ -3,6 +3,7 @@ import type { ModuleLoader } from '../modules/import-module.js';
 import type { ReadGuard } from '../modules/read-guard.js';
 import { type ExtensionDefinition, findDefinitionProblem } from './define.js';
 import type { DiscoveredExtension } from './discovery.js';
+import { noteExtensionPlace, runOwnedBy } from './owner.js';
 import { SETUP_TIMEOUT_MS } from './setup.js';
 import type { ExtensionCandidate } from './types.js';
 
@@ -30,7 +31,9 @@ export async function loadExtension(
   const took = () => performance.now() - started;
   let module: Record<string, unknown>;
   try {
-    module = await withinTime(loader.import(found.entry, guard), timeoutMs);
+    // What its top level starts (a timer, a promise) is the extension's, by the name it is found by.
+    const loading = runOwnedBy(found.label, () => loader.import(found.entry, guard));
+    module = await withinTime(loading, timeoutMs);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     const code = error instanceof LoadTimeout ? 'LOAD_TIMEOUT' : 'LOAD_FAILED';
@@ -62,6 +65,7 @@ export async function loadExtension(
     };
   }
   const extension = definition as ExtensionDefinition<unknown>;
+  noteExtensionPlace(found.location, extension.name);
   return { ...base, name: extension.name, definition: extension, loadMs: took() };
 }
 

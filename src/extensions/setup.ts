@@ -16,6 +16,7 @@ import type { RegisteredObserver } from '../observe/observers.js';
 import type { ExtensionDefinition, HermesApi } from './define.js';
 import { codingFailures, withDiagnosticCode } from './failure-codes.js';
 import { assertHookName } from './hook-names.js';
+import { ownedBy, runOwnedBy } from './owner.js';
 
 /** Setup that has not finished by then is a load failure, not a hang of the whole agent. */
 export const SETUP_TIMEOUT_MS = 10_000;
@@ -105,7 +106,7 @@ export async function runSetup(
       observers.push({
         extension: definition.name,
         event,
-        fn: fn as ObserverHandler,
+        fn: ownedBy(definition.name, fn as ObserverHandler),
         log: context.log,
         failed: false,
       });
@@ -128,7 +129,7 @@ export async function runSetup(
       });
       closers.push({
         extension: definition.name,
-        fn: fn as () => unknown,
+        fn: ownedBy(definition.name, fn as () => unknown),
         timeoutMs,
         log: context.log,
       });
@@ -136,7 +137,7 @@ export async function runSetup(
   });
   try {
     await withSetupTimeout(
-      Promise.resolve().then(() => definition.setup(hermes)),
+      Promise.resolve().then(() => runOwnedBy(definition.name, () => definition.setup(hermes))),
       context.timeoutMs ?? SETUP_TIMEOUT_MS,
     );
   } finally {
@@ -211,7 +212,7 @@ function register(
   return {
     extension,
     hook,
-    fn: fn as RegisteredHandler['fn'],
+    fn: ownedBy(extension, fn as RegisteredHandler['fn']),
     priority,
     timeoutMs,
     onError: (onError ?? HOOKS[hook].defaultOnError) as OnErrorPolicy,

@@ -15,28 +15,40 @@ async function ownSocket(): Promise<{ dir: string; socket: string }> {
  * `hermes daemon run`: the hook daemon in the foreground until it is stopped or idle. Prints
  * `ready <socket>` once it listens; exits 0 at once, printing nothing, when this environment's
  * daemon is already running.
+ *
+ * It logs to `$HERMES_HOME/logs/daemon.log` (daemon-log.ts), always: the hook client starts it
+ * with its output thrown away, and that log is where `daemon status` and `extensions doctor`
+ * send an operator. Every line goes to stderr as well, which costs nothing when that is thrown
+ * away and shows it to a user who runs the daemon in a terminal or under a supervisor.
  */
 export async function daemonRunCommand(io: Io): Promise<number> {
   const { startHookDaemon } = await import('../../host/daemon/server.js');
   const { DaemonDirError } = await import('../../host/daemon/daemon-dir.js');
   const { daemonKey } = await import('../../host/daemon/protocol.js');
+  const { daemonLog } = await import('../../host/daemon/daemon-log.js');
+  const home = hermesHome();
+  const logger = daemonLog(home, { alsoTo: stderrLogger });
   let daemon: Awaited<ReturnType<typeof startHookDaemon>>;
   try {
     daemon = await startHookDaemon({
-      home: hermesHome(),
-      key: daemonKey(hermesHome(), packageVersion()),
-      logger: stderrLogger,
+      home,
+      key: daemonKey(home, packageVersion()),
+      logger,
     });
   } catch (error) {
     if (error instanceof DaemonDirError) throw new CliError(error.message, 2);
     throw error;
   }
   if (daemon === undefined) return 0;
+  const { exitOnDaemonCrash } = await import('../../host/daemon/daemon-crash.js');
+  exitOnDaemonCrash({ log: logger, stop: () => daemon.stop() });
   const stop = () => void daemon.stop();
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+  logger.info(`hermes daemon ${packageVersion()}: listening at ${daemon.socket}`);
   io.out(`ready ${daemon.socket}`);
   await daemon.closed;
+  logger.info(`hermes daemon: stopped (${daemon.socket})`);
   process.off('SIGTERM', stop);
   process.off('SIGINT', stop);
   // A handler still running past the deadline would hold the process: it ends here.
@@ -58,8 +70,13 @@ export async function daemonStatusCommand(options: { json?: boolean }, io: Io): 
     if (status !== undefined) found.push({ ...status, thisEnvironment: path === socket });
   }
   const running = found.some((s) => s.thisEnvironment);
+  const { daemonLogPath } = await import('../../host/daemon/daemon-log.js');
   if (options.json) {
-    io.out(JSON.stringify(found, null, 2));
+    // Each daemon's log is its home's (a daemon of another version may not tell its home).
+    const withLog = found.map((s) =>
+      typeof s.home === 'string' ? { ...s, log: daemonLogPath(s.home) } : s,
+    );
+    io.out(JSON.stringify(withLog, null, 2));
     return running ? 0 : 1;
   }
   if (!running) io.out(`No hook daemon runs for this environment (it would listen at ${socket}).`);
@@ -74,6 +91,8 @@ export async function daemonStatusCommand(options: { json?: boolean }, io: Io): 
       `${s.thisEnvironment ? 'This environment' : 'Another environment'}: pid ${s.pid}, ${s.socket}, home ${s.home}, up ${minutes} min, ${s.requests} event(s) answered, ${s.projects.length} project(s) loaded${s.projects.length > 0 ? `: ${s.projects.join(', ')}` : ''}${held}`,
     );
   }
+  // Also when none runs: the log says why the last one ended, or what it could not do.
+  io.out(`Log: ${daemonLogPath(hermesHome())}`);
   return running ? 0 : 1;
 }
 

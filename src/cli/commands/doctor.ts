@@ -16,6 +16,7 @@ import { type Io, paint } from '../io.js';
 import { advice, shownBy } from './doctor/advice.js';
 import { agentHookChecks, llmHandlers } from './doctor/agent-hooks.js';
 import type { Check } from './doctor/check.js';
+import { daemonLogChecks } from './doctor/daemon-log.js';
 import { sandboxCheck } from './doctor/sandbox.js';
 
 const MARKS = { ok: '✓', info: 'i', warning: '!', error: '✗' } as const;
@@ -45,6 +46,7 @@ export async function doctorCommand(context: CommandContext, options: { json?: b
       runtime.extensions.some((e) => e.name === 'workflow-guard' && e.status === 'enabled'),
     ),
     ...dryRunChecks,
+    ...daemonLogChecks(context.home),
   ];
   const errors = checks.filter((c) => c.level === 'error').length;
   const warnings = checks.filter((c) => c.level === 'warning').length;

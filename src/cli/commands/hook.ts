@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../../host/command-hook/agents.js';
+import { wrappedHookCommand } from '../../host/command-hook/hook-wrapper.js';
 import { inspectInstalledHooks } from '../../host/command-hook/installed.js';
 import { stderrLogger } from '../../log/logger.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
@@ -21,6 +22,7 @@ export async function hookCommand(
   deadlineMs?: number,
 ): Promise<number> {
   const { answerHookProcess } = await import('../../host/command-hook/hook-process.js');
+  const { onProcessCrash } = await import('../../host/command-hook/process-crash.js');
   return answerHookProcess(
     agent,
     {
@@ -30,6 +32,7 @@ export async function hookCommand(
       logger: stderrLogger,
       // Once stdout has taken the answer: a process.exit right away could cut it short.
       exit: (code) => process.stdout.write('', () => process.exit(code)),
+      crashes: (listener) => onProcessCrash(listener),
     },
     deadlineMs,
   );
@@ -58,10 +61,11 @@ export async function hookInstallCommand(
   const { file, project, shared } = settingsTarget(agent, options);
   const { installCommandHooks } = await import('../../host/command-hook/install.js');
   const bin = join(PACKAGE_ROOT, 'bin', 'hermes.js');
-  // The agent's settings only: $HERMES_HOME is not needed here.
+  // The agent's settings only: $HERMES_HOME is not needed here. Either form fails closed when
+  // hermes cannot run (src/host/command-hook/hook-wrapper.ts).
   const command = shared
     ? agent.projectCommand
-    : `"${process.execPath}" "${bin}" hook ${agent.name}`;
+    : wrappedHookCommand(agent.name, [process.execPath, bin, 'hook', agent.name]);
   const { installableEvents, installedAgentVersion } = await import(
     '../../host/command-hook/agent-version.js'
   );
@@ -98,7 +102,7 @@ export async function hookInstallCommand(
     const projectBin = join(agent.projectCommandRoot(project), 'node_modules', '.bin', 'hermes');
     if (!existsSync(projectBin))
       io.err(
-        `Warning: ${projectBin} does not exist yet. The project's hook runs the project's own hermes-extensions: add it (npm install --save-dev hermes-extensions), or the hook fails and ${agent.title} lets every call through.`,
+        `Warning: ${projectBin} does not exist yet. The project's hook runs the project's own hermes-extensions: add it (npm install --save-dev hermes-extensions); until then the hook refuses every tool call in ${agent.title}, saying so.`,
       );
   }
   return 0;

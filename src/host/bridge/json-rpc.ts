@@ -39,14 +39,17 @@ export interface RejectedLine {
   id: RpcId;
 }
 
-/** A line as a request, or why it is none. */
-export function parseRequest(line: string): RpcRequest | RejectedLine {
-  let value: unknown;
+/** A line as JSON, or the -32700 to answer it with. */
+export function parseLine(line: string): { value: unknown } | RejectedLine {
   try {
-    value = JSON.parse(line);
+    return { value: JSON.parse(line) };
   } catch (error) {
     return reject(RPC.parseError, `not JSON: ${(error as Error).message}`);
   }
+}
+
+/** A parsed value (a line, or one element of a batch) as a request, or why it is none. */
+export function checkRequest(value: unknown): RpcRequest | RejectedLine {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return reject(RPC.invalidRequest, `expected ${SHAPE}`);
   }
@@ -63,11 +66,11 @@ export function parseRequest(line: string): RpcRequest | RejectedLine {
 
 const SHAPE = '{"jsonrpc":"2.0","method":…,"id":…,"params":…}';
 
-function reject(code: number, message: string, id: RpcId = null): RejectedLine {
+export function reject(code: number, message: string, id: RpcId = null): RejectedLine {
   return { rejected: new RpcError(code, message), id };
 }
 
-export function isRejected(parsed: RpcRequest | RejectedLine): parsed is RejectedLine {
+export function isRejected(parsed: object): parsed is RejectedLine {
   return 'rejected' in parsed;
 }
 

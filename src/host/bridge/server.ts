@@ -2,7 +2,16 @@ import type { Readable, Writable } from 'node:stream';
 import type { Logger } from '../../log/logger.js';
 import { loadRuntime } from '../../runtime/load-runtime.js';
 import { AnswerWriter } from './answer-writer.js';
-import { errorCode, errorMessage, isRejected, parseRequest, RPC, type RpcId } from './json-rpc.js';
+import { answerBatch, errorLine } from './batch.js';
+import {
+  checkRequest,
+  errorCode,
+  errorMessage,
+  isRejected,
+  parseLine,
+  RPC,
+  type RpcRequest,
+} from './json-rpc.js';
 import { type Line, LineTooLong, readLines } from './line-splitter.js';
 import { dispatch } from './methods.js';
 import { BridgeTurns } from './turns.js';
@@ -31,7 +40,8 @@ export interface BridgeOptions {
 /**
  * `hermes extensions serve --stdio`: JSON-RPC 2.0, one message per line, for hosts in other
  * languages (the Python agent above all). Requests are handled as they arrive, so calls of
- * different turns interleave and answers may come out of order (match them by id). A malformed
+ * different turns interleave and answers may come out of order (match them by id); a batch (an
+ * array of requests on one line) is answered element by element (`batch.ts`). A malformed
  * or too long line gets an error and the server keeps serving; when the input closes, open turns
  * are ended (their state cleared) and the returned promise resolves.
  *
@@ -53,16 +63,36 @@ export async function serveBridge(options: BridgeOptions): Promise<void> {
     options.maxBufferedAnswerBytes ?? DEFAULT_MAX_BUFFERED_ANSWER_BYTES,
   );
 
-  /** Runs one request to its answer; never rejects. */
-  const answer = async (id: RpcId | undefined, method: string, params: unknown) => {
+  /** Runs one request to its answer line (none for a notification); never rejects. */
+  const respond = async ({ id, method, params }: RpcRequest): Promise<string | undefined> => {
     try {
       const result = await dispatch(await served, method, params);
       // Throws when the result is not JSON; answered as the internal error it is, below.
-      if (id !== undefined) writer.send({ jsonrpc: '2.0', id, result });
+      return id === undefined ? undefined : JSON.stringify({ jsonrpc: '2.0', id, result });
     } catch (error) {
-      if (id === undefined) logger.warn(`bridge: notification "${method}": ${errorMessage(error)}`);
-      else writer.sendError(id, errorCode(error), errorMessage(error));
+      if (id !== undefined) return errorLine(id, errorCode(error), errorMessage(error));
+      logger.warn(`bridge: notification "${method}": ${errorMessage(error)}`);
+      return undefined;
     }
+  };
+
+  const send = (line: string | undefined) => {
+    if (line !== undefined) writer.sendLine(line);
+  };
+
+  const batch = async (elements: readonly unknown[]) => {
+    // Only to order a batch's elements by session; a failed load is answered per element.
+    const turns = await served.then(
+      (loaded) => loaded.turns,
+      () => undefined,
+    );
+    send(
+      await answerBatch(elements, {
+        respond,
+        sessionOfTurn: (turnId) => turns?.sessionOf(turnId),
+        maxConcurrent,
+      }),
+    );
   };
 
   /** Answers a line that is no request at once; starts the work of one that is. */
@@ -77,12 +107,14 @@ export async function serveBridge(options: BridgeOptions): Promise<void> {
     }
     const text = line.toString('utf8');
     if (text.trim() === '') return undefined;
-    const request = parseRequest(text);
+    const parsed = parseLine(text);
+    if (!isRejected(parsed) && Array.isArray(parsed.value)) return batch(parsed.value);
+    const request = isRejected(parsed) ? parsed : checkRequest(parsed.value);
     if (isRejected(request)) {
       writer.sendError(request.id, request.rejected.code, request.rejected.message);
       return undefined;
     }
-    return answer(request.id, request.method, request.params);
+    return respond(request).then(send);
   };
 
   const inFlight = new Set<Promise<void>>();

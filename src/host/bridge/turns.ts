@@ -71,6 +71,11 @@ export class BridgeTurns {
     return open;
   }
 
+  /** The session of the open turn `id` names, if one is open. */
+  sessionOf(id: string): string | undefined {
+    return this.#open.get(id)?.turn.sessionId;
+  }
+
   async end(id: string): Promise<{ ended: true }> {
     const open = this.get(id);
     await this.#close(open);

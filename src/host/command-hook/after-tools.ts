@@ -3,7 +3,8 @@ import type { CommandHookAgent } from './agents.js';
 import { NO_DECISION, type PendingAnswer } from './answers.js';
 import { beforeLlmCall, rewriteNotice, toolResultsRequest, withContext } from './llm-call.js';
 import { hookTelemetry, laterWork, tellToolOutcome, turnIdOf } from './observed.js';
-import type { TurnStore } from './turn-store.js';
+import { uncheckedNotice } from './turn-coverage.js';
+import type { Notice, TurnStore } from './turn-store.js';
 
 type HookEvent = Record<string, unknown>;
 
@@ -11,7 +12,8 @@ type HookEvent = Record<string, unknown>;
  * After tool results (Claude Code's `PostToolBatch`, Codex's `PostToolUse`): the call's outcome
  * to observers where this event is a tool's (Codex), then `before_llm_call` for the next model
  * request, numbered after the last one of the turn. A block ends the turn the way the agent
- * allows there (`agent.endLoop`).
+ * allows there (`agent.endLoop`), and the answer that ends it tells what `Stop` would have: calls
+ * of the turn the hook never decided (turn-coverage.ts).
  */
 export async function answerToolResults(
   agent: CommandHookAgent,
@@ -19,7 +21,7 @@ export async function answerToolResults(
   sessionId: string,
   runtime: Runtime,
   store: TurnStore,
-  notices: string[],
+  notices: Notice[],
 ): Promise<PendingAnswer> {
   const name = String(event.hook_event_name);
   const cwd = typeof event.cwd === 'string' ? event.cwd : process.cwd();
@@ -41,7 +43,10 @@ export async function answerToolResults(
   );
   if (llm === undefined) return NO_DECISION;
   if (llm.blocked !== undefined) {
-    await store.end(sessionId).catch(() => {});
+    // Only bookkeeping: a store that fails here must not turn the block into a message.
+    const ended = await store.end(sessionId).catch(() => undefined);
+    const unchecked = uncheckedNotice(agent, ended);
+    if (unchecked !== undefined) notices.push(unchecked);
     return { refuses: false, output: agent.endLoop(llm.blocked) };
   }
   if (llm.rewrittenBy.length > 0) notices.push(rewriteNotice(llm.rewrittenBy));

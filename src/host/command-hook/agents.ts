@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { wrappedHookCommand } from './hook-wrapper.js';
 
 type Args = Record<string, unknown>;
 
@@ -79,9 +80,17 @@ export interface CommandHookAgent {
   localSettingsFile(project: string): string | undefined;
   /**
    * The hook's command line in a project's shared settings: no path of this machine, so the file
-   * can be committed and runs for everyone who installed the project's dependencies.
+   * can be committed and runs for everyone who installed the project's dependencies. It runs
+   * the project's own `node_modules/.bin/hermes` through hook-wrapper.ts, which answers with a
+   * refusal when that cannot run.
    */
   projectCommand: string;
+  /**
+   * The project commands earlier versions installed, which ran hermes bare (a hook that could
+   * not start let every call through): still this package's hook, so install replaces them and
+   * uninstall removes them.
+   */
+  legacyProjectCommands: readonly string[];
   /** The folder `projectCommand` finds `node_modules/.bin/hermes` in, for a session in `project`. */
   projectCommandRoot(project: string): string;
   /** What the user must still do once the hook is installed, if anything. */
@@ -153,8 +162,9 @@ export const claudeCode: CommandHookAgent = {
       : join(homedir(), '.claude', 'settings.json'),
   localSettingsFile: (project) => join(project, '.claude', 'settings.local.json'),
   // Claude Code runs a hook through the shell with the project's root in $CLAUDE_PROJECT_DIR,
-  // whatever folder the session is in.
-  projectCommand: '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/hermes hook claude-code',
+  // whatever folder the session is in (hook-wrapper.ts finds the project's hermes there).
+  projectCommand: wrappedHookCommand('claude-code'),
+  legacyProjectCommands: ['"$CLAUDE_PROJECT_DIR"/node_modules/.bin/hermes hook claude-code'],
   projectCommandRoot: (project) => project,
 };
 
@@ -200,9 +210,12 @@ export const codex: CommandHookAgent = {
   localSettingsFile: () => undefined,
   // Codex runs a hook with `$SHELL -lc` in the session's folder, which may be below the project
   // root, and tells it no root: git names it (Codex finds the project's .codex/ by the same .git);
-  // outside a repository the session's folder is the one whose .codex/ Codex read.
-  projectCommand:
+  // outside a repository the session's folder is the one whose .codex/ Codex read
+  // (hook-wrapper.ts).
+  projectCommand: wrappedHookCommand('codex'),
+  legacyProjectCommands: [
     '"$(git rev-parse --show-toplevel 2>/dev/null || pwd)"/node_modules/.bin/hermes hook codex',
+  ],
   projectCommandRoot: (project) => gitRoot(project) ?? project,
   // Codex skips a new or changed hook, silently, until the user trusts it.
   afterInstall:

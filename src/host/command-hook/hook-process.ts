@@ -2,6 +2,7 @@ import type { Logger } from '../../log/logger.js';
 import { hookDeadlineMs } from '../hook-deadline.js';
 import type { CommandHookAgent } from './agents.js';
 import { failed, type HookAnswer, render } from './answers.js';
+import { crashReason, type ProcessCrash, stackOf } from './process-crash.js';
 import { runCommandHook } from './run-hook.js';
 
 export interface HookProcessIo {
@@ -11,6 +12,11 @@ export interface HookProcessIo {
   logger: Logger;
   /** Ends the process once the answer is out (the deadline passed, and work may still hold it). */
   exit(code: number): void;
+  /**
+   * Subscribes to the process's uncaught exceptions and unhandled rejections (process-crash.ts);
+   * called before any extension loads. None: a host that keeps them to itself (a test).
+   */
+  crashes?(listener: (crash: ProcessCrash) => void): void;
 }
 
 /**
@@ -18,12 +24,37 @@ export interface HookProcessIo {
  * A failure to read stdin is an event that cannot be read (a deny); past the deadline the answer
  * is `failed` — a deny for a tool call, a `systemMessage` for anything else — and the process
  * ends at once, since a handler that is still running would otherwise keep it alive.
+ *
+ * An uncaught exception or unhandled rejection (an extension's timer that throws) is answered the
+ * same way, naming the extension and the error, and ends the process with that answer: Node's own
+ * end, exit 1 and no answer, lets both agents run the call. The answer is printed once: a crash
+ * after it is only told on stderr.
  */
 export async function answerHookProcess(
   agent: CommandHookAgent,
   io: HookProcessIo,
   deadlineMs = hookDeadlineMs(),
 ): Promise<number> {
+  let eventName: string | undefined;
+  let answered = false;
+  const print = (answer: HookAnswer) => {
+    answered = true;
+    // Each a line: what `printed` spells out for hosts that print for this process (the daemon).
+    if (answer.stdout) io.out(answer.stdout);
+    if (answer.stderr) io.err(answer.stderr);
+  };
+  io.crashes?.((crash) => {
+    const stack = stackOf(crash.error);
+    if (answered) {
+      io.err(`hermes hook ${agent.name}: after its answer, ${crashReason(crash)}`);
+      if (stack !== undefined) io.err(stack);
+      return;
+    }
+    const answer = render(failed(agent, eventName, crashReason(crash)));
+    print(answer);
+    if (stack !== undefined) io.err(stack);
+    io.exit(answer.exitCode);
+  });
   const read = async () => {
     let input = '';
     for await (const chunk of io.stdin) input += chunk;
@@ -32,12 +63,15 @@ export async function answerHookProcess(
   const { answer, late } = await answerInTime(
     agent,
     read,
-    (input) => runCommandHook(agent, input, { logger: io.logger }),
+    (input) => {
+      eventName = nameOf(input);
+      return runCommandHook(agent, input, { logger: io.logger });
+    },
     deadlineMs,
   );
-  // Each a line: what `printed` spells out for hosts that print for this process (the daemon).
-  if (answer.stdout) io.out(answer.stdout);
-  if (answer.stderr) io.err(answer.stderr);
+  // A crash answered already, and is ending the process.
+  if (answered) return 0;
+  print(answer);
   if (late) io.exit(answer.exitCode);
   return answer.exitCode;
 }

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { parse } from 'shell-quote';
 import type { CommandHookAgent } from './agents.js';
+import { unwrapHookCommand } from './hook-wrapper.js';
 import { type HookEntry, hooksOf } from './settings-file.js';
 
 /** Which of the agent's settings files: the user's, the project's shared one, or its local one. */
@@ -14,6 +15,18 @@ export interface InstalledHook {
   command: string;
   /** The events it is registered for. */
   events: string[];
+  /** It runs the project's own `node_modules/.bin/hermes` (no path of this machine). */
+  project: boolean;
+  /**
+   * It answers with a refusal when hermes cannot run (hook-wrapper.ts); the bare commands of
+   * earlier versions exit 127 or 1 there, which both agents take as a go-ahead.
+   */
+  failsClosed: boolean;
+  /**
+   * What it runs: the project's `node_modules/.bin/hermes hook <agent>` for a project command
+   * (unknown without a project: empty), else its command line's words.
+   */
+  argv: string[];
   /**
    * Paths the command runs that do not exist: the node binary and bin script of an absolute
    * command, the project's `node_modules/.bin/hermes` of a project command.
@@ -21,18 +34,46 @@ export interface InstalledHook {
   missing: string[];
 }
 
+/** How a hermes hook command runs hermes. */
+interface HookForm {
+  project: boolean;
+  failsClosed: boolean;
+  /** hermes' command line; none for a project command (it depends on the project). */
+  argv: string[];
+}
+
 /**
  * Whether a hook command is this package's hook for `agent`: the agent's project command
- * (`agent.projectCommand`, as `hook install --project` writes it), or one simple command (no
- * `;`, `&&`, pipes) that ends in `hermes hook <agent>`, where `hermes` may be `hermes-extensions`
- * or a path to either or to `bin/hermes.js` (run by node). Strict, because install and uninstall
- * rewrite what matches.
+ * (`agent.projectCommand`, as `hook install --project` writes it, or one an earlier version
+ * wrote), a command hook-wrapper.ts wrote for this agent, or one simple command (no `;`, `&&`,
+ * pipes) that ends in `hermes hook <agent>`, where `hermes` may be `hermes-extensions` or a path
+ * to either or to `bin/hermes.js` (run by node). Strict, because install and uninstall rewrite
+ * what matches.
  */
 export function isHermesHookCommand(command: string, agent: CommandHookAgent): boolean {
-  if (command.trim() === agent.projectCommand) return true;
+  return hookForm(command, agent) !== undefined;
+}
+
+function hookForm(command: string, agent: CommandHookAgent): HookForm | undefined {
+  if (agent.legacyProjectCommands.includes(command.trim()))
+    return { project: true, failsClosed: false, argv: [] };
+  const wrapped = unwrapHookCommand(command);
+  if (wrapped !== undefined) {
+    if (wrapped.agent !== agent.name) return undefined;
+    if (wrapped.argv.length === 0) return { project: true, failsClosed: true, argv: [] };
+    return runsHermesHook(wrapped.argv, agent)
+      ? { project: false, failsClosed: true, argv: wrapped.argv }
+      : undefined;
+  }
   const tokens = parse(command);
-  if (tokens.some((token) => typeof token !== 'string')) return false;
-  const words = tokens as string[];
+  if (tokens.some((token) => typeof token !== 'string')) return undefined;
+  return runsHermesHook(tokens as string[], agent)
+    ? { project: false, failsClosed: false, argv: tokens as string[] }
+    : undefined;
+}
+
+/** Whether a command line's words end in `hermes hook <agent>`, hermes named as above. */
+function runsHermesHook(words: readonly string[], agent: CommandHookAgent): boolean {
   const at = words.length - 2;
   return (
     at >= 1 &&
@@ -78,13 +119,17 @@ export function inspectInstalledHooks(agent: CommandHookAgent, project?: string)
       for (const entry of entries as HookEntry[]) {
         for (const hook of entry?.hooks ?? []) {
           const command = hook?.command;
-          if (typeof command !== 'string' || !isHermesHookCommand(command, agent)) continue;
+          const form = typeof command === 'string' ? hookForm(command, agent) : undefined;
+          if (command === undefined || form === undefined) continue;
+          const argv = form.project ? projectArgv(agent, project) : form.argv;
           const installed = byCommand.get(command) ?? {
             file,
             scope,
             command,
             events: [],
-            missing: runs(command, agent, project).filter((path) => !existsSync(path)),
+            ...form,
+            argv,
+            missing: runs(command, form, argv, project).filter((path) => !existsSync(path)),
           };
           if (!installed.events.includes(event)) installed.events.push(event);
           byCommand.set(command, installed);
@@ -118,19 +163,27 @@ function readHooks(file: string): Record<string, unknown> | undefined {
   }
 }
 
+/** The project command's `node_modules/.bin/hermes hook <agent>` in `project` (none unknown). */
+function projectArgv(agent: CommandHookAgent, project: string | undefined): string[] {
+  if (project === undefined) return [];
+  const bin = join(agent.projectCommandRoot(project), 'node_modules', '.bin', 'hermes');
+  return [bin, 'hook', agent.name];
+}
+
 /**
- * The absolute paths a hook command runs: the project's `node_modules/.bin/hermes` for the
- * project command (none known without a project), else the absolute words of the command line,
- * `$CLAUDE_PROJECT_DIR` read as the project.
+ * The absolute paths a hook command runs: the project's `node_modules/.bin/hermes` for a project
+ * command (none known without a project), else the absolute words of its command line, for a
+ * bare one `$CLAUDE_PROJECT_DIR` read as the project.
  */
-function runs(command: string, agent: CommandHookAgent, project: string | undefined): string[] {
-  if (command.trim() === agent.projectCommand)
-    return project === undefined
-      ? []
-      : [join(agent.projectCommandRoot(project), 'node_modules', '.bin', 'hermes')];
+function runs(
+  command: string,
+  form: HookForm,
+  argv: string[],
+  project: string | undefined,
+): string[] {
+  if (form.project) return argv.slice(0, 1);
   const env = (name: string) =>
     name === 'CLAUDE_PROJECT_DIR' && project !== undefined ? project : `$${name}`;
-  return parse(command, env).filter(
-    (word): word is string => typeof word === 'string' && isAbsolute(word),
-  );
+  const words = form.failsClosed ? argv : parse(command, env);
+  return words.filter((word): word is string => typeof word === 'string' && isAbsolute(word));
 }

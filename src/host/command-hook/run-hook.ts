@@ -13,6 +13,7 @@ import {
   reasonOf,
   render,
 } from './answers.js';
+import { answerDecided, callKeyOf, withDecision } from './decisions.js';
 import { beforeLlmCall, promptRequest, rewriteNotice, withContext } from './llm-call.js';
 import {
   hookTelemetry,
@@ -24,7 +25,8 @@ import {
 } from './observed.js';
 import { loadPerEvent, type RuntimeSource } from './runtime-source.js';
 import { refusalOf, toolCallAnswer } from './tool-call-answer.js';
-import { TurnStore, TurnStoreError } from './turn-store.js';
+import { noteReportedCalls, tellUnchecked } from './turn-coverage.js';
+import { type Notice, TurnStore, TurnStoreError } from './turn-store.js';
 
 export type { HookAnswer } from './answers.js';
 
@@ -48,13 +50,19 @@ export interface CommandHookOptions {
  * with the reason; ask ⇒ `"ask"` where the agent has it, else a deny saying who asked; rewrite ⇒
  * `updatedInput`, with the agent's rewrite decision); the agent's end events (`Stop`,
  * and Claude Code's `SessionEnd`) → the turn ends and its state goes; `PostToolUse` → answered
- * with nothing unless it is an after-tools event (otherwise only reported). Observers are told what the process knows, as the in-process host
- * tells them (observed.ts): `on_session_start` at the prompt, `pre_tool_call`, `hook_decision`
- * and, for a refused call, its `post_tool_call` at `PreToolUse`, the call's outcome at
- * `PostToolUse`, `on_session_end` at the end of the turn; the runtime is closed before the process
- * exits, so what they buffered is written. The turn's state lives in
- * `$HERMES_HOME/turns/` between the separate processes of one turn; when the agent names its
- * turns (Codex's `turn_id`), a new id starts a new turn even if the last one never stopped.
+ * with nothing unless it is an after-tools event (otherwise only reported). Observers are told
+ * what the process knows, as the in-process host tells them (observed.ts): `on_session_start` at
+ * the prompt, `pre_tool_call`, `hook_decision` and, for a refused call, its `post_tool_call` at
+ * `PreToolUse`, the call's outcome at `PostToolUse`, `on_session_end` at the end of the turn; the
+ * runtime is closed before the process exits, so what they buffered is written. The turn's state
+ * lives in `$HERMES_HOME/turns/` between the separate processes of one turn; when the agent names
+ * its turns (Codex's `turn_id`), a new id starts a new turn even if the last one never stopped.
+ *
+ * One decision per tool call (decisions.ts): a `PreToolUse` is decided, and its answer recorded
+ * by its `tool_use_id`, in one update of the turn under its lock; the same call again (a late
+ * daemon after the fallback answered, a retried hook) gets that answer, and its id with another
+ * call a deny. At the turn's end the user is told, once a session, of calls whose outcome the
+ * agent reported but that were never decided: the hook did not run for them (turn-coverage.ts).
  *
  * Fails closed: both agents run a tool call whose hook exits 1, crashes or answers what they do
  * not accept, so every failure — an event that cannot be read, a config that does not load, a
@@ -108,6 +116,8 @@ async function answerEvent(
     // Nothing to do but report, or nothing at all: the answer is nothing, which both agents take
     // as "go on".
     if (typeof sessionId !== 'string') return render(NO_DECISION);
+    // Calls the agent ran without asking the hook show here first (told at the turn's end).
+    await noteReportedCalls(store, event, sessionId);
     // What this turn has observers or handlers for: no need to load every extension to find out.
     const later = store.peek(sessionId)?.reports;
     const reports = name !== 'PostToolBatch' && later?.includes('post_tool_call') !== false;
@@ -122,13 +132,26 @@ async function answerEvent(
   const homeProblem = hermesHomeProblem(home);
   if (homeProblem !== undefined) return render(failed(agent, name, homeProblem));
   if (agent.endEvents.includes(name)) {
-    const open = store.peek(sessionId);
-    await store.end(sessionId, { session: name === 'SessionEnd' });
+    const open = await store.end(sessionId);
+    // Calls of the turn the hook never decided: the user hears of them once (told before a
+    // session's end forgets what it was told).
+    const told = await tellUnchecked(store, agent, sessionId, open);
+    if (name === 'SessionEnd') await store.end(sessionId, { session: true });
     // A turn that already ended (Stop, then SessionEnd) is not reported twice.
     if (open === undefined || open.reports?.includes('on_session_end') === false) {
-      return render(NO_DECISION);
+      return render(NO_DECISION, told);
     }
-    return reported(agent, reportTurnEnd(agent, event, sessionId, open.turnId, reporting));
+    return reported(agent, reportTurnEnd(agent, event, sessionId, open.turnId, reporting), told);
+  }
+  if (name === 'PreToolUse') {
+    // A call decided already (a late daemon, a retried hook): its answer, without loading
+    // anything. Read without the lock: a decision, once written, is never changed.
+    const key = callKeyOf(agent, event);
+    const stored = key && store.peek(sessionId);
+    const turnId = turnIdOf(event);
+    const current = turnId === undefined || stored?.turnId === turnId ? stored : undefined;
+    const decided = key && answerDecided(agent, current, key);
+    if (decided !== undefined) return render(decided);
   }
   if (name !== 'UserPromptSubmit' && name !== 'PreToolUse' && !afterTools) {
     return render(NO_DECISION);
@@ -164,7 +187,7 @@ async function answerPrompt(
   sessionId: string,
   runtime: Runtime,
   store: TurnStore,
-  notices: string[],
+  notices: Notice[],
 ): Promise<PendingAnswer> {
   if (typeof event.prompt !== 'string')
     return failed(agent, 'UserPromptSubmit', 'UserPromptSubmit without a prompt');
@@ -235,8 +258,13 @@ async function answerToolCall(
   const toolName = event.tool_name;
   // The agent's shell runs in the event's folder: relative paths in a command are below it.
   const cwd = typeof event.cwd === 'string' ? event.cwd : process.cwd();
-  const outcome = await store.update(sessionId, { turnId: turnIdOf(event) }, (stored) =>
-    runtime.runTurn(
+  const key = callKeyOf(agent, event);
+  return store.update(sessionId, { turnId: turnIdOf(event) }, async (stored) => {
+    // Under the turn's lock: of two processes with the same call, the second answers what the
+    // first decided, and neither runs the chain, reports or counts a call twice.
+    const decided = key && answerDecided(agent, stored, key);
+    if (decided !== undefined) return { result: decided, unchanged: true as const };
+    return runtime.runTurn(
       { sessionId, turnId: stored.turnId, platform: agent.name, initialState: stored.state },
       async (turn) => {
         const telemetry = hookTelemetry(turn, event);
@@ -256,30 +284,47 @@ async function answerToolCall(
             result: refusal,
             durationMs: performance.now() - started,
           });
-        return { result, state: { ...turn.state }, reports: laterWork(runtime) };
+        const answer = toolCallAnswer(agent, result, () =>
+          agent.toolOut(toolName, toolInput, result.value),
+        );
+        return {
+          result: answer,
+          state: { ...turn.state },
+          reports: laterWork(runtime),
+          ...(key === undefined ? {} : { decisions: withDecision(stored, key, answer) }),
+        };
       },
-    ),
-  );
-  return toolCallAnswer(agent, outcome, () => agent.toolOut(toolName, toolInput, outcome.value));
+    );
+  });
 }
 
-/** The answer to an event that is only reported: nothing, even when the report failed. */
-async function reported(agent: CommandHookAgent, report: Promise<void>): Promise<HookAnswer> {
+/**
+ * The answer to an event that is only reported: nothing but `notices`, even when the report
+ * failed.
+ */
+async function reported(
+  agent: CommandHookAgent,
+  report: Promise<void>,
+  notices: readonly string[] = [],
+): Promise<HookAnswer> {
   try {
     await report;
-    return render(NO_DECISION);
+    return render(NO_DECISION, notices);
   } catch (error) {
     const why = error instanceof ConfigError ? error.message : describeFailure(error);
-    return render({
-      ...NO_DECISION,
-      stderr: `hermes hook ${agent.name}: observers were not told of this event: ${why}`,
-    });
+    return render(
+      {
+        ...NO_DECISION,
+        stderr: `hermes hook ${agent.name}: observers were not told of this event: ${why}`,
+      },
+      notices,
+    );
   }
 }
 
 /** What the user should hear once per session: guards that are not running, and why. */
-function sessionNotices(runtime: Runtime): string[] {
-  const notices: string[] = [];
+function sessionNotices(runtime: Runtime): Notice[] {
+  const notices: Notice[] = [];
   const untrusted = runtime.diagnostics.find((d) => d.code === 'UNTRUSTED');
   if (untrusted !== undefined) {
     notices.push(

@@ -23,6 +23,32 @@ export interface StoredTurn {
   iteration?: number;
   /** The prompt as the model reads it (after transform_user_input), for later before_llm_call. */
   prompt?: string;
+  /**
+   * The tool calls decided in this turn, by the agent's call id, oldest first and bounded
+   * (decisions.ts): a `PreToolUse` that comes again is answered from here, not decided again.
+   */
+  decisions?: DecidedCall[];
+  /**
+   * Calls of this turn whose outcome the agent reported but that had no decision here: the hook
+   * did not run for them (turn-coverage.ts). Bounded too.
+   */
+  unchecked?: UncheckedCall[];
+}
+
+/** One decided tool call. */
+export interface DecidedCall {
+  /** The agent's `tool_use_id`. */
+  id: string;
+  /** A digest of the call as the agent sent it: the same id with another call is not this call. */
+  call: string;
+  /** The answer as decided, to give again; absent when it was too large to keep. */
+  answer?: { refuses: boolean; output?: Record<string, unknown> };
+}
+
+/** A reported tool call that was never decided: its id and the agent's name for its tool. */
+export interface UncheckedCall {
+  id: string;
+  tool: string;
 }
 
 /** What a turn's process hands back to be saved, besides its result. */
@@ -32,7 +58,21 @@ export interface TurnUpdate<T> {
   reports?: string[];
   iteration?: number;
   prompt?: string;
+  decisions?: DecidedCall[];
+  unchecked?: UncheckedCall[];
 }
+
+/** A result with nothing to save: the stored turn stays as it is (not even rewritten). */
+export interface TurnUnchanged<T> {
+  result: T;
+  unchanged: true;
+}
+
+/**
+ * Something to tell the user once per session: its text, or the text and the key it is told
+ * once by (a text that varies, such as a count, is still told once).
+ */
+export type Notice = string | { key: string; text: string };
 
 export interface TurnStoreOptions {
   /**
@@ -89,7 +129,7 @@ export class TurnStore {
   async update<T>(
     sessionId: string,
     which: { fresh?: boolean; turnId?: string | undefined },
-    fn: (turn: StoredTurn) => Promise<TurnUpdate<T>>,
+    fn: (turn: StoredTurn) => Promise<TurnUpdate<T> | TurnUnchanged<T>>,
   ): Promise<T> {
     return this.#locked(sessionId, async () => {
       if (which.fresh) this.#remove(this.#file(sessionId));
@@ -99,19 +139,25 @@ export class TurnStore {
           ? stored
           : undefined;
       const turn = current ?? { turnId: which.turnId ?? randomUUID(), state: {} };
+      const change = await fn(turn);
+      if ('unchanged' in change) return change.result;
       const {
         result,
         state,
         reports = turn.reports,
         iteration = turn.iteration,
         prompt = turn.prompt,
-      } = await fn(turn);
+        decisions = turn.decisions,
+        unchecked = turn.unchecked,
+      } = change;
       this.#writeFile(this.#file(sessionId), {
         turnId: turn.turnId,
         state: stateAsData(state),
         ...(reports === undefined ? {} : { reports }),
         ...(iteration === undefined ? {} : { iteration }),
         ...(prompt === undefined ? {} : { prompt }),
+        ...(decisions === undefined ? {} : { decisions }),
+        ...(unchecked === undefined ? {} : { unchecked }),
       });
       return result;
     });
@@ -130,22 +176,34 @@ export class TurnStore {
   }
 
   /**
-   * The turn ended: its state goes. At the end of the whole session (`session`), so does the
-   * record of what the user was already told.
+   * The turn ended: its state goes, and is returned (none when there was none or it could not be
+   * read: the end of a turn never fails on what it removes). At the end of the whole session
+   * (`session`), so does the record of what the user was already told.
    */
-  async end(sessionId: string, options: { session?: boolean } = {}): Promise<void> {
-    await this.#locked(sessionId, async () => {
+  async end(
+    sessionId: string,
+    options: { session?: boolean } = {},
+  ): Promise<StoredTurn | undefined> {
+    return this.#locked(sessionId, async () => {
+      let ended: StoredTurn | undefined;
+      try {
+        ended = this.#read(sessionId);
+      } catch {
+        ended = undefined;
+      }
       this.#remove(this.#file(sessionId));
       if (options.session) this.#remove(this.#toldFile(sessionId));
+      return ended;
     });
   }
 
   /**
-   * Of `notices`, those this session has not been told yet, now recorded as told. Kept next to the
+   * Of `notices`, the texts of those this session has not been told yet, now recorded as told
+   * (by their key, or their text when they have none). Kept next to the
    * turn's state but apart from it: extensions see the state, never this. A told-file that cannot
    * be read counts as nothing told (telling twice is harmless).
    */
-  async tellOnce(sessionId: string, notices: readonly string[]): Promise<string[]> {
+  async tellOnce(sessionId: string, notices: readonly Notice[]): Promise<string[]> {
     if (notices.length === 0) return [];
     return this.#locked(sessionId, async () => {
       const file = this.#toldFile(sessionId);
@@ -156,9 +214,10 @@ export class TurnStore {
       } catch {
         // Missing or unreadable: nothing told yet.
       }
-      const fresh = notices.filter((notice) => !told.includes(notice));
-      if (fresh.length > 0) this.#writeFile(file, [...told, ...fresh]);
-      return fresh;
+      const keyOf = (notice: Notice) => (typeof notice === 'string' ? notice : notice.key);
+      const fresh = notices.filter((notice) => !told.includes(keyOf(notice)));
+      if (fresh.length > 0) this.#writeFile(file, [...told, ...fresh.map(keyOf)]);
+      return fresh.map((notice) => (typeof notice === 'string' ? notice : notice.text));
     });
   }
 
@@ -198,7 +257,9 @@ export class TurnStore {
       (stored.reports !== undefined &&
         !(Array.isArray(stored.reports) && stored.reports.every((e) => typeof e === 'string'))) ||
       (stored.iteration !== undefined && !Number.isSafeInteger(stored.iteration)) ||
-      (stored.prompt !== undefined && typeof stored.prompt !== 'string')
+      (stored.prompt !== undefined && typeof stored.prompt !== 'string') ||
+      !listOf(stored.decisions, isDecidedCall) ||
+      !listOf(stored.unchecked, isUncheckedCall)
     ) {
       throw new TurnStoreError(
         `the turn state ${file} is corrupt; delete it (the next prompt starts a new one)`,
@@ -275,6 +336,31 @@ function stateAsData(state: Record<string, unknown>): unknown {
   throw new TurnStoreError(
     `the turn state cannot be saved: ${copy.reason} (hook processes share the state as JSON: keep strings, numbers, booleans, null, arrays and plain objects in it)`,
   );
+}
+
+/** Absent, or an array whose every item passes `check`. */
+function listOf(value: unknown, check: (item: unknown) => boolean): boolean {
+  return value === undefined || (Array.isArray(value) && value.every(check));
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function isDecidedCall(value: unknown): boolean {
+  if (!isRecord(value) || typeof value.id !== 'string' || typeof value.call !== 'string')
+    return false;
+  const answer = value.answer;
+  return (
+    answer === undefined ||
+    (isRecord(answer) &&
+      typeof answer.refuses === 'boolean' &&
+      (answer.output === undefined || isRecord(answer.output)))
+  );
+}
+
+function isUncheckedCall(value: unknown): boolean {
+  return isRecord(value) && typeof value.id === 'string' && typeof value.tool === 'string';
 }
 
 function oneLine(error: unknown): string {

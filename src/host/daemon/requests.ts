@@ -37,6 +37,12 @@ export function unreadable(line: string, why: string): DaemonAnswer {
   return { v: DAEMON_PROTOCOL, stdout: '', stderr: `hermes daemon: ${why}\n`, exitCode: 2 };
 }
 
+/** The session an event's input names (`session_id`, by which events are ordered); else none. */
+export function sessionOf(stdin: string): string | undefined {
+  const sessionId = parse(stdin)?.session_id;
+  return typeof sessionId === 'string' ? sessionId : undefined;
+}
+
 export interface Judged {
   stdin: string;
   /** Undefined when the input is no JSON object (no runtime is needed to refuse it). */

@@ -5,6 +5,9 @@ import { findProjectRoot, transpileCacheDir } from '../../config/locations.js';
 import type { Logger } from '../../log/logger.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
 import type { CommandHookAgent } from '../command-hook/agents.js';
+import { daemonLogPath } from './daemon-log.js';
+import { LateNotices } from './late-notices.js';
+import { sessionOf } from './requests.js';
 import { type Printed, WorkerHandle } from './worker-handle.js';
 
 /** How many runtimes are kept at most (`HERMES_DAEMON_MAX_RUNTIMES`). */
@@ -48,7 +51,8 @@ export interface RuntimeEvent {
  * loads the runtime afresh and the old one ends once the events using it are answered — so no
  * module cache of an old load can answer, and nothing failed is kept. At most `maxRuntimes`
  * workers live: past that, the least recently used idle ones end. One more thread is kept started
- * ahead, with the framework loaded and no runtime, for the next runtime to be made.
+ * ahead, with the framework loaded and no runtime, for the next runtime to be made. A warning a
+ * runtime logs after an answer is told once with a later one (late-notices.ts).
  */
 export class RuntimeWorkers {
   /** The workers that take events, least recently used first. */
@@ -56,6 +60,7 @@ export class RuntimeWorkers {
   /** Every worker not ended yet, retired ones included. */
   readonly #all = new Set<WorkerHandle>();
   readonly #closing = new Set<Promise<void>>();
+  readonly #notices = new LateNotices();
   readonly #home: string;
   readonly #log: Logger;
   readonly #max: number;
@@ -102,7 +107,11 @@ export class RuntimeWorkers {
     // After the worker counts this event as its own: it is never the one evicted for it.
     this.#evict();
     try {
-      return await answering;
+      const answer = await answering;
+      if (this.#notices.empty) return answer;
+      // What was logged after earlier answers, told once (late-notices.ts).
+      const told = this.#notices.take(key, sessionOf(event.stdin), daemonLogPath(this.#home));
+      return { ...answer, stderr: answer.stderr + told };
     } finally {
       if (!used.kept) this.#retire(used);
       else if (used.retired && used.users === 0) this.#end(used);
@@ -137,11 +146,14 @@ export class RuntimeWorkers {
     const spare = this.#spare;
     this.#spare = undefined;
     if (spare?.alive) return spare;
-    return new WorkerHandle({
+    const worker: WorkerHandle = new WorkerHandle({
       file: this.#file,
       setup: { exclude: this.#exclude },
       log: this.#log,
+      // Its key once adopted: a warning of its runtime's own is told to the sessions of its project.
+      tell: (message, session) => this.#notices.add(worker.key, session, message),
     });
+    return worker;
   }
 
   /**

@@ -5,10 +5,12 @@ import type { Runtime } from '../../runtime/runtime.js';
 import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../command-hook/agents.js';
 import { failed, render } from '../command-hook/answers.js';
 import { answerInTime, printed } from '../command-hook/hook-process.js';
+import { crashReason, onProcessCrash, stackOf } from '../command-hook/process-crash.js';
 import { runCommandHook } from '../command-hook/run-hook.js';
 import type { RuntimeSource } from '../command-hook/runtime-source.js';
 import { eventLogger, stderrToEvents } from './event-log.js';
 import type { ReadRecorder } from './read-recorder.js';
+import { sessionOf } from './requests.js';
 import type { ThreadEnv } from './thread-env.js';
 import type { FromWorker, ToWorker } from './worker-messages.js';
 
@@ -20,6 +22,11 @@ import type { FromWorker, ToWorker } from './worker-messages.js';
  * that needs one, with what it reads (files and variables) recorded and sent to the daemon; it is
  * kept for the worker's life, and closed when the daemon ends the worker. What the runtime logs, and what extensions write to stderr, while an event is
  * answered goes on that answer's stderr, as in the hook process; anything else to the daemon's.
+ *
+ * An uncaught exception or unhandled rejection of the thread (an extension's timer that throws)
+ * is told to the daemon, naming the extension and the error: it answers the thread's pending
+ * events with the failure and retires the thread (worker-handle.ts). The thread runs no chain
+ * after it, since its runtime's state is no longer known.
  */
 export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
   const port = parentPort;
@@ -29,13 +36,36 @@ export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
   // what the framework reads for itself is not what the runtime depends on.
   createRequire(import.meta.url)('jiti');
   const post = (message: FromWorker) => port.postMessage(message);
-  const { logger, collect, append } = eventLogger({
-    debug: (message) => post({ type: 'log', level: 'debug', message }),
-    info: (message) => post({ type: 'log', level: 'info', message }),
-    warn: (message) => post({ type: 'log', level: 'warn', message }),
-    error: (message) => post({ type: 'log', level: 'error', message }),
+  // Before any extension loads, so that everything an extension starts has an owner.
+  let crashed: string | undefined;
+  onProcessCrash((crash) => {
+    const why = crashReason(crash);
+    const stack = stackOf(crash.error);
+    if (crashed === undefined) {
+      crashed = why;
+      post({ type: 'crashed', why, ...(stack === undefined ? {} : { stack }) });
+    } else {
+      post({
+        type: 'log',
+        level: 'error',
+        message: `hermes daemon: again, after its runtime failed: ${why}`,
+      });
+    }
   });
-  stderrToEvents(append);
+  // What is logged after an answer goes to the daemon's log; warnings and errors are marked to be
+  // told with a later answer, of the session whose event's work logged them if known (the daemon
+  // keeps them: late-notices.ts).
+  const { logger, collect, append, outside, asRuntime } = eventLogger(
+    {
+      debug: (message) => post({ type: 'log', level: 'debug', message }),
+      info: (message) => post({ type: 'log', level: 'info', message }),
+      warn: (message) => post({ type: 'log', level: 'warn', message }),
+      error: (message) => post({ type: 'log', level: 'error', message }),
+    },
+    (level, message, session) =>
+      post({ type: 'log', level, message, tell: session === undefined ? {} : { session } }),
+  );
+  stderrToEvents(append, outside);
 
   let runtime: Promise<Runtime> | undefined;
   const load = async (cwd: string, home: string): Promise<Runtime> => {
@@ -50,7 +80,7 @@ export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
   };
   const runtimes: RuntimeSource = {
     acquire: ({ cwd, home }) => {
-      runtime ??= load(cwd, home);
+      runtime ??= asRuntime(() => load(cwd, home));
       return runtime;
     },
     // Kept until the daemon ends the worker.
@@ -60,14 +90,24 @@ export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
   const answer = async (event: Extract<ToWorker, { type: 'event' }>) => {
     const agent = COMMAND_HOOK_AGENTS[event.agent] as CommandHookAgent;
     let reply: { stdout: string; stderr: string; exitCode: number; late: boolean };
+    const session = sessionOf(event.stdin);
+    if (crashed !== undefined) {
+      // An event sent before the daemon heard of the crash: it has refused it already
+      // (worker-handle.ts fails every pending event), so this only ends it, running no chain.
+      const answer = printed(render(failed(agent, undefined, crashed)));
+      post({ type: 'answer', id: event.id, ...answer, late: false });
+      return;
+    }
     try {
       const { value, lines } = await env.run(event.env, () =>
-        collect(() =>
-          answerInTime(
-            agent,
-            async () => event.stdin,
-            (input) => runCommandHook(agent, input, { home: event.home, logger, runtimes }),
-          ),
+        collect(
+          () =>
+            answerInTime(
+              agent,
+              async () => event.stdin,
+              (input) => runCommandHook(agent, input, { home: event.home, logger, runtimes }),
+            ),
+          session,
         ),
       );
       reply = { ...printed(value.answer, lines), late: value.late };

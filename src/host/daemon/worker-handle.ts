@@ -31,6 +31,8 @@ export interface WorkerStart {
   setup: WorkerSetup;
   /** The daemon's own log, for what the runtime logs outside any event. */
   log: Logger;
+  /** A warning logged outside any event, to tell with a later answer (worker-messages.ts `tell`). */
+  tell?(message: string, session: string | undefined): void;
 }
 
 let lastId = 0;
@@ -40,9 +42,10 @@ let lastId = 0;
  * the framework loaded and no runtime, then given to one project and hook environment (`adopt`),
  * events sent, answers matched to them, what its load read (a WatchSet, once loaded), and its
  * end. A worker
- * that dies (an extension's uncaught error ends the thread) or is stuck past an event's deadline
- * (a handler that never yields) answers its pending events with a failure — a refusal for a tool
- * call, as the hook process would give — and ends.
+ * that crashes (an extension's uncaught exception or unhandled rejection, told by the thread
+ * naming the extension), dies, or is stuck past an event's deadline (a handler that never yields)
+ * answers its pending events with a failure — a refusal for a tool call, as the hook process
+ * would give — and ends.
  */
 export class WorkerHandle {
   /** Events being answered by it now. */
@@ -72,6 +75,15 @@ export class WorkerHandle {
         this.#keep &&= message.keep;
       } else if (message.type === 'log') {
         start.log[message.level](message.message);
+        if (message.tell !== undefined) start.tell?.(message.message, message.tell.session);
+      } else if (message.type === 'crashed') {
+        const line = `hermes daemon: the runtime of ${this.root || 'no project'} failed: ${message.why}`;
+        start.log.error(message.stack === undefined ? line : `${line}\n${message.stack}`);
+        // After its answers (none pending): told with a later one, as the hook process tells it
+        // on stderr after its answer.
+        if (this.#pending.size === 0) start.tell?.(line, undefined);
+        // Its pending events are refused with the reason, and it is retired (not kept).
+        this.#fail(message.why);
       } else {
         const { type: _, id, ...answer } = message;
         this.#settle(id, answer);

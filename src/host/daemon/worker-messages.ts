@@ -32,8 +32,22 @@ export type FromWorker =
   | { type: 'loaded'; records: ReadRecord[]; env: EnvRead; keep: boolean }
   /** The answer to event `id`, printed as the hook process prints it; `late`: past the deadline. */
   | { type: 'answer'; id: number; stdout: string; stderr: string; exitCode: number; late: boolean }
-  /** A line the runtime logged while no event was being answered: the daemon's own log. */
-  | { type: 'log'; level: 'debug' | 'info' | 'warn' | 'error'; message: string };
+  /**
+   * The thread had an uncaught exception or an unhandled rejection (process-crash.ts): `why`
+   * names the extension and the error. Its runtime answers no more events.
+   */
+  | { type: 'crashed'; why: string; stack?: string }
+  /**
+   * A line the runtime logged while no event was being answered: the daemon's own log. With
+   * `tell`, a warning also told once with a later answer: of `session` if the work of an event of
+   * that session logged it, else of any session this runtime serves (late-notices.ts).
+   */
+  | {
+      type: 'log';
+      level: 'debug' | 'info' | 'warn' | 'error';
+      message: string;
+      tell?: { session?: string };
+    };
 
 /** What the worker is started with (`workerData`). */
 export interface WorkerSetup {

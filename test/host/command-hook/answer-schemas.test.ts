@@ -52,6 +52,8 @@ interface Case {
 interface Events {
   prompt(text: string): Event;
   bash(command: string): Event;
+  /** The PreToolUse of the call `afterTool` reports the result of. */
+  decide(): Event;
   afterTool(output: string): Event;
   stop(): Event;
 }
@@ -119,7 +121,7 @@ const cases: Case[] = [
   },
   {
     name: 'block after a tool result',
-    events: (e) => [e.prompt('/go'), e.afterTool('STOP')],
+    events: (e) => [e.prompt('/go'), e.decide(), e.afterTool('STOP')],
     last: (agent) =>
       agent === 'codex'
         ? { continue: false, stopReason: 'stopped by policy' }
@@ -179,6 +181,7 @@ describe.runIf(built).each(['claude-code', 'codex'] as const)(
           tool_input: { command },
           tool_use_id: 'c1',
         }),
+        decide: () => ({ ...base, hook_event_name: 'PreToolUse', ...result }),
         afterTool: (output) =>
           agent === 'codex'
             ? { ...base, hook_event_name: 'PostToolUse', ...result, tool_response: output }

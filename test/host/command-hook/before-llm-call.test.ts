@@ -157,6 +157,9 @@ describe.runIf(built).each(['claude-code', 'codex'] as const)(
     it('ends the turn on a block after a tool result, the way the agent allows there', async () => {
       const { home, base, prompt, afterTool, audit, ends } = setup(agent);
       await ask(agent, home, prompt('tidy up'));
+      // The call was decided: nothing to tell of unchecked calls when the block ends the turn.
+      const make = { tool_name: 'Bash', tool_input: { command: 'make' }, tool_use_id: 'c1' };
+      await ask(agent, home, { ...base, hook_event_name: 'PreToolUse', ...make });
       const stopped = await ask(agent, home, afterTool('c1', 'make', 'STOP'));
       expect(stopped).toEqual(
         agent === 'codex'

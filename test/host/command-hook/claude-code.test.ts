@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { claudeCode } from '../../../src/host/command-hook/agents.js';
 import { tree, tsExtension, write } from '../../support/fixtures.js';
 import { built, root, runBin, runHook } from '../../support/run-bin.js';
 
@@ -70,7 +71,8 @@ describe.runIf(built)('hermes hook claude-code', () => {
     });
     expect(JSON.parse(bash.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
     write(project, { 'plans/active/plan.md': '# Plan\n1. fix\n' });
-    const allowed = await hook(home, edit);
+    // The model tries again: a new call, with its own id.
+    const allowed = await hook(home, { ...edit, tool_use_id: 'toolu_2' });
     expect(allowed).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 
@@ -130,7 +132,7 @@ describe.runIf(built)('hermes hook claude-code', () => {
         ...base,
         hook_event_name: 'PreToolUse',
         tool_name: 'Write',
-        tool_use_id: 'toolu_ask',
+        tool_use_id: `toolu_${file}`,
         tool_input: { file_path: join(project, file), content: 'x' },
       });
     const asked = await write('plans/notes.tmp');
@@ -226,15 +228,13 @@ describe.runIf(built)('hermes hook claude-code', () => {
     });
     expect(settings.hooks.PreToolUse[1]).toMatchObject({
       matcher: '*',
-      hooks: [{ type: 'command', command: expect.stringMatching(/hook claude-code$/) }],
+      hooks: [{ type: 'command', command: claudeCode.projectCommand }],
     });
     expect(settings.hooks.Stop).toHaveLength(1);
     // Every tool's outcome, for observers; no matcher is every tool.
     expect(settings.hooks.PostToolUse).toEqual([
       {
-        hooks: [
-          { type: 'command', command: expect.stringMatching(/hook claude-code$/), timeout: 30 },
-        ],
+        hooks: [{ type: 'command', command: claudeCode.projectCommand, timeout: 30 }],
       },
     ]);
   });

@@ -51,7 +51,9 @@ function setup(extra: Record<string, string> = {}) {
     model: 'gpt-5.5',
     permission_mode: 'bypassPermissions',
   });
-  const bash = (turn: string, command: string, id = 'call_bash_0') => ({
+  // Each call has its own id, as Codex gives it: one id is decided once.
+  let calls = 0;
+  const bash = (turn: string, command: string, id = `call_bash_${calls++}`) => ({
     ...base(turn),
     hook_event_name: 'PreToolUse',
     tool_name: 'Bash',
@@ -63,7 +65,7 @@ function setup(extra: Record<string, string> = {}) {
     hook_event_name: 'PreToolUse',
     tool_name: 'apply_patch',
     tool_input: { command: `*** Begin Patch\n*** Add File: ${file}\n+hello\n*** End Patch\n` },
-    tool_use_id: 'call_patch_1',
+    tool_use_id: `call_patch_${calls++}`,
   });
   return { home, project, base, bash, patch };
 }

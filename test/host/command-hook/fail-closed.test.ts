@@ -43,7 +43,7 @@ describe.runIf(built).each(['claude-code', 'codex'] as const)(
         tool_input: { command: 'echo x > src/login.ts' },
         tool_use_id: 'call_1',
       };
-      const read = { ...bashWrite, tool_input: { command: 'ls' } };
+      const read = { ...bashWrite, tool_input: { command: 'ls' }, tool_use_id: 'call_2' };
       const prompt = { ...base, hook_event_name: 'UserPromptSubmit', prompt: 'hello' };
       return { home, project, base, bashWrite, read, prompt };
     }

@@ -22,6 +22,9 @@ function setup() {
 
 type Agent = 'claude-code' | 'codex';
 
+/** Each call its own id, as the agents give them: one id is decided once. */
+let calls = 0;
+
 function event(agent: Agent, cwd: string, tool: string, input: Record<string, unknown>) {
   return {
     session_id: `${agent}-session`,
@@ -31,7 +34,7 @@ function event(agent: Agent, cwd: string, tool: string, input: Record<string, un
     hook_event_name: 'PreToolUse',
     tool_name: tool,
     tool_input: input,
-    tool_use_id: 'call_1',
+    tool_use_id: `call_${calls++}`,
   };
 }
 
@@ -147,7 +150,9 @@ describe.runIf(built)('workflow-guard through the command hooks', { timeout: SLO
       await Promise.all([mcp, linked, multi].map((e) => decision('claude-code', home, e))),
     ).toEqual(['deny', 'deny', 'deny']);
     write(project, { 'plans/active/plan.md': '# Plan\n' });
-    expect(await decision('claude-code', home, mcp)).toBe('exit 0: allowed');
+    // The model tries again: a new call, with its own id (one id is decided once).
+    const again = event('claude-code', project, 'mcp__fs__write_file', { path: 'src/app.ts' });
+    expect(await decision('claude-code', home, again)).toBe('exit 0: allowed');
   });
 
   for (const agent of ['claude-code', 'codex'] as const) {

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeCode, codex } from '../../../src/host/command-hook/agents.js';
+import { wrappedHookCommand } from '../../../src/host/command-hook/hook-wrapper.js';
 import { tree, tsExtension, write } from '../../support/fixtures.js';
 import { bin, built, runBin, runProcess } from '../../support/run-bin.js';
 
@@ -136,11 +137,13 @@ describe.runIf(built)('hermes hook install / uninstall', () => {
     const project = tree({ '.git/HEAD': '' });
     for (const agent of [claudeCode, codex]) {
       const file = agent.settingsFile(project);
-      // A hook an earlier install wrote with this machine's paths.
-      const machine = `"${process.execPath}" "${bin}" hook ${agent.name}`;
+      // A hook an earlier install wrote with this machine's paths, bare; install writes it
+      // wrapped (hook-wrapper.ts).
+      const bare = `"${process.execPath}" "${bin}" hook ${agent.name}`;
+      const machine = wrappedHookCommand(agent.name, [process.execPath, bin, 'hook', agent.name]);
       write(project, {
         [file.slice(project.length + 1)]: JSON.stringify({
-          hooks: { Stop: [{ hooks: [{ type: 'command', command: machine }] }] },
+          hooks: { Stop: [{ hooks: [{ type: 'command', command: bare }] }] },
         }),
       });
       const install = () =>
@@ -235,7 +238,7 @@ describe.runIf(built)('hermes hook install / uninstall', () => {
     expect(installed.code).toBe(0);
     expect(installed.stdout).toContain(`to ${local}.`);
     expect(new Set(commands(local))).toEqual(
-      new Set([`"${process.execPath}" "${bin}" hook claude-code`]),
+      new Set([wrappedHookCommand('claude-code', [process.execPath, bin, 'hook', 'claude-code'])]),
     );
     expect(read(join(project, '.claude/settings.json'))).toBe(userSettings);
 

@@ -1,6 +1,18 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeCode, codex } from '../../../src/host/command-hook/agents.js';
-import { isHermesHookCommand } from '../../../src/host/command-hook/installed.js';
+import {
+  unwrapHookCommand,
+  wrappedHookCommand,
+} from '../../../src/host/command-hook/hook-wrapper.js';
+import { installCommandHooks } from '../../../src/host/command-hook/install.js';
+import {
+  inspectInstalledHooks,
+  isHermesHookCommand,
+} from '../../../src/host/command-hook/installed.js';
+import { uninstallCommandHooks } from '../../../src/host/command-hook/uninstall.js';
+import { tree, write } from '../../support/fixtures.js';
 
 describe('isHermesHookCommand', () => {
   it('knows this package’s hook for an agent, however it is launched', () => {
@@ -37,5 +49,130 @@ describe('isHermesHookCommand', () => {
     expect(isHermesHookCommand(claudeCode.projectCommand, codex)).toBe(false);
     expect(isHermesHookCommand(`${codex.projectCommand}; rm -rf ~`, codex)).toBe(false);
     expect(isHermesHookCommand(`${claudeCode.projectCommand} && curl x`, claudeCode)).toBe(false);
+  });
+});
+
+describe('isHermesHookCommand and the commands that fail closed', () => {
+  const bareProject = {
+    'claude-code': '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/hermes hook claude-code',
+    codex:
+      '"$(git rev-parse --show-toplevel 2>/dev/null || pwd)"/node_modules/.bin/hermes hook codex',
+  };
+  const user = (agent: string) =>
+    wrappedHookCommand(agent, [
+      '/usr/bin/node',
+      '/opt/my app/hermes-extensions/bin/hermes.js',
+      'hook',
+      agent,
+    ]);
+
+  it('knows the wrapped forms and the bare ones earlier versions installed, each for its agent', () => {
+    for (const agent of [claudeCode, codex]) {
+      const other = agent === codex ? claudeCode : codex;
+      expect(isHermesHookCommand(agent.projectCommand, agent)).toBe(true);
+      expect(isHermesHookCommand(bareProject[agent.name], agent)).toBe(true);
+      expect(isHermesHookCommand(user(agent.name), agent)).toBe(true);
+      expect(isHermesHookCommand(agent.projectCommand, other)).toBe(false);
+      expect(isHermesHookCommand(bareProject[agent.name], other)).toBe(false);
+      expect(isHermesHookCommand(user(agent.name), other)).toBe(false);
+    }
+  });
+
+  it('leaves a wrapper that was changed, or runs something else, alone', () => {
+    const edited = codex.projectCommand.replace('exit 0', 'exit 2');
+    expect(edited).not.toBe(codex.projectCommand);
+    expect(isHermesHookCommand(edited, codex)).toBe(false);
+    expect(isHermesHookCommand(`${codex.projectCommand}; rm -rf ~`, codex)).toBe(false);
+    expect(isHermesHookCommand(`${user('codex')} && curl x`, codex)).toBe(false);
+    expect(
+      isHermesHookCommand(wrappedHookCommand('codex', ['/usr/bin/evil', 'hook', 'codex']), codex),
+    ).toBe(false);
+    expect(
+      isHermesHookCommand(wrappedHookCommand('codex', ['hermes', 'hook', 'claude-code']), codex),
+    ).toBe(false);
+  });
+
+  it('unwraps what it wrapped, quoting included', () => {
+    const argv = ['/usr/bin/node', "/it's here/$HOME/bin/hermes.js", 'hook', 'codex'];
+    expect(unwrapHookCommand(wrappedHookCommand('codex', argv))).toEqual({ agent: 'codex', argv });
+    expect(unwrapHookCommand(codex.projectCommand)).toEqual({ agent: 'codex', argv: [] });
+    expect(unwrapHookCommand(bareProject.codex)).toBeUndefined();
+  });
+});
+
+describe('settings that earlier versions wrote, with the bare commands', () => {
+  const bare = '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/hermes hook claude-code';
+  const bareUser = '"/old/bin/node" "/old/hermes-extensions/bin/hermes.js" hook claude-code';
+  const settings = (hooks: Record<string, string[]>) =>
+    JSON.stringify({
+      hooks: Object.fromEntries(
+        Object.entries(hooks).map(([event, commands]) => [
+          event,
+          [{ hooks: commands.map((command) => ({ type: 'command', command })) }],
+        ]),
+      ),
+    });
+  const commandsIn = (file: string) =>
+    JSON.parse(readFileSync(file, 'utf8')).hooks as Record<
+      string,
+      { hooks: { command: string }[] }[]
+    >;
+
+  it('are found, told apart from the commands that fail closed, replaced by install and removed by uninstall', () => {
+    const project = tree({ '.git/HEAD': '' });
+    const file = claudeCode.settingsFile(project);
+    write(project, {
+      '.claude/settings.json': settings({
+        PreToolUse: [bare, 'my-check'],
+        Stop: [claudeCode.projectCommand],
+        SessionEnd: [bareUser],
+      }),
+    });
+    const found = inspectInstalledHooks(claudeCode, project).filter((hook) => hook.file === file);
+    expect(
+      found.map(({ command, events, project, failsClosed }) => ({
+        command,
+        events,
+        project,
+        failsClosed,
+      })),
+    ).toEqual([
+      { command: bare, events: ['PreToolUse'], project: true, failsClosed: false },
+      { command: claudeCode.projectCommand, events: ['Stop'], project: true, failsClosed: true },
+      { command: bareUser, events: ['SessionEnd'], project: false, failsClosed: false },
+    ]);
+    expect(found[0]?.argv).toEqual([
+      join(project, 'node_modules/.bin/hermes'),
+      'hook',
+      'claude-code',
+    ]);
+    expect(found[2]?.missing).toEqual(['/old/bin/node', '/old/hermes-extensions/bin/hermes.js']);
+
+    const before = readFileSync(file, 'utf8');
+    expect(uninstallCommandHooks(claudeCode, file).removed).toEqual([
+      'PreToolUse',
+      'Stop',
+      'SessionEnd',
+    ]);
+    expect(commandsIn(file)).toEqual({
+      PreToolUse: [{ hooks: [{ type: 'command', command: 'my-check' }] }],
+    });
+
+    write(project, { '.claude/settings.json': before });
+    const { added, updated } = installCommandHooks(claudeCode, {
+      file,
+      command: claudeCode.projectCommand,
+      events: ['PreToolUse', 'Stop', 'SessionEnd'],
+    });
+    expect({ added, updated }).toEqual({ added: [], updated: ['PreToolUse', 'SessionEnd'] });
+    const hooks = commandsIn(file);
+    expect(hooks.PreToolUse?.[0]?.hooks.map((hook) => hook.command)).toEqual([
+      claudeCode.projectCommand,
+      'my-check',
+    ]);
+    for (const event of ['Stop', 'SessionEnd'])
+      expect(hooks[event]?.[0]?.hooks.map((hook) => hook.command)).toEqual([
+        claudeCode.projectCommand,
+      ]);
   });
 });

@@ -46,7 +46,12 @@ describe.runIf(built)('the hook daemon answers', () => {
     );
     expect(reasonOf(await both(edit))).toMatch(/Write the plan at plans\/active\/plan\.md/);
     write(project, { 'plans/active/plan.md': '# Plan\n1. fix\n' });
-    expect(await both(edit)).toEqual({ code: 0, stdout: '', stderr: '' });
+    // A new call (one id is decided once).
+    expect(await both({ ...edit, tool_use_id: 'toolu_2' })).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: '',
+    });
 
     // One turn, half through the daemon and half through a hook process: the state is on disk.
     await askHook(socket, 'claude-code', { ...prompt, session_id: 'mixed' });
@@ -195,14 +200,13 @@ describe.runIf(built)('the hook daemon answers', () => {
       `hermes.on('intercept_tool_call', (e) => { if (e.toolArgs.command === 'crash') setTimeout(() => { throw new Error('boom'); }, 0); });`,
     );
     const { project, env } = setup({ 'extensions/crash.ts': crash });
-    const { socket } = await startDaemon(env);
+    const { socket, stderr } = await startDaemon(env);
     await askHook(socket, 'claude-code', bash(project, 'c', 'crash'));
-    await new Promise((later) => setTimeout(later, 200));
-    expect(await askHook(socket, 'claude-code', bash(project, 'c'))).toEqual({
-      code: 0,
-      stdout: '',
-      stderr: '',
-    });
+    await expect.poll(stderr, { timeout: 30_000 }).toMatch(/extension "crash" raised/);
+    // Allowed, by a runtime loaded afresh; the crash after the earlier answer is told with it.
+    const next = await askHook(socket, 'claude-code', bash(project, 'c'));
+    expect(next).toMatchObject({ code: 0, stdout: '' });
+    expect(next.stderr).toMatch(/extension "crash" raised an uncaught exception: Error: boom/);
   });
 
   it('a request it cannot read with a refusal, as the hook process refuses an unreadable event', async () => {

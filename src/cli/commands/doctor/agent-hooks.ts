@@ -2,11 +2,13 @@ import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../../../host/comman
 import { type InstalledHook, inspectInstalledHooks } from '../../../host/command-hook/installed.js';
 import type { Runtime } from '../../../runtime/runtime.js';
 import type { Check } from './check.js';
+import { failingHookMeans, hookStartProblem } from './hook-start.js';
 
 /**
  * The hermes hooks installed in Claude Code's and Codex's settings (user-wide and this project's):
- * a command whose paths are gone fails on every event, and both agents let a failing hook
- * through, so the extensions would silently stop running there. No hook installed, no check.
+ * a command whose paths are gone, or that cannot start hermes, fails on every event — the
+ * current command by refusing every tool call, a bare one from an earlier version by letting
+ * them all through (both agents run a call whose hook failed). No hook installed, no check.
  */
 export function agentHookChecks(projectRoot: string, llmExtensions: string[]): Check[] {
   return Object.values(COMMAND_HOOK_AGENTS).flatMap((agent) =>
@@ -20,7 +22,7 @@ export function agentHookChecks(projectRoot: string, llmExtensions: string[]): C
   );
 }
 
-/** Whether an installed hook runs, and for every event it should. */
+/** Whether an installed hook runs, fails closed when it cannot, and runs for every event it should. */
 function installedHookCheck(
   agent: CommandHookAgent,
   hook: InstalledHook,
@@ -28,11 +30,11 @@ function installedHookCheck(
 ): Check {
   const subject = `${agent.title} hook (${hook.file})`;
   const fix = `hermes hook install ${agent.name}${hook.scope === 'user' ? '' : ` --${hook.scope} --cwd ${projectRoot}`}`;
-  if (hook.missing.length > 0 && hook.command === agent.projectCommand) {
+  if (hook.missing.length > 0 && hook.project) {
     return {
       level: 'error',
       subject,
-      message: `its command runs the project's ${hook.missing.join(' and ')}, which is not installed: ${agent.title} lets a failing hook through, so no extension runs there`,
+      message: `its command runs the project's ${hook.missing.join(' and ')}, which is not installed: ${failingHookMeans(agent, hook)}`,
       fix: 'npm install --save-dev hermes-extensions (in the project)',
     };
   }
@@ -40,16 +42,27 @@ function installedHookCheck(
     return {
       level: 'error',
       subject,
-      message: `its command runs ${hook.missing.join(' and ')}, which no longer exist: ${agent.title} lets a failing hook through, so no extension runs there`,
+      message: `its command runs ${hook.missing.join(' and ')}, which no longer exist: ${failingHookMeans(agent, hook)}`,
       fix,
     };
   }
+  const start = hookStartProblem(agent, hook);
+  if (start !== undefined) return { level: 'error', subject, ...start };
   const absent = agent.installEvents.filter((event) => !hook.events.includes(event));
   if (absent.length > 0) {
     return {
       level: 'warning',
       subject,
       message: `not registered for ${absent.join(', ')}${missingMeans(agent, absent)}`,
+      fix,
+    };
+  }
+  // After the events: a hook that leaves tool calls out is worse, and install mends both.
+  if (!hook.failsClosed) {
+    return {
+      level: 'warning',
+      subject,
+      message: `its command runs hermes bare, as earlier versions installed it: were hermes ever unable to start (no node_modules, a moved package, no node), ${agent.title} would let every call through; the current command refuses them`,
       fix,
     };
   }

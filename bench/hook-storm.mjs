@@ -1,0 +1,217 @@
+// Load benchmark of the hook path: BENCH_STORM_SESSIONS (default 20) agent sessions at once, each
+// a realistic Claude Code event stream through `hermes hook claude-code` (the client, the daemon
+// it starts, or the in-process fallback), starting with no daemon running: the cold start is
+// part of the measurement. Each session's stream (STREAM below) is a turn of reads, a shell
+// call, a write refused before a plan, a plan written, a refused `rm -rf`, and the turn's end,
+// twice; every decision is checked against the same stream answered in-process, one event at a
+// time (which also fills the transpile cache, as any earlier use would have).
+//
+// The same storm is then run with `node -e 0` in place of each hook call, in the same run, so
+// the ratio is taken under the same load (20 processes at once on a shared machine). Two gaps
+// between events are measured: none (`storm`: every session's events back to back) and
+// BENCH_STORM_THINK_MS (default 300 ms, `paced`: a model's reply between tool batches, a person
+// typing before the prompt). Each is run BENCH_STORM_ROUNDS times (default 3), each round from a
+// cold start (no daemon, a new socket folder). Run by bench/run.mjs, which prints the table; the
+// samples go to stdout as one JSON line.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const bin = join(root, 'bin', 'hermes.js');
+const SESSIONS = Math.max(1, Number(process.env.BENCH_STORM_SESSIONS ?? 20));
+const ROUNDS = Math.max(1, Number(process.env.BENCH_STORM_ROUNDS ?? 3));
+const THINK_MS = Math.max(0, Number(process.env.BENCH_STORM_THINK_MS ?? 300));
+
+const work = mkdtempSync(join(tmpdir(), 'hermes-storm-'));
+const home = join(work, 'home');
+const project = join(work, 'project');
+mkdirSync(join(project, '.git'), { recursive: true });
+mkdirSync(join(project, 'docs'));
+mkdirSync(join(project, 'src'));
+mkdirSync(home);
+writeFileSync(join(project, 'docs', 'MODULES.md'), '# Modules\n- src/: the app\n');
+writeFileSync(join(project, 'src', 'app.ts'), 'export const answer = 42;\n');
+const guards = ['workflow-guard', 'module-router'].map((name) => join(root, 'extensions', name));
+writeFileSync(join(home, 'config.yaml'), `extensions:\n  paths: ${JSON.stringify(guards)}\n`);
+
+let calls = 0;
+/** One turn of a session, as Claude Code sends it: [event name, fields, think before it]. */
+const turn = () => [
+  ['UserPromptSubmit', { prompt: 'Fix the off-by-one in src/app.ts' }, 'think'],
+  ['PreToolUse', tool('Read', { file_path: join(project, 'docs', 'MODULES.md') })],
+  ['PostToolUse', tool('Read', { file_path: join(project, 'docs', 'MODULES.md') }, 'r')],
+  ['PostToolBatch', {}],
+  ['PreToolUse', tool('Read', { file_path: join(project, 'src', 'app.ts') }), 'think'],
+  ['PostToolUse', tool('Read', { file_path: join(project, 'src', 'app.ts') }, 'r')],
+  ['PostToolBatch', {}],
+  ['PreToolUse', tool('Bash', { command: 'git status', description: 'status' }), 'think'],
+  ['PostToolUse', tool('Bash', { command: 'git status', description: 'status' }, 'r')],
+  ['PostToolBatch', {}],
+  [
+    'PreToolUse',
+    tool('Edit', { file_path: join(project, 'src', 'app.ts'), old_string: '42', new_string: '43' }),
+    'think',
+  ],
+  ['PostToolBatch', {}],
+  [
+    'PreToolUse',
+    tool('Write', { file_path: join(project, 'plans/active/plan.md'), content: '# Plan\n' }),
+    'think',
+  ],
+  [
+    'PostToolUse',
+    tool('Write', { file_path: join(project, 'plans/active/plan.md'), content: '# Plan\n' }, 'r'),
+  ],
+  ['PostToolBatch', {}],
+  ['PreToolUse', tool('Bash', { command: 'rm -rf src', description: 'clean' }), 'think'],
+  ['PostToolBatch', {}],
+  ['Stop', { stop_hook_active: false }, 'think'],
+];
+const STREAM = [...turn(), ...turn(), ['SessionEnd', { reason: 'exit' }]];
+
+function tool(name, input, response) {
+  const id = `toolu_${name}_${calls++}`;
+  return {
+    tool_name: name,
+    tool_input: input,
+    tool_use_id: id,
+    ...(response ? { tool_response: { ok: true } } : {}),
+  };
+}
+
+function eventOf(session, [name, fields]) {
+  return JSON.stringify({
+    session_id: session,
+    transcript_path: '/dev/null',
+    cwd: project,
+    permission_mode: 'default',
+    hook_event_name: name,
+    ...fields,
+    // Each session's calls have their own ids, as an agent's do.
+    ...(fields.tool_use_id ? { tool_use_id: `${fields.tool_use_id}_${session}` } : {}),
+  });
+}
+
+/** What the answer decides: the permission decision and its reason, or the block, or nothing. */
+function decisionOf(stdout) {
+  if (stdout.trim() === '') return 'none';
+  const answer = JSON.parse(stdout);
+  const out = answer.hookSpecificOutput;
+  if (out?.permissionDecision) return `${out.permissionDecision}: ${out.permissionDecisionReason}`;
+  if (answer.decision) return `${answer.decision}: ${answer.reason}`;
+  return 'context';
+}
+
+/** One process, its stdin the event; resolves its wall time and output. */
+function call(args, env, input) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, args, { env, cwd: project });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const ms = performance.now() - started;
+      if (code !== 0) reject(new Error(`${args.join(' ')} exited with ${code}: ${stderr}`));
+      else resolve({ ms, stdout });
+    });
+    child.stdin.end(input);
+  });
+}
+
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+const base = { ...process.env, HERMES_HOME: home };
+delete base.HERMES_DAEMON;
+
+// The expected decisions: one session in-process, one event at a time.
+const expected = [];
+for (const step of STREAM) {
+  const { stdout } = await call(
+    [bin, 'hook', 'claude-code'],
+    { ...base, HERMES_DAEMON: '0' },
+    eventOf('expected', step),
+  );
+  expected.push(decisionOf(stdout));
+}
+if (!expected.some((d) => d.startsWith('deny')) || !expected.some((d) => d === 'none'))
+  throw new Error(`the stream should both refuse and let through: ${expected.join(' | ')}`);
+
+/**
+ * SESSIONS sessions at once, each its stream in order; `args` null runs the hook, else that
+ * command in place of each call. Returns per event name the wall times, and the wrong decisions.
+ */
+async function storm(round, think, args, env) {
+  const times = {};
+  const wrong = [];
+  const session = async (s) => {
+    const id = `storm-${round}-${s}`;
+    for (const [i, step] of STREAM.entries()) {
+      if (think > 0 && step[2] === 'think') await sleep(think);
+      const input = eventOf(id, step);
+      const { ms, stdout } = await call(args ?? [bin, 'hook', 'claude-code'], env, input);
+      times[step[0]] ??= [];
+      times[step[0]].push(ms);
+      if (args === null && decisionOf(stdout) !== expected[i])
+        wrong.push({ session: id, event: i, got: decisionOf(stdout), expected: expected[i] });
+    }
+  };
+  await Promise.all(Array.from({ length: SESSIONS }, (_, s) => session(s)));
+  return { times, wrong };
+}
+
+const results = [];
+try {
+  let round = 0;
+  for (const [mode, think] of [
+    ['storm', 0],
+    ['paced', THINK_MS],
+  ]) {
+    for (let r = 0; r < ROUNDS; r++) {
+      round++;
+      // A new socket folder: no daemon runs for this round, its first events start one.
+      const sockets = join(work, `sockets-${round}`);
+      mkdirSync(sockets, { mode: 0o700 });
+      const env = { ...base, HERMES_DAEMON_DIR: sockets };
+      const node = await storm(round, think, ['-e', '0'], env);
+      const hook = await storm(round, think, null, env);
+      const daemons = spawnSync(process.execPath, [bin, 'daemon', 'status', '--json'], {
+        env,
+        encoding: 'utf8',
+      });
+      let started = 0;
+      try {
+        started = JSON.parse(daemons.stdout).length;
+      } catch {}
+      spawnSync(process.execPath, [bin, 'daemon', 'stop', '--all'], { env, stdio: 'ignore' });
+      results.push({
+        mode,
+        think,
+        round,
+        node: node.times,
+        hook: hook.times,
+        started,
+        wrong: hook.wrong,
+      });
+      if (hook.wrong.length > 0) {
+        console.error(
+          `round ${round}: ${hook.wrong.length} wrong decision(s), first:`,
+          hook.wrong[0],
+        );
+      }
+    }
+  }
+  process.stdout.write(
+    `${JSON.stringify({ sessions: SESSIONS, events: STREAM.length, rounds: ROUNDS, thinkMs: THINK_MS, results })}\n`,
+  );
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

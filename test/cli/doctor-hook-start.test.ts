@@ -1,0 +1,133 @@
+import { chmodSync, mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tree, write } from '../support/fixtures.js';
+import { bin, built } from '../support/run-bin.js';
+import { hermes, hermesWith } from './hermes-cli.js';
+
+/**
+ * doctor tries the installed hook's hermes as a real child process: a project hook whose
+ * `node_modules/.bin/hermes` is there but cannot start (a broken package, no node on the PATH)
+ * refuses every tool call, and a bare command from an earlier version would let them all
+ * through; each is said with its fix.
+ */
+
+/** A project with its Claude Code hook installed in the shared settings (the project form). */
+async function withProjectHook(): Promise<{ home: string; project: string }> {
+  const home = tree();
+  const project = tree({ '.git/HEAD': '' });
+  const install = await hermes(
+    home,
+    'hook',
+    'install',
+    'claude-code',
+    '--project',
+    '--cwd',
+    project,
+  );
+  expect(install.code, install.stderr).toBe(0);
+  return { home, project };
+}
+
+function binLink(project: string, target: string): void {
+  mkdirSync(join(project, 'node_modules/.bin'), { recursive: true });
+  symlinkSync(target, join(project, 'node_modules/.bin/hermes'));
+}
+
+const subject = /Claude Code hook \(.*\.claude\/settings\.json\)/;
+
+describe.runIf(built)('hermes extensions doctor: can the installed hook start hermes', () => {
+  it('passes a project hook whose hermes starts', async () => {
+    const { home, project } = await withProjectHook();
+    binLink(project, bin);
+    const doctor = await hermes(home, 'extensions', 'doctor', '--cwd', project);
+    expect(doctor.stdout).toMatch(
+      /✓ Claude Code hook \(.*\): runs the hermes hook for UserPromptSubmit, PreToolUse/,
+    );
+    expect(doctor.code, doctor.stdout).toBe(0);
+  });
+
+  it('fails a project hook whose hermes is there but does not start, naming why', async () => {
+    const { home, project } = await withProjectHook();
+    const broken = join(tree(), 'hermes.js');
+    write(broken.slice(0, -'/hermes.js'.length), {
+      'hermes.js':
+        "#!/usr/bin/env node\nconsole.error('Error: Cannot find module ../dist/cli/main.js');\nprocess.exit(1);\n",
+    });
+    chmodSync(broken, 0o755);
+    binLink(project, broken);
+    const doctor = await hermes(home, 'extensions', 'doctor', '--cwd', project);
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toMatch(subject);
+    expect(doctor.stdout).toContain(
+      `its command runs ${join(project, 'node_modules/.bin/hermes')}, which does not start (Error: Cannot find module ../dist/cli/main.js): the hook refuses every tool call in Claude Code until it does`,
+    );
+    expect(doctor.stdout).toContain('fix: npm install (in the project)');
+  });
+
+  it('fails a project hook when no node is on the PATH', async () => {
+    const { home, project } = await withProjectHook();
+    binLink(project, bin);
+    const tools = tree();
+    for (const tool of ['git', 'sh']) symlinkSync(`/usr/bin/${tool}`, join(tools, tool));
+    const doctor = await hermesWith(
+      { PATH: tools },
+      home,
+      'extensions',
+      'doctor',
+      '--cwd',
+      project,
+    );
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toContain(
+      `its command runs the project's ${join(project, 'node_modules/.bin/hermes')} with the node on the PATH, and there is none (PATH=${tools})`,
+    );
+    expect(doctor.stdout).toContain(
+      'fix: install Node.js, or put it on the PATH the agent runs with',
+    );
+  });
+
+  it('warns of a bare command from an earlier version, which install replaces', async () => {
+    const home = tree();
+    const project = tree({ '.git/HEAD': '' });
+    binLink(project, bin);
+    const bare = '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/hermes hook claude-code';
+    const events = [
+      'UserPromptSubmit',
+      'PreToolUse',
+      'PostToolUse',
+      'PostToolBatch',
+      'Stop',
+      'SessionEnd',
+    ];
+    write(project, {
+      '.claude/settings.json': JSON.stringify({
+        hooks: Object.fromEntries(
+          events.map((event) => [event, [{ hooks: [{ type: 'command', command: bare }] }]]),
+        ),
+      }),
+    });
+    const doctor = await hermes(home, 'extensions', 'doctor', '--cwd', project);
+    expect(doctor.stdout).toMatch(
+      /! Claude Code hook \(.*\): its command runs hermes bare, as earlier versions installed it: were hermes ever unable to start .* Claude Code would let every call through/,
+    );
+    expect(doctor.stdout).toContain(
+      `fix: hermes hook install claude-code --project --cwd ${project}`,
+    );
+    const install = await hermes(
+      home,
+      'hook',
+      'install',
+      'claude-code',
+      '--project',
+      '--cwd',
+      project,
+    );
+    expect(install.stdout).toContain(
+      `Updated the hermes hook's command for ${events.join(', ')} in`,
+    );
+    const mended = await hermes(home, 'extensions', 'doctor', '--cwd', project);
+    expect(mended.stdout).toMatch(/✓ Claude Code hook \(.*\): runs the hermes hook/);
+    expect(mended.code).toBe(0);
+  });
+});
