@@ -53,8 +53,10 @@ const layerRules = LAYERS.slice(0, -1).map(([name, path], index) => ({
 /** One host adapter's folder: src/host/<name>/. */
 const ADAPTER = '^src/(host/[^/]+)/';
 
-// What the hook client may load besides Node: the protocol, the socket-folder check, the deadline.
-const CLIENT_LEAVES = '^src/host/(daemon/protocol|daemon/daemon-dir|hook-deadline)\\.ts$';
+// What the hook client may load besides Node: the protocol, the socket-folder check, the files
+// beside a socket (a daemon marked not serving, a start under way), the deadline.
+const CLIENT_LEAVES =
+  '^src/host/(daemon/protocol|daemon/daemon-dir|daemon/markers|hook-deadline)\\.ts$';
 
 module.exports = {
   forbidden: [
@@ -119,7 +121,8 @@ module.exports = {
     {
       // What the client loads with it: the same holds for them.
       name: 'daemon-client-leaves-stand-alone',
-      comment: 'protocol.ts, daemon-dir.ts and hook-deadline.ts import only Node built-ins',
+      comment:
+        'protocol.ts, daemon-dir.ts, markers.ts and hook-deadline.ts import only Node built-ins',
       severity: 'error',
       from: { path: CLIENT_LEAVES },
       to: { dependencyTypesNot: ['core'] },

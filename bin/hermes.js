@@ -31,12 +31,15 @@ function cli() {
 
 /**
  * `hermes hook claude-code|codex` asks the user's warm hook daemon first
- * (src/host/daemon/client.ts); when it does not answer, the command line answers in-process, as
- * it always has, and then starts a daemon for the next call if none was there.
+ * (src/host/daemon/client.ts, which also starts one when none serves); when it does not answer,
+ * the command line answers in-process, as it always has, after telling what the user should know
+ * (something at the daemon's socket path to remove, a daemon that stopped serving).
  */
 async function hook(agent, client) {
-  const outcome = await client.answerThroughDaemon(agent, root);
+  const outcome = await client.answerThroughDaemon(agent, root, __filename);
   if (outcome.answered) return outcome.exitCode;
+  if (outcome.notice !== undefined) process.stderr.write(`hermes: ${outcome.notice}\n`);
+  else if (process.env.HERMES_DEBUG) process.stderr.write(`hermes: in-process: ${outcome.why}\n`);
   const { answerHook } = await cli();
   const input = outcome.input;
   const stdin = {
@@ -45,9 +48,7 @@ async function hook(agent, client) {
       yield input;
     },
   };
-  const code = await answerHook(agent, stdin, outcome.deadlineMs);
-  if (outcome.startDaemon) client.startDaemon(__filename);
-  return code;
+  return answerHook(agent, stdin, outcome.deadlineMs);
 }
 
 /** The client, bundled (dist/hook-client.cjs) or as built; none when the daemon is turned off. */

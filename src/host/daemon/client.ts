@@ -1,22 +1,40 @@
 /**
  * The fast path of `hermes hook <agent>` (bin/hermes.js): the event read from stdin is sent to
  * the user's warm hook daemon, and its answer printed, without loading the framework. Every way
- * this can fail — no daemon, a socket folder others could write to, a refused connection, an
- * answer that is not one, or none in time — returns a fallback, and the caller answers the same
- * event in-process: never a silent allow.
+ * this can fail — no daemon, a socket folder others could write to, something else at the socket
+ * path, a refused connection, no acknowledgement, an answer that is not one, or none in time —
+ * returns a fallback, and the caller answers the same event in-process: never a silent allow.
+ *
+ * A daemon that takes the request but does not acknowledge it at once (stopped, or its main
+ * thread stuck) is marked as not serving (markers.ts), so later calls skip it without waiting,
+ * and one replacement is started, which takes over its socket path; the in-process answer keeps
+ * nearly all of the deadline. With no daemon serving, one hook starts one (a lock per key keeps
+ * it to one), and hooks arriving meanwhile wait a little for it rather than each loading the
+ * framework.
  *
  * Everything here is paid on every tool call of the agent, so it loads as little as it can: Node's
- * built-ins and the protocol only (.dependency-cruiser.cjs), no `process.stdout`/`stdin` streams
- * and no `performance` global (each costs a millisecond or two to set up), `child_process` only
- * to start a daemon (BENCHMARKS.md, "Hook call").
+ * built-ins and the protocol's leaves only (.dependency-cruiser.cjs), no `process.stdout`/`stdin`
+ * streams and no `performance` global (each costs a millisecond or two to set up), `child_process`
+ * only to start a daemon (BENCHMARKS.md, "Hook call").
  */
 import { existsSync, readFileSync, writeSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { hookDeadlineMs } from '../hook-deadline.js';
-import { daemonDirProblem } from './daemon-dir.js';
+import { daemonDirProblem, ensureDaemonDir } from './daemon-dir.js';
 import {
+  type AtPath,
+  atPath,
+  endStart,
+  markedStuck,
+  markStuck,
+  notASocket,
+  starting,
+  takeStart,
+} from './markers.js';
+import {
+  DAEMON_ACK,
   DAEMON_PROTOCOL,
   type DaemonAnswer,
   type DaemonRequest,
@@ -25,40 +43,60 @@ import {
   daemonSocketPath,
 } from './protocol.js';
 
-/** What is kept of the deadline for the in-process answer when the daemon does not answer. */
+/** What is kept of the deadline for the in-process answer when an acknowledged daemon is late. */
 const FALLBACK_RESERVE_MS = 3_000;
+/**
+ * How long a daemon has to acknowledge a request (`HERMES_DAEMON_ACK_MS`). Its main thread only
+ * reads the line and writes the acknowledgement (the runtimes answer in worker threads), which
+ * takes well under a millisecond when it runs at all.
+ */
+export const ACK_MS = 500;
+/**
+ * How long a hook waits, at most, for the daemon another hook is starting before answering
+ * in-process (and never more than a quarter of what is left of its deadline): about what a
+ * daemon takes to start listening on a loaded machine.
+ */
+export const START_WAIT_MS = 2_500;
+/** How often a waiting hook looks for the daemon being started. */
+const POLL_MS = 50;
 
 /** The daemon did not answer; the event is answered in-process within `deadlineMs`. */
 export interface Fallback {
   answered: false;
   why: string;
+  /** What the user should know (something to fix, a daemon replaced): the caller prints it. */
+  notice?: string;
   /** The event, or why stdin could not be read (the in-process path answers that as today). */
   input: string | Error;
   deadlineMs: number;
-  /** No daemon was there: the caller starts one once it has answered. */
-  startDaemon: boolean;
 }
 
 export type ClientOutcome = { answered: true; exitCode: number } | Fallback;
 
+type FallbackOf = (why: string, notice?: string) => Fallback;
+
 /**
  * One hook event through the daemon: stdin read, the daemon asked, its answer printed. `root` is
- * the package's folder (its package.json gives the framework version of the daemon's key).
+ * the package's folder (its package.json gives the framework version of the daemon's key), `bin`
+ * the command line that starts a daemon (`bin daemon run`).
  */
-export async function answerThroughDaemon(agent: string, root: string): Promise<ClientOutcome> {
-  const started = Date.now();
-  const deadline = hookDeadlineMs();
+export async function answerThroughDaemon(
+  agent: string,
+  root: string,
+  bin: string,
+): Promise<ClientOutcome> {
+  const deadline = Date.now() + hookDeadlineMs();
   const input = await readStdin();
-  const fallback = (why: string, startDaemon = false): Fallback => ({
+  const fallback: FallbackOf = (why, notice) => ({
     answered: false,
     why,
+    ...(notice === undefined ? {} : { notice }),
     input,
-    deadlineMs: Math.max(1, deadline - (Date.now() - started)),
-    startDaemon,
+    deadlineMs: Math.max(1, deadline - Date.now()),
   });
   if (typeof input !== 'string') return fallback('stdin could not be read');
   try {
-    return await attempt(agent, input, root, deadline - (Date.now() - started), fallback);
+    return await attempt(agent, input, root, bin, deadline, fallback);
   } catch (error) {
     // A fault of this client is not a reason to leave the event unanswered.
     return fallback(`the daemon client failed: ${(error as Error)?.message ?? String(error)}`);
@@ -69,12 +107,14 @@ async function attempt(
   agent: string,
   input: string,
   root: string,
-  remainingMs: number,
-  fallback: (why: string, startDaemon?: boolean) => Fallback,
+  bin: string,
+  deadline: number,
+  fallback: FallbackOf,
 ): Promise<ClientOutcome> {
   if (typeof process.getuid !== 'function') return fallback('no Unix sockets here');
   const dir = daemonDir();
-  if (!existsSync(dir)) return fallback('no daemon', true);
+  // Made as the daemon makes it: the start lock lives in it (markers.ts).
+  if (!existsSync(dir)) ensureDaemonDir(dir);
   const folder = daemonDirProblem(dir);
   if (folder !== undefined) return fallback(folder);
 
@@ -94,33 +134,112 @@ async function attempt(
     // The event is answered with this environment, as it would be in-process (protocol.ts).
     env: process.env as Record<string, string>,
   };
-  const bound = remainingMs - Math.min(FALLBACK_RESERVE_MS, remainingMs / 2);
-  const reply = await ask(socket, request, bound);
-  if (!('exitCode' in reply)) return fallback(reply.why, reply.startDaemon);
-  print(1, reply.stdout);
-  print(2, reply.stderr);
-  return { answered: true, exitCode: reply.exitCode };
+  const answered = (answer: DaemonAnswer): ClientOutcome => {
+    print(1, answer.stdout);
+    print(2, answer.stderr);
+    return { answered: true, exitCode: answer.exitCode };
+  };
+
+  const found = atPath(socket);
+  if (found.kind === 'other') {
+    // Nothing is started: a daemon could not listen there either (server.ts refuses).
+    const notice = notASocket(socket, found.what);
+    return fallback(notice, notice);
+  }
+  // A socket marked not serving is skipped at once: its replacement is started, or waited for.
+  if (found.kind === 'socket' && !markedStuck(socket, found.id)) {
+    const reply = await ask(socket, request, deadline);
+    if ('exitCode' in reply) return answered(reply);
+    if (reply.kind === 'noAck') {
+      markStuck(socket, found.id);
+      const replaced = startDaemon(socket, bin, found) ? ' (a new daemon is started)' : '';
+      const notice = `the hook daemon at ${socket} did not acknowledge the call within ${ackMs()} ms: it is not serving, and is skipped from now on${replaced}; this call is answered in-process`;
+      return fallback(reply.why, notice);
+    }
+    // Answered badly, or late: a daemon that serves, whose answer this one was not.
+    if (reply.kind === 'failed') return fallback(reply.why);
+    // Gone (a dead daemon's socket): started again below.
+  }
+  if (startDaemon(socket, bin, found)) return fallback('no daemon serves: one is started');
+  return waitForStart(socket, request, deadline, answered, fallback);
+}
+
+/**
+ * Another hook is starting the daemon: waits for it to serve (its socket there, not marked, and
+ * acknowledging), within START_WAIT_MS and a quarter of what is left of the deadline; answers
+ * in-process when it does not, or when the start has ended without a daemon.
+ */
+async function waitForStart(
+  socket: string,
+  request: DaemonRequest,
+  deadline: number,
+  answered: (answer: DaemonAnswer) => ClientOutcome,
+  fallback: FallbackOf,
+): Promise<ClientOutcome> {
+  const waitMs = Math.min(START_WAIT_MS, (deadline - Date.now()) / 4);
+  const until = Date.now() + waitMs;
+  while (Date.now() < until) {
+    await new Promise((tick) => setTimeout(tick, POLL_MS));
+    const inProgress = starting(socket);
+    const found = atPath(socket);
+    if (found.kind === 'socket' && !markedStuck(socket, found.id)) {
+      const reply = await ask(socket, request, deadline);
+      if ('exitCode' in reply) return answered(reply);
+      if (reply.kind === 'noAck') markStuck(socket, found.id);
+      if (reply.kind !== 'gone') return fallback(reply.why);
+    }
+    if (!inProgress) return fallback('the daemon being started did not come up');
+  }
+  return fallback(`no daemon served within ${Math.round(waitMs)} ms of waiting for one to start`);
 }
 
 /**
  * Starts the daemon for this home, version and environment in the background, detached and
- * with no stdio of the agent's (an agent waits for its hook's pipes to close). In the hook's
- * working folder, so a relative `$HERMES_HOME` names the same home. Nothing waits for it: if it
- * cannot start, the next call answers in-process again.
+ * with no stdio of the agent's (an agent waits for its hook's pipes to close), unless another
+ * start holds the lock (markers.ts `takeStart`), or a daemon has come up at the socket since it
+ * was `found`: false then. In the hook's working folder, so a relative `$HERMES_HOME` names the
+ * same home. Started before this call answers in-process, so the hooks that arrive meanwhile find
+ * it sooner.
  */
-export function startDaemon(bin: string): void {
+function startDaemon(socket: string, bin: string, found: AtPath): boolean {
+  const start = takeStart(socket);
+  if (start === undefined) return false;
+  const now = atPath(socket);
+  if (now.kind === 'socket' && !markedStuck(socket, now.id) && !sameSocket(found, now)) {
+    start.started(process.pid);
+    endStart(socket, process.pid);
+    return false;
+  }
+  let pid = process.pid;
   try {
     const { spawn } = process.getBuiltinModule('node:child_process');
-    spawn(process.execPath, [bin, 'daemon', 'run'], {
+    const child = spawn(process.execPath, [bin, 'daemon', 'run'], {
       detached: true,
       stdio: 'ignore',
       env: process.env,
-    })
-      .on('error', () => {})
-      .unref();
+    });
+    child.on('error', () => {}).unref();
+    pid = child.pid ?? pid;
   } catch {
-    // Nothing to do: this call has its answer, and the next one tries again.
+    // The lock names this process then: no hook waits for it once this one has gone, and the
+    // next start comes once the lock is stale (markers.ts).
   }
+  start.started(pid);
+  return true;
+}
+
+function sameSocket(a: AtPath, b: AtPath): boolean {
+  return (
+    a.kind === 'socket' &&
+    b.kind === 'socket' &&
+    a.id.ino === b.id.ino &&
+    a.id.ctimeMs === b.id.ctimeMs
+  );
+}
+
+function ackMs(): number {
+  const set = Number(process.env.HERMES_DAEMON_ACK_MS);
+  return Number.isFinite(set) && set > 0 ? set : ACK_MS;
 }
 
 /** Straight to the file descriptor; a reader that has gone (EPIPE) is not an error here. */
@@ -162,59 +281,96 @@ async function readStdin(): Promise<string | Error> {
   }
 }
 
-type Unanswered = { why: string; startDaemon: boolean };
+type Unanswered = {
+  why: string;
+  /** `gone`: nothing listens; `noAck`: taken but not acknowledged; `failed`: anything else. */
+  kind: 'gone' | 'noAck' | 'failed';
+};
 
 /**
- * One request and its answer line, within `boundMs`. Without an answer the connection is
- * dropped, and whatever comes after with it: an answer past the bound is never printed beside
- * the in-process one. With one, the daemon closes it; the client only stops waiting for that
- * (`unref`, which saves the ~0.7 ms `destroy` takes here). The client does not half-close its
- * side: the daemon answers on an open one.
+ * One request, its acknowledgement within ackMs(), and its answer line by what is left of the
+ * deadline less FALLBACK_RESERVE_MS (the request says when, so the daemon does not start it
+ * later). Without an answer the connection is dropped, and whatever comes after with it: an
+ * answer past the bound is never printed beside the in-process one. With one, the daemon closes
+ * it; the client only stops waiting for that (`unref`, which saves the ~0.7 ms `destroy` takes
+ * here). The client does not half-close its side: the daemon takes that as the client gone.
  */
 function ask(
   path: string,
   request: DaemonRequest,
-  boundMs: number,
+  deadline: number,
 ): Promise<DaemonAnswer | Unanswered> {
+  const remaining = deadline - Date.now();
+  const boundMs = remaining - Math.min(FALLBACK_RESERVE_MS, remaining / 2);
+  const acknowledgeMs = Math.min(ackMs(), boundMs);
+  const line = `${JSON.stringify({ ...request, deadline: Date.now() + boundMs })}\n`;
   return new Promise((settle) => {
     let received = '';
+    let acknowledged = false;
     let done = false;
     const finish = (result: DaemonAnswer | Unanswered) => {
       if (done) return;
       done = true;
       clearTimeout(timer);
+      clearTimeout(ackTimer);
       if ('exitCode' in result) socket.unref();
       else socket.destroy();
       settle(result);
     };
     const timer = setTimeout(
-      () => finish({ why: `no answer within ${Math.round(boundMs)} ms`, startDaemon: false }),
+      () => finish({ why: `no answer within ${Math.round(boundMs)} ms`, kind: 'failed' }),
       Math.max(0, boundMs),
+    );
+    // With less time left than a daemon has to acknowledge, silence says nothing about it.
+    const silence = acknowledgeMs < ackMs() ? 'failed' : 'noAck';
+    // Decided after the loop's next poll: an acknowledgement that came while this process was
+    // not running (a loaded machine) is read first, not taken for silence.
+    const ackTimer = setTimeout(
+      () =>
+        setImmediate(() => {
+          if (!acknowledged)
+            finish({ why: `no acknowledgement within ${acknowledgeMs} ms`, kind: silence });
+        }),
+      Math.max(0, acknowledgeMs),
     );
     const socket = createConnection(path);
     socket.setEncoding('utf8');
-    socket.on('connect', () => socket.write(`${JSON.stringify(request)}\n`));
+    socket.on('connect', () => socket.write(line));
     socket.on('data', (chunk: string) => {
       received += chunk;
-      const end = received.indexOf('\n');
-      if (end >= 0) finish(parseAnswer(received.slice(0, end)));
+      for (let end = received.indexOf('\n'); end >= 0; end = received.indexOf('\n')) {
+        const first = received.slice(0, end);
+        received = received.slice(end + 1);
+        if (acknowledged || first !== DAEMON_ACK) return finish(parseAnswer(first));
+        acknowledged = true;
+        clearTimeout(ackTimer);
+      }
     });
-    socket.on('end', () => finish(parseAnswer(received)));
+    socket.on('end', () =>
+      finish(
+        received === ''
+          ? { why: 'the daemon closed without answering', kind: 'failed' }
+          : parseAnswer(received),
+      ),
+    );
     socket.on('close', () =>
-      finish({ why: 'the daemon closed without answering', startDaemon: false }),
+      finish({ why: 'the daemon closed without answering', kind: 'failed' }),
     );
     socket.on('error', (error: NodeJS.ErrnoException) => {
-      // No socket, or one no daemon listens on any more: a daemon is started for the next call.
+      // No socket, or one no daemon listens on any more: a daemon is started.
       const gone = error.code === 'ENOENT' || error.code === 'ECONNREFUSED';
-      finish({ why: `the daemon cannot be reached: ${error.message}`, startDaemon: gone });
+      finish({
+        why: `the daemon cannot be reached: ${error.message}`,
+        kind: gone ? 'gone' : 'failed',
+      });
     });
   });
 }
 
 function parseAnswer(line: string): DaemonAnswer | Unanswered {
-  const malformed = {
+  const malformed: Unanswered = {
     why: 'the daemon answered something that is not an answer',
-    startDaemon: false,
+    kind: 'failed',
   };
   let answer: Partial<DaemonAnswer>;
   try {

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { DAEMON_PROTOCOL, type DaemonControl, type DaemonStatus } from './protocol.js';
+import { DAEMON_ACK, DAEMON_PROTOCOL, type DaemonControl, type DaemonStatus } from './protocol.js';
 
 /**
  * Sends one control line to the daemon at `socket` and reads its status line; undefined when
@@ -27,7 +27,11 @@ export function askDaemon(
     });
     connection.on('end', () => {
       try {
-        const status = JSON.parse(text) as DaemonStatus;
+        // After the daemon's acknowledgement of the line (protocol.ts).
+        const answer = text.startsWith(`${DAEMON_ACK}\n`)
+          ? text.slice(DAEMON_ACK.length + 1)
+          : text;
+        const status = JSON.parse(answer) as DaemonStatus;
         done(typeof status?.pid === 'number' ? status : undefined);
       } catch {
         done(undefined);

@@ -3,8 +3,12 @@
  * other, and where the daemon listens. This file imports only Node's built-ins: the client loads
  * it without the framework.
  *
- * One connection carries one hook event. The client writes one request line, the daemon writes
- * one answer line, then closes. Lines are JSON followed by `\n`.
+ * One connection carries one hook event. The client writes one request line; the daemon writes
+ * DAEMON_ACK at once, from its main thread, as soon as it has read it (a client that gets no
+ * acknowledgement within a few hundred milliseconds takes the daemon for not serving: client.ts),
+ * then one answer line, then closes. Lines are JSON followed by `\n`. The client keeps its side
+ * open until the answer: a request whose connection has ended or closed before its event is
+ * started is not started (its client has gone), nor one past its `deadline`.
  *
  * A daemon serves exactly one `$HERMES_HOME`, one framework version, one Node, one protocol and one
  * set of the environment variables of DAEMON_ENV: all of these go into the socket's name, so a
@@ -25,7 +29,10 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export const DAEMON_PROTOCOL = 2;
+export const DAEMON_PROTOCOL = 3;
+
+/** The daemon's acknowledgement of a request line, before it answers (the line, without `\n`). */
+export const DAEMON_ACK = `{"v":${DAEMON_PROTOCOL},"ack":true}`;
 
 /**
  * Variables a different value of which is a different daemon: the framework's and
@@ -51,6 +58,8 @@ export interface DaemonRequest {
   cwd: string;
   /** The client's environment: the `process.env` the event is answered with. */
   env: Record<string, string>;
+  /** When the client stops waiting (epoch ms): past it, the event is not started. */
+  deadline?: number;
 }
 
 export interface DaemonAnswer {

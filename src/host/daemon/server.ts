@@ -7,8 +7,17 @@ import { failed, render } from '../command-hook/answers.js';
 import { printed } from '../command-hook/hook-process.js';
 import { runCommandHook } from '../command-hook/run-hook.js';
 import { hookDeadlineMs } from '../hook-deadline.js';
-import { ensureDaemonDir } from './daemon-dir.js';
+import { DaemonDirError, ensureDaemonDir } from './daemon-dir.js';
 import {
+  atPath,
+  endStart,
+  markedStuck,
+  notASocket,
+  type SocketId,
+  unmarkStuck,
+} from './markers.js';
+import {
+  DAEMON_ACK,
   DAEMON_PROTOCOL,
   type DaemonAnswer,
   type DaemonStatus,
@@ -25,7 +34,7 @@ import {
   unreadable,
 } from './requests.js';
 import { MAX_RUNTIMES, RuntimeWorkers } from './runtime-workers.js';
-import { answers, inodeOf, listenAt, MAX_REQUEST_BYTES, readLine } from './socket-io.js';
+import { answers, listenAt, MAX_REQUEST_BYTES, readLine } from './socket-io.js';
 
 /** How long the daemon waits without an event before it exits (`HERMES_DAEMON_IDLE_MS`). */
 export const DAEMON_IDLE_MS = 10 * 60_000;
@@ -54,9 +63,12 @@ export interface HookDaemon {
  * The hook daemon (README, The hook daemon): answers `hermes hook <agent>` events sent over its
  * socket with the same code the hook process runs (runCommandHook, the same deadline), from
  * runtimes it keeps per project and hook environment, each in a worker thread
- * (runtime-workers.ts). Events of one session are answered in order; others at once. Resolves
- * undefined, without listening, when a live daemon already answers on the socket. Exits on its
- * own after `idleMs` without an event.
+ * (runtime-workers.ts). Events of one session are answered in order; others at once; each
+ * request acknowledged at once, and none started whose client has gone (protocol.ts). Resolves
+ * undefined, without listening, when a live daemon already answers on the socket (one a client
+ * marked as not serving is replaced: markers.ts); throws a DaemonDirError, having made nothing,
+ * when something other than a socket is at its path. Exits on its own after `idleMs` without an
+ * event, and once its path is another daemon's or marked.
  */
 export async function startHookDaemon(options: HookDaemonOptions): Promise<HookDaemon | undefined> {
   const env = options.env ?? process.env;
@@ -65,7 +77,19 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
   const own = options.logger ?? stderrLogger;
   ensureDaemonDir(daemonDir(env));
   const socket = daemonSocketPath(options.key, env);
-  if (await answers(socket)) return undefined;
+  /** Whether another daemon serves at the path: it takes connections, and no client marked it. */
+  const serving = async (): Promise<boolean> => {
+    const found = atPath(socket);
+    // Not ours to replace (clients report it too: client.ts). Checked again just before taking
+    // the path, which renaming would otherwise do to a file.
+    if (found.kind === 'other') throw new DaemonDirError(notASocket(socket, found.what));
+    return found.kind === 'socket' && !markedStuck(socket, found.id) && (await answers(socket));
+  };
+  if (await serving()) {
+    // The start that named this daemon (markers.ts) has its daemon: the one serving.
+    endStart(socket, process.pid);
+    return undefined;
+  }
 
   const runtimes = new RuntimeWorkers({ home, log: own, maxRuntimes: maxFromEnv(env) });
   const startedAt = new Date();
@@ -114,7 +138,36 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
     return { v: DAEMON_PROTOCOL, ...answer };
   };
 
-  const answerLine = async (line: string): Promise<object> => {
+  /**
+   * Whether the socket path is still this daemon's and no client has marked it as not serving
+   * (client.ts, when it did not acknowledge in time: stopped, or its thread stuck). Once either
+   * is untrue, clients have moved on to a replacement, and this daemon goes.
+   */
+  const ownPath = (): boolean => {
+    const found = atPath(socket);
+    return found.kind === 'socket' && found.id.ino === mine.ino && !markedStuck(socket, found.id);
+  };
+
+  /**
+   * Why an event must not be started now, if it must not: its client has gone (it gave up, or
+   * found this daemon not serving — say, stopped with a backlog of requests), its deadline has
+   * passed, or this daemon is going. Its client has answered it in-process, or will: deciding it
+   * here too would decide one call twice.
+   */
+  const notToStart = async (deadline: number, gone: () => boolean): Promise<string | undefined> => {
+    // The end of a connection read with its line is seen once this turn of the loop is over.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (stopping !== undefined) return 'the daemon is stopping';
+    if (!ownPath()) {
+      void stop();
+      return 'the daemon was marked as not serving, or replaced';
+    }
+    if (gone()) return 'its client has gone';
+    if (Date.now() > deadline) return "its client's deadline has passed";
+    return undefined;
+  };
+
+  const answerLine = async (line: string, gone: () => boolean): Promise<object | undefined> => {
     const request = parse(line);
     if (request === undefined) return unreadable(line, 'the request is not a JSON object');
     if (request.control === 'status') return status();
@@ -139,9 +192,14 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
     const cwd = typeof request.cwd === 'string' ? request.cwd : undefined;
     const judged = judgedIn(request.stdin, cwd);
     const { stdin, session } = judged;
-    return inOrder(queues, session && `${agent.name}\0${session}`, () =>
-      answerEvent(agent, stdin, judged, env),
-    );
+    const deadline =
+      typeof request.deadline === 'number' ? request.deadline : Number.POSITIVE_INFINITY;
+    return inOrder(queues, session && `${agent.name}\0${session}`, async () => {
+      const why = await notToStart(deadline, gone);
+      if (why === undefined) return answerEvent(agent, stdin, judged, env);
+      own.info(`hermes daemon: a ${agent.name} ${judged.name ?? 'event'} not started: ${why}`);
+      return undefined;
+    });
   };
 
   const handle = (connection: Socket) => {
@@ -155,15 +213,21 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
     });
     // A client that connects and says nothing is dropped (the answer itself may take longer).
     connection.setTimeout(LINE_TIMEOUT_MS, () => connection.destroy());
-    readLine(connection, (line, tooLong) => {
+    const reading = readLine(connection, (line, tooLong) => {
       connection.setTimeout(0);
+      // At once, from this thread, whatever the runtimes are doing: the client learns that this
+      // daemon serves (protocol.ts).
+      connection.write(`${DAEMON_ACK}\n`);
+      const gone = () => reading.ended() || connection.destroyed;
       const answered = tooLong
         ? Promise.resolve(unreadable(line, `the request is over ${MAX_REQUEST_BYTES} bytes`))
-        : answerLine(line);
+        : answerLine(line, gone);
       void answered
         .catch((error: unknown) => unreadable(line, `unexpected error: ${String(error)}`))
         .then((answer) => {
-          if (!connection.destroyed) connection.end(`${JSON.stringify(answer)}\n`);
+          // Not started: no answer, so nothing can be taken for one.
+          if (answer === undefined) connection.destroy();
+          else if (!connection.destroyed) connection.end(`${JSON.stringify(answer)}\n`);
         });
     });
   };
@@ -174,24 +238,34 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
   };
 
   const server = createServer({ allowHalfOpen: true }, handle);
-  const listened = await listenAt(server, socket);
+  const listened = await listenAt(server, socket, serving);
+  // Either way the start that named this daemon is over: it listens, or another one serves. (A
+  // hook that found no socket just before takes the lock after and sees this one: client.ts.)
+  endStart(socket, process.pid);
   if (listened === undefined) return undefined;
+  // The socket as this daemon made it (no event is handled before this is set).
+  const mine: SocketId = listened;
 
   const stop = () => {
     stopping ??= (async () => {
       clearTimeout(idle);
       clearInterval(watchPath);
       server.close();
+      // What names this daemon beside its socket has served its purpose (markers.ts).
+      unmarkStuck(socket, mine);
+      endStart(socket, process.pid);
       // Only our own: a daemon that started since may listen at this path now.
-      if (inodeOf(socket) === listened) rmSync(socket, { force: true });
+      const found = atPath(socket);
+      if (found.kind === 'socket' && found.id.ino === mine.ino) rmSync(socket, { force: true });
       await runtimes.closeAll();
       resolveClosed();
     })();
     return stopping;
   };
-  // Another daemon that raced this one to the path took it: this one gets no events, so it goes.
+  // Another daemon took the path (it raced this one there, or replaced it when a client marked
+  // it as not serving), or a client marked it: this one gets no events, so it goes.
   const watchPath = setInterval(() => {
-    if (inodeOf(socket) !== listened) void stop();
+    if (!ownPath()) void stop();
   }, 1_000);
   watchPath.unref();
   armIdle();

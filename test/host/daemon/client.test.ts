@@ -1,9 +1,18 @@
-import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hermesHome } from '../../../src/config/locations.js';
 import {
+  DAEMON_ACK,
   DAEMON_PROTOCOL,
   type DaemonRequest,
   daemonKey,
@@ -16,8 +25,11 @@ const version = (
   JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
 ).version;
 
-/** How a fake daemon answers one connection: a line to write (after `delayMs`), or nothing. */
-type Behaviour = { line?: string; delayMs?: number };
+/**
+ * How a fake daemon answers one connection: a line to write (after `delayMs`), or nothing; it
+ * acknowledges the request first, as a daemon does, unless `silent`.
+ */
+type Behaviour = { line?: string; delayMs?: number; silent?: boolean };
 
 interface FakeDaemon {
   requests: DaemonRequest[];
@@ -107,6 +119,7 @@ async function fakeDaemon(path: string, behaviour: Behaviour): Promise<FakeDaemo
       buffer += chunk;
       if (!buffer.includes('\n')) return;
       fake.requests.push(JSON.parse(buffer.slice(0, buffer.indexOf('\n'))));
+      if (!behaviour.silent) socket.write(`${DAEMON_ACK}\n`);
       if (behaviour.line === undefined) return socket.end();
       const line = behaviour.line;
       setTimeout(() => {
@@ -188,6 +201,36 @@ describe.runIf(built)('hermes hook through the hook daemon', () => {
     // that be) found the connection closed: no second answer anywhere.
     expect(await eventually(() => (fake.abandoned > 0 ? [fake.abandoned] : []))).toEqual([1]);
     expect(s.daemonStarts()).toEqual([]);
+  });
+
+  it('answers in-process at once when the daemon takes the call but does not acknowledge it; marks it, so later calls skip it, and starts one daemon', async () => {
+    const s = setup();
+    const socket = s.socketFor();
+    const fake = await fakeDaemon(socket, {
+      silent: true,
+      line: answerLine({ stdout: 'late\n', stderr: '', exitCode: 0 }),
+      delayMs: 60_000,
+    });
+    const fakeSocket = statSync(socket).ino;
+    const inProcess = await s.hook('s1', { HERMES_DAEMON: '0' });
+    const fallback = await s.hook('s2');
+    expect(fallback.stdout).toBe(inProcess.stdout);
+    expect(fallback.stderr).toMatch(
+      new RegExp(`hermes: the hook daemon at ${socket} did not acknowledge the call within 500 ms`),
+    );
+    expect(fake.requests).toHaveLength(1);
+    // The marker names the socket found (the replacement may have taken the path since).
+    expect(JSON.parse(readFileSync(socket.replace(/\.sock$/, '.stuck'), 'utf8'))).toMatchObject({
+      ino: fakeSocket,
+    });
+    // Skipped from now on: the next call does not ask it again (nor tell it again).
+    const next = await s.hook('s3');
+    expect(next.stdout).toBe(inProcess.stdout);
+    expect(next.stderr).not.toMatch(/did not acknowledge/);
+    expect(fake.requests).toHaveLength(1);
+    const starts = await eventually(s.daemonStarts);
+    started.push(...starts.map(({ pid }) => pid));
+    expect(starts).toHaveLength(1);
   });
 
   it.each([

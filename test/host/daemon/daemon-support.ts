@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { afterEach, expect } from 'vitest';
-import { DAEMON_PROTOCOL } from '../../../src/host/daemon/protocol.js';
+import { DAEMON_ACK, DAEMON_PROTOCOL } from '../../../src/host/daemon/protocol.js';
 import { type Answer, bin, runProcess } from '../../support/run-bin.js';
 
 /** Daemons started by a test: stopped (and waited for) after it. */
@@ -69,7 +69,11 @@ export function ended(child: ChildProcess, signal?: NodeJS.Signals): Promise<num
   });
 }
 
-/** One line to the socket, the answer line back (parsed): a client of the protocol, no more. */
+/**
+ * One line to the socket, the answer line back (parsed), after the daemon's acknowledgement: a
+ * client of the protocol, no more. Its side stays open until the answer, as the hook client's
+ * does (a request whose client has ended its side is not started).
+ */
 export function ask(socket: string, line: string): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const connection = connect(socket);
@@ -80,13 +84,16 @@ export function ask(socket: string, line: string): Promise<Record<string, unknow
     });
     connection.on('error', reject);
     connection.on('end', () => {
+      connection.destroy();
+      const [ack, answer, ...more] = text.split('\n');
       try {
-        resolve(JSON.parse(text));
+        if (ack !== DAEMON_ACK || more.some(Boolean)) throw new Error('not the ack and one line');
+        resolve(JSON.parse(answer ?? ''));
       } catch (error) {
-        reject(new Error(`not one JSON line: ${JSON.stringify(text)} (${error})`));
+        reject(new Error(`not the ack and one JSON line: ${JSON.stringify(text)} (${error})`));
       }
     });
-    connection.end(`${line}\n`);
+    connection.write(`${line}\n`);
   });
 }
 
