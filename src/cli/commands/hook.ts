@@ -33,6 +33,11 @@ export async function hookCommand(
       // Once stdout has taken the answer: a process.exit right away could cut it short.
       exit: (code) => process.stdout.write('', () => process.exit(code)),
       crashes: (listener) => onProcessCrash(listener),
+      exiting: (listener) =>
+        process.once('exit', () => {
+          const code = listener();
+          if (code !== undefined) process.exitCode = code;
+        }),
     },
     deadlineMs,
   );

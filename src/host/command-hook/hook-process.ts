@@ -17,6 +17,11 @@ export interface HookProcessIo {
    * called before any extension loads. None: a host that keeps them to itself (a test).
    */
   crashes?(listener: (crash: ProcessCrash) => void): void;
+  /**
+   * Subscribes to the process's end (`process.on('exit')`): the listener prints synchronously and
+   * returns the exit code to end with. None: a host that does not end with this event (a test).
+   */
+  exiting?(listener: () => number | undefined): void;
 }
 
 /**
@@ -54,6 +59,16 @@ export async function answerHookProcess(
     print(answer);
     if (stack !== undefined) io.err(stack);
     io.exit(answer.exitCode);
+  });
+  // An extension that calls process.exit (or anything else that ends the process before the
+  // answer) would otherwise leave exit 0 and no answer: both agents run the call on that.
+  io.exiting?.(() => {
+    if (answered) return undefined;
+    const why =
+      'the process was ending before the extensions decided (did an extension call process.exit?)';
+    const answer = render(failed(agent, eventName, why));
+    print(answer);
+    return answer.exitCode;
   });
   const read = async () => {
     let input = '';

@@ -66,6 +66,15 @@ describe.runIf(built).each(['claude-code', 'codex'] as const)(
       expect(stderr).toContain('boom in a timer');
     });
 
+    it('denies a tool call whose handler ends the process (process.exit(0)) before any answer', async () => {
+      const home = homeWith(
+        'exit-bomb',
+        `hermes.on('intercept_tool_call', () => { process.exit(0); });`,
+      );
+      const reason = denyReason((await answer(home, bashCall())).output);
+      expect(reason).toContain('process.exit');
+    });
+
     it('denies a tool call whose handler left a promise rejected and unawaited', async () => {
       const home = homeWith('reject-bomb', hangingAfter(REJECT_UNAWAITED));
       const reason = denyReason((await answer(home, bashCall())).output);
