@@ -16,17 +16,14 @@ import { hermes, hermesWith } from './hermes-cli.js';
 async function withProjectHook(): Promise<{ home: string; project: string }> {
   const home = tree();
   const project = tree({ '.git/HEAD': '' });
-  const install = await hermes(
-    home,
-    'hook',
-    'install',
-    'claude-code',
-    '--project',
-    '--cwd',
-    project,
-  );
+  const install = await installProjectHook(home, project);
   expect(install.code, install.stderr).toBe(0);
   return { home, project };
+}
+
+/** `hermes hook install claude-code --project` in `project`. */
+function installProjectHook(home: string, project: string) {
+  return hermes(home, 'hook', 'install', 'claude-code', '--project', '--cwd', project);
 }
 
 function binLink(project: string, target: string): void {
@@ -114,15 +111,7 @@ describe.runIf(built)('hermes extensions doctor: can the installed hook start he
     expect(doctor.stdout).toContain(
       `fix: hermes hook install claude-code --project --cwd ${project}`,
     );
-    const install = await hermes(
-      home,
-      'hook',
-      'install',
-      'claude-code',
-      '--project',
-      '--cwd',
-      project,
-    );
+    const install = await installProjectHook(home, project);
     expect(install.stdout).toContain(
       `Updated the hermes hook's command for ${events.join(', ')} in`,
     );
