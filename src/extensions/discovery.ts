@@ -103,17 +103,20 @@ export function discoverPath({ spec, base, file }: PathEntry): Discovery {
  * that lists the names there are.
  */
 function discoverShipped(spec: string, base: string, file: string): Discovery {
-  const shipped = shippedExtension(spec);
-  if (shipped) {
+  const found = shippedExtension(spec);
+  if (found) {
     const label = spec.slice(SHIPPED_PACKAGE.length + 1);
-    return { found: [{ label, ...shipped, source: 'shipped' }], problems: [] };
+    return { found: [{ label, ...found, source: 'shipped' }], problems: [] };
   }
-  const names = shippedNames().map((name) => `${SHIPPED_PACKAGE}/${name}`);
-  const guess = didYouMean(spec, names);
+  const shipped = shippedNames();
+  const named = spec.slice(SHIPPED_PACKAGE.length + 1);
+  const guess = named === '' ? undefined : didYouMean(named, shipped);
+  const entry = `extensions.paths entry "${spec}"${file ? ` in ${file}` : ''}`;
   let message = [
-    `extensions.paths entry "${spec}"${file ? ` in ${file}` : ''} names no extension shipped with hermes-extensions`,
-    guess ? `; did you mean "${guess}"?` : '.',
-    ` The shipped ones are: ${names.join(', ')}.`,
+    spec === SHIPPED_PACKAGE
+      ? `${entry} names the framework itself, not an extension.`
+      : `${entry} names no extension shipped with hermes-extensions${guess ? `; did you mean "${SHIPPED_PACKAGE}/${guess}"?` : '.'}`,
+    ` The shipped ones are: ${shipped.map((name) => `${SHIPPED_PACKAGE}/${name}`).join(', ')}.`,
   ].join('');
   const beside = resolve(base, spec);
   if (isDir(beside) || isFile(beside)) {

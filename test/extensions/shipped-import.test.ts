@@ -25,7 +25,7 @@ describe('the shipped extensions by name, in code', () => {
   });
 
   it.runIf(built)(
-    'imports as `hermes-extensions/<name>` from an installed copy, with plain Node, and blocks',
+    'imports as `hermes-extensions/<name>` from an installed copy, with plain Node, and blocks (the guard tester too)',
     async () => {
       const project = tree({
         'package.json': '{ "name": "app", "type": "module" }',
@@ -34,6 +34,7 @@ describe('the shipped extensions by name, in code', () => {
 import auditLog from 'hermes-extensions/audit-log';
 import moduleRouter from 'hermes-extensions/module-router';
 import otel from 'hermes-extensions/otel';
+import { runGuardCases } from 'hermes-extensions/testing';
 import workflowGuard from 'hermes-extensions/workflow-guard';
 
 const runtime = await createRuntime({
@@ -44,7 +45,16 @@ const outcome = await runtime.runTurn({ sessionId: 's' }, (turn) =>
   turn.interceptToolCall({ toolName: 'write', toolArgs: { path: 'src/app.ts', content: 'y' } }),
 );
 await runtime.close();
+// The guard tester's plain function, with no test runner at all.
+const results = await runGuardCases(workflowGuard, {
+  config: { sandbox: 'off' },
+  intercept_tool_call: {
+    block: [{ tool: 'write', args: { path: 'src/app.ts' }, message: 'plan' }],
+    pass: [{ tool: 'write', args: { path: 'src/app.ts' } }],
+  },
+});
 console.log(JSON.stringify({
+  tester: results.map((r) => [r.name, r.ok]),
   names: [auditLog, moduleRouter, otel, workflowGuard].map((ext) => ext.name),
   status: runtime.extensions.map((ext) => ext.status),
   blocked: outcome.blocked,
@@ -66,6 +76,11 @@ console.log(JSON.stringify({
         status: ['enabled'],
         blocked: true,
         blockedBy: 'workflow-guard',
+        tester: [
+          // Cases run per hook in the order pass, rewrite, block, ask.
+          ['intercept_tool_call › pass › write {"path":"src/app.ts"}', false],
+          ['intercept_tool_call › block › write {"path":"src/app.ts"}', true],
+        ],
       });
     },
   );
