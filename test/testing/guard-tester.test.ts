@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ask, block, defineExtension, injectSystem, pass, rewrite } from 'hermes-extensions';
 import {
   type GuardTables,
@@ -8,7 +9,7 @@ import {
   testGuard,
 } from 'hermes-extensions/testing';
 import workflowGuard from 'hermes-extensions/workflow-guard';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { tree, tsExtension } from '../support/fixtures.js';
 
@@ -217,7 +218,9 @@ describe('runGuardCases: each case through a real runtime', () => {
     );
   });
 
-  it('loads the extension from its place on disk', async () => {
+  it('loads the extension from its place on disk, as a path or a file URL', async () => {
+    // Its transpile cache goes to $HERMES_HOME, this test's own.
+    vi.stubEnv('HERMES_HOME', tree());
     const dir = tree({
       'guard/index.ts': tsExtension(
         'disk-guard',
@@ -228,6 +231,14 @@ describe('runGuardCases: each case through a real runtime', () => {
       intercept_tool_call: { block: [{ tool: 'rm', message: 'no rm' }], pass: [{ tool: 'ls' }] },
     });
     expect(results.map((r) => r.ok)).toEqual([true, true]);
+    const byUrl = await runGuardCases(pathToFileURL(join(dir, 'guard/index.ts')), {
+      intercept_tool_call: { pass: [{ tool: 'rm' }] },
+    });
+    expect(byUrl[0]?.failure).toContain('got:      block by disk-guard: "no rm"');
+    await expect(runGuardCases(join(dir, 'nothing-here'), {})).rejects.toThrow(
+      `testGuard: no single extension at ${join(dir, 'nothing-here')}: extensions.paths entry`,
+    );
+    vi.unstubAllEnvs();
   });
 });
 
