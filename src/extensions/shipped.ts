@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { isFile } from '../config/locations.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 
@@ -12,7 +13,8 @@ export const SHIPPED_PACKAGE = 'hermes-extensions';
  * same code:
  *
  * - in config, `extensions: { paths: ['hermes-extensions/workflow-guard'] }` loads the folder
- *   `extensions/<name>/` of the framework that is running — the package already executing, never
+ *   `extensions/<name>/` of the framework that is running (from its build, the compiled copy of
+ *   that build: `shippedExtension`) — the package already executing, never
  *   a copy found by walking up `node_modules` from the config. A project's `node_modules` is
  *   files the repository controls (a clone may commit a fake `node_modules/hermes-extensions/`),
  *   and the project's trust does not cover it (src/modules/project-code/framework.ts keeps the
@@ -28,7 +30,10 @@ export function shippedExtensionsDir(): string {
   return join(PACKAGE_ROOT, 'extensions');
 }
 
-/** The shipped extensions' names, sorted: each folder of `extensions/` with an `index.ts`. */
+/**
+ * The shipped extensions' names, sorted: each folder of `extensions/` with an `index.ts` (the
+ * package ships the sources; the build compiles them into `dist/shipped/`).
+ */
 export function shippedNames(): string[] {
   const dir = shippedExtensionsDir();
   let items: string[];
@@ -45,10 +50,24 @@ export function isShippedSpec(spec: string): boolean {
   return spec === SHIPPED_PACKAGE || spec.startsWith(`${SHIPPED_PACKAGE}/`);
 }
 
-/** The folder and entry of the shipped extension a spec names, when it names one. */
+/**
+ * The folder and entry of the shipped extension a spec names, when it names one. The folder is
+ * what `list` shows; the entry, when the framework runs from its build (`dist/`, the command
+ * line's bundle), is the same build's compiled copy — loaded natively, with no transpiling on a
+ * cold start — and from the sources (the tests, a checkout not built) the sources.
+ */
 export function shippedExtension(spec: string): { location: string; entry: string } | undefined {
   const name = spec.slice(SHIPPED_PACKAGE.length + 1);
   if (!shippedNames().includes(name)) return undefined;
   const location = join(shippedExtensionsDir(), name);
-  return { location, entry: join(location, 'index.ts') };
+  const compiled = join(PACKAGE_ROOT, 'dist', 'shipped', name, 'index.js');
+  return {
+    location,
+    entry: RUNS_FROM_BUILD && isFile(compiled) ? compiled : join(location, 'index.ts'),
+  };
 }
+
+/** Whether this module is compiled: not `src/extensions/shipped.ts` itself. */
+const RUNS_FROM_BUILD = !/[\\/]src[\\/]extensions[\\/]shipped\.ts$/.test(
+  fileURLToPath(import.meta.url),
+);
