@@ -25,6 +25,11 @@ export default defineConfig({
       { find: /^hermes-extensions\/policy$/, replacement: src('policy/index.ts') },
       { find: /^hermes-extensions\/testing$/, replacement: src('testing/index.ts') },
       { find: /^hermes-extensions\/ai-sdk$/, replacement: src('host/ai-sdk/index.ts') },
+      // The shipped extensions' entries (package.json `exports`), as their sources.
+      {
+        find: /^hermes-extensions\/(audit-log|module-router|otel|workflow-guard)$/,
+        replacement: fileURLToPath(new URL('./extensions/$1/index.ts', import.meta.url)),
+      },
       { find: /^hermes-extensions$/, replacement: src('index.ts') },
     ],
   },

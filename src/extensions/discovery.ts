@@ -2,7 +2,9 @@ import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { expandHome, isDir, isFile } from '../config/locations.js';
 import type { PathEntry } from '../config/merge.js';
+import { didYouMean } from '../config/suggest.js';
 import { byName } from './order.js';
+import { isShippedSpec, SHIPPED_PACKAGE, shippedExtension, shippedNames } from './shipped.js';
 import type { Diagnostic, ExtensionSource } from './types.js';
 
 /** An extension found on disk, not loaded yet. */
@@ -51,6 +53,8 @@ export function discoverIn(dir: string, source: ExtensionSource): Discovery {
 
 /** What one `extensions.paths` entry names: a file, an extension folder, a folder of them, or a package. */
 export function discoverPath({ spec, base, file }: PathEntry): Discovery {
+  // The package's own name space is never looked up on disk (shipped.ts says why).
+  if (isShippedSpec(spec)) return discoverShipped(spec, base, file);
   // A bare name is a package unless a file or folder of that name sits next to the config.
   if (isPackageName(spec) && !isFile(resolve(base, spec)) && !isDir(resolve(base, spec))) {
     const dir = findPackage(spec, base);
@@ -91,6 +95,33 @@ export function discoverPath({ spec, base, file }: PathEntry): Discovery {
     return discoverIn(path, 'path');
   }
   const message = `extensions.paths entry "${spec}" (${path}) does not exist`;
+  return { found: [], problems: [{ code: 'PATH_NOT_FOUND', severity: 'error', file, message }] };
+}
+
+/**
+ * `hermes-extensions/<name>`: the running framework's shipped extension of that name, or an error
+ * that lists the names there are.
+ */
+function discoverShipped(spec: string, base: string, file: string): Discovery {
+  const found = shippedExtension(spec);
+  if (found) {
+    const label = spec.slice(SHIPPED_PACKAGE.length + 1);
+    return { found: [{ label, ...found, source: 'shipped' }], problems: [] };
+  }
+  const shipped = shippedNames();
+  const named = spec.slice(SHIPPED_PACKAGE.length + 1);
+  const guess = named === '' ? undefined : didYouMean(named, shipped);
+  const entry = `extensions.paths entry "${spec}"${file ? ` in ${file}` : ''}`;
+  let message = [
+    spec === SHIPPED_PACKAGE
+      ? `${entry} names the framework itself, not an extension.`
+      : `${entry} names no extension shipped with hermes-extensions${guess ? `; did you mean "${SHIPPED_PACKAGE}/${guess}"?` : '.'}`,
+    ` The shipped ones are: ${shipped.map((name) => `${SHIPPED_PACKAGE}/${name}`).join(', ')}.`,
+  ].join('');
+  const beside = resolve(base, spec);
+  if (isDir(beside) || isFile(beside)) {
+    message += ` To name ${beside} instead, write "./${spec}".`;
+  }
   return { found: [], problems: [{ code: 'PATH_NOT_FOUND', severity: 'error', file, message }] };
 }
 

@@ -3,9 +3,10 @@ import type { ExtensionDefinition } from './define.js';
 
 /**
  * Where an extension came from: in memory (`createRuntime`), or a place on disk (README,
- * Extensions on disk).
+ * Extensions on disk); `shipped` is one of the framework's own, named `hermes-extensions/<name>`
+ * in config `paths` (shipped.ts).
  */
-export type ExtensionSource = 'inline' | 'global' | 'path' | 'project' | 'package';
+export type ExtensionSource = 'inline' | 'global' | 'path' | 'project' | 'package' | 'shipped';
 
 export type ExtensionStatus = 'enabled' | 'disabled' | 'shadowed' | 'untrusted' | 'error';
 

@@ -15,6 +15,7 @@ import { describeUnknownKey, findUnknownSections } from '../config/unknown-keys.
 import { type DiscoveredExtension, discoverIn, discoverPath } from '../extensions/discovery.js';
 import { loadExtension } from '../extensions/load-extension.js';
 import { byName } from '../extensions/order.js';
+import { isShippedSpec } from '../extensions/shipped.js';
 import type { Diagnostic, ExtensionCandidate } from '../extensions/types.js';
 import { insideRelative } from '../fs/paths.js';
 import { type Logger, stderrLogger } from '../log/logger.js';
@@ -121,7 +122,9 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
   const merged = mergeConfigs(layers);
   const { section, globalDir } = merged;
   const paths = merged.paths.filter((entry) => {
-    if (entry.file !== projectConfig?.file || isInsideProject(root, entry)) return true;
+    // A shipped extension's name is the running framework's code, wherever that is installed.
+    if (entry.file !== projectConfig?.file || isShippedSpec(entry.spec)) return true;
+    if (isInsideProject(root, entry)) return true;
     diagnostics.push({
       code: 'PATH_OUTSIDE_PROJECT',
       severity: 'error',
@@ -142,9 +145,13 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
     watch(resolve(entry.base, expandHome(entry.spec)));
     const found = discoverPath(entry);
     for (const { location } of found.found) watch(location);
-    // What the project config names is project code: loaded under the project's guard.
+    // What the project config names is project code: loaded under the project's guard. Not a
+    // shipped extension it names: that is the framework's (src/extensions/shipped.ts).
     if (entry.file !== projectConfig?.file) return found;
-    return { ...found, found: found.found.map((f) => ({ ...f, fromProject: true })) };
+    const marked = found.found.map((f) =>
+      f.source === 'shipped' ? f : { ...f, fromProject: true },
+    );
+    return { ...found, found: marked };
   });
   discover({
     found: fromPaths.flatMap((d) => d.found),

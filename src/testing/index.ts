@@ -1,5 +1,26 @@
 /** `hermes-extensions/testing`: what tests and demos of extensions and hosts need. */
+
+export type {
+  Expected,
+  GuardTables,
+  HookTable,
+  LlmCallCase,
+  LlmRequestMatcher,
+  MessageMatcher,
+  ToolCallCase,
+  TurnCase,
+  TurnStep,
+  UserInputCase,
+} from './guard-cases.js';
+export {
+  GuardCaseFailure,
+  type GuardUnderTest,
+  runGuardCases,
+  type TestFunctions,
+  testGuard,
+} from './guard-tester.js';
 export { type MemoryLogger, memoryLogger } from './memory-logger.js';
+export type { GuardCaseResult, StepOutcome } from './run-guard-case.js';
 export {
   createScriptedModel,
   type ScriptedModel,

@@ -6,6 +6,7 @@ import { loadConfigFile } from '../config/load-config.js';
 import { expandHome } from '../config/locations.js';
 import { mergeConfigs, type PathEntry } from '../config/merge.js';
 import { discoverIn, discoverPath } from '../extensions/discovery.js';
+import { isShippedSpec } from '../extensions/shipped.js';
 import { insideRelative } from '../fs/paths.js';
 import type { ModuleLoader } from '../modules/import-module.js';
 import type { ReadGuard } from '../modules/read-guard.js';
@@ -81,6 +82,9 @@ export async function configPathsInside(
   const config = await loadConfigFile(file, loader, { project: guard });
   const inside = new Set<string>();
   for (const entry of mergeConfigs([{ config, file }]).paths) {
+    // A shipped extension is the framework's code, not the project's, even when the framework is
+    // installed in the project's node_modules (src/extensions/shipped.ts).
+    if (isShippedSpec(entry.spec)) continue;
     const named = resolve(entry.base, expandHome(entry.spec));
     const locations = existsSync(named)
       ? [named]

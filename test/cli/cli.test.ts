@@ -524,7 +524,7 @@ describe.runIf(built)('hermes extensions init', () => {
     );
     const doctor = await hermes(home, 'extensions', 'doctor', '--cwd', tree());
     expect(doctor.code).toBe(0);
-    expect(doctor.stdout).toMatch(/✓ my-guard .*3 handler\(s\)/);
+    expect(doctor.stdout).toMatch(/✓ my-guard .*4 handler\(s\)/);
     expect((await hermes(home, 'extensions', 'init', 'my-guard')).code).toBe(2);
     expect((await hermes(home, 'extensions', 'init', 'Bad_Name')).code).toBe(2);
   });

@@ -17,7 +17,8 @@ describe.runIf(built)('hermes extensions test-suite', () => {
     const folder = join(home, 'extensions/my-guard');
 
     const passing = await hermes(home, 'extensions', 'test-suite', 'my-guard', '--cwd', tree());
-    expect(passing.stderr + passing.stdout).toMatch(/Tests\s+1 passed/);
+    // The scaffold's table: one test per case.
+    expect(passing.stderr + passing.stdout).toMatch(/Tests\s+7 passed/);
     expect(passing.code).toBe(0);
     expect(readdirSync(folder).sort()).toEqual(['index.test.ts', 'index.ts']);
     // Not on a terminal: no colour.
@@ -30,7 +31,12 @@ describe.runIf(built)('hermes extensions test-suite', () => {
       readFileSync(source, 'utf8').replace('return block(`', 'return pass(); (`'),
     );
     const failing = await hermes(home, 'extensions', 'test-suite', '--cwd', tree());
-    expect(failing.stdout).toMatch(/Tests\s+1 failed/);
+    expect(failing.stdout).toMatch(/Tests\s+1 failed \| 6 passed/);
+    // The guard tester's failure: the case, what was expected, what the chain did.
+    const said = failing.stdout + failing.stderr;
+    expect(said).toContain('intercept_tool_call › block › delete {"path":"a.txt"}');
+    expect(said).toContain('expected: block, with a message containing "not allowed"');
+    expect(said).toContain('got:      pass (no extension blocked, rewrote, injected or asked)');
     expect(failing.code).toBe(1);
   });
 

@@ -4,6 +4,12 @@ import { findProjectRoot } from '../../config/locations.js';
 import { EXTENSION_NAME_PATTERN } from '../../extensions/define.js';
 import type { CommandContext } from '../context.js';
 import { CliError, type Io } from '../io.js';
+import {
+  hermesCommand,
+  installVitestAdvice,
+  projectOfFramework,
+  vitestBesideFramework,
+} from '../vitest-beside.js';
 
 /** The endings of a single-file extension (`extensions/discovery.ts`). */
 const SINGLE_FILE_ENDINGS = ['ts', 'mts', 'js', 'mjs'] as const;
@@ -45,15 +51,31 @@ export async function initCommand(
   io.out(`  index.ts       the extension: one example handler per hook, and its config schema`);
   io.out(`  index.test.ts  a vitest test that runs it through hermes-extensions/testing`);
   io.out('');
-  io.out(`Run its test (nothing to install): hermes extensions test-suite ${name}`);
+  const hermes = hermesCommand();
+  for (const line of howToRunTest(name, hermes)) io.out(line);
   io.out(
-    `Next: hermes extensions doctor${options.project ? ' (trust the project first: hermes extensions trust)' : ''}`,
+    `Next: ${hermes} extensions doctor${options.project ? ` (trust the project first: ${hermes} extensions trust)` : ''}`,
   );
   return 0;
 }
 
+/**
+ * `test-suite` runs the test with vitest found beside the framework: a checkout has it, an install
+ * in a project or a global one only once it is installed there. Say which, and how.
+ */
+function howToRunTest(name: string, hermes: string): string[] {
+  const run = `${hermes} extensions test-suite ${name}`;
+  if (vitestBesideFramework() !== undefined) return [`Run its test (vitest is installed): ${run}`];
+  const project = projectOfFramework();
+  const where = project === undefined ? 'beside hermes-extensions' : `in ${project}`;
+  return [
+    `To run its test, install vitest ${where} first: ${installVitestAdvice()}`,
+    `  then: ${run}`,
+  ];
+}
+
 function extensionSource(name: string): string {
-  return `import { block, defineExtension, injectSystem, pass, rewrite } from 'hermes-extensions';
+  return `import { ask, block, defineExtension, injectSystem, P, pass, rewrite } from 'hermes-extensions';
 import { z } from 'zod';
 
 /**
@@ -67,6 +89,8 @@ export default defineExtension({
   configSchema: z.object({
     /** Tools this extension refuses. */
     denied_tools: z.array(z.string()).default([]),
+    /** Files a person approves before they are written (paths starting with these). */
+    protected_paths: z.array(z.string()).default(['.env']),
   }),
   setup(hermes) {
     // Before the user's message is used: rewrite it, block it (ends the turn), or pass.
@@ -92,6 +116,24 @@ export default defineExtension({
       },
       { priority: 100 },
     );
+
+    // A validator runs after every rewrite, on the call as it would run; \`when\` picks the calls
+    // (and types \`event.toolArgs.path\` as a string). \`ask\`: a person approves the call (a host
+    // with nobody to ask denies it, with this reason).
+    hermes.on(
+      'intercept_tool_call',
+      (event) => {
+        const path = event.toolArgs.path;
+        if (hermes.config.protected_paths.some((prefix) => path.startsWith(prefix))) {
+          return ask(\`\${path} is protected by ${name}: approve the change.\`);
+        }
+        return undefined;
+      },
+      {
+        phase: 'validate',
+        when: { toolName: P.union('write', 'edit'), toolArgs: { path: P.string } },
+      },
+    );
   },
 });
 `;
@@ -100,33 +142,32 @@ export default defineExtension({
 function testSource(name: string): string {
   return `// Run it with \`hermes extensions test-suite ${name}\`: vitest, with hermes-extensions and zod
 // as the command line has them, so this folder needs no package.json or node_modules.
-import { createRuntime, runConversation } from 'hermes-extensions';
-import { scriptedModel, toolCall } from 'hermes-extensions/testing';
-import { expect, it } from 'vitest';
+import { testGuard } from 'hermes-extensions/testing';
+import { describe, it } from 'vitest';
 import extension from './index.js';
 
-it('${name} blocks a denied tool and lets others run', async () => {
-  const runtime = await createRuntime({
-    extensions: [extension],
-    config: { extensions: { '${name}': { denied_tools: ['delete'] } } },
-  });
-  const ran: string[] = [];
-  const result = await runConversation({
-    runtime,
-    sessionId: 'test',
-    userMessage: 'tidy up',
-    systemPrompt: 'You are a coding agent.',
-    model: scriptedModel([
-      { content: '', toolCalls: [toolCall('delete', { path: 'a.txt' }), toolCall('read', { path: './b.txt' })] },
-      { content: 'Done.' },
-    ]),
-    tools: {
-      delete: { execute: () => void ran.push('delete') },
-      read: { execute: (args) => void ran.push(\`read \${args.path}\`) },
+// One test per case: each call goes through a real runtime holding this extension, with this
+// config, and must have the outcome of its table. A failure says which case, what was expected
+// and what the chain did. \`turns\` takes sequences of calls in one turn.
+await testGuard(
+  extension,
+  {
+    config: { denied_tools: ['delete'], protected_paths: ['.env'] },
+    intercept_tool_call: {
+      pass: [{ tool: 'read', args: { path: 'src/app.ts' } }],
+      rewrite: [{ tool: 'read', args: { path: './src/app.ts' }, to: { path: 'src/app.ts' } }],
+      block: [{ tool: 'delete', args: { path: 'a.txt' }, message: 'not allowed' }],
+      ask: [{ tool: 'write', args: { path: './.env', content: 'KEY=1' }, message: 'protected' }],
     },
-  });
-  expect(result.toolCalls.map((call) => call.blocked)).toEqual([true, false]);
-  expect(ran).toEqual(['read b.txt']);
-});
+    transform_user_input: {
+      pass: ['tidy up'],
+      block: [{ input: '   ', message: 'Say what you need' }],
+    },
+    before_llm_call: {
+      rewrite: [{ systemPrompt: 'You are a coding agent.', to: { systemPrompt: /Keep changes small/ } }],
+    },
+  },
+  { describe, it },
+);
 `;
 }

@@ -1,11 +1,15 @@
 import { readdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ExtensionInfo } from '../../extensions/types.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
 import { type CommandContext, loadForCommand } from '../context.js';
 import { CliError, type Io } from '../io.js';
+import {
+  installVitestAdvice,
+  projectOfFramework,
+  vitestBesideFramework,
+} from '../vitest-beside.js';
 
 /** The files vitest runs by default: `*.test.ts`, `*.spec.mjs`, … */
 const TEST_FILE = /\.(?:test|spec)\.[cm]?[jt]sx?$/;
@@ -122,12 +126,11 @@ type VitestNode = typeof import('vitest/node');
  * package (`npm install -g vitest` next to a global install, a project's devDependency).
  */
 async function importVitest(): Promise<VitestNode> {
-  let file: string;
-  try {
-    file = requireFrom(PACKAGE_ROOT).resolve('vitest/node');
-  } catch {
+  const file = vitestBesideFramework();
+  if (file === undefined) {
+    const project = projectOfFramework();
     throw new CliError(
-      `test-suite runs the tests with vitest, which is not installed next to hermes-extensions (${PACKAGE_ROOT}). Install it where the framework is: \`npm install -g vitest\` for a global install, \`npm install --save-dev vitest\` in a project that has hermes-extensions as a dependency.`,
+      `test-suite runs the tests with vitest, which is not installed next to hermes-extensions (${PACKAGE_ROOT}). Install it where the framework is${project === undefined ? '' : `, in ${project}`}: ${installVitestAdvice()}`,
       2,
     );
   }
@@ -161,8 +164,4 @@ function frameworkResolution(): VitePlugin {
       return resolved;
     },
   };
-}
-
-function requireFrom(dir: string): NodeJS.Require {
-  return createRequire(join(dir, 'package.json'));
 }
