@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readmeExample, typeErrors, writeExample } from './readme-examples.js';
+import { docExample, typeErrors, writeExample } from './doc-blocks.js';
 
 /** What the example takes from the host around it. */
 const HOST = `
@@ -16,7 +16,7 @@ export {};
 
 describe("the README's AI SDK example", () => {
   it("type-checks under strict TypeScript: a blocked call's message is a string", () => {
-    const example = readmeExample('ai-sdk');
+    const example = docExample('ai-sdk').text;
     expect(example).toContain('const answer: string = await runtime.runTurn');
     expect(typeErrors(writeExample('ai-sdk-example.ts', HOST + example))).toEqual([]);
   }, 60_000);

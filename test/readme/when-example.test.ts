@@ -1,14 +1,14 @@
 import { createRuntime, type ExtensionDefinition } from 'hermes-extensions';
 import { describe, expect, it } from 'vitest';
-import { readmeExample, typeErrors, writeExample } from './readme-examples.js';
+import { docExample, typeErrors, writeExample } from './doc-blocks.js';
 
 describe("the README's `when` example", () => {
-  const file = writeExample('when-example.ts', readmeExample('when'));
+  const file = writeExample('when-example.ts', docExample('when').text);
 
   it('type-checks under the project settings: `event.toolArgs.path` is narrowed to a string', () => {
     expect(typeErrors(file)).toEqual([]);
     // The check can fail: without `when`, the same handler does not compile.
-    const unnarrowed = readmeExample('when').replace(/when: \{[\s\S]*?\n {8}\},\n/, '');
+    const unnarrowed = docExample('when').text.replace(/when: \{[\s\S]*?\n {8}\},\n/, '');
     expect(typeErrors(writeExample('when-example-without-when.ts', unnarrowed)).join('\n')).toMatch(
       /'split' does not exist on type|is of type 'unknown'/,
     );
