@@ -8,15 +8,7 @@ import otel from '../../extensions/otel/index.js';
 import workflowGuard from '../../extensions/workflow-guard/index.js';
 import { hermesConfigSchema } from '../../src/config/schema.js';
 import { findUnknownKeys } from '../../src/config/unknown-keys.js';
-import {
-  allDocBlocks,
-  type DocBlock,
-  docPages,
-  exampleName,
-  root,
-  typeErrorsOf,
-  writeExample,
-} from './doc-blocks.js';
+import { allDocBlocks, type DocBlock, docPages, exampleName, root } from './doc-blocks.js';
 
 const blocks = allDocBlocks();
 const where = (block: DocBlock) => `${block.page}:${block.line}`;
@@ -80,19 +72,6 @@ describe('the code blocks of the docs', () => {
       .join('\n');
     expect(names.filter((name) => !tests.includes(`'${name}'`))).toEqual([]);
   });
-
-  it('each `check: typecheck` block type-checks as a module of its own', () => {
-    const blocksToCheck = checked('typecheck');
-    expect(blocksToCheck.length).toBeGreaterThan(0);
-    const files = blocksToCheck.map((block, n) =>
-      writeExample(`typecheck-${n}.ts`, `${block.text}\nexport {};\n`),
-    );
-    const errors = typeErrorsOf(files);
-    const failures = blocksToCheck.flatMap((block, n) =>
-      (errors.get(files[n] as string) ?? []).map((error) => `${where(block)}: ${error}`),
-    );
-    expect(failures).toEqual([]);
-  }, 120_000);
 
   it('each `check: config` block is a valid config, its shipped extensions sections too', () => {
     const blocksToCheck = checked('config');

@@ -126,11 +126,6 @@ export function writeExample(file: string, source: string): string {
 let options: ts.CompilerOptions | undefined;
 let previous: ts.Program | undefined;
 
-/** The type errors of the files (written by `writeExample`) under the project's tsconfig. */
-export function typeErrors(path: string): string[] {
-  return typeErrorsOf([path]).get(path) ?? [];
-}
-
 /**
  * The type errors of several files at once, by file: one program for all of them, which costs
  * about what one file costs (the framework's own types are most of the work).

@@ -1,7 +1,7 @@
 import { createRuntime, type ExtensionDefinition } from 'hermes-extensions';
 import { describe, expect, it } from 'vitest';
 import { tree } from '../support/fixtures.js';
-import { docExample, typeErrorsOf, writeExample } from './doc-blocks.js';
+import { docExample, writeExample } from './doc-blocks.js';
 
 /** A README recipe, written where the project's tests are, and imported. */
 async function recipe(name: string): Promise<{ file: string; extension: ExtensionDefinition }> {
@@ -9,12 +9,6 @@ async function recipe(name: string): Promise<{ file: string; extension: Extensio
   const { default: extension } = (await import(file)) as { default: ExtensionDefinition };
   return { file, extension };
 }
-
-it('both recipes type-check under the project settings (`event.toolArgs.path` narrowed by `when`)', async () => {
-  const files = [(await recipe('guard-shell')).file, (await recipe('guard-protected-files')).file];
-  const errors = typeErrorsOf(files);
-  expect(files.map((file) => errors.get(file))).toEqual([[], []]);
-}, 120_000);
 
 describe("the README's guard that refuses dangerous shell commands", () => {
   const REFUSED = [
