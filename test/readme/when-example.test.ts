@@ -1,18 +1,9 @@
 import { createRuntime, type ExtensionDefinition } from 'hermes-extensions';
 import { describe, expect, it } from 'vitest';
-import { readmeExample, typeErrors, writeExample } from './readme-examples.js';
+import { docExample, writeExample } from './doc-blocks.js';
 
-describe("the README's `when` example", () => {
-  const file = writeExample('when-example.ts', readmeExample('when'));
-
-  it('type-checks under the project settings: `event.toolArgs.path` is narrowed to a string', () => {
-    expect(typeErrors(file)).toEqual([]);
-    // The check can fail: without `when`, the same handler does not compile.
-    const unnarrowed = readmeExample('when').replace(/when: \{[\s\S]*?\n {8}\},\n/, '');
-    expect(typeErrors(writeExample('when-example-without-when.ts', unnarrowed)).join('\n')).toMatch(
-      /'split' does not exist on type|is of type 'unknown'/,
-    );
-  }, 60_000);
+describe("docs/chain-semantics.md's `when` example", () => {
+  const file = writeExample('when-example.ts', docExample('when').text);
 
   it('blocks writes and edits under src/ and nothing else', async () => {
     const { default: extension } = (await import(file)) as { default: ExtensionDefinition };

@@ -1,0 +1,70 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { root } from './doc-blocks.js';
+
+const run = promisify(execFile);
+
+/** What each runnable file of examples/ must print: its story, line by line. */
+const STORIES: Record<string, RegExp[]> = {
+  'own-loop.mjs': [
+    /^read notes\.md -> contents of notes\.md$/m,
+    /^asked the user: delete notes\.md\? -> no$/m,
+    /^delete notes\.md -> \{"error":"declined by the user: delete notes\.md\?"\}$/m,
+    /^system prompt of the first request: "You are a coding agent\.\\n\\nExplain each change\."$/m,
+  ],
+  'quickstart.mjs': [/^BLOCKED write src\/login\.ts/m, /^ran +write plans\/active\/plan\.md/m],
+  'ai-sdk.mjs': [
+    /^write src\/app\.ts -> \{"error":"Blocked by workflow-guard: write would write src\/app\.ts, and no plan exists/m,
+    /^write plans\/active\/plan\.md -> "wrote plans\/active\/plan\.md"$/m,
+    /^write src\/app\.ts -> "wrote src\/app\.ts"$/m,
+    /^answer: Planned, then edited\.$/m,
+  ],
+  'claude-code-hook.mjs': [
+    /^Claude Code is told: deny$/m,
+    /^and the model reads: Blocked by workflow-guard: write would write .*src\/app\.ts, and no plan exists/m,
+  ],
+  'codex-hook.mjs': [
+    /^Codex is told: deny$/m,
+    /^and the model reads: Blocked by workflow-guard: patch would write src\/app\.ts, and no plan exists/m,
+  ],
+  'bridge.py': [
+    /^write src\/app\.py -> refused by workflow-guard: Blocked by workflow-guard: write would write src\/app\.py/m,
+    /^write plans\/active\/plan\.md -> runs with \{"path": "plans\/active\/plan\.md"/m,
+  ],
+};
+
+const python = (() => {
+  try {
+    execFileSync('python3', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    console.warn(
+      'test/readme/examples-run.test.ts: python3 is not installed, so bridge.py is not run',
+    );
+    return false;
+  }
+})();
+
+describe('the runnable files of examples/ (they run the built dist/: npm run build)', () => {
+  it('every runnable file there has a story here, and every story a file', () => {
+    const files = readdirSync(join(root, 'examples')).filter((file) => /\.(mjs|py)$/.test(file));
+    expect(files.sort()).toEqual(Object.keys(STORIES).sort());
+  });
+
+  for (const [file, story] of Object.entries(STORIES)) {
+    (file.endsWith('.py') && !python ? it.skip : it.concurrent)(
+      `${file} runs, exits 0 and tells its story`,
+      async () => {
+        const [program, args] = file.endsWith('.py')
+          ? ['python3', [join(root, 'examples', file)]]
+          : [process.execPath, [join(root, 'examples', file)]];
+        // A failed run rejects with its exit code and output, which the failure then shows.
+        const { stdout } = await run(program, args, { cwd: root, encoding: 'utf8' });
+        for (const line of story) expect(stdout).toMatch(line);
+      },
+    );
+  }
+});
