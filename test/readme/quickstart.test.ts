@@ -35,19 +35,6 @@ function installPackage(project: string): void {
   }
 }
 
-/**
- * Whether the installed framework has the guard tester (`testGuard`). It comes with the change
- * that adds it; until this build has it, the quickstart's test-suite run of the recipe's test is
- * left out, saying so.
- */
-async function hasGuardTester(project: string): Promise<boolean> {
-  const testing = join(project, 'node_modules/hermes-extensions/dist/testing/index.js');
-  const found = 'testGuard' in ((await import(testing)) as object);
-  if (!found)
-    console.warn('test/readme/quickstart.test.ts: this build has no guard tester (testGuard)');
-  return found;
-}
-
 /** Whether the project's config, trusted for one run, loads workflow-guard. */
 async function loadsWorkflowGuard(project: string, env: Record<string, string>): Promise<boolean> {
   const { stdout } = await run(
@@ -75,9 +62,8 @@ describe("the README's quickstart, run in a project of its own (needs npm run bu
     };
     const shown = (output: string) =>
       output.replaceAll(project, SHOWN_PROJECT).replaceAll(home, SHOWN_HOME);
-    const runSteps = async (name: string, leftOut: string[] = []) => {
+    const runSteps = async (name: string) => {
       for (const step of consoleSteps(docExample(name))) {
-        if (leftOut.some((word) => step.command.includes(word))) continue;
         // `trust` asks on a terminal; here the answer shown in the README is given with --yes.
         const command = / extensions trust\b/.test(step.command)
           ? `${step.command} --yes`
@@ -87,10 +73,8 @@ describe("the README's quickstart, run in a project of its own (needs npm run bu
           ({ stdout }) => ({ code: 0, stdout }),
           (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
         );
-        expect({ step: command, code: result.code }).toEqual({
-          step: command,
-          code: blocked ? 1 : 0,
-        });
+        // The output says why, when the exit code is not the one shown.
+        expect(result.code, `${command}\n${result.stdout}`).toBe(blocked ? 1 : 0);
         const mismatch = transcriptMismatch(step.expected, shown(result.stdout));
         expect(mismatch, `${name}: ${command}`).toBeUndefined();
       }
@@ -104,22 +88,7 @@ describe("the README's quickstart, run in a project of its own (needs npm run bu
     const config = docExample('quickstart-config');
     mkdirSync(join(project, '.hermes'));
     writeFileSync(join(project, '.hermes/config.yaml'), config.text);
-    if (!(await loadsWorkflowGuard(project, env))) {
-      // Shipped guards by name (`hermes-extensions/workflow-guard`) come with the change that
-      // resolves them; until this build has it, the same guard is named by its folder, so the
-      // rest of the quickstart is still checked.
-      console.warn(
-        'test/readme/quickstart.test.ts: this build does not resolve shipped guards by name',
-      );
-      writeFileSync(
-        join(project, '.hermes/config.yaml'),
-        config.text.replace(
-          'hermes-extensions/workflow-guard',
-          '../node_modules/hermes-extensions/extensions/workflow-guard',
-        ),
-      );
-      expect(await loadsWorkflowGuard(project, env)).toBe(true);
-    }
+    expect(await loadsWorkflowGuard(project, env)).toBe(true);
     await runSteps('quickstart-init');
     await runSteps('quickstart-trust');
     await runSteps('quickstart-test');
@@ -129,7 +98,7 @@ describe("the README's quickstart, run in a project of its own (needs npm run bu
     const guard = join(project, '.hermes/extensions/no-destructive-shell');
     writeFileSync(join(guard, 'index.ts'), docExample('guard-shell').text);
     writeFileSync(join(guard, 'index.test.ts'), docExample('guard-shell-test').text);
-    await runSteps('quickstart-guard-shell', (await hasGuardTester(project)) ? [] : ['test-suite']);
+    await runSteps('quickstart-guard-shell');
   }, 240_000);
 
   it('compares as documented: `…` for any lines or text, and it can fail', () => {

@@ -109,8 +109,11 @@ export default defineExtension({
         if (hermes.config.denied_tools.includes(event.toolName)) {
           return block(\`\${event.toolName} is not allowed by ${name}.\`);
         }
-        if (typeof event.toolArgs.path === 'string' && event.toolArgs.path.startsWith('./')) {
-          return rewrite({ ...event.toolArgs, path: event.toolArgs.path.slice(2) });
+        // A package's install scripts run whatever it ships: install without them.
+        const command = event.toolArgs.command;
+        const installs = typeof command === 'string' && /^npm (i|install)\\b/.test(command);
+        if (event.toolName === 'bash' && installs && !command.includes('--ignore-scripts')) {
+          return rewrite({ ...event.toolArgs, command: \`\${command} --ignore-scripts\` });
         }
         return undefined;
       },
@@ -155,9 +158,15 @@ await testGuard(
     config: { denied_tools: ['delete'], protected_paths: ['.env'] },
     intercept_tool_call: {
       pass: [{ tool: 'read', args: { path: 'src/app.ts' } }],
-      rewrite: [{ tool: 'read', args: { path: './src/app.ts' }, to: { path: 'src/app.ts' } }],
+      rewrite: [
+        {
+          tool: 'bash',
+          args: { command: 'npm install left-pad' },
+          to: { command: 'npm install left-pad --ignore-scripts' },
+        },
+      ],
       block: [{ tool: 'delete', args: { path: 'a.txt' }, message: 'not allowed' }],
-      ask: [{ tool: 'write', args: { path: './.env', content: 'KEY=1' }, message: 'protected' }],
+      ask: [{ tool: 'write', args: { path: '.env', content: 'KEY=1' }, message: 'protected' }],
     },
     transform_user_input: {
       pass: ['tidy up'],
