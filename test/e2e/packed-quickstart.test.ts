@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -118,6 +118,32 @@ describe.runIf(built)('the quickstart, in a project that installed the packed ta
     expect(existsSync(join(project, 'node_modules/@opentelemetry/sdk-trace-base'))).toBe(false);
   });
 
+  it('says, when the otel extension is enabled there, what to install and where', async () => {
+    expect(installed.code, installed.stderr).toBe(0);
+    const otelHome = join(folder as string, 'otel-home');
+    const otel = join(project, 'node_modules/hermes-extensions/extensions/otel');
+    mkdirSync(otelHome, { recursive: true });
+    writeFileSync(join(otelHome, 'config.yaml'), `extensions:\n  paths:\n    - ${otel}\n`);
+    const list = await runProcess(
+      'npx',
+      ['--no-install', 'hermes', 'extensions', 'list', '--json'],
+      {
+        cwd: project,
+        env: { HERMES_HOME: otelHome, HERMES_TRUST_PROJECT: undefined },
+        timeout: 120_000,
+      },
+    );
+    const otelInfo = (
+      JSON.parse(list.stdout) as Array<{ name: string; status: string; reason: string }>
+    ).find((info) => info.name === 'otel');
+    expect(otelInfo).toMatchObject({ status: 'error', code: 'LOAD_FAILED' });
+    expect(otelInfo?.reason).toMatch(
+      new RegExp(
+        `OpenTelemetry is not installed: run \`npm install @opentelemetry/api@\\S+ .*\` in ${project}`,
+      ),
+    );
+  });
+
   it('ends with a guard that blocks the same write in `test`, the AI SDK, `hook claude-code` and the bridge', async () => {
     expect(installed.code, installed.stderr).toBe(0);
 
@@ -153,26 +179,7 @@ describe.runIf(built)('the quickstart, in a project that installed the packed ta
     expect(report.written).toEqual([]);
     expect(JSON.stringify(report.content)).toContain(REASON);
 
-    // 3. Claude Code's PreToolUse, with the absolute path Claude Code always sends.
-    const hook = await npxHermes(
-      ['hook', 'claude-code'],
-      JSON.stringify({
-        session_id: 'cc-session',
-        transcript_path: '/dev/null',
-        cwd: project,
-        permission_mode: 'default',
-        hook_event_name: 'PreToolUse',
-        tool_name: 'Write',
-        tool_use_id: 'toolu_1',
-        tool_input: { file_path: join(project, 'src/a.ts'), content: 'x' },
-      }),
-    );
-    expect(hook.code, hook.stderr).toBe(0);
-    const answer = JSON.parse(hook.stdout).hookSpecificOutput;
-    expect(answer).toMatchObject({ hookEventName: 'PreToolUse', permissionDecision: 'deny' });
-    expect(answer.permissionDecisionReason).toContain(REASON);
-
-    // 4. The bridge (`hermes extensions serve --stdio`), over JSON-RPC.
+    // 3. The bridge (`hermes extensions serve --stdio`), over JSON-RPC.
     const bridge = await bridgeSession(project, home);
     try {
       await bridge.call('initialize', {});
@@ -190,6 +197,26 @@ describe.runIf(built)('the quickstart, in a project that installed the packed ta
     } finally {
       await bridge.close();
     }
+
+    // 4. Claude Code's PreToolUse, with the absolute path Claude Code always sends.
+    const hook = await npxHermes(
+      ['hook', 'claude-code'],
+      JSON.stringify({
+        session_id: 'cc-session',
+        transcript_path: '/dev/null',
+        cwd: project,
+        permission_mode: 'default',
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Write',
+        tool_use_id: 'toolu_1',
+        tool_input: { file_path: join(project, 'src/a.ts'), content: 'x' },
+      }),
+    );
+    expect(hook.code, hook.stderr).toBe(0);
+    expect(hook.stdout, 'the hook answered nothing: Claude Code would run the write').not.toBe('');
+    const answer = JSON.parse(hook.stdout).hookSpecificOutput;
+    expect(answer).toMatchObject({ hookEventName: 'PreToolUse', permissionDecision: 'deny' });
+    expect(answer.permissionDecisionReason).toContain(REASON);
   });
 });
 
