@@ -9,6 +9,7 @@ import { OBSERVER_CLOSE_TIMEOUT_MS, runClosers } from './close.js';
 import { RuntimeClosedError, TurnInProgressError } from './errors.js';
 import type { HandlerIndex } from './handler-index.js';
 import type { LoadFailure } from './load-failures.js';
+import { ToolCallPaths } from './tool-call-paths.js';
 import { Turn } from './turn.js';
 import { publishTurnState, withdrawTurnState } from './turn-registry.js';
 
@@ -37,6 +38,7 @@ export class Runtime {
   readonly #reportsDecisions: boolean;
   readonly #turns = new Map<string, Turn>();
   readonly #closers: readonly RegisteredCloser[];
+  readonly #paths: ToolCallPaths;
   #closing: Promise<void> | undefined;
 
   constructor(
@@ -60,6 +62,7 @@ export class Runtime {
     this.#observers = observers;
     this.#reportsDecisions = observers.has('hook_decision');
     this.#closers = closers;
+    this.#paths = new ToolCallPaths(projectRoot);
   }
 
   /**
@@ -104,6 +107,7 @@ export class Runtime {
       observers: this.#observers,
       reportsDecisions: this.#reportsDecisions,
       onTrace,
+      paths: this.#paths,
     });
     if (initialState) Object.assign(turn.state, initialState);
     this.#turns.set(sessionId, turn);

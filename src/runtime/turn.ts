@@ -15,6 +15,7 @@ import type { ObserverSink } from '../observe/observers.js';
 import { TurnTelemetry } from '../observe/turn-telemetry.js';
 import { TurnEndedError } from './errors.js';
 import type { HandlerIndex } from './handler-index.js';
+import type { ToolCallPaths } from './tool-call-paths.js';
 
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -26,6 +27,8 @@ export interface TurnChains {
   reportsDecisions: boolean;
   /** Told each handler's decision as it is made (`TurnOptions.onTrace`). */
   onTrace: OnTrace | undefined;
+  /** The one form tool calls' paths are shown in (tool-call-paths.ts). */
+  paths: ToolCallPaths;
 }
 
 /** Set once, below: the framework's own hosts reach a turn's telemetry through `turnTelemetry`. */
@@ -140,7 +143,16 @@ export class Turn implements TurnContext {
     // pass is no decision to report).
     if (handlers.length === 0) return unchangedOutcome(call.toolArgs);
     const chains = this.#chains;
-    const outcome = runChain(HOOKS.intercept_tool_call, handlers, call, this, chains.onTrace);
+    // Paths in one form for every host; the outcome goes back in the host's form.
+    const shown = chains.paths.shown(call.toolArgs);
+    const seen = shown === undefined ? call : { ...call, toolArgs: shown.args };
+    const settled = runChain(HOOKS.intercept_tool_call, handlers, seen, this, chains.onTrace);
+    const outcome =
+      shown === undefined
+        ? settled
+        : settled instanceof Promise
+          ? settled.then(shown.back)
+          : shown.back(settled);
     return chains.reportsDecisions ? this.#reported('intercept_tool_call', outcome, call) : outcome;
   }
 

@@ -122,7 +122,7 @@ describe.runIf(built)('hermes hook claude-code', () => {
       'extensions/path-fixer.ts': pathFixer,
       'extensions/cautious.ts': tsExtension(
         'cautious',
-        `hermes.on('intercept_tool_call', (e) => String(e.toolArgs.path).includes('/plans/') ? ask('plans are reviewed by a person') : undefined, { priority: 10 });
+        `hermes.on('intercept_tool_call', (e) => String(e.toolArgs.path).startsWith('plans/') ? ask('plans are reviewed by a person') : undefined, { priority: 10 });
          hermes.on('intercept_tool_call', (e) => String(e.toolArgs.path).endsWith('.lock') ? block('lock files are generated') : undefined, { priority: 200 });`,
         `import { ask } from 'hermes-extensions';`,
       ),

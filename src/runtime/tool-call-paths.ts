@@ -1,0 +1,154 @@
+import { realpathSync } from 'node:fs';
+import { isAbsolute, posix } from 'node:path';
+import type { ChainOutcome } from '../chain/outcome.js';
+
+type Args = Record<string, unknown>;
+
+/**
+ * An argument's name without case, `_` or `-` (`file_path`, `filePath` and `FILE-PATH` are one
+ * name), as hermes-extensions/policy compares them.
+ */
+const nameOf = (key: string) => key.toLowerCase().replace(/[_-]/g, '');
+
+/**
+ * Top-level argument names whose strings are paths, or lists of paths (README, What a handler
+ * receives): the file and folder arguments of Claude Code's, Codex's and Cursor's file tools, and
+ * their common spellings.
+ */
+const PATH_NAMES: ReadonlySet<string> = new Set(
+  [
+    'path',
+    'file_path',
+    'file',
+    'filename',
+    'notebook_path',
+    'target_file',
+    'directory',
+    'dir',
+    'paths',
+    'files',
+    'file_paths',
+  ].map(nameOf),
+);
+
+/** The call's arguments as the chain sees them, and how to put its outcome back in the host's form. */
+export interface ShownCall {
+  args: Args;
+  back(outcome: ChainOutcome<Args>): ChainOutcome<Args>;
+}
+
+/** How one path argument was shown to the chain, so a rewrite can be put back in the host's form. */
+interface Shown {
+  key: string;
+  /** As the host sent it. */
+  sent: unknown;
+  /** As the chain saw it. */
+  shown: unknown;
+}
+
+/**
+ * One form for the paths a tool call names, whatever the host (README, What a handler receives):
+ * a file inside the project is project-relative (`src/a.ts`), a file outside it absolute. Claude
+ * Code sends every `file_path` absolute, the AI SDK and the bridge whatever the model wrote; a
+ * guard that tests `path.startsWith('src/')` must hold in all of them.
+ *
+ * Only the arguments named like a single path or a list of paths (PATH_NAMES, compared as
+ * `argumentName` compares) are changed, and only lexically: `.` segments and doubled slashes go,
+ * an absolute path at or under the project root (by its name, or where its links lead) loses the
+ * root. A path with a `..` segment is passed as sent: which file it names depends on the links
+ * along it, and only a guard that resolves it (`resolveProjectPath` of hermes-extensions/policy)
+ * can tell. Nothing is read from disk per call.
+ *
+ * On the way out each path the chain left as it saw it goes back exactly as the host sent it, and
+ * a relative path a handler wrote where the host sent an absolute one is made absolute against the
+ * root, so the host runs the call in the form it sent.
+ */
+export class ToolCallPaths {
+  readonly #root: string;
+  #realRoot: string | undefined;
+
+  constructor(projectRoot: string) {
+    this.#root = posix.normalize(projectRoot).replace(/(.)\/$/, '$1');
+  }
+
+  /** The call as the chain sees it, and how to put its outcome back; undefined when unchanged. */
+  shown(args: Args): ShownCall | undefined {
+    // The filesystem root (a host started in `/`) holds everything: nothing is "the project".
+    if (this.#root === '/') return undefined;
+    const changed: Shown[] = [];
+    for (const key in args) {
+      if (!Object.hasOwn(args, key) || !PATH_NAMES.has(nameOf(key))) continue;
+      const sent = args[key];
+      const shown = Array.isArray(sent)
+        ? this.#list(sent)
+        : typeof sent === 'string'
+          ? this.#path(sent)
+          : sent;
+      if (shown !== sent) changed.push({ key, sent, shown });
+    }
+    if (changed.length === 0) return undefined;
+    const view: Args = { ...args };
+    for (const { key, shown } of changed) view[key] = shown;
+    return {
+      args: view,
+      // Unchanged, the outcome's value is the host's own arguments (ChainOutcome's contract);
+      // rewritten, a read-only new value in the host's form.
+      back: (outcome) =>
+        outcome.changed
+          ? { ...outcome, value: Object.freeze(this.#back(outcome.value, changed)) }
+          : { ...outcome, value: args },
+    };
+  }
+
+  #list(sent: unknown[]): unknown[] {
+    const shown = sent.map((item) => (typeof item === 'string' ? this.#path(item) : item));
+    return shown.some((item, index) => item !== sent[index]) ? shown : sent;
+  }
+
+  #path(sent: string): string {
+    if (sent === '' || sent.split('/').includes('..')) return sent;
+    const normal = posix.normalize(sent);
+    if (!isAbsolute(normal)) return normal === sent ? sent : normal;
+    return this.#below(this.#root, normal) ?? this.#below(this.#real(), normal) ?? normal;
+  }
+
+  #below(root: string, path: string): string | undefined {
+    if (path === root || path === `${root}/`) return '.';
+    return path.startsWith(`${root}/`) ? path.slice(root.length + 1) : undefined;
+  }
+
+  /** The root with its links resolved (an agent may name files by either), read once. */
+  #real(): string {
+    if (this.#realRoot === undefined) {
+      try {
+        this.#realRoot = realpathSync.native(this.#root);
+      } catch {
+        this.#realRoot = this.#root;
+      }
+    }
+    return this.#realRoot;
+  }
+
+  #back(value: Args, shownPaths: readonly Shown[]): Args {
+    const out: Args = { ...value };
+    for (const { key, sent, shown } of shownPaths) {
+      if (!Object.hasOwn(value, key)) continue;
+      const now = value[key];
+      if (now === shown) out[key] = sent;
+      else if (Array.isArray(now) && Array.isArray(sent) && Array.isArray(shown)) {
+        out[key] = now.map((item, index) =>
+          item === shown[index] ? sent[index] : this.#hostForm(item, sent[index]),
+        );
+      } else out[key] = this.#hostForm(now, sent);
+    }
+    return out;
+  }
+
+  /** A path a handler wrote, in the form the host sent: absolute if it sent an absolute path. */
+  #hostForm(written: unknown, sent: unknown): unknown {
+    if (typeof written !== 'string' || typeof sent !== 'string' || !isAbsolute(sent))
+      return written;
+    if (isAbsolute(written) || written === '') return written;
+    return posix.join(this.#root, written);
+  }
+}

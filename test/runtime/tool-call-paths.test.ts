@@ -1,0 +1,135 @@
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { block, createRuntime, defineExtension, P, rewrite } from 'hermes-extensions';
+import { describe, expect, it } from 'vitest';
+import { tree } from '../support/fixtures.js';
+
+type Args = Record<string, unknown>;
+
+/**
+ * Runs one call through a runtime rooted at `root` whose one handler records what it saw and
+ * returns what `answer` makes of it.
+ */
+async function through(
+  root: string,
+  toolArgs: Args,
+  answer: (args: Args) => Args | undefined = () => undefined,
+) {
+  const seen: Args[] = [];
+  const extension = defineExtension({
+    name: 'recorder',
+    setup(hermes) {
+      hermes.on('intercept_tool_call', (event) => {
+        seen.push(event.toolArgs);
+        const rewritten = answer(event.toolArgs);
+        return rewritten === undefined ? undefined : rewrite(rewritten);
+      });
+    },
+  });
+  const runtime = await createRuntime({ extensions: [extension], cwd: root });
+  const outcome = await runtime.runTurn({ sessionId: 's' }, (turn) =>
+    turn.interceptToolCall({ toolName: 'write', toolArgs }),
+  );
+  await runtime.close();
+  return { seen: seen[0] as Args, outcome };
+}
+
+describe('paths in one form for every host', () => {
+  it('shows a file inside the project project-relative, and gives the host its own arguments back', async () => {
+    const root = tree();
+    const toolArgs = { file_path: join(root, 'src/a.ts'), content: join(root, 'src/b.ts') };
+    const { seen, outcome } = await through(root, toolArgs);
+    // Only arguments named as paths are paths: content is what is written.
+    expect(seen).toEqual({ file_path: 'src/a.ts', content: join(root, 'src/b.ts') });
+    expect(outcome.changed).toBe(false);
+    expect(outcome.value).toBe(toolArgs);
+  });
+
+  it('keeps a path outside the project absolute, and the root itself is "."', async () => {
+    const root = tree();
+    const { seen } = await through(root, {
+      path: '/etc/passwd',
+      dir: root,
+      target_file: `${root}-sibling/a.ts`,
+    });
+    expect(seen).toEqual({ path: '/etc/passwd', dir: '.', target_file: `${root}-sibling/a.ts` });
+  });
+
+  it('drops `.` segments and doubled slashes, but passes a path with `..` as sent', async () => {
+    const root = tree();
+    const { seen } = await through(root, {
+      path: `${root}//src/./a.ts`,
+      file: './src/b.ts',
+      filename: `${root}/src/../.env`,
+      paths: [`${root}/src/c.ts`, 'lib/../src/d.ts', 7],
+    });
+    expect(seen).toEqual({
+      path: 'src/a.ts',
+      file: 'src/b.ts',
+      // Which file `..` names depends on the links along the way: the guard resolves it.
+      filename: `${root}/src/../.env`,
+      paths: ['src/c.ts', 'lib/../src/d.ts', 7],
+    });
+  });
+
+  it('knows the project by where its links lead too', async () => {
+    const real = tree();
+    const link = join(tree(), 'project');
+    symlinkSync(real, link);
+    const { seen } = await through(link, { path: join(real, 'src/a.ts'), file: `${link}/b.ts` });
+    expect(seen).toEqual({ path: 'src/a.ts', file: 'b.ts' });
+  });
+
+  it("puts a handler's relative rewrite back in the host's absolute form", async () => {
+    const root = tree();
+    const { outcome } = await through(
+      root,
+      { file_path: join(root, 'notes.tmp'), paths: [join(root, 'a.tmp'), join(root, 'b.md')] },
+      (args) => ({
+        // A handler writes project-relative paths, as it reads them.
+        file_path: `docs/${String(args.file_path).replace(/\.tmp$/, '.md')}`,
+        paths: (args.paths as string[]).map((path) => path.replace(/\.tmp$/, '.md')),
+        added: 'x',
+      }),
+    );
+    expect(outcome.changed).toBe(true);
+    expect(outcome.value).toEqual({
+      file_path: join(root, 'docs/notes.md'),
+      paths: [join(root, 'a.md'), join(root, 'b.md')],
+      added: 'x',
+    });
+    expect(Object.isFrozen(outcome.value)).toBe(true);
+  });
+
+  it('leaves relative paths the host sent relative when a handler rewrites them', async () => {
+    const root = tree();
+    const { outcome } = await through(root, { path: 'a.tmp' }, () => ({ path: 'a.md' }));
+    expect(outcome.value).toEqual({ path: 'a.md' });
+  });
+
+  it("lets the README's `when` example hold for an absolute path", async () => {
+    const root = tree();
+    const frozen = defineExtension({
+      name: 'frozen',
+      setup(hermes) {
+        hermes.on('intercept_tool_call', () => block('src is frozen'), {
+          when: { toolName: 'write', toolArgs: { path: P.string.startsWith('src/') } },
+        });
+      },
+    });
+    const runtime = await createRuntime({ extensions: [frozen], cwd: root });
+    const call = (path: string) =>
+      runtime.runTurn({ sessionId: 's' }, (turn) =>
+        turn.interceptToolCall({ toolName: 'write', toolArgs: { path } }),
+      );
+    expect((await call(join(root, 'src/a.ts'))).blocked).toBe(true);
+    expect((await call('src/a.ts')).blocked).toBe(true);
+    expect((await call(join(root, 'docs/a.md'))).blocked).toBe(false);
+    await runtime.close();
+  });
+
+  it('changes nothing when the project root is the filesystem root', async () => {
+    const { seen } = await through('/', { path: '/etc/passwd' });
+    expect(seen).toEqual({ path: '/etc/passwd' });
+  });
+});
