@@ -71,20 +71,46 @@ class BridgeError(Exception):
 DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024
 
 
-def default_command():
-    """The bridge this client is shipped with: the package's own ``bin/hermes.js`` when this file
-    sits in the package (``clients/python/``), run by the ``node`` on the PATH; else the
-    ``hermes-extensions`` command on the PATH. Not ``hermes``, which may be the Python agent."""
+def default_command(cwd=None):
+    """The bridge to start, the first found of:
+
+    1. the package's own ``bin/hermes.js`` when this file sits in the package
+       (``clients/python/``), run by the ``node`` on the PATH;
+    2. the project's own install, as ``npx hermes-extensions`` would run it:
+       ``node_modules/.bin/hermes-extensions`` in ``cwd`` (default: the current directory) or the
+       nearest folder above it that has one — where a client installed with pip finds the
+       hermes-extensions the project installed with npm;
+    3. the ``hermes-extensions`` command on the PATH.
+
+    Never ``hermes``, which may be the Python agent itself."""
     package = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
     own_bin = os.path.join(package, "bin", "hermes.js")
     if os.path.isfile(own_bin) and os.path.isfile(os.path.join(package, "package.json")):
         return (shutil.which("node") or "node", own_bin, "extensions", "serve", "--stdio")
+    project_bin = _project_bin(os.getcwd() if cwd is None else str(cwd))
+    if project_bin is not None:
+        return (project_bin, "extensions", "serve", "--stdio")
     return ("hermes-extensions", "extensions", "serve", "--stdio")
+
+
+def _project_bin(start):
+    """``node_modules/.bin/hermes-extensions`` (``.cmd`` on Windows) in ``start`` or the nearest
+    folder above it that has one, else None."""
+    name = "hermes-extensions.cmd" if os.name == "nt" else "hermes-extensions"
+    folder = os.path.abspath(start)
+    while True:
+        candidate = os.path.join(folder, "node_modules", ".bin", name)
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
 
 
 class HermesExtensions:
     """One ``hermes extensions serve --stdio`` process and the calls made through it.
-    ``command`` defaults to ``default_command()``; ``max_line_bytes`` raises (or lowers) the
+    ``command`` defaults to ``default_command(cwd)``; ``max_line_bytes`` raises (or lowers) the
     bridge's cap on one request, for both ends."""
 
     def __init__(
@@ -94,7 +120,7 @@ class HermesExtensions:
         env=None,
         max_line_bytes=None,
     ):
-        command = default_command() if command is None else command
+        command = default_command(cwd) if command is None else command
         args = list(command) + (["--cwd", str(cwd)] if cwd is not None else [])
         if max_line_bytes is not None:
             args += ["--max-line-bytes", str(max_line_bytes)]

@@ -1,17 +1,14 @@
 import { defineExtension } from 'hermes-extensions';
-import { apiSpans } from './api-spans.js';
 import { config, type OtelOptions } from './config.js';
-import { llmSpans } from './llm-spans.js';
-import { createInstruments } from './metrics.js';
-import { OpenSpans } from './open-spans.js';
-import { createPipeline, whyFailed } from './pipeline.js';
-import type { EventHandlers, Recorder } from './recorder.js';
-import { sessionSpans } from './session-spans.js';
-import { toolSpans } from './tool-spans.js';
+import { assertOtelInstalled } from './packages.js';
 
 export type { OtelOptions } from './config.js';
 
-const handlers: EventHandlers = { ...sessionSpans, ...llmSpans, ...apiSpans, ...toolSpans };
+// OpenTelemetry is an optional dependency of hermes-extensions (packages.ts): checked before any
+// module that imports it is loaded, so an install without it fails to load (a load failure like
+// any other, which `on_load_error` rules on) with what is missing and the command that installs
+// it, rather than with Node's "Cannot find module" for whichever import came first.
+assertOtelInstalled(import.meta.url);
 
 /**
  * OpenTelemetry for the agent, from the observer events, with the span tree, names and
@@ -31,30 +28,10 @@ export function createOtelExtension(options: OtelOptions = {}) {
     description:
       'OpenTelemetry traces and metrics of every turn, request and tool call (OTLP/HTTP)',
     configSchema: config,
-    setup(hermes) {
-      const pipeline = createPipeline(hermes.config, options);
-      const spans = new OpenSpans(pipeline.tracer);
-      const recorder: Recorder = {
-        spans,
-        metrics: createInstruments(pipeline.meter),
-        settings: hermes.config,
-        flush: () => {
-          pipeline
-            .flush()
-            .catch((error: unknown) => hermes.log.warn(`export failed: ${whyFailed(error)}`));
-        },
-      };
-      hermes.observe('*', (p) => handlers[p.event]?.(p, recorder));
-
-      // A host that exits (a command hook answers and is gone, a script ends) still exports what
-      // it saw: spans it never saw end are ended now, and both providers flush and shut down.
-      hermes.onClose(async () => {
-        spans.endAll();
-        for (const result of await pipeline.shutdown()) {
-          if (result.status === 'rejected')
-            hermes.log.warn(`export at close failed: ${whyFailed(result.reason)}`);
-        }
-      });
+    async setup(hermes) {
+      // Imported only now: a static import would be resolved before the check above runs.
+      const { startRecording } = await import('./record.js');
+      startRecording(hermes, options);
     },
   });
 }

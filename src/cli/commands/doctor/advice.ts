@@ -19,7 +19,8 @@ function fixFor(code: DiagnosticCode): string {
     .with('ENTRY_OUTSIDE_FOLDER', () => "move the code into the extension's folder")
     .with(
       'LOAD_FAILED',
-      () => 'fix the error in that file (run it through tsc or node to see it whole)',
+      () =>
+        'fix the error in that file (run it through tsc or node to see it whole), or install what it says is missing',
     )
     .with(
       'LOAD_TIMEOUT',
