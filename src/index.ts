@@ -1,7 +1,7 @@
 /** hermes-extensions: intercept, rewrite and block what an AI agent does, as chains of hooks. */
 
 /**
- * ts-pattern's pattern builder, for `when` (README, Matching calls with `when`): the framework's
+ * ts-pattern's pattern builder, for `when` (docs/chain-semantics.md, Matching calls with `when`): the framework's
  * own copy, so a pattern and the matcher that reads it always agree.
  */
 export { P } from 'ts-pattern';

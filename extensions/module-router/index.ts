@@ -27,7 +27,7 @@ import { shellRuns } from './shell.js';
  *
  * An exploration discipline, not a security boundary: it keeps an agent from searching the whole
  * codebase before it knows where to look. What a call may do by other means (a script, a program
- * it does not know) is not its business; README, "Threat model", says what guards hold.
+ * it does not know) is not its business; docs/trust.md, "Threat model", says what guards hold.
  */
 export default defineExtension({
   name: 'module-router',

@@ -12,7 +12,7 @@ assertOtelInstalled(import.meta.url);
 
 /**
  * OpenTelemetry for the agent, from the observer events, with the span tree, names and
- * attributes of the Hermes OTel mapping (README, The demo, and the extensions shipped):
+ * attributes of the Hermes OTel mapping (extensions/README.md and this extension's README.md):
  * `session.{kind}` (one `runConversation`; the kind is the platform) → `llm.{model}` (the turn)
  * → `api.{model}` (each provider request) → `tool.{name}` (each tool call, under the request that
  * asked for it). Token usage (both conventions), finish reason, API errors, tool outcome and hook

@@ -89,7 +89,7 @@ const moduleRoot = z
   );
 
 /**
- * workflow-guard's config (README, The demo, and the extensions shipped). Paths are relative to
+ * workflow-guard's config (extensions/README.md and this extension's README.md). Paths are relative to
  * the project root.
  */
 export const workflowGuardConfig = z.object({
@@ -124,7 +124,7 @@ export const workflowGuardConfig = z.object({
   module_roots: z.array(moduleRoot).default([]),
   /**
    * Without a plan, a shell call the read-only analysis cannot prove harmless runs in the OS
-   * sandbox (README, The sandbox): `auto` (the default) sandboxes those, `require` every shell call
+   * sandbox (extensions/workflow-guard/README.md, The sandbox): `auto` (the default) sandboxes those, `require` every shell call
    * before the plan, `off` refuses them as before.
    */
   sandbox: z

@@ -62,7 +62,7 @@ function judgeHandedOn(
 
 /**
  * The sandboxing handler runs after every other extension's rewrites (they may change the command
- * it wraps), and the validator accepts only the wrapper exactly as made (README, The sandbox).
+ * it wraps), and the validator accepts only the wrapper exactly as made (extensions/workflow-guard/README.md, The sandbox).
  */
 const SANDBOX_PRIORITY = 10_000;
 

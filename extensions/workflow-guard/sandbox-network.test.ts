@@ -16,7 +16,7 @@ import workflowGuard from './index.js';
 
 /**
  * A sandboxed command reaches no server of this machine: not over TCP, not through a Unix socket,
- * not through the sandbox runtime's own proxy (README, workflow-guard: the sandbox). Each decoy
+ * not through the sandbox runtime's own proxy (extensions/workflow-guard/README.md, The sandbox). Each decoy
  * answers meanwhile (the command runs without blocking this process), and answers the same command
  * run outside the sandbox, so a test that it was not reached can fail.
  */

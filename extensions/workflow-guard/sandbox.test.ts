@@ -61,7 +61,7 @@ function messageOf(outcome: Awaited<ReturnType<typeof decide>>): string {
 const options = (root: string) => ({ root, writable: ['plans/', 'handoff/'] });
 
 /**
- * One-call shell lines that changed src/ or ran code past the read-only analysis (README, Threat
+ * One-call shell lines that changed src/ or ran code past the read-only analysis (docs/trust.md, Threat
  * model), and plain ones the analysis cannot read. Without a plan each is refused or runs in the
  * sandbox; run for real, none changes src/.
  */

@@ -9,7 +9,7 @@ import {
 import type { WorkflowGuardConfig } from './config.js';
 
 /**
- * The guard's sandbox (README, The sandbox): the project read-only except `allowed_paths`, no
+ * The guard's sandbox (extensions/workflow-guard/README.md, The sandbox): the project read-only except `allowed_paths`, no
  * network except `sandbox_network`. `wrap` makes a shell call run in it; `holds` says whether a
  * call is exactly the guard's own sandboxed form of some command (made again and compared).
  */
@@ -24,7 +24,7 @@ export function guardSandbox(root: string, config: WorkflowGuardConfig) {
       sandboxShellCall(args, options),
     holds: (args: Readonly<Record<string, unknown>>): boolean =>
       sandboxedShellCallOf(args, options) !== undefined,
-    /** Why a write to `allowed_paths` cannot be judged now, or undefined (README, The sandbox). */
+    /** Why a write to `allowed_paths` cannot be judged now, or undefined (extensions/workflow-guard/README.md, The sandbox). */
     busy: (): string | undefined => {
       // Where the sandbox cannot run, no sandboxed command can be running (Windows has neither
       // /proc nor ps, and would refuse every write otherwise).
@@ -44,7 +44,7 @@ export function notSandboxedHint(
   attempt: SandboxedShellCall | undefined,
 ): string {
   if (config.sandbox === 'off' || attempt === undefined) {
-    return "With workflow-guard's `sandbox: auto`, such a command would run in the OS sandbox instead (README, The sandbox).";
+    return "With workflow-guard's `sandbox: auto`, such a command would run in the OS sandbox instead (extensions/workflow-guard/README.md, The sandbox).";
   }
   if (attempt.kind === 'unsupported') {
     return `It could not run in the OS sandbox: ${attempt.reason}; to run such commands sandboxed, ${attempt.fix}.`;

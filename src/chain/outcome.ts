@@ -51,7 +51,7 @@ export interface ApprovalAsk {
 }
 
 /**
- * What one run of a chain decided (README, A host). `if (outcome.blocked)` narrows: a
+ * What one run of a chain decided (docs/hosts.md). `if (outcome.blocked)` narrows: a
  * blocked outcome always says why and who. An outcome that is not blocked may carry `ask`
  * (`intercept_tool_call` only): the first handler that asked for approval; the host asks a
  * person or, with nobody to ask, denies the call with the message.

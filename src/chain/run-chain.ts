@@ -22,7 +22,7 @@ const NATIVE_THEN = Promise.prototype.then;
 const MAX_LOGGED_REASONS = 50;
 
 /**
- * Runs one hook's handlers over one payload (README, its opening and “Two phases”):
+ * Runs one hook's handlers over one payload (docs/chain-semantics.md, How a chain runs and Two phases):
  * ascending priority (the list arrives sorted, every validator after every mutator), each
  * rewrite or injection folded into the value later handlers see, the first block ending the
  * chain, metadata merged in chain order, one trace entry per handler that ran.

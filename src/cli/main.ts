@@ -92,7 +92,9 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
 
   const daemon = program
     .command('daemon')
-    .description('the warm runtime that answers `hermes hook` (README, The hook daemon)')
+    .description(
+      'the warm runtime that answers `hermes hook` (docs/command-hooks.md, The hook daemon)',
+    )
     .exitOverride();
   daemon
     .command('run')

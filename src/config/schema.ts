@@ -14,7 +14,7 @@ const extensionConfigSchema = z.record(z.string(), z.unknown(), {
   error: 'per-extension config must be a mapping of keys to values',
 });
 
-/** The `extensions` section, snake_case as config files spell it (README, Extensions on disk). */
+/** The `extensions` section, snake_case as config files spell it (docs/configuration.md, Where extensions and config come from). */
 const extensionsSectionSchema = z
   .object({
     enabled: z.boolean().optional(),

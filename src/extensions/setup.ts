@@ -232,7 +232,7 @@ function compileMatcher(where: string, tools: NonNullable<HandlerOptions['tools'
   }
 }
 
-/** A `when` pattern as a test of one event; ts-pattern does the matching (README, Matching calls with `when`). */
+/** A `when` pattern as a test of one event; ts-pattern does the matching (docs/chain-semantics.md, Matching calls with `when`). */
 function compileWhen(where: string, pattern: unknown): (event: unknown) => boolean {
   if (typeof pattern === 'function') {
     throw new TypeError(

@@ -41,7 +41,7 @@ export interface HookDeclaration<Input, Value, Event> {
   readonly actions: Readonly<Record<string, z.ZodType>>;
   /**
    * Handlers may `ask` for a person's approval: it does not end the chain, and the outcome
-   * carries the first ask (README, Asking a person).
+   * carries the first ask (docs/hosts.md, Asking a person).
    */
   readonly asks?: boolean;
   /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** A tool call the model asked for (README, A host). */
+/** A tool call the model asked for (docs/hosts.md). */
 export interface ToolCall {
   id: string;
   name: string;

@@ -40,7 +40,7 @@ export interface InjectUserResult {
 /**
  * `intercept_tool_call`: a person must approve this call. Unlike a block it does not end the
  * chain: later handlers still run, a later block still blocks and later rewrites still apply;
- * the outcome carries the first ask (README, Asking a person).
+ * the outcome carries the first ask (docs/hosts.md, Asking a person).
  */
 export interface AskResult {
   readonly action: 'ask';
@@ -51,7 +51,7 @@ export interface AskResult {
 /**
  * `before_llm_call`: the tools offered to this request, narrowed to `tools`, or to the names the
  * predicate keeps (the runner applies it to the list the handler sees, so it never crosses a
- * process boundary). Ephemeral like an injection (README, Restricting the tools of a request).
+ * process boundary). Ephemeral like an injection (docs/hosts.md, Restricting the tools of a request).
  */
 export interface RestrictToolsResult {
   readonly action: 'restrict_tools';
@@ -129,7 +129,7 @@ export function restrictTools(
   );
 }
 
-/** The helpers under one name, `HookResult.block('…')` (README, An extension). */
+/** The helpers under one name, `HookResult.block('…')` (docs/chain-semantics.md, An extension). */
 export const HookResult = Object.freeze({
   pass,
   rewrite,

@@ -66,7 +66,7 @@ export interface HandlerOptions<H extends HookName = HookName> {
   priority?: number;
   /** Per-handler limit for an async handler to settle (ms). Default 5000. */
   timeoutMs?: number;
-  /** What a throw, rejection, invalid result or timeout means. Default: README, An extension. */
+  /** What a throw, rejection, invalid result or timeout means. Default: docs/chain-semantics.md, An extension. */
   onError?: OnErrorPolicy;
   /** `intercept_tool_call` only: call this handler for matching tool names only. */
   tools?: H extends 'intercept_tool_call' ? ToolPattern : never;
@@ -75,8 +75,8 @@ export interface HandlerOptions<H extends HookName = HookName> {
   /**
    * A ts-pattern pattern (`P` is re-exported) over the event: the handler runs only for events
    * that match it, checked on the event as it is when the handler's turn comes (after earlier
-   * rewrites), and its event type is narrowed to the pattern (README, Matching calls with
-   * `when`). Without it the handler runs for every event and nothing is matched.
+   * rewrites), and its event type is narrowed to the pattern (docs/chain-semantics.md,
+   * Matching calls with `when`). Without it the handler runs for every event and nothing is matched.
    */
   when?: P.Pattern<HookEventMap[H]>;
 }

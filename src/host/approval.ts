@@ -2,7 +2,7 @@ import type { ApprovalAsk } from '../chain/outcome.js';
 
 /**
  * A tool call an `intercept_tool_call` handler asked a person about (`ask`), as a host's approver
- * is given it (README, Asking a person).
+ * is given it (docs/hosts.md, Asking a person).
  */
 export interface ApprovalRequest {
   toolName: string;

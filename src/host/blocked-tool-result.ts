@@ -3,7 +3,7 @@ import type { ChainOutcome } from '../chain/outcome.js';
 type Blocked = Extract<ChainOutcome<unknown>, { blocked: true }>;
 
 /**
- * The tool result a host gives the model in place of a blocked call (README, A host):
+ * The tool result a host gives the model in place of a blocked call (docs/hosts.md):
  * `{"error":"…","blocked_by_extension":true,"extension":"…"}`.
  */
 export function blockedToolResult(outcome: Blocked): string {

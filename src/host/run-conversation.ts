@@ -37,7 +37,7 @@ export interface RunConversationOptions {
   /**
    * Asked about each tool call an `intercept_tool_call` handler asked a person about (`ask`):
    * `true` runs it, `false` declines it. Without one, such a call is declined with the reason;
-   * one that throws or rejects declines it too (README, Asking a person).
+   * one that throws or rejects declines it too (docs/hosts.md, Asking a person).
    */
   approve?: Approver;
   /** Who wrote the message (a chat user's id): `pre_llm_call`'s `sender_id`. */
@@ -93,7 +93,7 @@ export interface ConversationResult {
 export const DEFAULT_MAX_ITERATIONS = 20;
 
 /**
- * The reference agent loop (README, A host), one turn of it, with the three hooks where the
+ * The reference agent loop (docs/hosts.md), one turn of it, with the three hooks where the
  * README's loop puts them. Tool calls of one response go through the chain and run one
  * after another, in the order the model gave them, so per-turn state evolves predictably.
  */

@@ -23,8 +23,8 @@ export interface ModelResponse {
 }
 
 /**
- * The model as the reference loop talks to it (README, A host). Besides `name`, the optional
- * fields only tell observers where requests go (README, Observing). A failed `complete` may
+ * The model as the reference loop talks to it (docs/hosts.md). Besides `name`, the optional
+ * fields only tell observers where requests go (docs/observing.md). A failed `complete` may
  * reject with an error carrying `status`/`statusCode`, `retryable`/`isRetryable`,
  * `retryCount`, `maxRetries` and `reason`: `api_request_error` reports them.
  */

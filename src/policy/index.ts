@@ -1,7 +1,7 @@
 /**
  * `hermes-extensions/policy`: helpers for guard authors. They find the paths a tool call touches
  * (file tools, patches and shell commands), say whether a shell command only reads, and run a
- * shell call in the OS sandbox (README, The sandbox). Apart
+ * shell call in the OS sandbox (docs/policy.md, The OS sandbox). Apart
  * from the root entry, so a host that embeds the runtime does not load the shell parsers.
  */
 export {

@@ -67,7 +67,7 @@ export interface LoadRuntimeOptions {
 }
 
 /**
- * The runtime of an installation (README, Extensions on disk): global config and extensions from
+ * The runtime of an installation (docs/configuration.md, Where extensions and config come from): global config and extensions from
  * `$HERMES_HOME`, config `paths`, and the project's own config and `.hermes/extensions/` —
  * the project's only when it is trusted, so a cloned repository runs nothing and changes no
  * setting until its owner says so. Rejects only when a config file cannot be read or is invalid;

@@ -75,7 +75,7 @@ export class Runtime {
   }
 
   /**
-   * Tells the observers of `event` (README, Observing): the fields are passed as they
+   * Tells the observers of `event` (docs/observing.md): the fields are passed as they
    * are (sanitize request and response payloads first), with `event` and
    * `telemetry_schema_version` added (to a copy). Returns at once; observers cannot slow or change
    * the agent.
@@ -122,7 +122,7 @@ export class Runtime {
   }
 
   /**
-   * Lets go of the runtime (README, A host): from then on, no event reaches an observer and no new
+   * Lets go of the runtime (docs/hosts.md): from then on, no event reaches an observer and no new
    * turn starts (`runTurn` rejects with RuntimeClosedError); then it waits for the observers'
    * promises still pending (at most `timeoutMs`, default 5 000) and runs every extension's
    * `onClose` at once, each bounded by its own timeout. Whatever fails is logged; it never

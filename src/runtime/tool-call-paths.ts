@@ -11,8 +11,7 @@ type Args = Record<string, unknown>;
 const nameOf = (key: string) => key.toLowerCase().replace(/[_-]/g, '');
 
 /**
- * Top-level argument names whose strings are paths, or lists of paths (README, What a handler
- * receives): the file and folder arguments of Claude Code's, Codex's and Cursor's file tools, and
+ * Top-level argument names whose strings are paths, or lists of paths (docs/hosts.md, What a handler receives): the file and folder arguments of Claude Code's, Codex's and Cursor's file tools, and
  * their common spellings.
  */
 const PATH_NAMES: ReadonlySet<string> = new Set(
@@ -47,7 +46,7 @@ interface Shown {
 }
 
 /**
- * One form for the paths a tool call names, whatever the host (README, What a handler receives):
+ * One form for the paths a tool call names, whatever the host (docs/hosts.md, What a handler receives):
  * a file inside the project is project-relative (`src/a.ts`), a file outside it absolute. Claude
  * Code sends every `file_path` absolute, the AI SDK and the bridge whatever the model wrote; a
  * guard that tests `path.startsWith('src/')` must hold in all of them.

@@ -1,6 +1,6 @@
 /**
  * Turns in progress across every runtime of this process, for `getTurnState(sessionId)`,
- * which extension code can call without holding a runtime (README, An extension).
+ * which extension code can call without holding a runtime (docs/chain-semantics.md, An extension).
  */
 const activeStates = new Map<string, Record<string, unknown>>();
 

@@ -46,7 +46,7 @@ export class Turn implements TurnContext {
   /** Also held directly: the no-handler answer of `interceptToolCall` is the hottest path. */
   readonly #handlers: HandlerIndex;
   #telemetry: TurnTelemetry | undefined;
-  /** The tools the last model request offered, when known (README, Restricting the tools of a request). */
+  /** The tools the last model request offered, when known (docs/hosts.md, Restricting the tools of a request). */
   #offered: OfferedTools | undefined;
   #ended = false;
 

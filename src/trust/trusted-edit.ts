@@ -17,7 +17,7 @@ export interface TrustedEdit {
 
 /**
  * Writes `next` over `file`, a file of the project's config that its trust covers, and renews
- * the trust for it only when that cannot trust anything the user did not see (README, "enable /
+ * the trust for it only when that cannot trust anything the user did not see (docs/trust.md, "enable /
  * disable --project and trust"). The edit is the user's own command, but it changes a
  * fingerprinted file, so without this the project would silently stop being trusted. Renewed
  * only when all of these hold:

@@ -323,7 +323,7 @@ describe('runConversation', () => {
     ]);
   });
 
-  it('blockedToolResult is the JSON the README gives', () => {
+  it('blockedToolResult is the JSON docs/hosts.md gives', () => {
     expect(
       JSON.parse(
         blockedToolResult({

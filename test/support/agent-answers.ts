@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * What each agent accepts as a command hook's JSON answer, per event, as strict objects: a field
- * the agent does not document for the event fails the check (README, Claude Code and Codex;
+ * the agent does not document for the event fails the check (docs/command-hooks.md;
  * Claude Code 2.1, Codex 0.169). Codex's hook output parser is stricter still: an unknown field,
  * or a combination it does not support, makes it drop the whole answer and go on as if there were no hook (for a
  * tool call: run it). Every answer `hermes hook <agent>` prints is held to these in

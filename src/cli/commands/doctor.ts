@@ -194,7 +194,7 @@ function sharedPriorities(extensions: readonly ExtensionInfo[]): Check[] {
     .filter(([, names]) => names.length > 1)
     .map(([key, names]) => {
       const [hook, priority] = key.split('@');
-      // Ties are ordered, by load order (README, Decisions worth knowing): worth knowing, not wrong.
+      // Ties are ordered, by load order (CONTRIBUTING.md, Decisions worth knowing): worth knowing, not wrong.
       return {
         level: 'info',
         subject: `${hook} priority ${priority}`,

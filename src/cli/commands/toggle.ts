@@ -89,7 +89,7 @@ export async function toggleCommand(
 
 /**
  * The project config `--project` edits: `.hermes/config.yaml` (or `.yml`) at the project root.
- * Refused when another file is the project's config, which is read instead (README, Config).
+ * Refused when another file is the project's config, which is read instead (docs/configuration.md).
  */
 function projectConfigFile(context: CommandContext): string {
   const root = findProjectRoot(context.cwd, context.home);

@@ -14,7 +14,7 @@
  * keeps the tool from running and the model receives the blocked result; a rewrite runs it with
  * the new arguments). A `restrictTools` narrows the step's tools as `activeTools` would; an `ask`
  * becomes the tool's `needsApproval` (the SDK's tool approval), or goes to `approve` when given
- * (README, Asking a person).
+ * (docs/hosts.md, Asking a person).
  */
 import type {
   LanguageModelV3,

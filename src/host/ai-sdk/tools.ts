@@ -28,7 +28,7 @@ export interface HermesToolsOptions {
    * Decides a call a handler asked a person about (`ask`) in-process, as `runConversation`'s
    * `approve` does: `true` runs it, `false` (or a throw) gives the model the declined result.
    * Without it an ask becomes the SDK's tool approval: the result has a `tool-approval-request`
-   * and the caller answers with a `tool-approval-response` (README, Asking a person).
+   * and the caller answers with a `tool-approval-response` (docs/hosts.md, Asking a person).
    */
   approve?: Approver;
 }

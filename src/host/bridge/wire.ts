@@ -11,7 +11,7 @@ export function outcomeToWire(
   return {
     blocked: outcome.blocked,
     ...(outcome.blocked ? { message: outcome.message, blocked_by: outcome.blockedBy } : {}),
-    // intercept_tool_call only: a handler asked for a person's approval (README, Asking a person).
+    // intercept_tool_call only: a handler asked for a person's approval (docs/hosts.md, Asking a person).
     ...(!outcome.blocked && outcome.ask !== undefined
       ? { ask: { message: outcome.ask.message, asked_by: outcome.ask.askedBy } }
       : {}),

@@ -142,7 +142,7 @@ export const claudeCode: CommandHookAgent = {
   endEvents: ['Stop', 'SessionEnd'],
   // PostToolBatch is sent by Claude Code 2.1.118 and later; 2.1.101 and later skip an event they
   // do not know (so there before_llm_call runs at the prompt only); older ones ignored a settings
-  // file naming one (README, Claude Code and Codex).
+  // file naming one (docs/command-hooks.md).
   installEvents: [
     'UserPromptSubmit',
     'PreToolUse',

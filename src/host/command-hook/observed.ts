@@ -17,7 +17,7 @@ export const LATER_WORK = [...REPORTED_LATER, 'before_llm_call'] as const;
 
 /**
  * The observer events of one hook event, with the fields the in-process host gives them
- * (README, Observing): the session, the turn (the stored one, so every process of a turn reports
+ * (docs/observing.md): the session, the turn (the stored one, so every process of a turn reports
  * the same id), the turn as task, the agent as platform, and the model when the agent names it
  * (Codex does). A hook never sees a model request, so no `api_request_id`. The turn reports its
  * own decisions (hook_decision) with the same ids.

@@ -60,7 +60,7 @@ export interface HookDaemon {
 }
 
 /**
- * The hook daemon (README, The hook daemon): answers `hermes hook <agent>` events sent over its
+ * The hook daemon (docs/command-hooks.md, The hook daemon): answers `hermes hook <agent>` events sent over its
  * socket with the same code the hook process runs (runCommandHook, the same deadline), from
  * runtimes it keeps per project and hook environment, each in a worker thread
  * (runtime-workers.ts). Events of one session are answered in order; others at once; each

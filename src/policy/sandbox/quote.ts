@@ -1,7 +1,7 @@
 /**
  * A word quoted for any POSIX shell (bash, dash, zsh): inside single quotes nothing is special, so
  * the only character to escape is the single quote itself. One spelling per word, so a sandboxed
- * command line can be generated again and compared byte for byte (README, The sandbox).
+ * command line can be generated again and compared byte for byte (docs/policy.md, The OS sandbox).
  */
 export function shellWord(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;

@@ -10,7 +10,7 @@ import { privateTmpDirOf } from './settings.js';
  * (the shell, the sandbox runtime, bubblewrap), so a process whose command line holds that folder
  * is one. A command a host runs in the background, or beside other calls, may change `allowed_paths`
  * while they are judged (a folder swapped for a symbolic link between a writer's check and its
- * write): a guard refuses such writes while one runs (README, The sandbox).
+ * write): a guard refuses such writes while one runs (docs/policy.md, The OS sandbox).
  */
 export function sandboxRunning(root: string): boolean | undefined {
   let dir: string;

@@ -13,7 +13,7 @@ import {
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 
-/** What a sandboxed command may do besides reading (README, The sandbox). */
+/** What a sandboxed command may do besides reading (docs/policy.md, The OS sandbox). */
 export interface SandboxOptions {
   /** The project root; relative `writable` paths start here. */
   root: string;
@@ -118,7 +118,7 @@ function realFolder(path: string): string {
  * `~/.claude/debug`. They are outside the project, but programs that run unsandboxed read or write
  * them: npm appends its debug log to `~/.npm/_logs/<start time>-debug-0.log`, following a symbolic
  * link, so links planted there by a sandboxed command would make the next `npm ls` (a proven
- * read) write any file. Denied here, they stay read-only (README, The sandbox). The runtime reads
+ * read) write any file. Denied here, they stay read-only (docs/policy.md, The OS sandbox). The runtime reads
  * the home folder as this process does (`HOME`); sandbox-attacks.test.ts checks the list against
  * the runtime's own.
  */
@@ -132,7 +132,7 @@ function runtimeDefaultWrites(): string[] {
   ];
 }
 
-/** `$HERMES_HOME`, as the framework reads it (README, Extensions on disk). */
+/** `$HERMES_HOME`, as the framework reads it (docs/configuration.md, Where extensions and config come from). */
 function hermesHome(): string {
   const home = process.env.HERMES_HOME;
   if (home === undefined || home === '') return join(homedir(), '.hermes');

@@ -15,7 +15,7 @@ export type SandboxedShellCall =
 
 /**
  * The arguments of a shell tool call (`{ command, workdir?, timeout?, … }`) with the command line
- * run in the OS sandbox (README, The sandbox). Only a call whose command is one command line, with
+ * run in the OS sandbox (docs/policy.md, The OS sandbox). Only a call whose command is one command line, with
  * nothing else that changes what runs (no environment, no other shell, no argument the policy does
  * not know: see `shellInvocationOf`), can be; every other argument is kept as it is.
  */

@@ -8,7 +8,7 @@ export type SandboxedCommand =
   | { kind: 'unavailable'; reason: string; fix: string };
 
 /**
- * The command line that runs `command` in the OS sandbox (README, The sandbox): the sandbox
+ * The command line that runs `command` in the OS sandbox (docs/policy.md, The OS sandbox): the sandbox
  * runtime's own command line (`srt`, bubblewrap on Linux, Seatbelt on macOS) started by this
  * Node.js with a settings file that makes everything read-only except `writable` and a private
  * temporary folder, with no network but `network`. It is one line of plain quoted words, so any

@@ -60,7 +60,7 @@ async function deniedOrContained(agent: Agent, home: string, project: string, co
     writable: ['plans/', 'handoff/'],
     stateDir: join(home, 'sandbox'),
   };
-  // The settings name folders of the home the hook ran with (README, The sandbox): made again
+  // The settings name folders of the home the hook ran with (extensions/workflow-guard/README.md, The sandbox): made again
   // under the same HOME.
   const ownHome = process.env.HOME;
   process.env.HOME = home;
@@ -87,7 +87,7 @@ const SHELL_BYPASSES = [
   'echo $(rm src/app.ts)',
   'find . -delete',
   'npm test',
-  // What bash evaluates as code, assigns, or takes from data, and sh read as dash (README, Threat
+  // What bash evaluates as code, assigns, or takes from data, and sh read as dash (docs/trust.md, Threat
   // model): the analysis refuses them, and with the sandbox they run contained.
   "test -v 'a[$(touch src/pwned)]'",
   "[[ 'a[$(rm -f src/app.ts)]' -eq 1 ]]",

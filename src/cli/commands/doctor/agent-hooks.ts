@@ -84,7 +84,7 @@ function missingMeans(agent: CommandHookAgent, absent: string[]): string {
 }
 
 /**
- * before_llm_call in hook mode (README, Claude Code and Codex): injections reach the model as
+ * before_llm_call in hook mode (docs/command-hooks.md): injections reach the model as
  * context; a rewrite of the messages cannot be expressed, and neither can `restrictTools` (the
  * agent offers its own tools, and tells a hook not even which). Whether a handler rewrites or
  * restricts cannot be known without running it, so the extensions that handle the hook are named.

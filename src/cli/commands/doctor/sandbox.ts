@@ -7,7 +7,7 @@ import { sandboxCommand } from '../../../policy/sandbox/wrap.js';
 import type { Check } from './check.js';
 
 /**
- * Whether the OS sandbox works on this machine (README, The sandbox): the quick checks a guard
+ * Whether the OS sandbox works on this machine (extensions/workflow-guard/README.md, The sandbox): the quick checks a guard
  * makes, then one real sandboxed command in a throwaway project that tries a write it may not make
  * and one it may. `needed`: an enabled extension runs shell calls in it (workflow-guard), so a
  * sandbox that does not work is a warning (those calls are refused instead), not only worth knowing.

@@ -16,7 +16,7 @@ const MIN_ABOUT = 30;
 const INDENT = '    ';
 
 /**
- * The table in at most `width` columns (README, The command line): on one line per extension
+ * The table in at most `width` columns (docs/cli.md): on one line per extension
  * when it fits; else with hooks and descriptions wrapped in their columns; else, when even that
  * leaves a description too little room, each description on the lines under its row.
  */
