@@ -30,8 +30,8 @@ const guard = defineExtension({
       }
       if (event.toolName === 'deploy') return ask('Deploying needs a person.');
       const path = event.toolArgs.path;
-      if (typeof path === 'string' && path.startsWith('./')) {
-        return rewrite({ ...event.toolArgs, path: path.slice(2) });
+      if (typeof path === 'string' && path.endsWith('.tmp')) {
+        return rewrite({ ...event.toolArgs, path: path.replace(/\.tmp$/, '.txt') });
       }
       if (event.toolName === 'explode') throw new Error('the guard has a bug');
       return undefined;
@@ -43,7 +43,7 @@ const HOLDING: GuardTables = {
   config: { denied: ['delete'] },
   intercept_tool_call: {
     pass: [{ tool: 'read', args: { path: 'a.txt' } }],
-    rewrite: [{ tool: 'read', args: { path: './b.txt' }, to: { path: 'b.txt' } }],
+    rewrite: [{ tool: 'read', args: { path: 'b.tmp' }, to: { path: 'b.txt' } }],
     block: [{ tool: 'delete', args: { path: 'a.txt' }, message: /not allowed/ }],
     ask: [{ tool: 'deploy', message: 'needs a person' }],
   },
@@ -65,7 +65,7 @@ describe('runGuardCases: each case through a real runtime', () => {
     expect(results.filter((r) => !r.ok).map((r) => r.failure)).toEqual([]);
     expect(results.map((r) => r.name)).toEqual([
       'intercept_tool_call › pass › read {"path":"a.txt"}',
-      'intercept_tool_call › rewrite › read {"path":"./b.txt"}',
+      'intercept_tool_call › rewrite › read {"path":"b.tmp"}',
       'intercept_tool_call › block › delete {"path":"a.txt"}',
       'intercept_tool_call › ask › deploy {}',
       'transform_user_input › pass › "fix the bug"',
@@ -85,7 +85,7 @@ describe('runGuardCases: each case through a real runtime', () => {
           { tool: 'read', args: { path: 'a.txt' } },
           { tool: 'delete', message: /forbidden/ },
         ],
-        rewrite: [{ tool: 'read', args: { path: './b.txt' }, to: { path: 'c.txt' } }],
+        rewrite: [{ tool: 'read', args: { path: 'b.tmp' }, to: { path: 'c.txt' } }],
         ask: [{ name: 'deleting asks first', tool: 'delete' }],
       },
     });
@@ -99,8 +99,8 @@ describe('runGuardCases: each case through a real runtime', () => {
         '  trace:    small-guard block',
       ].join('\n'),
       [
-        'intercept_tool_call › rewrite › read {"path":"./b.txt"}',
-        '  intercept_tool_call read {"path":"./b.txt"}',
+        'intercept_tool_call › rewrite › read {"path":"b.tmp"}',
+        '  intercept_tool_call read {"path":"b.tmp"}',
         '  expected: rewrite to {"path":"c.txt"}',
         '  got:      rewrite by small-guard to {"path":"b.txt"}',
         '  trace:    small-guard rewrite',
