@@ -1,10 +1,18 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CliError } from '../cli/io.js';
 import type { HookOutcomeReport } from '../host/run-conversation.js';
 import { runConversation } from '../host/run-conversation.js';
 import type { Tools } from '../host/types.js';
-import { CliError } from '../cli/io.js';
 import { PACKAGE_ROOT } from '../package-root.js';
 import { loadRuntime } from '../runtime/load-runtime.js';
 import { scriptedModel } from '../testing/scripted-model.js';
@@ -54,7 +62,9 @@ export async function runDemo(
     // Closed before the throwaway project goes: what extensions buffered is written while it exists.
     closeRuntime = () => runtime.close();
     print('hermes-extensions demo: one agent session under workflow-guard and module-router');
-    print("(a throwaway copy of the package's demo/sample-project; a scripted model; no network)\n");
+    print(
+      "(a throwaway copy of the package's demo/sample-project; a scripted model; no network)\n",
+    );
     for (const ext of runtime.extensions) {
       print(
         `  loaded ${ext.name} ${ext.version ?? ''} (${ext.status}, ${Math.round(ext.loadMs)} ms)`,
