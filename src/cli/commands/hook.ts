@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { findProjectRoot, hermesHome } from '../../config/locations.js';
 import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../../host/command-hook/agents.js';
 import { wrappedHookCommand } from '../../host/command-hook/hook-wrapper.js';
 import { inspectInstalledHooks } from '../../host/command-hook/installed.js';
@@ -143,7 +144,10 @@ function agentNamed(name: string): CommandHookAgent {
 
 /**
  * The settings file the options name, the project it belongs to, and whether it is shared with
- * the project (its command must then name no path of this machine).
+ * the project (its command must then name no path of this machine). The project is the one the
+ * folder belongs to, as every other command finds it (findProjectRoot), then the folder the
+ * agent reads the project's hooks in (`projectCommandRoot`: Codex's git root): a settings file
+ * in a subfolder would never be read.
  */
 function settingsTarget(
   agent: CommandHookAgent,
@@ -151,7 +155,9 @@ function settingsTarget(
 ): { file: string; project?: string; shared: boolean } {
   if (!options.project && !options.local)
     return { file: agent.settingsFile(undefined), shared: false };
-  const project = resolve(options.cwd ?? process.cwd());
+  const project = agent.projectCommandRoot(
+    findProjectRoot(resolve(options.cwd ?? process.cwd()), hermesHome()),
+  );
   if (!options.local) return { file: agent.settingsFile(project), project, shared: true };
   const file = agent.localSettingsFile(project);
   if (file === undefined)
