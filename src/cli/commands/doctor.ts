@@ -3,6 +3,7 @@ import { match } from 'ts-pattern';
 import { isFile } from '../../config/locations.js';
 import type { ExtensionInfo } from '../../extensions/types.js';
 import { declarationOf, HOOK_NAMES, type HookInput, type HookName } from '../../hooks/index.js';
+import { indentedMessage } from '../../log/message-lines.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { runHook } from '../../runtime/turn.js';
 import {
@@ -57,7 +58,7 @@ export async function doctorCommand(context: CommandContext, options: { json?: b
   } else {
     for (const check of checks) {
       io.out(
-        `${paint(io, STYLES[check.level], MARKS[check.level])} ${check.subject}: ${check.message}`,
+        `${paint(io, STYLES[check.level], MARKS[check.level])} ${check.subject}: ${indentedMessage(check.message, '    ')}`,
       );
       if (check.fix) io.out(`    fix: ${check.fix}`);
     }

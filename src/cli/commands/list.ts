@@ -1,4 +1,5 @@
 import type { ExtensionInfo } from '../../extensions/types.js';
+import { indentedMessage } from '../../log/message-lines.js';
 import { cannotTrust, trustForRun, whyUntrusted } from '../../trust/project-trust.js';
 import { type CommandContext, loadForCommand } from '../context.js';
 import { type Io, paint } from '../io.js';
@@ -64,14 +65,20 @@ function describeHooks(ext: ExtensionInfo): string[] {
   );
 }
 
-/** The longest reason shown in the table; `hermes extensions doctor` shows all of it. */
+/** The longest line and the most lines of a reason the table shows; `doctor` shows all of it. */
 const MAX_REASON = 300;
+const MAX_REASON_LINES = 8;
 
-/** What the table says about an extension: why it failed, else its description. */
+/**
+ * What the table says about an extension: why it failed, else its description. A reason of
+ * several problems keeps each on a line of its own (indentedMessage).
+ */
 function about(ext: ExtensionInfo): string {
   if (ext.status !== 'error') return ext.description ?? '';
-  const reason = (ext.reason ?? 'failed to load').replace(/\s+/g, ' ').trim();
-  return reason.length > MAX_REASON ? `${reason.slice(0, MAX_REASON - 1)}…` : reason;
+  return indentedMessage(ext.reason ?? 'failed to load', '  ', MAX_REASON_LINES)
+    .split('\n')
+    .map((line) => (line.length > MAX_REASON ? `${line.slice(0, MAX_REASON - 1)}…` : line))
+    .join('\n');
 }
 
 function statusWord(io: Io, ext: ExtensionInfo): string {

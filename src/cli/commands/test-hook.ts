@@ -5,6 +5,7 @@ import type { DiagnosticCode, ExtensionStatus } from '../../extensions/types.js'
 import type { LlmRequest } from '../../hooks/before-llm-call.js';
 import { declarationOf, type HookInput, type HookName } from '../../hooks/index.js';
 import { readPayload } from '../../hooks/payload.js';
+import { indentedMessage } from '../../log/message-lines.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { runHook } from '../../runtime/turn.js';
 import { type CommandContext, loadForCommand } from '../context.js';
@@ -123,7 +124,9 @@ function showNotRunning(io: Io, held: readonly NotRunning[], runtime: Runtime): 
   for (const { name, status, path, reason } of held) {
     const style = status === 'error' ? 'red' : status === 'disabled' ? 'dim' : 'yellow';
     const where = path === undefined ? '' : `, ${path}`;
-    io.out(`${paint(io, style, 'Not running')}: ${name} (${status}${where}): ${oneLine(reason)}`);
+    io.out(
+      `${paint(io, style, 'Not running')}: ${name} (${status}${where}): ${indentedMessage(reason, '    ')}`,
+    );
   }
   if (runtime.loadFailures.length > 0) {
     io.out(
@@ -135,17 +138,13 @@ function showNotRunning(io: Io, held: readonly NotRunning[], runtime: Runtime): 
   }
 }
 
-function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ').trim();
-}
-
 /** What the chain decided: blocked, passed with an ask (who asked, why), or passed. */
 function verdict(outcome: ChainOutcome<unknown>, io: Io): string[] {
   const value = (label: string) => `${label}: ${show(outcome.value).split('\n').join('\n  ')}`;
   return match(outcome)
     .with({ blocked: true }, ({ blockedBy, message }) => [
       `${paint(io, 'red', 'BLOCKED')} by ${blockedBy}:`,
-      `  ${message}`,
+      `  ${indentedMessage(message, '    ')}`,
     ])
     .with({ ask: P.nonNullable }, ({ ask }) => [
       `${paint(io, 'yellow', 'NEEDS APPROVAL')}: ${ask.askedBy} asks a person before this call runs:`,

@@ -1,4 +1,11 @@
-import { columnWidths, SEPARATOR, tableRows, visibleLength, wrapText } from '../../table.js';
+import {
+  columnWidths,
+  SEPARATOR,
+  tableRows,
+  visibleLength,
+  wrapLines,
+  wrapText,
+} from '../../table.js';
 
 /** One extension as `list` shows it. */
 export interface ListRow {
@@ -6,7 +13,10 @@ export interface ListRow {
   cells: readonly [string, string, string, string];
   /** Each hook with its priority and matchers: wrapped between hooks, never inside one. */
   hooks: readonly string[];
-  /** The description, or why the extension is not running. */
+  /**
+   * The description, or why the extension is not running: each of its lines starts a line (a
+   * reason's problems, one a line, indented under its first line).
+   */
   about: string;
 }
 
@@ -37,7 +47,7 @@ export function layOut(rows: readonly ListRow[], width: number): string[] {
       rows.map((r) => [
         ...r.cells,
         wrapText(hooksOf(r), hooksWidth).join('\n'),
-        wrapText(r.about, room - hooksWidth).join('\n'),
+        wrapLines(r.about, room - hooksWidth).join('\n'),
       ]),
     );
   }
@@ -49,7 +59,7 @@ export function layOut(rows: readonly ListRow[], width: number): string[] {
     ...grouped.flatMap((rowLines, i) => {
       const about = rows[i]?.about ?? '';
       if (about === '') return rowLines;
-      return [...rowLines, ...wrapText(about, width - INDENT.length).map((l) => INDENT + l)];
+      return [...rowLines, ...wrapLines(about, width - INDENT.length).map((l) => INDENT + l)];
     }),
   ];
 }
@@ -58,6 +68,7 @@ function lines(rows: string[][]): string[] {
   return tableRows([[...HEAD, 'HOOKS', 'DESCRIPTION'], ...rows]).flat();
 }
 
+/** The widest line of any of `texts`. */
 function widest(texts: readonly string[]): number {
-  return Math.max(...texts.map(visibleLength));
+  return Math.max(...texts.flatMap((text) => text.split('\n')).map(visibleLength));
 }
