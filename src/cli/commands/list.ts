@@ -3,6 +3,7 @@ import { indentedMessage } from '../../log/message-lines.js';
 import { cannotTrust, trustForRun, whyUntrusted } from '../../trust/project-trust.js';
 import { type CommandContext, loadForCommand } from '../context.js';
 import { type Io, paint } from '../io.js';
+import type { HookLabel } from './list/hook-labels.js';
 import { type ListRow, layOut } from './list/layout.js';
 
 /** `hermes extensions list [--json]`: every discovered extension and what it hooks. */
@@ -58,11 +59,12 @@ export async function listCommand(context: CommandContext, options: { json?: boo
   return 0;
 }
 
-function describeHooks(ext: ExtensionInfo): string[] {
-  return ext.hooks.map(
-    (h) =>
-      `${h.hook}@${h.priority}${h.phase ? `:${h.phase}` : ''}${h.tools ? `[${abbreviate(h.tools)}]` : ''}${h.when ? '(when)' : ''}`,
-  );
+function describeHooks(ext: ExtensionInfo): HookLabel[] {
+  return ext.hooks.map((h) => ({
+    head: `${h.hook}@${h.priority}${h.phase ? `:${h.phase}` : ''}`,
+    ...(h.tools ? { tools: h.tools } : {}),
+    when: Boolean(h.when),
+  }));
 }
 
 /** The longest line and the most lines of a reason the table shows; `doctor` shows all of it. */
@@ -92,11 +94,4 @@ function statusWord(io: Io, ext: ExtensionInfo): string {
     default:
       return paint(io, 'dim', ext.status);
   }
-}
-
-/** A long tool matcher, shortened for the table (`--json` has all of it). */
-function abbreviate(tools: readonly string[]): string {
-  return tools.length <= 4
-    ? tools.join(',')
-    : `${tools.slice(0, 3).join(',')},+${tools.length - 3}`;
 }
