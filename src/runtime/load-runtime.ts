@@ -24,7 +24,7 @@ import {
   guardFor,
   type ProjectTrust,
   trustForRun,
-  whyUntrusted,
+  untrustedStanding,
 } from '../trust/project-trust.js';
 import { trustFile } from '../trust/store.js';
 import { assembleRuntime } from './assemble.js';
@@ -226,7 +226,7 @@ function untrustedNotice(trust: ProjectTrust): Diagnostic {
     kind: 'untrusted-project',
     severity: 'warning',
     file: trust.root,
-    message: `project ${trust.root} is not trusted (${whyUntrusted(trust)}): its config and its ${trust.files.length} file(s) of extension code are ignored. Review them, then run \`hermes extensions trust\` in the project, or set HERMES_TRUST_PROJECT=1 for one run.`,
+    message: `project ${trust.root} ${untrustedStanding(trust)}: its config and its ${trust.files.length} file(s) of extension code are ignored. Review them, then run \`hermes extensions trust\` in the project, or set HERMES_TRUST_PROJECT=1 for one run.`,
   };
 }
 

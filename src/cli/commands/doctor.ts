@@ -10,7 +10,7 @@ import {
   cannotTrust,
   inspectProjectTrust,
   trustForRun,
-  whyUntrusted,
+  untrustedStanding,
 } from '../../trust/project-trust.js';
 import { type CommandContext, loadForCommand } from '../context.js';
 import { type Io, paint } from '../io.js';
@@ -147,7 +147,7 @@ function trustChecks(context: CommandContext): Check[] {
       {
         level: 'warning',
         subject: 'project trust',
-        message: `${trust.root} is trusted for this run only, by HERMES_TRUST_PROJECT=1 (${whyUntrusted(recorded)}): its ${trust.files.length} file(s) of extensions and config are loaded`,
+        message: `${trust.root} is trusted for this run only, by HERMES_TRUST_PROJECT=1 (it ${untrustedStanding(recorded)}): its ${trust.files.length} file(s) of extensions and config are loaded`,
         fix: `review them, then: hermes extensions trust --cwd ${trust.root}`,
       },
     ];
@@ -175,7 +175,7 @@ function trustChecks(context: CommandContext): Check[] {
     {
       level: 'warning',
       subject: 'project trust',
-      message: `${trust.root} is not trusted (${whyUntrusted(trust)}): its ${trust.files.length} file(s) of extensions and config are ignored`,
+      message: `${trust.root} ${untrustedStanding(trust)}: its ${trust.files.length} file(s) of extensions and config are ignored`,
       fix: `review them, then: hermes extensions trust --cwd ${trust.root}`,
     },
   ];

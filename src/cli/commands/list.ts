@@ -1,6 +1,6 @@
 import type { ExtensionInfo } from '../../extensions/types.js';
 import { indentedMessage } from '../../log/message-lines.js';
-import { cannotTrust, trustForRun, whyUntrusted } from '../../trust/project-trust.js';
+import { cannotTrust, trustForRun, untrustedStanding } from '../../trust/project-trust.js';
 import { type CommandContext, loadForCommand } from '../context.js';
 import { type Io, paint } from '../io.js';
 import type { HookLabel } from './list/hook-labels.js';
@@ -49,7 +49,7 @@ export async function listCommand(context: CommandContext, options: { json?: boo
       io.out(`Project ${trust.root} is not trusted: ${cannotTrust(trust)}`);
     } else {
       io.out(
-        `Project ${trust.root} is not trusted (${whyUntrusted(trust)}): its extensions and config are ignored.`,
+        `Project ${trust.root} ${untrustedStanding(trust)}: its extensions and config are ignored.`,
       );
       io.out(
         `Review its ${trust.files.length} file(s), then trust it with: hermes extensions trust --cwd ${trust.root}`,

@@ -11,7 +11,7 @@ import { findProjectConfig } from '../../config/find-project-config.js';
 import { findProjectRoot } from '../../config/locations.js';
 import { didYouMean } from '../../config/suggest.js';
 import { insideRelative } from '../../fs/paths.js';
-import { whyUntrusted } from '../../trust/project-trust.js';
+import { untrustedStanding, whyUntrusted } from '../../trust/project-trust.js';
 import { type TrustedEdit, writeTrustedEdit } from '../../trust/trusted-edit.js';
 import { type CommandContext, loadForCommand } from '../context.js';
 import { CliError, type Io } from '../io.js';
@@ -140,7 +140,7 @@ function tellTrust(io: Io, { before, after, renewed }: TrustedEdit): void {
     );
   } else {
     io.out(
-      `The project ${after.root} is not trusted (${whyUntrusted(before)}), so its config — this edit too — is ignored until you review it and trust it:`,
+      `The project ${after.root} ${untrustedStanding(before)}, so its config — this edit too — is ignored until you review it and trust it:`,
     );
   }
   io.out(trustCommand);
