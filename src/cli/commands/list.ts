@@ -3,6 +3,7 @@ import { indentedMessage } from '../../log/message-lines.js';
 import { cannotTrust, trustForRun, untrustedStanding } from '../../trust/project-trust.js';
 import { type CommandContext, loadForCommand } from '../context.js';
 import { type Io, paint } from '../io.js';
+import { advice, shownBy } from './doctor/advice.js';
 import type { HookLabel } from './list/hook-labels.js';
 import { type ListRow, layOut } from './list/layout.js';
 
@@ -29,10 +30,16 @@ export async function listCommand(context: CommandContext, options: { json?: boo
     );
     for (const line of layOut(rows, io.columns ?? 80)) io.out(line);
   }
-  const unread = runtime.diagnostics.filter((d) => d.code === 'CONFIG_UNKNOWN_KEY');
-  if (unread.length > 0) {
-    io.out('');
-    for (const d of unread) io.out(`${paint(io, 'yellow', 'warning')}: ${d.message}`);
+  // What no row shows — a configured path that does not exist, a config key nobody reads — is
+  // said under the table, as doctor says it (with its fix), so no guard goes missing unseen.
+  const loose = runtime.diagnostics.filter((d) => shownBy(d.code) === 'itself');
+  if (loose.length > 0) io.out('');
+  for (const d of loose) {
+    const label =
+      d.severity === 'error' ? paint(io, 'red', 'error') : paint(io, 'yellow', 'warning');
+    const where = d.file === undefined || d.message.includes(d.file) ? '' : ` (${d.file})`;
+    io.out(`${label}: ${indentedMessage(d.message, '  ')}${where}`);
+    io.out(`    fix: ${advice(d.code).fix}`);
   }
   const trust = trustForRun({ cwd: context.cwd, home: context.home });
   if (trust.state === 'override') {
