@@ -1,5 +1,6 @@
 import type { RegisteredHandler } from '../chain/handler.js';
 import { FRAMEWORK_NAME } from '../chain/outcome.js';
+import { hermesCommand } from '../command-name.js';
 import type { Diagnostic, DiagnosticCode, ExtensionInfo } from '../extensions/types.js';
 import { block } from '../hooks/results.js';
 import type { Logger } from '../log/logger.js';
@@ -94,10 +95,10 @@ export function loadFailureGuard(failures: readonly LoadFailure[], log: Logger):
   const first = failures[0] as LoadFailure;
   const name = first.extension ?? FRAMEWORK_NAME;
   const fixes = [
-    'fix it (`hermes extensions doctor` shows the whole error)',
+    `fix it (\`${hermesCommand()} extensions doctor\` shows the whole error)`,
     ...(first.extension === undefined
       ? ['or correct extensions.paths']
-      : [`or turn it off with \`hermes extensions disable ${first.extension}\``]),
+      : [`or turn it off with \`${hermesCommand()} extensions disable ${first.extension}\``]),
     'or set extensions.on_load_error: warn to let tool calls run without it',
   ];
   const refusal = block(

@@ -34,25 +34,32 @@ export function shippedFiles(): string[] {
  * A temp project whose node_modules/hermes-extensions holds exactly the shipped files, copied
  * (the build in dist/ included: run `npm run build` first), its dependencies this repository's
  * own, and node_modules/.bin/hermes linked to its bin, as `npm install` leaves them. Removed
- * after the test, as `tree()` folders are.
+ * after the test, as `tree()` folders are. With `global`, laid out as `npm install --global`
+ * does instead: `<prefix>/lib/node_modules/hermes-extensions` and `<prefix>/bin/hermes` (no
+ * package.json above that node_modules); `project` is then the prefix.
  */
-export function installedCopy(): InstalledCopy {
+export function installedCopy(options: { global?: boolean } = {}): InstalledCopy {
   const project = tree();
-  mkdirSync(join(project, '.git'));
-  writeFileSync(
-    join(project, 'package.json'),
-    `${JSON.stringify({ name: 'user-project', private: true, type: 'module' }, null, 2)}\n`,
-  );
-  const packageDir = join(project, 'node_modules', 'hermes-extensions');
+  const modules = options.global
+    ? join(project, 'lib', 'node_modules')
+    : join(project, 'node_modules');
+  if (!options.global) {
+    mkdirSync(join(project, '.git'));
+    writeFileSync(
+      join(project, 'package.json'),
+      `${JSON.stringify({ name: 'user-project', private: true, type: 'module' }, null, 2)}\n`,
+    );
+  }
+  const packageDir = join(modules, 'hermes-extensions');
   for (const file of shippedFiles()) {
     mkdirSync(dirname(join(packageDir, file)), { recursive: true });
     copyFileSync(join(root, file), join(packageDir, file));
   }
   // The dependencies npm would install beside it: this repository's, which has them all.
   symlinkSync(join(root, 'node_modules'), join(packageDir, 'node_modules'), 'dir');
-  const binDir = join(project, 'node_modules', '.bin');
+  const binDir = options.global ? join(project, 'bin') : join(modules, '.bin');
   mkdirSync(binDir);
   const bin = join(binDir, 'hermes');
-  symlinkSync(join('..', 'hermes-extensions', 'bin', 'hermes.js'), bin);
+  symlinkSync(join(packageDir, 'bin', 'hermes.js'), bin);
   return { project, packageDir, bin };
 }

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { match } from 'ts-pattern';
+import { hermesCommand } from '../../command-name.js';
 import { isFile } from '../../config/locations.js';
 import type { ExtensionInfo } from '../../extensions/types.js';
 import { declarationOf, HOOK_NAMES, type HookInput, type HookName } from '../../hooks/index.js';
@@ -148,7 +149,7 @@ function trustChecks(context: CommandContext): Check[] {
         level: 'warning',
         subject: 'project trust',
         message: `${trust.root} is trusted for this run only, by HERMES_TRUST_PROJECT=1 (it ${untrustedStanding(recorded)}): its ${trust.files.length} file(s) of extensions and config are loaded`,
-        fix: `review them, then: hermes extensions trust --cwd ${trust.root}`,
+        fix: `review them, then: ${hermesCommand()} extensions trust --cwd ${trust.root}`,
       },
     ];
   }
@@ -167,7 +168,7 @@ function trustChecks(context: CommandContext): Check[] {
         level: 'error',
         subject: 'project trust',
         message: cannotTrust(trust),
-        fix: 'move the code these name into the project (or out of the extensions folder), then: hermes extensions trust',
+        fix: `move the code these name into the project (or out of the extensions folder), then: ${hermesCommand()} extensions trust`,
       },
     ];
   }
@@ -176,7 +177,7 @@ function trustChecks(context: CommandContext): Check[] {
       level: 'warning',
       subject: 'project trust',
       message: `${trust.root} ${untrustedStanding(trust)}: its ${trust.files.length} file(s) of extensions and config are ignored`,
-      fix: `review them, then: hermes extensions trust --cwd ${trust.root}`,
+      fix: `review them, then: ${hermesCommand()} extensions trust --cwd ${trust.root}`,
     },
   ];
 }

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { hermesCommand } from '../../command-name.js';
 import { findProjectRoot, hermesHome } from '../../config/locations.js';
 import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../../host/command-hook/agents.js';
 import { wrappedHookCommand } from '../../host/command-hook/hook-wrapper.js';
@@ -101,7 +102,7 @@ export async function hookInstallCommand(
     if (other.file === file) continue;
     const flag = other.scope === 'user' ? '' : ` --${other.scope} --cwd ${project}`;
     io.out(
-      `${other.file} runs the hermes hook too, so ${agent.title} would run it twice; remove one: hermes hook uninstall ${agent.name}${flag}`,
+      `${other.file} runs the hermes hook too, so ${agent.title} would run it twice; remove one: ${hermesCommand()} hook uninstall ${agent.name}${flag}`,
     );
   }
   if (shared && project !== undefined) {

@@ -1,3 +1,4 @@
+import { hermesCommand } from '../../command-name.js';
 import type { ExtensionInfo } from '../../extensions/types.js';
 import { indentedMessage } from '../../log/message-lines.js';
 import { cannotTrust, trustForRun, untrustedStanding } from '../../trust/project-trust.js';
@@ -48,7 +49,7 @@ export async function listCommand(context: CommandContext, options: { json?: boo
       `Project ${trust.root} is not trusted, but HERMES_TRUST_PROJECT=1 trusts it for this run: its extensions and config are loaded.`,
     );
     io.out(
-      `To trust it for good, review its ${trust.files.length} file(s), then: hermes extensions trust --cwd ${trust.root}`,
+      `To trust it for good, review its ${trust.files.length} file(s), then: ${hermesCommand()} extensions trust --cwd ${trust.root}`,
     );
   } else if (!trust.trusted) {
     io.out('');
@@ -59,7 +60,7 @@ export async function listCommand(context: CommandContext, options: { json?: boo
         `Project ${trust.root} ${untrustedStanding(trust)}: its extensions and config are ignored.`,
       );
       io.out(
-        `Review its ${trust.files.length} file(s), then trust it with: hermes extensions trust --cwd ${trust.root}`,
+        `Review its ${trust.files.length} file(s), then trust it with: ${hermesCommand()} extensions trust --cwd ${trust.root}`,
       );
     }
   }

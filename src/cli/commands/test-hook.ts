@@ -1,5 +1,6 @@
 import { match, P } from 'ts-pattern';
 import type { ChainOutcome, ChainStep } from '../../chain/outcome.js';
+import { hermesCommand } from '../../command-name.js';
 import { assertHookName } from '../../extensions/hook-names.js';
 import type { DiagnosticCode, ExtensionStatus } from '../../extensions/types.js';
 import type { LlmRequest } from '../../hooks/before-llm-call.js';
@@ -130,11 +131,13 @@ function showNotRunning(io: Io, held: readonly NotRunning[], runtime: Runtime): 
   }
   if (runtime.loadFailures.length > 0) {
     io.out(
-      'An enabled extension failed to load, so this is not what the agent would decide with it (exit 1): hermes extensions doctor shows why.',
+      `An enabled extension failed to load, so this is not what the agent would decide with it (exit 1): ${hermesCommand()} extensions doctor shows why.`,
     );
   }
   if (held.some((h) => h.status === 'untrusted')) {
-    io.out(`Review the project's code, then: hermes extensions trust --cwd ${runtime.projectRoot}`);
+    io.out(
+      `Review the project's code, then: ${hermesCommand()} extensions trust --cwd ${runtime.projectRoot}`,
+    );
   }
 }
 

@@ -7,6 +7,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { hermesCommand } from '../../command-name.js';
 import { findProjectConfig } from '../../config/find-project-config.js';
 import { findProjectRoot } from '../../config/locations.js';
 import { didYouMean } from '../../config/suggest.js';
@@ -37,7 +38,7 @@ export async function toggleCommand(
     const suggestion = didYouMean(name, known);
     const hint = suggestion ? ` Did you mean "${suggestion}"?` : '';
     throw new CliError(
-      `unknown extension "${name}".${hint} Known: ${known.length > 0 ? known.join(', ') : 'none'} (see hermes extensions list).`,
+      `unknown extension "${name}".${hint} Known: ${known.length > 0 ? known.join(', ') : 'none'} (see ${hermesCommand()} extensions list).`,
       2,
     );
   }
@@ -125,7 +126,7 @@ function leadsOut(path: string, realRoot: string): boolean {
 
 /** What the edit did to the project's trust, which covers the file it changed. */
 function tellTrust(io: Io, { before, after, renewed }: TrustedEdit): void {
-  const trustCommand = `  hermes extensions trust --cwd ${after.root}`;
+  const trustCommand = `  ${hermesCommand()} extensions trust --cwd ${after.root}`;
   if (renewed) {
     io.out(
       before.state === 'trusted'
