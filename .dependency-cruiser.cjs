@@ -8,8 +8,9 @@
  * list, never one after it. Each entry says why it sits where it does.
  */
 const LAYERS = [
-  // Leaves any layer may use: the logger, file helpers, where the package is installed.
-  ['base', '^src/(log|fs)/|^src/package-root\\.ts$'],
+  // Leaves any layer may use: the logger, file helpers, where the package is installed and the
+  // command line's name as the user runs it (every layer's messages name its commands).
+  ['base', '^src/(log|fs)/|^src/(package-root|command-name)\\.ts$'],
   // The hook points: payloads, results, actions and folds. The chain runs what they declare,
   // so they cannot know the chain.
   ['hooks', '^src/hooks/'],

@@ -1,5 +1,5 @@
 // A whole agent turn with one extension, run by the reference loop against a scripted model.
-// `npm run demo` runs it; it is the host example of the README, end to end.
+// `npm run quickstart` runs it; it is the host example of the README, end to end.
 import {
   block,
   createRuntime,

@@ -73,6 +73,19 @@ export function wrapText(text: string, width: number): string[] {
   return lines;
 }
 
+/**
+ * `wrapText` for each line of `text` apart: a line break in it is kept, and a line's indent too,
+ * with two more spaces on the lines it wraps onto, so an indented item stays one item.
+ */
+export function wrapLines(text: string, width: number): string[] {
+  return text.split('\n').flatMap((line) => {
+    const indent = /^ */.exec(line)?.[0] ?? '';
+    if (indent === '') return wrapText(line, width);
+    const [first = '', ...rest] = wrapText(line, width - indent.length - 2);
+    return [indent + first, ...rest.map((l) => `${indent}  ${l}`)];
+  });
+}
+
 function cutPoint(word: string, room: number): number {
   const head = word.slice(0, room);
   const at = Math.max(...[',', ':', '@', '[', '/'].map((mark) => head.lastIndexOf(mark)));

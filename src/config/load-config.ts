@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { basename, relative, sep } from 'node:path';
+import { hermesCommand } from '../command-name.js';
 import { sha256 } from '../fs/digest.js';
 import type { ModuleLoader } from '../modules/import-module.js';
 import type { ReadGuard } from '../modules/read-guard.js';
@@ -90,7 +91,7 @@ function checkContent(guard: ReadGuard, path: string, content: string): void {
   const rel = relative(realpathSync(guard.root), realpathSync(path)).split(sep).join('/');
   if (guard.allowed.get(rel) !== sha256(Buffer.from(content, 'utf8'))) {
     throw new Error(
-      'it changed since the project was trusted; review it and run `hermes extensions trust`',
+      `it changed since the project was trusted; review it and run \`${hermesCommand()} extensions trust\``,
     );
   }
 }

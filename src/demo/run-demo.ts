@@ -1,6 +1,15 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CliError } from '../cli/io.js';
 import type { HookOutcomeReport } from '../host/run-conversation.js';
 import { runConversation } from '../host/run-conversation.js';
 import type { Tools } from '../host/types.js';
@@ -14,7 +23,8 @@ const SYSTEM_PROMPT = 'You are a coding agent working in this repository.';
 const USER_MESSAGE = 'fix the login bug: users who type their email with capitals cannot log in';
 
 /**
- * The README's main job: one agent session on a throwaway copy of examples/sample-project, with
+ * The README's main job: one agent session on a throwaway copy of demo/sample-project (shipped
+ * with the package, so `npx hermes demo` runs from any installed copy), with
  * workflow-guard and module-router loaded from disk the way a user installs them, told as a story
  * of every decision and the extension that made it. No network, no API key: the model is
  * scripted. Returns the exit code: 1 if the session did not go as the guards promise.
@@ -22,11 +32,17 @@ const USER_MESSAGE = 'fix the login bug: users who type their email with capital
 export async function runDemo(
   print: (line: string) => void = (line) => console.log(line),
 ): Promise<number> {
+  const sample = join(PACKAGE_ROOT, 'demo', 'sample-project');
+  if (!existsSync(sample))
+    throw new CliError(
+      `the demo's sample project is missing from this installation of hermes-extensions (${sample}); reinstall the package (npm install --save-dev hermes-extensions)`,
+      2,
+    );
   const work = mkdtempSync(join(tmpdir(), 'hermes-demo-'));
   let closeRuntime = async () => {};
   try {
     const project = join(work, 'project');
-    cpSync(join(PACKAGE_ROOT, 'examples', 'sample-project'), project, { recursive: true });
+    cpSync(sample, project, { recursive: true });
     mkdirSync(join(project, '.git'));
     const home = join(work, 'hermes-home');
     mkdirSync(home);
@@ -46,7 +62,9 @@ export async function runDemo(
     // Closed before the throwaway project goes: what extensions buffered is written while it exists.
     closeRuntime = () => runtime.close();
     print('hermes-extensions demo: one agent session under workflow-guard and module-router');
-    print('(a throwaway copy of examples/sample-project; a scripted model; no network)\n');
+    print(
+      "(a throwaway copy of the package's demo/sample-project; a scripted model; no network)\n",
+    );
     for (const ext of runtime.extensions) {
       print(
         `  loaded ${ext.name} ${ext.version ?? ''} (${ext.status}, ${Math.round(ext.loadMs)} ms)`,

@@ -3,6 +3,7 @@ import fs, { realpathSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { hermesCommand } from '../command-name.js';
 import { sha256 } from '../fs/digest.js';
 import { insideRelative } from '../fs/paths.js';
 
@@ -91,12 +92,12 @@ function guardedRead(this: unknown, path: unknown, options?: unknown): unknown {
   if (trusted === undefined) {
     refuse(
       context,
-      `reads ${rel}, which is not part of what was trusted; review it and run \`hermes extensions trust\``,
+      `reads ${rel}, which is not part of what was trusted; review it and run \`${hermesCommand()} extensions trust\``,
     );
   } else if (trusted !== sha256(bytes)) {
     refuse(
       context,
-      `reads ${rel}, which changed since the project was trusted; review it and run \`hermes extensions trust\``,
+      `reads ${rel}, which changed since the project was trusted; review it and run \`${hermesCommand()} extensions trust\``,
     );
   }
   const encoding =

@@ -14,7 +14,12 @@ import { type Logger, scopedLogger } from '../log/logger.js';
 import { ObserverIndex, type RegisteredObserver } from '../observe/observers.js';
 import { type ConfigSource, configFilesOf, reportConfigProblems } from './config-problems.js';
 import { HandlerIndex } from './handler-index.js';
-import { describeLoadFailures, findLoadFailures, loadFailureGuard } from './load-failures.js';
+import {
+  describeLoadFailures,
+  findLoadFailures,
+  followedBy,
+  loadFailureGuard,
+} from './load-failures.js';
 import { Runtime } from './runtime.js';
 
 export interface AssembleOptions {
@@ -192,10 +197,16 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
   if (failures.length > 0) {
     const what = describeLoadFailures(failures);
     if (section.on_load_error === 'warn') {
-      logger.warn(`${what}; tool calls run without it (extensions.on_load_error: warn)`);
+      logger.warn(
+        followedBy(what, '; ', 'tool calls run without it (extensions.on_load_error: warn)'),
+      );
     } else {
       logger.warn(
-        `${what}; every tool call is refused until it is fixed (extensions.on_load_error: block)`,
+        followedBy(
+          what,
+          '; ',
+          'every tool call is refused until it is fixed (extensions.on_load_error: block)',
+        ),
       );
       ordered.unshift(loadFailureGuard(failures, logger));
     }

@@ -1,8 +1,10 @@
 import type { RegisteredHandler } from '../chain/handler.js';
 import { FRAMEWORK_NAME } from '../chain/outcome.js';
+import { hermesCommand } from '../command-name.js';
 import type { Diagnostic, DiagnosticCode, ExtensionInfo } from '../extensions/types.js';
 import { block } from '../hooks/results.js';
 import type { Logger } from '../log/logger.js';
+import { indentedMessage } from '../log/message-lines.js';
 
 /** An extension that should be running and is not: it failed to load, or could not be found. */
 export interface LoadFailure {
@@ -14,8 +16,12 @@ export interface LoadFailure {
   code: DiagnosticCode;
 }
 
-/** Longest failure reason quoted in a block message; `hermes extensions doctor` has all of it. */
+/**
+ * The longest line and the most lines of a failure's reason quoted in a block message;
+ * `hermes extensions doctor` has all of it.
+ */
 const MAX_REASON = 400;
+const MAX_REASON_LINES = 8;
 
 /**
  * The enabled extensions that failed (status `error`: import, default export, config schema,
@@ -52,20 +58,30 @@ export function findLoadFailures(
 /** Failures named in one message at most; the rest are counted. */
 const MAX_NAMED = 3;
 
-/** One line: each failure's extension, file and what went wrong (the first few, then a count). */
+/**
+ * Each failure's extension, file and what went wrong (the first few, then a count): one line
+ * when every reason is one line; else each failure starts a line, with its problems (a config
+ * section's schema issues) indented under it, one a line (indentedMessage).
+ */
 export function describeLoadFailures(failures: readonly LoadFailure[]): string {
   const more = failures.length - MAX_NAMED;
-  const named = failures
-    .slice(0, MAX_NAMED)
-    .map(({ extension, file, reason }) => {
-      const short = oneLine(reason);
-      const where = file === undefined ? '' : ` (${file})`;
-      return extension === undefined
-        ? `${short}${where}`
-        : `extension "${extension}"${where} failed to load: ${short}`;
-    })
-    .join('; ');
-  return more > 0 ? `${named}; and ${more} more` : named;
+  const named = failures.slice(0, MAX_NAMED).map(({ extension, file, reason }) => {
+    const short = shortened(reason);
+    const where = file === undefined ? '' : ` (${file})`;
+    return extension === undefined
+      ? `${short}${where}`
+      : `extension "${extension}"${where} failed to load: ${short}`;
+  });
+  const all = named.join(named.some((text) => text.includes('\n')) ? ';\n' : '; ');
+  return more > 0 ? `${all}; and ${more} more` : all;
+}
+
+/**
+ * `what` (describeLoadFailures), then the sentence after it: after `separator` on the same line,
+ * or on a line of its own when `what` ends in a list of problems.
+ */
+export function followedBy(what: string, separator: string, next: string): string {
+  return `${what}${what.includes('\n') ? '\n' : separator}${next}`;
 }
 
 /**
@@ -79,14 +95,18 @@ export function loadFailureGuard(failures: readonly LoadFailure[], log: Logger):
   const first = failures[0] as LoadFailure;
   const name = first.extension ?? FRAMEWORK_NAME;
   const fixes = [
-    'fix it (`hermes extensions doctor` shows the whole error)',
+    `fix it (\`${hermesCommand()} extensions doctor\` shows the whole error)`,
     ...(first.extension === undefined
       ? ['or correct extensions.paths']
-      : [`or turn it off with \`hermes extensions disable ${first.extension}\``]),
+      : [`or turn it off with \`${hermesCommand()} extensions disable ${first.extension}\``]),
     'or set extensions.on_load_error: warn to let tool calls run without it',
   ];
   const refusal = block(
-    `Blocked: ${describeLoadFailures(failures)}. Tool calls are refused while an enabled extension is not running (extensions.on_load_error: block); ${fixes.join(', ')}.`,
+    followedBy(
+      `Blocked: ${describeLoadFailures(failures)}`,
+      '. ',
+      `Tool calls are refused while an enabled extension is not running (extensions.on_load_error: block); ${fixes.join(', ')}.`,
+    ),
   );
   return {
     extension: name,
@@ -103,7 +123,9 @@ export function loadFailureGuard(failures: readonly LoadFailure[], log: Logger):
   };
 }
 
-function oneLine(text: string): string {
-  const flat = text.replace(/\s*\n\s*/g, ' ').trim();
-  return flat.length > MAX_REASON ? `${flat.slice(0, MAX_REASON - 3)}...` : flat;
+function shortened(reason: string): string {
+  return indentedMessage(reason, '  ', MAX_REASON_LINES)
+    .split('\n')
+    .map((line) => (line.length > MAX_REASON ? `${line.slice(0, MAX_REASON - 3)}...` : line))
+    .join('\n');
 }

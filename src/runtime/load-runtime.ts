@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { hermesCommand } from '../command-name.js';
 import { findProjectConfig } from '../config/find-project-config.js';
 import { loadConfigFile } from '../config/load-config.js';
 import {
@@ -25,7 +26,7 @@ import {
   guardFor,
   type ProjectTrust,
   trustForRun,
-  whyUntrusted,
+  untrustedStanding,
 } from '../trust/project-trust.js';
 import { trustFile } from '../trust/store.js';
 import { assembleRuntime } from './assemble.js';
@@ -225,7 +226,7 @@ function untrustedNotice(trust: ProjectTrust): Diagnostic {
       kind: 'untrusted-project',
       severity: 'error',
       file: trust.root,
-      message: `project ${trust.root} is not trusted: ${cannotTrust(trust)}\nIts config and extensions are ignored until that is fixed and the project is trusted with \`hermes extensions trust\`.`,
+      message: `project ${trust.root} is not trusted: ${cannotTrust(trust)}\nIts config and extensions are ignored until that is fixed and the project is trusted with \`${hermesCommand()} extensions trust\`.`,
     };
   }
   return {
@@ -233,7 +234,7 @@ function untrustedNotice(trust: ProjectTrust): Diagnostic {
     kind: 'untrusted-project',
     severity: 'warning',
     file: trust.root,
-    message: `project ${trust.root} is not trusted (${whyUntrusted(trust)}): its config and its ${trust.files.length} file(s) of extension code are ignored. Review them, then run \`hermes extensions trust\` in the project, or set HERMES_TRUST_PROJECT=1 for one run.`,
+    message: `project ${trust.root} ${untrustedStanding(trust)}: its config and its ${trust.files.length} file(s) of extension code are ignored. Review them, then run \`${hermesCommand()} extensions trust\` in the project, or set HERMES_TRUST_PROJECT=1 for one run.`,
   };
 }
 

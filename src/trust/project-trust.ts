@@ -255,6 +255,16 @@ export function guardFor(
   };
 }
 
+/**
+ * How an untrusted project stands, to follow its name: `is not trusted yet`, or `is not
+ * trusted (why)` — said once: never `is not trusted (it has not been trusted)`.
+ */
+export function untrustedStanding(trust: ProjectTrust): string {
+  return trust.state === 'changed' || trust.state === 'unreadable'
+    ? `is not trusted (${whyUntrusted(trust)})`
+    : 'is not trusted yet';
+}
+
 /** Why a project is not trusted, in a phrase: `its hook code changed since ...: 1 changed (a.ts)`. */
 export function whyUntrusted(trust: ProjectTrust): string {
   switch (trust.state) {

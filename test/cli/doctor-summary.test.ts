@@ -9,7 +9,7 @@ describe.runIf(built)('hermes extensions doctor: the summary and the exit code a
   it('counts warnings as warnings, with exit 0', async () => {
     const project = tree({ '.git/HEAD': '', '.hermes/extensions/local.ts': tsExtension('local') });
     const run = await hermes(tree(), 'extensions', 'doctor', '--cwd', project);
-    expect(run.stdout).toMatch(/! project trust: .* is not trusted/);
+    expect(run.stdout).toMatch(/! project trust: .* is not trusted yet/);
     expect(lastLine(run.stdout)).toBe('2 warning(s) found.');
     expect(run.code).toBe(0);
     const json = JSON.parse(
@@ -59,7 +59,7 @@ describe.runIf(built)('hermes extensions doctor: the summary and the exit code a
     expect(run.stdout).toMatch(/✓ local \(project, .*\): loaded/);
     expect(run.stdout).not.toMatch(/ignored|not loaded/);
     expect(run.stdout).toMatch(
-      /! project trust: .* is trusted for this run only, by HERMES_TRUST_PROJECT=1 \(it has not been trusted\)/,
+      /! project trust: .* is trusted for this run only, by HERMES_TRUST_PROJECT=1 \(it is not trusted yet\)/,
     );
     expect(run.stdout).toContain(
       `fix: review them, then: hermes extensions trust --cwd ${project}`,

@@ -38,7 +38,7 @@ describe.runIf(built)('hermes extensions list fits the terminal', () => {
     expect(lines[1]).toMatch(
       /^wordy-guard\s+enabled\s+global\s+1\.0\.0\s+transform_user_input@100$/,
     );
-    // The hooks wrap in their column, a hook too long for it after a comma; nothing is lost.
+    // The hooks wrap in their column, a hook too long for it before its tool group.
     const hooksColumn = (lines[1] as string).indexOf('transform_user_input');
     const row = lines.slice(
       1,
@@ -47,8 +47,8 @@ describe.runIf(built)('hermes extensions list fits the terminal', () => {
     expect(row.map((l) => l.slice(hooksColumn))).toEqual([
       'transform_user_input@100',
       'before_llm_call@100',
-      'intercept_tool_call@100:validate[write,',
-      'edit,patch,+2]',
+      'intercept_tool_call@100:validate',
+      '[write,edit,patch,+2]',
     ]);
     expect(run.stdout).toMatch(/\n {4}Keeps every change/);
     const words = run.stdout.split(/\s+/);
@@ -75,6 +75,37 @@ describe.runIf(built)('hermes extensions list fits the terminal', () => {
     const narrow = await hermesOnTerminal(home, 100, `extensions list --cwd "${tree()}"`);
     expect(narrow.stdout).toMatch(/wordy-guard/);
     expect(widest(narrow.stdout)).toBeLessThanOrEqual(100);
+  });
+
+  it('never breaks a line inside a tool group, at 80 columns', async () => {
+    const shellGuard = (name: string, extra: string) =>
+      tsExtension(
+        name,
+        `hermes.on('intercept_tool_call', () => undefined, { phase: 'validate', tools: ['bash', 'shell']${extra} });
+    hermes.on('before_llm_call', () => undefined);`,
+        "import { P } from 'hermes-extensions';",
+      );
+    const home = tree({
+      'extensions/wordy-guard.ts': wordy,
+      'extensions/shell-guard-with-a-rather-long-name.ts': shellGuard(
+        'shell-guard-with-a-rather-long-name',
+        ", when: { command: P.string.startsWith('rm') }",
+      ),
+      'extensions/sg.ts': shellGuard('sg', ''),
+      'extensions/regex-guard.ts': tsExtension(
+        'regex-guard',
+        `hermes.on('intercept_tool_call', () => undefined, { tools: [/^(?:b[\\s_.-]*a[\\s_.-]*s[\\s_.-]*h|s[\\s_.-]*h[\\s_.-]*e[\\s_.-]*l[\\s_.-]*l)$/i, 'write', 'edit', 'patch', 'apply_patch_with_a_long_name'] });`,
+      ),
+    });
+    const run = await hermes(home, 'extensions', 'list', '--cwd', tree());
+    expect(run.code).toBe(0);
+    expect(widest(run.stdout)).toBeLessThanOrEqual(80);
+    const lines = run.stdout.split('\n');
+    for (const line of lines) {
+      expect(line.split('[').length, line).toBe(line.split(']').length);
+    }
+    expect(run.stdout).toMatch(/\[bash,shell\]/);
+    expect(run.stdout).not.toMatch(/\[bash,\s*\n/);
   });
 
   it('leaves --json whole', async () => {

@@ -65,7 +65,7 @@ describe.runIf(built)('hermes extensions enable / disable --project and the proj
     const project = tree({ '.git/HEAD': '', '.hermes/extensions/local.ts': tsExtension('local') });
     const run = await hermes(home, 'disable', 'guard', '--project', '--cwd', project);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/is not trusted \(it has not been trusted\), so its config/);
+    expect(run.stdout).toMatch(/is not trusted yet, so its config/);
     expect(run.stdout).toContain(`hermes extensions trust --cwd ${project}`);
     expect(existsSync(join(home, 'trusted-projects.json'))).toBe(false);
   });

@@ -101,7 +101,11 @@ describe('hermes-extensions/ai-sdk: ask becomes the SDK tool approval', () => {
   }
 
   /** A later turn carries on from the first one's messages and the person's answer. */
-  async function answerTurn(first: Awaited<ReturnType<typeof firstTurn>>, approved: boolean) {
+  async function answerTurn(
+    first: Awaited<ReturnType<typeof firstTurn>>,
+    approved: boolean,
+    reason?: string,
+  ) {
     const request = first.result.content.find((part) => part.type === 'tool-approval-request');
     if (request?.type !== 'tool-approval-request') throw new Error('no approval request');
     const messages: ModelMessage[] = [
@@ -109,7 +113,14 @@ describe('hermes-extensions/ai-sdk: ask becomes the SDK tool approval', () => {
       ...first.result.response.messages,
       {
         role: 'tool',
-        content: [{ type: 'tool-approval-response', approvalId: request.approvalId, approved }],
+        content: [
+          {
+            type: 'tool-approval-response',
+            approvalId: request.approvalId,
+            approved,
+            ...(reason === undefined ? {} : { reason }),
+          },
+        ],
       },
     ];
     return first.runtime.runTurn({ sessionId: 's', turnId: 't2' }, (turn) =>
@@ -157,6 +168,27 @@ describe('hermes-extensions/ai-sdk: ask becomes the SDK tool approval', () => {
     expect(first.ran).toEqual([]);
     expect(second.text).toBe('Done.');
     expect(promptText(first.model.doGenerateCalls[1])).toMatch(/execution-denied/);
+  });
+
+  it('denied, the model is told why the guard asked, with the person’s own reason', async () => {
+    /** The denied call's result, as the model received it. */
+    const deniedOutput = (call: { prompt: unknown } | undefined) =>
+      ((call?.prompt ?? []) as Array<{ role: string; content: unknown }>)
+        .filter((message) => message.role === 'tool')
+        .flatMap((message) => message.content as Array<Record<string, unknown>>)
+        .find((part) => part.toolCallId === 'w1')?.output;
+    const first = await firstTurn();
+    await answerTurn(first, false);
+    expect(deniedOutput(first.model.doGenerateCalls[1])).toEqual({
+      type: 'execution-denied',
+      reason: 'needs approval: writes need a look (asked by careful); the person declined',
+    });
+    const again = await firstTurn();
+    await answerTurn(again, false, 'not now');
+    expect(deniedOutput(again.model.doGenerateCalls[1])).toEqual({
+      type: 'execution-denied',
+      reason: 'needs approval: writes need a look (asked by careful); the person declined: not now',
+    });
   });
 
   it('an approver given to withHermes decides in-process: no approval request', async () => {

@@ -40,7 +40,7 @@ describe('an enabled extension that failed to load (extensions.on_load_error)', 
     });
     expect(runtime.hasHook('intercept_tool_call')).toBe(true);
     expect(logger.lines.map((l) => l.message).join('\n')).toMatch(
-      /"guard".*every tool call is refused/,
+      /"guard".*every tool call is refused/s,
     );
   });
 
@@ -51,7 +51,7 @@ describe('an enabled extension that failed to load (extensions.on_load_error)', 
     const tool = await inTurn(runtime, (t) => t.interceptToolCall(write()));
     expect(tool).toMatchObject({ blocked: false });
     expect(logger.lines.map((l) => l.message).join('\n')).toMatch(
-      /"guard".*tool calls run without it/,
+      /"guard".*tool calls run without it/s,
     );
   });
 

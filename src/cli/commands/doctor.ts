@@ -1,15 +1,17 @@
 import { join } from 'node:path';
 import { match } from 'ts-pattern';
+import { hermesCommand } from '../../command-name.js';
 import { isFile } from '../../config/locations.js';
 import type { ExtensionInfo } from '../../extensions/types.js';
 import { declarationOf, HOOK_NAMES, type HookInput, type HookName } from '../../hooks/index.js';
+import { indentedMessage } from '../../log/message-lines.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { runHook } from '../../runtime/turn.js';
 import {
   cannotTrust,
   inspectProjectTrust,
   trustForRun,
-  whyUntrusted,
+  untrustedStanding,
 } from '../../trust/project-trust.js';
 import { type CommandContext, loadForCommand } from '../context.js';
 import { type Io, paint } from '../io.js';
@@ -57,7 +59,7 @@ export async function doctorCommand(context: CommandContext, options: { json?: b
   } else {
     for (const check of checks) {
       io.out(
-        `${paint(io, STYLES[check.level], MARKS[check.level])} ${check.subject}: ${check.message}`,
+        `${paint(io, STYLES[check.level], MARKS[check.level])} ${check.subject}: ${indentedMessage(check.message, '    ')}`,
       );
       if (check.fix) io.out(`    fix: ${check.fix}`);
     }
@@ -146,8 +148,8 @@ function trustChecks(context: CommandContext): Check[] {
       {
         level: 'warning',
         subject: 'project trust',
-        message: `${trust.root} is trusted for this run only, by HERMES_TRUST_PROJECT=1 (${whyUntrusted(recorded)}): its ${trust.files.length} file(s) of extensions and config are loaded`,
-        fix: `review them, then: hermes extensions trust --cwd ${trust.root}`,
+        message: `${trust.root} is trusted for this run only, by HERMES_TRUST_PROJECT=1 (it ${untrustedStanding(recorded)}): its ${trust.files.length} file(s) of extensions and config are loaded`,
+        fix: `review them, then: ${hermesCommand()} extensions trust --cwd ${trust.root}`,
       },
     ];
   }
@@ -166,7 +168,7 @@ function trustChecks(context: CommandContext): Check[] {
         level: 'error',
         subject: 'project trust',
         message: cannotTrust(trust),
-        fix: 'move the code these name into the project (or out of the extensions folder), then: hermes extensions trust',
+        fix: `move the code these name into the project (or out of the extensions folder), then: ${hermesCommand()} extensions trust`,
       },
     ];
   }
@@ -174,8 +176,8 @@ function trustChecks(context: CommandContext): Check[] {
     {
       level: 'warning',
       subject: 'project trust',
-      message: `${trust.root} is not trusted (${whyUntrusted(trust)}): its ${trust.files.length} file(s) of extensions and config are ignored`,
-      fix: `review them, then: hermes extensions trust --cwd ${trust.root}`,
+      message: `${trust.root} ${untrustedStanding(trust)}: its ${trust.files.length} file(s) of extensions and config are ignored`,
+      fix: `review them, then: ${hermesCommand()} extensions trust --cwd ${trust.root}`,
     },
   ];
 }

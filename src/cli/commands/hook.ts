@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { hermesCommand } from '../../command-name.js';
+import { findProjectRoot, hermesHome } from '../../config/locations.js';
 import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../../host/command-hook/agents.js';
 import { wrappedHookCommand } from '../../host/command-hook/hook-wrapper.js';
 import { inspectInstalledHooks } from '../../host/command-hook/installed.js';
@@ -100,7 +102,7 @@ export async function hookInstallCommand(
     if (other.file === file) continue;
     const flag = other.scope === 'user' ? '' : ` --${other.scope} --cwd ${project}`;
     io.out(
-      `${other.file} runs the hermes hook too, so ${agent.title} would run it twice; remove one: hermes hook uninstall ${agent.name}${flag}`,
+      `${other.file} runs the hermes hook too, so ${agent.title} would run it twice; remove one: ${hermesCommand()} hook uninstall ${agent.name}${flag}`,
     );
   }
   if (shared && project !== undefined) {
@@ -143,7 +145,10 @@ function agentNamed(name: string): CommandHookAgent {
 
 /**
  * The settings file the options name, the project it belongs to, and whether it is shared with
- * the project (its command must then name no path of this machine).
+ * the project (its command must then name no path of this machine). The project is the one the
+ * folder belongs to, as every other command finds it (findProjectRoot), then the folder the
+ * agent reads the project's hooks in (`projectCommandRoot`: Codex's git root): a settings file
+ * in a subfolder would never be read.
  */
 function settingsTarget(
   agent: CommandHookAgent,
@@ -151,7 +156,9 @@ function settingsTarget(
 ): { file: string; project?: string; shared: boolean } {
   if (!options.project && !options.local)
     return { file: agent.settingsFile(undefined), shared: false };
-  const project = resolve(options.cwd ?? process.cwd());
+  const project = agent.projectCommandRoot(
+    findProjectRoot(resolve(options.cwd ?? process.cwd()), hermesHome()),
+  );
   if (!options.local) return { file: agent.settingsFile(project), project, shared: true };
   const file = agent.localSettingsFile(project);
   if (file === undefined)

@@ -1,7 +1,11 @@
+import { hermesCommand } from '../../command-name.js';
 import type { ExtensionInfo } from '../../extensions/types.js';
-import { cannotTrust, trustForRun, whyUntrusted } from '../../trust/project-trust.js';
+import { indentedMessage } from '../../log/message-lines.js';
+import { cannotTrust, trustForRun, untrustedStanding } from '../../trust/project-trust.js';
 import { type CommandContext, loadForCommand } from '../context.js';
 import { type Io, paint } from '../io.js';
+import { advice, shownBy } from './doctor/advice.js';
+import type { HookLabel } from './list/hook-labels.js';
 import { type ListRow, layOut } from './list/layout.js';
 
 /** `hermes extensions list [--json]`: every discovered extension and what it hooks. */
@@ -27,10 +31,16 @@ export async function listCommand(context: CommandContext, options: { json?: boo
     );
     for (const line of layOut(rows, io.columns ?? 80)) io.out(line);
   }
-  const unread = runtime.diagnostics.filter((d) => d.code === 'CONFIG_UNKNOWN_KEY');
-  if (unread.length > 0) {
-    io.out('');
-    for (const d of unread) io.out(`${paint(io, 'yellow', 'warning')}: ${d.message}`);
+  // What no row shows — a configured path that does not exist, a config key nobody reads — is
+  // said under the table, as doctor says it (with its fix), so no guard goes missing unseen.
+  const loose = runtime.diagnostics.filter((d) => shownBy(d.code) === 'itself');
+  if (loose.length > 0) io.out('');
+  for (const d of loose) {
+    const label =
+      d.severity === 'error' ? paint(io, 'red', 'error') : paint(io, 'yellow', 'warning');
+    const where = d.file === undefined || d.message.includes(d.file) ? '' : ` (${d.file})`;
+    io.out(`${label}: ${indentedMessage(d.message, '  ')}${where}`);
+    io.out(`    fix: ${advice(d.code).fix}`);
   }
   const trust = trustForRun({ cwd: context.cwd, home: context.home });
   if (trust.state === 'override') {
@@ -39,7 +49,7 @@ export async function listCommand(context: CommandContext, options: { json?: boo
       `Project ${trust.root} is not trusted, but HERMES_TRUST_PROJECT=1 trusts it for this run: its extensions and config are loaded.`,
     );
     io.out(
-      `To trust it for good, review its ${trust.files.length} file(s), then: hermes extensions trust --cwd ${trust.root}`,
+      `To trust it for good, review its ${trust.files.length} file(s), then: ${hermesCommand()} extensions trust --cwd ${trust.root}`,
     );
   } else if (!trust.trusted) {
     io.out('');
@@ -47,31 +57,38 @@ export async function listCommand(context: CommandContext, options: { json?: boo
       io.out(`Project ${trust.root} is not trusted: ${cannotTrust(trust)}`);
     } else {
       io.out(
-        `Project ${trust.root} is not trusted (${whyUntrusted(trust)}): its extensions and config are ignored.`,
+        `Project ${trust.root} ${untrustedStanding(trust)}: its extensions and config are ignored.`,
       );
       io.out(
-        `Review its ${trust.files.length} file(s), then trust it with: hermes extensions trust --cwd ${trust.root}`,
+        `Review its ${trust.files.length} file(s), then trust it with: ${hermesCommand()} extensions trust --cwd ${trust.root}`,
       );
     }
   }
   return 0;
 }
 
-function describeHooks(ext: ExtensionInfo): string[] {
-  return ext.hooks.map(
-    (h) =>
-      `${h.hook}@${h.priority}${h.phase ? `:${h.phase}` : ''}${h.tools ? `[${abbreviate(h.tools)}]` : ''}${h.when ? '(when)' : ''}`,
-  );
+function describeHooks(ext: ExtensionInfo): HookLabel[] {
+  return ext.hooks.map((h) => ({
+    head: `${h.hook}@${h.priority}${h.phase ? `:${h.phase}` : ''}`,
+    ...(h.tools ? { tools: h.tools } : {}),
+    when: Boolean(h.when),
+  }));
 }
 
-/** The longest reason shown in the table; `hermes extensions doctor` shows all of it. */
+/** The longest line and the most lines of a reason the table shows; `doctor` shows all of it. */
 const MAX_REASON = 300;
+const MAX_REASON_LINES = 8;
 
-/** What the table says about an extension: why it failed, else its description. */
+/**
+ * What the table says about an extension: why it failed, else its description. A reason of
+ * several problems keeps each on a line of its own (indentedMessage).
+ */
 function about(ext: ExtensionInfo): string {
   if (ext.status !== 'error') return ext.description ?? '';
-  const reason = (ext.reason ?? 'failed to load').replace(/\s+/g, ' ').trim();
-  return reason.length > MAX_REASON ? `${reason.slice(0, MAX_REASON - 1)}…` : reason;
+  return indentedMessage(ext.reason ?? 'failed to load', '  ', MAX_REASON_LINES)
+    .split('\n')
+    .map((line) => (line.length > MAX_REASON ? `${line.slice(0, MAX_REASON - 1)}…` : line))
+    .join('\n');
 }
 
 function statusWord(io: Io, ext: ExtensionInfo): string {
@@ -85,11 +102,4 @@ function statusWord(io: Io, ext: ExtensionInfo): string {
     default:
       return paint(io, 'dim', ext.status);
   }
-}
-
-/** A long tool matcher, shortened for the table (`--json` has all of it). */
-function abbreviate(tools: readonly string[]): string {
-  return tools.length <= 4
-    ? tools.join(',')
-    : `${tools.slice(0, 3).join(',')},+${tools.length - 3}`;
 }

@@ -1,10 +1,12 @@
 import { match, P } from 'ts-pattern';
 import type { ChainOutcome, ChainStep } from '../../chain/outcome.js';
+import { hermesCommand } from '../../command-name.js';
 import { assertHookName } from '../../extensions/hook-names.js';
 import type { DiagnosticCode, ExtensionStatus } from '../../extensions/types.js';
 import type { LlmRequest } from '../../hooks/before-llm-call.js';
 import { declarationOf, type HookInput, type HookName } from '../../hooks/index.js';
 import { readPayload } from '../../hooks/payload.js';
+import { indentedMessage } from '../../log/message-lines.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { runHook } from '../../runtime/turn.js';
 import { type CommandContext, loadForCommand } from '../context.js';
@@ -123,20 +125,20 @@ function showNotRunning(io: Io, held: readonly NotRunning[], runtime: Runtime): 
   for (const { name, status, path, reason } of held) {
     const style = status === 'error' ? 'red' : status === 'disabled' ? 'dim' : 'yellow';
     const where = path === undefined ? '' : `, ${path}`;
-    io.out(`${paint(io, style, 'Not running')}: ${name} (${status}${where}): ${oneLine(reason)}`);
+    io.out(
+      `${paint(io, style, 'Not running')}: ${name} (${status}${where}): ${indentedMessage(reason, '    ')}`,
+    );
   }
   if (runtime.loadFailures.length > 0) {
     io.out(
-      'An enabled extension failed to load, so this is not what the agent would decide with it (exit 1): hermes extensions doctor shows why.',
+      `An enabled extension failed to load, so this is not what the agent would decide with it (exit 1): ${hermesCommand()} extensions doctor shows why.`,
     );
   }
   if (held.some((h) => h.status === 'untrusted')) {
-    io.out(`Review the project's code, then: hermes extensions trust --cwd ${runtime.projectRoot}`);
+    io.out(
+      `Review the project's code, then: ${hermesCommand()} extensions trust --cwd ${runtime.projectRoot}`,
+    );
   }
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ').trim();
 }
 
 /** What the chain decided: blocked, passed with an ask (who asked, why), or passed. */
@@ -145,7 +147,7 @@ function verdict(outcome: ChainOutcome<unknown>, io: Io): string[] {
   return match(outcome)
     .with({ blocked: true }, ({ blockedBy, message }) => [
       `${paint(io, 'red', 'BLOCKED')} by ${blockedBy}:`,
-      `  ${message}`,
+      `  ${indentedMessage(message, '    ')}`,
     ])
     .with({ ask: P.nonNullable }, ({ ask }) => [
       `${paint(io, 'yellow', 'NEEDS APPROVAL')}: ${ask.askedBy} asks a person before this call runs:`,

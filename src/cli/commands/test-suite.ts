@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { hermesCommand } from '../../command-name.js';
 import type { ExtensionInfo } from '../../extensions/types.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
 import { type CommandContext, loadForCommand } from '../context.js';
@@ -30,7 +31,7 @@ export async function testSuiteCommand(
   if (suites.length === 0) {
     throw new CliError(
       name === undefined
-        ? 'no extension has test files (*.test.ts beside its index.ts, as `hermes extensions init` makes)'
+        ? `no extension has test files (*.test.ts beside its index.ts, as \`${hermesCommand()} extensions init\` makes)`
         : `extension "${name}" has no test files (*.test.ts beside its entry)`,
       2,
     );
@@ -78,7 +79,7 @@ async function suitesFor(context: CommandContext, name: string | undefined): Pro
   );
   if (name !== undefined && chosen.length === 0) {
     throw new CliError(
-      `no extension named "${name}" (hermes extensions list shows what was found)`,
+      `no extension named "${name}" (${hermesCommand()} extensions list shows what was found)`,
       2,
     );
   }
@@ -87,7 +88,7 @@ async function suitesFor(context: CommandContext, name: string | undefined): Pro
     if (ext.status === 'untrusted') {
       if (name === undefined) continue;
       throw new CliError(
-        `"${name}" is project code and the project is not trusted; its tests would run it. Review it, then run: hermes extensions trust`,
+        `"${name}" is project code and the project is not trusted; its tests would run it. Review it, then run: ${hermesCommand()} extensions trust`,
         2,
       );
     }

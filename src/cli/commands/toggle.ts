@@ -7,11 +7,12 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { hermesCommand } from '../../command-name.js';
 import { findProjectConfig } from '../../config/find-project-config.js';
 import { findProjectRoot } from '../../config/locations.js';
 import { didYouMean } from '../../config/suggest.js';
 import { insideRelative } from '../../fs/paths.js';
-import { whyUntrusted } from '../../trust/project-trust.js';
+import { untrustedStanding, whyUntrusted } from '../../trust/project-trust.js';
 import { type TrustedEdit, writeTrustedEdit } from '../../trust/trusted-edit.js';
 import { type CommandContext, loadForCommand } from '../context.js';
 import { CliError, type Io } from '../io.js';
@@ -37,7 +38,7 @@ export async function toggleCommand(
     const suggestion = didYouMean(name, known);
     const hint = suggestion ? ` Did you mean "${suggestion}"?` : '';
     throw new CliError(
-      `unknown extension "${name}".${hint} Known: ${known.length > 0 ? known.join(', ') : 'none'} (see hermes extensions list).`,
+      `unknown extension "${name}".${hint} Known: ${known.length > 0 ? known.join(', ') : 'none'} (see ${hermesCommand()} extensions list).`,
       2,
     );
   }
@@ -125,7 +126,7 @@ function leadsOut(path: string, realRoot: string): boolean {
 
 /** What the edit did to the project's trust, which covers the file it changed. */
 function tellTrust(io: Io, { before, after, renewed }: TrustedEdit): void {
-  const trustCommand = `  hermes extensions trust --cwd ${after.root}`;
+  const trustCommand = `  ${hermesCommand()} extensions trust --cwd ${after.root}`;
   if (renewed) {
     io.out(
       before.state === 'trusted'
@@ -140,7 +141,7 @@ function tellTrust(io: Io, { before, after, renewed }: TrustedEdit): void {
     );
   } else {
     io.out(
-      `The project ${after.root} is not trusted (${whyUntrusted(before)}), so its config — this edit too — is ignored until you review it and trust it:`,
+      `The project ${after.root} ${untrustedStanding(before)}, so its config — this edit too — is ignored until you review it and trust it:`,
     );
   }
   io.out(trustCommand);

@@ -27,6 +27,7 @@ import type {
 import { type ToolSet, wrapLanguageModel } from 'ai';
 import { type Turn, turnTelemetry } from '../../runtime/turn.js';
 import type { ApprovalRequest, Approver } from '../approval.js';
+import { withDeniedReasons } from './denied-reasons.js';
 import { observed, observedStream } from './observed.js';
 import { fromSdkPrompt, toSdkPrompt } from './prompt.js';
 import { offeredOnly } from './restrict.js';
@@ -47,7 +48,10 @@ export function hermesMiddleware(turn: Turn): LanguageModelV3Middleware {
   let iteration = 0;
   return {
     specificationVersion: 'v3',
-    async transformParams({ params, model }) {
+    async transformParams({ params: given, model }) {
+      // A call a person denied: its result says why the guard asked (denied-reasons.ts).
+      const denied = withDeniedReasons(given.prompt, turn.sessionId);
+      const params = denied === given.prompt ? given : { ...given, prompt: denied };
       const request = fromSdkPrompt(params.prompt);
       const outcome = await turn.beforeLlmCall({
         ...request,

@@ -113,7 +113,9 @@ function textOf(parts: ReadonlyArray<{ type: string; text?: string }>): string {
     .join('');
 }
 
-function outputText(output: { type: string; value?: unknown }): string {
+function outputText(output: { type: string; value?: unknown; reason?: string }): string {
+  // A denied call has no value: its reason is what the model reads.
+  if (output.type === 'execution-denied') return `execution denied: ${output.reason ?? ''}`.trim();
   if (typeof output.value === 'string') return output.value;
   return JSON.stringify(output.value ?? null);
 }

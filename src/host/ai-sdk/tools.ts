@@ -12,6 +12,7 @@ import {
 } from '../approval.js';
 import { blockedToolError } from '../blocked-tool-result.js';
 import { approvedInMessages } from './approvals.js';
+import { rememberAsk } from './denied-reasons.js';
 
 /** How a wrapped `execute` is called; the SDK's own options type differs between versions. */
 type Execute = (
@@ -127,6 +128,7 @@ export function hermesTools<T extends ToolSet>(
       const request = askOf(name, context.toolCallId, settled);
       if (request !== undefined) {
         pendingApprovals.set(context.toolCallId, request);
+        rememberAsk(request);
         // The call does not run in this step; if approved later, it is a call of its own.
         done('blocked', { awaiting_approval: request.message, extension: request.askedBy });
         return true;

@@ -1,3 +1,4 @@
+import { hermesCommand } from '../../command-name.js';
 import type { Logger } from '../../log/logger.js';
 import { hookDeadlineMs } from '../hook-deadline.js';
 import type { CommandHookAgent } from './agents.js';
@@ -147,7 +148,7 @@ export function lateAnswer(
   deadlineMs: number,
 ): HookAnswer {
   const seconds = Number((deadlineMs / 1000).toFixed(1));
-  const why = `the extensions did not decide within ${seconds} s (HERMES_HOOK_DEADLINE_MS); a handler or an extension's loading is hanging — \`hermes extensions doctor\` runs every hook and names slow ones`;
+  const why = `the extensions did not decide within ${seconds} s (HERMES_HOOK_DEADLINE_MS); a handler or an extension's loading is hanging — \`${hermesCommand()} extensions doctor\` runs every hook and names slow ones`;
   return render(failed(agent, eventName, why));
 }
 

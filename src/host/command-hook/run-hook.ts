@@ -1,7 +1,7 @@
 import { ConfigError } from '../../config/errors.js';
 import { hermesHome, hermesHomeProblem } from '../../config/locations.js';
 import type { Logger } from '../../log/logger.js';
-import { describeLoadFailures } from '../../runtime/load-failures.js';
+import { describeLoadFailures, followedBy } from '../../runtime/load-failures.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { answerToolResults } from './after-tools.js';
 import type { CommandHookAgent } from './agents.js';
@@ -336,7 +336,9 @@ function sessionNotices(runtime: Runtime): Notice[] {
       runtime.onLoadError === 'block'
         ? 'every tool call is refused until it is fixed (extensions.on_load_error: block)'
         : 'tool calls run without it (extensions.on_load_error: warn)';
-    notices.push(`Hermes: ${describeLoadFailures(runtime.loadFailures)}; ${consequence}.`);
+    notices.push(
+      followedBy(`Hermes: ${describeLoadFailures(runtime.loadFailures)}`, '; ', `${consequence}.`),
+    );
   }
   return notices;
 }

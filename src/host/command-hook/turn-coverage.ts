@@ -1,3 +1,4 @@
+import { hermesCommand } from '../../command-name.js';
 import type { CommandHookAgent } from './agents.js';
 import { turnIdOf } from './observed.js';
 import type { Notice, StoredTurn, TurnStore, UncheckedCall } from './turn-store.js';
@@ -75,8 +76,8 @@ export function uncheckedNotice(
     `Hermes: ${count} tool call${one ? '' : 's'} of this turn ran without a decision of the`,
     `hermes hook (${shown.join(', ')}): ${agent.title} reported ${their} outcome, but the hook's`,
     `PreToolUse never answered for ${them}, so no extension checked ${them}. Check with`,
-    '`hermes extensions doctor` that the hook starts, and that its PreToolUse entry covers every',
-    `tool (\`hermes hook install ${agent.name}\` puts it there). Told once per session.`,
+    `\`${hermesCommand()} extensions doctor\` that the hook starts, and that its PreToolUse entry covers every`,
+    `tool (\`${hermesCommand()} hook install ${agent.name}\` puts it there). Told once per session.`,
   ].join(' ');
   return { key: NOTICE_KEY, text };
 }

@@ -1,6 +1,7 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { extname, relative, sep } from 'node:path';
+import { hermesCommand } from '../../command-name.js';
 import { sha256 } from '../../fs/digest.js';
 import { banner, header } from './bundle-format.js';
 import { frameworkNamespace, isFrameworkSpecifier } from './framework.js';
@@ -167,12 +168,12 @@ function readInput(
     const trusted = allowed.get(path);
     if (trusted === undefined) {
       throw new Error(
-        `imports ${path}, which is not part of what was trusted; review it and run \`hermes extensions trust\``,
+        `imports ${path}, which is not part of what was trusted; review it and run \`${hermesCommand()} extensions trust\``,
       );
     }
     if (trusted !== digest) {
       throw new Error(
-        `imports ${path}, which changed since the project was trusted; review it and run \`hermes extensions trust\``,
+        `imports ${path}, which changed since the project was trusted; review it and run \`${hermesCommand()} extensions trust\``,
       );
     }
   }

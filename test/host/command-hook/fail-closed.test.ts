@@ -82,7 +82,7 @@ describe.runIf(built).each(['claude-code', 'codex'] as const)(
       });
       const first = await ask(home, read);
       expect(first.output?.hookSpecificOutput).toBeUndefined();
-      expect(first.output?.systemMessage).toMatch(/"broken-guard".*tool calls run without it/);
+      expect(first.output?.systemMessage).toMatch(/"broken-guard".*tool calls run without it/s);
       const second = await ask(home, prompt);
       expect(second.output).toBeUndefined();
     });

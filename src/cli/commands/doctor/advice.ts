@@ -1,4 +1,5 @@
 import { match } from 'ts-pattern';
+import { hermesCommand } from '../../../command-name.js';
 import type { DiagnosticCode } from '../../../extensions/types.js';
 import { HOOK_NAMES } from '../../../hooks/index.js';
 import { OBSERVER_EVENTS } from '../../../observe/events.js';
@@ -62,7 +63,7 @@ function fixFor(code: DiagnosticCode): string {
     .with(
       'DISABLED_NOT_FOUND',
       () =>
-        'correct the name in extensions.disabled (`hermes extensions list` names them) or remove it',
+        `correct the name in extensions.disabled (\`${hermesCommand()} extensions list\` names them) or remove it`,
     )
     .with(
       'PATH_OUTSIDE_PROJECT',
@@ -72,7 +73,7 @@ function fixFor(code: DiagnosticCode): string {
       'GLOBAL_DIR_IN_PROJECT',
       () => "set global_dir in $HERMES_HOME/config.yaml, or remove it from the project's config",
     )
-    .with('UNTRUSTED', () => 'hermes extensions trust')
+    .with('UNTRUSTED', () => `${hermesCommand()} extensions trust`)
     .exhaustive();
 }
 

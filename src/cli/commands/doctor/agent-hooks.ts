@@ -1,3 +1,4 @@
+import { hermesCommand } from '../../../command-name.js';
 import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../../../host/command-hook/agents.js';
 import { type InstalledHook, inspectInstalledHooks } from '../../../host/command-hook/installed.js';
 import type { Runtime } from '../../../runtime/runtime.js';
@@ -29,7 +30,7 @@ function installedHookCheck(
   projectRoot: string,
 ): Check {
   const subject = `${agent.title} hook (${hook.file})`;
-  const fix = `hermes hook install ${agent.name}${hook.scope === 'user' ? '' : ` --${hook.scope} --cwd ${projectRoot}`}`;
+  const fix = `${hermesCommand()} hook install ${agent.name}${hook.scope === 'user' ? '' : ` --${hook.scope} --cwd ${projectRoot}`}`;
   if (hook.missing.length > 0 && hook.project) {
     return {
       level: 'error',

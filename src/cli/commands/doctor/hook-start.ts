@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
+import { hermesCommand } from '../../../command-name.js';
 import type { CommandHookAgent } from '../../../host/command-hook/agents.js';
 import type { InstalledHook } from '../../../host/command-hook/installed.js';
 
@@ -41,8 +42,8 @@ export function hookStartProblem(
   return {
     message: `its command runs ${hook.argv.slice(0, -2).join(' ')}, which does not start (${why}): ${failingHookMeans(agent, hook)}`,
     fix: hook.project
-      ? 'npm install (in the project), then hermes extensions doctor again'
-      : `hermes hook install ${agent.name} with a working hermes-extensions`,
+      ? `npm install (in the project), then ${hermesCommand()} extensions doctor again`
+      : `${hermesCommand()} hook install ${agent.name} with a working hermes-extensions`,
   };
 }
 
