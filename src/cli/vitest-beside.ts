@@ -34,8 +34,3 @@ export function installVitestAdvice(): string {
     ? `npm i -g vitest (beside the global hermes-extensions in ${dirname(PACKAGE_ROOT)})`
     : `npm i -D vitest`;
 }
-
-/** The command line as the user runs it: through npx when it is a project's dependency. */
-export function hermesCommand(): string {
-  return projectOfFramework() === undefined ? 'hermes' : 'npx hermes';
-}

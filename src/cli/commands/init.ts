@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { hermesCommand } from '../../command-name.js';
 import { findProjectRoot } from '../../config/locations.js';
 import { EXTENSION_NAME_PATTERN } from '../../extensions/define.js';
 import type { CommandContext } from '../context.js';
 import { CliError, type Io } from '../io.js';
 import {
-  hermesCommand,
   installVitestAdvice,
   projectOfFramework,
   vitestBesideFramework,
