@@ -36,6 +36,32 @@ export interface ShownCall {
   back(outcome: ChainOutcome<Args>): ChainOutcome<Args>;
 }
 
+/** Argument names already judged: tools send the same few names on every call. */
+const judgedNames = new Map<string, boolean>();
+
+function isPathName(key: string): boolean {
+  let known = judgedNames.get(key);
+  if (known === undefined) {
+    known = PATH_NAMES.has(nameOf(key));
+    // Bounded: a host that makes up names per call must not grow it without end.
+    if (judgedNames.size < 1024) judgedNames.set(key, known);
+  }
+  return known;
+}
+
+/**
+ * Whether the path could be shown otherwise: it is absolute, or has a `.` segment or a doubled
+ * slash. A plain relative path (`src/a.ts`), the common case, costs no more than this test.
+ */
+function mayChange(path: string): boolean {
+  return (
+    path.charCodeAt(0) === 47 /* / */ ||
+    path.includes('./') ||
+    path.includes('//') ||
+    path.endsWith('/.')
+  );
+}
+
 /** How one path argument was shown to the chain, so a rewrite can be put back in the host's form. */
 interface Shown {
   key: string;
@@ -74,18 +100,18 @@ export class ToolCallPaths {
   shown(args: Args): ShownCall | undefined {
     // The filesystem root (a host started in `/`) holds everything: nothing is "the project".
     if (this.#root === '/') return undefined;
-    const changed: Shown[] = [];
+    let changed: Shown[] | undefined;
     for (const key in args) {
-      if (!Object.hasOwn(args, key) || !PATH_NAMES.has(nameOf(key))) continue;
+      // By name first: a file's content may be long, and is never scanned.
+      if (!isPathName(key) || !Object.hasOwn(args, key)) continue;
       const sent = args[key];
-      const shown = Array.isArray(sent)
-        ? this.#list(sent)
-        : typeof sent === 'string'
-          ? this.#path(sent)
-          : sent;
-      if (shown !== sent) changed.push({ key, sent, shown });
+      if (typeof sent === 'string' ? !mayChange(sent) : !Array.isArray(sent)) continue;
+      const shown = typeof sent === 'string' ? this.#path(sent) : this.#list(sent as unknown[]);
+      if (shown === sent) continue;
+      if (changed === undefined) changed = [];
+      changed.push({ key, sent, shown });
     }
-    if (changed.length === 0) return undefined;
+    if (changed === undefined) return undefined;
     const view: Args = { ...args };
     for (const { key, shown } of changed) view[key] = shown;
     return {
@@ -105,7 +131,7 @@ export class ToolCallPaths {
   }
 
   #path(sent: string): string {
-    if (sent === '' || sent.split('/').includes('..')) return sent;
+    if (!mayChange(sent) || sent.split('/').includes('..')) return sent;
     const normal = posix.normalize(sent);
     if (!isAbsolute(normal)) return normal === sent ? sent : normal;
     return this.#below(this.#root, normal) ?? this.#below(this.#real(), normal) ?? normal;
