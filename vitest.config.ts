@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig } from 'vitest/config';
@@ -52,7 +53,7 @@ export default defineConfig({
     // Most of a test's time is spent waiting on a child process (the command line, a hook, the
     // daemon, a sandboxed shell), not on a core: more files than cores run at once, where the
     // default is one fewer worker than cores (one, on a 2-core machine).
-    maxWorkers: 4,
+    maxWorkers: Math.max(4, availableParallelism()),
     projects: [
       {
         extends: true,
