@@ -50,10 +50,12 @@ export default defineConfig({
     // file, cleans up what the shared support modules made and puts back what a file changed.
     isolate: false,
     setupFiles: ['test/support/each-file.ts'],
-    // Most of a test's time is spent waiting on a child process (the command line, a hook, the
-    // daemon, a sandboxed shell), not on a core: more files than cores run at once, where the
-    // default is one fewer worker than cores (one, on a 2-core machine).
-    maxWorkers: Math.max(4, availableParallelism()),
+    // Much of a test's time is spent waiting on a child process (the command line, a hook, the
+    // daemon, a sandboxed shell) or a timer: more files than cores run at once, where the default
+    // is one fewer worker than cores (one, on a 2-core machine). Not many more: each worker's
+    // tests then get less of a core, and the longest ones near the limit that only has to catch
+    // a hang.
+    maxWorkers: Math.max(3, availableParallelism()),
     projects: [
       {
         extends: true,
