@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
 
@@ -44,11 +45,30 @@ export default defineConfig({
     // And a `hermes hook` run by a test answers in-process, as it did before the hook daemon,
     // instead of starting a daemon per test home; the daemon's tests turn it back on.
     env: { HERMES_SLOW_LOAD_MS: '600000', HERMES_DAEMON: '0' },
+    // A worker runs many files in one process and loads the framework once for them: loading it
+    // anew per file cost about a second of CPU each. test/support/each-file.ts, run before every
+    // file, cleans up what the shared support modules made and puts back what a file changed.
+    isolate: false,
+    setupFiles: ['test/support/each-file.ts'],
+    // Much of a test's time is spent waiting on a child process (the command line, a hook, the
+    // daemon, a sandboxed shell) or a timer: more files than cores run at once, where the default
+    // is one fewer worker than cores (one, on a 2-core machine). Not many more: each worker's
+    // tests then get less of a core, and the longest ones near the limit that only has to catch
+    // a hang.
+    maxWorkers: Math.max(3, availableParallelism()),
     projects: [
       {
         extends: true,
-        test: { name: 'all', include: ['test/**/*.test.ts', 'extensions/**/*.test.ts'] },
+        test: {
+          name: 'all',
+          include: ['test/**/*.test.ts', 'extensions/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/e2e/**'],
+        },
       },
+      // The end-to-end tests: the real agents' command lines (test/e2e) and the packed package
+      // installed as a user installs it. A minute or more each, so `npm test` leaves them out
+      // (`--project=!e2e`) and `npm run test:e2e` runs them; CI runs both (.ci/run).
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'] } },
       // The AI SDK adapter again, against AI SDK 7: the SDK's loop, its middleware and its mock
       // models are v7's; the adapter is the same code. Where it is not installed the project is
       // left out (test/host/ai-sdk.test.ts says so), except in CI, where the missing SDK fails.

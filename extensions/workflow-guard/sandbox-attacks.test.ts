@@ -14,7 +14,10 @@ import {
   project,
   run,
   testHome,
+  useAttackHomes,
 } from '../../test/support/sandbox-attack.js';
+
+useAttackHomes();
 
 /**
  * Attempts, as the model the guard constrains (no plan, default config), to change src/ or to run

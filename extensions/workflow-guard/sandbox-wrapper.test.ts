@@ -4,7 +4,16 @@ import { defineExtension, rewrite } from 'hermes-extensions';
 import { sandboxedShellCallOf, sandboxShellCall } from 'hermes-extensions/policy';
 import { describe, expect, it } from 'vitest';
 import { sandbox, sandboxMissingTest, treeDigest } from '../../test/support/sandbox.js';
-import { call, decide, options, project, run } from '../../test/support/sandbox-attack.js';
+import {
+  call,
+  decide,
+  options,
+  project,
+  run,
+  useAttackHomes,
+} from '../../test/support/sandbox-attack.js';
+
+useAttackHomes();
 
 /**
  * Attempts, as the model the guard constrains (no plan), to pass something else off as the guard's

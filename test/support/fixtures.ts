@@ -1,13 +1,13 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach } from 'vitest';
 
 const made: string[] = [];
 
-afterEach(() => {
+/** Removes the folders `tree` made; after each test (test/support/each-file.ts). */
+export function removeTrees(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+}
 
 /**
  * A real folder tree in a temp dir: `{ 'a/b.ts': 'source' }`. Returns the folder (real path, so

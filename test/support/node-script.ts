@@ -1,14 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { afterEach } from 'vitest';
 import { root } from './run-bin.js';
 
 const running = new Set<ChildProcess>();
 
-// A test that fails half-way must not leave a process holding a lock behind it.
-afterEach(() => {
+/**
+ * Kills the scripts still running, after each test (test/support/each-file.ts): a test that fails
+ * half-way must not leave a process holding a lock behind it.
+ */
+export function killScripts(): void {
   for (const child of running) child.kill('SIGKILL');
   running.clear();
-});
+}
 
 /** The built package's module at `path` (below `dist/`), as a script imports it. */
 export function distModule(path: string): string {

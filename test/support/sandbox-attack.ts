@@ -22,19 +22,26 @@ let home = '';
 
 /** This test's home folder (a new one per test). */
 export const testHome = () => home;
-beforeAll(() => {
-  process.env.HERMES_HOME = mkdtempSync(join(tmpdir(), 'hermes-sandbox-home-'));
-});
-beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), 'hermes-attack-home-'));
-  mkdirSync(join(home, '.npm/_logs'), { recursive: true });
-  mkdirSync(join(home, '.claude/debug'), { recursive: true });
-  process.env.HOME = home;
-});
-afterEach(() => {
-  process.env.HOME = realHome;
-  rmSync(home, { recursive: true, force: true });
-});
+
+/**
+ * Gives the calling test file its own settings home and each of its tests a home folder. Called
+ * by each file, not when this module loads: test files share loaded modules (vitest.config.ts).
+ */
+export function useAttackHomes(): void {
+  beforeAll(() => {
+    process.env.HERMES_HOME = mkdtempSync(join(tmpdir(), 'hermes-sandbox-home-'));
+  });
+  beforeEach(() => {
+    home = mkdtempSync(join(tmpdir(), 'hermes-attack-home-'));
+    mkdirSync(join(home, '.npm/_logs'), { recursive: true });
+    mkdirSync(join(home, '.claude/debug'), { recursive: true });
+    process.env.HOME = home;
+  });
+  afterEach(() => {
+    process.env.HOME = realHome;
+    rmSync(home, { recursive: true, force: true });
+  });
+}
 
 export function project(files: Record<string, string> = {}) {
   const root = tree({ 'src/app.ts': 'export const app = 1;\n', 'plans/.keep': '', ...files });

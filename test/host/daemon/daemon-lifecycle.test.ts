@@ -55,8 +55,20 @@ describe.runIf(built)('the hook daemon process', () => {
       }),
     );
     try {
-      // Those that lost the race exit by themselves (at once, or once they see the path taken).
-      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      // Those that lost the race exit by themselves (at once, or once they see the path taken):
+      // waited for as they exit, not for a fixed time a loaded machine may need more than. Should
+      // one stay, the wait ends after 20 s and the count below says so.
+      const exits = starts.map((child) => ended(child));
+      let exitedCount = 0;
+      await Promise.race([
+        new Promise<void>((resolve) => {
+          for (const exit of exits)
+            void exit.then(() => {
+              if (++exitedCount === starts.length - 1) resolve();
+            });
+        }),
+        new Promise((resolve) => setTimeout(resolve, 20_000)),
+      ]);
       const alive = starts.filter((c) => c.exitCode === null && c.signalCode === null);
       expect(alive).toHaveLength(1);
       const socket = (await runBin(['daemon', 'status', '--json'], env)).stdout;

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { afterEach, expect } from 'vitest';
+import { expect } from 'vitest';
 import { DAEMON_ACK, DAEMON_PROTOCOL } from '../../../src/host/daemon/protocol.js';
 import { type Answer, bin, runProcess } from '../../support/run-bin.js';
 
@@ -11,10 +11,14 @@ const folders: string[] = [];
 /** Each daemon's environment, by socket: what a hook that reaches it has (askHook sends it). */
 const environments = new Map<string, Record<string, string>>();
 
-afterEach(async () => {
+/**
+ * Stops the daemons a test started and removes its socket folders; after each test
+ * (test/support/each-file.ts).
+ */
+export async function stopDaemons(): Promise<void> {
   await Promise.all(started.splice(0).map((child) => ended(child, 'SIGTERM')));
   for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+}
 
 /** A short folder for the sockets (a socket path must stay under about 100 bytes), mode 700. */
 export function socketFolder(): string {
