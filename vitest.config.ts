@@ -62,13 +62,17 @@ export default defineConfig({
         test: {
           name: 'all',
           include: ['test/**/*.test.ts', 'extensions/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/e2e/**'],
+          exclude: [...configDefaults.exclude, 'test/e2e/**', 'test/packaging/**'],
         },
       },
       // The end-to-end tests: the real agents' command lines (test/e2e) and the packed package
-      // installed as a user installs it. A minute or more each, so `npm test` leaves them out
-      // (`--project=!e2e`) and `npm run test:e2e` runs them; CI runs both (.ci/run).
-      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'] } },
+      // installed as a user installs it, with npm and pip (test/e2e, test/packaging). A minute
+      // or more each, so `npm test` leaves them out (`--project=!e2e`) and `npm run test:e2e`
+      // runs them; CI runs both (.ci/run).
+      {
+        extends: true,
+        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts', 'test/packaging/**/*.test.ts'] },
+      },
       // The AI SDK adapter again, against AI SDK 7: the SDK's loop, its middleware and its mock
       // models are v7's; the adapter is the same code. Where it is not installed the project is
       // left out (test/host/ai-sdk.test.ts says so), except in CI, where the missing SDK fails.
