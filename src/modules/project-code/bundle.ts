@@ -73,7 +73,7 @@ export async function bundleProjectModule(
   const unresolved: string[] = [];
   // A plugin's throw reaches the caller wrapped in the bundler's summary: keep the first as it was.
   let refused: Error | undefined;
-  const { rolldown } = await loadRolldown();
+  const [{ rolldown }, { parseAst }] = await Promise.all([loadRolldown(), loadParser()]);
   const fail = (error: unknown): never => {
     throw refused ?? bundlerError(error);
   };
@@ -120,7 +120,7 @@ export async function bundleProjectModule(
               );
             }
             if (type === 'json') return { code: input.text, moduleType: 'json' };
-            const rewritten = rewriteModule(input.text, id, type);
+            const rewritten = rewriteModule(input.text, id, type, parseAst);
             if (rewritten.computedImport) computedImports.push(input.record.path);
             return { code: rewritten.code, moduleType: type };
           } catch (error) {
@@ -204,3 +204,15 @@ function loadRolldown(): Promise<typeof import('rolldown')> {
 }
 
 let rolldownModule: Promise<typeof import('rolldown')> | undefined;
+
+/**
+ * Also on first use: rolldown's parser (a native binding, some 100 ms), which rewrite.ts uses, is
+ * needed only where rolldown is; every hook or command that only loads bundles made before would
+ * pay for it at start.
+ */
+function loadParser(): Promise<typeof import('rolldown/parseAst')> {
+  parserModule ??= import('rolldown/parseAst');
+  return parserModule;
+}
+
+let parserModule: Promise<typeof import('rolldown/parseAst')> | undefined;

@@ -1,4 +1,4 @@
-import { parseAst } from 'rolldown/parseAst';
+import type { parseAst } from 'rolldown/parseAst';
 import { RESTRICTED_IMPORT, RESTRICTED_RESOLVE } from './restricted-names.js';
 
 export interface Rewritten {
@@ -26,13 +26,16 @@ interface Node {
  *   literal name is bundled (so it was read and checked like every other input), a computed one
  *   can be a built-in module or the framework, nothing on disk.
  * Parsing, not running; offsets are of the source as given (UTF-16, as JavaScript indexes it).
+ * `parse` is rolldown's parser, which the caller loads with rolldown (bundle.ts): imported here,
+ * every process that only loads bundles made before would load its native binding at start.
  */
 export function rewriteModule(
   source: string,
   file: string,
   lang: 'js' | 'ts' | 'jsx' | 'tsx',
+  parse: typeof parseAst,
 ): Rewritten {
-  const program = parseAst(
+  const program = parse(
     source,
     { lang, sourceType: 'unambiguous' } as never,
     file,
