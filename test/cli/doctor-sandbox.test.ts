@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tree } from '../support/fixtures.js';
-import { built, root } from '../support/run-bin.js';
+import { built } from '../support/run-bin.js';
 import { sandbox } from '../support/sandbox.js';
 import { hermes, hermesWith } from './hermes-cli.js';
 
@@ -17,7 +17,7 @@ async function sandboxCheck(env: Record<string, string>, home: string): Promise<
 
 const guardHome = () =>
   tree({
-    'config.yaml': `extensions:\n  paths: [${JSON.stringify(join(root, 'extensions/workflow-guard'))}]\n`,
+    'config.yaml': `extensions:\n  paths: [hermes-extensions/workflow-guard]\n`,
   });
 
 describe.runIf(built)('hermes extensions doctor: the OS sandbox', () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeCode } from '../../../src/host/command-hook/agents.js';
 import { tree, tsExtension, write } from '../../support/fixtures.js';
-import { built, root, runBin, runHook } from '../../support/run-bin.js';
+import { built, runBin, runHook } from '../../support/run-bin.js';
 
 const hook = (home: string, event: unknown, extraEnv: Record<string, string> = {}) =>
   runHook('claude-code', home, event, extraEnv);
@@ -20,7 +20,7 @@ const pathFixer = tsExtension(
 
 function setup(extra: Record<string, string> = {}) {
   const home = tree({
-    'config.yaml': `extensions:\n  paths: [${JSON.stringify(join(root, 'extensions/workflow-guard'))}]\n`,
+    'config.yaml': `extensions:\n  paths: [hermes-extensions/workflow-guard]\n`,
     ...extra,
   });
   const project = tree({ '.git/HEAD': '' });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { tree, tsExtension, write } from '../../support/fixtures.js';
-import { built, root, runBin, runHook } from '../../support/run-bin.js';
+import { built, runBin, runHook } from '../../support/run-bin.js';
 
 const hook = (home: string, event: unknown) => runHook('codex', home, event);
 
@@ -38,7 +38,7 @@ const promptAnswer = z.strictObject({
 
 function setup(extra: Record<string, string> = {}) {
   const home = tree({
-    'config.yaml': `extensions:\n  paths: [${JSON.stringify(join(root, 'extensions/workflow-guard'))}]\n`,
+    'config.yaml': `extensions:\n  paths: [hermes-extensions/workflow-guard]\n`,
     ...extra,
   });
   const project = tree({ '.git/HEAD': '' });

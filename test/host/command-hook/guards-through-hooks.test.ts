@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { sandboxedShellCallOf } from 'hermes-extensions/policy';
 import { describe, expect, it } from 'vitest';
 import { tree, write } from '../../support/fixtures.js';
-import { built, root, runHook } from '../../support/run-bin.js';
+import { built, runHook } from '../../support/run-bin.js';
 import { runShell, treeDigest } from '../../support/sandbox.js';
 
 /**
@@ -13,7 +13,7 @@ import { runShell, treeDigest } from '../../support/sandbox.js';
  */
 function setup() {
   const home = tree({
-    'config.yaml': `extensions:\n  paths: [${JSON.stringify(join(root, 'extensions/workflow-guard'))}]\n`,
+    'config.yaml': `extensions:\n  paths: [hermes-extensions/workflow-guard]\n`,
   });
   const project = tree({ '.git/HEAD': '', 'src/app.ts': 'x\n', 'plans/.keep': '' });
   symlinkSync(join(project, 'src'), join(project, 'plans/src-link'));

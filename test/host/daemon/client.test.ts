@@ -57,7 +57,7 @@ afterEach(async () => {
  */
 function setup() {
   const home = tree({
-    'config.yaml': `extensions:\n  paths: [${JSON.stringify(join(root, 'extensions/workflow-guard'))}]\n`,
+    'config.yaml': `extensions:\n  paths: [hermes-extensions/workflow-guard]\n`,
   });
   const project = tree({ '.git/HEAD': '' });
   const work = tree({

@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DAEMON_PROTOCOL } from '../../../src/host/daemon/protocol.js';
 import { tree, tsExtension, write } from '../../support/fixtures.js';
-import { built, root, runBin, runHook } from '../../support/run-bin.js';
+import { built, runBin, runHook } from '../../support/run-bin.js';
 import { ask, askHook, bash, reasonOf, socketFolder, startDaemon } from './daemon-support.js';
 
-const workflowGuard = `extensions:\n  paths: [${JSON.stringify(join(root, 'extensions/workflow-guard'))}]\n`;
+const workflowGuard = `extensions:\n  paths: [hermes-extensions/workflow-guard]\n`;
 
 /** An extension that refuses every shell call (Claude Code's Bash) with `message`. */
 const refuseBash = (name: string, message: string) =>
