@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tree } from '../support/fixtures.js';
-import { type Answer, built, root, runProcess } from '../support/run-bin.js';
+import { built, hermesAt, root, runProcess } from '../support/run-bin.js';
 
 /**
  * What `hermes extensions init` says about running the new extension's test: `test-suite` runs it
@@ -27,17 +27,6 @@ function projectWithFramework(): { project: string; binFile: string } {
     symlinkSync(join(root, 'node_modules', name), join(modules, name));
   }
   return { project, binFile: join(installed, 'bin/hermes.js') };
-}
-
-function hermesAt(
-  binFile: string,
-  home: string,
-  project: string,
-  ...args: string[]
-): Promise<Answer> {
-  return runProcess(process.execPath, [binFile, ...args, '--cwd', project], {
-    env: { HERMES_HOME: home, HOME: home, HERMES_TRUST_PROJECT: '1' },
-  });
 }
 
 describe.runIf(built)('hermes extensions init: running the new test', () => {

@@ -2,7 +2,7 @@ import { cpSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tree, write } from '../support/fixtures.js';
-import { type Answer, bin, built, root, runProcess } from '../support/run-bin.js';
+import { type Answer, bin, built, hermesAt, root } from '../support/run-bin.js';
 
 /**
  * What an extension's test imports under `hermes extensions test-suite`
@@ -32,18 +32,6 @@ it('imports the extension and the framework that runs the command', async () => 
   expect(hermesConfigSchema.constructor).toBe(z.ZodObject);
 });
 `;
-}
-
-/** `hermes` at `binFile` in a child process, for the project, with its own $HERMES_HOME and $HOME. */
-function hermesAt(
-  binFile: string,
-  home: string,
-  project: string,
-  ...args: string[]
-): Promise<Answer> {
-  return runProcess(process.execPath, [binFile, ...args, '--cwd', project], {
-    env: { HERMES_HOME: home, HOME: home, HERMES_TRUST_PROJECT: '1' },
-  });
 }
 
 async function runProbe(binFile: string, project: string, dist: string): Promise<Answer> {

@@ -67,3 +67,18 @@ export function runHook(
     ...options,
   });
 }
+
+/**
+ * `hermes` at `binFile` (an installed copy's bin) in a child process, for the project, with its
+ * own $HERMES_HOME and $HOME, the project trusted for this run.
+ */
+export function hermesAt(
+  binFile: string,
+  home: string,
+  project: string,
+  ...args: string[]
+): Promise<Answer> {
+  return runProcess(process.execPath, [binFile, ...args, '--cwd', project], {
+    env: { HERMES_HOME: home, HOME: home, HERMES_TRUST_PROJECT: '1' },
+  });
+}
