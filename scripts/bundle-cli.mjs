@@ -5,27 +5,64 @@
 // requires: loading it as ES modules starts Node's ES module loader, about 10 ms on every hook
 // call (BENCHMARKS.md, "Hook call"). And the daemon's runtime worker into one file
 // (dist/daemon-worker.bundle.js): each new runtime starts a thread that loads the framework anew.
+import { existsSync, readdirSync } from 'node:fs';
+import { resolve, sep } from 'node:path';
 import { rolldown } from 'rolldown';
+
+const LAZY = ['jiti', 'cosmiconfig', 'yaml', 'diff', /^rolldown(\/|$)/, /^node:/];
+
+/**
+ * The shipped extensions the two runtime bundles hold (src/extensions/compiled-in.ts), each a
+ * lazy part of the bundle that imports the framework as the bundle has it. Not otel: it imports
+ * the OpenTelemetry packages, optional peers a user installs on demand, and its own load tells
+ * when they are missing (extensions/otel/packages.ts).
+ */
+const COMPILED_IN = readdirSync('extensions')
+  .filter((name) => name !== 'otel' && existsSync(`extensions/${name}/index.ts`))
+  .sort();
+
+/** Puts the module that imports each of COMPILED_IN in place of the empty compiled-in.js. */
+const compiledIn = {
+  name: 'hermes-compiled-in',
+  load(id) {
+    if (!id.endsWith(`${sep}dist${sep}extensions${sep}compiled-in.js`)) return null;
+    for (const name of COMPILED_IN) {
+      if (!existsSync(`dist/shipped/${name}/index.js`)) {
+        throw new Error(
+          `dist/shipped/${name}/index.js is missing: build tsconfig.shipped.json first`,
+        );
+      }
+    }
+    const entries = COMPILED_IN.map(
+      (name) =>
+        `  ${JSON.stringify(name)}: () => import(${JSON.stringify(resolve('dist/shipped', name, 'index.js'))}),`,
+    );
+    return `export const compiledIn = {\n${entries.join('\n')}\n};\n`;
+  },
+};
 
 const bundles = [
   {
     input: 'dist/cli/main.js',
-    external: ['jiti', 'cosmiconfig', 'yaml', 'diff', /^rolldown(\/|$)/, /^node:/],
+    external: LAZY,
+    plugins: [compiledIn],
     output: { file: 'dist/cli.bundle.js', format: 'esm' },
   },
   {
     input: 'dist/host/daemon/runtime-worker.js',
-    external: ['jiti', 'cosmiconfig', 'yaml', 'diff', /^rolldown(\/|$)/, /^node:/],
+    external: LAZY,
+    plugins: [compiledIn],
     output: { file: 'dist/daemon-worker.bundle.js', format: 'esm' },
   },
   {
     input: 'dist/host/daemon/client.js',
     external: [/^node:/],
+    plugins: [],
     output: { file: 'dist/hook-client.cjs', format: 'cjs' },
   },
 ];
-for (const { input, external, output } of bundles) {
-  const bundle = await rolldown({ input, platform: 'node', external, logLevel: 'warn' });
+for (const { input, external, plugins, output } of bundles) {
+  const bundle = await rolldown({ input, platform: 'node', external, plugins, logLevel: 'warn' });
   await bundle.write({ ...output, codeSplitting: false });
   await bundle.close();
 }

@@ -18,6 +18,8 @@ export interface DiscoveredExtension {
   source: ExtensionSource;
   /** Named by the project's config: project code, loaded only as its trust allows. */
   fromProject?: boolean;
+  /** A shipped extension compiled into the running program: its module, without a module loader. */
+  compiled?: () => Promise<Record<string, unknown>>;
 }
 
 export interface Discovery {

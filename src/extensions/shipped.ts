@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isFile } from '../config/locations.js';
 import { PACKAGE_ROOT } from '../package-root.js';
+import { compiledIn } from './compiled-in.js';
 
 /** The package's name: `hermes-extensions/<name>` names one of its shipped extensions. */
 export const SHIPPED_PACKAGE = 'hermes-extensions';
@@ -54,16 +55,23 @@ export function isShippedSpec(spec: string): boolean {
  * The folder and entry of the shipped extension a spec names, when it names one. The folder is
  * what `list` shows; the entry, when the framework runs from its build (`dist/`, the command
  * line's bundle), is the same build's compiled copy — loaded natively, with no transpiling on a
- * cold start — and from the sources (the tests, a checkout not built) the sources.
+ * cold start — and from the sources (the tests, a checkout not built) the sources. Inside the
+ * command line's bundle, `compiled` is that copy as the bundle holds it (compiled-in.ts).
  */
-export function shippedExtension(spec: string): { location: string; entry: string } | undefined {
+export function shippedExtension(
+  spec: string,
+):
+  | { location: string; entry: string; compiled?: () => Promise<Record<string, unknown>> }
+  | undefined {
   const name = spec.slice(SHIPPED_PACKAGE.length + 1);
   if (!shippedNames().includes(name)) return undefined;
   const location = join(shippedExtensionsDir(), name);
   const compiled = join(PACKAGE_ROOT, 'dist', 'shipped', name, 'index.js');
+  const builtIn = Object.hasOwn(compiledIn, name) ? compiledIn[name] : undefined;
   return {
     location,
     entry: RUNS_FROM_BUILD && isFile(compiled) ? compiled : join(location, 'index.ts'),
+    ...(builtIn ? { compiled: builtIn } : {}),
   };
 }
 
