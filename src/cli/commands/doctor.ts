@@ -5,6 +5,7 @@ import { isFile } from '../../config/locations.js';
 import type { ExtensionInfo } from '../../extensions/types.js';
 import { declarationOf, HOOK_NAMES, type HookInput, type HookName } from '../../hooks/index.js';
 import { indentedMessage } from '../../log/message-lines.js';
+import { optionalPeer } from '../../optional-peers.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { runHook } from '../../runtime/turn.js';
 import {
@@ -19,6 +20,7 @@ import { advice, shownBy } from './doctor/advice.js';
 import { agentHookChecks, llmHandlers } from './doctor/agent-hooks.js';
 import type { Check } from './doctor/check.js';
 import { daemonLogChecks } from './doctor/daemon-log.js';
+import { optionalPeerChecks } from './doctor/optional-peers.js';
 import { sandboxCheck } from './doctor/sandbox.js';
 
 const MARKS = { ok: '✓', info: 'i', warning: '!', error: '✗' } as const;
@@ -37,16 +39,21 @@ export async function doctorCommand(context: CommandContext, options: { json?: b
   } finally {
     await runtime.close();
   }
+  const workflowGuard = runtime.extensions.some(
+    (e) => e.name === 'workflow-guard' && e.status === 'enabled',
+  );
+  const peers = optionalPeerChecks({ projectCodeFiles: projectCodeFiles(context), workflowGuard });
+  // The sandbox runtime's own line says it is missing, and how to install it: no second line.
+  const sandboxRuntime = optionalPeer('@anthropic-ai/sandbox-runtime').usable;
   const checks = [
     ...configChecks(context),
     ...runtime.extensions.map((ext) => extensionCheck(ext, runtime)),
     ...looseDiagnostics(runtime),
     ...trustChecks(context),
+    ...peers,
     ...agentHookChecks(runtime.projectRoot, llmHandlers(runtime)),
     ...sharedPriorities(runtime.extensions),
-    sandboxCheck(
-      runtime.extensions.some((e) => e.name === 'workflow-guard' && e.status === 'enabled'),
-    ),
+    ...(sandboxRuntime ? [sandboxCheck(workflowGuard)] : []),
     ...dryRunChecks,
     ...daemonLogChecks(context.home),
   ];
@@ -180,6 +187,12 @@ function trustChecks(context: CommandContext): Check[] {
       fix: `review them, then: ${hermesCommand()} extensions trust --cwd ${trust.root}`,
     },
   ];
+}
+
+/** How many files of its own code the project has (its extensions, a code config): 0 if none. */
+function projectCodeFiles(context: CommandContext): number {
+  const trust = trustForRun({ cwd: context.cwd, home: context.home });
+  return trust.state === 'no-project-code' ? 0 : Math.max(trust.files.length, 1);
 }
 
 function sharedPriorities(extensions: readonly ExtensionInfo[]): Check[] {
