@@ -41,6 +41,20 @@ export function projectInstallWithout(without: readonly string[]): ProjectInstal
     mkdirSync(dirname(join(packageDir, file)), { recursive: true });
     copyFileSync(join(root, file), join(packageDir, file));
   }
+  linkDependencies(modules, without);
+  const binFile = join(packageDir, 'bin', 'hermes.js');
+  mkdirSync(join(modules, '.bin'));
+  symlinkSync(binFile, join(modules, '.bin', 'hermes'));
+  return { project, packageDir, binFile, modules };
+}
+
+/**
+ * Into `modules` (a project's node_modules), a link to each package of this repository's
+ * node_modules, as npm installs a package's dependencies beside it, but those `without` names
+ * (`rolldown`, `@anthropic-ai/sandbox-runtime`).
+ */
+export function linkDependencies(modules: string, without: readonly string[]): void {
+  mkdirSync(modules, { recursive: true });
   const left = new Set(without);
   for (const name of readdirSync(join(root, 'node_modules'))) {
     if (name.startsWith('.') || left.has(name)) continue;
@@ -54,10 +68,6 @@ export function projectInstallWithout(without: readonly string[]): ProjectInstal
       symlinkSync(join(root, 'node_modules', name, scoped), join(modules, name, scoped));
     }
   }
-  const binFile = join(packageDir, 'bin', 'hermes.js');
-  mkdirSync(join(modules, '.bin'));
-  symlinkSync(binFile, join(modules, '.bin', 'hermes'));
-  return { project, packageDir, binFile, modules };
 }
 
 /** `name` installed beside hermes-extensions in `install`: this repository's copy of it. */
