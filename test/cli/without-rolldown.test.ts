@@ -202,6 +202,19 @@ describe.runIf(built)('doctor and init in an install without rolldown', () => {
     expect(doctor.stdout).toContain(`fix: run \`${installCommand}\` in ${install.project}`);
   });
 
+  it('doctor: a project whose config only names a shipped guard needs none', async () => {
+    const install = projectInstallWithout(['rolldown']);
+    write(install.project, {
+      '.hermes/config.yaml': 'extensions:\n  paths: [hermes-extensions/workflow-guard]\n',
+    });
+    const home = tree();
+    const trust = await hermesIn(install, home, 'extensions', 'trust', '--yes');
+    expect(trust.code, trust.stderr).toBe(0);
+    const doctor = await hermesIn(install, home, 'extensions', 'doctor');
+    expect(doctor.stdout).toContain('i rolldown: not installed; nothing here needs it');
+    expect(doctor.stdout).not.toContain('✗');
+  });
+
   it('doctor: the version when it is installed', async () => {
     const install = projectWithGuard();
     installBeside(install, 'rolldown');

@@ -3,11 +3,13 @@ import { match } from 'ts-pattern';
 import { hermesCommand } from '../../command-name.js';
 import { isFile } from '../../config/locations.js';
 import type { ExtensionInfo } from '../../extensions/types.js';
+import { insideRelative } from '../../fs/paths.js';
 import { declarationOf, HOOK_NAMES, type HookInput, type HookName } from '../../hooks/index.js';
 import { indentedMessage } from '../../log/message-lines.js';
 import { optionalPeer } from '../../optional-peers.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { runHook } from '../../runtime/turn.js';
+import { projectCodeEntries } from '../../trust/project-code-entries.js';
 import {
   cannotTrust,
   inspectProjectTrust,
@@ -42,7 +44,10 @@ export async function doctorCommand(context: CommandContext, options: { json?: b
   const workflowGuard = runtime.extensions.some(
     (e) => e.name === 'workflow-guard' && e.status === 'enabled',
   );
-  const peers = optionalPeerChecks({ projectCodeFiles: projectCodeFiles(context), workflowGuard });
+  const projectCode = projectCodeEntries({ cwd: context.cwd, home: context.home }).map(
+    (entry) => insideRelative(runtime.projectRoot, entry) ?? entry,
+  );
+  const peers = optionalPeerChecks({ projectCode, workflowGuard });
   // The sandbox runtime's own line says it is missing, and how to install it: no second line.
   const sandboxRuntime = optionalPeer('@anthropic-ai/sandbox-runtime').usable;
   const checks = [
@@ -187,12 +192,6 @@ function trustChecks(context: CommandContext): Check[] {
       fix: `review them, then: ${hermesCommand()} extensions trust --cwd ${trust.root}`,
     },
   ];
-}
-
-/** How many files of its own code the project has (its extensions, a code config): 0 if none. */
-function projectCodeFiles(context: CommandContext): number {
-  const trust = trustForRun({ cwd: context.cwd, home: context.home });
-  return trust.state === 'no-project-code' ? 0 : Math.max(trust.files.length, 1);
 }
 
 function sharedPriorities(extensions: readonly ExtensionInfo[]): Check[] {

@@ -3,8 +3,8 @@ import type { Check } from './check.js';
 
 /** What this install and project would use each optional peer for (src/optional-peers.ts). */
 export interface PeerNeeds {
-  /** How many files of the project's own code (extensions, code config) it would bundle: 0 if none. */
-  projectCodeFiles: number;
+  /** The modules of the project's own code it would bundle (src/trust/project-code-entries.ts), as shown. */
+  projectCode: readonly string[];
   /** workflow-guard is enabled: its shell calls run in the OS sandbox. */
   workflowGuard: boolean;
 }
@@ -17,15 +17,19 @@ export interface PeerNeeds {
  * a sandbox that cannot run here is). Missing and not needed is worth knowing only.
  */
 export function optionalPeerChecks(needs: PeerNeeds): Check[] {
-  const files = needs.projectCodeFiles;
+  const code = needs.projectCode;
+  const named =
+    code.length > 3
+      ? `${code.slice(0, 3).join(', ')} and ${code.length - 3} more`
+      : code.join(', ');
   return [
     peerCheck(optionalPeer('rolldown'), {
-      use: files > 0 ? `bundles this project's ${files} file(s) of code` : 'bundles project code',
+      use: code.length > 0 ? `bundles this project's code: ${named}` : 'bundles project code',
       need:
-        files > 0
+        code.length > 0
           ? {
               level: 'error',
-              who: `this project's code needs it (${files} file(s) of extensions and config, bundled with it to be trusted and loaded)`,
+              who: `this project's code needs it (${named}: bundled with it to be trusted and loaded)`,
             }
           : undefined,
       nobody:
