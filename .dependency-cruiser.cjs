@@ -8,9 +8,10 @@
  * list, never one after it. Each entry says why it sits where it does.
  */
 const LAYERS = [
-  // Leaves any layer may use: the logger, file helpers, where the package is installed and the
-  // command line's name as the user runs it (every layer's messages name its commands).
-  ['base', '^src/(log|fs)/|^src/(package-root|command-name)\\.ts$'],
+  // Leaves any layer may use: the logger, file helpers, where the package is installed, the
+  // command line's name as the user runs it (every layer's messages name its commands) and the
+  // optional peers the framework loads itself (and how to install one).
+  ['base', '^src/(log|fs)/|^src/(package-root|command-name|optional-peers)\\.ts$'],
   // The hook points: payloads, results, actions and folds. The chain runs what they declare,
   // so they cannot know the chain.
   ['hooks', '^src/hooks/'],
@@ -73,12 +74,14 @@ module.exports = {
     ...layerRules,
     {
       // `hermes-extensions/policy` is its own entry for guard authors: loading it must not load
-      // the runtime, and the runtime must not need it.
+      // the runtime, and the runtime must not need it. The sandbox finds its runtime, an optional
+      // peer, as the rest of the framework finds rolldown: through two leaves that import only Node.
       name: 'policy-stands-alone',
-      comment: 'src/policy/ imports nothing else of the framework',
+      comment:
+        'src/policy/ imports nothing else of the framework but the leaves that find an optional peer',
       severity: 'error',
       from: { path: '^src/policy/' },
-      to: { path: '^src/', pathNot: '^src/policy/' },
+      to: { path: '^src/', pathNot: '^src/(policy/|(optional-peers|package-root)\\.ts$)' },
     },
     {
       // The command line's doctor runs one sandboxed command (its sandbox check): it may use the

@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path';
 import { isFile } from '../config/locations.js';
 import type { BundleInput, ProjectBundle } from '../modules/project-code/bundle.js';
+import { RolldownUnavailable, usableRolldown } from '../modules/project-code/rolldown-peer.js';
 import type { Coverage } from './coverage.js';
 
 /** What bundling the project's modules for the review found. */
@@ -27,6 +28,7 @@ export async function addBundleInputs(
 ): Promise<BundleReview> {
   const { bundleProjectModule } = await import('../modules/project-code/bundle.js');
   const review: BundleReview = { computedImports: [], failures: [], bundles: new Map() };
+  if (entries.length > 0) requireBundler(coverage, entries);
   const computed = new Set<string>();
   for (const entry of [...new Set(entries)].sort()) {
     let inputs: BundleInput[];
@@ -46,6 +48,25 @@ export async function addBundleInputs(
   }
   review.computedImports = [...computed].sort();
   return review;
+}
+
+/**
+ * Without rolldown (or with another version) no entry can be bundled, so what they import cannot
+ * be found, and a record made now would hold the entries alone: every load would then refuse
+ * their imports as untrusted. Trusting fails instead, naming the files and what to install.
+ */
+function requireBundler(coverage: Coverage, entries: readonly string[]): void {
+  try {
+    usableRolldown();
+  } catch (error) {
+    if (!(error instanceof RolldownUnavailable)) throw error;
+    const files = [...new Set(entries)].sort().map((entry) => coverage.display(entry));
+    throw new RolldownUnavailable(
+      error.problem,
+      error.advice,
+      `the project's code (${files.join(', ')}) is checked and loaded by bundling it with rolldown, and ${error.problem}: ${error.advice}`,
+    );
+  }
 }
 
 /**

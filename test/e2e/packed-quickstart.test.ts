@@ -1,12 +1,14 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   asDevDependency,
+  asPeerDependency,
   installTarball,
   newProject,
+  npm,
   packPackage,
   removeFolder,
   tempFolder,
@@ -96,8 +98,8 @@ describe.runIf(built)('the quickstart, in a project that installed the packed ta
     const tarball = await packPackage(folder);
     project = await newProject(join(folder, 'my-agent'));
     home = join(folder, 'hermes-home');
+    // The tarball stays until the end: `npm i -D rolldown` later reinstalls from the lock file.
     installed = await installTarball(project, tarball, [asDevDependency('ai')]);
-    rmSync(tarball);
   }, 600_000);
 
   afterAll(() => removeFolder(folder));
@@ -114,8 +116,15 @@ describe.runIf(built)('the quickstart, in a project that installed the packed ta
     for (const event of ['preinstall', 'install', 'postinstall', 'prepare']) {
       expect(manifest.scripts[event], event).toBeUndefined();
     }
-    // OpenTelemetry is the otel extension's, installed by the user who enables it.
-    expect(existsSync(join(project, 'node_modules/@opentelemetry/sdk-trace-base'))).toBe(false);
+    // OpenTelemetry is the otel extension's, installed by the user who enables it; rolldown is for
+    // project code and the sandbox runtime for workflow-guard's sandbox, installed on demand too.
+    for (const name of [
+      '@opentelemetry/sdk-trace-base',
+      'rolldown',
+      '@anthropic-ai/sandbox-runtime',
+    ]) {
+      expect(existsSync(join(project, 'node_modules', name)), name).toBe(false);
+    }
   });
 
   it('says, when the otel extension is enabled there, what to install and where', async () => {
@@ -147,11 +156,30 @@ describe.runIf(built)('the quickstart, in a project that installed the packed ta
   it('ends with a guard that blocks the same write in `test`, the AI SDK, `hook claude-code` and the bridge', async () => {
     expect(installed.code, installed.stderr).toBe(0);
 
-    // The scaffold, then the guard written in its place, then trust.
+    // The scaffold, then the guard written in its place; rolldown, as init and the README say;
+    // then trust.
     const init = await npxHermes(['extensions', 'init', 'src-guard', '--project']);
     expect(init.code, init.stderr).toBe(0);
+    const rolldown = asPeerDependency('rolldown');
+    expect(init.stdout).toContain(
+      `Before \`npx hermes extensions trust\`, install rolldown (it bundles project code): npm i -D ${rolldown}`,
+    );
     const guardDir = join(project, '.hermes/extensions/src-guard');
     writeFileSync(join(guardDir, 'index.ts'), GUARD);
+    const untrusted = await npxHermes(['extensions', 'trust', '--yes']);
+    expect(untrusted.code).toBe(1);
+    expect(untrusted.stderr).toContain(
+      `rolldown is not installed: run \`npm i -D ${rolldown}\` in ${project}`,
+    );
+    const added = await npm(project, [
+      'install',
+      '-D',
+      rolldown,
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+    ]);
+    expect(added.code, added.stderr).toBe(0);
     const trust = await npxHermes(['extensions', 'trust', '--yes']);
     expect(trust.code, trust.stderr).toBe(0);
 

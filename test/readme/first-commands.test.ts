@@ -39,10 +39,10 @@ describe("the README's first commands, and the other npm commands the docs give"
   });
 
   it('every npm script the blocks name exists in package.json', () => {
-    const named = ['first-commands', 'contributing-setup', 'bench-command'].flatMap((name) =>
-      commands(docExample(name).text).flatMap(scriptsRun),
+    const named = ['first-commands', 'contributing-setup', 'bench-command', 'size-command'].flatMap(
+      (name) => commands(docExample(name).text).flatMap(scriptsRun),
     );
-    expect(named).toEqual(expect.arrayContaining(['demo', 'test', 'bench']));
+    expect(named).toEqual(expect.arrayContaining(['demo', 'test', 'bench', 'size']));
     expect(named.filter((script) => !scripts.includes(script))).toEqual([]);
     // It can fail: a script that is not there is found.
     expect(scriptsRun('npm run no-such-script').filter((s) => !scripts.includes(s))).toEqual([

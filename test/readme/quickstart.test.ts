@@ -1,9 +1,18 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { linkDependencies } from '../support/install-without.js';
 import { docExample, root } from './doc-blocks.js';
 import { consoleSteps, transcriptMismatch } from './transcripts.js';
 
@@ -13,7 +22,19 @@ const run = promisify(execFile);
 const SHOWN_HOME = '/home/you';
 const SHOWN_PROJECT = `${SHOWN_HOME}/my-app`;
 
-/** What `npm i -D hermes-extensions` leaves in a project: the packed files, and the two bins. */
+/** The optional peers (package.json), which `npm i -D hermes-extensions` leaves out. */
+const PEERS = ['rolldown', '@anthropic-ai/sandbox-runtime'];
+const peerVersion = (name: string) =>
+  (
+    JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      peerDependencies: Record<string, string>;
+    }
+  ).peerDependencies[name];
+
+/**
+ * What `npm i -D hermes-extensions` leaves in a project: the packed files, its dependencies beside
+ * it (but not its optional peers), and the two bins.
+ */
 function installPackage(project: string): void {
   const packed = JSON.parse(
     execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
@@ -27,8 +48,7 @@ function installPackage(project: string): void {
     mkdirSync(dirname(join(target, path)), { recursive: true });
     cpSync(join(root, path), join(target, path));
   }
-  // Its dependencies, as npm would have installed them beside it.
-  symlinkSync(join(root, 'node_modules'), join(target, 'node_modules'));
+  linkDependencies(join(project, 'node_modules'), PEERS);
   mkdirSync(join(project, 'node_modules', '.bin'));
   for (const bin of ['hermes', 'hermes-extensions']) {
     symlinkSync('../hermes-extensions/bin/hermes.js', join(project, 'node_modules', '.bin', bin));
@@ -89,6 +109,11 @@ describe("the README's quickstart, run in a project of its own (needs npm run bu
     mkdirSync(join(project, '.hermes'));
     writeFileSync(join(project, '.hermes/config.yaml'), config.text);
     expect(await loadsWorkflowGuard(project, env)).toBe(true);
+    // `npm i -D rolldown@…`: the version the framework pins, linked in beside it as npm would.
+    expect(consoleSteps(docExample('quickstart-rolldown')).map((s) => s.command)).toEqual([
+      `npm i -D rolldown@${peerVersion('rolldown')}`,
+    ]);
+    symlinkSync(join(root, 'node_modules/rolldown'), join(project, 'node_modules/rolldown'));
     await runSteps('quickstart-init');
     await runSteps('quickstart-trust');
     await runSteps('quickstart-test');

@@ -84,6 +84,17 @@ export function installTarball(
   ]);
 }
 
+/** `name@version` of an optional peer dependency: the version hermes-extensions pins, and accepts. */
+export function asPeerDependency(name: string): string {
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    peerDependencies?: Record<string, string>;
+  };
+  const version = manifest.peerDependencies?.[name];
+  if (version === undefined)
+    throw new Error(`${name} is not a peer dependency of hermes-extensions`);
+  return `${name}@${version}`;
+}
+
 /** `name@range` of a devDependency of this repository: the user installs the version it is tested with. */
 export function asDevDependency(name: string): string {
   const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {

@@ -3,10 +3,13 @@ import { match } from 'ts-pattern';
 import { hermesCommand } from '../../command-name.js';
 import { isFile } from '../../config/locations.js';
 import type { ExtensionInfo } from '../../extensions/types.js';
+import { insideRelative } from '../../fs/paths.js';
 import { declarationOf, HOOK_NAMES, type HookInput, type HookName } from '../../hooks/index.js';
 import { indentedMessage } from '../../log/message-lines.js';
+import { optionalPeer } from '../../optional-peers.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { runHook } from '../../runtime/turn.js';
+import { projectCodeEntries } from '../../trust/project-code-entries.js';
 import {
   cannotTrust,
   inspectProjectTrust,
@@ -19,6 +22,7 @@ import { advice, shownBy } from './doctor/advice.js';
 import { agentHookChecks, llmHandlers } from './doctor/agent-hooks.js';
 import type { Check } from './doctor/check.js';
 import { daemonLogChecks } from './doctor/daemon-log.js';
+import { optionalPeerChecks } from './doctor/optional-peers.js';
 import { sandboxCheck } from './doctor/sandbox.js';
 
 const MARKS = { ok: '✓', info: 'i', warning: '!', error: '✗' } as const;
@@ -37,16 +41,24 @@ export async function doctorCommand(context: CommandContext, options: { json?: b
   } finally {
     await runtime.close();
   }
+  const workflowGuard = runtime.extensions.some(
+    (e) => e.name === 'workflow-guard' && e.status === 'enabled',
+  );
+  const projectCode = projectCodeEntries({ cwd: context.cwd, home: context.home }).map(
+    (entry) => insideRelative(runtime.projectRoot, entry) ?? entry,
+  );
+  const peers = optionalPeerChecks({ projectCode, workflowGuard });
+  // The sandbox runtime's own line says it is missing, and how to install it: no second line.
+  const sandboxRuntime = optionalPeer('@anthropic-ai/sandbox-runtime').usable;
   const checks = [
     ...configChecks(context),
     ...runtime.extensions.map((ext) => extensionCheck(ext, runtime)),
     ...looseDiagnostics(runtime),
     ...trustChecks(context),
+    ...peers,
     ...agentHookChecks(runtime.projectRoot, llmHandlers(runtime)),
     ...sharedPriorities(runtime.extensions),
-    sandboxCheck(
-      runtime.extensions.some((e) => e.name === 'workflow-guard' && e.status === 'enabled'),
-    ),
+    ...(sandboxRuntime ? [sandboxCheck(workflowGuard)] : []),
     ...dryRunChecks,
     ...daemonLogChecks(context.home),
   ];

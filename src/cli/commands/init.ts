@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { hermesCommand } from '../../command-name.js';
 import { findProjectRoot } from '../../config/locations.js';
 import { EXTENSION_NAME_PATTERN } from '../../extensions/define.js';
+import { installPeerCommand, optionalPeer } from '../../optional-peers.js';
 import type { CommandContext } from '../context.js';
 import { CliError, type Io } from '../io.js';
 import {
@@ -53,6 +54,13 @@ export async function initCommand(
   io.out('');
   const hermes = hermesCommand();
   for (const line of howToRunTest(name, hermes)) io.out(line);
+  // A project's extension is trusted and loaded as a bundle made with rolldown, an optional peer
+  // (src/optional-peers.ts); a global one loads without it.
+  if (options.project && !optionalPeer('rolldown').usable) {
+    io.out(
+      `Before \`${hermes} extensions trust\`, install rolldown (it bundles project code): ${installPeerCommand('rolldown')}`,
+    );
+  }
   io.out(
     `Next: ${hermes} extensions doctor${options.project ? ` (trust the project first: ${hermes} extensions trust)` : ''}`,
   );

@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline/promises';
+import { RolldownUnavailable } from '../../modules/project-code/rolldown-peer.js';
 import {
   cannotTrust,
   inspectProjectTrust,
@@ -33,7 +34,13 @@ interface TrustOptions {
 export async function trustCommand(context: CommandContext, options: TrustOptions, io: Io) {
   const { home } = context;
   if (options.revoke) return revoke(context, io);
-  const review = await reviewProject({ cwd: context.cwd, home });
+  const review = await reviewProject({ cwd: context.cwd, home }).catch((error: unknown) => {
+    // Without rolldown nothing can be reviewed: say what to install, as a problem of this run.
+    if (error instanceof RolldownUnavailable) {
+      throw new CliError(`the project cannot be trusted: ${error.message}`, 1);
+    }
+    throw error;
+  });
   if (review.state === 'no-project-code') {
     io.out(`${review.root} has no extensions or config of its own: nothing to trust.`);
     return 0;

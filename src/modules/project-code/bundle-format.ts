@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
 import { REGISTRY } from './framework.js';
 import { RESTRICTED_IMPORT, RESTRICTED_RESOLVE } from './restricted-names.js';
+import { usableRolldown } from './rolldown-peer.js';
 
 /** The first line of a bundle: the framework modules to load before it runs (run.ts reads it). */
 const HEADER = '// hermes-framework: ';
@@ -37,10 +37,10 @@ export function banner(entry: string): string {
   ].join('\n');
 }
 
-/** What makes two bundles of the same files differ: the bundler, and this format. */
+/**
+ * What makes two bundles of the same files differ: the bundler, and this format. Throws a
+ * RolldownUnavailable when rolldown is missing (or another version): no kept bundle is run then.
+ */
 export function bundlerVersion(): string {
-  const { version } = createRequire(import.meta.url)('rolldown/package.json') as {
-    version: string;
-  };
-  return `rolldown ${version}, format 1`;
+  return `rolldown ${usableRolldown()}, format 1`;
 }

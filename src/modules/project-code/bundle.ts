@@ -6,6 +6,7 @@ import { sha256 } from '../../fs/digest.js';
 import { banner, header } from './bundle-format.js';
 import { frameworkNamespace, isFrameworkSpecifier } from './framework.js';
 import { rewriteModule } from './rewrite.js';
+import { usableRolldown } from './rolldown-peer.js';
 
 /** One file the bundler read, as it read it. */
 export interface BundleInput {
@@ -73,6 +74,8 @@ export async function bundleProjectModule(
   const unresolved: string[] = [];
   // A plugin's throw reaches the caller wrapped in the bundler's summary: keep the first as it was.
   let refused: Error | undefined;
+  // Missing, or another version: say what to install rather than Node's "Cannot find package".
+  usableRolldown();
   const [{ rolldown }, { parseAst }] = await Promise.all([loadRolldown(), loadParser()]);
   const fail = (error: unknown): never => {
     throw refused ?? bundlerError(error);
@@ -197,7 +200,11 @@ async function frameworkModule(specifier: string): Promise<string> {
   ].join('\n');
 }
 
-/** Loaded on first use (some 300 ms): only trusting, and a load with no bundle made yet, need it. */
+/**
+ * Loaded on first use (some 300 ms): only trusting, and a load with no bundle made yet, need it.
+ * By name, from this file: Node finds it where usableRolldown looked (src/optional-peers.ts),
+ * beside the framework, not from the folder the agent works in.
+ */
 function loadRolldown(): Promise<typeof import('rolldown')> {
   rolldownModule ??= import('rolldown');
   return rolldownModule;

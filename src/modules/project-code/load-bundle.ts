@@ -5,6 +5,7 @@ import { frameworkOf } from './bundle-format.js';
 import { frameworkNamespace } from './framework.js';
 import { keepBundle, keptBundle } from './kept-bundles.js';
 import { installRegistry } from './registry.js';
+import { usableRolldown } from './rolldown-peer.js';
 
 export interface ProjectModuleOptions {
   /** The project root. */
@@ -45,6 +46,9 @@ async function evaluateBundle(code: string): Promise<Record<string, unknown>> {
 
 async function bundleOf(entry: string, options: ProjectModuleOptions): Promise<string> {
   const { allowed, cacheDir } = options;
+  // Kept bundles are found by rolldown's version too (kept-bundles.ts): without it, or with
+  // another version, none is run, and the error says what to install.
+  usableRolldown();
   // Trusted for one run: nothing recorded to check a kept bundle against.
   const kept = allowed && keptBundle(cacheDir, entry, allowed);
   if (kept !== undefined) return kept;

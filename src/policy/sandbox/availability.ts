@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { createRequire } from 'node:module';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { installPeerAdvice, optionalPeer } from '../../optional-peers.js';
 
 /** Whether shell commands can be run in the OS sandbox on this machine, and if not, why. */
 export type SandboxAvailability =
@@ -10,8 +10,11 @@ export type SandboxAvailability =
 
 let cached: SandboxAvailability | undefined;
 
+const RUNTIME = '@anthropic-ai/sandbox-runtime';
+
 /**
- * Checked once per process: the sandbox runtime is installed, this is an operating system it
+ * Checked once per process: the sandbox runtime is installed at the version package.json pins
+ * (an optional peer dependency, src/optional-peers.ts), this is an operating system it
  * supports, this process is not itself inside a sandbox (a sandbox cannot start inside one), and on
  * Linux bubblewrap, socat and ripgrep are on the PATH and bubblewrap can make the namespaces the sandbox
  * uses (a container without user namespaces cannot). It costs one short `bwrap` run (about 15 ms);
@@ -27,21 +30,31 @@ export function resetSandboxAvailability(): void {
   cached = undefined;
 }
 
-/** Where the sandbox runtime's command line (`srt`) is installed, beside this package. */
+/**
+ * The sandbox runtime's command line (`srt`), in the package installed beside this one (found as
+ * src/optional-peers.ts says, from the framework's folder); undefined when it is not installed.
+ */
 export function sandboxRuntimeCli(): string | undefined {
-  try {
-    return createRequire(import.meta.url).resolve('@anthropic-ai/sandbox-runtime/dist/cli.js');
-  } catch {
-    return undefined;
-  }
+  const { folder } = optionalPeer(RUNTIME);
+  const cli = folder === undefined ? undefined : join(folder, 'dist', 'cli.js');
+  return cli !== undefined && existsSync(cli) ? cli : undefined;
 }
 
 function probe(): SandboxAvailability {
+  const runtime = optionalPeer(RUNTIME);
   const cli = sandboxRuntimeCli();
-  if (cli === undefined) {
+  if (runtime.installed === undefined || cli === undefined) {
     return unavailable(
-      'the sandbox runtime (@anthropic-ai/sandbox-runtime) is not installed beside hermes-extensions',
-      'reinstall hermes-extensions with its dependencies (npm install)',
+      `the sandbox runtime (${RUNTIME}) is not installed (a default install of hermes-extensions leaves it out)`,
+      installPeerAdvice(RUNTIME),
+    );
+  }
+  // Fail closed: what the sandbox lets through rests on this version's defaults, which
+  // extensions/workflow-guard/sandbox-attacks.test.ts checks; another version is not known to hold.
+  if (!runtime.usable) {
+    return unavailable(
+      `${RUNTIME} ${runtime.installed} is installed, and the sandbox is checked against ${runtime.wanted} only (what it lets through rests on that version's defaults)`,
+      installPeerAdvice(RUNTIME),
     );
   }
   if (process.env.SANDBOX_RUNTIME === '1') {
