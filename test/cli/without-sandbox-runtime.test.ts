@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { tree, write } from '../support/fixtures.js';
 import {
@@ -93,6 +95,60 @@ describe.runIf(built)('an install without the sandbox runtime', () => {
     const out = await doctorLines(install, homeWithGuard());
     expect(out).toContain(`✓ ${SANDBOX}: ${version} installed`);
     expect(out).not.toContain(installCommand);
+  });
+});
+
+/**
+ * One `intercept_tool_call` after another in a process that stays up, as the hook daemon and the
+ * bridge serve a whole session: the bridge of the installed copy (`extensions serve --stdio`).
+ */
+function bridgeOf(install: ProjectInstall, home: string) {
+  const child = spawn(
+    process.execPath,
+    [install.binFile, 'extensions', 'serve', '--stdio', '--cwd', install.project],
+    { env: { ...process.env, HERMES_HOME: home, HOME: home, HERMES_TRUST_PROJECT: '1' } },
+  );
+  const answers: Array<Record<string, unknown>> = [];
+  const waiting: Array<() => void> = [];
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    answers.push(JSON.parse(line));
+    waiting.shift()?.();
+  });
+  let id = 0;
+  const call = async (method: string, params: unknown) => {
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params })}\n`);
+    if (answers.length === 0) await new Promise<void>((resolve) => waiting.push(resolve));
+    return answers.shift() as { result?: Record<string, unknown>; error?: unknown };
+  };
+  return { child, call };
+}
+
+describe.runIf(built)('installing the sandbox runtime while a process serves', () => {
+  it('is seen by the next call: a missing runtime is looked for again, not remembered', async () => {
+    const install = projectInstallWithout([SANDBOX]);
+    const { child, call } = bridgeOf(install, homeWithGuard());
+    try {
+      expect(await call('initialize', {})).toMatchObject({ result: {} });
+      const turn = await call('turn/start', { session_id: 's' });
+      const turnId = turn.result?.turn_id;
+      const before = await call('intercept_tool_call', {
+        turn_id: turnId,
+        tool_name: 'bash',
+        tool_args: { command: 'npm test' },
+      });
+      expect(JSON.stringify(before)).toContain(`run \`${installCommand}\``);
+      installBeside(install, SANDBOX);
+      const after = await call('intercept_tool_call', {
+        turn_id: turnId,
+        tool_name: 'bash',
+        tool_args: { command: 'npm test' },
+      });
+      // Now run in the sandbox: the command comes back wrapped in the runtime's command line.
+      expect(JSON.stringify(after)).not.toContain(installCommand);
+      expect(JSON.stringify(after)).toContain('sandbox-runtime');
+    } finally {
+      child.kill();
+    }
   });
 });
 

@@ -13,15 +13,20 @@ let cached: SandboxAvailability | undefined;
 const RUNTIME = '@anthropic-ai/sandbox-runtime';
 
 /**
- * Checked once per process: the sandbox runtime is installed at the version package.json pins
- * (an optional peer dependency, src/optional-peers.ts), this is an operating system it
- * supports, this process is not itself inside a sandbox (a sandbox cannot start inside one), and on
- * Linux bubblewrap, socat and ripgrep are on the PATH and bubblewrap can make the namespaces the sandbox
- * uses (a container without user namespaces cannot). It costs one short `bwrap` run (about 15 ms);
- * `hermes extensions doctor` runs a real sandboxed command as well.
+ * The sandbox runtime is installed at the version package.json pins (an optional peer dependency,
+ * src/optional-peers.ts) — looked for again on every call while it is not, a few file reads, so a
+ * process that serves a whole session (the hook daemon, the bridge) sees it once the user installs
+ * it — and, checked once per process, this is an operating system it supports, this process is
+ * not itself inside a sandbox (a sandbox cannot start inside one), and on Linux bubblewrap, socat
+ * and ripgrep are on the PATH and bubblewrap can make the namespaces the sandbox uses (a container
+ * without user namespaces cannot). It costs one short `bwrap` run (about 15 ms); `hermes
+ * extensions doctor` runs a real sandboxed command as well.
  */
 export function sandboxAvailability(): SandboxAvailability {
-  cached ??= probe();
+  if (cached !== undefined) return cached;
+  const runtime = installedRuntime();
+  if (!runtime.available) return runtime;
+  cached = probe(runtime.cli);
   return cached;
 }
 
@@ -40,7 +45,8 @@ export function sandboxRuntimeCli(): string | undefined {
   return cli !== undefined && existsSync(cli) ? cli : undefined;
 }
 
-function probe(): SandboxAvailability {
+/** The runtime's command line, or why the installed runtime cannot be used (missing, another version). */
+function installedRuntime(): SandboxAvailability {
   const runtime = optionalPeer(RUNTIME);
   const cli = sandboxRuntimeCli();
   if (runtime.installed === undefined || cli === undefined) {
@@ -57,6 +63,11 @@ function probe(): SandboxAvailability {
       installPeerAdvice(RUNTIME),
     );
   }
+  return { available: true, cli };
+}
+
+/** What else the sandbox needs of this machine and process, the runtime's command line found. */
+function probe(cli: string): SandboxAvailability {
   if (process.env.SANDBOX_RUNTIME === '1') {
     return unavailable(
       'this process already runs inside a sandbox, where another cannot start',
