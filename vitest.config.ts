@@ -19,6 +19,29 @@ function aiSdk7Entry(subpath: '.' | './test'): string {
   return join(aiSdk7, manifest.exports?.[subpath]?.import ?? fallback);
 }
 
+/**
+ * The end-to-end tests: the real agents' command lines (test/e2e) and the packed package
+ * installed as a user installs it, with npm and pip (test/packaging).
+ */
+const END_TO_END = ['test/e2e/**/*.test.ts', 'test/packaging/**/*.test.ts'];
+
+/**
+ * The tests that run this package's command line, its hooks, its daemon or the OS sandbox as child
+ * processes, many per test: each such process loads the framework anew (0.3 to 0.9 CPU-seconds on
+ * a 2-core machine), and together they are most of the suite's time. They cover the processes' own
+ * contracts (exit codes, output, files written, failure modes) over every row of their tables; the
+ * decisions themselves are tested in process as well.
+ */
+const PROCESS_TABLES = [
+  'test/cli/**/*.test.ts',
+  'test/host/daemon/**/*.test.ts',
+  // All of the command hook's tables but each agent's contract, which `npm test` runs.
+  'test/host/command-hook/!(claude-code|codex).test.ts',
+  'extensions/workflow-guard/sandbox*.test.ts',
+  'test/demo/**/*.test.ts',
+  'test/readme/{quickstart,typecheck,examples-run}.test.ts',
+];
+
 export default defineConfig({
   resolve: {
     // Tests run against the sources, not a build that may be stale.
@@ -57,21 +80,28 @@ export default defineConfig({
     // a hang.
     maxWorkers: Math.max(3, availableParallelism()),
     projects: [
+      // `npm test`: every test that runs in the worker's own process, and the hook's contract with
+      // each agent as a child process (claude-code.test.ts, codex.test.ts). About 1,900 tests, a
+      // minute on an idle 2-core machine.
       {
         extends: true,
         test: {
-          name: 'all',
+          name: 'quick',
           include: ['test/**/*.test.ts', 'extensions/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/e2e/**', 'test/packaging/**'],
+          exclude: [...configDefaults.exclude, ...END_TO_END, ...PROCESS_TABLES],
         },
       },
-      // The end-to-end tests: the real agents' command lines (test/e2e) and the packed package
-      // installed as a user installs it, with npm and pip (test/e2e, test/packaging). A minute
-      // or more each, so `npm test` leaves them out (`--project=!e2e`) and `npm run test:e2e`
-      // runs them; CI runs both (.ci/run).
+      // `npm run test:processes`: the tables that run the command line, a hook, the daemon, the OS
+      // sandbox, npm or tsc as child processes, several per test: about 460 tests, and about five
+      // sixths of the suite's CPU (CONTRIBUTING.md, Running tests).
       {
         extends: true,
-        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts', 'test/packaging/**/*.test.ts'] },
+        test: { name: 'processes', include: PROCESS_TABLES },
+      },
+      // `npm run test:e2e`: a minute or more each.
+      {
+        extends: true,
+        test: { name: 'e2e', include: END_TO_END },
       },
       // The AI SDK adapter again, against AI SDK 7: the SDK's loop, its middleware and its mock
       // models are v7's; the adapter is the same code. Where it is not installed the project is

@@ -33,9 +33,11 @@ describe("the README's first commands, and the other npm commands the docs give"
     expect(commands(block.text)).toEqual(['npm install', 'npm run demo', 'npm test']);
   });
 
-  it('CI runs what they run, on a clean clone: the demo and the tests', () => {
+  it('CI runs what they run, on a clean clone: the demo and the tests, and the tests npm test leaves out', () => {
     expect(ci).toMatch(/^npm run demo$/m);
     expect(ci).toMatch(/^npm test$/m);
+    expect(ci).toMatch(/^npm run test:processes$/m);
+    expect(ci).toMatch(/^npm run test:e2e$/m);
   });
 
   it('every npm script the blocks name exists in package.json', () => {
