@@ -6,8 +6,8 @@ import type { ApiAttempt, ToolStatus, TurnTelemetry } from '../observe/turn-tele
 import type { Runtime } from '../runtime/runtime.js';
 import { type Turn, turnTelemetry } from '../runtime/turn.js';
 import {
-  answerOf,
   type Approver,
+  answerOf,
   approvalRequest,
   decideApproval,
   declinedToolResult,

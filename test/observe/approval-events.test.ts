@@ -17,9 +17,13 @@ import { ext } from '../support/helpers.js';
  * approver, `post_approval_response` when its answer comes back (or does not).
  */
 const careful = ext('careful', (h) => {
-  h.on('intercept_tool_call', (e) => rewrite({ ...e.toolArgs, command: `${e.toolArgs.command} -i` }), {
-    tools: 'bash',
-  });
+  h.on(
+    'intercept_tool_call',
+    (e) => rewrite({ ...e.toolArgs, command: `${e.toolArgs.command} -i` }),
+    {
+      tools: 'bash',
+    },
+  );
   h.on('intercept_tool_call', () => ask('deletes files'), { tools: 'bash', phase: 'validate' });
 });
 const second = ext('second-opinion', (h) =>
@@ -56,7 +60,10 @@ async function turn(events: ObserverPayload[], approve: Approver | undefined) {
     userMessage: 'clean up',
     systemPrompt: '',
     model: scriptedModel(
-      [{ content: '', toolCalls: [toolCall('bash', { command: 'rm a' }, 'c1')] }, { content: 'ok' }],
+      [
+        { content: '', toolCalls: [toolCall('bash', { command: 'rm a' }, 'c1')] },
+        { content: 'ok' },
+      ],
       { name: 'test-model' },
     ),
     tools: tools(),
