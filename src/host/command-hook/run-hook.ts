@@ -284,6 +284,19 @@ async function answerToolCall(
             result: refusal,
             durationMs: performance.now() - started,
           });
+        // The agent asks the person itself and never tells a hook the answer: only the request
+        // is told (post_approval_response never comes from a command hook).
+        if (!result.blocked && result.ask !== undefined && agent.canAsk) {
+          telemetry.approvalRequested({
+            toolName: call.name,
+            toolCallId: call.id,
+            toolArgs: result.value,
+            ask: result.ask,
+            trace: result.trace,
+            surface: 'agent',
+            host: 'command_hook',
+          });
+        }
         const answer = toolCallAnswer(agent, result, () =>
           agent.toolOut(toolName, toolInput, result.value),
         );
