@@ -175,6 +175,39 @@ describe('approval events of the reference loop', () => {
     });
   });
 
+  it('an observer of the approval events that throws changes nothing: the approved call runs', async () => {
+    const logger = memoryLogger();
+    const runtime = await createRuntime({
+      logger,
+      extensions: [
+        careful,
+        ext('broken', (h) => {
+          h.observe('pre_approval_request', () => {
+            throw new Error('exporter down');
+          });
+          h.observe('post_approval_response', () => Promise.reject(new Error('exporter down')));
+        }),
+      ],
+    });
+    const result = await runConversation({
+      runtime,
+      sessionId: 's1',
+      userMessage: 'go',
+      systemPrompt: '',
+      model: scriptedModel([
+        { content: '', toolCalls: [toolCall('bash', { command: 'rm a' }, 'c1')] },
+        { content: 'ok' },
+      ]),
+      tools: tools(),
+      approve: () => true,
+    });
+    await runtime.close();
+    expect(result.toolCalls[0]).toMatchObject({ status: 'ok', approval: { approved: true } });
+    expect(logger.lines.map((e) => e.message).join('\n')).toMatch(
+      /observer of pre_approval_request failed/,
+    );
+  });
+
   it('secrets in the arguments are redacted, as in every event', async () => {
     const events: ObserverPayload[] = [];
     const runtime = await observed(events);
