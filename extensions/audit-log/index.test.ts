@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { block, createRuntime, runConversation } from 'hermes-extensions';
+import { ask, block, createRuntime, runConversation } from 'hermes-extensions';
 import { memoryLogger, scriptedModel, toolCall } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
 import { tree } from '../../test/support/fixtures.js';
@@ -95,5 +95,39 @@ describe('audit-log', () => {
       event: 'post_tool_call',
       tool_call_id: 'w7',
     });
+  });
+
+  it('writes an ask put to a person and its answer, between the decision and the outcome', async () => {
+    const project = tree();
+    const runtime = await createRuntime({
+      extensions: [
+        ext('careful', (h) => h.on('intercept_tool_call', () => ask('deletes files'))),
+        auditLog,
+      ],
+      cwd: project,
+      logger: memoryLogger(),
+    });
+    await runConversation({
+      runtime,
+      sessionId: 's0',
+      userMessage: 'go',
+      systemPrompt: '',
+      model: scriptedModel([
+        { content: '', toolCalls: [toolCall('bash', { command: 'rm a' }, 'c1')] },
+        { content: 'done' },
+      ]),
+      tools: { bash: { execute: () => 'removed' } },
+      approve: () => false,
+    });
+    await runtime.close();
+    const log = await lines(join(project, '.hermes/audit/audit.jsonl'), 4);
+    expect(log.map((l) => [l.event, l.tool_call_id])).toEqual([
+      ['hook_decision', 'c1'],
+      ['pre_approval_request', 'c1'],
+      ['post_approval_response', 'c1'],
+      ['post_tool_call', 'c1'],
+    ]);
+    expect(log[1]).toMatchObject({ description: 'deletes files', pattern_key: 'careful' });
+    expect(log[2]).toMatchObject({ choice: 'deny', granted: false });
   });
 });

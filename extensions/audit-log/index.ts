@@ -17,8 +17,8 @@ const config = z.object({
 });
 
 /**
- * The audit trail a team keeps of what its guards did: every `hook_decision` and every tool
- * outcome (`post_tool_call`) as one JSON line, appended in order on a queue of its own so the
+ * The audit trail a team keeps of what its guards did: every `hook_decision`, every tool
+ * outcome (`post_tool_call`) and every approval asked and answered as one JSON line, appended in order on a queue of its own so the
  * agent never waits for the disk, and rotated by size. Several processes may write one file (an
  * agent's parallel hook processes, two agents in one project): each appends under a lock on the
  * file (`<path>.lock`, one that knows its owner, so a writer killed holding it holds nobody up),
@@ -134,6 +134,9 @@ export default defineExtension({
     };
     hermes.observe('hook_decision', record);
     hermes.observe('post_tool_call', record);
+    // An ask put to a person, and the answer where the host sees it (docs/observing.md).
+    hermes.observe('pre_approval_request', record);
+    hermes.observe('post_approval_response', record);
     // A host that exits right after its last decision still gets every line on the disk; a
     // failed write was reported when it failed.
     hermes.onClose(() => queue.catch(() => {}));

@@ -18,6 +18,13 @@ export function createInstruments(meter: Meter) {
     sessions: meter.createCounter('hermes.sessions', {
       description: 'Turns by kind and final status',
     }),
+    approvals: meter.createCounter('hermes.approval.count', {
+      description: 'Answers to asks by choice and pattern key',
+    }),
+    approvalDuration: meter.createHistogram('hermes.approval.duration', {
+      unit: 'ms',
+      description: 'How long asks waited for their answer',
+    }),
   };
 }
 

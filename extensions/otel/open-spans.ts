@@ -21,6 +21,8 @@ export class OpenSpans {
   readonly apis = new Map<string, ApiSpan>();
   /** By `toolKey`. */
   readonly tools = new Map<string, Span>();
+  /** By session and tool call id (approval-spans.ts): an answer may come in a later turn. */
+  readonly approvals = new Map<string, Span>();
   readonly #summaries = new Map<string, TurnSummary>();
 
   constructor(private readonly tracer: Tracer) {}
@@ -71,11 +73,14 @@ export class OpenSpans {
 
   /** Ends every span still open (the host is closing) and forgets them. */
   endAll(): void {
+    // An ask whose answer never came (a command hook's: the agent asked) ends without a choice.
+    for (const span of this.approvals.values()) span.end();
     for (const span of this.tools.values()) span.end();
     for (const request of this.apis.values()) if (request.open) request.span.end();
     for (const span of this.llms.values()) span.end();
     for (const span of this.sessions.values()) span.end();
     this.tools.clear();
+    this.approvals.clear();
     this.#summaries.clear();
     this.apis.clear();
     this.llms.clear();

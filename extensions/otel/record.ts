@@ -1,5 +1,6 @@
 import type { HermesApi } from 'hermes-extensions';
 import { apiSpans } from './api-spans.js';
+import { approvalSpans } from './approval-spans.js';
 import type { OtelOptions, OtelSettings } from './config.js';
 import { llmSpans } from './llm-spans.js';
 import { createInstruments } from './metrics.js';
@@ -9,7 +10,13 @@ import type { EventHandlers, Recorder } from './recorder.js';
 import { sessionSpans } from './session-spans.js';
 import { toolSpans } from './tool-spans.js';
 
-const handlers: EventHandlers = { ...sessionSpans, ...llmSpans, ...apiSpans, ...toolSpans };
+const handlers: EventHandlers = {
+  ...sessionSpans,
+  ...llmSpans,
+  ...apiSpans,
+  ...toolSpans,
+  ...approvalSpans,
+};
 
 /**
  * The extension's setup: the OpenTelemetry pipeline, every observer event recorded on it, and

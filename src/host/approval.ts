@@ -1,4 +1,5 @@
 import type { ApprovalAsk } from '../chain/outcome.js';
+import type { ApprovalAnswer } from '../observe/approval-events.js';
 
 /**
  * A tool call an `intercept_tool_call` handler asked a person about (`ask`), as a host's approver
@@ -18,7 +19,11 @@ export interface ApprovalRequest {
   taskId: string;
 }
 
-/** Decides an ask: `true` runs the call, `false` declines it. Throwing or rejecting declines it. */
+/**
+ * Decides an ask: `true` runs the call, `false` declines it. Throwing or rejecting declines it;
+ * an approver that stops waiting for the person throws a `TimeoutError` (the reason of
+ * `AbortSignal.timeout` is one), which observers are told as a timeout.
+ */
 export type Approver = (request: ApprovalRequest) => boolean | Promise<boolean>;
 
 /** What became of an ask: who asked and why, and whether the call was approved. */
@@ -32,6 +37,8 @@ export interface ToolApproval {
    * failure (`the approver failed: …`).
    */
   failure?: string;
+  /** Nobody answered in time: the approver threw a `TimeoutError`. */
+  timedOut?: true;
 }
 
 /**
@@ -49,8 +56,28 @@ export async function decideApproval(
     return { ...asked, approved: (await approve(request)) === true };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { ...asked, approved: false, failure: `the approver failed: ${reason}` };
+    const failure = `the approver failed: ${reason}`;
+    return isTimeout(error)
+      ? { ...asked, approved: false, failure, timedOut: true }
+      : { ...asked, approved: false, failure };
   }
+}
+
+/** `TimeoutError`: what `AbortSignal.timeout` rejects with, and the usual name for giving up. */
+function isTimeout(error: unknown): boolean {
+  return error instanceof Error && error.name === 'TimeoutError';
+}
+
+/** What observers are told of an approver's decision (`post_approval_response`). */
+export function answerOf(approval: ToolApproval, approver: Approver | undefined): ApprovalAnswer {
+  const answeredVia = approver === undefined ? 'none' : 'approver';
+  if (approval.approved) return { choice: 'once', answeredVia };
+  if (approval.failure === undefined) return { choice: 'deny', answeredVia };
+  return {
+    choice: approval.timedOut ? 'timeout' : 'unanswered',
+    answeredVia,
+    failure: approval.failure,
+  };
 }
 
 /** The approval request of an ask, for the call as it would run. */

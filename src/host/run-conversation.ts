@@ -7,6 +7,7 @@ import type { Runtime } from '../runtime/runtime.js';
 import { type Turn, turnTelemetry } from '../runtime/turn.js';
 import {
   type Approver,
+  answerOf,
   approvalRequest,
   decideApproval,
   declinedToolResult,
@@ -285,7 +286,15 @@ async function runToolCall(
       { toolName: call.name, toolArgs: outcome.value, toolCallId: call.id },
       { sessionId: turn.sessionId, turnId: turn.turnId, taskId: context.taskId },
     );
+    const pending = context.telemetry.approvalRequested({
+      ...request,
+      ask: outcome.ask,
+      trace: outcome.trace,
+      surface: 'approver',
+      host: 'run_conversation',
+    });
     approval = await decideApproval(context.approve, request);
+    context.telemetry.approvalAnswered(pending, answerOf(approval, context.approve));
     if (!approval.approved) {
       return finish({
         ...record,

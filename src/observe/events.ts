@@ -1,4 +1,9 @@
-/** The observer events, named as the Hermes agent names them, plus `hook_decision`. */
+/**
+ * The observer events, named as the Hermes agent names them, plus `hook_decision`. The approval
+ * pair follows an `ask`: `pre_approval_request` before a person is asked, `post_approval_response`
+ * when the answer comes back to the framework (approval-events.ts; docs/observing.md says which
+ * hosts see the answer).
+ */
 export const OBSERVER_EVENTS = [
   'on_session_start',
   'on_session_end',
@@ -9,6 +14,8 @@ export const OBSERVER_EVENTS = [
   'api_request_error',
   'pre_tool_call',
   'post_tool_call',
+  'pre_approval_request',
+  'post_approval_response',
   'hook_decision',
 ] as const;
 

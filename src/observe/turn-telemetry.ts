@@ -4,6 +4,14 @@ import type { LlmRequest } from '../hooks/before-llm-call.js';
 import type { HookName } from '../hooks/index.js';
 import type { ChatMessage, ToolCall } from '../hooks/messages.js';
 import { apiErrorFields, thrownErrorOf } from './api-error.js';
+import {
+  type ApprovalAnswer,
+  type AskedCall,
+  type PendingApproval,
+  pendingOf,
+  requestFields,
+  responseFields,
+} from './approval-events.js';
 import { OBSERVER_EVENTS, type ObserverEvent } from './events.js';
 import type { ObserverSink } from './observers.js';
 import { sanitize } from './sanitize.js';
@@ -239,6 +247,26 @@ export class TurnTelemetry {
       // A tool's error is read as a model's is: without a getter or a proxy able to throw here.
       ...(outcome.error === undefined ? {} : toolErrorFields(thrownErrorOf(outcome.error))),
     }));
+  }
+
+  /**
+   * `pre_approval_request`: an ask is about to be put to a person. Returns what the answer's
+   * event needs, or nothing when nobody observes `post_approval_response` (no clock is read).
+   */
+  approvalRequested(asked: AskedCall): PendingApproval | undefined {
+    const attempt = this.attempt;
+    this.#emit('pre_approval_request', () => ({
+      ...(attempt ? apiIds(attempt) : {}),
+      ...requestFields(asked),
+    }));
+    if (!this.sink.has('post_approval_response')) return undefined;
+    return pendingOf(asked, this.ids.turn_id, Date.now());
+  }
+
+  /** `post_approval_response`: the answer to the ask `pending` was kept for, if it was kept. */
+  approvalAnswered(pending: PendingApproval | undefined, answer: ApprovalAnswer): void {
+    if (pending === undefined) return;
+    this.#emit('post_approval_response', () => responseFields(pending, answer, Date.now()));
   }
 
   /**

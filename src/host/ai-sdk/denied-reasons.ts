@@ -1,4 +1,5 @@
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
+import type { PendingApproval } from '../../observe/approval-events.js';
 import type { ApprovalRequest } from '../approval.js';
 
 /**
@@ -8,31 +9,58 @@ import type { ApprovalRequest } from '../approval.js';
  * person's own `reason` — and never asks the tools. The wrapped model puts the guard's reason
  * back in that result, from here, so the model learns what was asked and by whom, as the
  * in-process approver's declined result says (declinedToolResult in ../approval.ts). Kept for
- * the process's life, the oldest forgotten past MAX_ASKS.
+ * the process's life, the oldest forgotten past MAX_ASKS. Each ask also keeps, until its answer
+ * is seen, what `post_approval_response` needs (`pending`, when someone observes it): a yes shows
+ * in the wrapped tool's `execute`, a no only here.
  */
-const asks = new Map<string, ApprovalRequest>();
+interface RememberedAsk {
+  request: ApprovalRequest;
+  pending: PendingApproval | undefined;
+}
+const asks = new Map<string, RememberedAsk>();
 const MAX_ASKS = 1024;
 
 const keyOf = (sessionId: string, toolCallId: string) => `${sessionId}\u0000${toolCallId}`;
 
-export function rememberAsk(request: ApprovalRequest): void {
+export function rememberAsk(request: ApprovalRequest, pending?: PendingApproval): void {
   const key = keyOf(request.sessionId, request.toolCallId);
   asks.delete(key);
-  asks.set(key, request);
+  asks.set(key, { request, pending });
   if (asks.size > MAX_ASKS) asks.delete(asks.keys().next().value as string);
 }
 
-/** The denied calls' results with the guard's reason in them; the prompt as it was otherwise. */
+/** The approval still waiting for its answer on this call, taken: an answer is told once. */
+export function takePendingApproval(
+  sessionId: string,
+  toolCallId: string,
+): PendingApproval | undefined {
+  const remembered = asks.get(keyOf(sessionId, toolCallId));
+  const pending = remembered?.pending;
+  if (remembered !== undefined) remembered.pending = undefined;
+  return pending;
+}
+
+/**
+ * The denied calls' results with the guard's reason in them; the prompt as it was otherwise.
+ * `onDenied` hears of each denial whose answer nobody was told yet, with the person's reason.
+ */
 export function withDeniedReasons(
   prompt: LanguageModelV3Prompt,
   sessionId: string,
+  onDenied?: (pending: PendingApproval, reason: string | undefined) => void,
 ): LanguageModelV3Prompt {
   let changed = false;
   const out = prompt.map((message) => {
     if (message.role !== 'tool') return message;
     const content = message.content.map((part) => {
       if (part.type !== 'tool-result' || part.output.type !== 'execution-denied') return part;
-      const ask = asks.get(keyOf(sessionId, part.toolCallId));
+      const remembered = asks.get(keyOf(sessionId, part.toolCallId));
+      if (remembered?.pending !== undefined && onDenied !== undefined) {
+        const pending = remembered.pending;
+        remembered.pending = undefined;
+        onDenied(pending, part.output.reason);
+      }
+      const ask = remembered?.request;
       if (ask === undefined || part.output.reason?.startsWith(NEEDS_APPROVAL)) return part;
       changed = true;
       const own = part.output.reason;

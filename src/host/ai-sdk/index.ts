@@ -50,7 +50,14 @@ export function hermesMiddleware(turn: Turn): LanguageModelV3Middleware {
     specificationVersion: 'v3',
     async transformParams({ params: given, model }) {
       // A call a person denied: its result says why the guard asked (denied-reasons.ts).
-      const denied = withDeniedReasons(given.prompt, turn.sessionId);
+      // The person's no, told to observers once (the history repeats it in every later step).
+      const denied = withDeniedReasons(given.prompt, turn.sessionId, (pending, reason) =>
+        telemetry.approvalAnswered(pending, {
+          choice: 'deny',
+          answeredVia: 'tool_approval_response',
+          ...(reason === undefined ? {} : { reason }),
+        }),
+      );
       const params = denied === given.prompt ? given : { ...given, prompt: denied };
       const request = fromSdkPrompt(params.prompt);
       const outcome = await turn.beforeLlmCall({

@@ -1,18 +1,20 @@
 import type { ToolSet } from 'ai';
 import type { ChainOutcome } from '../../chain/outcome.js';
 import { thrownErrorOf } from '../../observe/api-error.js';
+import type { AskedCall } from '../../observe/approval-events.js';
 import { type ToolStatus, UNOBSERVED_ATTEMPT } from '../../observe/turn-telemetry.js';
 import { type Turn, turnTelemetry } from '../../runtime/turn.js';
 import {
   type ApprovalRequest,
   type Approver,
+  answerOf,
   approvalRequest,
   decideApproval,
   declinedToolResult,
 } from '../approval.js';
 import { blockedToolError } from '../blocked-tool-result.js';
 import { approvedInMessages } from './approvals.js';
-import { rememberAsk } from './denied-reasons.js';
+import { rememberAsk, takePendingApproval } from './denied-reasons.js';
 
 /** How a wrapped `execute` is called; the SDK's own options type differs between versions. */
 type Execute = (
@@ -128,7 +130,10 @@ export function hermesTools<T extends ToolSet>(
       const request = askOf(name, context.toolCallId, settled);
       if (request !== undefined) {
         pendingApprovals.set(context.toolCallId, request);
-        rememberAsk(request);
+        rememberAsk(
+          request,
+          telemetry.approvalRequested(askedCall(request, settled, 'tool_approval')),
+        );
         // The call does not run in this step; if approved later, it is a call of its own.
         done('blocked', { awaiting_approval: request.message, extension: request.askedBy });
         return true;
@@ -167,7 +172,20 @@ export function hermesTools<T extends ToolSet>(
               toolName: name,
               input,
             });
-          const approval = answered ? { approved: true } : await decideApproval(approve, request);
+          let approval: { approved: boolean; failure?: string };
+          if (answered) {
+            // A yes through the SDK's tool approval: the request was told at needsApproval.
+            telemetry.approvalAnswered(takePendingApproval(turn.sessionId, context.toolCallId), {
+              choice: 'once',
+              answeredVia: 'tool_approval_response',
+            });
+            approval = { approved: true };
+          } else {
+            const pending = telemetry.approvalRequested(askedCall(request, settled, 'approver'));
+            const decided = await decideApproval(approve, request);
+            telemetry.approvalAnswered(pending, answerOf(decided, approve));
+            approval = decided;
+          }
           if (!approval.approved) {
             const declined = declinedToolResult({
               ...approval,
@@ -190,6 +208,17 @@ export function hermesTools<T extends ToolSet>(
     };
   }
   return { tools: wrapped as T, pendingApprovals };
+}
+
+/** The ask as observers are told of it: `surface` says who asks the person. */
+function askedCall(request: ApprovalRequest, outcome: Outcome, surface: string): AskedCall {
+  return {
+    ...request,
+    ask: { message: request.message, askedBy: request.askedBy },
+    trace: outcome.trace,
+    surface,
+    host: 'ai_sdk',
+  };
 }
 
 function argsOf(input: unknown): Record<string, unknown> {

@@ -52,7 +52,8 @@ export interface CommandHookOptions {
  * and Claude Code's `SessionEnd`) → the turn ends and its state goes; `PostToolUse` → answered
  * with nothing unless it is an after-tools event (otherwise only reported). Observers are told
  * what the process knows, as the in-process host tells them (observed.ts): `on_session_start` at
- * the prompt, `pre_tool_call`, `hook_decision` and, for a refused call, its `post_tool_call` at
+ * the prompt, `pre_tool_call`, `hook_decision`, for a call put to the person `pre_approval_request`
+ * (the answer is the agent's, never a hook's) and, for a refused call, its `post_tool_call` at
  * `PreToolUse`, the call's outcome at `PostToolUse`, `on_session_end` at the end of the turn; the
  * runtime is closed before the process exits, so what they buffered is written. The turn's state
  * lives in `$HERMES_HOME/turns/` between the separate processes of one turn; when the agent names
@@ -284,6 +285,19 @@ async function answerToolCall(
             result: refusal,
             durationMs: performance.now() - started,
           });
+        // The agent asks the person itself and never tells a hook the answer: only the request
+        // is told (post_approval_response never comes from a command hook).
+        if (!result.blocked && result.ask !== undefined && agent.canAsk) {
+          telemetry.approvalRequested({
+            toolName: call.name,
+            toolCallId: call.id,
+            toolArgs: result.value,
+            ask: result.ask,
+            trace: result.trace,
+            surface: 'agent',
+            host: 'command_hook',
+          });
+        }
         const answer = toolCallAnswer(agent, result, () =>
           agent.toolOut(toolName, toolInput, result.value),
         );
