@@ -146,10 +146,26 @@ describe('hermes-extensions/ai-sdk: approval events', () => {
         }),
       );
     const second = await later('t2', messages);
-    // The same history again (a host that resends it): the answer was told once already.
+    // The same history again (a host that resends it): the answer was told once already. The
+    // answered call's result is kept as the tool gave it: AI SDK 6 puts it in the answering turn's
+    // response messages, AI SDK 7 leaves it out of them, and a history without it is refused.
+    const result: ModelMessage = {
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId: 'w1',
+          toolName: 'write',
+          output: approved
+            ? { type: 'text', value: 'wrote a.ts' }
+            : { type: 'execution-denied', ...(reason === undefined ? {} : { reason }) },
+        },
+      ],
+    };
     await later('t3', [
       ...messages,
-      ...second.response.messages,
+      result,
+      ...second.response.messages.filter((message) => message.role !== 'tool'),
       { role: 'user', content: 'and?' },
     ]);
     return { events, afterFirst, ran };
