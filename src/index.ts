@@ -49,6 +49,7 @@ export type {
   LlmRequest,
   ToolRestriction,
 } from './hooks/before-llm-call.js';
+export type { AgentIdentity } from './hooks/agent-identity.js';
 export type { OnErrorPolicy } from './hooks/declaration.js';
 export { HOOK_NAMES, type HookName } from './hooks/index.js';
 export type { InterceptToolCallEvent, ToolCallInput } from './hooks/intercept-tool-call.js';
