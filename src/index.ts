@@ -43,13 +43,13 @@ export {
   type OwnedLock,
   type OwnedLockOptions,
 } from './fs/owned-lock.js';
+export type { AgentIdentity } from './hooks/agent-identity.js';
 export type {
   BeforeLlmCallEvent,
   BeforeLlmCallInput,
   LlmRequest,
   ToolRestriction,
 } from './hooks/before-llm-call.js';
-export type { AgentIdentity } from './hooks/agent-identity.js';
 export type { OnErrorPolicy } from './hooks/declaration.js';
 export { HOOK_NAMES, type HookName } from './hooks/index.js';
 export type { InterceptToolCallEvent, ToolCallInput } from './hooks/intercept-tool-call.js';

@@ -19,5 +19,7 @@ export const agentIdentitySchema = z.object({ id: z.string(), type: z.string().o
 /** A frozen copy handlers cannot change (or nothing, for the main agent). */
 export function frozenAgent(agent: AgentIdentity | undefined): AgentIdentity | undefined {
   if (agent === undefined) return undefined;
-  return Object.freeze(agent.type === undefined ? { id: agent.id } : { id: agent.id, type: agent.type });
+  return Object.freeze(
+    agent.type === undefined ? { id: agent.id } : { id: agent.id, type: agent.type },
+  );
 }
