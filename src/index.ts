@@ -43,6 +43,7 @@ export {
   type OwnedLock,
   type OwnedLockOptions,
 } from './fs/owned-lock.js';
+export type { AgentIdentity } from './hooks/agent-identity.js';
 export type {
   BeforeLlmCallEvent,
   BeforeLlmCallInput,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type AgentIdentity, agentIdentitySchema, frozenAgent } from './agent-identity.js';
 import type { HookDeclaration, TurnContext } from './declaration.js';
 import { frozenCopy } from './frozen.js';
 import {
@@ -47,6 +48,8 @@ export interface BeforeLlmCallInput {
   /** 0 for the first request of a turn, then 1, 2, … for each tool-loop iteration. */
   iteration?: number;
   model?: string;
+  /** The subagent whose model request this is; absent for the main agent. */
+  agent?: AgentIdentity;
 }
 
 export interface BeforeLlmCallEvent {
@@ -56,6 +59,8 @@ export interface BeforeLlmCallEvent {
   readonly tools: readonly string[] | undefined;
   readonly iteration: number;
   readonly model?: string;
+  /** The subagent whose model request this is; undefined for the main agent (agent-identity.ts). */
+  readonly agent?: AgentIdentity;
   readonly sessionId: string;
   readonly turnId: string;
   readonly state: Record<string, unknown>;
@@ -86,6 +91,7 @@ export const beforeLlmCall: HookDeclaration<BeforeLlmCallInput, LlmRequest, Befo
     tools: z.array(z.string()).optional(),
     iteration: z.number().optional(),
     model: z.string().optional(),
+    agent: agentIdentitySchema.optional(),
   }),
   wire: {
     names: {
@@ -94,6 +100,7 @@ export const beforeLlmCall: HookDeclaration<BeforeLlmCallInput, LlmRequest, Befo
       tools: 'tools',
       iteration: 'iteration',
       model: 'model',
+      agent: 'agent',
     },
     fromWire: (input) => ({ ...input, messages: messagesFromWire(input.messages) }),
     valueToWire: (request) => ({
@@ -141,6 +148,7 @@ export const beforeLlmCall: HookDeclaration<BeforeLlmCallInput, LlmRequest, Befo
       tools: request.tools,
       iteration: input.iteration ?? 0,
       model: input.model,
+      agent: frozenAgent(input.agent),
       sessionId: turn.sessionId,
       turnId: turn.turnId,
       state: turn.state,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type AgentIdentity, agentIdentitySchema, frozenAgent } from './agent-identity.js';
 import type { HookDeclaration, TurnContext } from './declaration.js';
 import { frozenCopy } from './frozen.js';
 import type { Metadata, RewriteResult } from './results.js';
@@ -16,6 +17,8 @@ export interface ToolCallInput {
   toolCallId?: string;
   /** Defaults to the turn id. */
   taskId?: string;
+  /** The subagent that made the call; absent for the main agent. */
+  agent?: AgentIdentity;
 }
 
 export interface InterceptToolCallEvent {
@@ -23,6 +26,8 @@ export interface InterceptToolCallEvent {
   readonly toolArgs: Readonly<Record<string, unknown>>;
   readonly toolCallId?: string;
   readonly taskId: string;
+  /** The subagent that made the call; undefined for the main agent (agent-identity.ts). */
+  readonly agent?: AgentIdentity;
   readonly sessionId: string;
   readonly turnId: string;
   readonly state: Record<string, unknown>;
@@ -40,6 +45,7 @@ export const interceptToolCall: HookDeclaration<
     toolArgs: objectInput(),
     toolCallId: z.string().optional(),
     taskId: z.string().optional(),
+    agent: agentIdentitySchema.optional(),
   }),
   wire: {
     names: {
@@ -47,6 +53,7 @@ export const interceptToolCall: HookDeclaration<
       toolArgs: 'tool_args',
       toolCallId: 'tool_call_id',
       taskId: 'task_id',
+      agent: 'agent',
     },
   },
   samples: [
@@ -69,6 +76,7 @@ export const interceptToolCall: HookDeclaration<
       toolArgs,
       toolCallId: input.toolCallId,
       taskId: input.taskId ?? turn.turnId,
+      agent: frozenAgent(input.agent),
       sessionId: turn.sessionId,
       turnId: turn.turnId,
       state: turn.state,

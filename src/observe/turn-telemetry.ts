@@ -64,6 +64,12 @@ export interface TurnIds {
   platform: string;
   model?: string;
   provider?: string;
+  /**
+   * The subagent whose calls these are (the command hooks' `agent_id` / `agent_type`); absent
+   * for the main agent. Set once per process there: each hook event is its own process.
+   */
+  agent_id?: string;
+  agent_type?: string;
 }
 
 /**
@@ -91,15 +97,22 @@ export class TurnTelemetry {
     this.active = OBSERVER_EVENTS.some((event) => sink.has(event));
   }
 
-  /** Ids only the host knows (its task id, the model, its provider), on every event from now on. */
+  /**
+   * Ids only the host knows (its task id, the model, its provider, the subagent calling), on
+   * every event from now on.
+   */
   identify(ids: {
     task_id?: string;
     model?: string | undefined;
     provider?: string | undefined;
+    agent_id?: string | undefined;
+    agent_type?: string | undefined;
   }): this {
     if (ids.task_id !== undefined) this.ids.task_id = ids.task_id;
     if (ids.model !== undefined) this.ids.model = ids.model;
     if (ids.provider !== undefined) this.ids.provider = ids.provider;
+    if (ids.agent_id !== undefined) this.ids.agent_id = ids.agent_id;
+    if (ids.agent_type !== undefined) this.ids.agent_type = ids.agent_type;
     return this;
   }
 

@@ -3,6 +3,7 @@ import type { LlmRequest } from '../../hooks/before-llm-call.js';
 import type { ChatMessage } from '../../hooks/messages.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import type { Turn } from '../../runtime/turn.js';
+import { agentOf } from './agent-identity.js';
 import type { CommandHookAgent } from './agents.js';
 import { NO_DECISION, type PendingAnswer } from './answers.js';
 import { hookToolCall } from './observed.js';
@@ -118,7 +119,13 @@ export async function beforeLlmCall(
 ): Promise<LlmDelivery | undefined> {
   if (!runtime.hasHook('before_llm_call')) return undefined;
   const model = typeof event.model === 'string' ? { model: event.model } : {};
-  const outcome = await turn.beforeLlmCall({ ...request, iteration, ...model });
+  const caller = agentOf(event);
+  const outcome = await turn.beforeLlmCall({
+    ...request,
+    iteration,
+    ...model,
+    ...(caller === undefined ? {} : { agent: caller }),
+  });
   return llmDelivery(request, outcome);
 }
 

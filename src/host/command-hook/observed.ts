@@ -3,6 +3,7 @@ import type { ObserverEvent } from '../../observe/events.js';
 import { type ToolStatus, TurnTelemetry } from '../../observe/turn-telemetry.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { type Turn, turnTelemetry } from '../../runtime/turn.js';
+import { agentIds } from './agent-identity.js';
 import type { CommandHookAgent } from './agents.js';
 import type { RuntimeSource } from './runtime-source.js';
 import type { TurnStore } from './turn-store.js';
@@ -19,13 +20,14 @@ export const LATER_WORK = [...REPORTED_LATER, 'before_llm_call'] as const;
  * The observer events of one hook event, with the fields the in-process host gives them
  * (docs/observing.md): the session, the turn (the stored one, so every process of a turn reports
  * the same id), the turn as task, the agent as platform, and the model when the agent names it
- * (Codex does). A hook never sees a model request, so no `api_request_id`. The turn reports its
+ * (Codex does), and inside a subagent its `agent_id` and `agent_type`. A hook never sees a model request, so no `api_request_id`. The turn reports its
  * own decisions (hook_decision) with the same ids.
  */
 export function hookTelemetry(turn: Turn, event: HookEvent): TurnTelemetry {
-  return turnTelemetry(turn).identify(
-    typeof event.model === 'string' ? { model: event.model } : {},
-  );
+  return turnTelemetry(turn).identify({
+    ...(typeof event.model === 'string' ? { model: event.model } : {}),
+    ...agentIds(event),
+  });
 }
 
 /** The same, for a process that reports without running a turn (PostToolUse, Stop). */
@@ -43,6 +45,7 @@ function reportTelemetry(
     task_id: turnId,
     platform: agent.name,
     ...(typeof event.model === 'string' ? { model: event.model } : {}),
+    ...agentIds(event),
   });
 }
 

@@ -4,6 +4,7 @@ import type { Logger } from '../../log/logger.js';
 import { describeLoadFailures, followedBy } from '../../runtime/load-failures.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { answerToolResults } from './after-tools.js';
+import { agentOf, agentProblem } from './agent-identity.js';
 import type { CommandHookAgent } from './agents.js';
 import {
   failed,
@@ -157,6 +158,9 @@ async function answerEvent(
   if (name !== 'UserPromptSubmit' && name !== 'PreToolUse' && !afterTools) {
     return render(NO_DECISION);
   }
+  // A subagent's id that is not a string is a malformed event, refused as any other would be.
+  const agentInvalid = agentProblem(event);
+  if (agentInvalid !== undefined) return render(failed(agent, name, agentInvalid));
 
   const cwd = typeof event.cwd === 'string' ? event.cwd : process.cwd();
   let runtime: Runtime;
@@ -272,10 +276,12 @@ async function answerToolCall(
         const call = hookToolCall(agent, event, cwd);
         const started = performance.now();
         telemetry.preTool(call);
+        const caller = agentOf(event);
         const result = await turn.interceptToolCall({
           toolName: call.name,
           toolArgs: call.arguments,
           ...(typeof event.tool_use_id === 'string' ? { toolCallId: event.tool_use_id } : {}),
+          ...(caller === undefined ? {} : { agent: caller }),
         });
         // The agent sends no PostToolUse for a call it was told not to run: its outcome is now.
         const refusal = refusalOf(agent, result);

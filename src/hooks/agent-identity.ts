@@ -1,0 +1,25 @@
+import { z } from 'zod';
+
+/**
+ * Which agent made a call, when it was not the main one: a subagent the main agent delegated to
+ * (Claude Code's and Codex's `agent_id` / `agent_type` in their hook payloads). Absent on the
+ * main agent's calls, so `when: { agent: P.not(P.nullish) }` scopes a handler to subagents and
+ * `when: { agent: P.nullish }` to the main agent. A subagent's calls belong to the turn it was
+ * started in: same session, turn id and `state` as the main agent's.
+ */
+export interface AgentIdentity {
+  /** The subagent's id, as the host names it; stable for the subagent's life. */
+  readonly id: string;
+  /** Its kind, when the host says (Claude Code's agent name, e.g. `Explore`). */
+  readonly type?: string;
+}
+
+export const agentIdentitySchema = z.object({ id: z.string(), type: z.string().optional() });
+
+/** A frozen copy handlers cannot change (or nothing, for the main agent). */
+export function frozenAgent(agent: AgentIdentity | undefined): AgentIdentity | undefined {
+  if (agent === undefined) return undefined;
+  return Object.freeze(
+    agent.type === undefined ? { id: agent.id } : { id: agent.id, type: agent.type },
+  );
+}
