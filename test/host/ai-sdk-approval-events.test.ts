@@ -1,34 +1,11 @@
 import { generateText, type ModelMessage, stepCountIs, tool, wrapLanguageModel } from 'ai';
-import * as aiTest from 'ai/test';
 import { ask, createRuntime, type ObserverPayload } from 'hermes-extensions';
 import { hermesMiddleware, withHermes, wrapTools } from 'hermes-extensions/ai-sdk';
 import { memoryLogger } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { answer, callOf, MockLanguageModel } from '../support/ai-sdk-mock.js';
 import { ext } from '../support/helpers.js';
-
-// Like test/host/ai-sdk.test.ts, these run against AI SDK 6 and (project `ai-sdk-v7`) AI SDK 7.
-const MockLanguageModel =
-  ((aiTest as Record<string, unknown>).MockLanguageModelV4 as
-    | typeof aiTest.MockLanguageModelV3
-    | undefined) ?? aiTest.MockLanguageModelV3;
-
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 1, text: 1, reasoning: 0 },
-};
-const callOf = (toolName: string, id: string, input: Record<string, unknown>) => ({
-  content: [{ type: 'tool-call' as const, toolCallId: id, toolName, input: JSON.stringify(input) }],
-  finishReason: { unified: 'tool-calls' as const, raw: undefined },
-  usage,
-  warnings: [],
-});
-const answer = (text: string) => ({
-  content: [{ type: 'text' as const, text }],
-  finishReason: { unified: 'stop' as const, raw: undefined },
-  usage,
-  warnings: [],
-});
 
 async function observedRuntime(events: ObserverPayload[]) {
   return createRuntime({

@@ -9,16 +9,13 @@ import { memoryLogger } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import workflowGuard from '../../extensions/workflow-guard/index.js';
+import { answer, callOf, MockLanguageModel, usage } from '../support/ai-sdk-mock.js';
 import { tree, write } from '../support/fixtures.js';
 import { ext } from '../support/helpers.js';
 import { root } from '../support/run-bin.js';
 
 // The same tests run against AI SDK 6 and, in the `ai-sdk-v7` project, AI SDK 7, whose own
 // models implement specification v4: the mock is the SDK's newest.
-const MockLanguageModel =
-  ((aiTest as Record<string, unknown>).MockLanguageModelV4 as
-    | typeof aiTest.MockLanguageModelV3
-    | undefined) ?? aiTest.MockLanguageModelV3;
 
 if (process.env.AI_SDK_MAJOR !== '7' && !existsSync(join(root, 'test/ai-sdk-v7/node_modules/ai'))) {
   console.warn(
@@ -31,29 +28,7 @@ it('runs against the AI SDK its project names', () => {
   expect(v7).toBe(process.env.AI_SDK_MAJOR === '7');
 });
 
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 1, text: 1, reasoning: 0 },
-};
-const writeCall = (id: string, path: string) => ({
-  content: [
-    {
-      type: 'tool-call' as const,
-      toolCallId: id,
-      toolName: 'write',
-      input: JSON.stringify({ path, content: '# x' }),
-    },
-  ],
-  finishReason: { unified: 'tool-calls' as const, raw: undefined },
-  usage,
-  warnings: [],
-});
-const answer = (text: string) => ({
-  content: [{ type: 'text' as const, text }],
-  finishReason: { unified: 'stop' as const, raw: undefined },
-  usage,
-  warnings: [],
-});
+const writeCall = (id: string, path: string) => callOf('write', id, { path, content: '# x' });
 
 describe('hermes-extensions/ai-sdk with the real generateText loop', () => {
   it('runs workflow-guard: the edit is blocked, the plan written, the same edit then runs', async () => {
