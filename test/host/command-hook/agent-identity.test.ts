@@ -1,7 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tree, tsExtension } from '../../support/fixtures.js';
+import { jsonLines, tree, tsExtension } from '../../support/fixtures.js';
 import { built, runHook } from '../../support/run-bin.js';
 
 type Agent = 'claude-code' | 'codex';
@@ -54,21 +53,14 @@ function setup(agent: Agent) {
           tool_calls: [{ ...result, tool_response: 'text' }],
         };
   };
-  const lines = (file: string) =>
-    existsSync(file)
-      ? readFileSync(file, 'utf8')
-          .trim()
-          .split('\n')
-          .map((line) => JSON.parse(line) as Record<string, unknown>)
-      : [];
   return {
     home,
     base,
     sub,
     bash,
     afterTools,
-    seen: () => lines(seen),
-    events: () => lines(events),
+    seen: () => jsonLines(seen),
+    events: () => jsonLines(events),
   };
 }
 

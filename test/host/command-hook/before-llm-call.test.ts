@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answerSchema } from '../../support/agent-answers.js';
-import { tree, tsExtension } from '../../support/fixtures.js';
+import { jsonLines, tree, tsExtension } from '../../support/fixtures.js';
 import { built, root, runHook } from '../../support/run-bin.js';
 
 type Agent = 'claude-code' | 'codex';
@@ -42,13 +42,6 @@ function setup(agent: Agent, extension = reminder) {
           hook_event_name: 'PostToolBatch',
           tool_calls: [bashResult(id, command, output)],
         };
-  const lines = (file: string) =>
-    existsSync(file)
-      ? readFileSync(file, 'utf8')
-          .trim()
-          .split('\n')
-          .map((line) => JSON.parse(line) as Record<string, unknown>)
-      : [];
   return {
     home,
     project,
@@ -56,10 +49,10 @@ function setup(agent: Agent, extension = reminder) {
     prompt,
     afterTool,
     bashResult,
-    seen: () => lines(seen),
-    ends: () => lines(`${seen}.ends`),
+    seen: () => jsonLines(seen),
+    ends: () => jsonLines(`${seen}.ends`),
     loads: () => (existsSync(loads) ? readFileSync(loads, 'utf8').length : 0),
-    audit: () => lines(join(project, '.hermes/audit/audit.jsonl')),
+    audit: () => jsonLines(join(project, '.hermes/audit/audit.jsonl')),
   };
 }
 

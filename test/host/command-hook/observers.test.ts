@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tree, tsExtension, write } from '../../support/fixtures.js';
+import { jsonLines, tree, tsExtension, write } from '../../support/fixtures.js';
 import { built, root, runHook } from '../../support/run-bin.js';
 
 type Agent = 'claude-code' | 'codex';
@@ -39,20 +39,13 @@ function setup(agent: Agent) {
     tool_input: { command },
     tool_use_id: id,
   });
-  const read = (file: string) =>
-    existsSync(file)
-      ? readFileSync(file, 'utf8')
-          .trim()
-          .split('\n')
-          .map((line) => JSON.parse(line) as Record<string, unknown>)
-      : [];
   return {
     home,
     project,
     base,
     bash,
-    audit: () => read(join(project, '.hermes/audit/audit.jsonl')),
-    events: () => read(events),
+    audit: () => jsonLines(join(project, '.hermes/audit/audit.jsonl')),
+    events: () => jsonLines(events),
   };
 }
 
