@@ -66,15 +66,21 @@ export function installPeerAdvice(name: OptionalPeerName): string {
 }
 
 function wantedVersion(name: OptionalPeerName): string {
-  const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
-    peerDependencies?: Record<string, string>;
-  };
-  const wanted = manifest.peerDependencies?.[name];
+  // The framework's own manifest does not change under a running process: read once.
+  peerVersions ??=
+    (
+      JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
+        peerDependencies?: Record<string, string>;
+      }
+    ).peerDependencies ?? {};
+  const wanted = peerVersions[name];
   if (wanted === undefined) {
     throw new Error(`hermes-extensions' package.json names no peer dependency ${name}`);
   }
   return wanted;
 }
+
+let peerVersions: Record<string, string> | undefined;
 
 /** The folder Node would load `name` from, for a file of the framework; undefined when none. */
 function packageFolder(name: string): string | undefined {

@@ -40,7 +40,10 @@ export function resetSandboxAvailability(): void {
  * src/optional-peers.ts says, from the framework's folder); undefined when it is not installed.
  */
 export function sandboxRuntimeCli(): string | undefined {
-  const { folder } = optionalPeer(RUNTIME);
+  return cliIn(optionalPeer(RUNTIME).folder);
+}
+
+function cliIn(folder: string | undefined): string | undefined {
   const cli = folder === undefined ? undefined : join(folder, 'dist', 'cli.js');
   return cli !== undefined && existsSync(cli) ? cli : undefined;
 }
@@ -48,7 +51,7 @@ export function sandboxRuntimeCli(): string | undefined {
 /** The runtime's command line, or why the installed runtime cannot be used (missing, another version). */
 function installedRuntime(): SandboxAvailability {
   const runtime = optionalPeer(RUNTIME);
-  const cli = sandboxRuntimeCli();
+  const cli = cliIn(runtime.folder);
   if (runtime.installed === undefined || cli === undefined) {
     return unavailable(
       `the sandbox runtime (${RUNTIME}) is not installed (a default install of hermes-extensions leaves it out)`,
