@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tree } from '../support/fixtures.js';
-import { built, root } from '../support/run-bin.js';
+import { built, root, runHook } from '../support/run-bin.js';
 import { hermes, hermesWith } from './hermes-cli.js';
 
 /**
@@ -165,3 +165,60 @@ export default { name: 'workflow-guard', setup() {} };
     expect(existsSync(marker)).toBe(false);
   });
 });
+
+describe.runIf(built)('a shipped guard named in config, in a hook process', () => {
+  /**
+   * The command line's bundle holds workflow-guard, audit-log and module-router
+   * (src/extensions/compiled-in.ts): loading one starts no module loader thread, which cost about
+   * half of a hook process's CPU (BENCHMARKS.md, Hook call). Seen from inside the process: a
+   * preloaded script counts the calls to `module.register`, which starts that thread.
+   */
+  it('loads with the bundle: no module loader hooks are registered', async () => {
+    const counter = tree({
+      'count-register.cjs': `const m = require('node:module');
+const fs = require('node:fs');
+const original = m.register;
+m.register = function (...args) {
+  fs.appendFileSync(process.env.REGISTER_LOG, 'register\\n');
+  return original.apply(this, args);
+};
+m.syncBuiltinESMExports();
+`,
+    });
+    const log = join(counter, 'register.log');
+    const run = async (files: Record<string, string>) => {
+      const home = tree({ 'config.yaml': GUARD_BY_NAME, ...files });
+      const project = tree({ '.git/HEAD': '', 'src/app.ts': 'x\n' });
+      const answer = await runHook(
+        'claude-code',
+        home,
+        {
+          session_id: 's',
+          transcript_path: '/dev/null',
+          cwd: project,
+          permission_mode: 'default',
+          hook_event_name: 'PreToolUse',
+          tool_name: 'Write',
+          tool_input: { file_path: join(project, 'src/app.ts'), content: 'y' },
+          tool_use_id: 'call_1',
+        },
+        { NODE_OPTIONS: `--require ${join(counter, 'count-register.cjs')}`, REGISTER_LOG: log },
+      );
+      const registered = existsSync(log) ? readFileSync(log, 'utf8') : '';
+      rmSync(log, { force: true });
+      return { answer, registered };
+    };
+    const shipped = await run({});
+    expect(JSON.parse(shipped.answer.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(shipped.registered).toBe('');
+    // It can fail: a JavaScript extension of the user's own is loaded through the hooks.
+    const own = await run({ 'extensions/plain.mjs': PLAIN });
+    expect(own.registered).toBe('register\n');
+  });
+});
+
+const GUARD_BY_NAME = 'extensions:\n  paths: [hermes-extensions/workflow-guard]\n';
+
+const PLAIN = `import { defineExtension } from 'hermes-extensions';
+export default defineExtension({ name: 'plain', setup() {} });
+`;
