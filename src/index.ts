@@ -44,6 +44,7 @@ export {
   type OwnedLockOptions,
 } from './fs/owned-lock.js';
 export type { AgentIdentity } from './hooks/agent-identity.js';
+export type { SubagentSpawn } from './hooks/subagent-spawn.js';
 export type {
   BeforeLlmCallEvent,
   BeforeLlmCallInput,

@@ -12,14 +12,25 @@ export interface AgentIdentity {
   readonly id: string;
   /** Its kind, when the host says (Claude Code's agent name, e.g. `Explore`). */
   readonly type?: string;
+  /**
+   * The subagent that started this one, when it was not the main agent (a nested agent of a
+   * nested agent). Absent when the main agent started it, or when the host does not tell.
+   */
+  readonly parent?: string;
 }
 
-export const agentIdentitySchema = z.object({ id: z.string(), type: z.string().optional() });
+export const agentIdentitySchema = z.object({
+  id: z.string(),
+  type: z.string().optional(),
+  parent: z.string().optional(),
+});
 
 /** A frozen copy handlers cannot change (or nothing, for the main agent). */
 export function frozenAgent(agent: AgentIdentity | undefined): AgentIdentity | undefined {
   if (agent === undefined) return undefined;
-  return Object.freeze(
-    agent.type === undefined ? { id: agent.id } : { id: agent.id, type: agent.type },
-  );
+  return Object.freeze({
+    id: agent.id,
+    ...(agent.type === undefined ? {} : { type: agent.type }),
+    ...(agent.parent === undefined ? {} : { parent: agent.parent }),
+  });
 }

@@ -4,6 +4,7 @@ import type { HookDeclaration, TurnContext } from './declaration.js';
 import { frozenCopy } from './frozen.js';
 import type { Metadata, RewriteResult } from './results.js';
 import { actionSchema, objectInput, plainObjectSchema } from './schemas.js';
+import { frozenSpawn, type SubagentSpawn, subagentSpawnSchema } from './subagent-spawn.js';
 
 /**
  * `intercept_tool_call`: once per tool call. `rewrite` replaces the arguments the tool runs with;
@@ -19,6 +20,8 @@ export interface ToolCallInput {
   taskId?: string;
   /** The subagent that made the call; absent for the main agent. */
   agent?: AgentIdentity;
+  /** Set when the call starts a subagent, and whether its calls are covered (subagent-spawn.ts). */
+  spawn?: SubagentSpawn;
 }
 
 export interface InterceptToolCallEvent {
@@ -28,6 +31,8 @@ export interface InterceptToolCallEvent {
   readonly taskId: string;
   /** The subagent that made the call; undefined for the main agent (agent-identity.ts). */
   readonly agent?: AgentIdentity;
+  /** Set when the call starts a subagent, and whether its calls are covered (subagent-spawn.ts). */
+  readonly spawn?: SubagentSpawn;
   readonly sessionId: string;
   readonly turnId: string;
   readonly state: Record<string, unknown>;
@@ -46,6 +51,7 @@ export const interceptToolCall: HookDeclaration<
     toolCallId: z.string().optional(),
     taskId: z.string().optional(),
     agent: agentIdentitySchema.optional(),
+    spawn: subagentSpawnSchema.optional(),
   }),
   wire: {
     names: {
@@ -54,6 +60,7 @@ export const interceptToolCall: HookDeclaration<
       toolCallId: 'tool_call_id',
       taskId: 'task_id',
       agent: 'agent',
+      spawn: 'spawn',
     },
   },
   samples: [
@@ -77,6 +84,7 @@ export const interceptToolCall: HookDeclaration<
       toolCallId: input.toolCallId,
       taskId: input.taskId ?? turn.turnId,
       agent: frozenAgent(input.agent),
+      spawn: frozenSpawn(input.spawn),
       sessionId: turn.sessionId,
       turnId: turn.turnId,
       state: turn.state,

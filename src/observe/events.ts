@@ -2,7 +2,9 @@
  * The observer events, named as the Hermes agent names them, plus `hook_decision`. The approval
  * pair follows an `ask`: `pre_approval_request` before a person is asked, `post_approval_response`
  * when the answer comes back to the framework (approval-events.ts; docs/observing.md says which
- * hosts see the answer).
+ * hosts see the answer). The subagent pair frames a delegated child agent's life
+ * (subagent-events.ts): `subagent_start` when it is created, `subagent_stop` when it returns or
+ * fails.
  */
 export const OBSERVER_EVENTS = [
   'on_session_start',
@@ -16,6 +18,8 @@ export const OBSERVER_EVENTS = [
   'post_tool_call',
   'pre_approval_request',
   'post_approval_response',
+  'subagent_start',
+  'subagent_stop',
   'hook_decision',
 ] as const;
 

@@ -15,6 +15,12 @@ import {
 import { OBSERVER_EVENTS, type ObserverEvent } from './events.js';
 import type { ObserverSink } from './observers.js';
 import { sanitize } from './sanitize.js';
+import {
+  type StartedSubagent,
+  type StoppedSubagent,
+  subagentStartFields,
+  subagentStopFields,
+} from './subagent-events.js';
 
 export type ToolStatus = 'ok' | 'error' | 'blocked' | 'cancelled';
 
@@ -280,6 +286,25 @@ export class TurnTelemetry {
   approvalAnswered(pending: PendingApproval | undefined, answer: ApprovalAnswer): void {
     if (pending === undefined) return;
     this.#emit('post_approval_response', () => responseFields(pending, answer, Date.now()));
+  }
+
+  /**
+   * `subagent_start`: the turn's agent delegated to a subagent. `parent_turn_id` is this turn: a
+   * subagent's calls belong to the turn that started it.
+   */
+  subagentStarted(started: StartedSubagent): void {
+    this.#emit('subagent_start', () => ({
+      ...subagentStartFields(started),
+      parent_turn_id: this.ids.turn_id,
+    }));
+  }
+
+  /** `subagent_stop`: a subagent of this turn returned, failed or was stopped. */
+  subagentStopped(stopped: StoppedSubagent): void {
+    this.#emit('subagent_stop', () => ({
+      ...subagentStopFields(stopped),
+      parent_turn_id: this.ids.turn_id,
+    }));
   }
 
   /**
