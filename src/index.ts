@@ -44,7 +44,6 @@ export {
   type OwnedLockOptions,
 } from './fs/owned-lock.js';
 export type { AgentIdentity } from './hooks/agent-identity.js';
-export type { SubagentSpawn } from './hooks/subagent-spawn.js';
 export type {
   BeforeLlmCallEvent,
   BeforeLlmCallInput,
@@ -74,6 +73,7 @@ export {
   restrictTools,
   rewrite,
 } from './hooks/results.js';
+export type { SubagentSpawn } from './hooks/subagent-spawn.js';
 export type { TransformUserInputEvent } from './hooks/transform-user-input.js';
 export type {
   HandlerOptions,
