@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import type { CommandHookAgent } from './agents.js';
 
-type Version = readonly [number, number, number];
+/** An agent's version as major, minor, patch. */
+export type Version = readonly [number, number, number];
 
 /**
  * The version the agent's own command line reports (`claude --version`), or undefined when it is
@@ -13,7 +14,7 @@ export function installedAgentVersion(program: string): Version | undefined {
   return found === null ? undefined : [Number(found[1]), Number(found[2]), Number(found[3])];
 }
 
-const older = (a: Version, b: Version): boolean =>
+export const older = (a: Version, b: Version): boolean =>
   a[0] !== b[0] ? a[0] < b[0] : a[1] !== b[1] ? a[1] < b[1] : a[2] < b[2];
 
 /**

@@ -1,0 +1,55 @@
+import type { SubagentSpawn } from '../../hooks/subagent-spawn.js';
+import { older, type Version } from './agent-version.js';
+import type { CommandHookAgent } from './agents.js';
+
+/**
+ * Which versions of each agent send their subagents' tool calls to the hooks (a `PreToolUse`
+ * with `agent_id` for every call a subagent makes), so that a spawn can be let through and each
+ * of the subagent's calls judged. Rows are evidence: each names the versions it was checked on.
+ * A version below every row, or one the hook cannot tell, is not covered (fail closed).
+ */
+export interface CoverageRow {
+  /** The first version this row holds for (up to the next row's `from`). */
+  from: Version;
+  covered: boolean;
+  /** What was seen, and on which versions: shown to the user when not covered. */
+  evidence: string;
+}
+
+export const SUBAGENT_COVERAGE: Readonly<Record<CommandHookAgent['name'], readonly CoverageRow[]>> =
+  {
+    'claude-code': [
+      {
+        from: [2, 1, 330],
+        covered: true,
+        evidence:
+          "2.1.330 sends every tool call of a subagent, a background one too, as PreToolUse with the subagent's agent_id, and honours a deny there",
+      },
+    ],
+    codex: [],
+  };
+
+/** Whether a subagent started under `version` of `agent` has its calls judged. */
+export function subagentCoverage(
+  agent: Pick<CommandHookAgent, 'name' | 'title'>,
+  version: Version | undefined,
+): SubagentSpawn {
+  if (version === undefined) {
+    return {
+      covered: false,
+      reason: `the hook cannot tell which version of ${agent.title} runs, so it cannot tell whether the subagent's tool calls reach the guards`,
+    };
+  }
+  const rows = SUBAGENT_COVERAGE[agent.name];
+  const row = [...rows].reverse().find((candidate) => !older(version, candidate.from));
+  const shown = version.join('.');
+  if (row === undefined) {
+    return {
+      covered: false,
+      reason: `${agent.title} ${shown} is older than every version known to send its subagents' tool calls to hooks`,
+    };
+  }
+  return row.covered
+    ? { covered: true }
+    : { covered: false, reason: `${agent.title} ${shown}: ${row.evidence}` };
+}
