@@ -35,8 +35,9 @@ const END_TO_END = ['test/e2e/**/*.test.ts', 'test/packaging/**/*.test.ts'];
 const PROCESS_TABLES = [
   'test/cli/**/*.test.ts',
   'test/host/daemon/**/*.test.ts',
-  // All of the command hook's tables but each agent's contract, which `npm test` runs.
-  'test/host/command-hook/!(claude-code|codex).test.ts',
+  // All of the command hook's tables but each agent's contract and the turn's subagents (in
+  // process), which `npm test` runs.
+  'test/host/command-hook/!(claude-code|codex|subagent-turns).test.ts',
   'extensions/workflow-guard/sandbox*.test.ts',
   'test/demo/**/*.test.ts',
   'test/readme/{quickstart,typecheck,examples-run}.test.ts',

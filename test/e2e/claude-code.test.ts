@@ -70,9 +70,12 @@ const script = (project: string) => [
 const NODE_WRITES =
   "node -e \"const fs = require('fs'); fs.writeFileSync('plans/notes.md', 'from node'); try { fs.writeFileSync('src/login.ts', 'x'); } catch (e) { console.log('src: ' + e.code); }\"";
 
-/** The tool results the model got back, from the last request it was sent. */
-function toolResults(fake: FakeMessages): Array<{ content: unknown; is_error?: boolean }> {
-  const messages = fake.requests.at(-1)?.messages ?? [];
+/** The tool results the model got back, from the last request it was sent (or its subagent's). */
+function toolResults(
+  fake: FakeMessages,
+  of: 'main' | 'subagent' = 'main',
+): Array<{ content: unknown; is_error?: boolean }> {
+  const messages = (of === 'main' ? fake.requests : fake.subagentRequests).at(-1)?.messages ?? [];
   return messages.flatMap((m) =>
     Array.isArray(m.content)
       ? m.content.filter((block: { type?: string }) => block.type === 'tool_result')
@@ -247,6 +250,68 @@ describeRealAgent('claude', 'real Claude Code with hermes hook claude-code', (cl
       ['write', 'blocked'],
     ]);
   }, 90_000);
+
+  it("judges a subagent's calls as the main agent's: before a plan its writes are denied and src/ is unchanged, its read runs", async () => {
+    const env = await setup(['audit-log']);
+    write(env.project, { 'src/login.ts': 'export const login = 1;\n' });
+    const model = await startFakeMessages(
+      [
+        {
+          name: 'Agent',
+          input: {
+            description: 'fix the login',
+            prompt: 'E2E-SUBAGENT: fix src/login.ts',
+            subagent_type: 'general-purpose',
+          },
+        },
+      ],
+      {
+        marker: 'E2E-SUBAGENT',
+        script: [
+          { name: 'Read', input: { file_path: join(env.project, 'src/login.ts') } },
+          { name: 'Write', input: { file_path: join(env.project, 'src/login.ts'), content: 'x' } },
+          { name: 'Bash', input: { command: 'echo x > src/evil.ts', description: 'write' } },
+        ],
+      },
+    );
+    const run = await claudePrint(claude, env, model, 'fix the login bug', 'bypassPermissions');
+    expect(run.code, run.stderr).toBe(0);
+    // The subagent ran (the spawn was let through: its calls are judged one by one) ...
+    expect(model.subagentRequests.length).toBeGreaterThanOrEqual(4);
+    const [read, written, shell] = toolResults(model, 'subagent');
+    // ... its read ran and returned the file ...
+    expect(read?.is_error ?? false).toBe(false);
+    expect(JSON.stringify(read?.content)).toContain('export const login = 1;');
+    // ... and both writes were denied, with the guard's reason.
+    for (const result of [written, shell]) {
+      expect(result?.is_error).toBe(true);
+      expect(JSON.stringify(result?.content)).toMatch(/Write the plan at plans\/active\/plan\.md/);
+    }
+    expect(readFileSync(join(env.project, 'src/login.ts'), 'utf8')).toBe(
+      'export const login = 1;\n',
+    );
+    expect(existsSync(join(env.project, 'src/evil.ts'))).toBe(false);
+    // Observers saw the subagent's life and its calls, each as the subagent's.
+    const lines = auditLines(env.project);
+    const subagentId = lines.find((line) => line.event === 'subagent_start')?.child_subagent_id;
+    expect(typeof subagentId).toBe('string');
+    const outcomes = lines.filter((line) => line.event === 'post_tool_call');
+    expect(
+      outcomes
+        .filter((line) => line.agent_id === subagentId)
+        .map((line) => [line.tool_name, line.status]),
+    ).toEqual([
+      ['read', 'ok'],
+      ['write', 'blocked'],
+      ['bash', 'blocked'],
+    ]);
+    expect(
+      outcomes.filter((line) => line.agent_id === undefined).map((line) => line.tool_name),
+    ).toEqual(['task']);
+    expect(lines.some((line) => line.event === 'subagent_stop')).toBe(true);
+    // Every turn ended, the subagent's too.
+    expect(openTurns(env.hermesHome)).toEqual([]);
+  }, 120_000);
 
   describe('with the hook daemon', () => {
     let daemonEnv: Record<string, string | undefined> | undefined;

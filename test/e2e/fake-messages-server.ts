@@ -6,11 +6,24 @@ export interface ScriptedToolUse {
   input: Record<string, unknown>;
 }
 
+type Request = { messages?: Array<{ role: string; content: unknown }> };
+
 export interface FakeMessages {
   /** `http://127.0.0.1:PORT`, for `ANTHROPIC_BASE_URL`. */
   baseUrl: string;
   /** Every `/v1/messages` request body that offered tools (the agent's own turns), in order. */
-  requests: Array<{ messages?: Array<{ role: string; content: unknown }> }>;
+  requests: Request[];
+  /** The same, of the subagent's conversation (see `subagent`). */
+  subagentRequests: Request[];
+}
+
+/**
+ * A subagent's own script: its conversation is the one whose first message contains `marker`
+ * (put it in the prompt the main agent's script gives the subagent).
+ */
+export interface ScriptedSubagent {
+  marker: string;
+  script: ScriptedToolUse[];
 }
 
 type Block = { type: 'text'; text: string } | ({ type: 'tool_use'; id: string } & ScriptedToolUse);
@@ -21,8 +34,12 @@ type Block = { type: 'text'; text: string } | ({ type: 'tool_use'; id: string } 
  * tools gets the next scripted `tool_use` — counted by the `tool_result` blocks already in its
  * messages — and then a closing text; one without tools (a side request) gets a short text.
  */
-export async function startFakeMessages(script: ScriptedToolUse[]): Promise<FakeMessages> {
+export async function startFakeMessages(
+  script: ScriptedToolUse[],
+  subagent?: ScriptedSubagent,
+): Promise<FakeMessages> {
   const requests: FakeMessages['requests'] = [];
+  const subagentRequests: FakeMessages['subagentRequests'] = [];
   let count = 0;
   const port = await serveOnLoopback((request, text, response) => {
     const path = request.url?.split('?')[0] ?? '';
@@ -41,14 +58,17 @@ export async function startFakeMessages(script: ScriptedToolUse[]): Promise<Fake
     if (!Array.isArray(body.tools) || body.tools.length === 0) {
       content = [{ type: 'text', text: 'ok' }];
     } else {
-      requests.push(body);
+      const first = JSON.stringify(body.messages?.[0]?.content ?? '');
+      const inSubagent = subagent !== undefined && first.includes(subagent.marker);
+      (inSubagent ? subagentRequests : requests).push(body);
       const done = (body.messages ?? [])
         .flatMap((m: { content: unknown }) => (Array.isArray(m.content) ? m.content : []))
         .filter((block: { type?: string }) => block.type === 'tool_result').length;
-      const next = script[done];
+      const next = (inSubagent ? subagent.script : script)[done];
+      const idPrefix = inSubagent ? 'toolu_sub_' : 'toolu_';
       if (next === undefined) content = [{ type: 'text', text: `done after ${done} tool calls` }];
       else {
-        content = [{ type: 'tool_use', id: `toolu_${done}`, ...next }];
+        content = [{ type: 'tool_use', id: `${idPrefix}${done}`, ...next }];
         stop = 'tool_use';
       }
     }
@@ -122,5 +142,5 @@ export async function startFakeMessages(script: ScriptedToolUse[]): Promise<Fake
     );
     sendEvents(response, events);
   });
-  return { baseUrl: `http://127.0.0.1:${port}`, requests };
+  return { baseUrl: `http://127.0.0.1:${port}`, requests, subagentRequests };
 }

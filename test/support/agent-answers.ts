@@ -91,6 +91,19 @@ export const CLAUDE_CODE_ANSWERS: Record<string, z.ZodType> = {
     })
     // "reason: required when decision is block".
     .refine((o) => o.decision === undefined || o.reason !== undefined, 'block without a reason'),
+  // SubagentStart only adds context to the subagent; SubagentStop blocks as Stop does.
+  SubagentStart: z.strictObject({
+    ...claudeUniversal,
+    hookSpecificOutput: z
+      .strictObject({
+        hookEventName: z.literal('SubagentStart'),
+        additionalContext: text.optional(),
+      })
+      .optional(),
+  }),
+  SubagentStop: z
+    .strictObject({ ...claudeUniversal, ...claudeBlock })
+    .refine((o) => o.decision === undefined || o.reason !== undefined, 'block without a reason'),
   SessionEnd: z.strictObject(claudeUniversal),
 };
 

@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import type { Version } from './agent-version.js';
+import { claudeCodeVersionOf } from './agent-version-env.js';
 import { wrappedHookCommand } from './hook-wrapper.js';
 
 type Args = Record<string, unknown>;
@@ -95,6 +97,16 @@ export interface CommandHookAgent {
   projectCommandRoot(project: string): string;
   /** What the user must still do once the hook is installed, if anything. */
   afterInstall?: string;
+  /**
+   * The agent's tools that start a subagent: their `intercept_tool_call` carries `spawn`, whether
+   * the subagent's own calls reach the hook (subagent-coverage.ts).
+   */
+  spawnTools: readonly string[];
+  /**
+   * The version of the agent that runs the hook, from what it puts in the hook's environment;
+   * undefined when it says nothing (then its subagents count as not covered).
+   */
+  runningVersion(env: NodeJS.ProcessEnv): Version | undefined;
 }
 
 /** Claude Code's tool names, mapped to the ones extensions see by default (workflow-guard's). */
@@ -111,6 +123,7 @@ const CLAUDE_TOOLS: Readonly<Record<string, string>> = {
   WebFetch: 'web_fetch',
   WebSearch: 'web_search',
   Task: 'task',
+  Agent: 'task',
   TodoWrite: 'todo_write',
 };
 
@@ -142,16 +155,24 @@ export const claudeCode: CommandHookAgent = {
   endEvents: ['Stop', 'SessionEnd'],
   // PostToolBatch is sent by Claude Code 2.1.118 and later; 2.1.101 and later skip an event they
   // do not know (so there before_llm_call runs at the prompt only); older ones ignored a settings
-  // file naming one (docs/command-hooks.md).
+  // file naming one (docs/command-hooks.md). SubagentStart and SubagentStop keep a turn open for
+  // its background subagents (subagent-lifecycle.ts); they are named only where an unknown event
+  // cannot cost the whole file either.
   installEvents: [
     'UserPromptSubmit',
     'PreToolUse',
     'PostToolUse',
     'PostToolBatch',
+    'SubagentStart',
+    'SubagentStop',
     'Stop',
     'SessionEnd',
   ],
-  eventsNeedVersion: { PostToolBatch: [2, 1, 101] },
+  eventsNeedVersion: {
+    PostToolBatch: [2, 1, 101],
+    SubagentStart: [2, 1, 101],
+    SubagentStop: [2, 1, 101],
+  },
   versionProgram: 'claude',
   // Claude Code documents "*", "" and no matcher alike as every tool.
   matchAllTools: '*',
@@ -166,6 +187,9 @@ export const claudeCode: CommandHookAgent = {
   projectCommand: wrappedHookCommand('claude-code'),
   legacyProjectCommands: ['"$CLAUDE_PROJECT_DIR"/node_modules/.bin/hermes hook claude-code'],
   projectCommandRoot: (project) => project,
+  // `Task` was renamed `Agent`; both start a subagent.
+  spawnTools: ['Agent', 'Task'],
+  runningVersion: (env) => claudeCodeVersionOf(env.AI_AGENT),
 };
 
 /**
@@ -220,6 +244,8 @@ export const codex: CommandHookAgent = {
   // Codex skips a new or changed hook, silently, until the user trusts it.
   afterInstall:
     'Codex runs them once you trust them: open /hooks in Codex and trust the hermes hook.',
+  spawnTools: [],
+  runningVersion: () => undefined,
 };
 
 /** The nearest folder at or above `dir` that holds a `.git` (a folder, or a file in a worktree). */

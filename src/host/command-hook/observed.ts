@@ -11,7 +11,12 @@ import type { TurnStore } from './turn-store.js';
 type HookEvent = Record<string, unknown>;
 
 /** The observer events reported by processes that decide nothing (PostToolUse, Stop). */
-export const REPORTED_LATER = ['post_tool_call', 'on_session_end'] as const;
+export const REPORTED_LATER = [
+  'post_tool_call',
+  'on_session_end',
+  'subagent_start',
+  'subagent_stop',
+] as const;
 
 /** What later processes of a turn may do: report those, or run before_llm_call after tools. */
 export const LATER_WORK = [...REPORTED_LATER, 'before_llm_call'] as const;
@@ -30,13 +35,18 @@ export function hookTelemetry(turn: Turn, event: HookEvent): TurnTelemetry {
   });
 }
 
-/** The same, for a process that reports without running a turn (PostToolUse, Stop). */
+/**
+ * The same, for a process that reports without running a turn (PostToolUse, Stop). A subagent's
+ * start and stop are told as the turn's, not as the subagent's own (`asTurn`): the event's
+ * `agent_id` there is the subagent the event is about.
+ */
 function reportTelemetry(
   runtime: Runtime,
   agent: CommandHookAgent,
   event: HookEvent,
   sessionId: string,
   turnId: string,
+  asTurn = false,
 ): TurnTelemetry {
   const sink = { has: (e: ObserverEvent) => runtime.hasHook(e), emit: runtime.emit.bind(runtime) };
   return new TurnTelemetry(sink, {
@@ -45,8 +55,23 @@ function reportTelemetry(
     task_id: turnId,
     platform: agent.name,
     ...(typeof event.model === 'string' ? { model: event.model } : {}),
-    ...agentIds(event),
+    ...(asTurn ? {} : agentIds(event)),
   });
+}
+
+/** `subagent_start` or `subagent_stop`, told by the turn that started the subagent. */
+export async function reportSubagent(
+  agent: CommandHookAgent,
+  event: HookEvent,
+  sessionId: string,
+  turnId: string,
+  options: ReportOptions,
+  report: (telemetry: TurnTelemetry) => void,
+): Promise<void> {
+  const cwd = typeof event.cwd === 'string' ? event.cwd : process.cwd();
+  await withRuntime(cwd, options, (runtime) =>
+    report(reportTelemetry(runtime, agent, event, sessionId, turnId, true)),
+  );
 }
 
 /** The tool call of a `PreToolUse` or `PostToolUse` event, named as extensions name it. */
@@ -64,7 +89,7 @@ export function hookToolCall(agent: CommandHookAgent, event: HookEvent, cwd: str
   };
 }
 
-interface ReportOptions {
+export interface ReportOptions {
   home: string;
   logger: Logger;
   store: TurnStore;
@@ -156,7 +181,13 @@ async function withRuntime(
   }
 }
 
+/**
+ * The turn an event names (Codex's `turn_id`), when it may name one: a subagent's events
+ * (`agent_id`) belong to the turn that started the subagent, whatever id the agent gives them, so
+ * they never start a turn of their own (which would leave the main agent's state behind).
+ */
 export function turnIdOf(event: HookEvent): string | undefined {
+  if (typeof event.agent_id === 'string') return undefined;
   return typeof event.turn_id === 'string' ? event.turn_id : undefined;
 }
 

@@ -16,18 +16,16 @@ import {
 } from './answers.js';
 import { answerDecided, callKeyOf, withDecision } from './decisions.js';
 import { beforeLlmCall, promptRequest, rewriteNotice, withContext } from './llm-call.js';
-import {
-  hookTelemetry,
-  hookToolCall,
-  laterWork,
-  reportToolOutcome,
-  reportTurnEnd,
-  turnIdOf,
-} from './observed.js';
+import { hookTelemetry, hookToolCall, laterWork, reportToolOutcome, turnIdOf } from './observed.js';
+import { describeFailure, reported } from './reported.js';
 import { loadPerEvent, type RuntimeSource } from './runtime-source.js';
+import { subagentCoverage } from './subagent-coverage.js';
+import { isSubagentStop, mainAgentStopped } from './subagent-lifecycle.js';
+import { subagentEvent } from './subagent-reports.js';
 import { refusalOf, toolCallAnswer } from './tool-call-answer.js';
-import { noteReportedCalls, tellUnchecked } from './turn-coverage.js';
-import { type Notice, TurnStore, TurnStoreError } from './turn-store.js';
+import { noteReportedCalls } from './turn-coverage.js';
+import { turnEnded } from './turn-end.js';
+import { type Notice, TurnStore } from './turn-store.js';
 
 export type { HookAnswer } from './answers.js';
 
@@ -133,17 +131,18 @@ async function answerEvent(
   }
   const homeProblem = hermesHomeProblem(home);
   if (homeProblem !== undefined) return render(failed(agent, name, homeProblem));
+  if (name === 'SubagentStart' || isSubagentStop(name, event)) {
+    return subagentEvent(agent, event, name, sessionId, reporting);
+  }
+  if (name === 'Stop') {
+    const stop = await mainAgentStopped(store, sessionId, event);
+    // Subagents of the turn still run: their calls are the turn's, so it waits for them.
+    if (stop.waits) return render(NO_DECISION);
+    return turnEnded(agent, event, sessionId, stop.ended, reporting);
+  }
   if (agent.endEvents.includes(name)) {
     const open = await store.end(sessionId);
-    // Calls of the turn the hook never decided: the user hears of them once (told before a
-    // session's end forgets what it was told).
-    const told = await tellUnchecked(store, agent, sessionId, open);
-    if (name === 'SessionEnd') await store.end(sessionId, { session: true });
-    // A turn that already ended (Stop, then SessionEnd) is not reported twice.
-    if (open === undefined || open.reports?.includes('on_session_end') === false) {
-      return render(NO_DECISION, told);
-    }
-    return reported(agent, reportTurnEnd(agent, event, sessionId, open.turnId, reporting), told);
+    return turnEnded(agent, event, sessionId, open, reporting);
   }
   if (name === 'PreToolUse') {
     // A call decided already (a late daemon, a retried hook): its answer, without loading
@@ -282,6 +281,9 @@ async function answerToolCall(
           toolArgs: call.arguments,
           ...(typeof event.tool_use_id === 'string' ? { toolCallId: event.tool_use_id } : {}),
           ...(caller === undefined ? {} : { agent: caller }),
+          ...(agent.spawnTools.includes(toolName)
+            ? { spawn: subagentCoverage(agent, agent.runningVersion(process.env)) }
+            : {}),
         });
         // The agent sends no PostToolUse for a call it was told not to run: its outcome is now.
         const refusal = refusalOf(agent, result);
@@ -318,30 +320,6 @@ async function answerToolCall(
   });
 }
 
-/**
- * The answer to an event that is only reported: nothing but `notices`, even when the report
- * failed.
- */
-async function reported(
-  agent: CommandHookAgent,
-  report: Promise<void>,
-  notices: readonly string[] = [],
-): Promise<HookAnswer> {
-  try {
-    await report;
-    return render(NO_DECISION, notices);
-  } catch (error) {
-    const why = error instanceof ConfigError ? error.message : describeFailure(error);
-    return render(
-      {
-        ...NO_DECISION,
-        stderr: `hermes hook ${agent.name}: observers were not told of this event: ${why}`,
-      },
-      notices,
-    );
-  }
-}
-
 /** What the user should hear once per session: guards that are not running, and why. */
 function sessionNotices(runtime: Runtime): Notice[] {
   const notices: Notice[] = [];
@@ -361,11 +339,4 @@ function sessionNotices(runtime: Runtime): Notice[] {
     );
   }
   return notices;
-}
-
-/** One line: a store failure names its path; anything else unexpected says what it was. */
-function describeFailure(error: unknown): string {
-  if (error instanceof TurnStoreError) return error.message;
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return `unexpected error: ${text.split('\n')[0]}`;
 }

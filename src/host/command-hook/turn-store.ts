@@ -33,6 +33,22 @@ export interface StoredTurn {
    * did not run for them (turn-coverage.ts). Bounded too.
    */
   unchecked?: UncheckedCall[];
+  /**
+   * Subagents started in this turn that have not stopped (subagent-lifecycle.ts). A subagent's
+   * calls belong to the turn that started it, so while one runs the turn outlives the main
+   * agent's `Stop` (Claude Code runs subagents in the background: the main agent may stop first).
+   */
+  subagents?: RunningSubagent[];
+  /** The main agent's `Stop` came while subagents still ran: the last one to stop ends the turn. */
+  mainStopped?: boolean;
+}
+
+/** A subagent of the turn that is still running. */
+export interface RunningSubagent {
+  id: string;
+  type?: string;
+  /** When its `SubagentStart` came (ms since the epoch); absent when only `Stop` told of it. */
+  startedAt?: number;
 }
 
 /** One decided tool call. */
@@ -60,6 +76,8 @@ export interface TurnUpdate<T> {
   prompt?: string;
   decisions?: DecidedCall[];
   unchecked?: UncheckedCall[];
+  subagents?: RunningSubagent[];
+  mainStopped?: boolean;
 }
 
 /** A result with nothing to save: the stored turn stays as it is (not even rewritten). */
@@ -149,6 +167,8 @@ export class TurnStore {
         prompt = turn.prompt,
         decisions = turn.decisions,
         unchecked = turn.unchecked,
+        subagents = turn.subagents,
+        mainStopped = turn.mainStopped,
       } = change;
       this.#writeFile(this.#file(sessionId), {
         turnId: turn.turnId,
@@ -158,6 +178,8 @@ export class TurnStore {
         ...(prompt === undefined ? {} : { prompt }),
         ...(decisions === undefined ? {} : { decisions }),
         ...(unchecked === undefined ? {} : { unchecked }),
+        ...(subagents === undefined || subagents.length === 0 ? {} : { subagents }),
+        ...(mainStopped === true ? { mainStopped } : {}),
       });
       return result;
     });
@@ -173,6 +195,34 @@ export class TurnStore {
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * Under the session's lock, `decide` sees the stored turn (none when there is none or it cannot
+   * be read) and says what becomes of it: `end` removes it (and it is returned as `ended`), a turn
+   * is saved as given, `leave` keeps what is there. For the end of a turn that may wait for its
+   * subagents (subagent-lifecycle.ts); state is kept as it was stored.
+   */
+  async settle(
+    sessionId: string,
+    decide: (turn: StoredTurn | undefined) => StoredTurn | 'end' | 'leave',
+  ): Promise<{ ended?: StoredTurn; kept?: StoredTurn }> {
+    return this.#locked(sessionId, async () => {
+      let stored: StoredTurn | undefined;
+      try {
+        stored = this.#read(sessionId);
+      } catch {
+        stored = undefined;
+      }
+      const decision = decide(stored);
+      if (decision === 'leave') return stored === undefined ? {} : { kept: stored };
+      if (decision === 'end') {
+        this.#remove(this.#file(sessionId));
+        return stored === undefined ? {} : { ended: stored };
+      }
+      this.#writeFile(this.#file(sessionId), decision);
+      return { kept: decision };
+    });
   }
 
   /**
@@ -259,7 +309,9 @@ export class TurnStore {
       (stored.iteration !== undefined && !Number.isSafeInteger(stored.iteration)) ||
       (stored.prompt !== undefined && typeof stored.prompt !== 'string') ||
       !listOf(stored.decisions, isDecidedCall) ||
-      !listOf(stored.unchecked, isUncheckedCall)
+      !listOf(stored.unchecked, isUncheckedCall) ||
+      !listOf(stored.subagents, isRunningSubagent) ||
+      (stored.mainStopped !== undefined && typeof stored.mainStopped !== 'boolean')
     ) {
       throw new TurnStoreError(
         `the turn state ${file} is corrupt; delete it (the next prompt starts a new one)`,
@@ -361,6 +413,15 @@ function isDecidedCall(value: unknown): boolean {
 
 function isUncheckedCall(value: unknown): boolean {
   return isRecord(value) && typeof value.id === 'string' && typeof value.tool === 'string';
+}
+
+function isRunningSubagent(value: unknown): boolean {
+  return (
+    isRecord(value) &&
+    typeof value.id === 'string' &&
+    (value.type === undefined || typeof value.type === 'string') &&
+    (value.startedAt === undefined || Number.isFinite(value.startedAt))
+  );
 }
 
 function oneLine(error: unknown): string {

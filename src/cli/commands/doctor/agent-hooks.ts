@@ -50,14 +50,15 @@ function installedHookCheck(
   const start = hookStartProblem(agent, hook);
   if (start !== undefined) return { level: 'error', subject, ...start };
   const absent = agent.installEvents.filter((event) => !hook.events.includes(event));
-  if (absent.length > 0) {
-    return {
-      level: 'warning',
-      subject,
-      message: `not registered for ${absent.join(', ')}${missingMeans(agent, absent)}`,
-      fix,
-    };
-  }
+  const notRegistered: Check = {
+    level: 'warning',
+    subject,
+    message: `not registered for ${absent.join(', ')}${missingMeans(agent, absent)}`,
+    fix,
+  };
+  // Only the subagent events missing (a hook installed before they were) is less than a hook
+  // that fails open: that is told first.
+  if (absent.some((event) => !event.startsWith('Subagent'))) return notRegistered;
   // After the events: a hook that leaves tool calls out is worse, and install mends both.
   if (!hook.failsClosed) {
     return {
@@ -67,6 +68,7 @@ function installedHookCheck(
       fix,
     };
   }
+  if (absent.length > 0) return notRegistered;
   return {
     level: 'ok',
     subject,
@@ -81,6 +83,8 @@ function missingMeans(agent: CommandHookAgent, absent: string[]): string {
     return ': before_llm_call does not run after tool results';
   if (absent.includes('PostToolUse'))
     return ': observers (audit-log, otel) are not told what tools did';
+  if (absent.some((event) => event.startsWith('Subagent')))
+    return ": observers are not told of subagents, and a turn's state may end at the main agent's Stop while a background subagent still calls tools";
   return '';
 }
 
