@@ -23,7 +23,7 @@ export const SUBAGENT_COVERAGE: Readonly<Record<CommandHookAgent['name'], readon
         from: [2, 0, 0],
         covered: false,
         evidence:
-          "2.0.0, 2.1.0, 2.1.50, 2.1.62, 2.1.63, 2.1.67 and 2.1.68 send a subagent's tool calls as PreToolUse and honour a deny there, but without the subagent's agent_id, so a hook cannot tell them from the main agent's (2.1.64 sent it; the versions after it checked did not)",
+          "2.0.0, 2.1.0, 2.1.50, 2.1.62, 2.1.63, 2.1.67 and 2.1.68 send a subagent's tool calls as PreToolUse (a deny there held on 2.0.0, 2.1.0 and 2.1.50), but without the subagent's agent_id, so a hook cannot tell them from the main agent's (2.1.64 sent it, twice over, and 2.1.67 did not)",
       },
       {
         from: [2, 1, 70],
