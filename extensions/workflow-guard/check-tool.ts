@@ -1,3 +1,4 @@
+import type { SubagentSpawn } from 'hermes-extensions';
 import {
   analyzeShell,
   isWithin,
@@ -7,6 +8,7 @@ import {
   writeTargetsOf,
 } from 'hermes-extensions/policy';
 import type { WorkflowGuardConfig } from './config.js';
+import { judgeSpawn } from './spawn.js';
 import { normalizeToolName, toolKinds } from './tool-kinds.js';
 import { hasOtherNames, unplacedArgument } from './writer-arguments.js';
 
@@ -29,7 +31,9 @@ const EDITORS_WITH_VIEW = new Set(['strreplaceeditor', 'strreplacebasededittool'
  * Judges tool calls made before a plan exists. Writers (`blocked_tools`) pass when every file
  * they would write lies in `allowed_paths`; shell tools when their command is shown to only read
  * (writes through redirections, `tee` and `mkdir` again only in `allowed_paths`); tools known to
- * only read pass; any other tool (MCP tools too) is refused unless `unknown_tools: allow`.
+ * only read pass; a tool that starts a subagent passes when the host says the subagent's calls
+ * are judged too, and is refused when it says they are not (spawn.ts); any other tool (MCP tools
+ * too) is refused unless `unknown_tools: allow`.
  */
 export function toolJudge(
   root: string,
@@ -39,10 +43,17 @@ export function toolJudge(
 ) {
   const kindOf = toolKinds(config);
 
-  function judge(tool: string, args: Readonly<Record<string, unknown>>): Refusal | undefined {
+  function judge(
+    tool: string,
+    args: Readonly<Record<string, unknown>>,
+    /** What the host says when the call starts a subagent (spawn.ts). */
+    spawn?: SubagentSpawn,
+  ): Refusal | undefined {
     const kind = kindOf(tool);
     if (kind === 'writer') return judgeWrite(tool, normalizeToolName(tool), args);
     if (kind === 'shell') return judgeShell(args);
+    const spawned = judgeSpawn(tool, spawn);
+    if (spawned !== undefined) return spawned.refusal;
     if (kind === 'reader' || config.unknown_tools === 'allow') return undefined;
     return {
       what: `${tool} is not a tool known to only read`,

@@ -6,6 +6,7 @@ import {
   injectUser,
   restrictTools,
   rewrite,
+  type SubagentSpawn,
 } from 'hermes-extensions';
 import { type Refusal, toolJudge } from './check-tool.js';
 import {
@@ -42,7 +43,11 @@ interface GuardState {
  * so a host that passes the same object again is judged again.
  */
 function judgeHandedOn(
-  judge: (tool: string, args: Readonly<Record<string, unknown>>) => Refusal | undefined,
+  judge: (
+    tool: string,
+    args: Readonly<Record<string, unknown>>,
+    spawn?: SubagentSpawn,
+  ) => Refusal | undefined,
 ) {
   const handed = new WeakMap<object, { tool: string; refusal: Refusal | undefined }>();
   return {
@@ -52,10 +57,15 @@ function judgeHandedOn(
       handed.set(args, { tool, refusal });
       return refusal;
     },
-    judge(tool: string, args: Readonly<Record<string, unknown>>): Refusal | undefined {
+    judge(
+      tool: string,
+      args: Readonly<Record<string, unknown>>,
+      spawn?: SubagentSpawn,
+    ): Refusal | undefined {
       const known = handed.get(args);
       handed.delete(args);
-      return known !== undefined && known.tool === tool ? known.refusal : judge(tool, args);
+      // Only shell calls are handed on, and a shell call is judged the same with or without spawn.
+      return known !== undefined && known.tool === tool ? known.refusal : judge(tool, args, spawn);
     },
   };
 }
@@ -205,7 +215,7 @@ export default defineExtension({
         const refusal =
           kindOf(event.toolName) === 'shell'
             ? judgeShellBeforePlan(event.toolName, event.toolArgs)
-            : judge(event.toolName, event.toolArgs);
+            : judge(event.toolName, event.toolArgs, event.spawn);
         if (refusal === undefined) return undefined;
         const text = (asks(refusal) ? askText : blockText)(config, refusal.what, refusal.hint);
         return refuse(event, refusal, text);

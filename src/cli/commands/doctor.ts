@@ -24,6 +24,7 @@ import type { Check } from './doctor/check.js';
 import { daemonLogChecks } from './doctor/daemon-log.js';
 import { optionalPeerChecks } from './doctor/optional-peers.js';
 import { sandboxCheck } from './doctor/sandbox.js';
+import { subagentChecks } from './doctor/subagents.js';
 
 const MARKS = { ok: '✓', info: 'i', warning: '!', error: '✗' } as const;
 const STYLES = { ok: 'green', info: 'dim', warning: 'yellow', error: 'red' } as const;
@@ -57,6 +58,7 @@ export async function doctorCommand(context: CommandContext, options: { json?: b
     ...trustChecks(context),
     ...peers,
     ...agentHookChecks(runtime.projectRoot, llmHandlers(runtime)),
+    ...subagentChecks(runtime.projectRoot, workflowGuard),
     ...sharedPriorities(runtime.extensions),
     ...(sandboxRuntime ? [sandboxCheck(workflowGuard)] : []),
     ...dryRunChecks,

@@ -1,8 +1,6 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import type { Version } from './agent-version.js';
-import { claudeCodeVersionOf } from './agent-version-env.js';
 import { wrappedHookCommand } from './hook-wrapper.js';
 
 type Args = Record<string, unknown>;
@@ -102,11 +100,6 @@ export interface CommandHookAgent {
    * the subagent's own calls reach the hook (subagent-coverage.ts).
    */
   spawnTools: readonly string[];
-  /**
-   * The version of the agent that runs the hook, from what it puts in the hook's environment;
-   * undefined when it says nothing (then its subagents count as not covered).
-   */
-  runningVersion(env: NodeJS.ProcessEnv): Version | undefined;
 }
 
 /** Claude Code's tool names, mapped to the ones extensions see by default (workflow-guard's). */
@@ -189,7 +182,6 @@ export const claudeCode: CommandHookAgent = {
   projectCommandRoot: (project) => project,
   // `Task` was renamed `Agent`; both start a subagent.
   spawnTools: ['Agent', 'Task'],
-  runningVersion: (env) => claudeCodeVersionOf(env.AI_AGENT),
 };
 
 /**
@@ -245,7 +237,6 @@ export const codex: CommandHookAgent = {
   afterInstall:
     'Codex runs them once you trust them: open /hooks in Codex and trust the hermes hook.',
   spawnTools: [],
-  runningVersion: () => undefined,
 };
 
 /** The nearest folder at or above `dir` that holds a `.git` (a folder, or a file in a worktree). */

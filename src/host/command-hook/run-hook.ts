@@ -5,6 +5,7 @@ import { describeLoadFailures, followedBy } from '../../runtime/load-failures.js
 import type { Runtime } from '../../runtime/runtime.js';
 import { answerToolResults } from './after-tools.js';
 import { agentOf, agentProblem } from './agent-identity.js';
+import { agentVersionFromEnv } from './agent-version-env.js';
 import type { CommandHookAgent } from './agents.js';
 import {
   failed,
@@ -282,7 +283,7 @@ async function answerToolCall(
           ...(typeof event.tool_use_id === 'string' ? { toolCallId: event.tool_use_id } : {}),
           ...(caller === undefined ? {} : { agent: caller }),
           ...(agent.spawnTools.includes(toolName)
-            ? { spawn: subagentCoverage(agent, agent.runningVersion(process.env)) }
+            ? { spawn: subagentCoverage(agent, agentVersionFromEnv(agent)) }
             : {}),
         });
         // The agent sends no PostToolUse for a call it was told not to run: its outcome is now.

@@ -20,12 +20,19 @@ export const SUBAGENT_COVERAGE: Readonly<Record<CommandHookAgent['name'], readon
   {
     'claude-code': [
       {
-        from: [2, 1, 330],
+        from: [2, 0, 0],
+        covered: false,
+        evidence:
+          "2.0.0, 2.1.0, 2.1.50, 2.1.62, 2.1.63, 2.1.67 and 2.1.68 send a subagent's tool calls as PreToolUse (a deny there held on 2.0.0, 2.1.0 and 2.1.50), but without the subagent's agent_id, so a hook cannot tell them from the main agent's (2.1.64 sent it, twice over, and 2.1.67 did not)",
+      },
+      {
+        from: [2, 1, 70],
         covered: true,
         evidence:
-          "2.1.330 sends every tool call of a subagent, a background one too, as PreToolUse with the subagent's agent_id, and honours a deny there",
+          "2.1.70, 2.1.75, 2.1.100, 2.1.116, 2.1.118, 2.1.119, 2.1.120, 2.1.150, 2.1.200, 2.1.300 and 2.1.330 send every tool call of a subagent (a background one too, from 2.1.200) as PreToolUse with the subagent's agent_id; a deny there held on 2.1.100, 2.1.120, 2.1.200, 2.1.300 and 2.1.330",
       },
     ],
+    // Codex gives its hooks no version (agent-version-env.ts): no row could be told apart.
     codex: [],
   };
 
