@@ -1,10 +1,15 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { subagentCoverage } from '../../src/host/command-hook/subagent-coverage.js';
 import { tree, write } from '../support/fixtures.js';
 import { runBin } from '../support/run-bin.js';
 import { sandbox } from '../support/sandbox.js';
-import { type FakeResponses, startFakeResponses } from './fake-responses-server.js';
+import {
+  type FakeResponses,
+  type ScriptedCall,
+  startFakeResponses,
+} from './fake-responses-server.js';
 import {
   auditLines,
   daemonStatus,
@@ -32,7 +37,7 @@ async function setup(alsoShipped: string[] = []) {
   return { project, hermesHome, home, codexHome };
 }
 
-function configure(codexHome: string, baseUrl: string) {
+function configure(codexHome: string, baseUrl: string, features = '') {
   // A model Codex knows (so it offers apply_patch), our loopback provider, and nothing that
   // reaches for the network (plugins, apps, updates, analytics) or reads the user's shell files.
   write(codexHome, {
@@ -56,6 +61,7 @@ apps = false
 remote_plugin = false
 shell_snapshot = false
 in_app_updates = false
+${features}
 
 [analytics]
 enabled = false
@@ -95,13 +101,68 @@ const script = [
 const NODE_WRITES =
   "node -e \"const fs = require('fs'); fs.writeFileSync('plans/notes.md', 'from node'); try { fs.writeFileSync('src/login.ts', 'x'); } catch (e) { console.log('src: ' + e.code); }\"";
 
-/** What the model was told about each tool call, from the request after the last one. */
-function toolOutputs(fake: FakeResponses): string[] {
-  const last = fake.requests.at(-1)?.input ?? [];
+/**
+ * What the model was told about each tool call, from the request after the last one: the main
+ * agent's, or a subagent's own (Codex may copy the parent's history into a subagent's input; the
+ * fake model's call ids name the conversation, `sub…` for a subagent).
+ */
+function toolOutputs(fake: FakeResponses | FakeResponses['requests']): string[] {
+  const subagent = Array.isArray(fake);
+  const last = (subagent ? fake : fake.requests).at(-1)?.input ?? [];
   return last
     .filter((item) => String(item.type).endsWith('_call_output'))
+    .filter((item) => !subagent || String(item.call_id).startsWith('sub'))
     .map((item) => String(item.output));
 }
+
+// A subagent is told its task with this marker: the scripted model answers its requests with
+// SUBAGENT_SCRIPT. It reads a source file, then tries to write src/ by shell and by patch.
+const SUBAGENT = 'SUBAGENT-TASK-4b1e';
+const SUBAGENT_SCRIPT = [{ shell: 'cat src/app.ts' }, ...script];
+const APP = 'export const app = "the app";\n';
+
+function expectSourceUnchanged(project: string) {
+  expect(existsSync(join(project, 'src/login.ts'))).toBe(false);
+  expect(existsSync(join(project, 'src/session.ts'))).toBe(false);
+  expect(readFileSync(join(project, 'src/app.ts'), 'utf8')).toBe(APP);
+}
+
+/**
+ * How the main agent delegates, under each of Codex 0.169's two sets of subagent tools. By
+ * default (`multi_agent`) Codex offers them only through its tool search, in the namespace
+ * `multi_agent_v1`; `[features] multi_agent_v2` offers them up front in `collaboration`.
+ * Either way the model then waits for the subagent's answer.
+ */
+const DELEGATIONS: Array<{ tools: string; features: string; calls: ScriptedCall[] }> = [
+  {
+    tools: 'multi_agent (the default)',
+    features: '',
+    calls: [
+      { search: 'spawn a sub-agent' },
+      {
+        tool: 'spawn_agent',
+        namespace: 'multi_agent_v1',
+        args: { message: `${SUBAGENT} fix the login bug in src/` },
+        waitsFor: SUBAGENT,
+      },
+    ],
+  },
+  {
+    tools: 'multi_agent_v2',
+    features: 'multi_agent_v2 = true',
+    calls: [
+      {
+        tool: 'spawn_agent',
+        namespace: 'collaboration',
+        args: { task_name: 'fixer', message: `${SUBAGENT} fix the login bug in src/` },
+        waitsFor: SUBAGENT,
+      },
+    ],
+  },
+];
+
+/** Whether the hook's table says Codex 0.169's subagents have every tool call judged. */
+const subagentsCovered = subagentCoverage({ name: 'codex', title: 'Codex' }, [0, 169, 0]).covered;
 
 describeRealAgent('codex', 'real Codex with hermes hook codex', (codex) => {
   it('workflow-guard blocks a shell write and a patch without a plan, and the model is told why', async () => {
@@ -237,6 +298,54 @@ describeRealAgent('codex', 'real Codex with hermes hook codex', (codex) => {
       lines.filter((line) => line.hook === 'intercept_tool_call').map((l) => l.blocked),
     ).toEqual([true, true]);
   }, 90_000);
+
+  describe('a subagent', () => {
+    /** The main agent delegates the fix to a subagent; workflow-guard's config gets `guardConfig`. */
+    async function delegate(delegation: (typeof DELEGATIONS)[number], guardConfig = '') {
+      const env = await setup();
+      if (guardConfig)
+        appendFileSync(join(env.hermesHome, 'config.yaml'), `  workflow-guard:\n${guardConfig}`);
+      write(env.project, { 'src/app.ts': APP });
+      const model = await startFakeResponses(delegation.calls, { [SUBAGENT]: SUBAGENT_SCRIPT });
+      configure(env.codexHome, model.baseUrl, delegation.features);
+      const run = await codexExec(codex, env, 'fix the login bug, with a helper agent');
+      expect(run.code, run.stderr).toBe(0);
+      return { env, model, subagent: model.subagentRequests[SUBAGENT] ?? [] };
+    }
+
+    /** The subagent ran: its read worked, both writes were denied for want of a plan. */
+    function expectJudged({ env, model, subagent }: Awaited<ReturnType<typeof delegate>>) {
+      expect(toolOutputs(model).join('\n')).not.toMatch(/blocked/);
+      const told = toolOutputs(subagent);
+      expect(told).toHaveLength(3);
+      expect(told[0]).toContain('the app');
+      for (const output of told.slice(1))
+        expect(output).toMatch(
+          /blocked by PreToolUse hook.*Write the plan at plans\/active\/plan\.md/s,
+        );
+      expectSourceUnchanged(env.project);
+      // The main agent's Stop ended its turn, and the subagent's turn is not left behind.
+      expect(openTurns(env.hermesHome)).toEqual([]);
+    }
+
+    for (const delegation of DELEGATIONS) {
+      it(`${delegation.tools}: a subagent the user lets start before a plan has each call judged: its writes to src/ are denied, its read runs`, async () => {
+        expectJudged(await delegate(delegation, '    read_only_tools: [spawn_agent]\n'));
+      }, 90_000);
+
+      it(subagentsCovered
+        ? `${delegation.tools}: before a plan the subagent starts (Codex 0.169 sends its calls to the hooks), and each of its calls is judged`
+        : `${delegation.tools}: before a plan the spawn is refused, since the hook's table does not say Codex 0.169 sends a subagent's calls to the hooks`, async () => {
+        const delegated = await delegate(delegation);
+        if (subagentsCovered) return expectJudged(delegated);
+        const { env, model, subagent } = delegated;
+        expect(subagent).toEqual([]);
+        const [spawn] = toolOutputs(model);
+        expect(spawn).toMatch(/blocked by PreToolUse hook.*spawn_agent/s);
+        expectSourceUnchanged(env.project);
+      }, 90_000);
+    }
+  });
 
   describe('with the hook daemon', () => {
     let daemonEnv: Record<string, string | undefined> | undefined;

@@ -198,7 +198,7 @@ export const codex: CommandHookAgent = {
       const { command, ...rest } = input;
       return { toolName: 'patch', toolArgs: { ...rest, patch: command } };
     }
-    return { toolName: name, toolArgs: input };
+    return { toolName: withoutNamespace(name), toolArgs: input };
   },
   toolOut(name, input, args) {
     if (name === 'Bash') return withoutWorkdir(input, args);
@@ -238,6 +238,25 @@ export const codex: CommandHookAgent = {
     'Codex runs them once you trust them: open /hooks in Codex and trust the hermes hook.',
   spawnTools: [],
 };
+
+/**
+ * The namespaces Codex offers its subagent tools in: `multi_agent_v1` (found through its tool
+ * search, the default) and `collaboration` (offered up front with `[features] multi_agent_v2`).
+ */
+const CODEX_AGENT_NAMESPACES = ['collaboration', 'multi_agent_v1'];
+
+/**
+ * Codex 0.169 names such a tool in its hook events by gluing the namespace to it, without a
+ * separator (`collaborationspawn_agent`, `multi_agent_v1wait_agent`; the default spawn_agent alone
+ * comes bare): extensions see `spawn_agent`, `wait_agent`, … whichever set is on, so a guard or a
+ * user's `read_only_tools` names each tool once.
+ */
+function withoutNamespace(name: string): string {
+  const namespace = CODEX_AGENT_NAMESPACES.find(
+    (prefix) => name.startsWith(prefix) && name.length > prefix.length,
+  );
+  return namespace === undefined ? name : name.slice(namespace.length);
+}
 
 /** The nearest folder at or above `dir` that holds a `.git` (a folder, or a file in a worktree). */
 function gitRoot(dir: string): string | undefined {
