@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Version } from './agent-version.js';
 import type { CommandHookAgent } from './agents.js';
 
@@ -14,15 +16,18 @@ import type { CommandHookAgent } from './agents.js';
  * version. The command line's `claude --version` is no substitute here: the program on the PATH
  * need not be the one that runs this session.
  *
- * Codex gives its hooks no version, neither in their environment (`CODEX_HOME` and, when npm
- * installed it, `CODEX_MANAGED_BY_NPM` and `CODEX_MANAGED_PACKAGE_ROOT`) nor in the event
- * (checked on 0.169.0), so for it this is always undefined.
+ * Codex names no version in its hooks' events or environment, but when npm installed it (the
+ * `@openai/codex` package, as `npm i -g @openai/codex` does) it gives them
+ * `CODEX_MANAGED_PACKAGE_ROOT`, the package's folder: the version is its package.json's (checked
+ * on 0.169.0). A Codex installed otherwise tells nothing, and neither does a package.json that is
+ * missing, unreadable, of another package, or whose version is not a plain `X.Y.Z` (a prerelease
+ * is not taken for the release it precedes).
  */
 export function agentVersionFromEnv(
   agent: Pick<CommandHookAgent, 'name'>,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): Version | undefined {
-  if (agent.name !== 'claude-code') return undefined;
+  if (agent.name === 'codex') return codexPackageVersion(env.CODEX_MANAGED_PACKAGE_ROOT);
   const value = env.AI_AGENT;
   if (value === undefined) return undefined;
   for (const shape of CLAUDE_CODE_AI_AGENT) {
@@ -30,6 +35,22 @@ export function agentVersionFromEnv(
     if (found !== null) return [Number(found[1]), Number(found[2]), Number(found[3])];
   }
   return undefined;
+}
+
+/** The version in the package.json of the Codex npm package at `root`, if it is that. */
+function codexPackageVersion(root: string | undefined): Version | undefined {
+  if (root === undefined || root === '') return undefined;
+  let manifest: unknown;
+  try {
+    manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  } catch {
+    return undefined;
+  }
+  if (manifest === null || typeof manifest !== 'object') return undefined;
+  const { name, version } = manifest as Record<string, unknown>;
+  if (name !== '@openai/codex' || typeof version !== 'string') return undefined;
+  const found = /^(\d{1,6})\.(\d{1,6})\.(\d{1,6})$/.exec(version);
+  return found === null ? undefined : [Number(found[1]), Number(found[2]), Number(found[3])];
 }
 
 /** `claude-code/2.1.120/harness` and `claude-code_2-1-200_harness`, nothing before or after. */
@@ -47,5 +68,6 @@ export const VERSION_IN_HOOK_ENV_SINCE: Readonly<
   Record<CommandHookAgent['name'], Version | undefined>
 > = {
   'claude-code': [2, 1, 120],
-  codex: undefined,
+  // Not known: 0.169.0 tells (installed from npm); older versions were not checked.
+  codex: [0, 169, 0],
 };

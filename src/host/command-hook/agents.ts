@@ -213,6 +213,9 @@ export const codex: CommandHookAgent = {
   // Codex has no SessionEnd; a turn ends with Stop (or a new turn_id, see run-hook).
   endEvents: ['Stop'],
   installEvents: ['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'],
+  // `codex --version` prints `codex-cli 0.169.0`: doctor tells from it whether subagents are
+  // covered (a hook reads the running version from its environment instead).
+  versionProgram: 'codex',
   // Codex reads a matcher with anything but letters, digits, `_` and `|` as a regular expression;
   // versions that did so for "*" too found it invalid and skipped the hook. No matcher selects
   // every tool in every version.
@@ -236,7 +239,9 @@ export const codex: CommandHookAgent = {
   // Codex skips a new or changed hook, silently, until the user trusts it.
   afterInstall:
     'Codex runs them once you trust them: open /hooks in Codex and trust the hermes hook.',
-  spawnTools: [],
+  // The default tool set's spawn_agent, and multi_agent_v2's, which Codex names with its
+  // namespace glued on.
+  spawnTools: ['spawn_agent', 'collaborationspawn_agent'],
 };
 
 /**

@@ -22,6 +22,7 @@ import { describeFailure, reported } from './reported.js';
 import { loadPerEvent, type RuntimeSource } from './runtime-source.js';
 import { subagentCoverage } from './subagent-coverage.js';
 import { isSubagentStop, mainAgentStopped } from './subagent-lifecycle.js';
+import { answerSubagentPrompt } from './subagent-prompt.js';
 import { subagentEvent } from './subagent-reports.js';
 import { refusalOf, toolCallAnswer } from './tool-call-answer.js';
 import { noteReportedCalls } from './turn-coverage.js';
@@ -197,6 +198,9 @@ async function answerPrompt(
   if (typeof event.prompt !== 'string')
     return failed(agent, 'UserPromptSubmit', 'UserPromptSubmit without a prompt');
   const prompt = event.prompt;
+  if (typeof event.agent_id === 'string') {
+    return answerSubagentPrompt(agent, event, sessionId, prompt, runtime, store, notices);
+  }
   const { input, llm } = await store.update(
     sessionId,
     { fresh: true, turnId: turnIdOf(event) },

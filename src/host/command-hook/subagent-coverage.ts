@@ -32,8 +32,15 @@ export const SUBAGENT_COVERAGE: Readonly<Record<CommandHookAgent['name'], readon
           "2.1.70, 2.1.75, 2.1.100, 2.1.116, 2.1.118, 2.1.119, 2.1.120, 2.1.150, 2.1.200, 2.1.300 and 2.1.330 send every tool call of a subagent (a background one too, from 2.1.200) as PreToolUse with the subagent's agent_id; a deny there held on 2.1.100, 2.1.120, 2.1.200, 2.1.300 and 2.1.330",
       },
     ],
-    // Codex gives its hooks no version (agent-version-env.ts): no row could be told apart.
-    codex: [],
+    // Older versions were not checked: below this row a spawn is not covered.
+    codex: [
+      {
+        from: [0, 169, 0],
+        covered: true,
+        evidence:
+          "0.169.0 sends every tool call of a subagent (default multi_agent tools and multi_agent_v2) as PreToolUse with the subagent's agent_id, and a deny there held; a deny of spawn_agent starts no subagent",
+      },
+    ],
   };
 
 /** Whether a subagent started under `version` of `agent` has its calls judged. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { agentVersionFromEnv } from '../../../src/host/command-hook/agent-version-env.js';
+import { tree } from '../../support/fixtures.js';
 
 const claude = { name: 'claude-code' } as const;
 const codex = { name: 'codex' } as const;
@@ -37,7 +38,26 @@ describe('agentVersionFromEnv', () => {
     expect(agentVersionFromEnv(claude, {})).toBeUndefined();
   });
 
-  it('never reads a version for Codex, which gives its hooks none', () => {
+  it("reads Codex's version from the npm package it names, and nothing else", () => {
+    const root = (manifest: unknown) =>
+      tree({ 'package.json': typeof manifest === 'string' ? manifest : JSON.stringify(manifest) });
+    const of = (dir: string | undefined) =>
+      agentVersionFromEnv(codex, { CODEX_MANAGED_PACKAGE_ROOT: dir });
+    expect(of(root({ name: '@openai/codex', version: '0.169.0' }))).toEqual([0, 169, 0]);
+    for (const manifest of [
+      { name: 'codex', version: '0.169.0' },
+      { name: '@openai/codex', version: '0.170.0-alpha.1' },
+      { name: '@openai/codex', version: 169 },
+      { name: '@openai/codex' },
+      'not json',
+      [],
+    ]) {
+      expect(of(root(manifest)), JSON.stringify(manifest)).toBeUndefined();
+    }
+    expect(of(tree())).toBeUndefined();
+    expect(of('')).toBeUndefined();
+    expect(of(undefined)).toBeUndefined();
+    // Claude Code's variable says nothing of Codex.
     expect(agentVersionFromEnv(codex, { AI_AGENT: 'claude-code_2-1-330_harness' })).toBeUndefined();
   });
 

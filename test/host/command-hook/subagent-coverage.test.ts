@@ -45,7 +45,16 @@ describe('subagentCoverage: the versions seen to send their subagents’ calls t
       covered: false,
       reason: expect.stringContaining('cannot tell which version of Claude Code'),
     });
-    expect(subagentCoverage(CODEX, [0, 169, 0]).covered).toBe(false);
+    expect(subagentCoverage(CODEX, [0, 168, 9])).toMatchObject({
+      covered: false,
+      reason: expect.stringContaining('Codex 0.168.9 is older than every version'),
+    });
+    expect(subagentCoverage(CODEX, undefined).covered).toBe(false);
+  });
+
+  it('covers Codex from 0.169.0, the version checked', () => {
+    expect(subagentCoverage(CODEX, [0, 169, 0])).toEqual({ covered: true });
+    expect(subagentCoverage(CODEX, [0, 170, 2])).toEqual({ covered: true });
   });
 
   it('keeps each agent’s rows in order, each naming the versions it was checked on', () => {

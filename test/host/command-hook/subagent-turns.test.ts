@@ -25,6 +25,8 @@ interface Seen {
 
 async function setup(agent: CommandHookAgent) {
   const seen: Seen[] = [];
+  const prompts: string[] = [];
+  const requests: Array<[string | null, number]> = [];
   const events: Array<Record<string, unknown>> = [];
   const runtime = await createRuntime({
     logger: memoryLogger(),
@@ -42,6 +44,12 @@ async function setup(agent: CommandHookAgent) {
             return block('no rm');
           }
           return undefined;
+        });
+        hermes.on('transform_user_input', (e) => {
+          prompts.push(e.userMessage);
+        });
+        hermes.on('before_llm_call', (e) => {
+          requests.push([e.agent?.id ?? null, e.iteration]);
         });
         hermes.observe('*', (p) => {
           events.push({ ...p });
@@ -81,7 +89,7 @@ async function setup(agent: CommandHookAgent) {
     });
   const turnFile = join(home, 'turns', `${encodeURIComponent(session)}.json`);
   cleanups.push(() => runtime.close());
-  return { seen, events, send, bash, turnOpen: () => existsSync(turnFile) };
+  return { seen, prompts, requests, events, send, bash, turnOpen: () => existsSync(turnFile) };
 }
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -262,5 +270,28 @@ describe("Codex: a subagent's own turn id does not split the main agent's turn",
       hook.events.filter((e) => e.event === 'pre_tool_call').map((e) => e.turn_id),
     );
     expect(ids.size).toBe(1);
+  });
+
+  it("a subagent's own UserPromptSubmit neither starts a turn nor counts as the user's input", async () => {
+    const hook = await setup(codex);
+    await hook.send({ hook_event_name: 'UserPromptSubmit', prompt: 'fix it' });
+    await hook.bash('call_1', 'ls');
+    await hook.send({
+      ...sub,
+      turn_id: 'turn-of-the-subagent',
+      hook_event_name: 'UserPromptSubmit',
+      prompt: 'read src and fix it',
+    });
+    await hook.bash('call_2', 'ls src', { ...sub, turn_id: 'turn-of-the-subagent' });
+    await hook.bash('call_3', 'ls');
+    expect(hook.seen.map((s) => s.calls)).toEqual([1, 2, 3]);
+    // transform_user_input ran for the user's prompt only; before_llm_call for both first
+    // requests, the subagent's with its identity.
+    expect(hook.prompts).toEqual(['fix it']);
+    expect(hook.requests).toEqual([
+      [null, 0],
+      [sub.agent_id, 0],
+    ]);
+    expect(hook.events.filter((e) => e.event === 'on_session_start')).toHaveLength(1);
   });
 });
