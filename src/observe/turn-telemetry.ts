@@ -122,6 +122,19 @@ export class TurnTelemetry {
     return this;
   }
 
+  /**
+   * The telemetry of a nested agent of this turn (a subagent a tool started in-process): the same
+   * observers and ids, plus `agent_id` / `agent_type`, with its own model requests.
+   */
+  forAgent(agent: { id: string; type?: string | undefined }): TurnTelemetry {
+    const { agent_id: _id, agent_type: _type, ...ids } = this.ids;
+    return new TurnTelemetry(this.sink, {
+      ...ids,
+      agent_id: agent.id,
+      ...(agent.type === undefined ? {} : { agent_type: agent.type }),
+    });
+  }
+
   #emit(event: ObserverEvent, build: () => Record<string, unknown>): void {
     if (!this.sink.has(event)) return;
     this.sink.emit(event, Object.assign(build(), this.ids));

@@ -46,8 +46,12 @@ export class Turn implements TurnContext {
   /** Also held directly: the no-handler answer of `interceptToolCall` is the hottest path. */
   readonly #handlers: HandlerIndex;
   #telemetry: TurnTelemetry | undefined;
-  /** The tools the last model request offered, when known (docs/hosts.md, Restricting the tools of a request). */
-  #offered: OfferedTools | undefined;
+  /**
+   * By agent (`''` the main one), the tools its last model request offered, when known
+   * (docs/hosts.md, Restricting the tools of a request): a subagent run in-process has tools of
+   * its own, and its requests must not change what its parent may call.
+   */
+  readonly #offered = new Map<string, OfferedTools>();
   #ended = false;
 
   static {
@@ -104,22 +108,25 @@ export class Turn implements TurnContext {
     const reported = reportsDecisions ? this.#reported('before_llm_call', outcome) : outcome;
     if (reported instanceof Promise) {
       return reported.then((settled) => {
-        this.#offer(settled);
+        this.#offer(settled, request.agent?.id);
         return settled;
       });
     }
-    this.#offer(reported);
+    this.#offer(reported, request.agent?.id);
     return reported;
   }
 
   /** Remembers what the request offers; a blocked request is not made, so it offers nothing new. */
-  #offer(outcome: ChainOutcome<LlmRequest>): void {
+  #offer(outcome: ChainOutcome<LlmRequest>, agentId: string | undefined): void {
     if (outcome.blocked || this.#ended) return;
     const { tools, toolRestrictions } = outcome.value;
-    this.#offered =
-      tools === undefined
-        ? undefined
-        : { names: new Set(tools), restrictions: toolRestrictions ?? NO_RESTRICTIONS };
+    const key = agentId ?? '';
+    if (tools === undefined) this.#offered.delete(key);
+    else
+      this.#offered.set(key, {
+        names: new Set(tools),
+        restrictions: toolRestrictions ?? NO_RESTRICTIONS,
+      });
   }
 
   interceptToolCall(call: ToolCallInput): MaybePromise<ChainOutcome<Record<string, unknown>>> {
@@ -131,7 +138,7 @@ export class Turn implements TurnContext {
     ) {
       throw inputError('intercept_tool_call', 'interceptToolCall', 'call', call);
     }
-    const offered = this.#offered;
+    const offered = this.#offered.size === 0 ? undefined : this.#offered.get(call.agent?.id ?? '');
     if (offered !== undefined && !offered.names.has(call.toolName)) {
       const refused = notOffered(call, offered);
       return this.#chains.reportsDecisions
@@ -159,7 +166,7 @@ export class Turn implements TurnContext {
   /** Ends the turn: the state is emptied so nothing of it reaches the next turn. */
   end(): void {
     this.#ended = true;
-    this.#offered = undefined;
+    this.#offered.clear();
     for (const key of Object.keys(this.state)) delete this.state[key];
   }
 
