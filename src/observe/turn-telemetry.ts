@@ -303,10 +303,13 @@ export class TurnTelemetry {
 
   /**
    * `subagent_start`: the turn's agent delegated to a subagent. `parent_turn_id` is this turn: a
-   * subagent's calls belong to the turn that started it.
+   * subagent's calls belong to the turn that started it. In-process, it names the model request
+   * whose tool call started it (`api_request_id`), as a tool call's events do.
    */
   subagentStarted(started: StartedSubagent): void {
+    const attempt = this.attempt;
     this.#emit('subagent_start', () => ({
+      ...(attempt ? apiIds(attempt) : {}),
       ...subagentStartFields(started),
       parent_turn_id: this.ids.turn_id,
     }));
@@ -328,6 +331,7 @@ export class TurnTelemetry {
     hook: HookName,
     outcome: ChainOutcome<unknown>,
     toolCall?: { toolName: string; toolCallId?: string | undefined },
+    agent?: { id: string; type?: string | undefined },
   ): void {
     if (!this.sink.has('hook_decision')) return;
     if (!outcome.blocked && !outcome.changed && outcome.trace.every((e) => e.action === 'pass')) {
@@ -339,6 +343,10 @@ export class TurnTelemetry {
       ...(toolCall
         ? { tool_call_id: toolCall.toolCallId ?? '', tool_name: toolCall.toolName }
         : {}),
+      // A subagent's decision names it, as its other events do (a host's ids win where it set them).
+      ...(agent === undefined
+        ? {}
+        : { agent_id: agent.id, ...(agent.type === undefined ? {} : { agent_type: agent.type }) }),
       hook,
       blocked: outcome.blocked,
       ...(outcome.blocked

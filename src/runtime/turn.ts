@@ -6,6 +6,7 @@ import {
   unchangedOutcome,
 } from '../chain/outcome.js';
 import { runChain } from '../chain/run-chain.js';
+import type { AgentIdentity } from '../hooks/agent-identity.js';
 import type { BeforeLlmCallInput, LlmRequest, ToolRestriction } from '../hooks/before-llm-call.js';
 import type { TurnContext } from '../hooks/declaration.js';
 import { HOOKS, type HookInput, type HookName, type HookValue } from '../hooks/index.js';
@@ -105,7 +106,9 @@ export class Turn implements TurnContext {
       this,
       onTrace,
     );
-    const reported = reportsDecisions ? this.#reported('before_llm_call', outcome) : outcome;
+    const reported = reportsDecisions
+      ? this.#reported('before_llm_call', outcome, undefined, request.agent)
+      : outcome;
     if (reported instanceof Promise) {
       return reported.then((settled) => {
         this.#offer(settled, request.agent?.id);
@@ -179,14 +182,15 @@ export class Turn implements TurnContext {
     hook: HookName,
     outcome: MaybePromise<ChainOutcome<V>>,
     call?: ToolCallInput,
+    agent: AgentIdentity | undefined = call?.agent,
   ): MaybePromise<ChainOutcome<V>> {
     if (outcome instanceof Promise) {
       return outcome.then((settled) => {
-        telemetryOf(this).decision(hook, settled, call);
+        telemetryOf(this).decision(hook, settled, call, agent);
         return settled;
       });
     }
-    telemetryOf(this).decision(hook, outcome, call);
+    telemetryOf(this).decision(hook, outcome, call, agent);
     return outcome;
   }
 }
