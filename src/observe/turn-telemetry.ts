@@ -337,7 +337,12 @@ export class TurnTelemetry {
     if (!outcome.blocked && !outcome.changed && outcome.trace.every((e) => e.action === 'pass')) {
       return;
     }
-    const attempt = toolCall === undefined ? undefined : this.attempt;
+    // A subagent run in-process makes its requests through telemetry of its own (`forAgent`):
+    // the turn's last request is not the one that asked for its call.
+    const attempt =
+      toolCall === undefined || (agent !== undefined && agent.id !== this.ids.agent_id)
+        ? undefined
+        : this.attempt;
     this.#emit('hook_decision', () => ({
       ...(attempt ? apiIds(attempt) : {}),
       ...(toolCall
