@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generateText, stepCountIs, tool } from 'ai';
+import { generateText, stepCountIs, streamText, tool } from 'ai';
 import {
   type AgentIdentity,
   block,
@@ -14,7 +14,7 @@ import { memoryLogger } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import workflowGuard from '../../extensions/workflow-guard/index.js';
-import { answer, callOf, MockLanguageModel } from '../support/ai-sdk-mock.js';
+import { answer, callOf, MockLanguageModel, usage } from '../support/ai-sdk-mock.js';
 import { tree, write } from '../support/fixtures.js';
 import { ext } from '../support/helpers.js';
 
@@ -305,6 +305,72 @@ describe('hermes-extensions/ai-sdk: a subagent tool runs its nested generateText
     });
     expect(seen.events.find((e) => e.event === 'subagent_stop')).toMatchObject({
       status: 'failed',
+    });
+    await runtime.close();
+  });
+
+  it('a nested streamText runs before_llm_call with the subagent on it: a block answers for the subagent', async () => {
+    const seen = emptySeen();
+    const runtime = await createRuntime({
+      extensions: [
+        recorder(seen),
+        ext('no-nested-models', (h) =>
+          h.on('before_llm_call', (e) => block(`not for ${e.agent?.type}`), {
+            when: { agent: P.not(P.nullish) },
+            // After the recorder, which a block would keep from seeing the request.
+            priority: 200,
+          }),
+        ),
+      ],
+      logger: memoryLogger(),
+    });
+    let streamed = false;
+    const subModel = new MockLanguageModel({
+      doStream: async () => {
+        streamed = true;
+        return {
+          stream: new ReadableStream({
+            start(controller) {
+              controller.enqueue({ type: 'stream-start', warnings: [] } as never);
+              controller.enqueue({
+                type: 'finish',
+                usage,
+                finishReason: { unified: 'stop', raw: undefined },
+              } as never);
+              controller.close();
+            },
+          }),
+        };
+      },
+    });
+    const model = new MockLanguageModel({
+      doGenerate: [callOf('delegate', 'd1', { task: 'x' }), answer('done')],
+    });
+    const result = await runtime.runTurn({ sessionId: 's' }, async (turn) => {
+      const call = await withHermes(turn, {
+        prompt: 'go',
+        model,
+        tools: {
+          delegate: subagentTool({
+            inputSchema: z.object({ task: z.string() }),
+            type: 'streamer',
+            run: ({ task }: { task: string }, subagent) => {
+              const nested = subagent.withHermes({ model: subModel });
+              return streamText({ ...nested, prompt: task }).text;
+            },
+          }),
+        },
+      });
+      return generateText({ ...call, stopWhen: stepCountIs(3) });
+    });
+    expect(result.text).toBe('done');
+    expect(streamed).toBe(false);
+    expect(seen.requests).toHaveLength(3);
+    expect(seen.requests[1]).toMatch(/^subagent-/);
+    expect(JSON.stringify(model.doGenerateCalls[1]?.prompt)).toMatch(/not for streamer/);
+    expect(seen.events.find((e) => e.event === 'subagent_stop')).toMatchObject({
+      status: 'completed',
+      child_summary: 'not for streamer',
     });
     await runtime.close();
   });
