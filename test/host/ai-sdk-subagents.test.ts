@@ -97,8 +97,8 @@ describe('hermes-extensions/ai-sdk: a subagent tool runs its nested generateText
         description: 'Delegate a task to a worker agent',
         inputSchema: z.object({ task: z.string() }),
         type: 'worker',
-        goal: ({ task }: { task: string }) => task,
-        async run({ task }: { task: string }, subagent, { abortSignal }) {
+        goal: ({ task }) => task,
+        async run({ task }, subagent, { abortSignal }) {
           subagentId = subagent.agent.id;
           const nested = subagent.withHermes({ model: subModel, tools: files });
           const { text } = await generateText({
@@ -206,7 +206,7 @@ describe('hermes-extensions/ai-sdk: a subagent tool runs its nested generateText
       subagentTool({
         inputSchema: z.object({ task: z.string() }),
         type,
-        async run({ task }: { task: string }, subagent) {
+        async run({ task }, subagent) {
           const nested = subagent.withHermes({ model, tools: tools as { look: typeof look } });
           return (await generateText({ ...nested, prompt: task, stopWhen: stepCountIs(4) })).text;
         },
@@ -354,7 +354,7 @@ describe('hermes-extensions/ai-sdk: a subagent tool runs its nested generateText
           delegate: subagentTool({
             inputSchema: z.object({ task: z.string() }),
             type: 'streamer',
-            run: ({ task }: { task: string }, subagent) => {
+            run: ({ task }, subagent) => {
               const nested = subagent.withHermes({ model: subModel });
               return streamText({ ...nested, prompt: task }).text;
             },

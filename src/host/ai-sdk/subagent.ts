@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { type ToolSet, wrapLanguageModel } from 'ai';
+import { type FlexibleSchema, type ToolSet, wrapLanguageModel } from 'ai';
 import type { AgentIdentity } from '../../hooks/agent-identity.js';
 import type { SubagentStatus } from '../../observe/subagent-events.js';
 import type { Turn } from '../../runtime/turn.js';
@@ -36,7 +36,8 @@ export interface HermesSubagent {
 /** A subagent tool as its author writes it: the AI SDK tool's fields, with `run` for `execute`. */
 export interface SubagentToolDefinition<Input = unknown, Output = unknown> {
   description?: string;
-  inputSchema: unknown;
+  /** As a tool's: `run` is given the input it parsed. */
+  inputSchema: FlexibleSchema<Input>;
   /** The kind of agent it starts (`agent.type`, observers' `child_role`). */
   type?: string;
   /** What it is asked to do, as `subagent_start` tells it (`child_goal`). */
