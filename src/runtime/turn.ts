@@ -47,12 +47,14 @@ export class Turn implements TurnContext {
   /** Also held directly: the no-handler answer of `interceptToolCall` is the hottest path. */
   readonly #handlers: HandlerIndex;
   #telemetry: TurnTelemetry | undefined;
+  /** The tools the main agent's last model request offered, when known (docs/hosts.md, Restricting the tools of a request). */
+  #offered: OfferedTools | undefined;
   /**
-   * By agent (`''` the main one), the tools its last model request offered, when known
-   * (docs/hosts.md, Restricting the tools of a request): a subagent run in-process has tools of
-   * its own, and its requests must not change what its parent may call.
+   * The same for each subagent, by id, made when one first asks: a subagent run in-process has
+   * tools of its own, and its requests must not change what its parent may call (nor the other
+   * way round). Apart from `#offered` so the main agent's hot path stays one field read.
    */
-  readonly #offered = new Map<string, OfferedTools>();
+  #subagentsOffered: Map<string, OfferedTools> | undefined;
   #ended = false;
 
   static {
@@ -123,13 +125,16 @@ export class Turn implements TurnContext {
   #offer(outcome: ChainOutcome<LlmRequest>, agentId: string | undefined): void {
     if (outcome.blocked || this.#ended) return;
     const { tools, toolRestrictions } = outcome.value;
-    const key = agentId ?? '';
-    if (tools === undefined) this.#offered.delete(key);
-    else
-      this.#offered.set(key, {
-        names: new Set(tools),
-        restrictions: toolRestrictions ?? NO_RESTRICTIONS,
-      });
+    const offered =
+      tools === undefined
+        ? undefined
+        : { names: new Set(tools), restrictions: toolRestrictions ?? NO_RESTRICTIONS };
+    if (agentId === undefined) this.#offered = offered;
+    else if (offered === undefined) this.#subagentsOffered?.delete(agentId);
+    else {
+      this.#subagentsOffered ??= new Map();
+      this.#subagentsOffered.set(agentId, offered);
+    }
   }
 
   interceptToolCall(call: ToolCallInput): MaybePromise<ChainOutcome<Record<string, unknown>>> {
@@ -141,7 +146,8 @@ export class Turn implements TurnContext {
     ) {
       throw inputError('intercept_tool_call', 'interceptToolCall', 'call', call);
     }
-    const offered = this.#offered.size === 0 ? undefined : this.#offered.get(call.agent?.id ?? '');
+    const agent = call.agent;
+    const offered = agent === undefined ? this.#offered : this.#subagentsOffered?.get(agent.id);
     if (offered !== undefined && !offered.names.has(call.toolName)) {
       const refused = notOffered(call, offered);
       return this.#chains.reportsDecisions
@@ -169,7 +175,8 @@ export class Turn implements TurnContext {
   /** Ends the turn: the state is emptied so nothing of it reaches the next turn. */
   end(): void {
     this.#ended = true;
-    this.#offered.clear();
+    this.#offered = undefined;
+    this.#subagentsOffered = undefined;
     for (const key of Object.keys(this.state)) delete this.state[key];
   }
 
