@@ -429,4 +429,63 @@ describe('runConversation: a subagent tool runs a nested agent in the same turn'
     );
     await runtime.close();
   });
+
+  it("a subagent's calls count toward its parent's turn: one budget for both, in one state", async () => {
+    const states: Array<Record<string, unknown>> = [];
+    const runtime = await createRuntime({
+      extensions: [
+        ext('budget', (h) => {
+          const calls = h.turnState(() => ({ made: 0 }));
+          h.on('intercept_tool_call', (e) => {
+            states.push(e.state);
+            const budget = calls(e);
+            budget.made++;
+            return budget.made > 3
+              ? block(`call budget of 3 spent (${e.agent?.id ?? 'main'})`)
+              : undefined;
+          });
+        }),
+      ],
+      logger: memoryLogger(),
+    });
+    let sub: SubagentResult | undefined;
+    const result = await runConversation({
+      runtime,
+      sessionId: 's',
+      systemPrompt: 'lead',
+      userMessage: 'go',
+      model: scriptedModel([
+        { content: '', toolCalls: [toolCall('look', {}, 'p1'), toolCall('delegate', {}, 'p2')] },
+        { content: '', toolCalls: [toolCall('look', {}, 'p3')] },
+        { content: 'done' },
+      ]),
+      tools: {
+        look: { execute: () => 'seen' },
+        delegate: subagentTool({
+          async execute(_args, { runSubagent }) {
+            sub = await runSubagent({
+              id: 'w',
+              prompt: 'look twice',
+              systemPrompt: '',
+              model: scriptedModel([
+                {
+                  content: '',
+                  toolCalls: [toolCall('look', {}, 's1'), toolCall('look', {}, 's2')],
+                },
+                { content: 'looked' },
+              ]),
+              tools: { look: { execute: () => 'seen' } },
+            });
+            return sub.finalResponse;
+          },
+        }),
+      },
+    });
+    // p1, p2 (the spawn) and s1 spend the budget; s2 and the parent's p3 are refused.
+    expect(sub?.toolCalls.map((c) => c.status)).toEqual(['ok', 'blocked']);
+    expect(sub?.toolCalls[1]?.result).toMatch(/budget of 3 spent \(w\)/);
+    expect(result.toolCalls.map((c) => c.status)).toEqual(['ok', 'ok', 'blocked']);
+    expect(new Set(states).size).toBe(1);
+    await runtime.close();
+  });
 });
