@@ -93,10 +93,14 @@ export {
   runConversation,
   type ToolCallRecord,
 } from './host/run-conversation.js';
+export { type SubagentToolDefinition, subagentTool } from './host/subagent.js';
 export type {
   ModelClient,
   ModelRequest,
   ModelResponse,
+  SubagentOptions,
+  SubagentResult,
+  ToolContext,
   ToolDefinition,
   ToolSpec,
   Tools,

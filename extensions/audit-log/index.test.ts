@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ask, block, createRuntime, runConversation } from 'hermes-extensions';
+import { ask, block, createRuntime, runConversation, subagentTool } from 'hermes-extensions';
 import { memoryLogger, scriptedModel, toolCall } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
 import { tree } from '../../test/support/fixtures.js';
@@ -129,5 +129,58 @@ describe('audit-log', () => {
     ]);
     expect(log[1]).toMatchObject({ description: 'deletes files', pattern_key: 'careful' });
     expect(log[2]).toMatchObject({ choice: 'deny', granted: false });
+  });
+
+  it('writes a subagent started and stopped, around the calls it made, which name it', async () => {
+    const project = tree();
+    const runtime = await createRuntime({
+      extensions: [
+        ext('careful', (h) =>
+          h.on('intercept_tool_call', () => block('no writes'), { tools: 'write' }),
+        ),
+        auditLog,
+      ],
+      cwd: project,
+      logger: memoryLogger(),
+    });
+    await runConversation({
+      runtime,
+      sessionId: 's0',
+      userMessage: 'go',
+      systemPrompt: '',
+      model: scriptedModel([
+        { content: '', toolCalls: [toolCall('delegate', { task: 'write it' }, 'd1')] },
+        { content: 'done' },
+      ]),
+      tools: {
+        delegate: subagentTool({
+          type: 'worker',
+          execute: async (_args, { runSubagent }) =>
+            (
+              await runSubagent({
+                id: 'worker-1',
+                prompt: 'write it',
+                systemPrompt: '',
+                model: scriptedModel([
+                  { content: '', toolCalls: [toolCall('write', { path: 'a' }, 'w1')] },
+                  { content: 'could not' },
+                ]),
+                tools: { write: { execute: () => 'wrote' } },
+              })
+            ).finalResponse,
+        }),
+      },
+    });
+    await runtime.close();
+    const log = await lines(join(project, '.hermes/audit/audit.jsonl'), 5);
+    expect(log.map((l) => [l.event, l.child_subagent_id ?? l.tool_call_id, l.agent_id])).toEqual([
+      ['subagent_start', 'worker-1', undefined],
+      ['hook_decision', 'w1', 'worker-1'],
+      ['post_tool_call', 'w1', 'worker-1'],
+      ['subagent_stop', 'worker-1', undefined],
+      ['post_tool_call', 'd1', undefined],
+    ]);
+    expect(log[0]).toMatchObject({ child_role: 'worker', child_goal: 'write it' });
+    expect(log[3]).toMatchObject({ status: 'completed', child_summary: 'could not' });
   });
 });

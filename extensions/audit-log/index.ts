@@ -18,7 +18,7 @@ const config = z.object({
 
 /**
  * The audit trail a team keeps of what its guards did: every `hook_decision`, every tool
- * outcome (`post_tool_call`) and every approval asked and answered as one JSON line, appended in order on a queue of its own so the
+ * outcome (`post_tool_call`) and every approval asked and answered, and every subagent started and stopped, as one JSON line, appended in order on a queue of its own so the
  * agent never waits for the disk, and rotated by size. Several processes may write one file (an
  * agent's parallel hook processes, two agents in one project): each appends under a lock on the
  * file (`<path>.lock`, one that knows its owner, so a writer killed holding it holds nobody up),
@@ -137,6 +137,9 @@ export default defineExtension({
     // An ask put to a person, and the answer where the host sees it (docs/observing.md).
     hermes.observe('pre_approval_request', record);
     hermes.observe('post_approval_response', record);
+    // A subagent's life, so the trail says which agent made each call (docs/observing.md).
+    hermes.observe('subagent_start', record);
+    hermes.observe('subagent_stop', record);
     // A host that exits right after its last decision still gets every line on the disk; a
     // failed write was reported when it failed.
     hermes.onClose(() => queue.catch(() => {}));

@@ -19,7 +19,7 @@ export const apiSpans: EventHandlers = {
     const model = modelOf(p);
     spans.summaryOf(turn).apiCalls++;
     spans.apis.set(String(p.api_request_id), {
-      span: spans.start(`api.${model}`, spans.turnSpan(turn), {
+      span: spans.start(`api.${model}`, spans.agentSpan(p), {
         'llm.model_name': model,
         ...providerOf(p),
         'llm.invocation_parameters': invocationParameters(p),

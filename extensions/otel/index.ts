@@ -15,12 +15,12 @@ assertOtelInstalled(import.meta.url);
  * attributes of the Hermes OTel mapping (extensions/README.md and this extension's README.md):
  * `session.{kind}` (one `runConversation`; the kind is the platform) → `llm.{model}` (the turn)
  * → `api.{model}` (each provider request) → `tool.{name}` (each tool call, under the request that
- * asked for it), and `approval.{pattern_key}` (the wait for a person's answer to an ask, beside
- * the gated call). Token usage (both conventions), finish reason, API errors, tool outcome and hook
+ * asked for it), `approval.{pattern_key}` (the wait for a person's answer to an ask, beside
+ * the gated call), and `subagent.{role}` (a delegation, with the subagent's requests under it). Token usage (both conventions), finish reason, API errors, tool outcome and hook
  * decisions become attributes and span events; the session span ends with the turn summary.
- * Status ERROR marks API failures and tools that failed — a blocked or cancelled tool is a
- * decision, not a fault. Counters and histograms count tool calls, tokens, API errors, retries,
- * sessions, approvals and durations.
+ * Status ERROR marks API failures, tools that failed and subagents that failed or were
+ * cancelled — a blocked or cancelled tool is a decision, not a fault. Counters and histograms count tool calls, tokens, API errors, retries,
+ * sessions, approvals, subagents and durations.
  */
 export function createOtelExtension(options: OtelOptions = {}) {
   return defineExtension({

@@ -25,6 +25,13 @@ export function createInstruments(meter: Meter) {
       unit: 'ms',
       description: 'How long asks waited for their answer',
     }),
+    subagents: meter.createCounter('hermes.subagent.count', {
+      description: 'Subagents by role and how they ended',
+    }),
+    subagentDuration: meter.createHistogram('hermes.subagent.duration', {
+      unit: 'ms',
+      description: 'How long subagents ran, by role',
+    }),
   };
 }
 

@@ -23,6 +23,8 @@ export class OpenSpans {
   readonly tools = new Map<string, Span>();
   /** By session and tool call id (approval-spans.ts): an answer may come in a later turn. */
   readonly approvals = new Map<string, Span>();
+  /** By session and subagent id (subagent-spans.ts). */
+  readonly subagents = new Map<string, Span>();
   readonly #summaries = new Map<string, TurnSummary>();
 
   constructor(private readonly tracer: Tracer) {}
@@ -39,6 +41,18 @@ export class OpenSpans {
   /** The span a turn's request (or an error without one) goes under: its llm span, else its session. */
   turnSpan(turn: string): Span | undefined {
     return this.llms.get(turn) ?? this.sessions.get(turn);
+  }
+
+  /**
+   * The span an event's request goes under: the subagent's delegation span when a subagent made
+   * it and the span is open, else the turn's.
+   */
+  agentSpan(p: ObserverPayload): Span | undefined {
+    const subagent =
+      typeof p.agent_id === 'string'
+        ? this.subagents.get(`${p.session_id}:${p.agent_id}`)
+        : undefined;
+    return subagent ?? this.turnSpan(turnOf(p));
   }
 
   summaryOf(turn: string): TurnSummary {
@@ -75,12 +89,14 @@ export class OpenSpans {
   endAll(): void {
     // An ask whose answer never came (a command hook's: the agent asked) ends without a choice.
     for (const span of this.approvals.values()) span.end();
+    for (const span of this.subagents.values()) span.end();
     for (const span of this.tools.values()) span.end();
     for (const request of this.apis.values()) if (request.open) request.span.end();
     for (const span of this.llms.values()) span.end();
     for (const span of this.sessions.values()) span.end();
     this.tools.clear();
     this.approvals.clear();
+    this.subagents.clear();
     this.#summaries.clear();
     this.apis.clear();
     this.llms.clear();

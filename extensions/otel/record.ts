@@ -8,6 +8,7 @@ import { OpenSpans } from './open-spans.js';
 import { createPipeline, whyFailed } from './pipeline.js';
 import type { EventHandlers, Recorder } from './recorder.js';
 import { sessionSpans } from './session-spans.js';
+import { subagentSpans } from './subagent-spans.js';
 import { toolSpans } from './tool-spans.js';
 
 const handlers: EventHandlers = {
@@ -16,6 +17,7 @@ const handlers: EventHandlers = {
   ...apiSpans,
   ...toolSpans,
   ...approvalSpans,
+  ...subagentSpans,
 };
 
 /**

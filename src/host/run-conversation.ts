@@ -1,20 +1,18 @@
-import type { ChainOutcome } from '../chain/outcome.js';
-import type { HookName } from '../hooks/index.js';
-import type { ChatMessage, ToolCall } from '../hooks/messages.js';
-import { thrownErrorOf } from '../observe/api-error.js';
-import type { ApiAttempt, ToolStatus, TurnTelemetry } from '../observe/turn-telemetry.js';
+import type { ChatMessage } from '../hooks/messages.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { type Turn, turnTelemetry } from '../runtime/turn.js';
-import {
-  type Approver,
-  answerOf,
-  approvalRequest,
-  decideApproval,
-  declinedToolResult,
-  type ToolApproval,
-} from './approval.js';
-import { blockedToolResult } from './blocked-tool-result.js';
-import type { ModelClient, ToolSpec, Tools } from './types.js';
+import { runAgentLoop } from './agent-loop.js';
+import type { Approver } from './approval.js';
+import type {
+  ConversationResult,
+  HookOutcomeReport,
+  ToolCallRecord,
+} from './conversation-types.js';
+import { DEFAULT_MAX_ITERATIONS } from './defaults.js';
+import type { ModelClient, Tools } from './types.js';
+
+export type { ConversationResult, HookOutcomeReport, ToolCallRecord };
+export { DEFAULT_MAX_ITERATIONS };
 
 export interface RunConversationOptions {
   runtime: Runtime;
@@ -47,56 +45,11 @@ export interface RunConversationOptions {
   captureConversationHistory?: boolean;
 }
 
-/** One chain run of the loop, as `onHookOutcome` is told of it. */
-export interface HookOutcomeReport {
-  hook: HookName;
-  outcome: ChainOutcome<unknown>;
-  /** The model request's iteration (`before_llm_call`, `intercept_tool_call`). */
-  iteration?: number;
-  /** The tool call it decided on (`intercept_tool_call`). */
-  toolCall?: ToolCall;
-}
-
-/** What became of one tool call the model asked for. */
-export interface ToolCallRecord {
-  id: string;
-  name: string;
-  /** The arguments the tool ran with (after any rewrite), or would have run with if blocked. */
-  arguments: Record<string, unknown>;
-  /** The arguments the model asked for. */
-  requestedArguments: Record<string, unknown>;
-  /** Blocked by a handler, or asked about and not approved (`approval` then says so). */
-  blocked: boolean;
-  /** The extension that blocked it, or that asked about it when it was not approved. */
-  blockedBy?: string;
-  rewritten: boolean;
-  /** A handler asked for approval: what it asked, and what the approver decided. */
-  approval?: ToolApproval;
-  /**
-   * `ok`, `error` (the tool failed or does not exist), `blocked` (also when an ask was not
-   * approved) or `cancelled`.
-   */
-  status: ToolStatus;
-  /** The tool message content the model received. */
-  result: string;
-}
-
-export interface ConversationResult {
-  finalResponse: string;
-  /** The history after this turn: without any ephemeral `before_llm_call` injection. */
-  messages: ChatMessage[];
-  blocked: boolean;
-  /** The turn was cancelled through `signal`. */
-  cancelled: boolean;
-  toolCalls: ToolCallRecord[];
-}
-
-export const DEFAULT_MAX_ITERATIONS = 20;
-
 /**
  * The reference agent loop (docs/hosts.md), one turn of it, with the three hooks where the
  * README's loop puts them. Tool calls of one response go through the chain and run one
  * after another, in the order the model gave them, so per-turn state evolves predictably.
+ * A tool made with `subagentTool` runs a nested agent in this same turn (subagent.ts).
  */
 export function runConversation(options: RunConversationOptions): Promise<ConversationResult> {
   const { runtime, sessionId, platform, turnId } = options;
@@ -141,71 +94,30 @@ async function converse(turn: Turn, options: RunConversationOptions): Promise<Co
     messages.push({ role: 'user', content: input.value });
     telemetry.preLlm(input.value, history, options.senderId);
 
-    const toolSpecs = describeTools(tools);
-    const toolNames = toolSpecs.map((spec) => spec.name);
-    let finalResponse = '';
-    for (let iteration = 0; iteration < maxIterations; iteration++) {
-      if (signal?.aborted) {
-        reason = 'cancelled';
-        return result(finalResponse, { cancelled: true });
-      }
-      const request = await turn.beforeLlmCall({
+    const end = await runAgentLoop(
+      {
+        turn,
+        agent: undefined,
         systemPrompt,
-        messages,
-        iteration,
-        tools: toolNames,
-        ...(model.name === undefined ? {} : { model: model.name }),
-      });
-      report({ hook: 'before_llm_call', outcome: request, iteration });
-      if (request.blocked) {
-        messages.push({ role: 'assistant', content: request.message });
-        reason = 'blocked';
-        completed = true;
-        return result(request.message, { blocked: true });
-      }
-      const modelRequest = {
-        systemPrompt: request.value.systemPrompt,
-        // A copy: the model client may keep or change what it is given.
-        messages: [...request.value.messages],
-        tools: offeredTools(toolSpecs, request.value.tools),
-      };
-      const attempt = telemetry.preApi(modelRequest, model);
-      let response: Awaited<ReturnType<typeof model.complete>>;
-      try {
-        response = await model.complete(modelRequest);
-      } catch (error) {
-        telemetry.apiError(attempt, error);
-        throw error;
-      }
-      telemetry.postApi(attempt, response);
-      finalResponse = response.content ?? '';
-      const calls = response.toolCalls ?? [];
-      messages.push(
-        calls.length > 0
-          ? { role: 'assistant', content: finalResponse, toolCalls: calls }
-          : { role: 'assistant', content: finalResponse },
-      );
-      if (calls.length === 0) break;
-      for (const call of calls) {
-        const record = await runToolCall(turn, tools, call, {
-          signal,
-          taskId,
-          approve: options.approve,
-          telemetry,
-          attempt,
-          report: (outcome) =>
-            report({ hook: 'intercept_tool_call', outcome, iteration, toolCall: call }),
-        });
-        toolCalls.push(record);
-        messages.push({
-          role: 'tool',
-          content: record.result,
-          toolCallId: call.id,
-          name: call.name,
-        });
-      }
+        model,
+        tools,
+        maxIterations,
+        signal,
+        taskId,
+        approve: options.approve,
+        telemetry,
+        report,
+      },
+      messages,
+      toolCalls,
+    );
+    const { finalResponse } = end;
+    if (end.blocked) {
+      reason = 'blocked';
+      completed = true;
+      return result(finalResponse, { blocked: true });
     }
-    if (signal?.aborted) {
+    if (end.cancelled) {
       reason = 'cancelled';
       return result(finalResponse, { cancelled: true });
     }
@@ -220,151 +132,4 @@ async function converse(turn: Turn, options: RunConversationOptions): Promise<Co
   } finally {
     telemetry.sessionEnd(completed, reason === 'cancelled', reason);
   }
-}
-
-interface ToolCallContext {
-  signal: AbortSignal | undefined;
-  taskId: string;
-  approve: Approver | undefined;
-  telemetry: TurnTelemetry;
-  attempt: ApiAttempt;
-  report: (outcome: ChainOutcome<Record<string, unknown>>) => void;
-}
-
-async function runToolCall(
-  turn: Turn,
-  tools: Tools,
-  call: ToolCall,
-  context: ToolCallContext,
-): Promise<ToolCallRecord> {
-  const requestedArguments = call.arguments ?? {};
-  const started = performance.now();
-  const base = { id: call.id, name: call.name, requestedArguments };
-  context.telemetry.preTool(call, context.attempt);
-  const finish = (record: ToolCallRecord, error?: unknown): ToolCallRecord => {
-    context.telemetry.postTool(call, context.attempt, {
-      status: record.status,
-      result: record.result,
-      durationMs: performance.now() - started,
-      ...(error === undefined ? {} : { error }),
-    });
-    return record;
-  };
-  if (context.signal?.aborted) {
-    const result = JSON.stringify({ error: 'cancelled before the tool ran' });
-    return finish({
-      ...base,
-      arguments: requestedArguments,
-      blocked: false,
-      rewritten: false,
-      status: 'cancelled',
-      result,
-    });
-  }
-  const outcome = await turn.interceptToolCall({
-    toolName: call.name,
-    toolArgs: requestedArguments,
-    toolCallId: call.id,
-    taskId: context.taskId,
-  });
-  context.report(outcome);
-  const record = { ...base, arguments: outcome.value, rewritten: outcome.changed };
-  if (outcome.blocked) {
-    const result = blockedToolResult(outcome);
-    return finish({
-      ...record,
-      blocked: true,
-      blockedBy: outcome.blockedBy,
-      status: 'blocked',
-      result,
-    });
-  }
-  let approval: ToolApproval | undefined;
-  if (outcome.ask) {
-    const request = approvalRequest(
-      outcome.ask,
-      { toolName: call.name, toolArgs: outcome.value, toolCallId: call.id },
-      { sessionId: turn.sessionId, turnId: turn.turnId, taskId: context.taskId },
-    );
-    const pending = context.telemetry.approvalRequested({
-      ...request,
-      ask: outcome.ask,
-      trace: outcome.trace,
-      surface: 'approver',
-      host: 'run_conversation',
-    });
-    approval = await decideApproval(context.approve, request);
-    context.telemetry.approvalAnswered(pending, answerOf(approval, context.approve));
-    if (!approval.approved) {
-      return finish({
-        ...record,
-        blocked: true,
-        blockedBy: approval.askedBy,
-        approval,
-        status: 'blocked',
-        result: JSON.stringify(declinedToolResult(approval)),
-      });
-    }
-  }
-  const asked = approval === undefined ? {} : { approval };
-  if (approval !== undefined && context.signal?.aborted) {
-    // A person may take a while: the turn can have been cancelled meanwhile.
-    const result = JSON.stringify({ error: 'cancelled before the tool ran' });
-    return finish({ ...record, ...asked, blocked: false, status: 'cancelled', result });
-  }
-  const executed = await executeTool(tools, call.name, outcome.value, context.signal);
-  return finish(
-    { ...record, ...asked, blocked: false, status: executed.status, result: executed.result },
-    executed.error,
-  );
-}
-
-async function executeTool(
-  tools: Tools,
-  name: string,
-  args: Record<string, unknown>,
-  signal: AbortSignal | undefined,
-): Promise<{ status: ToolStatus; result: string; error?: unknown }> {
-  const tool = Object.hasOwn(tools, name) ? tools[name] : undefined;
-  if (!tool) {
-    const error = new Error(`unknown tool "${name}"`);
-    return { status: 'error', result: JSON.stringify({ error: error.message }), error };
-  }
-  try {
-    const result = await (signal ? tool.execute(args, { signal }) : tool.execute(args));
-    return {
-      status: 'ok',
-      result:
-        typeof result === 'string' ? result : result === undefined ? '' : JSON.stringify(result),
-    };
-  } catch (error) {
-    // Read without a getter or a proxy able to throw: a broken error is still the tool failing.
-    const { message } = thrownErrorOf(error);
-    if (signal?.aborted)
-      return {
-        status: 'cancelled',
-        result: JSON.stringify({ error: `tool "${name}" was cancelled` }),
-        error,
-      };
-    return {
-      status: 'error',
-      result: JSON.stringify({ error: `tool "${name}" failed: ${message}` }),
-      error,
-    };
-  }
-}
-
-/** The specs of the tools the request offers, after any `restrictTools` (all when it says none). */
-function offeredTools(specs: ToolSpec[], names: readonly string[] | undefined): ToolSpec[] {
-  if (names === undefined) return specs;
-  const offered = new Set(names);
-  return specs.filter((spec) => offered.has(spec.name));
-}
-
-function describeTools(tools: Tools): ToolSpec[] {
-  return Object.entries(tools).map(([name, tool]) => ({
-    name,
-    ...(tool.description === undefined ? {} : { description: tool.description }),
-    ...(tool.parameters === undefined ? {} : { parameters: tool.parameters }),
-  }));
 }

@@ -1,4 +1,6 @@
+import type { AgentIdentity } from '../hooks/agent-identity.js';
 import type { ChatMessage, ToolCall } from '../hooks/messages.js';
+import type { ConversationResult } from './conversation-types.js';
 
 /** How a tool is described to the model. */
 export interface ToolSpec {
@@ -42,14 +44,51 @@ export interface ModelClient {
   complete(request: ModelRequest): Promise<ModelResponse>;
 }
 
+/** What a tool's `execute` is given besides its arguments. */
+export interface ToolContext {
+  /** The turn's signal, when the host gave one: a tool that can stop early should. */
+  signal?: AbortSignal;
+  /**
+   * Runs a nested agent under the same runtime and turn: given by `runConversation` to a tool
+   * declared with `subagentTool` (subagent.ts), and to no other.
+   */
+  runSubagent?: (options: SubagentOptions) => Promise<SubagentResult>;
+}
+
 export interface ToolDefinition {
   description?: string;
   parameters?: unknown;
-  /** `signal` is the turn's, when the host gave one: a tool that can stop early should. */
-  execute(
-    args: Record<string, unknown>,
-    context?: { signal?: AbortSignal },
-  ): unknown | Promise<unknown>;
+  /**
+   * Set by `subagentTool`: the tool starts a subagent. Its `intercept_tool_call` carries
+   * `spawn: { covered: true }`, and its `execute` is given `runSubagent`.
+   */
+  subagent?: { type?: string };
+  execute(args: Record<string, unknown>, context?: ToolContext): unknown | Promise<unknown>;
 }
 
 export type Tools = Record<string, ToolDefinition>;
+
+/**
+ * A nested agent a subagent tool runs (docs/hosts.md, Subagents). Its prompt is the model's
+ * words, not the user's: `transform_user_input` does not run on it.
+ */
+export interface SubagentOptions {
+  /** Its task: the first and only user message of its conversation. */
+  prompt: string;
+  systemPrompt: string;
+  model: ModelClient;
+  tools: Tools;
+  /** Model requests at most. Default 20. */
+  maxIterations?: number;
+  /** Its id on every event. Default: `subagent-` and a random UUID. */
+  id?: string;
+  /** Its kind (`agent.type`, observers' `child_role`). Default: the tool's `subagent.type`. */
+  type?: string;
+  /** What it was asked to do, as `subagent_start` tells it (`child_goal`). Default: `prompt`. */
+  goal?: string;
+}
+
+/** How a subagent's run ended, and who it was. */
+export interface SubagentResult extends ConversationResult {
+  agent: AgentIdentity;
+}

@@ -122,6 +122,19 @@ export class TurnTelemetry {
     return this;
   }
 
+  /**
+   * The telemetry of a nested agent of this turn (a subagent a tool started in-process): the same
+   * observers and ids, plus `agent_id` / `agent_type`, with its own model requests.
+   */
+  forAgent(agent: { id: string; type?: string | undefined }): TurnTelemetry {
+    const { agent_id: _id, agent_type: _type, ...ids } = this.ids;
+    return new TurnTelemetry(this.sink, {
+      ...ids,
+      agent_id: agent.id,
+      ...(agent.type === undefined ? {} : { agent_type: agent.type }),
+    });
+  }
+
   #emit(event: ObserverEvent, build: () => Record<string, unknown>): void {
     if (!this.sink.has(event)) return;
     this.sink.emit(event, Object.assign(build(), this.ids));
@@ -290,10 +303,13 @@ export class TurnTelemetry {
 
   /**
    * `subagent_start`: the turn's agent delegated to a subagent. `parent_turn_id` is this turn: a
-   * subagent's calls belong to the turn that started it.
+   * subagent's calls belong to the turn that started it. In-process, it names the model request
+   * whose tool call started it (`api_request_id`), as a tool call's events do.
    */
   subagentStarted(started: StartedSubagent): void {
+    const attempt = this.attempt;
     this.#emit('subagent_start', () => ({
+      ...(attempt ? apiIds(attempt) : {}),
       ...subagentStartFields(started),
       parent_turn_id: this.ids.turn_id,
     }));
@@ -315,17 +331,27 @@ export class TurnTelemetry {
     hook: HookName,
     outcome: ChainOutcome<unknown>,
     toolCall?: { toolName: string; toolCallId?: string | undefined },
+    agent?: { id: string; type?: string | undefined },
   ): void {
     if (!this.sink.has('hook_decision')) return;
     if (!outcome.blocked && !outcome.changed && outcome.trace.every((e) => e.action === 'pass')) {
       return;
     }
-    const attempt = toolCall === undefined ? undefined : this.attempt;
+    // A subagent run in-process makes its requests through telemetry of its own (`forAgent`):
+    // the turn's last request is not the one that asked for its call.
+    const attempt =
+      toolCall === undefined || (agent !== undefined && agent.id !== this.ids.agent_id)
+        ? undefined
+        : this.attempt;
     this.#emit('hook_decision', () => ({
       ...(attempt ? apiIds(attempt) : {}),
       ...(toolCall
         ? { tool_call_id: toolCall.toolCallId ?? '', tool_name: toolCall.toolName }
         : {}),
+      // A subagent's decision names it, as its other events do (a host's ids win where it set them).
+      ...(agent === undefined
+        ? {}
+        : { agent_id: agent.id, ...(agent.type === undefined ? {} : { agent_type: agent.type }) }),
       hook,
       blocked: outcome.blocked,
       ...(outcome.blocked

@@ -6,6 +6,7 @@ import {
   unchangedOutcome,
 } from '../chain/outcome.js';
 import { runChain } from '../chain/run-chain.js';
+import type { AgentIdentity } from '../hooks/agent-identity.js';
 import type { BeforeLlmCallInput, LlmRequest, ToolRestriction } from '../hooks/before-llm-call.js';
 import type { TurnContext } from '../hooks/declaration.js';
 import { HOOKS, type HookInput, type HookName, type HookValue } from '../hooks/index.js';
@@ -46,8 +47,14 @@ export class Turn implements TurnContext {
   /** Also held directly: the no-handler answer of `interceptToolCall` is the hottest path. */
   readonly #handlers: HandlerIndex;
   #telemetry: TurnTelemetry | undefined;
-  /** The tools the last model request offered, when known (docs/hosts.md, Restricting the tools of a request). */
+  /** The tools the main agent's last model request offered, when known (docs/hosts.md, Restricting the tools of a request). */
   #offered: OfferedTools | undefined;
+  /**
+   * The same for each subagent, by id, made when one first asks: a subagent run in-process has
+   * tools of its own, and its requests must not change what its parent may call (nor the other
+   * way round). Apart from `#offered` so the main agent's hot path stays one field read.
+   */
+  #subagentsOffered: Map<string, OfferedTools> | undefined;
   #ended = false;
 
   static {
@@ -101,25 +108,33 @@ export class Turn implements TurnContext {
       this,
       onTrace,
     );
-    const reported = reportsDecisions ? this.#reported('before_llm_call', outcome) : outcome;
+    const reported = reportsDecisions
+      ? this.#reported('before_llm_call', outcome, undefined, request.agent)
+      : outcome;
     if (reported instanceof Promise) {
       return reported.then((settled) => {
-        this.#offer(settled);
+        this.#offer(settled, request.agent?.id);
         return settled;
       });
     }
-    this.#offer(reported);
+    this.#offer(reported, request.agent?.id);
     return reported;
   }
 
   /** Remembers what the request offers; a blocked request is not made, so it offers nothing new. */
-  #offer(outcome: ChainOutcome<LlmRequest>): void {
+  #offer(outcome: ChainOutcome<LlmRequest>, agentId: string | undefined): void {
     if (outcome.blocked || this.#ended) return;
     const { tools, toolRestrictions } = outcome.value;
-    this.#offered =
+    const offered =
       tools === undefined
         ? undefined
         : { names: new Set(tools), restrictions: toolRestrictions ?? NO_RESTRICTIONS };
+    if (agentId === undefined) this.#offered = offered;
+    else if (offered === undefined) this.#subagentsOffered?.delete(agentId);
+    else {
+      this.#subagentsOffered ??= new Map();
+      this.#subagentsOffered.set(agentId, offered);
+    }
   }
 
   interceptToolCall(call: ToolCallInput): MaybePromise<ChainOutcome<Record<string, unknown>>> {
@@ -131,7 +146,8 @@ export class Turn implements TurnContext {
     ) {
       throw inputError('intercept_tool_call', 'interceptToolCall', 'call', call);
     }
-    const offered = this.#offered;
+    const agent = call.agent;
+    const offered = agent === undefined ? this.#offered : this.#subagentsOffered?.get(agent.id);
     if (offered !== undefined && !offered.names.has(call.toolName)) {
       const refused = notOffered(call, offered);
       return this.#chains.reportsDecisions
@@ -160,6 +176,7 @@ export class Turn implements TurnContext {
   end(): void {
     this.#ended = true;
     this.#offered = undefined;
+    this.#subagentsOffered = undefined;
     for (const key of Object.keys(this.state)) delete this.state[key];
   }
 
@@ -172,14 +189,15 @@ export class Turn implements TurnContext {
     hook: HookName,
     outcome: MaybePromise<ChainOutcome<V>>,
     call?: ToolCallInput,
+    agent: AgentIdentity | undefined = call?.agent,
   ): MaybePromise<ChainOutcome<V>> {
     if (outcome instanceof Promise) {
       return outcome.then((settled) => {
-        telemetryOf(this).decision(hook, settled, call);
+        telemetryOf(this).decision(hook, settled, call, agent);
         return settled;
       });
     }
-    telemetryOf(this).decision(hook, outcome, call);
+    telemetryOf(this).decision(hook, outcome, call, agent);
     return outcome;
   }
 }

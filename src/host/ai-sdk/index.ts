@@ -16,101 +16,22 @@
  * becomes the tool's `needsApproval` (the SDK's tool approval), or goes to `approve` when given
  * (docs/hosts.md, Asking a person).
  */
-import type {
-  LanguageModelV3,
-  LanguageModelV3CallOptions,
-  LanguageModelV3GenerateResult,
-  LanguageModelV3Middleware,
-  LanguageModelV3StreamPart,
-  LanguageModelV3StreamResult,
-} from '@ai-sdk/provider';
+import type { LanguageModelV3, LanguageModelV3Middleware } from '@ai-sdk/provider';
 import { type ToolSet, wrapLanguageModel } from 'ai';
-import { type Turn, turnTelemetry } from '../../runtime/turn.js';
+import type { Turn } from '../../runtime/turn.js';
 import type { ApprovalRequest, Approver } from '../approval.js';
-import { withDeniedReasons } from './denied-reasons.js';
-import { observed, observedStream } from './observed.js';
-import { fromSdkPrompt, toSdkPrompt } from './prompt.js';
-import { offeredOnly } from './restrict.js';
+import { scopedMiddleware } from './middleware.js';
+import { mainScope } from './scope.js';
 import { type HermesToolsOptions, hermesTools } from './tools.js';
 
+export type { HermesSubagent, SubagentToolDefinition } from './subagent.js';
+export { subagentTool } from './subagent.js';
 export type { HermesTools, HermesToolsOptions } from './tools.js';
 export { hermesTools };
 
-const USAGE_NONE = {
-  inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 0, text: 0, reasoning: 0 },
-};
-
 /** The before_llm_call middleware for `wrapLanguageModel`. */
 export function hermesMiddleware(turn: Turn): LanguageModelV3Middleware {
-  const blocks = new WeakMap<LanguageModelV3CallOptions, string>();
-  const telemetry = turnTelemetry(turn);
-  let iteration = 0;
-  return {
-    specificationVersion: 'v3',
-    async transformParams({ params: given, model }) {
-      // A call a person denied: its result says why the guard asked (denied-reasons.ts).
-      // The person's no, told to observers once (the history repeats it in every later step).
-      const denied = withDeniedReasons(given.prompt, turn.sessionId, (pending, reason) =>
-        telemetry.approvalAnswered(pending, {
-          choice: 'deny',
-          answeredVia: 'tool_approval_response',
-          ...(reason === undefined ? {} : { reason }),
-        }),
-      );
-      const params = denied === given.prompt ? given : { ...given, prompt: denied };
-      const request = fromSdkPrompt(params.prompt);
-      const outcome = await turn.beforeLlmCall({
-        ...request,
-        iteration: iteration++,
-        model: model.modelId,
-        // The step's tools (the SDK's `activeTools` already applied): handlers may narrow them.
-        tools: (params.tools ?? []).map((tool) => tool.name),
-      });
-      if (outcome.blocked) {
-        const blocked = { ...params };
-        blocks.set(blocked, outcome.message);
-        return blocked;
-      }
-      const prompted = outcome.changed
-        ? { ...params, prompt: toSdkPrompt(outcome.value, params.prompt) }
-        : params;
-      return offeredOnly(prompted, outcome.value.tools);
-    },
-    async wrapGenerate({ doGenerate, params, model }) {
-      const message = blocks.get(params);
-      if (message === undefined) return observed(telemetry, model, params, doGenerate);
-      return {
-        content: [{ type: 'text', text: message }],
-        finishReason: { unified: 'stop', raw: 'blocked-by-extension' },
-        usage: USAGE_NONE,
-        warnings: [],
-      } satisfies LanguageModelV3GenerateResult;
-    },
-    async wrapStream({ doStream, params, model }) {
-      const message = blocks.get(params);
-      if (message === undefined) return observedStream(telemetry, model, params, doStream);
-      const parts: LanguageModelV3StreamPart[] = [
-        { type: 'stream-start', warnings: [] },
-        { type: 'text-start', id: 'blocked' },
-        { type: 'text-delta', id: 'blocked', delta: message },
-        { type: 'text-end', id: 'blocked' },
-        {
-          type: 'finish',
-          usage: USAGE_NONE,
-          finishReason: { unified: 'stop', raw: 'blocked-by-extension' },
-        },
-      ];
-      return {
-        stream: new ReadableStream({
-          start(controller) {
-            for (const part of parts) controller.enqueue(part);
-            controller.close();
-          },
-        }),
-      } satisfies LanguageModelV3StreamResult;
-    },
-  };
+  return scopedMiddleware(turn, mainScope(turn));
 }
 
 /** The tools with intercept_tool_call in front of each `execute` (and asks as `needsApproval`). */

@@ -3,10 +3,9 @@ import type { ChainOutcome } from '../../chain/outcome.js';
 import { thrownErrorOf } from '../../observe/api-error.js';
 import type { AskedCall } from '../../observe/approval-events.js';
 import { type ToolStatus, UNOBSERVED_ATTEMPT } from '../../observe/turn-telemetry.js';
-import { type Turn, turnTelemetry } from '../../runtime/turn.js';
+import type { Turn } from '../../runtime/turn.js';
 import {
   type ApprovalRequest,
-  type Approver,
   answerOf,
   approvalRequest,
   decideApproval,
@@ -15,6 +14,8 @@ import {
 import { blockedToolError } from '../blocked-tool-result.js';
 import { approvedInMessages } from './approvals.js';
 import { rememberAsk, takePendingApproval } from './denied-reasons.js';
+import { type AgentScope, type HermesTools, type HermesToolsOptions, mainScope } from './scope.js';
+import { runSubagent, subagentOf } from './subagent.js';
 
 /** How a wrapped `execute` is called; the SDK's own options type differs between versions. */
 type Execute = (
@@ -26,22 +27,7 @@ type NeedsApproval =
   | boolean
   | ((input: unknown, options: { toolCallId: string; messages?: unknown }) => unknown);
 
-export interface HermesToolsOptions {
-  /**
-   * Decides a call a handler asked a person about (`ask`) in-process, as `runConversation`'s
-   * `approve` does: `true` runs it, `false` (or a throw) gives the model the declined result.
-   * Without it an ask becomes the SDK's tool approval: the result has a `tool-approval-request`
-   * and the caller answers with a `tool-approval-response` (docs/hosts.md, Asking a person).
-   */
-  approve?: Approver;
-}
-
-/** The tools, and the asks waiting for an answer through the SDK's tool approval. */
-export interface HermesTools<T> {
-  tools: T;
-  /** By tool call id: why each call of a `tool-approval-request` needs approval, who asked. */
-  pendingApprovals: ReadonlyMap<string, ApprovalRequest>;
-}
+export type { HermesTools, HermesToolsOptions } from './scope.js';
 
 type Outcome = ChainOutcome<Record<string, unknown>>;
 type Done = (status: ToolStatus, result: unknown, error?: unknown) => void;
@@ -56,7 +42,17 @@ export function hermesTools<T extends ToolSet>(
   tools: T,
   options: HermesToolsOptions = {},
 ): HermesTools<T> {
-  const telemetry = turnTelemetry(turn);
+  return scopedTools(turn, tools, options, mainScope(turn));
+}
+
+/** `hermesTools` for one agent of the turn (scope.ts): a subagent's calls carry its identity. */
+export function scopedTools<T extends ToolSet>(
+  turn: Turn,
+  tools: T,
+  options: HermesToolsOptions,
+  scope: AgentScope,
+): HermesTools<T> {
+  const { telemetry, agent } = scope;
   const { approve } = options;
   const outcomes = new Map<string, Promise<Outcome>>();
   /** Calls whose pre_tool_call was sent and whose post_tool_call was not. */
@@ -67,7 +63,12 @@ export function hermesTools<T extends ToolSet>(
    * The call's chain outcome, run once; pre_tool_call goes out before the chain runs. A call is
    * its name, id and input: a model that sends another input under the same id makes another call.
    */
-  const intercept = (name: string, args: Record<string, unknown>, toolCallId: string) => {
+  const intercept = (
+    name: string,
+    args: Record<string, unknown>,
+    toolCallId: string,
+    spawns: boolean,
+  ) => {
     const key = `${name}\u0000${toolCallId}\u0000${JSON.stringify(args)}`;
     if (!open.has(key)) {
       const call = { id: toolCallId, name, arguments: args };
@@ -87,7 +88,14 @@ export function hermesTools<T extends ToolSet>(
     let outcome = outcomes.get(key);
     if (outcome === undefined) {
       outcome = Promise.resolve(
-        turn.interceptToolCall({ toolName: name, toolArgs: args, toolCallId }),
+        turn.interceptToolCall({
+          toolName: name,
+          toolArgs: args,
+          toolCallId,
+          ...(agent === undefined ? {} : { agent }),
+          // Its nested call runs in this turn (subagent.ts): each of its calls is judged here.
+          ...(spawns ? { spawn: { covered: true } } : {}),
+        }),
       );
       outcomes.set(key, outcome);
     }
@@ -110,6 +118,8 @@ export function hermesTools<T extends ToolSet>(
       wrapped[name] = tool;
       continue;
     }
+    const declared = subagentOf(tool);
+    const spawns = declared !== undefined;
     const own = tool.needsApproval as NeedsApproval | undefined;
     const needsApproval = async (
       input: unknown,
@@ -124,7 +134,7 @@ export function hermesTools<T extends ToolSet>(
         })
       )
         return true;
-      const { outcome, done } = intercept(name, argsOf(input), context.toolCallId);
+      const { outcome, done } = intercept(name, argsOf(input), context.toolCallId, spawns);
       const settled = await outcome;
       if (settled.blocked) return false;
       const request = askOf(name, context.toolCallId, settled);
@@ -149,7 +159,12 @@ export function hermesTools<T extends ToolSet>(
         input: unknown,
         context: { toolCallId: string; messages?: unknown } & Record<string, unknown>,
       ) => {
-        const { outcome, done, forget } = intercept(name, argsOf(input), context.toolCallId);
+        const { outcome, done, forget } = intercept(
+          name,
+          argsOf(input),
+          context.toolCallId,
+          spawns,
+        );
         let settled: Outcome;
         try {
           settled = await outcome;
@@ -197,7 +212,9 @@ export function hermesTools<T extends ToolSet>(
           }
         }
         try {
-          const result = await execute(settled.value, context);
+          const result = await (declared === undefined
+            ? execute(settled.value, context)
+            : runSubagent(turn, scope, declared, settled.value, context, scopedTools));
           done('ok', result);
           return result;
         } catch (error) {
