@@ -313,6 +313,36 @@ describeRealAgent('claude', 'real Claude Code with hermes hook claude-code', (cl
     expect(openTurns(env.hermesHome)).toEqual([]);
   }, 120_000);
 
+  it('refuses the spawn before a plan when the hook cannot tell the version (AI_AGENT set by another program, which Claude Code keeps)', async () => {
+    const env = await setup();
+    const model = await startFakeMessages(
+      [
+        {
+          name: 'Agent',
+          input: {
+            description: 'fix the login',
+            prompt: 'E2E-SUBAGENT: fix src/login.ts',
+            subagent_type: 'general-purpose',
+          },
+        },
+      ],
+      {
+        marker: 'E2E-SUBAGENT',
+        script: [{ name: 'Bash', input: { command: 'echo x > src/evil.ts', description: 'w' } }],
+      },
+    );
+    const run = await claudePrint(claude, env, model, 'fix the login bug', 'bypassPermissions', {
+      AI_AGENT: 'some-other-harness',
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(model.subagentRequests).toEqual([]);
+    const [spawn] = toolResults(model);
+    expect(spawn?.is_error).toBe(true);
+    expect(JSON.stringify(spawn?.content)).toMatch(/cannot tell which version of Claude Code/);
+    expect(existsSync(join(env.project, 'src/evil.ts'))).toBe(false);
+    expect(openTurns(env.hermesHome)).toEqual([]);
+  }, 90_000);
+
   describe('with the hook daemon', () => {
     let daemonEnv: Record<string, string | undefined> | undefined;
     afterEach(async () => {

@@ -1,9 +1,8 @@
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { subagentCoverage } from '../../src/host/command-hook/subagent-coverage.js';
 import { tree, write } from '../support/fixtures.js';
-import { runBin } from '../support/run-bin.js';
+import { root, runBin } from '../support/run-bin.js';
 import { sandbox } from '../support/sandbox.js';
 import {
   type FakeResponses,
@@ -161,8 +160,23 @@ const DELEGATIONS: Array<{ tools: string; features: string; calls: ScriptedCall[
   },
 ];
 
-/** Whether the hook's table says Codex 0.169's subagents have every tool call judged. */
-const subagentsCovered = subagentCoverage({ name: 'codex', title: 'Codex' }, [0, 169, 0]).covered;
+/**
+ * Codex's own program, as a Codex not installed from npm runs: without npm's launcher, which
+ * tells the hooks where its package (and so its version) is.
+ */
+function nativeCodex(): string {
+  const vendor = join(root, 'test/real-agents/node_modules/@openai');
+  const found = readdirSync(vendor)
+    .filter((dir) => dir.startsWith('codex-'))
+    .flatMap((dir) =>
+      readdirSync(join(vendor, dir, 'vendor')).map((triple) =>
+        join(vendor, dir, 'vendor', triple, 'bin', 'codex'),
+      ),
+    )
+    .find((file) => existsSync(file));
+  if (found === undefined) throw new Error(`no Codex program under ${vendor}/codex-*/vendor`);
+  return found;
+}
 
 describeRealAgent('codex', 'real Codex with hermes hook codex', (codex) => {
   it('workflow-guard blocks a shell write and a patch without a plan, and the model is told why', async () => {
@@ -333,19 +347,26 @@ describeRealAgent('codex', 'real Codex with hermes hook codex', (codex) => {
         expectJudged(await delegate(delegation, '    read_only_tools: [spawn_agent]\n'));
       }, 90_000);
 
-      it(subagentsCovered
-        ? `${delegation.tools}: before a plan the subagent starts (Codex 0.169 sends its calls to the hooks), and each of its calls is judged`
-        : `${delegation.tools}: before a plan the spawn is refused, since the hook's table does not say Codex 0.169 sends a subagent's calls to the hooks`, async () => {
-        const delegated = await delegate(delegation);
-        if (subagentsCovered) return expectJudged(delegated);
-        const { env, model, subagent } = delegated;
-        expect(subagent).toEqual([]);
-        const [spawn] = toolOutputs(model);
-        expect(spawn).toMatch(/blocked by PreToolUse hook.*spawn_agent/s);
-        expectSourceUnchanged(env.project);
+      it(`${delegation.tools}: before a plan the subagent starts (Codex 0.169 from npm tells its hooks its version, and sends them a subagent's calls), and each of its calls is judged`, async () => {
+        expectJudged(await delegate(delegation));
       }, 90_000);
     }
   });
+
+  it("refuses the spawn before a plan when the hook cannot tell Codex's version (its program run without npm's launcher, as a Codex installed otherwise runs)", async () => {
+    const native = nativeCodex();
+    const env = await setup();
+    write(env.project, { 'src/app.ts': APP });
+    const model = await startFakeResponses(DELEGATIONS[0].calls, { [SUBAGENT]: SUBAGENT_SCRIPT });
+    configure(env.codexHome, model.baseUrl, DELEGATIONS[0].features);
+    const run = await codexExec(native, env, 'fix the login bug, with a helper agent');
+    expect(run.code, run.stderr).toBe(0);
+    expect(model.subagentRequests[SUBAGENT] ?? []).toEqual([]);
+    const spawn = toolOutputs(model).find((output) => output.includes('spawn_agent'));
+    expect(spawn).toMatch(/blocked by PreToolUse hook/);
+    expect(spawn).toMatch(/cannot tell which version of Codex/);
+    expectSourceUnchanged(env.project);
+  }, 90_000);
 
   describe('with the hook daemon', () => {
     let daemonEnv: Record<string, string | undefined> | undefined;
