@@ -5,6 +5,7 @@ import { findProjectRoot, hermesHome } from '../../config/locations.js';
 import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../../host/command-hook/agents.js';
 import { wrappedHookCommand } from '../../host/command-hook/hook-wrapper.js';
 import { inspectInstalledHooks } from '../../host/command-hook/installed.js';
+import { missingEventsMean } from '../../host/command-hook/missing-events.js';
 import { stderrLogger } from '../../log/logger.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
 import { CliError, type Io } from '../io.js';
@@ -81,7 +82,7 @@ export async function hookInstallCommand(
   const { events, leftOut } = installableEvents(agent, version);
   if (leftOut.length > 0)
     io.err(
-      `Warning: ${agent.title} ${version?.join('.')} would ignore every hook of a settings file that names ${leftOut.join(', ')}, so ${leftOut.length === 1 ? 'it is' : 'they are'} not registered and before_llm_call does not run after tool results. Upgrade ${agent.title} and run this again.`,
+      `Warning: ${agent.title} ${version?.join('.')} would ignore every hook of a settings file that names ${leftOut.join(', ')}, so ${leftOut.length === 1 ? 'it is' : 'they are'} not registered: ${missingEventsMean(agent, leftOut)}. Upgrade ${agent.title} and run this again.`,
     );
   if (leftOut.length > 0) {
     // A hook an earlier install registered for them would make that version ignore the file.

@@ -1,6 +1,7 @@
 import { hermesCommand } from '../../../command-name.js';
 import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../../../host/command-hook/agents.js';
 import { type InstalledHook, inspectInstalledHooks } from '../../../host/command-hook/installed.js';
+import { missingEventsMean } from '../../../host/command-hook/missing-events.js';
 import type { Runtime } from '../../../runtime/runtime.js';
 import type { Check } from './check.js';
 import { failingHookMeans, hookStartProblem } from './hook-start.js';
@@ -53,7 +54,9 @@ function installedHookCheck(
   const notRegistered: Check = {
     level: 'warning',
     subject,
-    message: `not registered for ${absent.join(', ')}${missingMeans(agent, absent)}`,
+    message: [`not registered for ${absent.join(', ')}`, missingEventsMean(agent, absent)]
+      .filter((part) => part !== '')
+      .join(': '),
     fix,
   };
   // Only the subagent events missing (a hook installed before they were) is less than a hook
@@ -74,18 +77,6 @@ function installedHookCheck(
     subject,
     message: `runs the hermes hook for ${hook.events.join(', ')}`,
   };
-}
-
-/** What an installed hook misses without the events it is not registered for, worst first. */
-function missingMeans(agent: CommandHookAgent, absent: string[]): string {
-  if (absent.includes('PreToolUse')) return ': tool calls are not checked';
-  if (absent.some((event) => agent.afterToolEvents.includes(event)))
-    return ': before_llm_call does not run after tool results';
-  if (absent.includes('PostToolUse'))
-    return ': observers (audit-log, otel) are not told what tools did';
-  if (absent.some((event) => event.startsWith('Subagent')))
-    return ": observers are not told of subagents, and a turn's state may end at the main agent's Stop while a background subagent still calls tools";
-  return '';
 }
 
 /**
