@@ -180,6 +180,20 @@ export const CODEX_ANSWERS: Record<string, z.ZodType> = {
   Stop: z
     .strictObject({ ...codexUniversal, ...claudeBlock })
     .refine(blockHasReason, 'decision:block without a non-empty reason'),
+  // SubagentStart takes context for the subagent only (it cannot refuse one); SubagentStop is
+  // answered as Stop is.
+  SubagentStart: z.strictObject({
+    ...codexUniversal,
+    hookSpecificOutput: z
+      .strictObject({
+        hookEventName: z.literal('SubagentStart'),
+        additionalContext: text.optional(),
+      })
+      .optional(),
+  }),
+  SubagentStop: z
+    .strictObject({ ...codexUniversal, ...claudeBlock })
+    .refine(blockHasReason, 'decision:block without a non-empty reason'),
 };
 
 /** The schema of `agent`'s answer to `event`; an event the agent has no answer for fails. */

@@ -124,10 +124,12 @@ const EVENTS: Record<Agent, string[]> = {
     'UserPromptSubmit',
     'PostToolUse',
     'PostToolBatch',
+    'SubagentStart',
+    'SubagentStop',
     'Stop',
     'SessionEnd',
   ],
-  codex: ['PreToolUse', 'UserPromptSubmit', 'PostToolUse', 'Stop'],
+  codex: ['PreToolUse', 'UserPromptSubmit', 'PostToolUse', 'SubagentStart', 'SubagentStop', 'Stop'],
 };
 
 /**
