@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { AgentIdentity } from '../hooks/agent-identity.js';
 import type { ChatMessage } from '../hooks/messages.js';
-import type { SubagentStatus } from '../observe/subagent-events.js';
 import type { AgentLoop, RunLoop } from './agent-loop-types.js';
 import type { ToolCallRecord } from './conversation-types.js';
 import { DEFAULT_MAX_ITERATIONS } from './defaults.js';
+import { observedSubagentRun } from './subagent-life.js';
 import type { SubagentOptions, SubagentResult, ToolContext, ToolDefinition } from './types.js';
 
 /** A subagent tool as its author writes it: `execute` is always given `runSubagent`. */
@@ -71,45 +71,31 @@ export async function runSubagent(
     model: options.model.name,
     provider: options.model.provider,
   });
-  const described = {
-    id: agent.id,
-    ...(type === undefined ? {} : { role: type }),
-    ...(agent.parent === undefined ? {} : { parent: agent.parent }),
-  };
-  parent.telemetry.subagentStarted({ ...described, goal: options.goal ?? options.prompt });
-  const started = performance.now();
   const messages: ChatMessage[] = [{ role: 'user', content: options.prompt }];
   const toolCalls: ToolCallRecord[] = [];
-  let status: SubagentStatus = 'failed';
-  let summary: string | undefined;
-  try {
-    const end = await loop(
-      {
-        ...parent,
-        agent,
-        telemetry,
-        systemPrompt: options.systemPrompt,
-        model: options.model,
-        tools: options.tools,
-        maxIterations: options.maxIterations ?? DEFAULT_MAX_ITERATIONS,
-      },
-      messages,
-      toolCalls,
-    );
-    status = end.cancelled ? 'cancelled' : 'completed';
-    summary = end.finalResponse;
-    return { ...end, messages, toolCalls, agent };
-  } catch (error) {
-    if (parent.signal?.aborted) status = 'cancelled';
-    throw error;
-  } finally {
-    parent.telemetry.subagentStopped({
-      ...described,
-      status,
-      ...(summary === undefined ? {} : { summary }),
-      durationMs: performance.now() - started,
-    });
-  }
+  return observedSubagentRun(
+    parent.telemetry,
+    agent,
+    options.goal ?? options.prompt,
+    parent.signal,
+    async () => {
+      const end = await loop(
+        {
+          ...parent,
+          agent,
+          telemetry,
+          systemPrompt: options.systemPrompt,
+          model: options.model,
+          tools: options.tools,
+          maxIterations: options.maxIterations ?? DEFAULT_MAX_ITERATIONS,
+        },
+        messages,
+        toolCalls,
+      );
+      return { ...end, messages, toolCalls, agent };
+    },
+    (result) => ({ cancelled: result.cancelled, summary: result.finalResponse }),
+  );
 }
 
 /** What a tool gave `runSubagent`, checked before anything starts: a wrong one says which field. */

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { type FlexibleSchema, type ToolSet, wrapLanguageModel } from 'ai';
 import type { AgentIdentity } from '../../hooks/agent-identity.js';
-import type { SubagentStatus } from '../../observe/subagent-events.js';
 import type { Turn } from '../../runtime/turn.js';
 import type { ApprovalRequest, Approver } from '../approval.js';
+import { observedSubagentRun } from '../subagent-life.js';
 import { scopedMiddleware } from './middleware.js';
 import type { AgentScope, HermesTools, HermesToolsOptions } from './scope.js';
 
@@ -110,13 +110,6 @@ export async function runSubagent(
     ...(parent.agent === undefined ? {} : { parent: parent.agent.id }),
   });
   const scope: AgentScope = { agent, telemetry: parent.telemetry.forAgent(agent) };
-  const described = {
-    id: agent.id,
-    ...(agent.type === undefined ? {} : { role: agent.type }),
-    ...(agent.parent === undefined ? {} : { parent: agent.parent }),
-  };
-  const goal = declared.goal?.(input as never);
-  parent.telemetry.subagentStarted({ ...described, ...(goal === undefined ? {} : { goal }) });
   const handle: HermesSubagent = {
     agent,
     signal,
@@ -135,28 +128,18 @@ export async function runSubagent(
       };
     },
   };
-  const started = performance.now();
-  let status: SubagentStatus = 'failed';
-  let summary: string | undefined;
-  try {
-    const output = await declared.run(input as never, handle, {
-      toolCallId: context.toolCallId,
-      ...(signal === undefined ? {} : { abortSignal: signal }),
-    });
-    status = signal?.aborted ? 'cancelled' : 'completed';
-    summary = answerOf(output);
-    return output;
-  } catch (error) {
-    if (signal?.aborted) status = 'cancelled';
-    throw error;
-  } finally {
-    parent.telemetry.subagentStopped({
-      ...described,
-      status,
-      ...(summary === undefined ? {} : { summary }),
-      durationMs: performance.now() - started,
-    });
-  }
+  return observedSubagentRun(
+    parent.telemetry,
+    agent,
+    declared.goal?.(input as never),
+    signal,
+    async () =>
+      declared.run(input as never, handle, {
+        toolCallId: context.toolCallId,
+        ...(signal === undefined ? {} : { abortSignal: signal }),
+      }),
+    (output: unknown) => ({ cancelled: signal?.aborted ?? false, summary: answerOf(output) }),
+  );
 }
 
 /** The subagent's final answer: `run`'s string, or the `text` of the result it returned. */
