@@ -13,7 +13,8 @@ type HookEvent = Record<string, unknown>;
  * to observers where this event is a tool's (Codex), then `before_llm_call` for the next model
  * request, numbered after the last one of the turn. A block ends the turn the way the agent
  * allows there (`agent.endLoop`), and the answer that ends it tells what `Stop` would have: calls
- * of the turn the hook never decided (turn-coverage.ts).
+ * of the turn the hook never decided (turn-coverage.ts). In a subagent's loop a block ends that
+ * loop only, and the turn goes on.
  */
 export async function answerToolResults(
   agent: CommandHookAgent,
@@ -25,6 +26,7 @@ export async function answerToolResults(
 ): Promise<PendingAnswer> {
   const name = String(event.hook_event_name);
   const cwd = typeof event.cwd === 'string' ? event.cwd : process.cwd();
+  const fromSubagent = typeof event.agent_id === 'string';
   const llm = await store.update(sessionId, { turnId: turnIdOf(event) }, (stored) =>
     runtime.runTurn(
       { sessionId, turnId: stored.turnId, platform: agent.name, initialState: stored.state },
@@ -34,7 +36,7 @@ export async function answerToolResults(
         const iteration = (stored.iteration ?? 0) + 1;
         const request = toolResultsRequest(agent, event, cwd, stored.prompt);
         const llm = await beforeLlmCall(runtime, turn, request, iteration, event);
-        if (llm?.blocked !== undefined) {
+        if (llm?.blocked !== undefined && !fromSubagent) {
           hookTelemetry(turn, event).sessionEnd(true, false, 'blocked');
         }
         return { result: llm, state: { ...turn.state }, reports: laterWork(runtime), iteration };
@@ -42,6 +44,11 @@ export async function answerToolResults(
     ),
   );
   if (llm === undefined) return NO_DECISION;
+  // A block in a subagent's loop ends that loop only: the turn it belongs to goes on, with its
+  // state (ending it here would reset what the main agent's calls count on).
+  if (llm.blocked !== undefined && fromSubagent) {
+    return { refuses: false, output: agent.endLoop(llm.blocked) };
+  }
   if (llm.blocked !== undefined) {
     // Only bookkeeping: a store that fails here must not turn the block into a message.
     const ended = await store.end(sessionId).catch(() => undefined);

@@ -50,6 +50,10 @@ async function setup(agent: CommandHookAgent) {
         });
         hermes.on('before_llm_call', (e) => {
           requests.push([e.agent?.id ?? null, e.iteration]);
+          // A subagent may make two model requests after its first.
+          const seenBySubagent = requests.filter(([who]) => who !== null).length;
+          if (e.agent !== undefined && seenBySubagent > 2) return block('enough, subagent');
+          return undefined;
         });
         hermes.observe('*', (p) => {
           events.push({ ...p });
@@ -202,6 +206,34 @@ describe('Claude Code: a background subagent outlives the main agent’s Stop', 
     await hook.send({ hook_event_name: 'UserPromptSubmit', prompt: 'next' });
     await hook.bash('toolu_2', 'ls');
     expect(hook.seen.at(-1)?.calls).toBe(1);
+  });
+});
+
+describe("a block in a subagent's loop", () => {
+  it("ends the subagent's loop, not the turn: the main agent's state goes on", async () => {
+    const hook = await setup(claudeCode);
+    await hook.send({ hook_event_name: 'UserPromptSubmit', prompt: 'fix it' });
+    await hook.bash('toolu_1', 'ls');
+    const batch = (id: string) =>
+      hook.send({
+        ...sub,
+        hook_event_name: 'PostToolBatch',
+        tool_calls: [
+          { tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: id, tool_response: '' },
+        ],
+      });
+    await hook.bash('toolu_2', 'ls', sub);
+    await batch('toolu_2');
+    await batch('toolu_2b');
+    const ended = await batch('toolu_2c');
+    expect(JSON.parse(ended.stdout ?? '{}')).toMatchObject({
+      decision: 'block',
+      reason: expect.stringContaining('enough, subagent'),
+    });
+    expect(hook.turnOpen()).toBe(true);
+    await hook.bash('toolu_3', 'ls');
+    expect(hook.seen.map((s) => s.calls)).toEqual([1, 2, 3]);
+    expect(hook.events.filter((e) => e.event === 'on_session_end')).toEqual([]);
   });
 });
 
