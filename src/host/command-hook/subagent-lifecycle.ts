@@ -20,9 +20,13 @@ type HookEvent = Record<string, unknown>;
  * (turn-sweep.ts), as any other turn that never got its `Stop`.
  */
 
-/** A `Stop` carrying an `agent_id` is a subagent's own. */
+/**
+ * A `SubagentStop`, or an end event (`Stop`, `SessionEnd`) carrying an `agent_id`: a subagent's
+ * own end, which never ends the main agent's turn.
+ */
 export const isSubagentStop = (name: string, event: HookEvent): boolean =>
-  name === 'SubagentStop' || (name === 'Stop' && typeof event.agent_id === 'string');
+  name === 'SubagentStop' ||
+  ((name === 'Stop' || name === 'SessionEnd') && typeof event.agent_id === 'string');
 
 /** `SubagentStart`: the subagent runs in the stored turn (one is started if there is none). */
 export async function recordSubagentStart(

@@ -188,11 +188,12 @@ describe('Claude Code: a background subagent outlives the main agent’s Stop', 
     expect(hook.turnOpen()).toBe(false);
   });
 
-  it("a Stop that carries a subagent's agent_id is the subagent's: the main agent's turn goes on", async () => {
+  it("a Stop or SessionEnd that carries a subagent's agent_id is the subagent's: the main agent's turn goes on", async () => {
     const hook = await setup(claudeCode);
     await hook.send({ hook_event_name: 'UserPromptSubmit', prompt: 'fix it' });
     await hook.bash('toolu_1', 'ls');
     await hook.send({ hook_event_name: 'Stop', ...sub });
+    await hook.send({ hook_event_name: 'SessionEnd', ...sub, reason: 'other' });
     expect(hook.turnOpen()).toBe(true);
     await hook.bash('toolu_2', 'ls');
     expect(hook.seen.at(-1)?.calls).toBe(2);
