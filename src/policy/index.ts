@@ -11,15 +11,6 @@ export {
   argumentTexts,
   looksLikePath,
 } from './argument-texts.js';
-export { type PatchTargets, readPatch } from './patch.js';
-export { type PathReadings, pathReadings } from './path-readings.js';
-export {
-  isWithin,
-  type PathBase,
-  type ProjectPath,
-  projectEntryNames,
-  resolveProjectPath,
-} from './project-paths.js';
 export {
   type BudgetOwner,
   type CountedTools,
@@ -32,6 +23,15 @@ export {
   type ToolCallBudgetResult,
   toolCallBudget,
 } from './budget/index.js';
+export { type PatchTargets, readPatch } from './patch.js';
+export { type PathReadings, pathReadings } from './path-readings.js';
+export {
+  isWithin,
+  type PathBase,
+  type ProjectPath,
+  projectEntryNames,
+  resolveProjectPath,
+} from './project-paths.js';
 export {
   resetSandboxAvailability,
   type SandboxAvailability,

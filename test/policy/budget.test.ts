@@ -1,8 +1,12 @@
-import { block, runConversation } from 'hermes-extensions';
+import { block, type ChainOutcome, runConversation } from 'hermes-extensions';
 import { modelCallBudget, toolCallBudget } from 'hermes-extensions/policy';
 import { scriptedModel, toolCall } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
-import { ext, inTurn, runtimeOf } from '../support/helpers.js';
+import { blockedOutcome, ext, inTurn, runtimeOf } from '../support/helpers.js';
+
+/** Who blocked each call, undefined for a call let through. */
+const blockers = (outcomes: ChainOutcome<unknown>[]) =>
+  outcomes.map((o) => (o.blocked ? o.blockedBy : undefined));
 
 /**
  * Budgets (src/policy/budget.ts): at most N calls per turn, counted in the turn's state under a
@@ -27,10 +31,10 @@ describe('toolCallBudget', () => {
       await turn.interceptToolCall(bash()),
     ]);
     expect(outcomes.map((o) => o.blocked)).toEqual([false, false, false, false, true, true]);
-    const refused = outcomes[4];
-    expect(refused?.blockedBy).toBe('limits');
-    expect(refused?.message).toMatch(/at most 2 calls of bash per turn/);
-    expect(refused?.message).toMatch(/Do not call bash again in this turn/);
+    const refused = blockedOutcome(outcomes[4] as ChainOutcome<unknown>);
+    expect(refused.blockedBy).toBe('limits');
+    expect(refused.message).toMatch(/at most 2 calls of bash per turn/);
+    expect(refused.message).toMatch(/Do not call bash again in this turn/);
   });
 
   it('starts over in every turn, and keeps its count as a number (JSON data) in the state', async () => {
@@ -103,7 +107,7 @@ describe('toolCallBudget', () => {
       await turn.interceptToolCall(bash('rm -rf build')),
       await turn.interceptToolCall(bash('ls')),
     ]);
-    expect(outcomes.map((o) => o.blockedBy)).toEqual(['no-rm', 'limits']);
+    expect(blockers(outcomes)).toEqual(['no-rm', 'limits']);
   });
 
   it('registered as the last validator, counts only the calls the other guards let through', async () => {
@@ -127,10 +131,10 @@ describe('toolCallBudget', () => {
       await turn.interceptToolCall(bash('ls')),
       await turn.interceptToolCall(bash('pwd')),
     ]);
-    expect(outcomes.map((o) => o.blockedBy)).toEqual(['no-rm', undefined, 'limits']);
+    expect(blockers(outcomes)).toEqual(['no-rm', undefined, 'limits']);
   });
 
-  it("then: 'ask' asks a person past the budget, with the author's message", async () => {
+  it("whenExceeded: 'ask' asks a person past the budget, with the author's message", async () => {
     const { runtime } = await runtimeOf([
       ext('limits', (hermes) => {
         hermes.on(
@@ -138,7 +142,7 @@ describe('toolCallBudget', () => {
           toolCallBudget(hermes, {
             max: 1,
             tools: 'bash',
-            then: 'ask',
+            whenExceeded: 'ask',
             message: ({ max, toolName }) => `${toolName} ran ${max} time(s) already; once more?`,
           }),
         );
@@ -149,7 +153,7 @@ describe('toolCallBudget', () => {
       await turn.interceptToolCall(bash()),
       await turn.interceptToolCall(bash()),
     ]);
-    expect(outcomes.map((o) => o.ask?.message)).toEqual([
+    expect(outcomes.map((o) => (o.blocked ? undefined : o.ask?.message))).toEqual([
       undefined,
       'bash ran 1 time(s) already; once more?',
       'bash ran 1 time(s) already; once more?',
@@ -193,7 +197,7 @@ describe('toolCallBudget', () => {
       await turn.interceptToolCall(read),
       await turn.interceptToolCall(bash()),
     ]);
-    expect(outcomes.map((o) => o.blockedBy)).toEqual([undefined, undefined, 'one', 'one']);
+    expect(blockers(outcomes)).toEqual([undefined, undefined, 'one', 'one']);
   });
 
   it('fails closed when something else put a non-count under its key, and says what to do', async () => {
@@ -214,7 +218,7 @@ describe('toolCallBudget', () => {
         );
       }),
     ]);
-    const outcome = await inTurn(runtime, (turn) => turn.interceptToolCall(bash()));
+    const outcome = blockedOutcome(await inTurn(runtime, (turn) => turn.interceptToolCall(bash())));
     expect(outcome.blockedBy).toBe('limits');
     expect(outcome.message).toMatch(
       /budget "shell" of extension "limits": the turn state's "limits\/budget\/shell" holds "lots", not a count/,
@@ -229,8 +233,8 @@ describe('toolCallBudget', () => {
     );
     expect(() => toolCallBudget(hermes, { max: 1.5 })).toThrow(/got 1\.5/);
     // @ts-expect-error: only block or ask
-    expect(() => toolCallBudget(hermes, { max: 1, then: 'deny' })).toThrow(
-      /then must be 'block' or 'ask', got "deny"/,
+    expect(() => toolCallBudget(hermes, { max: 1, whenExceeded: 'deny' })).toThrow(
+      /whenExceeded must be 'block' or 'ask', got "deny"/,
     );
     // @ts-expect-error: names, patterns or a predicate
     expect(() => toolCallBudget(hermes, { max: 1, tools: [3] })).toThrow(/tools/);
@@ -280,10 +284,9 @@ describe('modelCallBudget', () => {
         );
       }),
     ]);
-    const outcome = await inTurn(runtime, (turn) =>
-      turn.beforeLlmCall({ systemPrompt: '', messages: [] }),
+    const outcome = blockedOutcome(
+      await inTurn(runtime, (turn) => turn.beforeLlmCall({ systemPrompt: '', messages: [] })),
     );
-    expect(outcome.blocked).toBe(true);
     expect(outcome.message).toMatch(/holds \{"n":0\}, not a count/);
   });
 });

@@ -15,8 +15,11 @@ export interface ToolCallBudgetOptions {
   max: number;
   /** Which calls count: names, RegExps, a list of them, or a predicate. Default: every tool. */
   tools?: CountedTools;
-  /** What a call past the budget gets: refused (`'block'`, the default), or a person asked (`'ask'`). */
-  then?: 'block' | 'ask';
+  /**
+   * What a call past the budget gets: refused (`'block'`, the default), or a person asked (`'ask'`).
+   * Not `then`: an options object with a `then` would look like a promise to `await`.
+   */
+  whenExceeded?: 'block' | 'ask';
   /** The text of the refusal or the question; the default tells the model not to call the tool again. */
   message?: string | ((exceeded: ToolBudgetExceeded) => string);
   /** Names the budget's count in the turn state; needed only to keep it stable when setup changes. */
@@ -42,7 +45,7 @@ const MAKER = 'toolCallBudget';
  * a handler cannot know whether a later one will block the call, so register the budget as the
  * last validator (`{ phase: 'validate', priority: 10_000 }`) to count only calls the other guards
  * let through (docs/policy.md, Budgets). Calls past the budget are not counted, so with
- * `then: 'ask'` each of them is asked about. A subagent's calls count toward its turn's budget.
+ * `whenExceeded: 'ask'` each of them is asked about. A subagent's calls count toward its turn's budget.
  * The count is kept in the turn's state; a value there that is not a count refuses the call.
  */
 export function toolCallBudget(
@@ -54,9 +57,11 @@ export function toolCallBudget(
   }
   const max = checkMax(MAKER, options.max);
   const filter = toolFilter(MAKER, options.tools);
-  const then = options.then ?? 'block';
+  const then = options.whenExceeded ?? 'block';
   if (then !== 'block' && then !== 'ask') {
-    throw new TypeError(`${MAKER}({ then }): then must be 'block' or 'ask', got ${describe(then)}`);
+    throw new TypeError(
+      `${MAKER}({ whenExceeded }): whenExceeded must be 'block' or 'ask', got ${describe(then)}`,
+    );
   }
   const { message } = options;
   if (message !== undefined && typeof message !== 'string' && typeof message !== 'function') {
