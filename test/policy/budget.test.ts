@@ -1,4 +1,4 @@
-import { block, type ChainOutcome, runConversation } from 'hermes-extensions';
+import { block, type ChainOutcome, P, runConversation } from 'hermes-extensions';
 import { modelCallBudget, toolCallBudget } from 'hermes-extensions/policy';
 import { scriptedModel, toolCall } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
@@ -174,6 +174,24 @@ describe('toolCallBudget', () => {
       await turn.interceptToolCall({ ...bash(), agent }),
     ]);
     expect(outcomes.map((o) => o.blocked)).toEqual([false, false, true]);
+  });
+
+  it('budgets the main agent only with when: { agent: P.nullish } (docs/policy.md)', async () => {
+    const { runtime } = await runtimeOf([
+      ext('limits', (hermes) => {
+        hermes.on('intercept_tool_call', toolCallBudget(hermes, { max: 1, tools: 'bash' }), {
+          when: { agent: P.nullish },
+        });
+      }),
+    ]);
+    const agent = { id: 'sub-1' };
+    const outcomes = await inTurn(runtime, async (turn) => [
+      await turn.interceptToolCall(bash()),
+      await turn.interceptToolCall({ ...bash(), agent }),
+      await turn.interceptToolCall({ ...bash(), agent }),
+      await turn.interceptToolCall(bash()),
+    ]);
+    expect(outcomes.map((o) => o.blocked)).toEqual([false, false, false, true]);
   });
 
   it('keeps budgets apart: two extensions, and two budgets of one extension, count separately', async () => {
