@@ -289,6 +289,28 @@ describe('modelCallBudget', () => {
     expect(result.finalResponse).toMatch(/at most 2 model requests per turn/);
   });
 
+  it('still blocks when the author’s message function throws (before_llm_call would fail open)', async () => {
+    const { runtime } = await runtimeOf([
+      ext('limits', (hermes) => {
+        hermes.on(
+          'before_llm_call',
+          modelCallBudget(hermes, {
+            max: 0,
+            message: () => {
+              throw new Error('no words');
+            },
+          }),
+        );
+      }),
+    ]);
+    const outcome = blockedOutcome(
+      await inTurn(runtime, (turn) => turn.beforeLlmCall({ systemPrompt: '', messages: [] })),
+    );
+    expect(outcome.message).toMatch(
+      /at most 0 model requests per turn.*budget "model-calls-1" of extension "limits"'s message function threw: no words/,
+    );
+  });
+
   it('fails closed on a tampered count too', async () => {
     const { runtime } = await runtimeOf([
       ext('limits', (hermes) => {

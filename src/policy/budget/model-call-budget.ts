@@ -1,4 +1,11 @@
-import { type BudgetOwner, budgetSlot, checkMax, describe, readCount } from './slot.js';
+import {
+  authorsText,
+  type BudgetOwner,
+  budgetSlot,
+  checkMax,
+  describe,
+  readCount,
+} from './slot.js';
 
 export interface ModelCallBudgetOptions {
   /** Model requests each turn may make (the main agent's and its subagents' together). */
@@ -40,11 +47,13 @@ export function modelCallBudget(
   }
   const slot = budgetSlot(MAKER, hermes, 'model-calls', options.name);
   const budget = slot.key.slice(slot.key.lastIndexOf('/') + 1);
-  const text = (): string => {
-    if (typeof message === 'string') return message;
-    if (message !== undefined) return message({ max, budget });
-    return `Model call budget: at most ${max} model requests per turn, and this turn has made them, so it stops here. Send a new message to go on.`;
-  };
+  const text = (): string =>
+    authorsText(
+      slot.label,
+      message,
+      { max, budget },
+      `Model call budget: at most ${max} model requests per turn, and this turn has made them, so it stops here. Send a new message to go on.`,
+    );
 
   return (event) => {
     const count = readCount(event.state, slot);

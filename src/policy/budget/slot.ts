@@ -101,3 +101,25 @@ export function describe(value: unknown): string {
   text ??= typeof value === 'function' ? 'a function' : String(value);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
+
+/**
+ * The author's message for a call past the budget, or `fallback` with the reason when their
+ * function throws or gives no text: a refusal must not turn into a handler error, which
+ * `before_llm_call` lets through by default (it fails open).
+ */
+export function authorsText<A>(
+  label: string,
+  message: string | ((exceeded: A) => string) | undefined,
+  exceeded: A,
+  fallback: string,
+): string {
+  if (typeof message === 'string') return message;
+  if (message === undefined) return fallback;
+  try {
+    const text = message(exceeded);
+    if (typeof text === 'string' && text !== '') return text;
+    return `${fallback} (The ${label}'s message function gave ${describe(text)}, not a text.)`;
+  } catch (error) {
+    return `${fallback} (The ${label}'s message function threw: ${error instanceof Error ? error.message : describe(error)}.)`;
+  }
+}

@@ -1,4 +1,11 @@
-import { type BudgetOwner, budgetSlot, checkMax, describe, readCount } from './slot.js';
+import {
+  authorsText,
+  type BudgetOwner,
+  budgetSlot,
+  checkMax,
+  describe,
+  readCount,
+} from './slot.js';
 import { type CountedTools, toolFilter } from './tools.js';
 
 /** What a budget's `message` function is told when a call goes past the budget. */
@@ -71,11 +78,13 @@ export function toolCallBudget(
   }
   const slot = budgetSlot(MAKER, hermes, 'tool-calls', options.name);
   const budget = slot.key.slice(slot.key.lastIndexOf('/') + 1);
-  const text = (toolName: string): string => {
-    if (typeof message === 'string') return message;
-    if (message !== undefined) return message({ toolName, max, budget });
-    return `Tool call budget: at most ${max} calls of ${filter.shown} per turn, and this turn has made them. Do not call ${toolName} again in this turn; go on without it, or tell the user what is left to do.`;
-  };
+  const text = (toolName: string): string =>
+    authorsText(
+      slot.label,
+      message,
+      { toolName, max, budget },
+      `Tool call budget: at most ${max} calls of ${filter.shown} per turn, and this turn has made them. Do not call ${toolName} again in this turn; go on without it, or tell the user what is left to do.`,
+    );
 
   return (event) => {
     if (!filter.counts(event.toolName)) return undefined;
