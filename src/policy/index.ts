@@ -1,7 +1,8 @@
 /**
  * `hermes-extensions/policy`: helpers for guard authors. They find the paths a tool call touches
  * (file tools, patches and shell commands), say whether a shell command only reads, and run a
- * shell call in the OS sandbox (docs/policy.md, The OS sandbox). Apart
+ * shell call in the OS sandbox (docs/policy.md, The OS sandbox), and
+ * keep budgets of tool calls and model requests per turn (docs/policy.md, Budgets). Apart
  * from the root entry, so a host that embeds the runtime does not load the shell parsers.
  */
 export {
@@ -10,6 +11,18 @@ export {
   argumentTexts,
   looksLikePath,
 } from './argument-texts.js';
+export {
+  type BudgetOwner,
+  type CountedTools,
+  type ModelCallBudgetEvent,
+  type ModelCallBudgetOptions,
+  modelCallBudget,
+  type ToolBudgetExceeded,
+  type ToolCallBudgetEvent,
+  type ToolCallBudgetOptions,
+  type ToolCallBudgetResult,
+  toolCallBudget,
+} from './budget/index.js';
 export { type PatchTargets, readPatch } from './patch.js';
 export { type PathReadings, pathReadings } from './path-readings.js';
 export {

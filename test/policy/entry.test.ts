@@ -26,6 +26,8 @@ describe('hermes-extensions/policy', () => {
       'projectEntryNames',
       'programName',
       'unwrapCommand',
+      'modelCallBudget',
+      'toolCallBudget',
     ]);
     for (const [name, helper] of helpers) {
       if (since01.has(name)) expect(fromRoot.has(name), name).toBe(false);

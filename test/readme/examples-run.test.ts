@@ -15,6 +15,10 @@ const STORIES: Record<string, RegExp[]> = {
     /^delete notes\.md -> \{"error":"declined by the user: delete notes\.md\?"\}$/m,
     /^system prompt of the first request: "You are a coding agent\.\\n\\nExplain each change\."$/m,
   ],
+  'budgets.mjs': [
+    /^bash ls -> ran ls: README\.md src\/\nbash ls -> ran ls: README\.md src\/\nbash ls -> \{"error":"Tool call budget: at most 2 calls of bash per turn/m,
+    /^turn ended: Model call budget: at most 4 model requests per turn/m,
+  ],
   'quickstart.mjs': [/^BLOCKED write src\/login\.ts/m, /^ran +write plans\/active\/plan\.md/m],
   'ai-sdk.mjs': [
     /^write src\/app\.ts -> \{"error":"Blocked by workflow-guard: write would write src\/app\.ts, and no plan exists/m,
