@@ -150,15 +150,16 @@ function orderChain(chain: readonly Ordered[], report: (d: Diagnostic) => void):
   // `after` pushes it down behind the last; in a topological order, so chains of names carry.
   const place = chain.map((_, i) => i);
   const topo = topologicalOrder(n, live, (i) => i);
+  const out = outgoing(n, live);
+  const into: Edge[][] = chain.map(() => []);
+  for (const e of live) into[e.to]?.push(e);
   for (const v of [...topo].reverse()) {
-    for (const e of live)
-      if (e.kind === 'before' && e.from === v)
-        place[v] = Math.min(place[v] as number, place[e.to] as number);
+    for (const e of out[v] ?? [])
+      if (e.kind === 'before') place[v] = Math.min(place[v] as number, place[e.to] as number);
   }
   for (const v of topo) {
-    for (const e of live)
-      if (e.kind === 'after' && e.to === v)
-        place[v] = Math.max(place[v] as number, place[e.from] as number);
+    for (const e of into[v] ?? [])
+      if (e.kind === 'after') place[v] = Math.max(place[v] as number, place[e.from] as number);
   }
   // Ties on a place go by priority order (the index), so the result is one order, always.
   return topologicalOrder(n, live, (i) => (place[i] as number) * n + i).map(
@@ -174,6 +175,7 @@ function topologicalOrder(
 ): number[] {
   const waiting = new Array<number>(n).fill(0);
   for (const e of edges) waiting[e.to] = (waiting[e.to] as number) + 1;
+  const out = outgoing(n, edges);
   const done = new Array<boolean>(n).fill(false);
   const order: number[] = [];
   while (order.length < n) {
@@ -185,7 +187,7 @@ function topologicalOrder(
     // Cycles were dropped before: there is always a next one.
     done[next] = true;
     order.push(next);
-    for (const e of edges) if (e.from === next) waiting[e.to] = (waiting[e.to] as number) - 1;
+    for (const e of out[next] ?? []) waiting[e.to] = (waiting[e.to] as number) - 1;
   }
   return order;
 }
@@ -201,8 +203,7 @@ function dropCycles(
   report: (d: Diagnostic) => void,
 ): void {
   const n = chain.length;
-  const out: Edge[][] = chain.map(() => []);
-  for (const e of edges) out[e.from]?.push(e);
+  const out = outgoing(n, edges);
   const index = new Array<number>(n).fill(-1);
   const low = new Array<number>(n).fill(0);
   const onStack = new Array<boolean>(n).fill(false);
@@ -251,6 +252,13 @@ function dropCycles(
       message: `before/after on ${hook}${phase === 'validate' ? ' (validators)' : ''} form a cycle among ${names.map((x) => `"${x}"`).join(', ')} (${asked.join(', ')}): these constraints are ignored, and those handlers run where priority and the other constraints put them`,
     });
   }
+}
+
+/** Each node's constraints to later ones, so no loop walks every edge for every node. */
+function outgoing(n: number, edges: readonly Edge[]): Edge[][] {
+  const out: Edge[][] = Array.from({ length: n }, () => []);
+  for (const e of edges) out[e.from]?.push(e);
+  return out;
 }
 
 function phaseWord(phase: HandlerPhase): string {
