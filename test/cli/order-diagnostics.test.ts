@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { tree, tsExtension } from '../support/fixtures.js';
-import { built } from '../support/run-bin.js';
+import { bin, built } from '../support/run-bin.js';
 import { hermes } from './hermes-cli.js';
 
 const on = (options: string) => `hermes.on('intercept_tool_call', () => pass(), ${options});`;
@@ -41,5 +43,37 @@ describe.runIf(built)('before/after problems in list and doctor', () => {
       ['ORDER_CYCLE', 'warning'],
     ]);
     expect(order[0]?.subject).toMatch(/audit\.ts$/);
+  });
+});
+
+describe.runIf(built)('before/after problems over the bridge', () => {
+  it("are in initialize's diagnostics, with their codes", async () => {
+    const child = spawn(
+      process.execPath,
+      [bin, 'extensions', 'serve', '--stdio', '--cwd', tree()],
+      {
+        env: { ...process.env, HERMES_HOME: home(), HERMES_TRUST_PROJECT: '' },
+      },
+    );
+    try {
+      const answer = new Promise<string>((resolve) =>
+        createInterface({ input: child.stdout }).once('line', resolve),
+      );
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize' })}\n`);
+      const { result } = JSON.parse(await answer) as {
+        result: { diagnostics: Array<{ code: string; extension?: string }> };
+      };
+      expect(
+        result.diagnostics
+          .filter((d) => d.code.startsWith('ORDER_'))
+          .map((d) => [d.code, d.extension]),
+      ).toEqual([
+        ['ORDER_NOT_FOUND', 'audit'],
+        ['ORDER_NOT_FOUND', 'maybe'],
+        ['ORDER_CYCLE', 'ping'],
+      ]);
+    } finally {
+      child.kill();
+    }
   });
 });
