@@ -46,6 +46,12 @@ export interface Registration {
   handler: RegisteredHandler;
   /** Position inside its extension, the last tie-breaker. */
   index: number;
+  /**
+   * The extensions this handler runs before / after in its chain (order-by-name.ts). Kept here,
+   * not on the handler: they matter once, when the runtime orders, and never in a call.
+   */
+  before: readonly string[];
+  after: readonly string[];
 }
 
 /**
@@ -79,10 +85,12 @@ export async function runSetup(
         );
       }
       codingFailures('UNKNOWN_HOOK', () => assertHookName(hook));
-      const handler = codingFailures('INVALID_REGISTRATION', () =>
-        register(definition.name, hook, fn, options, context.log),
-      );
-      registrations.push({ handler, index: registrations.length });
+      const { handler, before, after } = codingFailures('INVALID_REGISTRATION', () => ({
+        handler: register(definition.name, hook, fn, options, context.log),
+        before: extensionNames(hook, 'before', options?.before),
+        after: extensionNames(hook, 'after', options?.after),
+      }));
+      registrations.push({ handler, index: registrations.length, before, after });
     },
     observe(event: ObserverEvent | '*', fn: unknown) {
       if (!open)
@@ -222,6 +230,20 @@ function register(
     log,
     loggedErrors: new Set(),
   };
+}
+
+/** `before` / `after` as a list of names, each once; anything but non-empty strings is refused. */
+function extensionNames(hook: HookName, option: 'before' | 'after', value: unknown): string[] {
+  if (value === undefined) return [];
+  const names = Array.isArray(value) ? value : [value];
+  for (const name of names) {
+    if (typeof name !== 'string' || name === '') {
+      throw new TypeError(
+        `hermes.on("${hook}"): ${option} must be an extension name or a list of them, got ${JSON.stringify(value)}`,
+      );
+    }
+  }
+  return [...new Set(names as string[])];
 }
 
 function compileMatcher(where: string, tools: NonNullable<HandlerOptions['tools']>) {

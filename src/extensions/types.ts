@@ -19,6 +19,9 @@ export interface HookRegistrationInfo {
   tools?: string[];
   /** The handler runs only for events its `when` pattern matches. */
   when?: true;
+  /** The extensions it runs before / after in its chain, as registered (order-by-name.ts). */
+  before?: string[];
+  after?: string[];
 }
 
 /** One discovered extension, whatever became of it. Only `enabled` ones have handlers. */
@@ -61,6 +64,10 @@ export type DiagnosticCode =
   | 'SETUP_TIMEOUT'
   | 'SLOW_LOAD'
   | 'SHADOWED'
+  // Handler order by name (before / after).
+  | 'ORDER_CYCLE'
+  | 'ORDER_NOT_FOUND'
+  | 'ORDER_ACROSS_PHASES'
   // Config files and trust.
   | 'CONFIG_UNKNOWN_KEY'
   | 'DISABLED_NOT_FOUND'

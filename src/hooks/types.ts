@@ -73,6 +73,14 @@ export interface HandlerOptions<H extends HookName = HookName> {
   /** `'validate'` for guards: run after every rewriting handler, on the final value. Default `'mutate'`. */
   phase?: HandlerPhase;
   /**
+   * Extension names: run before every handler of theirs in this chain (same hook, same phase),
+   * whatever the priorities. A name with no handler there orders nothing (docs/chain-semantics.md,
+   * Order by name).
+   */
+  before?: string | readonly string[];
+  /** Extension names: run after every handler of theirs in this chain (same hook, same phase). */
+  after?: string | readonly string[];
+  /**
    * A ts-pattern pattern (`P` is re-exported) over the event: the handler runs only for events
    * that match it, checked on the event as it is when the handler's turn comes (after earlier
    * rewrites), and its event type is narrowed to the pattern (docs/chain-semantics.md,

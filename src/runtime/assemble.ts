@@ -154,12 +154,14 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
         for (const registration of registered.handlers) {
           registrations.push({ loadOrder: order, registration });
         }
-        info.hooks = registered.handlers.map(({ handler }) => ({
+        info.hooks = registered.handlers.map(({ handler, before, after }) => ({
           hook: handler.hook,
           priority: handler.priority,
           ...(handler.phase === 'validate' ? { phase: 'validate' as const } : {}),
           ...(handler.tools ? { tools: handler.tools.display } : {}),
           ...(handler.when ? { when: true } : {}),
+          ...(before.length > 0 ? { before: [...before] } : {}),
+          ...(after.length > 0 ? { after: [...after] } : {}),
         }));
         return { observers: registered.observers, closers: registered.closers };
       } catch (error) {
@@ -192,7 +194,17 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
     candidates.map((c) => [c.name, candidates[winners.get(c.name) ?? -1]?.definition] as const),
   );
   reportConfigProblems(configSources, configured, diagnostics);
-  const ordered = orderHandlers(registrations);
+  // Every name discovered counts as known: naming one that is disabled or failed is no typo.
+  const order = orderHandlers(
+    registrations,
+    candidates.map((c) => c.name),
+  );
+  const ordered = order.handlers;
+  for (const d of order.diagnostics) {
+    // Under the file to correct: the extension that wrote the before/after.
+    const path = candidates[winners.get(d.extension ?? '') ?? -1]?.path;
+    diagnostics.push(path === undefined ? d : { ...d, file: path });
+  }
   const failures = findLoadFailures(infos, options.diagnostics ?? []);
   if (failures.length > 0) {
     const what = describeLoadFailures(failures);

@@ -146,8 +146,9 @@ function looseDiagnostics(runtime: Runtime): Check[] {
   return runtime.diagnostics
     .filter((d) => shownBy(d.code) === 'itself')
     .map((d) => ({
-      level: d.severity === 'error' ? 'error' : 'warning',
-      subject: d.file ?? 'config',
+      level: d.severity,
+      // An order problem of an in-memory extension has no file: its name says where.
+      subject: d.file ?? d.extension ?? 'config',
       message: d.message,
       ...advice(d.code),
     }));
@@ -198,12 +199,15 @@ function trustChecks(context: CommandContext): Check[] {
 
 function sharedPriorities(extensions: readonly ExtensionInfo[]): Check[] {
   const byKey = new Map<string, string[]>();
+  // Groups where a handler names another extension: there before/after may decide, not load order.
+  const named = new Set<string>();
   for (const ext of extensions.filter((e) => e.status === 'enabled')) {
-    for (const { hook, priority } of ext.hooks) {
+    for (const { hook, priority, before, after } of ext.hooks) {
       const key = `${hook}@${priority}`;
       const names = byKey.get(key) ?? [];
       if (!names.includes(ext.name)) names.push(ext.name);
       byKey.set(key, names);
+      if (before !== undefined || after !== undefined) named.add(key);
     }
   }
   return [...byKey.entries()]
@@ -214,7 +218,9 @@ function sharedPriorities(extensions: readonly ExtensionInfo[]): Check[] {
       return {
         level: 'info',
         subject: `${hook} priority ${priority}`,
-        message: `${names.join(', ')} share it, so load order decides who runs first (${names.join(' before ')})`,
+        message: named.has(key)
+          ? `${names.join(', ')} share it; their before/after, then load order, decide who runs first`
+          : `${names.join(', ')} share it, so load order decides who runs first (${names.join(' before ')})`,
         fix: 'give the handlers different priorities if their order matters',
       };
     });

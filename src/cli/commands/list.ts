@@ -37,7 +37,11 @@ export async function listCommand(context: CommandContext, options: { json?: boo
   if (loose.length > 0) io.out('');
   for (const d of loose) {
     const label =
-      d.severity === 'error' ? paint(io, 'red', 'error') : paint(io, 'yellow', 'warning');
+      d.severity === 'error'
+        ? paint(io, 'red', 'error')
+        : d.severity === 'info'
+          ? paint(io, 'dim', 'info')
+          : paint(io, 'yellow', 'warning');
     const where = d.file === undefined || d.message.includes(d.file) ? '' : ` (${d.file})`;
     io.out(`${label}: ${indentedMessage(d.message, '  ')}${where}`);
     io.out(`    fix: ${advice(d.code).fix}`);

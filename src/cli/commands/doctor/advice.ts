@@ -74,6 +74,21 @@ function fixFor(code: DiagnosticCode): string {
       () => "set global_dir in $HERMES_HOME/config.yaml, or remove it from the project's config",
     )
     .with('UNTRUSTED', () => `${hermesCommand()} extensions trust`)
+    .with(
+      'ORDER_CYCLE',
+      () =>
+        'remove the before/after that closes the cycle (one extension in it should not name the other), or use priorities',
+    )
+    .with(
+      'ORDER_NOT_FOUND',
+      () =>
+        `correct the name in before/after (\`${hermesCommand()} extensions list\` names the extensions), or ignore this if it names an extension you do not run`,
+    )
+    .with(
+      'ORDER_ACROSS_PHASES',
+      () =>
+        "remove the before/after: validators (phase: 'validate') always run after every mutator of the hook",
+    )
     .exhaustive();
 }
 
@@ -109,6 +124,9 @@ export function shownBy(code: DiagnosticCode): 'extension' | 'trust' | 'itself' 
       'DISABLED_NOT_FOUND',
       'PATH_OUTSIDE_PROJECT',
       'GLOBAL_DIR_IN_PROJECT',
+      'ORDER_CYCLE',
+      'ORDER_NOT_FOUND',
+      'ORDER_ACROSS_PHASES',
       () => 'itself',
     )
     .exhaustive();
