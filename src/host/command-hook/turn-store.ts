@@ -3,69 +3,16 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { jsonDataCopy } from '../../chain/json-data.js';
 import { acquireOwnedLock, LockTimeoutError, type OwnedLock } from '../../fs/owned-lock.js';
+import {
+  type DecidedCall,
+  isStoredTurn,
+  type RunningSubagent,
+  type StoredTurn,
+  type UncheckedCall,
+} from './turn-record.js';
 import { sweepTurnFolder } from './turn-sweep.js';
 
-/** One turn's state between the separate hook processes of that turn. */
-export interface StoredTurn {
-  turnId: string;
-  state: Record<string, unknown>;
-  /**
-   * Of what later processes of the turn would do — report `post_tool_call` or `on_session_end`,
-   * run `before_llm_call` after tool results — what the runtime that last decided for this turn
-   * has observers or handlers for. A process that has nothing else to do reads this instead of
-   * loading every extension to find out that nobody listens. Absent: unknown (load and see).
-   */
-  reports?: string[];
-  /**
-   * The `before_llm_call` iteration last run for this turn (0 at the prompt, then one more at each
-   * point after tool results), so the next one is numbered as the in-process host numbers it.
-   */
-  iteration?: number;
-  /** The prompt as the model reads it (after transform_user_input), for later before_llm_call. */
-  prompt?: string;
-  /**
-   * The tool calls decided in this turn, by the agent's call id, oldest first and bounded
-   * (decisions.ts): a `PreToolUse` that comes again is answered from here, not decided again.
-   */
-  decisions?: DecidedCall[];
-  /**
-   * Calls of this turn whose outcome the agent reported but that had no decision here: the hook
-   * did not run for them (turn-coverage.ts). Bounded too.
-   */
-  unchecked?: UncheckedCall[];
-  /**
-   * Subagents started in this turn that have not stopped (subagent-lifecycle.ts). A subagent's
-   * calls belong to the turn that started it, so while one runs the turn outlives the main
-   * agent's `Stop` (Claude Code runs subagents in the background: the main agent may stop first).
-   */
-  subagents?: RunningSubagent[];
-  /** The main agent's `Stop` came while subagents still ran: the last one to stop ends the turn. */
-  mainStopped?: boolean;
-}
-
-/** A subagent of the turn that is still running. */
-export interface RunningSubagent {
-  id: string;
-  type?: string;
-  /** When its `SubagentStart` came (ms since the epoch); absent when only `Stop` told of it. */
-  startedAt?: number;
-}
-
-/** One decided tool call. */
-export interface DecidedCall {
-  /** The agent's `tool_use_id`. */
-  id: string;
-  /** A digest of the call as the agent sent it: the same id with another call is not this call. */
-  call: string;
-  /** The answer as decided, to give again; absent when it was too large to keep. */
-  answer?: { refuses: boolean; output?: Record<string, unknown> };
-}
-
-/** A reported tool call that was never decided: its id and the agent's name for its tool. */
-export interface UncheckedCall {
-  id: string;
-  tool: string;
-}
+export type { DecidedCall, RunningSubagent, StoredTurn, UncheckedCall } from './turn-record.js';
 
 /** What a turn's process hands back to be saved, besides its result. */
 export interface TurnUpdate<T> {
@@ -293,26 +240,13 @@ export class TurnStore {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw new TurnStoreError(`cannot read the turn state ${file}: ${oneLine(error)}`);
     }
-    let stored: StoredTurn | undefined;
+    let stored: unknown;
     try {
-      stored = JSON.parse(text) as StoredTurn;
+      stored = JSON.parse(text);
     } catch {
       stored = undefined;
     }
-    if (
-      typeof stored?.turnId !== 'string' ||
-      stored.state === null ||
-      typeof stored.state !== 'object' ||
-      Array.isArray(stored.state) ||
-      (stored.reports !== undefined &&
-        !(Array.isArray(stored.reports) && stored.reports.every((e) => typeof e === 'string'))) ||
-      (stored.iteration !== undefined && !Number.isSafeInteger(stored.iteration)) ||
-      (stored.prompt !== undefined && typeof stored.prompt !== 'string') ||
-      !listOf(stored.decisions, isDecidedCall) ||
-      !listOf(stored.unchecked, isUncheckedCall) ||
-      !listOf(stored.subagents, isRunningSubagent) ||
-      (stored.mainStopped !== undefined && typeof stored.mainStopped !== 'boolean')
-    ) {
+    if (!isStoredTurn(stored)) {
       throw new TurnStoreError(
         `the turn state ${file} is corrupt; delete it (the next prompt starts a new one)`,
       );
@@ -387,40 +321,6 @@ function stateAsData(state: Record<string, unknown>): unknown {
   if (copy.ok) return copy.value;
   throw new TurnStoreError(
     `the turn state cannot be saved: ${copy.reason} (hook processes share the state as JSON: keep strings, numbers, booleans, null, arrays and plain objects in it)`,
-  );
-}
-
-/** Absent, or an array whose every item passes `check`. */
-function listOf(value: unknown, check: (item: unknown) => boolean): boolean {
-  return value === undefined || (Array.isArray(value) && value.every(check));
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function isDecidedCall(value: unknown): boolean {
-  if (!isRecord(value) || typeof value.id !== 'string' || typeof value.call !== 'string')
-    return false;
-  const answer = value.answer;
-  return (
-    answer === undefined ||
-    (isRecord(answer) &&
-      typeof answer.refuses === 'boolean' &&
-      (answer.output === undefined || isRecord(answer.output)))
-  );
-}
-
-function isUncheckedCall(value: unknown): boolean {
-  return isRecord(value) && typeof value.id === 'string' && typeof value.tool === 'string';
-}
-
-function isRunningSubagent(value: unknown): boolean {
-  return (
-    isRecord(value) &&
-    typeof value.id === 'string' &&
-    (value.type === undefined || typeof value.type === 'string') &&
-    (value.startedAt === undefined || Number.isFinite(value.startedAt))
   );
 }
 
