@@ -3,6 +3,9 @@ import type { RunningSubagent, StoredTurn, TurnStore } from './turn-store.js';
 
 type HookEvent = Record<string, unknown>;
 
+/** How many early-stopped subagent ids a turn remembers. */
+const STOPPED_KEPT = 64;
+
 /**
  * A subagent's life in the turn that started it, from the agents' hook events:
  *
@@ -38,6 +41,10 @@ export async function recordSubagentStart(
   const started = subagentOf(event, now);
   if (started === undefined) return;
   await store.update(sessionId, {}, async (turn) => {
+    // It already stopped (its SubagentStop's process came first): it is not running.
+    if (turn.stoppedSubagents?.includes(started.id)) {
+      return { result: undefined, unchanged: true as const };
+    }
     const others = (turn.subagents ?? []).filter((s) => s.id !== started.id);
     return { result: undefined, state: turn.state, subagents: [...others, started] };
   });
@@ -56,7 +63,11 @@ export async function mainAgentStopped(
   const settled = await store.settle(sessionId, (turn) => {
     if (turn === undefined) return 'end';
     const known = turn.subagents ?? [];
-    const running = [...known, ...background.filter((b) => !known.some((k) => k.id === b.id))];
+    const stopped = turn.stoppedSubagents ?? [];
+    const fresh = background.filter(
+      (b) => !known.some((k) => k.id === b.id) && !stopped.includes(b.id),
+    );
+    const running = [...known, ...fresh];
     return running.length === 0 ? 'end' : { ...turn, subagents: running, mainStopped: true };
   });
   return settled.kept === undefined ? { waits: false, ended: settled.ended } : { waits: true };
@@ -78,7 +89,12 @@ export async function subagentStopped(
   const settled = await store.settle(sessionId, (turn) => {
     if (turn === undefined) return 'leave';
     found = turn.subagents?.find((s) => s.id === id);
-    if (found === undefined) return 'leave';
+    // Stopped before its start was recorded: remembered, so the late start is not taken for a
+    // subagent that still runs (bounded: the last STOPPED_KEPT).
+    if (found === undefined) {
+      const stopped = [...(turn.stoppedSubagents ?? []), id].slice(-STOPPED_KEPT);
+      return { ...turn, stoppedSubagents: stopped };
+    }
     const running = (turn.subagents ?? []).filter((s) => s !== found);
     if (turn.mainStopped && running.length === 0) return 'end';
     return { ...turn, subagents: running };

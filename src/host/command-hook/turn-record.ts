@@ -37,6 +37,12 @@ export interface StoredTurn {
    * agent's `Stop` (Claude Code runs subagents in the background: the main agent may stop first).
    */
   subagents?: RunningSubagent[];
+  /**
+   * Ids of the turn's subagents that stopped before their `SubagentStart` was recorded (the
+   * agent runs the two hooks as separate processes, and a short subagent can end before the
+   * first of them takes the turn's lock): a late start of one of them is not a running subagent.
+   */
+  stoppedSubagents?: string[];
   /** The main agent's `Stop` came while subagents still ran: the last one to stop ends the turn. */
   mainStopped?: boolean;
 }
@@ -114,6 +120,7 @@ export function isStoredTurn(value: unknown): value is StoredTurn {
     !listOf(stored.decisions, isDecidedCall) ||
     !listOf(stored.unchecked, isUncheckedCall) ||
     !listOf(stored.subagents, isRunningSubagent) ||
+    !listOf(stored.stoppedSubagents, (id) => typeof id === 'string') ||
     (stored.mainStopped !== undefined && typeof stored.mainStopped !== 'boolean')
   );
 }

@@ -24,6 +24,7 @@ export interface TurnUpdate<T> {
   decisions?: DecidedCall[];
   unchecked?: UncheckedCall[];
   subagents?: RunningSubagent[];
+  stoppedSubagents?: string[];
   mainStopped?: boolean;
 }
 
@@ -115,6 +116,7 @@ export class TurnStore {
         decisions = turn.decisions,
         unchecked = turn.unchecked,
         subagents = turn.subagents,
+        stoppedSubagents = turn.stoppedSubagents,
         mainStopped = turn.mainStopped,
       } = change;
       this.#writeFile(this.#file(sessionId), {
@@ -126,6 +128,9 @@ export class TurnStore {
         ...(decisions === undefined ? {} : { decisions }),
         ...(unchecked === undefined ? {} : { unchecked }),
         ...(subagents === undefined || subagents.length === 0 ? {} : { subagents }),
+        ...(stoppedSubagents === undefined || stoppedSubagents.length === 0
+          ? {}
+          : { stoppedSubagents }),
         ...(mainStopped === true ? { mainStopped } : {}),
       });
       return result;

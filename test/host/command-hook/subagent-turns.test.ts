@@ -175,6 +175,15 @@ describe('Claude Code: a background subagent outlives the main agent’s Stop', 
     expect(hook.turnOpen()).toBe(false);
   });
 
+  it("a subagent whose SubagentStop's process came before its SubagentStart's does not hold the turn", async () => {
+    const hook = await setup(codex);
+    await hook.send({ hook_event_name: 'UserPromptSubmit', prompt: 'fix it' });
+    await hook.send({ hook_event_name: 'SubagentStop', ...sub, last_assistant_message: 'done' });
+    await hook.send({ hook_event_name: 'SubagentStart', ...sub });
+    await hook.send({ hook_event_name: 'Stop' });
+    expect(hook.turnOpen()).toBe(false);
+  });
+
   it('ends the turn at Stop when no subagent runs, and a finished one does not hold it', async () => {
     const hook = await setup(claudeCode);
     await hook.send({ hook_event_name: 'UserPromptSubmit', prompt: 'fix it' });
