@@ -212,16 +212,10 @@ export const codex: CommandHookAgent = {
   endLoop: (reason) => ({ continue: false, stopReason: reason }),
   // Codex has no SessionEnd; a turn ends with Stop (or a new turn_id, see run-hook).
   endEvents: ['Stop'],
-  // SubagentStart and SubagentStop came in Codex 0.133; older versions skip an event they do not
-  // know, and run the others (checked from 0.130).
-  installEvents: [
-    'UserPromptSubmit',
-    'PreToolUse',
-    'PostToolUse',
-    'SubagentStart',
-    'SubagentStop',
-    'Stop',
-  ],
+  // Not SubagentStart/SubagentStop: `codex exec` ends a subagent along with the main agent when
+  // the main agent stops first, so its SubagentStop may never come, and a turn kept for it would
+  // outlive the session. A subagent's calls still join the turn by their agent_id.
+  installEvents: ['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'],
   // `codex --version` prints `codex-cli 0.169.0`: doctor tells from it whether subagents are
   // covered (a hook reads the running version from its environment instead).
   versionProgram: 'codex',

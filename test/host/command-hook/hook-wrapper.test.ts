@@ -129,7 +129,7 @@ const EVENTS: Record<Agent, string[]> = {
     'Stop',
     'SessionEnd',
   ],
-  codex: ['PreToolUse', 'UserPromptSubmit', 'PostToolUse', 'SubagentStart', 'SubagentStop', 'Stop'],
+  codex: ['PreToolUse', 'UserPromptSubmit', 'PostToolUse', 'Stop'],
 };
 
 /**
