@@ -14,19 +14,13 @@ import { sweepTurnFolder } from './turn-sweep.js';
 
 export type { DecidedCall, RunningSubagent, StoredTurn, UncheckedCall } from './turn-record.js';
 
-/** What a turn's process hands back to be saved, besides its result. */
-export interface TurnUpdate<T> {
-  result: T;
-  state: Record<string, unknown>;
-  reports?: string[];
-  iteration?: number;
-  prompt?: string;
-  decisions?: DecidedCall[];
-  unchecked?: UncheckedCall[];
-  subagents?: RunningSubagent[];
-  stoppedSubagents?: string[];
-  mainStopped?: boolean;
-}
+/**
+ * What a turn's process hands back to be saved, besides its result: the state, and any other
+ * field of the stored turn it changes (one left out keeps its stored value).
+ */
+export type TurnUpdate<T> = { result: T; state: Record<string, unknown> } & Partial<
+  Omit<StoredTurn, 'turnId' | 'state'>
+>;
 
 /** A result with nothing to save: the stored turn stays as it is (not even rewritten). */
 export interface TurnUnchanged<T> {
