@@ -197,8 +197,14 @@ export const CODEX_ANSWERS: Record<string, z.ZodType> = {
 };
 
 /** The schema of `agent`'s answer to `event`; an event the agent has no answer for fails. */
-export function answerSchema(agent: 'claude-code' | 'codex', event: string): z.ZodType {
-  const schema = (agent === 'codex' ? CODEX_ANSWERS : CLAUDE_CODE_ANSWERS)[event];
+export function answerSchema(agent: string, event: string): z.ZodType {
+  const answers: Record<string, Record<string, z.ZodType>> = {
+    'claude-code': CLAUDE_CODE_ANSWERS,
+    codex: CODEX_ANSWERS,
+  };
+  const table = answers[agent];
+  if (table === undefined) throw new Error(`no answer schemas for the agent ${agent}`);
+  const schema = table[event];
   if (schema === undefined) throw new Error(`${agent} has no hook answer for ${event}`);
   return schema;
 }

@@ -6,6 +6,7 @@ import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../../host/command-h
 import { wrappedHookCommand } from '../../host/command-hook/hook-wrapper.js';
 import { inspectInstalledHooks } from '../../host/command-hook/installed.js';
 import { missingEventsMean } from '../../host/command-hook/missing-events.js';
+import { settingsFormat } from '../../host/command-hook/settings/formats.js';
 import { stderrLogger } from '../../log/logger.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
 import { CliError, type Io } from '../io.js';
@@ -67,7 +68,7 @@ export async function hookInstallCommand(
 ): Promise<number> {
   const agent = agentNamed(name);
   const { file, project, shared } = settingsTarget(agent, options);
-  const { installCommandHooks } = await import('../../host/command-hook/install.js');
+  const format = settingsFormat(agent);
   const bin = join(PACKAGE_ROOT, 'bin', 'hermes.js');
   // The agent's settings only: $HERMES_HOME is not needed here. Either form fails closed when
   // hermes cannot run (src/host/command-hook/hook-wrapper.ts).
@@ -86,12 +87,9 @@ export async function hookInstallCommand(
     );
   if (leftOut.length > 0) {
     // A hook an earlier install registered for them would make that version ignore the file.
-    const { uninstallCommandHooks } = await import('../../host/command-hook/uninstall.js');
-    failingWith1(() => uninstallCommandHooks(agent, file, leftOut));
+    failingWith1(() => format.uninstall(agent, file, leftOut));
   }
-  const { added, updated } = failingWith1(() =>
-    installCommandHooks(agent, { file, command, events }),
-  );
+  const { added, updated } = failingWith1(() => format.install(agent, { file, command, events }));
   if (added.length > 0) io.out(`Added the hermes hook for ${added.join(', ')} to ${file}.`);
   if (updated.length > 0)
     io.out(`Updated the hermes hook's command for ${updated.join(', ')} in ${file}.`);
@@ -127,8 +125,7 @@ export async function hookUninstallCommand(
 ): Promise<number> {
   const agent = agentNamed(name);
   const { file } = settingsTarget(agent, options);
-  const { uninstallCommandHooks } = await import('../../host/command-hook/uninstall.js');
-  const { removed } = failingWith1(() => uninstallCommandHooks(agent, file));
+  const { removed } = failingWith1(() => settingsFormat(agent).uninstall(agent, file));
   io.out(
     removed.length > 0
       ? `Removed the hermes hook for ${removed.join(', ')} from ${file}.`

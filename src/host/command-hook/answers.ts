@@ -1,11 +1,7 @@
-import type { CommandHookAgent } from './agents.js';
+import type { CommandHookAgent } from './agent.js';
+import type { HookAnswer } from './wire.js';
 
-/** What the hook process prints and how it exits, as the agent's hook protocol reads them. */
-export interface HookAnswer {
-  exitCode: number;
-  stdout?: string;
-  stderr?: string;
-}
+export type { HookAnswer } from './wire.js';
 
 /**
  * An answer before it is printed: the JSON object (none: the agent goes on as if there were no
@@ -54,18 +50,46 @@ export function failed(
   return { refuses: false, output: { systemMessage: `Hermes: ${message}` }, stderr };
 }
 
-/** The answer as printed, with the notices not yet told added as the user-visible `systemMessage`. */
-export function render(answer: PendingAnswer, notices: readonly string[] = []): HookAnswer {
+/**
+ * The answer to `event` (the engine's name for it; undefined when it could not be read) as the
+ * agent reads it, with the notices not yet told added as the user-visible `systemMessage`.
+ */
+export function render(
+  agent: Pick<CommandHookAgent, 'writeAnswer'>,
+  event: string | undefined,
+  answer: PendingAnswer,
+  notices: readonly string[] = [],
+): HookAnswer {
   let output = answer.output;
   if (notices.length > 0 && !answer.refuses) {
     const earlier = typeof output?.systemMessage === 'string' ? [output.systemMessage] : [];
     output = { ...output, systemMessage: [...earlier, ...notices].join('\n') };
   }
-  return {
-    exitCode: 0,
-    ...(output === undefined ? {} : { stdout: JSON.stringify(output) }),
+  return agent.writeAnswer({
+    event,
+    refuses: answer.refuses,
+    ...(output === undefined ? {} : { output }),
     ...(answer.stderr === undefined ? {} : { stderr: answer.stderr }),
-  };
+  });
+}
+
+/**
+ * The engine's name for the event `input` holds (the agent's stdin), undefined when it cannot be
+ * read: what a failure is answered as (a refusal, unless it is known to be no tool call).
+ */
+export function engineEventName(
+  agent: Pick<CommandHookAgent, 'readEvent'>,
+  input: string | Record<string, unknown> | undefined,
+): string | undefined {
+  try {
+    const raw = typeof input === 'string' ? (JSON.parse(input) as unknown) : input;
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return undefined;
+    const event = agent.readEvent(raw as Record<string, unknown>);
+    const name = typeof event === 'string' ? undefined : event.hook_event_name;
+    return typeof name === 'string' ? name : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Codex ignores a block without a reason (and lets the call run): there is always one. */

@@ -2,7 +2,7 @@ import { hermesCommand } from '../../command-name.js';
 import type { Logger } from '../../log/logger.js';
 import { hookDeadlineMs } from '../hook-deadline.js';
 import type { CommandHookAgent } from './agents.js';
-import { failed, type HookAnswer, render } from './answers.js';
+import { engineEventName, failed, type HookAnswer, render } from './answers.js';
 import { crashReason, type ProcessCrash, stackOf } from './process-crash.js';
 import { runCommandHook } from './run-hook.js';
 
@@ -56,7 +56,7 @@ export async function answerHookProcess(
       if (stack !== undefined) io.err(stack);
       return;
     }
-    const answer = render(failed(agent, eventName, crashReason(crash)));
+    const answer = render(agent, eventName, failed(agent, eventName, crashReason(crash)));
     print(answer);
     if (stack !== undefined) io.err(stack);
     io.exit(answer.exitCode);
@@ -67,7 +67,7 @@ export async function answerHookProcess(
     if (answered) return undefined;
     const why =
       'the process was ending before the extensions decided (did an extension call process.exit?)';
-    const answer = render(failed(agent, eventName, why));
+    const answer = render(agent, eventName, failed(agent, eventName, why));
     print(answer);
     return answer.exitCode;
   });
@@ -80,7 +80,7 @@ export async function answerHookProcess(
     agent,
     read,
     (input) => {
-      eventName = nameOf(input);
+      eventName = engineEventName(agent, input);
       return runCommandHook(agent, input, { logger: io.logger });
     },
     deadlineMs,
@@ -126,9 +126,9 @@ export async function answerInTime(
       input = await read();
     } catch (error) {
       const why = `stdin could not be read: ${(error as Error)?.message ?? String(error)}`;
-      return render(failed(agent, undefined, why));
+      return render(agent, undefined, failed(agent, undefined, why));
     }
-    eventName = nameOf(input);
+    eventName = engineEventName(agent, input);
     return answer(input);
   })();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -149,15 +149,5 @@ export function lateAnswer(
 ): HookAnswer {
   const seconds = Number((deadlineMs / 1000).toFixed(1));
   const why = `the extensions did not decide within ${seconds} s (HERMES_HOOK_DEADLINE_MS); a handler or an extension's loading is hanging — \`${hermesCommand()} extensions doctor\` runs every hook and names slow ones`;
-  return render(failed(agent, eventName, why));
-}
-
-/** The event's name if the input is a JSON object that has one; what it is decided elsewhere. */
-function nameOf(input: string): string | undefined {
-  try {
-    const name = (JSON.parse(input) as { hook_event_name?: unknown })?.hook_event_name;
-    return typeof name === 'string' ? name : undefined;
-  } catch {
-    return undefined;
-  }
+  return render(agent, eventName, failed(agent, eventName, why));
 }

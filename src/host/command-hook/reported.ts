@@ -1,5 +1,5 @@
 import { ConfigError } from '../../config/errors.js';
-import type { CommandHookAgent } from './agents.js';
+import type { CommandHookAgent } from './agent.js';
 import { type HookAnswer, NO_DECISION, render } from './answers.js';
 import { TurnStoreError } from './turn-store.js';
 
@@ -9,15 +9,18 @@ import { TurnStoreError } from './turn-store.js';
  */
 export async function reported(
   agent: CommandHookAgent,
+  event: string | undefined,
   report: Promise<void>,
   notices: readonly string[] = [],
 ): Promise<HookAnswer> {
   try {
     await report;
-    return render(NO_DECISION, notices);
+    return render(agent, event, NO_DECISION, notices);
   } catch (error) {
     const why = error instanceof ConfigError ? error.message : describeFailure(error);
     return render(
+      agent,
+      event,
       {
         ...NO_DECISION,
         stderr: `hermes hook ${agent.name}: observers were not told of this event: ${why}`,

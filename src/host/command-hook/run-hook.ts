@@ -4,9 +4,9 @@ import type { Logger } from '../../log/logger.js';
 import { describeLoadFailures, followedBy } from '../../runtime/load-failures.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { answerToolResults } from './after-tools.js';
+import type { CommandHookAgent } from './agent.js';
 import { agentOf, agentProblem } from './agent-identity.js';
 import { agentVersionFromEnv } from './agent-version-env.js';
-import type { CommandHookAgent } from './agents.js';
 import {
   failed,
   type HookAnswer,
@@ -84,21 +84,24 @@ export async function runCommandHook(
   stdin: string,
   options: CommandHookOptions,
 ): Promise<HookAnswer> {
-  let event: HookEvent;
+  let raw: HookEvent;
   try {
-    event = JSON.parse(stdin) as HookEvent;
-    if (event === null || typeof event !== 'object' || Array.isArray(event))
+    raw = JSON.parse(stdin) as HookEvent;
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
       throw new Error('not an object');
   } catch (error) {
     const why = `stdin is not a hook event (JSON object): ${(error as Error).message}`;
-    return render(failed(agent, undefined, why));
+    return render(agent, undefined, failed(agent, undefined, why));
   }
+  // The agent's event in the engine's form (agent.ts): identity for Claude Code and Codex.
+  const event = agent.readEvent(raw);
+  if (typeof event === 'string') return render(agent, undefined, failed(agent, undefined, event));
   // An event that does not say what it is may be a tool call: it is treated as one.
   const name = typeof event.hook_event_name === 'string' ? event.hook_event_name : undefined;
   try {
     return await answerEvent(agent, event, name, options);
   } catch (error) {
-    return render(failed(agent, name, describeFailure(error)));
+    return render(agent, name, failed(agent, name, describeFailure(error)));
   }
 }
 
@@ -117,29 +120,33 @@ async function answerEvent(
   if (name === 'PostToolUse' || name === 'PostToolUseFailure' || afterTools) {
     // Nothing to do but report, or nothing at all: the answer is nothing, which both agents take
     // as "go on".
-    if (typeof sessionId !== 'string') return render(NO_DECISION);
+    if (typeof sessionId !== 'string') return render(agent, name, NO_DECISION);
     // Calls the agent ran without asking the hook show here first (told at the turn's end).
     await noteReportedCalls(store, event, sessionId);
     // What this turn has observers or handlers for: no need to load every extension to find out.
     const later = store.peek(sessionId)?.reports;
     const reports = name !== 'PostToolBatch' && later?.includes('post_tool_call') !== false;
     if (!afterTools || later?.includes('before_llm_call') === false) {
-      if (!reports) return render(NO_DECISION);
-      return reported(agent, reportToolOutcome(agent, event, sessionId, reporting));
+      if (!reports) return render(agent, name, NO_DECISION);
+      return reported(agent, name, reportToolOutcome(agent, event, sessionId, reporting));
     }
   }
   if (name === undefined || typeof sessionId !== 'string') {
-    return render(failed(agent, name, 'the hook event has no hook_event_name or session_id'));
+    return render(
+      agent,
+      name,
+      failed(agent, name, 'the hook event has no hook_event_name or session_id'),
+    );
   }
   const homeProblem = hermesHomeProblem(home);
-  if (homeProblem !== undefined) return render(failed(agent, name, homeProblem));
+  if (homeProblem !== undefined) return render(agent, name, failed(agent, name, homeProblem));
   if (name === 'SubagentStart' || isSubagentStop(name, event)) {
     return subagentEvent(agent, event, name, sessionId, reporting);
   }
   if (name === 'Stop') {
     const stop = await mainAgentStopped(store, sessionId, event);
     // Subagents of the turn still run: their calls are the turn's, so it waits for them.
-    if (stop.waits) return render(NO_DECISION);
+    if (stop.waits) return render(agent, name, NO_DECISION);
     return turnEnded(agent, event, sessionId, stop.ended, reporting);
   }
   if (agent.endEvents.includes(name)) {
@@ -154,14 +161,14 @@ async function answerEvent(
     const turnId = turnIdOf(event);
     const current = turnId === undefined || stored?.turnId === turnId ? stored : undefined;
     const decided = key && answerDecided(agent, current, key);
-    if (decided !== undefined) return render(decided);
+    if (decided !== undefined) return render(agent, name, decided);
   }
   if (name !== 'UserPromptSubmit' && name !== 'PreToolUse' && !afterTools) {
-    return render(NO_DECISION);
+    return render(agent, name, NO_DECISION);
   }
   // A subagent's id that is not a string is a malformed event, refused as any other would be.
   const agentInvalid = agentProblem(event);
-  if (agentInvalid !== undefined) return render(failed(agent, name, agentInvalid));
+  if (agentInvalid !== undefined) return render(agent, name, failed(agent, name, agentInvalid));
 
   const cwd = typeof event.cwd === 'string' ? event.cwd : process.cwd();
   let runtime: Runtime;
@@ -169,7 +176,7 @@ async function answerEvent(
     runtime = await runtimes.acquire({ cwd, home, logger: options.logger });
   } catch (error) {
     const what = error instanceof ConfigError ? error.message : describeFailure(error);
-    return render(failed(agent, name, `cannot load the extensions: ${what}`));
+    return render(agent, name, failed(agent, name, `cannot load the extensions: ${what}`));
   }
   try {
     const notices = sessionNotices(runtime);
@@ -179,8 +186,8 @@ async function answerEvent(
         : name === 'PreToolUse'
           ? await answerToolCall(agent, event, sessionId, runtime, store)
           : await answerToolResults(agent, event, sessionId, runtime, store, notices);
-    if (answer.refuses) return render(answer);
-    return render(answer, await store.tellOnce(sessionId, notices));
+    if (answer.refuses) return render(agent, name, answer);
+    return render(agent, name, answer, await store.tellOnce(sessionId, notices));
   } finally {
     // The process exits once it has answered: what extensions buffered is flushed first.
     await runtimes.release(runtime);

@@ -25,12 +25,14 @@ export async function subagentEvent(
   if (name === 'SubagentStart') {
     await recordSubagentStart(store, sessionId, event, now);
     const turn = store.peek(sessionId);
-    if (turn === undefined || typeof event.agent_id !== 'string') return render(NO_DECISION);
-    if (turn.reports?.includes('subagent_start') === false) return render(NO_DECISION);
+    if (turn === undefined || typeof event.agent_id !== 'string')
+      return render(agent, name, NO_DECISION);
+    if (turn.reports?.includes('subagent_start') === false) return render(agent, name, NO_DECISION);
     const id = event.agent_id;
     const role = typeof event.agent_type === 'string' ? event.agent_type : undefined;
     return reported(
       agent,
+      name,
       reportSubagent(agent, event, sessionId, turn.turnId, reporting, (telemetry) =>
         telemetry.subagentStarted({ id, ...(role === undefined ? {} : { role }) }),
       ),
@@ -45,7 +47,7 @@ export async function subagentEvent(
       : reportSubagent(agent, event, sessionId, turnId, reporting, (telemetry) =>
           telemetry.subagentStopped(stopped),
         );
-  const answer = await reported(agent, told);
+  const answer = await reported(agent, name, told);
   if (ended === undefined) return answer;
   // The last subagent of a turn whose main agent had stopped: now the turn ends.
   // Told as the turn's end, not the subagent's: without its ids.

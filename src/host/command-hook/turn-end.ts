@@ -20,11 +20,17 @@ export async function turnEnded(
   reporting: ReportOptions,
 ): Promise<HookAnswer> {
   const { store } = reporting;
+  const name = String(event.hook_event_name);
   const told = await tellUnchecked(store, agent, sessionId, ended);
   if (event.hook_event_name === 'SessionEnd') await store.end(sessionId, { session: true });
   // A turn that already ended (Stop, then SessionEnd) is not reported twice.
   if (ended === undefined || ended.reports?.includes('on_session_end') === false) {
-    return render(NO_DECISION, told);
+    return render(agent, name, NO_DECISION, told);
   }
-  return reported(agent, reportTurnEnd(agent, event, sessionId, ended.turnId, reporting), told);
+  return reported(
+    agent,
+    name,
+    reportTurnEnd(agent, event, sessionId, ended.turnId, reporting),
+    told,
+  );
 }

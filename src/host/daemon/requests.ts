@@ -32,7 +32,10 @@ export function unreadable(line: string, why: string): DaemonAnswer {
   const agent =
     named && Object.hasOwn(COMMAND_HOOK_AGENTS, named) ? COMMAND_HOOK_AGENTS[named] : undefined;
   if (agent !== undefined) {
-    return { v: DAEMON_PROTOCOL, ...printed(render(failed(agent, undefined, why))) };
+    return {
+      v: DAEMON_PROTOCOL,
+      ...printed(render(agent, undefined, failed(agent, undefined, why))),
+    };
   }
   return { v: DAEMON_PROTOCOL, stdout: '', stderr: `hermes daemon: ${why}\n`, exitCode: 2 };
 }

@@ -3,7 +3,7 @@ import { createServer, type Socket } from 'node:net';
 import { hermesHome } from '../../config/locations.js';
 import { type Logger, stderrLogger } from '../../log/logger.js';
 import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../command-hook/agents.js';
-import { failed, render } from '../command-hook/answers.js';
+import { engineEventName, failed, render } from '../command-hook/answers.js';
 import { printed } from '../command-hook/hook-process.js';
 import { runCommandHook } from '../command-hook/run-hook.js';
 import { hookDeadlineMs } from '../hook-deadline.js';
@@ -128,7 +128,7 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
           printed(await runCommandHook(agent, stdin, { home, logger: own, runtimes: NONE }))
         : await runtimes.answer({
             agent,
-            eventName: judged.name,
+            eventName: engineEventName(agent, judged.event),
             stdin,
             cwd: judged.cwd,
             env,
@@ -186,7 +186,10 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
       !isEnvironment(request.env)
     ) {
       const why = `the daemon speaks protocol ${DAEMON_PROTOCOL}; this request is not one of it`;
-      return { v: DAEMON_PROTOCOL, ...printed(render(failed(agent, undefined, why))) };
+      return {
+        v: DAEMON_PROTOCOL,
+        ...printed(render(agent, undefined, failed(agent, undefined, why))),
+      };
     }
     const env = request.env;
     const cwd = typeof request.cwd === 'string' ? request.cwd : undefined;

@@ -94,7 +94,7 @@ export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
     if (crashed !== undefined) {
       // An event sent before the daemon heard of the crash: it has refused it already
       // (worker-handle.ts fails every pending event), so this only ends it, running no chain.
-      const answer = printed(render(failed(agent, undefined, crashed)));
+      const answer = printed(render(agent, undefined, failed(agent, undefined, crashed)));
       post({ type: 'answer', id: event.id, ...answer, late: false });
       return;
     }
@@ -113,7 +113,7 @@ export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
       reply = { ...printed(value.answer, lines), late: value.late };
     } catch (error) {
       const why = `unexpected error: ${String(error)}`;
-      reply = { ...printed(render(failed(agent, undefined, why))), late: false };
+      reply = { ...printed(render(agent, undefined, failed(agent, undefined, why))), late: false };
     }
     post({ type: 'answer', id: event.id, ...reply });
   };

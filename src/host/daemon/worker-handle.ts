@@ -208,7 +208,10 @@ export class WorkerHandle {
   #fail(why: string): void {
     this.#keep = false;
     for (const [id, { agent, eventName }] of this.#pending) {
-      this.#settle(id, { ...printed(render(failed(agent, eventName, why))), late: false });
+      this.#settle(id, {
+        ...printed(render(agent, eventName, failed(agent, eventName, why))),
+        late: false,
+      });
     }
   }
 }

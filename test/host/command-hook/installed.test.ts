@@ -6,12 +6,12 @@ import {
   unwrapHookCommand,
   wrappedHookCommand,
 } from '../../../src/host/command-hook/hook-wrapper.js';
-import { installCommandHooks } from '../../../src/host/command-hook/install.js';
 import {
   inspectInstalledHooks,
   isHermesHookCommand,
 } from '../../../src/host/command-hook/installed.js';
-import { uninstallCommandHooks } from '../../../src/host/command-hook/uninstall.js';
+import { installCommandHooks } from '../../../src/host/command-hook/settings/hooks-json-install.js';
+import { uninstallCommandHooks } from '../../../src/host/command-hook/settings/hooks-json-uninstall.js';
 import { tree, write } from '../../support/fixtures.js';
 
 describe('isHermesHookCommand', () => {
@@ -53,7 +53,7 @@ describe('isHermesHookCommand', () => {
 });
 
 describe('isHermesHookCommand and the commands that fail closed', () => {
-  const bareProject = {
+  const bareProject: Record<string, string> = {
     'claude-code': '"$CLAUDE_PROJECT_DIR"/node_modules/.bin/hermes hook claude-code',
     codex:
       '"$(git rev-parse --show-toplevel 2>/dev/null || pwd)"/node_modules/.bin/hermes hook codex',

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import type { CommandHookAgent } from './agents.js';
-import { byInstallOrder, isHermesHookCommand } from './installed.js';
-import { type HookEntry, hooksOf, readSettingsFile, writeSettingsFile } from './settings-file.js';
+import type { CommandHookAgent } from '../agent.js';
+import { byInstallOrder, isHermesHookCommand } from '../hook-command.js';
+import { type HookEntry, hooksOf, readSettingsFile, writeSettingsFile } from './json-file.js';
 
 /**
  * Removes the agent's hermes hooks (every command `isHermesHookCommand` knows, under any event)

@@ -1,6 +1,6 @@
-import type { CommandHookAgent } from './agents.js';
-import { isHermesHookCommand } from './installed.js';
-import { type HookEntry, hooksOf, readSettingsFile, writeSettingsFile } from './settings-file.js';
+import type { CommandHookAgent } from '../agent.js';
+import { isHermesHookCommand } from '../hook-command.js';
+import { type HookEntry, hooksOf, readSettingsFile, writeSettingsFile } from './json-file.js';
 
 /**
  * Adds `command` as a command hook to the agent's settings `file` — Claude Code's

@@ -1,0 +1,130 @@
+import type { HookAnswer, WireAnswer } from './wire.js';
+
+type Args = Record<string, unknown>;
+
+/** The forms of settings file install writes (settings/formats.ts implements each). */
+export type SettingsFormatName = 'hooks-json';
+
+/**
+ * One agent whose command hooks `hermes hook <agent>` answers, as a declaration the one engine
+ * (run-hook.ts) reads: how its events map onto the engine's, how the engine's answers are
+ * written in its wire, which tools it names how, what it can express, and where install writes.
+ * Adding an agent is adding a file in agents/ and a line in agents.ts.
+ *
+ * The engine speaks the hook protocol Claude Code defined, which Codex and others took over: an
+ * event on stdin named by `hook_event_name` (`UserPromptSubmit`, `PreToolUse`, `PostToolUse`,
+ * `PostToolBatch`, `Stop`, `SessionEnd`, `SubagentStart`, `SubagentStop`) with `session_id`,
+ * `cwd`, `tool_name`, `tool_input`, `tool_use_id`, `prompt`, `turn_id`, `agent_id`…; an answer
+ * with `hookSpecificOutput.permissionDecision`, `additionalContext`, `decision: "block"`,
+ * `systemMessage`. An agent that speaks another dialect maps its events onto these
+ * (`readEvent`) and these answers onto its own (`writeAnswer`).
+ */
+export interface CommandHookAgent {
+  name: string;
+  /** Shown in messages and given to extensions as the turn's `platform`. */
+  title: string;
+  /**
+   * The agent's event in the engine's form (above), or an error message when it cannot be read
+   * as one: the engine answers that as a failure (a refusal, for what may be a tool call). Events
+   * the engine has no use for may keep a name it does not know: they are answered with nothing.
+   */
+  readEvent(event: Record<string, unknown>): Record<string, unknown> | string;
+  /**
+   * The engine's answer to an event (`event`: the engine's name for it, undefined when the event
+   * could not be read) as the agent reads it: stdout, stderr and exit code.
+   */
+  writeAnswer(answer: WireAnswer): HookAnswer;
+  /**
+   * Whether the agent can refuse a prompt (`decision: "block"` at `UserPromptSubmit`). Where it
+   * cannot, the engine refuses the turn instead: the model is told the request was refused and
+   * why, and every tool call of the turn is refused (run-hook.ts).
+   */
+  blocksPrompt: boolean;
+  /**
+   * The agent's tool call as extensions see it by default. `cwd` is the event's working folder:
+   * the agent's shell runs there, so a shell call gets it as `workdir` (a relative path in the
+   * command means a path below it, not below the project root).
+   */
+  toolIn(name: string, input: Args, cwd?: string): { toolName: string; toolArgs: Args };
+  /** Rewritten arguments, back in the agent's own names (its `updatedInput`). */
+  toolOut(name: string, input: Args, args: Args): Args;
+  /**
+   * The `permissionDecision` that carries rewritten arguments nobody asked about, if any. Claude
+   * Code gets none: its own permission flow (rules, mode, prompt) judges the call as rewritten,
+   * since it evaluates its rules against a hook's `updatedInput`, so a rewrite neither approves a
+   * call for the user nor asks about one the user's settings let run. Codex applies
+   * `updatedInput` only with `allow` (and ignores a whole answer pairing it with anything else),
+   * which there never skips its own sandbox or approval.
+   */
+  rewriteDecision: 'allow' | undefined;
+  /**
+   * Whether the agent takes `permissionDecision: "ask"` (an extension's `ask`: a person approves
+   * the call). Claude Code does, and denies the call itself when nobody can answer (`claude -p`);
+   * Codex refuses `ask` (the whole answer would be ignored, failing open), so there an ask is a
+   * denial that says who asked and why.
+   */
+  canAsk: boolean;
+  /**
+   * The events after tool results where the agent takes context for its next model request:
+   * `before_llm_call` runs there (Claude Code's `PostToolBatch`, once per model request; Codex
+   * has no batch event, so its `PostToolUse`, once per tool result).
+   */
+  afterToolEvents: readonly string[];
+  /**
+   * The answer that ends the turn at such an event, as the agent accepts it there: Claude Code
+   * stops the loop on `decision: "block"` (the reason stays in the conversation); Codex takes a
+   * block there as feedback only and stops on `continue: false`.
+   */
+  endLoop(reason: string): Record<string, unknown>;
+  /** Events that end the turn (its state goes), in the engine's names. */
+  endEvents: readonly string[];
+  /**
+   * Events `hermes hook install` registers, in the agent's own names. `PostToolUse` tells observers a tool's outcome (and
+   * is where Codex runs `before_llm_call`); it never refuses anything, so it cannot hold a call up.
+   */
+  installEvents: readonly string[];
+  /**
+   * Install events an older agent cannot be given: the version from which its settings may name
+   * them, and the command that prints the installed version (agent-version.ts).
+   */
+  eventsNeedVersion?: Readonly<Record<string, readonly [number, number, number]>>;
+  versionProgram?: string;
+  /**
+   * The `PreToolUse` matcher that selects every tool, MCP tools included (undefined: no matcher
+   * key), and whether a matcher already in the settings does. A guard registered for fewer tools
+   * than it guards lets the others through.
+   */
+  matchAllTools: string | undefined;
+  matchesAllTools(matcher: unknown): boolean;
+  /** The form of the agent's settings file (settings/), which install and doctor read and write. */
+  settingsFormat: SettingsFormatName;
+  /** The settings file the hook entries go in, user-wide or in the project. */
+  settingsFile(project: string | undefined): string;
+  /**
+   * The project's settings file that is the user's own and not shared (Claude Code's
+   * `settings.local.json`); undefined when the agent has none.
+   */
+  localSettingsFile(project: string): string | undefined;
+  /**
+   * The hook's command line in a project's shared settings: no path of this machine, so the file
+   * can be committed and runs for everyone who installed the project's dependencies. It runs
+   * the project's own `node_modules/.bin/hermes` through hook-wrapper.ts, which answers with a
+   * refusal when that cannot run.
+   */
+  projectCommand: string;
+  /**
+   * The project commands earlier versions installed, which ran hermes bare (a hook that could
+   * not start let every call through): still this package's hook, so install replaces them and
+   * uninstall removes them.
+   */
+  legacyProjectCommands: readonly string[];
+  /** The folder `projectCommand` finds `node_modules/.bin/hermes` in, for a session in `project`. */
+  projectCommandRoot(project: string): string;
+  /** What the user must still do once the hook is installed, if anything. */
+  afterInstall?: string;
+  /**
+   * The agent's tools that start a subagent: their `intercept_tool_call` carries `spawn`, whether
+   * the subagent's own calls reach the hook (subagent-coverage.ts).
+   */
+  spawnTools: readonly string[];
+}

@@ -1,0 +1,94 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { CommandHookAgent } from '../agent.js';
+import { wrappedHookCommand } from '../hook-wrapper.js';
+import { writeHookJson } from './hook-json.js';
+import { withoutWorkdir, withWorkdir } from './tool-args.js';
+
+type Args = Record<string, unknown>;
+
+/** Claude Code's tool names, mapped to the ones extensions see by default (workflow-guard's). */
+const CLAUDE_TOOLS: Readonly<Record<string, string>> = {
+  Write: 'write',
+  Edit: 'edit',
+  MultiEdit: 'edit',
+  NotebookEdit: 'edit',
+  Bash: 'bash',
+  Read: 'read',
+  Grep: 'grep',
+  Glob: 'glob',
+  LS: 'ls',
+  WebFetch: 'web_fetch',
+  WebSearch: 'web_search',
+  Task: 'task',
+  Agent: 'task',
+  TodoWrite: 'todo_write',
+};
+
+/** Argument names Claude Code uses for the file a tool works on. */
+const PATH_ARGUMENTS = ['file_path', 'notebook_path'];
+
+export const claudeCode: CommandHookAgent = {
+  name: 'claude-code',
+  title: 'Claude Code',
+  toolIn(name, input, cwd) {
+    const args: Args = {};
+    for (const [key, value] of Object.entries(input)) {
+      args[PATH_ARGUMENTS.includes(key) && !('path' in input) ? 'path' : key] = value;
+    }
+    if (name === 'Bash') return { toolName: 'bash', toolArgs: withWorkdir(args, cwd) };
+    return { toolName: CLAUDE_TOOLS[name] ?? name, toolArgs: args };
+  },
+  toolOut(name, input, args) {
+    if (name === 'Bash') return withoutWorkdir(input, args);
+    const pathKey = PATH_ARGUMENTS.find((key) => key in input);
+    if (pathKey === undefined || 'path' in input) return args;
+    const { path, ...rest } = args;
+    return path === undefined ? rest : { ...rest, [pathKey]: path };
+  },
+  readEvent: (event) => event,
+  writeAnswer: writeHookJson,
+  blocksPrompt: true,
+  rewriteDecision: undefined,
+  canAsk: true,
+  afterToolEvents: ['PostToolBatch'],
+  endLoop: (reason) => ({ decision: 'block', reason }),
+  endEvents: ['Stop', 'SessionEnd'],
+  // PostToolBatch is sent by Claude Code 2.1.118 and later; 2.1.101 and later skip an event they
+  // do not know (so there before_llm_call runs at the prompt only); older ones ignored a settings
+  // file naming one (docs/command-hooks.md). SubagentStart and SubagentStop keep a turn open for
+  // its background subagents (subagent-lifecycle.ts); they are named only where an unknown event
+  // cannot cost the whole file either.
+  installEvents: [
+    'UserPromptSubmit',
+    'PreToolUse',
+    'PostToolUse',
+    'PostToolBatch',
+    'SubagentStart',
+    'SubagentStop',
+    'Stop',
+    'SessionEnd',
+  ],
+  eventsNeedVersion: {
+    PostToolBatch: [2, 1, 101],
+    SubagentStart: [2, 1, 101],
+    SubagentStop: [2, 1, 101],
+  },
+  versionProgram: 'claude',
+  // Claude Code documents "*", "" and no matcher alike as every tool.
+  matchAllTools: '*',
+  matchesAllTools: (matcher) => matcher === undefined || matcher === '' || matcher === '*',
+  settingsFormat: 'hooks-json',
+  settingsFile: (project) =>
+    project
+      ? join(project, '.claude', 'settings.json')
+      : join(homedir(), '.claude', 'settings.json'),
+  localSettingsFile: (project) => join(project, '.claude', 'settings.local.json'),
+  // Claude Code runs a hook through the shell with the project's root in $CLAUDE_PROJECT_DIR,
+  // whatever folder the session is in (hook-wrapper.ts finds the project's hermes there).
+  projectCommand: wrappedHookCommand('claude-code'),
+  legacyProjectCommands: ['"$CLAUDE_PROJECT_DIR"/node_modules/.bin/hermes hook claude-code'],
+  projectCommandRoot: (project) => project,
+  // `Task` was renamed `Agent`; both start a subagent.
+  spawnTools: ['Agent', 'Task'],
+};

@@ -1,0 +1,61 @@
+import { parse } from 'shell-quote';
+import type { CommandHookAgent } from './agent.js';
+import { unwrapHookCommand } from './hook-wrapper.js';
+
+/** How a hermes hook command runs hermes. */
+export interface HookForm {
+  project: boolean;
+  failsClosed: boolean;
+  /** hermes' command line; none for a project command (it depends on the project). */
+  argv: string[];
+}
+
+/**
+ * Whether a hook command is this package's hook for `agent`: the agent's project command
+ * (`agent.projectCommand`, as `hook install --project` writes it, or one an earlier version
+ * wrote), a command hook-wrapper.ts wrote for this agent, or one simple command (no `;`, `&&`,
+ * pipes) that ends in `hermes hook <agent>`, where `hermes` may be `hermes-extensions` or a path
+ * to either or to `bin/hermes.js` (run by node). Strict, because install and uninstall rewrite
+ * what matches.
+ */
+export function isHermesHookCommand(command: string, agent: CommandHookAgent): boolean {
+  return hookForm(command, agent) !== undefined;
+}
+
+export function hookForm(command: string, agent: CommandHookAgent): HookForm | undefined {
+  if (agent.legacyProjectCommands.includes(command.trim()))
+    return { project: true, failsClosed: false, argv: [] };
+  const wrapped = unwrapHookCommand(command);
+  if (wrapped !== undefined) {
+    if (wrapped.agent !== agent.name) return undefined;
+    if (wrapped.argv.length === 0) return { project: true, failsClosed: true, argv: [] };
+    return runsHermesHook(wrapped.argv, agent)
+      ? { project: false, failsClosed: true, argv: wrapped.argv }
+      : undefined;
+  }
+  const tokens = parse(command);
+  if (tokens.some((token) => typeof token !== 'string')) return undefined;
+  return runsHermesHook(tokens as string[], agent)
+    ? { project: false, failsClosed: false, argv: tokens as string[] }
+    : undefined;
+}
+
+/** Whether a command line's words end in `hermes hook <agent>`, hermes named as above. */
+function runsHermesHook(words: readonly string[], agent: CommandHookAgent): boolean {
+  const at = words.length - 2;
+  return (
+    at >= 1 &&
+    words[at] === 'hook' &&
+    words[at + 1] === agent.name &&
+    /(^|\/)(hermes(\.js)?|hermes-extensions)$/.test(words[at - 1] as string)
+  );
+}
+
+/** Sorts events in the order the agent runs them, whatever the order in the file. */
+export function byInstallOrder(agent: CommandHookAgent): (a: string, b: string) => number {
+  const rank = (event: string) => {
+    const at = agent.installEvents.indexOf(event);
+    return at === -1 ? agent.installEvents.length : at;
+  };
+  return (a, b) => rank(a) - rank(b);
+}

@@ -1,0 +1,14 @@
+import type { CommandHookAgent, SettingsFormatName } from '../agent.js';
+import type { SettingsFormat } from './format.js';
+import { hooksJson } from './hooks-json.js';
+
+export type { SettingsFormat } from './format.js';
+
+const FORMATS: Readonly<Record<SettingsFormatName, SettingsFormat>> = {
+  'hooks-json': hooksJson,
+};
+
+/** The settings form `agent` keeps its hooks in. */
+export function settingsFormat(agent: Pick<CommandHookAgent, 'settingsFormat'>): SettingsFormat {
+  return FORMATS[agent.settingsFormat];
+}
