@@ -74,7 +74,11 @@ export async function hookInstallCommand(
   // hermes cannot run (src/host/command-hook/hook-wrapper.ts).
   const command = shared
     ? agent.projectCommand
-    : wrappedHookCommand(agent.name, [process.execPath, bin, 'hook', agent.name]);
+    : wrappedHookCommand(
+        agent.name,
+        [process.execPath, bin, 'hook', agent.name],
+        agent.hookFallback,
+      );
   const { installableEvents, installedAgentVersion } = await import(
     '../../host/command-hook/agent-version.js'
   );
@@ -152,16 +156,23 @@ function settingsTarget(
   agent: CommandHookAgent,
   options: HookSettingsOptions,
 ): { file: string; project?: string; shared: boolean } {
-  if (!options.project && !options.local)
-    return { file: agent.settingsFile(undefined), shared: false };
+  const user = agent.settingsFile(undefined);
+  if (user === undefined) throw new Error(`${agent.title} declares no user settings file`);
+  if (!options.project && !options.local) return { file: user, shared: false };
   const project = agent.projectCommandRoot(
     findProjectRoot(resolve(options.cwd ?? process.cwd()), hermesHome()),
   );
-  if (!options.local) return { file: agent.settingsFile(project), project, shared: true };
+  const shared = agent.settingsFile(project);
+  if (shared === undefined)
+    throw new CliError(
+      `${agent.title} reads hooks only from ${user}, which is yours: install without --project or --local`,
+      2,
+    );
+  if (!options.local) return { file: shared, project, shared: true };
   const file = agent.localSettingsFile(project);
   if (file === undefined)
     throw new CliError(
-      `${agent.title} has no settings of your own inside a project: it reads hooks only from ${agent.settingsFile(undefined)} (yours, without --local) and ${agent.settingsFile(project)} (the project's, --project)`,
+      `${agent.title} has no settings of your own inside a project: it reads hooks only from ${user} (yours, without --local) and ${shared} (the project's, --project)`,
       2,
     );
   return { file, project, shared: false };

@@ -28,6 +28,8 @@ export function agentVersionFromEnv(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): Version | undefined {
   if (agent.name === 'codex') return codexPackageVersion(env.CODEX_MANAGED_PACKAGE_ROOT);
+  // Another agent run under Claude Code inherits its AI_AGENT: that is not this agent's version.
+  if (agent.name !== 'claude-code') return undefined;
   const value = env.AI_AGENT;
   if (value === undefined) return undefined;
   for (const shape of CLAUDE_CODE_AI_AGENT) {

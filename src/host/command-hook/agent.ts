@@ -1,3 +1,4 @@
+import type { HookFallback } from './hook-wrapper.js';
 import type { HookAnswer, WireAnswer } from './wire.js';
 
 type Args = Record<string, unknown>;
@@ -49,6 +50,19 @@ export interface CommandHookAgent {
   /** Rewritten arguments, back in the agent's own names (its `updatedInput`). */
   toolOut(name: string, input: Args, args: Args): Args;
   /**
+   * Tools (the agent's names) whose allowed calls are always answered with their arguments as
+   * `toolOut` gives them, rewritten or not: where the agent's own running of a call depends on
+   * something its event does not tell (Hermes' terminal keeps the folder a `cd` left), `toolOut`
+   * pins it to what the call was judged on.
+   */
+  pinsTools?: readonly string[];
+  /**
+   * Why the agent cannot apply a rewrite of `input` to `args` (both in its own names), if it
+   * cannot: the call is then refused rather than run other than the extensions decided. Hermes
+   * merges a hook's arguments into the call's, so it cannot take an argument away.
+   */
+  cannotRewrite?(input: Args, args: Args): string | undefined;
+  /**
    * The `permissionDecision` that carries rewritten arguments nobody asked about, if any. Claude
    * Code gets none: its own permission flow (rules, mode, prompt) judges the call as rewritten,
    * since it evaluates its rules against a hook's `updatedInput`, so a rewrite neither approves a
@@ -98,8 +112,16 @@ export interface CommandHookAgent {
   matchesAllTools(matcher: unknown): boolean;
   /** The form of the agent's settings file (settings/), which install and doctor read and write. */
   settingsFormat: SettingsFormatName;
-  /** The settings file the hook entries go in, user-wide or in the project. */
-  settingsFile(project: string | undefined): string;
+  /**
+   * The settings file the hook entries go in, user-wide or in the project; undefined for a
+   * project when the agent reads hooks from the user's settings only.
+   */
+  settingsFile(project: string | undefined): string | undefined;
+  /**
+   * How the installed command answers when hermes cannot run (hook-wrapper.ts): JSON in the
+   * protocol Claude Code defined (the default), or exit 2 with the reason on stderr.
+   */
+  hookFallback?: HookFallback;
   /**
    * The project's settings file that is the user's own and not shared (Claude Code's
    * `settings.local.json`); undefined when the agent has none.
@@ -128,3 +150,8 @@ export interface CommandHookAgent {
    */
   spawnTools: readonly string[];
 }
+
+/** An agent that reads hooks from a project's settings too (`hook install --project`). */
+export type ProjectScopedAgent = Omit<CommandHookAgent, 'settingsFile'> & {
+  settingsFile(project: string | undefined): string;
+};

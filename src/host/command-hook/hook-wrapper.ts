@@ -106,8 +106,47 @@ const PROGRAM = [
   'exit 0',
 ].join('; ');
 
-if (/['\\]/.test(PROGRAM))
-  throw new Error('hook-wrapper: the program must hold no quote or backslash');
+/**
+ * The program for agents that read a failed hook by its exit code (`exitCodeFallback`: the
+ * Hermes agent): the same run of hermes, and when hermes did not answer, what went wrong on
+ * stderr and exit 2 — a block for a tool call there (its message: the stderr), and a logged
+ * warning for any other event. No JSON fallback: such an agent may read no JSON for a failure.
+ */
+const EXIT_2_PROGRAM = [
+  'a=$1 q=$2',
+  'shift 2',
+  'e=$(cat; echo .)',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
+  'e=${e%.}',
+  'o=$(printf %s "$e" 2>/dev/null | "$@"; echo " $?")',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
+  's=${o##* }',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
+  'o=${o% *}',
+  'if [ "$s" = 0 ]; then printf %s "$o"; exit 0; fi',
+  // hermes answered and has something for the user to read (NOTICE_EXIT_CODE): passed on.
+  'if [ "$s" = 3 ]; then printf %s "$o"; exit 3; fi',
+  'if [ ! -e "$1" ]; then m="$1 is missing (Node.js moved or was removed): run hermes-extensions hook install $a again"',
+  'elif [ ! -e "$2" ]; then m="$2 is missing (hermes-extensions moved or was removed): install it again, then run hermes-extensions hook install $a"',
+  'else m="hermes ended with exit code $s and no answer (its error output says why; hermes-extensions extensions doctor checks the setup)"; fi',
+  'echo "Hermes could not check this call, so it is refused: hermes hook $a: $m" >&2',
+  'exit 2',
+].join('; ');
+
+for (const program of [PROGRAM, EXIT_2_PROGRAM]) {
+  if (/['\\]/.test(program))
+    throw new Error('hook-wrapper: the program must hold no quote or backslash');
+}
+
+/**
+ * The exit code of an answer that also carries a notice for the user on stderr, for an agent
+ * that shows a hook's stderr only when it exits with neither 0 nor 2 (and still reads its
+ * stdout): the Hermes agent logs it as a warning. Never an exit code of a failure (Node exits 1).
+ */
+export const NOTICE_EXIT_CODE = 3;
+
+/** How a wrapped command answers when hermes cannot: the agent's JSON, or exit 2 and stderr. */
+export type HookFallback = 'json' | 'exit-2';
 
 /** A word for the command line, single-quoted when it needs quoting (`'` as `'\''`). */
 function word(text: string): string {
@@ -119,8 +158,13 @@ function word(text: string): string {
  * command line (the user form), none the project's own `node_modules/.bin/hermes` (the project
  * form).
  */
-export function wrappedHookCommand(agent: string, argv: readonly string[] = []): string {
-  return ['/bin/sh', '-c', `'${PROGRAM}'`, NAME, word(agent), `'"'`, ...argv.map(word)].join(' ');
+export function wrappedHookCommand(
+  agent: string,
+  argv: readonly string[] = [],
+  fallback: HookFallback = 'json',
+): string {
+  const program = fallback === 'json' ? PROGRAM : EXIT_2_PROGRAM;
+  return ['/bin/sh', '-c', `'${program}'`, NAME, word(agent), `'"'`, ...argv.map(word)].join(' ');
 }
 
 /**
@@ -132,8 +176,8 @@ export function unwrapHookCommand(command: string): { agent: string; argv: strin
   const words = parse(command);
   if (words.some((w) => typeof w !== 'string')) return undefined;
   const [shell, flag, program, name, agent, quote, ...argv] = words as string[];
-  if (shell !== '/bin/sh' || flag !== '-c' || program !== PROGRAM || name !== NAME)
-    return undefined;
+  if (shell !== '/bin/sh' || flag !== '-c' || name !== NAME) return undefined;
+  if (program !== PROGRAM && program !== EXIT_2_PROGRAM) return undefined;
   if (agent === undefined || quote !== '"') return undefined;
   return { agent, argv };
 }

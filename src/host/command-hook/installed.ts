@@ -41,14 +41,16 @@ export function settingsFiles(
   agent: CommandHookAgent,
   project?: string,
 ): Array<{ file: string; scope: HookScope }> {
-  const local = project === undefined ? undefined : agent.localSettingsFile(project);
-  return [
-    { file: agent.settingsFile(undefined), scope: 'user' as const },
+  const files: Array<{ file: string | undefined; scope: HookScope }> = [
+    { file: agent.settingsFile(undefined), scope: 'user' },
     ...(project === undefined
       ? []
-      : [{ file: agent.settingsFile(project), scope: 'project' as const }]),
-    ...(local === undefined ? [] : [{ file: local, scope: 'local' as const }]),
+      : [
+          { file: agent.settingsFile(project), scope: 'project' as const },
+          { file: agent.localSettingsFile(project), scope: 'local' as const },
+        ]),
   ];
+  return files.filter((at): at is { file: string; scope: HookScope } => at.file !== undefined);
 }
 
 /**

@@ -8,6 +8,7 @@ import type { CommandHookAgent } from './agent.js';
 import { agentOf, agentProblem } from './agent-identity.js';
 import { agentVersionFromEnv } from './agent-version-env.js';
 import {
+  deny,
   failed,
   type HookAnswer,
   NO_DECISION,
@@ -224,20 +225,28 @@ async function answerPrompt(
             ? undefined
             : await beforeLlmCall(runtime, turn, promptRequest(input.value), 0, event);
           // A blocked prompt is the whole turn (runConversation ends it the same way).
-          if (input.blocked || llm?.blocked !== undefined) {
-            telemetry.sessionEnd(true, false, 'blocked');
-          }
+          const blocked = input.blocked ? reasonOf(input) : llm?.blocked;
+          if (blocked !== undefined) telemetry.sessionEnd(true, false, 'blocked');
+          // An agent that cannot refuse the prompt keeps the turn, refused: its calls are denied,
+          // and its end is not reported again.
+          const refused = blocked !== undefined && !agent.blocksPrompt;
+          const reports = laterWork(runtime);
           return {
             result: { input, llm },
             state: { ...turn.state },
-            reports: laterWork(runtime),
+            reports: refused ? reports.filter((work) => work !== 'on_session_end') : reports,
             iteration: 0,
             ...(input.blocked ? {} : { prompt: input.value }),
+            ...(refused ? { refused: blocked } : {}),
           };
         },
       ),
   );
   const blocked = input.blocked ? reasonOf(input) : llm?.blocked;
+  if (blocked !== undefined && !agent.blocksPrompt) {
+    // The turn stays, refused (above): the model hears why, and each call it tries is denied.
+    return withContext('UserPromptSubmit', [refusedRequest(blocked)]);
+  }
   if (blocked !== undefined) {
     // Its turn has ended and been reported: a Stop after it must not report it again. Only
     // bookkeeping: a store that fails here must not turn the block into a message.
@@ -280,6 +289,10 @@ async function answerToolCall(
     // first decided, and neither runs the chain, reports or counts a call twice.
     const decided = key && answerDecided(agent, stored, key);
     if (decided !== undefined) return { result: decided, unchanged: true as const };
+    if (stored.refused !== undefined) {
+      const why = `Hermes refused this turn's request, so each of its tool calls is refused too: ${stored.refused}`;
+      return { result: deny(why), unchanged: true as const };
+    }
     return runtime.runTurn(
       { sessionId, turnId: stored.turnId, platform: agent.name, initialState: stored.state },
       async (turn) => {
@@ -318,9 +331,11 @@ async function answerToolCall(
             host: 'command_hook',
           });
         }
-        const answer = toolCallAnswer(agent, result, () =>
-          agent.toolOut(toolName, toolInput, result.value),
-        );
+        const answer = toolCallAnswer(agent, result, {
+          input: toolInput,
+          updatedInput: () => agent.toolOut(toolName, toolInput, result.value),
+          pinned: agent.pinsTools?.includes(toolName) ?? false,
+        });
         return {
           result: answer,
           state: { ...turn.state },
@@ -330,6 +345,14 @@ async function answerToolCall(
       },
     );
   });
+}
+
+/**
+ * What the model is told of a request the extensions refused, where the agent cannot refuse a
+ * prompt: not to act on it, and to tell the user (each tool call it tries is refused anyway).
+ */
+function refusedRequest(reason: string): string {
+  return `Hermes extensions refused this request: ${reason}. Do not carry it out: every tool call in this turn is refused. Tell the user it was refused and why.`;
 }
 
 /** What the user should hear once per session: guards that are not running, and why. */

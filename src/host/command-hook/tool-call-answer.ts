@@ -1,6 +1,6 @@
 import { match, P } from 'ts-pattern';
 import type { ApprovalAsk, ChainOutcome } from '../../chain/outcome.js';
-import type { CommandHookAgent } from './agents.js';
+import type { CommandHookAgent } from './agent.js';
 import { deny, NO_DECISION, type PendingAnswer, reasonOf } from './answers.js';
 
 type Args = Record<string, unknown>;
@@ -11,22 +11,32 @@ type Args = Record<string, unknown>;
  * arguments, when the chain rewrote the call too: the person is asked about the call as it would
  * run), else a deny that says who asked; a rewrite alone is `updatedInput` with the agent's
  * `rewriteDecision`; anything else is no decision. `updatedInput` gives the rewritten arguments
- * in the agent's own names.
+ * in the agent's own names. A `pinned` call (the agent's `pinsTools`) is always answered with them,
+ * rewritten or not: that is what makes it run as it was judged.
  */
 export function toolCallAnswer(
   agent: CommandHookAgent,
   outcome: ChainOutcome<Args>,
-  updatedInput: () => Args,
+  call: { input: Args; updatedInput: () => Args; pinned?: boolean },
 ): PendingAnswer {
+  const rewrite = () => {
+    const args = call.updatedInput();
+    const problem = agent.cannotRewrite?.(call.input, args);
+    return problem === undefined
+      ? rewriteAnswer(agent, args)
+      : deny(
+          `Hermes extensions rewrote this call in a way ${agent.title} cannot apply, so it is refused: ${problem}`,
+        );
+  };
   return match(outcome)
     .with({ blocked: true }, (blocked) => deny(reasonOf(blocked)))
     .with({ ask: P.nonNullable }, ({ ask, changed }) =>
       agent.canAsk
-        ? askAnswer(ask, changed ? updatedInput() : undefined)
+        ? askAnswer(ask, changed ? call.updatedInput() : undefined)
         : deny(cannotAsk(agent, ask)),
     )
-    .with({ changed: true }, () => rewriteAnswer(agent, updatedInput()))
-    .otherwise(() => NO_DECISION);
+    .with({ changed: true }, rewrite)
+    .otherwise(() => (call.pinned ? rewrite() : NO_DECISION));
 }
 
 /**

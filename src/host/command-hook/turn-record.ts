@@ -45,6 +45,11 @@ export interface StoredTurn {
   stoppedSubagents?: string[];
   /** The main agent's `Stop` came while subagents still ran: the last one to stop ends the turn. */
   mainStopped?: boolean;
+  /**
+   * Why the turn's request was refused, on an agent that cannot refuse a prompt (`blocksPrompt`
+   * false): the model was told, and every tool call of the turn is refused with this.
+   */
+  refused?: string;
 }
 
 /** A subagent of the turn that is still running. */
@@ -121,6 +126,7 @@ export function isStoredTurn(value: unknown): value is StoredTurn {
     !listOf(stored.unchecked, isUncheckedCall) ||
     !listOf(stored.subagents, isRunningSubagent) ||
     !listOf(stored.stoppedSubagents, (id) => typeof id === 'string') ||
-    (stored.mainStopped !== undefined && typeof stored.mainStopped !== 'boolean')
+    (stored.mainStopped !== undefined && typeof stored.mainStopped !== 'boolean') ||
+    (stored.refused !== undefined && typeof stored.refused !== 'string')
   );
 }

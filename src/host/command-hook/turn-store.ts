@@ -112,6 +112,7 @@ export class TurnStore {
         subagents = turn.subagents,
         stoppedSubagents = turn.stoppedSubagents,
         mainStopped = turn.mainStopped,
+        refused = turn.refused,
       } = change;
       this.#writeFile(this.#file(sessionId), {
         turnId: turn.turnId,
@@ -126,6 +127,7 @@ export class TurnStore {
           ? {}
           : { stoppedSubagents }),
         ...(mainStopped === true ? { mainStopped } : {}),
+        ...(refused === undefined ? {} : { refused }),
       });
       return result;
     });

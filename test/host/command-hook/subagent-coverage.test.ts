@@ -59,9 +59,9 @@ describe('subagentCoverage: the versions seen to send their subagents’ calls t
 
   it('keeps each agent’s rows in order, each naming the versions it was checked on', () => {
     for (const rows of Object.values(SUBAGENT_COVERAGE)) {
-      for (const [index, row] of rows.entries()) {
+      for (const [index, row] of (rows ?? []).entries()) {
         expect(row.evidence).toMatch(/\d+\.\d+\.\d+/);
-        const next = rows[index + 1];
+        const next = rows?.[index + 1];
         if (next !== undefined) expect(older(row.from, next.from)).toBe(true);
       }
     }

@@ -84,7 +84,7 @@ function hookCoverage(agent: CommandHookAgent, version: Version | undefined): Su
 
 /** The first version from which every row is covered and the hook can tell it, if any. */
 function firstCoveredVersion(agent: CommandHookAgent): Version | undefined {
-  const rows = SUBAGENT_COVERAGE[agent.name];
+  const rows = SUBAGENT_COVERAGE[agent.name] ?? [];
   let first: Version | undefined;
   for (let index = rows.length - 1; index >= 0 && rows[index]?.covered; index--) {
     first = rows[index]?.from;

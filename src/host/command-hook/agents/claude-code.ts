@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { CommandHookAgent } from '../agent.js';
+import type { ProjectScopedAgent } from '../agent.js';
 import { wrappedHookCommand } from '../hook-wrapper.js';
 import { writeHookJson } from './hook-json.js';
 import { withoutWorkdir, withWorkdir } from './tool-args.js';
@@ -28,7 +28,7 @@ const CLAUDE_TOOLS: Readonly<Record<string, string>> = {
 /** Argument names Claude Code uses for the file a tool works on. */
 const PATH_ARGUMENTS = ['file_path', 'notebook_path'];
 
-export const claudeCode: CommandHookAgent = {
+export const claudeCode: ProjectScopedAgent = {
   name: 'claude-code',
   title: 'Claude Code',
   toolIn(name, input, cwd) {

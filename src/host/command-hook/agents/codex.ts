@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { CommandHookAgent } from '../agent.js';
+import type { ProjectScopedAgent } from '../agent.js';
 import { wrappedHookCommand } from '../hook-wrapper.js';
 import { writeHookJson } from './hook-json.js';
 import { gitRoot, withoutWorkdir, withWorkdir } from './tool-args.js';
@@ -10,7 +10,7 @@ import { gitRoot, withoutWorkdir, withWorkdir } from './tool-args.js';
  * as `apply_patch` with the patch text in `command`; extensions see `bash` and `patch` with
  * `{ patch }`, as from any other agent. MCP tools (`mcp__server__tool`) pass through as named.
  */
-export const codex: CommandHookAgent = {
+export const codex: ProjectScopedAgent = {
   name: 'codex',
   title: 'Codex',
   toolIn(name, input, cwd) {
