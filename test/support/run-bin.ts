@@ -55,7 +55,7 @@ export function runBin(
 
 /** The bin as an agent runs a command hook: the event's JSON on stdin. */
 export function runHook(
-  agent: 'claude-code' | 'codex',
+  agent: string,
   home: string,
   event: unknown,
   extraEnv: Record<string, string> = {},

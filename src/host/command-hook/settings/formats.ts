@@ -1,11 +1,13 @@
 import type { CommandHookAgent, SettingsFormatName } from '../agent.js';
 import type { SettingsFormat } from './format.js';
+import { hermesYaml } from './hermes-yaml.js';
 import { hooksJson } from './hooks-json.js';
 
 export type { SettingsFormat } from './format.js';
 
 const FORMATS: Readonly<Record<SettingsFormatName, SettingsFormat>> = {
   'hooks-json': hooksJson,
+  'hermes-yaml': hermesYaml,
 };
 
 /** The settings form `agent` keeps its hooks in. */

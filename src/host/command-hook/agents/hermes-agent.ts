@@ -1,0 +1,199 @@
+import { isAbsolute, join, resolve } from 'node:path';
+import { hermesHome } from '../../../config/locations.js';
+import type { CommandHookAgent } from '../agent.js';
+import { NOTICE_EXIT_CODE, wrappedHookCommand } from '../hook-wrapper.js';
+import type { HookAnswer, WireAnswer } from '../wire.js';
+
+type Args = Record<string, unknown>;
+
+/**
+ * The Hermes agent's shell hooks (its `hooks:` section of `$HERMES_HOME/config.yaml`).
+ *
+ * Hermes runs the configured command (split into words, no shell) once per event with
+ * `{hook_event_name, tool_name, tool_input, session_id, cwd, profile, extra}` on stdin, `extra`
+ * holding every other field of the event (`turn_id`, `tool_call_id`, `user_message`, `result`…).
+ * It reads stdout as JSON: at `pre_tool_call` `{"action": "block", "message"}` or
+ * `{"action": "modify", "args"}` (args merged into the call's own), exit 2 a block with stderr
+ * as its message; at any other event only `{"context": "…"}`, which `pre_llm_call` adds to the
+ * user's message. With `fail_closed: true` (install writes it) a hook that cannot start, times
+ * out or prints what is not JSON blocks the call. An exit other than 0 and 2 is logged as a
+ * warning with stderr, and stdout is still read: notices for the user go there
+ * (`NOTICE_EXIT_CODE`). Facts from Hermes' hooks guide and its shell-hook bridge, as of its
+ * `hermes.observer.v1` events.
+ *
+ * How its events become the engine's:
+ * - `pre_llm_call` (once per user turn, before the first model request) → `UserPromptSubmit`:
+ *   transform_user_input and the first before_llm_call. Hermes takes no block there, so a block
+ *   refuses the turn (`blocksPrompt: false`); a rewrite and injections go in as context.
+ * - `pre_tool_call` → `PreToolUse`; `post_tool_call` → `PostToolUse` (observers only).
+ * - `on_session_end` (sent at the end of every turn) → `Stop`; `on_session_finalize` (the
+ *   session's teardown) → `SessionEnd`.
+ * - Hermes has no event between a tool result and the next model request a hook can answer, so
+ *   before_llm_call runs at the prompt only. It cannot ask a person from a shell hook, so an ask
+ *   is a refusal that says who asked.
+ */
+const EVENTS: Readonly<Record<string, string>> = {
+  pre_llm_call: 'UserPromptSubmit',
+  pre_tool_call: 'PreToolUse',
+  post_tool_call: 'PostToolUse',
+  on_session_end: 'Stop',
+  on_session_finalize: 'SessionEnd',
+};
+
+/** Hermes' tools under the names extensions see from every agent. */
+const HERMES_TOOLS: Readonly<Record<string, string>> = {
+  terminal: 'bash',
+  write_file: 'write',
+  read_file: 'read',
+  delegate_task: 'task',
+  todo: 'todo_write',
+};
+
+export const hermesAgent: CommandHookAgent = {
+  name: 'hermes-agent',
+  title: 'Hermes agent',
+  readEvent(raw) {
+    const name = raw.hook_event_name;
+    if (typeof name !== 'string') return 'the hook event has no hook_event_name';
+    const extra = isRecord(raw.extra) ? raw.extra : {};
+    const engineName = EVENTS[name];
+    const turnId = idOf(extra.turn_id);
+    const event: Args = {
+      // An event the engine has no use for keeps a name it does not know: answered with nothing.
+      hook_event_name: engineName ?? `hermes-agent:${name}`,
+      // Hermes sends "" when it has no session: no session, so a tool call is refused.
+      ...(typeof raw.session_id === 'string' && raw.session_id !== ''
+        ? { session_id: raw.session_id }
+        : {}),
+      ...(typeof raw.cwd === 'string' && raw.cwd !== '' ? { cwd: raw.cwd } : {}),
+      ...(turnId === undefined ? {} : { turn_id: turnId }),
+    };
+    const callId = idOf(extra.tool_call_id);
+    if (engineName === 'PreToolUse' || engineName === 'PostToolUse') {
+      // `tool_input` is null when the call's arguments are no object: the engine refuses that.
+      Object.assign(event, {
+        tool_name: raw.tool_name,
+        tool_input: raw.tool_input,
+        ...(callId === undefined ? {} : { tool_use_id: callId }),
+        ...(engineName === 'PostToolUse' ? { tool_response: extra.result } : {}),
+      });
+    }
+    if (engineName === 'UserPromptSubmit') event.prompt = extra.user_message;
+    return event;
+  },
+  writeAnswer: writeHermesAnswer,
+  blocksPrompt: false,
+  toolIn(name, input, cwd) {
+    if (name === 'terminal') {
+      return { toolName: 'bash', toolArgs: { ...input, workdir: shellFolder(input, cwd) } };
+    }
+    if (name === 'patch') {
+      // `mode: "replace"` (the default) edits a string in one file; `mode: "patch"` applies a
+      // patch in Codex's format, as Codex's apply_patch does.
+      const { mode, ...rest } = input;
+      return { toolName: mode === 'patch' ? 'patch' : 'edit', toolArgs: rest };
+    }
+    return { toolName: HERMES_TOOLS[name] ?? name, toolArgs: input };
+  },
+  toolOut(name, input, args) {
+    if (name === 'terminal') {
+      // Pinned (pinsTools): the command runs in the folder it was judged in, whatever folder an
+      // earlier `cd` left Hermes' terminal in; the folder is in the command, not an argument.
+      // A `workdir` the call named stays (Hermes could not take it away): the `cd` comes after it.
+      const { workdir, command, ...rest } = args;
+      const kept = 'workdir' in input ? { workdir: input.workdir } : {};
+      if (typeof command !== 'string' || typeof workdir !== 'string') {
+        return { ...rest, ...kept, command };
+      }
+      return { ...rest, ...kept, command: `cd -- ${shellWord(workdir)} && {\n${command}\n}` };
+    }
+    if (name === 'patch') return 'mode' in input ? { ...args, mode: input.mode } : args;
+    return args;
+  },
+  pinsTools: ['terminal'],
+  cannotRewrite(input, args) {
+    const dropped = Object.keys(input).filter((key) => !(key in args));
+    if (dropped.length === 0) return undefined;
+    return `the rewrite takes away ${dropped.map((key) => `\`${key}\``).join(', ')}, and Hermes merges a hook's arguments into the call's, so it would keep ${dropped.length === 1 ? 'it' : 'them'}`;
+  },
+  rewriteDecision: undefined,
+  canAsk: false,
+  afterToolEvents: [],
+  endLoop: (reason) => ({ decision: 'block', reason }),
+  endEvents: ['Stop', 'SessionEnd'],
+  installEvents: [
+    'pre_llm_call',
+    'pre_tool_call',
+    'post_tool_call',
+    'on_session_end',
+    'on_session_finalize',
+  ],
+  // Hermes matches a hook's `matcher` only at tool events; none is every tool.
+  matchAllTools: undefined,
+  matchesAllTools: (matcher) => matcher === undefined || matcher === null || matcher === '',
+  settingsFormat: 'hermes-yaml',
+  // Hermes reads shell hooks from its own config only (no project's).
+  settingsFile: (project) =>
+    project === undefined ? join(hermesHome(), 'config.yaml') : undefined,
+  localSettingsFile: () => undefined,
+  hookFallback: 'exit-2',
+  projectCommand: wrappedHookCommand('hermes-agent', [], 'exit-2'),
+  legacyProjectCommands: [],
+  projectCommandRoot: (project) => project,
+  afterInstall:
+    'Hermes asks you to approve each hook the first time it runs one: start `hermes` in a terminal and allow them (or run it once with --accept-hooks). Until then Hermes skips them, and nothing is checked.',
+  spawnTools: ['delegate_task'],
+};
+
+/**
+ * The engine's answer in Hermes' wire. At a tool call, a deny (an ask too: Hermes' shell hooks
+ * cannot ask) is a block with the reason, rewritten arguments a `modify`; at the prompt,
+ * additional context is `context`. Anything else is no answer there. Notices and errors go to
+ * stderr, with `NOTICE_EXIT_CODE` when the user must see them.
+ */
+function writeHermesAnswer(answer: WireAnswer): HookAnswer {
+  const { event, output } = answer;
+  const specific = isRecord(output?.hookSpecificOutput) ? output.hookSpecificOutput : {};
+  let json: Args | undefined;
+  if (event === undefined || event === 'PreToolUse') {
+    const decision = specific.permissionDecision;
+    if (decision === 'deny' || decision === 'ask') {
+      json = { action: 'block', message: String(specific.permissionDecisionReason ?? '') };
+    } else if (isRecord(specific.updatedInput)) {
+      json = { action: 'modify', args: specific.updatedInput };
+    }
+  } else if (event === 'UserPromptSubmit' && typeof specific.additionalContext === 'string') {
+    json = { context: specific.additionalContext };
+  }
+  const notice = typeof output?.systemMessage === 'string' ? output.systemMessage : undefined;
+  const stderr = [answer.stderr, notice].filter((text) => text !== undefined).join('\n');
+  return {
+    exitCode: notice !== undefined && !answer.refuses ? NOTICE_EXIT_CODE : 0,
+    ...(json === undefined ? {} : { stdout: JSON.stringify(json) }),
+    ...(stderr === '' ? {} : { stderr }),
+  };
+}
+
+/** The folder a terminal call runs in, as judged: its own `workdir` (below `cwd`), else `cwd`. */
+function shellFolder(input: Args, cwd: string | undefined): string | undefined {
+  const workdir = input.workdir;
+  if (typeof workdir === 'string' && workdir !== '') {
+    return isAbsolute(workdir) || cwd === undefined ? workdir : resolve(cwd, workdir);
+  }
+  return cwd;
+}
+
+/** A word for bash: single-quoted, `'` as `'\''`. */
+function shellWord(text: string): string {
+  return `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+/** An id Hermes sends as a string or a number, as a non-empty string. */
+function idOf(value: unknown): string | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function isRecord(value: unknown): value is Args {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

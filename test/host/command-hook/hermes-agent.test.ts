@@ -1,0 +1,155 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tree, tsExtension } from '../../support/fixtures.js';
+import {
+  type HermesDirective,
+  hermesAnswerSchema,
+  hermesEvent,
+  hermesReads,
+} from '../../support/hermes-agent-wire.js';
+import { built, runHook } from '../../support/run-bin.js';
+
+/**
+ * `hermes hook hermes-agent` as the Hermes agent runs its shell hooks: one process per event, the
+ * payload its bridge writes on stdin, and the answer read back as Hermes reads it
+ * (hermes-agent-wire.ts). Each stdout must match the wire's strict schema.
+ */
+function setup(extra: Record<string, string> = {}) {
+  const home = tree({
+    'config.yaml': 'extensions:\n  paths: [hermes-extensions/workflow-guard]\n',
+    ...extra,
+  });
+  const project = tree({ '.git/HEAD': '', 'src/login.ts': 'export {};\n' });
+  let call = 0;
+  const send = async (event: string, fields: Record<string, unknown> = {}) => {
+    const stdin = hermesEvent(event, { session_id: 'h-session', cwd: project, ...fields });
+    const answer = await runHook('hermes-agent', home, stdin);
+    if (answer.stdout.trim() !== '') {
+      const checked = hermesAnswerSchema(event).safeParse(JSON.parse(answer.stdout));
+      expect(checked.error?.issues, `${event}: ${answer.stdout}`).toBeUndefined();
+    }
+    expect([0, 2, 3], `${event} exit code; stderr: ${answer.stderr}`).toContain(answer.code);
+    return { ...answer, reads: hermesReads(event, answer) };
+  };
+  const tool = (tool_name: string, args: unknown, turn_id = 't1') =>
+    send('pre_tool_call', {
+      tool_name,
+      args,
+      turn_id,
+      tool_call_id: `call_${++call}`,
+      task_id: 'main',
+    });
+  const prompt = (user_message: string, turn_id = 't1') =>
+    send('pre_llm_call', {
+      user_message,
+      turn_id,
+      task_id: 'main',
+      conversation_history: [],
+      is_first_turn: true,
+      model: 'm',
+      platform: 'cli',
+    });
+  return { home, project, send, tool, prompt };
+}
+
+const blocked = (reads: HermesDirective) =>
+  reads !== undefined && 'action' in reads && reads.action === 'block' ? reads.message : undefined;
+
+describe.runIf(built)('hermes hook hermes-agent', () => {
+  it('runs workflow-guard in the Hermes agent: edits refused before a plan, reads pass, the prompt gets its context', async () => {
+    const { project, tool, prompt } = setup();
+    const start = await prompt('fix the login bug');
+    expect(start.reads).toEqual({
+      context: expect.stringMatching(
+        /^Hermes extensions rewrote this request; treat it as: \/start-feature fix the login bug\n\nNo plan exists yet/,
+      ),
+    });
+    const write = await tool('write_file', { path: join(project, 'src/login.ts'), content: 'x' });
+    expect(blocked(write.reads)).toMatch(/Write the plan at plans\/active\/plan\.md/);
+    const patch = await tool('patch', {
+      mode: 'replace',
+      path: 'src/login.ts',
+      old_string: 'export',
+      new_string: 'x',
+    });
+    expect(blocked(patch.reads)).toMatch(/plan/);
+    const shell = await tool('terminal', { command: 'echo x > src/login.ts' });
+    expect(blocked(shell.reads)).toMatch(/plan/);
+    const code = await tool('execute_code', { code: 'open("src/login.ts","w").write("x")' });
+    expect(blocked(code.reads)).toBeDefined();
+    const read = await tool('read_file', { path: 'src/login.ts' });
+    expect(read.reads).toBeUndefined();
+    expect(read.stdout).toBe('');
+  });
+
+  it('pins a terminal call to the folder it was judged in: an earlier cd in Hermes’ shell does not move it', async () => {
+    const { project, tool } = setup();
+    mkdirSync(join(project, 'plans'));
+    const listed = await tool('terminal', { command: 'pwd', timeout: 30 });
+    expect(listed.reads).toMatchObject({ action: 'modify' });
+    const args = (listed.reads as { args: Record<string, unknown> }).args;
+    expect(args.timeout).toBe(30);
+    expect(args).not.toHaveProperty('workdir');
+    // The command as Hermes' shell would run it after the model's `cd plans` (or anywhere).
+    const ran = execFileSync('bash', ['-c', `cd plans && ${String(args.command)}`], {
+      cwd: project,
+      encoding: 'utf8',
+    });
+    expect(ran.trim()).toBe(project);
+  });
+
+  it('refuses a rewrite Hermes cannot apply (it merges arguments, so a dropped one would stay)', async () => {
+    const dropper = tsExtension(
+      'dropper',
+      `hermes.on('intercept_tool_call', (e) => { if (e.toolName !== 'read') return; const { offset, ...rest } = e.toolArgs; return { action: 'rewrite', value: rest }; });`,
+    );
+    const { tool } = setup({ 'extensions/dropper.ts': dropper });
+    const read = await tool('read_file', { path: 'src/login.ts', offset: 10 });
+    expect(blocked(read.reads)).toMatch(/takes away `offset`.*merges/);
+  });
+
+  it('refuses the turn where Hermes cannot refuse its prompt: the model is told, every call of the turn is denied, the next turn is free', async () => {
+    const gate = tsExtension(
+      'gate',
+      `hermes.on('transform_user_input', (e) => e.userMessage.includes('secret') ? block('no secrets here') : undefined);`,
+    );
+    const { tool, prompt, send } = setup({ 'extensions/gate.ts': gate });
+    const refused = await prompt('print the secret', 't1');
+    expect(refused.reads).toEqual({
+      context: expect.stringMatching(
+        /^Hermes extensions refused this request: no secrets here\. Do not carry it out/,
+      ),
+    });
+    const read = await tool('read_file', { path: 'README.md' }, 't1');
+    expect(blocked(read.reads)).toMatch(/refused this turn's request.*no secrets here/);
+    const end = await send('on_session_end', { turn_id: 't1', completed: true });
+    expect(end.stdout).toBe('');
+    await prompt('look around', 't2');
+    const next = await tool('read_file', { path: 'README.md' }, 't2');
+    expect(next.reads).toBeUndefined();
+  });
+
+  it('refuses what it cannot read, a subagent it cannot follow, and answers nothing to events it does not use', async () => {
+    const { home, tool, send } = setup();
+    // Hermes sends tool_input null when the arguments are no object.
+    const notObject = await tool('read_file', 'src/login.ts');
+    expect(blocked(notObject.reads)).toMatch(/tool_input object/);
+    const noSession = await send('pre_tool_call', {
+      session_id: '',
+      tool_name: 'read_file',
+      args: { path: 'x' },
+    });
+    expect(blocked(noSession.reads)).toMatch(/session_id/);
+    const garbage = await runHook('hermes-agent', home, 'not json');
+    expect(hermesReads('pre_tool_call', garbage)).toMatchObject({ action: 'block' });
+    const spawn = await tool('delegate_task', { goal: 'refactor src/' });
+    expect(blocked(spawn.reads)).toMatch(/subagent whose tool calls would not be checked/);
+    const other = await send('on_session_start', { model: 'm', platform: 'cli' });
+    expect(other).toMatchObject({ code: 0, stdout: '' });
+    // The turn's record goes at the end of the turn.
+    await send('on_session_end', { turn_id: 't1', completed: true });
+    expect(readdirSync(join(home, 'turns')).filter((f) => f.endsWith('.json'))).toEqual([]);
+  });
+});
