@@ -107,10 +107,11 @@ const PROGRAM = [
 ].join('; ');
 
 /**
- * The program for agents that read a failed hook by its exit code (`exitCodeFallback`: the
- * Hermes agent): the same run of hermes, and when hermes did not answer, what went wrong on
- * stderr and exit 2 — a block for a tool call there (its message: the stderr), and a logged
- * warning for any other event. No JSON fallback: such an agent may read no JSON for a failure.
+ * The program for agents that read a failed hook by its exit code (`hookFallback: 'exit-2'`:
+ * the Hermes agent): the same run of hermes, and when hermes did not answer, exit 2 — a block
+ * for a tool call there, a logged warning for any other event — with what went wrong on stderr
+ * and as `{"action": "block", "message"}` on stdout, where Hermes reads a block's message first
+ * (stderr may start with Node's own error). At other events that JSON means nothing to it.
  */
 const EXIT_2_PROGRAM = [
   'a=$1 q=$2',
@@ -129,7 +130,16 @@ const EXIT_2_PROGRAM = [
   'if [ ! -e "$1" ]; then m="$1 is missing (Node.js moved or was removed): run hermes-extensions hook install $a again"',
   'elif [ ! -e "$2" ]; then m="$2 is missing (hermes-extensions moved or was removed): install it again, then run hermes-extensions hook install $a"',
   'else m="hermes ended with exit code $s and no answer (its error output says why; hermes-extensions extensions doctor checks the setup)"; fi',
-  'echo "Hermes could not check this call, so it is refused: hermes hook $a: $m" >&2',
+  'm="Hermes could not check this call, so it is refused: hermes hook $a: $m"',
+  'echo "$m" >&2',
+  // The same reason as JSON on stdout: it comes first wherever the agent reads the block's
+  // message from there, before whatever Node printed on stderr. JSON-safe as in PROGRAM.
+  't=$m',
+  'm=',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
+  'while [ -n "$t" ]; do c=${t%"${t#?}"}; t=${t#?}; case $c in "$q"|[[-^]|[[:cntrl:]]) c=?;; esac; m=$m$c; done',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
+  'printf %s "{${q}action${q}:${q}block${q},${q}message${q}:${q}$m${q}}"',
   'exit 2',
 ].join('; ');
 

@@ -172,5 +172,6 @@ function writeDocument(file: string, doc: Document): void {
     return;
   }
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, doc.toString());
+  // One line per value (a hook's command is long), flow lists as the user wrote them.
+  writeFileSync(file, doc.toString({ lineWidth: 0, flowCollectionPadding: false }));
 }
