@@ -142,6 +142,12 @@ export interface CommandHookAgent {
   legacyProjectCommands: readonly string[];
   /** The folder `projectCommand` finds `node_modules/.bin/hermes` in, for a session in `project`. */
   projectCommandRoot(project: string): string;
+  /**
+   * Of the events an installed `command` is registered for, those the agent will not run it for
+   * until the user approves it (the Hermes agent asks once per event and command, and skips an
+   * unapproved hook where nobody can answer). None: the agent asks nothing of the kind.
+   */
+  unapprovedEvents?(command: string, events: readonly string[]): string[];
   /** What the user must still do once the hook is installed, if anything. */
   afterInstall?: string;
   /**

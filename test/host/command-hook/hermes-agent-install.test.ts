@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -89,6 +89,21 @@ describe.runIf(built)('hermes hook install hermes-agent', () => {
     expect(uninstall.stdout).toContain(`Removed the hermes hook for ${EVENTS.join(', ')}`);
     expect(parse(readFileSync(file, 'utf8'))).toEqual(parse(USER_CONFIG));
     expect(readFileSync(file, 'utf8')).toContain('# the one I like');
+  });
+
+  it('doctor says when Hermes has not been allowed to run the hooks, and is satisfied once it has', async () => {
+    const home = tree({ 'config.yaml': 'model: m\n' });
+    await hermes(home, 'hook', 'install', 'hermes-agent');
+    const before = await hermes(home, 'extensions', 'doctor', '--cwd', home);
+    expect(before.stdout).toMatch(
+      /Hermes agent hook .*has not been allowed to run it for pre_llm_call, pre_tool_call, post_tool_call, on_session_end, on_session_finalize/,
+    );
+    const command = parse(readFileSync(join(home, 'config.yaml'), 'utf8')).hooks.pre_tool_call[0].command;
+    const approvals = EVENTS.map((event) => ({ event, command, approved_at: '2026-11-26T00:00:00Z' }));
+    writeFileSync(join(home, 'shell-hooks-allowlist.json'), JSON.stringify({ approvals }));
+    const after = await hermes(home, 'extensions', 'doctor', '--cwd', home);
+    expect(after.stdout).not.toMatch(/has not been allowed/);
+    expect(after.stdout).toMatch(/Hermes agent hook .*runs the hermes hook for pre_llm_call/);
   });
 
   it('takes over a narrowed or fail-open hermes hook, and refuses a config it cannot read or a project scope', async () => {

@@ -72,6 +72,15 @@ function installedHookCheck(
     };
   }
   if (absent.length > 0) return notRegistered;
+  const unapproved = agent.unapprovedEvents?.(hook.command, hook.events) ?? [];
+  if (unapproved.length > 0) {
+    return {
+      level: 'error',
+      subject,
+      message: `${agent.title} has not been allowed to run it for ${unapproved.join(', ')}: it asks once, in a terminal, and until then skips it, so nothing is checked there (without a terminal, silently)`,
+      fix: `run ${agent.name === 'hermes-agent' ? 'hermes' : agent.title} in a terminal once and allow the hermes hooks (or once with --accept-hooks)`,
+    };
+  }
   return {
     level: 'ok',
     subject,
@@ -86,9 +95,12 @@ function installedHookCheck(
  * restricts cannot be known without running it, so the extensions that handle the hook are named.
  */
 function hookModeLlmCheck(agent: CommandHookAgent, file: string, extensions: string[]): Check {
-  const where = agent.afterToolEvents.includes('PostToolBatch')
-    ? 'at the prompt and after each batch of tool results'
-    : 'at the prompt and after each tool result';
+  const where =
+    agent.afterToolEvents.length === 0
+      ? 'at the prompt only'
+      : agent.afterToolEvents.includes('PostToolBatch')
+        ? 'at the prompt and after each batch of tool results'
+        : 'at the prompt and after each tool result';
   return {
     level: 'warning',
     subject: `${agent.title} hook (${file})`,

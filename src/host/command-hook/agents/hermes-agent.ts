@@ -3,6 +3,7 @@ import { hermesHome } from '../../../config/locations.js';
 import type { CommandHookAgent } from '../agent.js';
 import { NOTICE_EXIT_CODE, wrappedHookCommand } from '../hook-wrapper.js';
 import type { HookAnswer, WireAnswer } from '../wire.js';
+import { unapprovedHermesHooks } from './hermes-agent-approvals.js';
 
 type Args = Record<string, unknown>;
 
@@ -140,6 +141,7 @@ export const hermesAgent: CommandHookAgent = {
   projectCommand: wrappedHookCommand('hermes-agent', [], 'exit-2'),
   legacyProjectCommands: [],
   projectCommandRoot: (project) => project,
+  unapprovedEvents: (command, events) => unapprovedHermesHooks(hermesHome(), command, events),
   afterInstall:
     'Hermes asks you to approve each hook the first time it runs one: start `hermes` in a terminal and allow them (or run it once with --accept-hooks). Until then Hermes skips them, and nothing is checked.',
   spawnTools: ['delegate_task'],
