@@ -1,6 +1,8 @@
 import type { CommandHookAgent } from './agent.js';
+import { antigravity } from './agents/antigravity.js';
 import { claudeCode } from './agents/claude-code.js';
 import { codex } from './agents/codex.js';
+import { cursor } from './agents/cursor.js';
 
 export type { CommandHookAgent } from './agent.js';
 export { claudeCode } from './agents/claude-code.js';
@@ -10,4 +12,6 @@ export { codex } from './agents/codex.js';
 export const COMMAND_HOOK_AGENTS: Readonly<Record<string, CommandHookAgent>> = {
   'claude-code': claudeCode,
   codex,
+  cursor,
+  antigravity,
 };

@@ -1,4 +1,6 @@
 import { parse } from 'shell-quote';
+import { ANTIGRAVITY_FALLBACK } from './agents/antigravity-fallback.js';
+import { CURSOR_FALLBACK } from './agents/cursor-fallback.js';
 
 /**
  * The installed hook command fails closed when hermes cannot run.
@@ -68,46 +70,69 @@ const BLOCK_PROMPT = shJson({
 const TELL = shJson({ systemMessage: `Hermes: ${REASON}` });
 
 /**
- * The program. `$1` the agent, `$2` a `"`, then hermes' argv (none: the project's own). `$s` is
- * hermes' exit code, `$m` what went wrong, `$k` the start of `"hook_event_name":"`.
+ * The program, up to the line that prints the fallback answer (`answers`, the agent's own). `$1`
+ * the agent, `$2` a `"`, then hermes' argv (none: the project's own). `$s` is hermes' exit code,
+ * `$m` what went wrong, `$k` the start of `"hook_event_name":"`, `$n` the event without spaces.
  */
-const PROGRAM = [
-  'a=$1 q=$2',
-  'shift 2',
-  'p=',
-  // The project form: Claude Code names the project's root; Codex runs the hook in the session's
-  // folder, below the repository's root, or outside a repository in the folder it read .codex/ in.
-  'if [ $# = 0 ]; then p=1; case $a in claude-code) r=$CLAUDE_PROJECT_DIR;; *) r=$(git rev-parse --show-toplevel 2>/dev/null || pwd);; esac; set -- "$r/node_modules/.bin/hermes" hook "$a"; fi',
-  // `.` keeps the event's trailing newlines, which `$(...)` would drop.
-  'e=$(cat; echo .)',
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
-  'e=${e%.}',
-  'o=$(printf %s "$e" 2>/dev/null | "$@"; echo " $?")',
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
-  's=${o##* }',
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
-  'o=${o% *}',
-  'if [ "$s" = 0 ]; then printf %s "$o"; exit 0; fi',
-  'if [ -n "$p" ] && [ ! -e "$1" ]; then m="$1 is missing: run npm install in $r (with hermes-extensions in its devDependencies), or take the hook out: npx hermes-extensions hook uninstall $a --project"',
-  'elif [ -n "$p" ] && [ "$s" = 127 ] && ! command -v node >/dev/null 2>&1; then m="node is not on the PATH the hook runs with ($PATH): install Node.js, or put it on that PATH"',
-  'elif [ -z "$p" ] && [ ! -e "$1" ]; then m="$1 is missing (Node.js moved or was removed): run hermes hook install $a again"',
-  'elif [ -z "$p" ] && [ ! -e "$2" ]; then m="$2 is missing (hermes-extensions moved or was removed): install it again, then run hermes hook install $a"',
-  'else m="hermes ended with exit code $s and no answer (its error output says why; hermes extensions doctor checks the setup)"; fi',
-  // JSON-safe: a quote, a backslash (the range [ to ^ holds it) or a control character becomes ?.
-  't=$m',
-  'm=',
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
-  'while [ -n "$t" ]; do c=${t%"${t#?}"}; t=${t#?}; case $c in "$q"|[[-^]|[[:cntrl:]]) c=?;; esac; m=$m$c; done',
-  'echo "hermes hook $a: $m" >&2',
-  'n=$(printf %s "$e" | tr -d "[:space:]")',
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
-  'k=${q}hook_event_name${q}:${q}',
-  `case $n in *"$k"PreToolUse"$q"*) printf %s ${DENY};; *"$k"UserPromptSubmit"$q"*) printf %s ${BLOCK_PROMPT};; *"$k"*) printf %s ${TELL};; *) printf %s ${DENY};; esac`,
-  'exit 0',
-].join('; ');
+const program = (answers: string) =>
+  [
+    'a=$1 q=$2',
+    'shift 2',
+    'p=',
+    // The project form: Claude Code names the project's root; Codex runs the hook in the session's
+    // folder, below the repository's root, or outside a repository in the folder it read .codex/ in.
+    'if [ $# = 0 ]; then p=1; case $a in claude-code) r=$CLAUDE_PROJECT_DIR;; *) r=$(git rev-parse --show-toplevel 2>/dev/null || pwd);; esac; set -- "$r/node_modules/.bin/hermes" hook "$a"; fi',
+    // `.` keeps the event's trailing newlines, which `$(...)` would drop.
+    'e=$(cat; echo .)',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
+    'e=${e%.}',
+    'o=$(printf %s "$e" 2>/dev/null | "$@"; echo " $?")',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
+    's=${o##* }',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
+    'o=${o% *}',
+    'if [ "$s" = 0 ]; then printf %s "$o"; exit 0; fi',
+    'if [ -n "$p" ] && [ ! -e "$1" ]; then m="$1 is missing: run npm install in $r (with hermes-extensions in its devDependencies), or take the hook out: npx hermes-extensions hook uninstall $a --project"',
+    'elif [ -n "$p" ] && [ "$s" = 127 ] && ! command -v node >/dev/null 2>&1; then m="node is not on the PATH the hook runs with ($PATH): install Node.js, or put it on that PATH"',
+    'elif [ -z "$p" ] && [ ! -e "$1" ]; then m="$1 is missing (Node.js moved or was removed): run hermes hook install $a again"',
+    'elif [ -z "$p" ] && [ ! -e "$2" ]; then m="$2 is missing (hermes-extensions moved or was removed): install it again, then run hermes hook install $a"',
+    'else m="hermes ended with exit code $s and no answer (its error output says why; hermes extensions doctor checks the setup)"; fi',
+    // JSON-safe: a quote, a backslash (the range [ to ^ holds it) or a control character becomes ?.
+    't=$m',
+    'm=',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
+    'while [ -n "$t" ]; do c=${t%"${t#?}"}; t=${t#?}; case $c in "$q"|[[-^]|[[:cntrl:]]) c=?;; esac; m=$m$c; done',
+    'echo "hermes hook $a: $m" >&2',
+    'n=$(printf %s "$e" | tr -d "[:space:]")',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
+    'k=${q}hook_event_name${q}:${q}',
+    answers,
+    'exit 0',
+  ].join('; ');
 
-if (/['\\]/.test(PROGRAM))
-  throw new Error('hook-wrapper: the program must hold no quote or backslash');
+/** Claude Code's and Codex's program: its text is how installed commands are recognised. */
+const PROGRAM = program(
+  `case $n in *"$k"PreToolUse"$q"*) printf %s ${DENY};; *"$k"UserPromptSubmit"$q"*) printf %s ${BLOCK_PROMPT};; *"$k"*) printf %s ${TELL};; *) printf %s ${DENY};; esac`,
+);
+
+/**
+ * Agents whose fallback answers are not Claude Code's: the same program, with the last line
+ * printing the answer in the agent's own wire (agents/cursor-fallback.ts,
+ * agents/antigravity-fallback.ts). Claude Code's answer would fail open there.
+ */
+const VARIANTS: Readonly<Record<string, string>> = {
+  cursor: program(CURSOR_FALLBACK),
+  antigravity: program(ANTIGRAVITY_FALLBACK),
+};
+
+for (const text of [PROGRAM, ...Object.values(VARIANTS)]) {
+  if (/['\\]/.test(text))
+    throw new Error('hook-wrapper: the program must hold no quote or backslash');
+}
+
+/** The program the command of `agent` runs. */
+const programOf = (agent: string): string =>
+  Object.hasOwn(VARIANTS, agent) ? (VARIANTS[agent] as string) : PROGRAM;
 
 /** A word for the command line, single-quoted when it needs quoting (`'` as `'\''`). */
 function word(text: string): string {
@@ -120,7 +145,8 @@ function word(text: string): string {
  * form).
  */
 export function wrappedHookCommand(agent: string, argv: readonly string[] = []): string {
-  return ['/bin/sh', '-c', `'${PROGRAM}'`, NAME, word(agent), `'"'`, ...argv.map(word)].join(' ');
+  const text = programOf(agent);
+  return ['/bin/sh', '-c', `'${text}'`, NAME, word(agent), `'"'`, ...argv.map(word)].join(' ');
 }
 
 /**
@@ -131,9 +157,8 @@ export function wrappedHookCommand(agent: string, argv: readonly string[] = []):
 export function unwrapHookCommand(command: string): { agent: string; argv: string[] } | undefined {
   const words = parse(command);
   if (words.some((w) => typeof w !== 'string')) return undefined;
-  const [shell, flag, program, name, agent, quote, ...argv] = words as string[];
-  if (shell !== '/bin/sh' || flag !== '-c' || program !== PROGRAM || name !== NAME)
-    return undefined;
-  if (agent === undefined || quote !== '"') return undefined;
+  const [shell, flag, text, name, agent, quote, ...argv] = words as string[];
+  if (shell !== '/bin/sh' || flag !== '-c' || name !== NAME) return undefined;
+  if (agent === undefined || quote !== '"' || text !== programOf(agent)) return undefined;
   return { agent, argv };
 }

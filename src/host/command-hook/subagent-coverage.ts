@@ -41,6 +41,9 @@ export const SUBAGENT_COVERAGE: Readonly<Record<CommandHookAgent['name'], readon
           "0.169.0 sends every tool call of a subagent (default multi_agent tools and multi_agent_v2) as PreToolUse with the subagent's agent_id, and a deny there held; a deny of spawn_agent starts no subagent",
       },
     ],
+    // No version was checked (docs/cursor.md, docs/antigravity.md): a spawn is never covered.
+    cursor: [],
+    antigravity: [],
   };
 
 /** Whether a subagent started under `version` of `agent` has its calls judged. */
