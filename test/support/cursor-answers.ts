@@ -47,4 +47,5 @@ export const CURSOR_ANSWERS: Record<string, z.ZodType> = {
   postToolUseFailure: z.strictObject({}),
   stop: z.strictObject({ followup_message: text.optional() }),
   sessionEnd: z.strictObject({}),
+  afterAgentResponse: z.strictObject({}),
 };
