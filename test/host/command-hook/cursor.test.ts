@@ -150,4 +150,34 @@ describe.runIf(built)('hermes hook cursor', () => {
     expect(answer.permission).toBe('deny');
     expect(answer.agent_message).toMatch(/no conversation_id/);
   });
+
+  it('is answered by the warm hook daemon as the other agents are', async () => {
+    const { home, project } = setup();
+    // The tests turn the daemon off (vitest.config.ts): on here.
+    const env = { HOME: home, HERMES_HOME: home, HERMES_DAEMON: undefined };
+    const event = (id: string) =>
+      JSON.stringify({
+        hook_event_name: 'preToolUse',
+        conversation_id: 'conv-daemon',
+        generation_id: 'gen-1',
+        workspace_roots: [project],
+        tool_name: 'Write',
+        tool_input: { file_path: join(project, 'src/app.ts'), content: 'y' },
+        tool_use_id: id,
+        cwd: project,
+      });
+    try {
+      for (const id of ['d1', 'd2']) {
+        const run = await runProcess(process.execPath, [bin, 'hook', 'cursor'], {
+          env,
+          stdin: event(id),
+        });
+        expect(JSON.parse(run.stdout).permission).toBe('deny');
+      }
+      const status = await runProcess(process.execPath, [bin, 'daemon', 'status'], { env });
+      expect(status.stdout).toMatch(/[1-9]\d* event\(s\) answered/);
+    } finally {
+      await runProcess(process.execPath, [bin, 'daemon', 'stop'], { env });
+    }
+  });
 });

@@ -12,7 +12,7 @@ type Args = Record<string, unknown>;
  * Cursor's agent (the IDE's and `cursor-agent`'s), through `.cursor/hooks.json` version 1.
  *
  * What each fact rests on (docs/cursor.md lists them with the table of hook points):
- * - Cursor's hooks reference (cursor.com/docs/agent/hooks): the file
+ * - Cursor's own hooks documentation (Agent, Hooks): the file
  *   `{"version": 1, "hooks": {"<event>": [{"command": …}]}}`, user-wide `~/.cursor/hooks.json`
  *   and the project's `.cursor/hooks.json`; camelCase events, among them `beforeSubmitPrompt`,
  *   `preToolUse` (every tool, with `tool_name`, `tool_input`, `tool_use_id`), `postToolUse`,
@@ -21,7 +21,7 @@ type Args = Record<string, unknown>;
  *   `conversation_id`, `generation_id`, `workspace_roots`, `cursor_version`; a before-hook answers
  *   `{permission: "allow" | "deny" | "ask", user_message, agent_message}`,
  *   `beforeSubmitPrompt` `{continue, user_message}`.
- * - Its third-party hooks reference (cursor.com/docs/reference/third-party-hooks): Cursor also runs
+ * - Its reference page on third-party hooks: Cursor also runs
  *   Claude Code's hooks from `.claude/settings*.json` and `~/.claude/settings.json`, all matching
  *   hooks from every source, a Cursor file's answer winning a conflict (cursor-claude-hooks.ts).
  * - Third-party references, not Cursor's own: `updated_input` rewrites a `preToolUse` call (the
