@@ -30,7 +30,7 @@ function cli() {
 }
 
 /**
- * `hermes hook claude-code|codex` asks the user's warm hook daemon first
+ * `hermes hook <agent>` asks the user's warm hook daemon first
  * (src/host/daemon/client.ts, which also starts one when none serves); when it does not answer,
  * the command line answers in-process, as it always has, after telling what the user should know
  * (something at the daemon's socket path to remove, a daemon that stopped serving).
@@ -62,7 +62,7 @@ function daemonClient() {
 const client =
   args.length === 2 &&
   args[0] === 'hook' &&
-  (args[1] === 'claude-code' || args[1] === 'codex') &&
+  ['claude-code', 'codex', 'hermes-agent', 'cursor', 'antigravity'].includes(args[1]) &&
   daemonClient();
 
 (client ? hook(args[1], client) : cli().then(({ main }) => main(args))).then((code) => {

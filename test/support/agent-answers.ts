@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { ANTIGRAVITY_ANSWERS } from './antigravity-answers.js';
+import { CURSOR_ANSWERS } from './cursor-answers.js';
 
 /**
  * What each agent accepts as a command hook's JSON answer, per event, as strict objects: a field
@@ -201,6 +203,8 @@ export function answerSchema(agent: string, event: string): z.ZodType {
   const answers: Record<string, Record<string, z.ZodType>> = {
     'claude-code': CLAUDE_CODE_ANSWERS,
     codex: CODEX_ANSWERS,
+    cursor: CURSOR_ANSWERS,
+    antigravity: ANTIGRAVITY_ANSWERS,
   };
   const table = answers[agent];
   if (table === undefined) throw new Error(`no answer schemas for the agent ${agent}`);

@@ -74,11 +74,7 @@ export async function hookInstallCommand(
   // hermes cannot run (src/host/command-hook/hook-wrapper.ts).
   const command = shared
     ? agent.projectCommand
-    : wrappedHookCommand(
-        agent.name,
-        [process.execPath, bin, 'hook', agent.name],
-        agent.hookFallback,
-      );
+    : wrappedHookCommand(agent.name, [process.execPath, bin, 'hook', agent.name]);
   const { installableEvents, installedAgentVersion } = await import(
     '../../host/command-hook/agent-version.js'
   );

@@ -1,10 +1,13 @@
-import type { HookFallback } from './hook-wrapper.js';
 import type { HookAnswer, WireAnswer } from './wire.js';
 
 type Args = Record<string, unknown>;
 
 /** The forms of settings file install writes (settings/formats.ts implements each). */
-export type SettingsFormatName = 'hooks-json' | 'hermes-yaml';
+export type SettingsFormatName =
+  | 'hooks-json'
+  | 'hermes-yaml'
+  | 'cursor-hooks-json'
+  | 'antigravity-plugin';
 
 /**
  * One agent whose command hooks `hermes hook <agent>` answers, as a declaration the one engine
@@ -117,11 +120,6 @@ export interface CommandHookAgent {
    * project when the agent reads hooks from the user's settings only.
    */
   settingsFile(project: string | undefined): string | undefined;
-  /**
-   * How the installed command answers when hermes cannot run (hook-wrapper.ts): JSON in the
-   * protocol Claude Code defined (the default), or exit 2 with the reason on stderr.
-   */
-  hookFallback?: HookFallback;
   /**
    * The project's settings file that is the user's own and not shared (Claude Code's
    * `settings.local.json`); undefined when the agent has none.

@@ -1,6 +1,8 @@
 import type { CommandHookAgent } from './agent.js';
+import { antigravity } from './agents/antigravity.js';
 import { claudeCode } from './agents/claude-code.js';
 import { codex } from './agents/codex.js';
+import { cursor } from './agents/cursor.js';
 import { hermesAgent } from './agents/hermes-agent.js';
 
 export type { CommandHookAgent } from './agent.js';
@@ -13,4 +15,6 @@ export const COMMAND_HOOK_AGENTS: Readonly<Record<string, CommandHookAgent>> = {
   'claude-code': claudeCode,
   codex,
   'hermes-agent': hermesAgent,
+  cursor,
+  antigravity,
 };

@@ -1,4 +1,7 @@
 import { parse } from 'shell-quote';
+import { ANTIGRAVITY_FALLBACK } from './agents/antigravity-fallback.js';
+import { CURSOR_FALLBACK } from './agents/cursor-fallback.js';
+import { HERMES_AGENT_FALLBACK, HERMES_AGENT_PASSED } from './agents/hermes-agent-fallback.js';
 
 /**
  * The installed hook command fails closed when hermes cannot run.
@@ -68,95 +71,71 @@ const BLOCK_PROMPT = shJson({
 const TELL = shJson({ systemMessage: `Hermes: ${REASON}` });
 
 /**
- * The program. `$1` the agent, `$2` a `"`, then hermes' argv (none: the project's own). `$s` is
- * hermes' exit code, `$m` what went wrong, `$k` the start of `"hook_event_name":"`.
+ * The program, up to the line that prints the fallback answer (`answers`, the agent's own). `$1`
+ * the agent, `$2` a `"`, then hermes' argv (none: the project's own). `$s` is hermes' exit code,
+ * `$m` what went wrong, `$k` the start of `"hook_event_name":"`, `$n` the event without spaces.
  */
-const PROGRAM = [
-  'a=$1 q=$2',
-  'shift 2',
-  'p=',
-  // The project form: Claude Code names the project's root; Codex runs the hook in the session's
-  // folder, below the repository's root, or outside a repository in the folder it read .codex/ in.
-  'if [ $# = 0 ]; then p=1; case $a in claude-code) r=$CLAUDE_PROJECT_DIR;; *) r=$(git rev-parse --show-toplevel 2>/dev/null || pwd);; esac; set -- "$r/node_modules/.bin/hermes" hook "$a"; fi',
-  // `.` keeps the event's trailing newlines, which `$(...)` would drop.
-  'e=$(cat; echo .)',
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
-  'e=${e%.}',
-  'o=$(printf %s "$e" 2>/dev/null | "$@"; echo " $?")',
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
-  's=${o##* }',
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
-  'o=${o% *}',
-  'if [ "$s" = 0 ]; then printf %s "$o"; exit 0; fi',
-  'if [ -n "$p" ] && [ ! -e "$1" ]; then m="$1 is missing: run npm install in $r (with hermes-extensions in its devDependencies), or take the hook out: npx hermes-extensions hook uninstall $a --project"',
-  'elif [ -n "$p" ] && [ "$s" = 127 ] && ! command -v node >/dev/null 2>&1; then m="node is not on the PATH the hook runs with ($PATH): install Node.js, or put it on that PATH"',
-  'elif [ -z "$p" ] && [ ! -e "$1" ]; then m="$1 is missing (Node.js moved or was removed): run hermes hook install $a again"',
-  'elif [ -z "$p" ] && [ ! -e "$2" ]; then m="$2 is missing (hermes-extensions moved or was removed): install it again, then run hermes hook install $a"',
-  'else m="hermes ended with exit code $s and no answer (its error output says why; hermes extensions doctor checks the setup)"; fi',
-  // JSON-safe: a quote, a backslash (the range [ to ^ holds it) or a control character becomes ?.
-  't=$m',
-  'm=',
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
-  'while [ -n "$t" ]; do c=${t%"${t#?}"}; t=${t#?}; case $c in "$q"|[[-^]|[[:cntrl:]]) c=?;; esac; m=$m$c; done',
-  'echo "hermes hook $a: $m" >&2',
-  'n=$(printf %s "$e" | tr -d "[:space:]")',
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
-  'k=${q}hook_event_name${q}:${q}',
+const program = (answers: string, passed?: string) =>
+  [
+    'a=$1 q=$2',
+    'shift 2',
+    'p=',
+    // The project form: Claude Code names the project's root; Codex runs the hook in the session's
+    // folder, below the repository's root, or outside a repository in the folder it read .codex/ in.
+    'if [ $# = 0 ]; then p=1; case $a in claude-code) r=$CLAUDE_PROJECT_DIR;; *) r=$(git rev-parse --show-toplevel 2>/dev/null || pwd);; esac; set -- "$r/node_modules/.bin/hermes" hook "$a"; fi',
+    // `.` keeps the event's trailing newlines, which `$(...)` would drop.
+    'e=$(cat; echo .)',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
+    'e=${e%.}',
+    'o=$(printf %s "$e" 2>/dev/null | "$@"; echo " $?")',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
+    's=${o##* }',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
+    'o=${o% *}',
+    'if [ "$s" = 0 ]; then printf %s "$o"; exit 0; fi',
+    ...(passed === undefined ? [] : [passed]),
+    'if [ -n "$p" ] && [ ! -e "$1" ]; then m="$1 is missing: run npm install in $r (with hermes-extensions in its devDependencies), or take the hook out: npx hermes-extensions hook uninstall $a --project"',
+    'elif [ -n "$p" ] && [ "$s" = 127 ] && ! command -v node >/dev/null 2>&1; then m="node is not on the PATH the hook runs with ($PATH): install Node.js, or put it on that PATH"',
+    'elif [ -z "$p" ] && [ ! -e "$1" ]; then m="$1 is missing (Node.js moved or was removed): run hermes hook install $a again"',
+    'elif [ -z "$p" ] && [ ! -e "$2" ]; then m="$2 is missing (hermes-extensions moved or was removed): install it again, then run hermes hook install $a"',
+    'else m="hermes ended with exit code $s and no answer (its error output says why; hermes extensions doctor checks the setup)"; fi',
+    // JSON-safe: a quote, a backslash (the range [ to ^ holds it) or a control character becomes ?.
+    't=$m',
+    'm=',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
+    'while [ -n "$t" ]; do c=${t%"${t#?}"}; t=${t#?}; case $c in "$q"|[[-^]|[[:cntrl:]]) c=?;; esac; m=$m$c; done',
+    'echo "hermes hook $a: $m" >&2',
+    'n=$(printf %s "$e" | tr -d "[:space:]")',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
+    'k=${q}hook_event_name${q}:${q}',
+    answers,
+    'exit 0',
+  ].join('; ');
+
+/** Claude Code's and Codex's program: its text is how installed commands are recognised. */
+const PROGRAM = program(
   `case $n in *"$k"PreToolUse"$q"*) printf %s ${DENY};; *"$k"UserPromptSubmit"$q"*) printf %s ${BLOCK_PROMPT};; *"$k"*) printf %s ${TELL};; *) printf %s ${DENY};; esac`,
-  'exit 0',
-].join('; ');
+);
 
 /**
- * The program for agents that read a failed hook by its exit code (`hookFallback: 'exit-2'`:
- * the Hermes agent): the same run of hermes, and when hermes did not answer, exit 2 — a block
- * for a tool call there, a logged warning for any other event — with what went wrong on stderr
- * and as `{"action": "block", "message"}` on stdout, where Hermes reads a block's message first
- * (stderr may start with Node's own error). At other events that JSON means nothing to it.
+ * Agents whose fallback answers are not Claude Code's: the same program, with the last line
+ * printing the answer in the agent's own wire (agents/cursor-fallback.ts,
+ * agents/antigravity-fallback.ts). Claude Code's answer would fail open there.
  */
-const EXIT_2_PROGRAM = [
-  'a=$1 q=$2',
-  'shift 2',
-  'e=$(cat; echo .)',
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
-  'e=${e%.}',
-  'o=$(printf %s "$e" 2>/dev/null | "$@"; echo " $?")',
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
-  's=${o##* }',
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
-  'o=${o% *}',
-  'if [ "$s" = 0 ]; then printf %s "$o"; exit 0; fi',
-  // hermes answered and has something for the user to read (NOTICE_EXIT_CODE): passed on.
-  'if [ "$s" = 3 ]; then printf %s "$o"; exit 3; fi',
-  'if [ ! -e "$1" ]; then m="$1 is missing (Node.js moved or was removed): run hermes-extensions hook install $a again"',
-  'elif [ ! -e "$2" ]; then m="$2 is missing (hermes-extensions moved or was removed): install it again, then run hermes-extensions hook install $a"',
-  'else m="hermes ended with exit code $s and no answer (its error output says why; hermes-extensions extensions doctor checks the setup)"; fi',
-  'm="Hermes could not check this call, so it is refused: hermes hook $a: $m"',
-  'echo "$m" >&2',
-  // The same reason as JSON on stdout: it comes first wherever the agent reads the block's
-  // message from there, before whatever Node printed on stderr. JSON-safe as in PROGRAM.
-  't=$m',
-  'm=',
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
-  'while [ -n "$t" ]; do c=${t%"${t#?}"}; t=${t#?}; case $c in "$q"|[[-^]|[[:cntrl:]]) c=?;; esac; m=$m$c; done',
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
-  'printf %s "{${q}action${q}:${q}block${q},${q}message${q}:${q}$m${q}}"',
-  'exit 2',
-].join('; ');
+const VARIANTS: Readonly<Record<string, string>> = {
+  cursor: program(CURSOR_FALLBACK),
+  antigravity: program(ANTIGRAVITY_FALLBACK),
+  'hermes-agent': program(HERMES_AGENT_FALLBACK, HERMES_AGENT_PASSED),
+};
 
-for (const program of [PROGRAM, EXIT_2_PROGRAM]) {
-  if (/['\\]/.test(program))
+for (const text of [PROGRAM, ...Object.values(VARIANTS)]) {
+  if (/['\\]/.test(text))
     throw new Error('hook-wrapper: the program must hold no quote or backslash');
 }
 
-/**
- * The exit code of an answer that also carries a notice for the user on stderr, for an agent
- * that shows a hook's stderr only when it exits with neither 0 nor 2 (and still reads its
- * stdout): the Hermes agent logs it as a warning. Never an exit code of a failure (Node exits 1).
- */
-export const NOTICE_EXIT_CODE = 3;
-
-/** How a wrapped command answers when hermes cannot: the agent's JSON, or exit 2 and stderr. */
-export type HookFallback = 'json' | 'exit-2';
+/** The program the command of `agent` runs. */
+const programOf = (agent: string): string =>
+  Object.hasOwn(VARIANTS, agent) ? (VARIANTS[agent] as string) : PROGRAM;
 
 /** A word for the command line, single-quoted when it needs quoting (`'` as `'\''`). */
 function word(text: string): string {
@@ -168,13 +147,9 @@ function word(text: string): string {
  * command line (the user form), none the project's own `node_modules/.bin/hermes` (the project
  * form).
  */
-export function wrappedHookCommand(
-  agent: string,
-  argv: readonly string[] = [],
-  fallback: HookFallback = 'json',
-): string {
-  const program = fallback === 'json' ? PROGRAM : EXIT_2_PROGRAM;
-  return ['/bin/sh', '-c', `'${program}'`, NAME, word(agent), `'"'`, ...argv.map(word)].join(' ');
+export function wrappedHookCommand(agent: string, argv: readonly string[] = []): string {
+  const text = programOf(agent);
+  return ['/bin/sh', '-c', `'${text}'`, NAME, word(agent), `'"'`, ...argv.map(word)].join(' ');
 }
 
 /**
@@ -185,9 +160,15 @@ export function wrappedHookCommand(
 export function unwrapHookCommand(command: string): { agent: string; argv: string[] } | undefined {
   const words = parse(command);
   if (words.some((w) => typeof w !== 'string')) return undefined;
-  const [shell, flag, program, name, agent, quote, ...argv] = words as string[];
+  const [shell, flag, text, name, agent, quote, ...argv] = words as string[];
   if (shell !== '/bin/sh' || flag !== '-c' || name !== NAME) return undefined;
-  if (program !== PROGRAM && program !== EXIT_2_PROGRAM) return undefined;
-  if (agent === undefined || quote !== '"') return undefined;
+  if (agent === undefined || quote !== '"' || text !== programOf(agent)) return undefined;
   return { agent, argv };
 }
+
+/**
+ * The exit code of an answer that also carries a notice for the user on stderr, for an agent
+ * that shows a hook's stderr only when it exits with neither 0 nor 2 (and still reads its
+ * stdout): the Hermes agent logs it as a warning. Never the exit code of a failure (Node exits 1).
+ */
+export const NOTICE_EXIT_CODE = 3;

@@ -98,8 +98,13 @@ describe.runIf(built)('hermes hook install hermes-agent', () => {
     expect(before.stdout).toMatch(
       /Hermes agent hook .*has not been allowed to run it for pre_llm_call, pre_tool_call, post_tool_call, on_session_end, on_session_finalize/,
     );
-    const command = parse(readFileSync(join(home, 'config.yaml'), 'utf8')).hooks.pre_tool_call[0].command;
-    const approvals = EVENTS.map((event) => ({ event, command, approved_at: '2026-11-26T00:00:00Z' }));
+    const command = parse(readFileSync(join(home, 'config.yaml'), 'utf8')).hooks.pre_tool_call[0]
+      .command;
+    const approvals = EVENTS.map((event) => ({
+      event,
+      command,
+      approved_at: '2026-11-26T00:00:00Z',
+    }));
     writeFileSync(join(home, 'shell-hooks-allowlist.json'), JSON.stringify({ approvals }));
     const after = await hermes(home, 'extensions', 'doctor', '--cwd', home);
     expect(after.stdout).not.toMatch(/has not been allowed/);

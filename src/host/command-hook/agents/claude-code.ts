@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ProjectScopedAgent } from '../agent.js';
 import { wrappedHookCommand } from '../hook-wrapper.js';
+import { LEFT_TO_CURSOR, leftToCursor } from './cursor-claude-hooks.js';
 import { writeHookJson } from './hook-json.js';
 import { withoutWorkdir, withWorkdir } from './tool-args.js';
 
@@ -46,7 +47,8 @@ export const claudeCode: ProjectScopedAgent = {
     const { path, ...rest } = args;
     return path === undefined ? rest : { ...rest, [pathKey]: path };
   },
-  readEvent: (event) => event,
+  // Cursor runs this hook too; where its own hermes hook answers, this one does not (cursor-claude-hooks.ts).
+  readEvent: (event) => (leftToCursor(event) ? LEFT_TO_CURSOR : event),
   writeAnswer: writeHookJson,
   blocksPrompt: true,
   rewriteDecision: undefined,

@@ -137,8 +137,7 @@ export const hermesAgent: CommandHookAgent = {
   settingsFile: (project) =>
     project === undefined ? join(hermesHome(), 'config.yaml') : undefined,
   localSettingsFile: () => undefined,
-  hookFallback: 'exit-2',
-  projectCommand: wrappedHookCommand('hermes-agent', [], 'exit-2'),
+  projectCommand: wrappedHookCommand('hermes-agent'),
   legacyProjectCommands: [],
   projectCommandRoot: (project) => project,
   unapprovedEvents: (command, events) => unapprovedHermesHooks(hermesHome(), command, events),
