@@ -2,6 +2,7 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { installHermesPlugin } from '../../src/host/hermes-agent/plugin-install.js';
 import { jsonLines, tree, tsExtension } from '../support/fixtures.js';
 import { built, root, runProcess } from '../support/run-bin.js';
 import { python } from './python.js';
@@ -206,6 +207,20 @@ describe.runIf(built && python)('the Hermes agent plugin in a stand-in for Herme
         ),
       },
     ]);
+  });
+
+  it('installed into the agent’s home, the plugin runs from there with this package', async () => {
+    const home = homeWith();
+    const { pluginDir } = installHermesPlugin({ hermesHome: home });
+    const { records, code, stderr } = await standIn(
+      [llmCall('add a feature'), toolCall('write', { path: 'src/app.py', content: 'x' }, 'c1')],
+      { home, project: tree({ '.git/HEAD': '' }), plugin: pluginDir },
+    );
+    expect(code, stderr).toBe(0);
+    expect(records[2]?.directive).toMatchObject({
+      action: 'block',
+      message: expect.stringMatching(/^Blocked by workflow-guard/),
+    });
   });
 
   it('without its package the plugin refuses tool calls, saying what is missing and what to do', async () => {
