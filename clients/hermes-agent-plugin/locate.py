@@ -6,8 +6,8 @@ The plugin runs in the Hermes agent's Python process, from one of two places:
    (src/host/hermes-agent/plugin-install.ts): its ``install.json`` names the package's folder and
    the ``node`` that installed it, since a Hermes started from a desktop entry or a service may
    not have that ``node`` on its PATH;
-2. the package's own ``clients/hermes-agent-plugin/`` (a checkout, or a link to it): the package
-   is two folders up.
+2. the package's own ``clients/hermes-agent-plugin/`` (a checkout, or
+   ``$HERMES_HOME/plugins/hermes-extensions`` linked to it): the package is two folders up.
 
 The command is always the package's ``bin/hermes.js`` by path, never ``hermes`` looked up on the
 PATH: that may be the Hermes agent itself.
@@ -19,7 +19,8 @@ import os
 import shutil
 import sys
 
-PLUGIN_DIR = os.path.dirname(os.path.abspath(__file__))
+# Resolved, so that a link to the package's own folder finds the package two folders up.
+PLUGIN_DIR = os.path.dirname(os.path.realpath(__file__))
 INSTALL_RECORD = os.path.join(PLUGIN_DIR, "install.json")
 # What every "cannot find" message ends with: how to get a working install again.
 REINSTALL = (

@@ -1,5 +1,5 @@
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { installHermesPlugin } from '../../src/host/hermes-agent/plugin-install.js';
@@ -221,6 +221,19 @@ describe.runIf(built && python)('the Hermes agent plugin in a stand-in for Herme
       action: 'block',
       message: expect.stringMatching(/^Blocked by workflow-guard/),
     });
+  });
+
+  it('linked into the agent’s home, the plugin finds the package it links to', async () => {
+    const home = homeWith();
+    const plugin = join(home, 'plugins', 'hermes-extensions');
+    mkdirSync(dirname(plugin), { recursive: true });
+    symlinkSync(PLUGIN, plugin);
+    const { records, code, stderr } = await standIn(
+      [llmCall('add a feature'), toolCall('write', { path: 'src/app.py', content: 'x' }, 'c1')],
+      { home, project: tree({ '.git/HEAD': '' }), plugin },
+    );
+    expect(code, stderr).toBe(0);
+    expect(records[2]?.directive?.message).toMatch(/^Blocked by workflow-guard/);
   });
 
   it('without its package the plugin refuses tool calls, saying what is missing and what to do', async () => {
