@@ -91,10 +91,11 @@ class Hooks:
         if self.bridge.has_hook("before_llm_call"):
             sent = directives.wire_messages(kwargs.get("conversation_history"))
             last = sent[-1] if sent else None
-            # The history may or may not hold this turn's message already.
-            if text is not None and not (
-                last and last["role"] == "user" and last["content"] == directives.message_text(user_message)
-            ):
+            # The history may hold this turn's message already; the request carries it as
+            # transform_user_input left it.
+            if last and last["role"] == "user" and last["content"] == directives.message_text(user_message):
+                last["content"] = text if text is not None else last["content"]
+            elif text is not None:
                 sent.append({"role": "user", "content": text})
             params = {"turn_id": turn.bridge_id, "system_prompt": "", "messages": sent, "iteration": 0}
             if kwargs.get("model"):

@@ -195,18 +195,29 @@ describe.runIf(built && python)('the Hermes agent plugin in a stand-in for Herme
     expect(later?.directive).toEqual({ action: null, args: null });
   });
 
-  it('a rewritten request goes to the model as the request to act on', async () => {
-    const { records } = await standIn([llmCall('fix the bug')], {
-      home: homeWith(),
-      project: tree({ '.git/HEAD': '' }),
-    });
-    expect(records[1]?.results).toEqual([
-      {
-        context: expect.stringContaining(
-          'workflow-guard rewrote this request. Treat the request as:\n/start-feature fix the bug',
-        ),
-      },
-    ]);
+  it('a rewritten request goes to the model as the request to act on, and to before_llm_call', async () => {
+    const echo = tsExtension(
+      'echo',
+      // First in the chain, before workflow-guard's own reminder.
+      "hermes.on('before_llm_call', (e) => injectUser('last: ' + e.messages.at(-1)?.content + ' of ' + e.messages.length), { priority: 0 });",
+      "import { injectUser } from 'hermes-extensions';",
+    );
+    const history = [
+      { role: 'user', content: 'hello' },
+      { role: 'assistant', content: 'hi', tool_calls: [] },
+      { role: 'user', content: 'fix the bug' },
+    ];
+    const step = llmCall('fix the bug');
+    const { records, stderr } = await standIn(
+      [{ ...step, kwargs: { ...step.kwargs, conversation_history: history } }],
+      { home: homeWith({ echo }), project: tree({ '.git/HEAD': '' }) },
+    );
+    const context = (records[1]?.results?.[0] as { context?: string } | undefined)?.context;
+    expect(context, stderr).toContain(
+      'workflow-guard rewrote this request. Treat the request as:\n/start-feature fix the bug',
+    );
+    // The history's copy of this turn's message, as transform_user_input left it.
+    expect(context).toContain('last: /start-feature fix the bug of 3');
   });
 
   it('installed into the agent’s home, the plugin runs from there with this package', async () => {
