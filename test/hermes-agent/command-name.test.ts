@@ -3,7 +3,7 @@ import { chmodSync, symlinkSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tree } from '../support/fixtures.js';
-import { installedCopy } from '../support/installed-copy.js';
+import { installedCopy, shippedFiles } from '../support/installed-copy.js';
 import { bin, built, runProcess } from '../support/run-bin.js';
 
 /**
@@ -85,6 +85,18 @@ describe.runIf(built && process.platform !== 'win32')('`hermes` beside the Herme
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("unknown command 'chat'");
     expect((await hermes(path, ['--version'])).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('the package ships the pass-through and the plugin, without Python caches', () => {
+    const files = shippedFiles();
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'bin/agent-command.js',
+        'clients/hermes-agent-plugin/plugin.yaml',
+        'clients/hermes-agent-plugin/__init__.py',
+      ]),
+    );
+    expect(files.filter((file) => file.includes('__pycache__'))).toEqual([]);
   });
 
   it('the agent ended by a signal ends `hermes` by the same signal', async () => {
