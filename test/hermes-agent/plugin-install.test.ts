@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -7,6 +7,7 @@ import {
   PLUGIN_SOURCE,
   uninstallHermesPlugin,
 } from '../../src/host/hermes-agent/plugin-install.js';
+import { hermesPluginStatus } from '../../src/host/hermes-agent/plugin-status.js';
 import { PACKAGE_ROOT } from '../../src/package-root.js';
 import { tree } from '../support/fixtures.js';
 
@@ -135,5 +136,43 @@ describe('installing the Hermes agent plugin', () => {
       if (before === undefined) delete process.env.HERMES_HOME;
       else process.env.HERMES_HOME = before;
     }
+  });
+});
+
+describe('whether the Hermes agent runs the plugin (for doctor)', () => {
+  it('installed, current and enabled: no problems', () => {
+    const home = tree();
+    installHermesPlugin({ hermesHome: home });
+    expect(hermesPluginStatus({ hermesHome: home })).toEqual({
+      pluginDir: join(home, 'plugins/hermes-extensions'),
+      installed: true,
+      enabled: true,
+      problems: [],
+    });
+  });
+
+  it('says what is wrong and what to do: missing, stale, disabled', () => {
+    const missing = hermesPluginStatus({ hermesHome: tree() });
+    expect(missing).toMatchObject({ installed: false, enabled: false });
+    expect(missing.problems[0]).toMatch(/^the plugin is not installed in .*; install it$/);
+
+    const home = tree();
+    const { pluginDir } = installHermesPlugin({ hermesHome: home });
+    const record = JSON.parse(read(join(pluginDir, 'install.json')));
+    writeFileSync(join(pluginDir, 'install.json'), JSON.stringify({ ...record, version: '0.0.1' }));
+    writeFileSync(
+      join(home, 'config.yaml'),
+      'plugins:\n  enabled: [hermes-extensions]\n  disabled: [hermes-extensions]\n',
+    );
+    const status = hermesPluginStatus({ hermesHome: home });
+    expect(status).toMatchObject({ installed: true, enabled: false });
+    expect(status.problems).toEqual([
+      expect.stringMatching(
+        /is of hermes-extensions 0\.0\.1 at .*, not this one .*; install it again$/,
+      ),
+      expect.stringMatching(
+        /^plugins\.disabled of .* names hermes-extensions, so Hermes does not load it/,
+      ),
+    ]);
   });
 });
