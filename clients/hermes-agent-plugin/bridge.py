@@ -2,8 +2,10 @@
 open in it.
 
 The bridge starts at the first hook that needs it, is reused by every later one, and is closed
-when the process exits. A bridge that has exited is started again at the next hook; the turns
-that were open in it are gone, so a session's next hook starts a new one. Hermes runs hook
+when the process exits. A bridge that has exited is started again at the next hook. The turns
+that were open in it lost their state (what their extensions counted or were told), so they are
+not judged afresh: their remaining tool calls are refused, and the session's next user turn
+starts clean. Hermes runs hook
 callbacks on worker threads and tool calls in parallel: the bookkeeping is under one lock, and
 chain calls run outside it (the client interleaves calls of several threads on one process).
 """
@@ -24,14 +26,14 @@ class Unavailable(Exception):
 
 class Turn:
     """A Hermes turn as the bridge knows it. ``refused`` is why every tool call of the turn is
-    refused (its request was blocked, or could not be checked); None while it is not."""
+    refused (its request was blocked or could not be checked, or its bridge exited); None while
+    it is not. ``bridge_id`` is None for a turn that is no longer (or never was) in a bridge."""
 
-    __slots__ = ("bridge_id", "hermes_id", "refused", "generation")
+    __slots__ = ("bridge_id", "hermes_id", "refused")
 
-    def __init__(self, bridge_id, hermes_id, generation, refused=None):
+    def __init__(self, bridge_id, hermes_id, refused=None):
         self.bridge_id = bridge_id
         self.hermes_id = hermes_id
-        self.generation = generation
         self.refused = refused
 
 
@@ -39,7 +41,6 @@ class Bridge:
     def __init__(self):
         self._lock = threading.RLock()
         self._client = None
-        self._generation = 0
         self._turns = {}
         atexit.register(self.close)
 
@@ -51,12 +52,20 @@ class Bridge:
             if self._client is not None and self._client._process.poll() is None:
                 return self._client
             if self._client is not None:
+                code = self._client._process.poll()
                 logger.warning(
                     "hermes-extensions: the bridge process exited (code %s); starting it again",
-                    self._client._process.poll(),
+                    code,
                 )
                 self._client = None
-                self._turns.clear()
+                for turn in self._turns.values():
+                    if turn.refused is None:
+                        turn.refused = (
+                            f"[hermes-extensions] the bridge exited during this turn (code {code}), "
+                            "so its checks lost their state and its remaining tool calls are "
+                            "refused; the next message starts a new turn"
+                        )
+                    turn.bridge_id = None
             try:
                 module = locate.client_module()
                 self._client = module.HermesExtensions(
@@ -66,7 +75,6 @@ class Bridge:
                 raise Unavailable(str(error))
             except Exception as error:  # an OSError starting it, a BridgeError from initialize
                 raise Unavailable(f"the hermes-extensions bridge did not start: {error}")
-            self._generation += 1
             return self._client
 
     def has_hook(self, hook):
@@ -101,14 +109,14 @@ class Bridge:
             if hermes_turn_id:
                 params["turn_id"] = str(hermes_turn_id)
             started = self.call("turn/start", params)
-            turn = Turn(started["turn_id"], hermes_turn_id, self._generation)
+            turn = Turn(started["turn_id"], hermes_turn_id)
             self._turns[session] = turn
             return turn
 
     def refuse_unchecked(self, session, hermes_turn_id, reason):
         """Records a turn that could not be started or checked: its tool calls are refused."""
         with self._lock:
-            self._turns[session] = Turn(None, hermes_turn_id, self._generation, refused=reason)
+            self._turns[session] = Turn(None, hermes_turn_id, refused=reason)
 
     def current(self, session, hermes_turn_id, platform):
         """The session's open turn for ``hermes_turn_id``; a new one when the session has none in
@@ -118,11 +126,12 @@ class Bridge:
             same = turn is not None and (
                 not hermes_turn_id or not turn.hermes_id or turn.hermes_id == hermes_turn_id
             )
-            if same and (turn.bridge_id is None or turn.generation == self._generation):
-                # A live turn, or one refused before it reached the bridge (that stays refused).
-                if turn.bridge_id is None or self._client_alive():
-                    return turn
-            return self.begin(session, hermes_turn_id, platform)
+            if not same:
+                return self.begin(session, hermes_turn_id, platform)
+            if turn.bridge_id is not None and not self._client_alive():
+                # Its bridge exited: noticing it refuses the turn (and starts a new bridge).
+                self.client()
+            return turn
 
     def end(self, session, hermes_turn_id=None):
         """Ends the session's open turn (only if it is ``hermes_turn_id``'s, when that is given)."""
@@ -131,9 +140,7 @@ class Bridge:
             if turn is None or (hermes_turn_id and turn.hermes_id and turn.hermes_id != hermes_turn_id):
                 return
             del self._turns[session]
-            if turn.bridge_id is None or turn.generation != self._generation:
-                return
-            if not self._client_alive():
+            if turn.bridge_id is None or not self._client_alive():
                 return
         try:
             self.call("turn/end", {"turn_id": turn.bridge_id})

@@ -247,6 +247,34 @@ describe.runIf(built && python)('the Hermes agent plugin in a stand-in for Herme
     expect(records[2]?.directive?.message).toMatch(/^Blocked by workflow-guard/);
   });
 
+  it.runIf(process.platform === 'linux')(
+    'a bridge that dies mid-turn: that turn’s calls are refused, the next turn runs in a new bridge',
+    async () => {
+      const next = { ...turn, turn_id: 't2' };
+      const { records, code, stderr } = await standIn(
+        [
+          llmCall('add a feature'),
+          toolCall('read_file', { path: 'a.py' }, 'c1'),
+          { kill_children: true },
+          toolCall('read_file', { path: 'a.py' }, 'c2'),
+          llmCall('add a feature', next),
+          toolCall('write', { path: 'src/app.py', content: 'x' }, 'c3', next),
+        ],
+        { home: homeWith(), project: tree({ '.git/HEAD': '' }) },
+      );
+      expect(code, stderr).toBe(0);
+      const [, , before, killed, after, , later] = records;
+      expect(before?.directive).toEqual({ action: null, args: null });
+      expect(killed).toEqual({ killed: 1 });
+      expect(after?.directive).toMatchObject({
+        action: 'block',
+        message: expect.stringContaining('the bridge exited during this turn'),
+      });
+      expect(stderr).toContain('the bridge process exited');
+      expect(later?.directive?.message).toMatch(/^Blocked by workflow-guard/);
+    },
+  );
+
   it('without its package the plugin refuses tool calls, saying what is missing and what to do', async () => {
     // An installed copy whose package has gone.
     const plugin = join(tree(), 'hermes-extensions');

@@ -7,7 +7,8 @@ argparse as ``hermes <name> …`` does.
 
     python3 stand_in.py PLUGIN_DIR RESULTS_FILE < steps.json
 
-Each step is ``{"hook": NAME, "kwargs": {...}}`` or ``{"cli": [ARG, ...]}``; RESULTS_FILE gets one
+Each step is ``{"hook": NAME, "kwargs": {...}}``, ``{"cli": [ARG, ...]}``, or ``{"kill_children":
+true}`` (the plugin's bridge dies, Linux only); RESULTS_FILE gets one
 JSON line per step. stdout and stderr are the plugin's (its CLI's output, its log).
 """
 
@@ -17,7 +18,9 @@ import importlib.util
 import json
 import logging
 import os
+import signal
 import sys
+import time
 import types
 
 # The hook names Hermes accepts from plugins (hermes_cli.plugins.VALID_HOOKS, as documented).
@@ -133,6 +136,37 @@ def run_cli(ctx, argv):
     return code if isinstance(code, int) else 0
 
 
+def kill_children():
+    """Kills this process's child processes (the plugin's bridge) and waits until each has exited
+    (Linux: read from /proc). How many there were."""
+    children = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == os.getpid():
+            children.append(int(entry))
+    for pid in children:
+        os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    for pid in children:
+        while time.monotonic() < deadline:
+            try:
+                # A zombie whose other threads are gone: its parent can now collect its status.
+                with open(f"/proc/{pid}/stat") as stat:
+                    state = stat.read().rsplit(")", 1)[1].split()[0]
+                if state == "Z" and len(os.listdir(f"/proc/{pid}/task")) <= 1:
+                    break
+            except OSError:
+                break
+            time.sleep(0.02)
+    return len(children)
+
+
 def main():
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(message)s")
     plugin_dir, results_file = sys.argv[1], sys.argv[2]
@@ -149,6 +183,9 @@ def main():
         for step in steps:
             if "cli" in step:
                 record({"cli": run_cli(ctx, step["cli"])})
+                continue
+            if "kill_children" in step:
+                record({"killed": kill_children()})
                 continue
             results = invoke_hook(ctx, step["hook"], step.get("kwargs", {}))
             entry = {"hook": step["hook"], "results": results}
