@@ -37,6 +37,10 @@ OBSERVED = (
     "subagent_stop",
 )
 
+# Left out of every event told: the whole conversation, the largest fields there are, which this
+# package's own hosts do not put in events either (docs/observing.md).
+UNTOLD_FIELDS = ("telemetry_schema_version", "conversation_history", "request_messages")
+
 # Asks waiting for the approval callback, at most this many (a call Hermes never got to is dropped).
 MAX_PENDING_ASKS = 256
 
@@ -193,7 +197,7 @@ class Hooks:
         once)."""
         if event in self._untold:
             return
-        fields = {k: v for k, v in kwargs.items() if k != "telemetry_schema_version"}
+        fields = {k: v for k, v in kwargs.items() if k not in UNTOLD_FIELDS}
         try:
             answer = self.bridge.call("event", {**directives.json_data(fields), "event": event})
         except Unavailable as error:
