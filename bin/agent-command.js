@@ -47,8 +47,24 @@ function isThisPackage(file, own) {
   return false;
 }
 
+/**
+ * How many times a `hermes` of this package has handed a command on, counted down the process
+ * tree: a `hermes` this check cannot tell from the agent's (another copy of this package behind a
+ * wrapper script) would otherwise hand it back and forth for ever. The agent's own child
+ * processes inherit the count, so a few are allowed.
+ */
+const HANDOFFS = 'HERMES_EXTENSIONS_HANDOFFS';
+const MAX_HANDOFFS = 3;
+
 /** The first `hermes` on the PATH that is an executable file and not this package; else undefined. */
 function agentCommand(ownScript) {
+  const handoffs = Number(process.env[HANDOFFS]) || 0;
+  if (handoffs >= MAX_HANDOFFS) {
+    process.stderr.write(
+      `hermes: ${handoffs} commands named hermes handed this command on to each other; answering it here. Run the Hermes agent by its path, or this package as hermes-extensions.\n`,
+    );
+    return undefined;
+  }
   const own = realpathSync(ownScript);
   for (const dir of (process.env.PATH || '').split(delimiter)) {
     if (dir === '') continue;
@@ -72,7 +88,9 @@ function agentCommand(ownScript) {
  * for the agent to decide what an interrupt means; a signal sent to this process alone is passed on.
  */
 function runAgent(command, args) {
-  const child = spawn(command, args, { stdio: 'inherit' });
+  const handoffs = (Number(process.env[HANDOFFS]) || 0) + 1;
+  const env = { ...process.env, [HANDOFFS]: String(handoffs) };
+  const child = spawn(command, args, { stdio: 'inherit', env });
   const forwarded = ['SIGTERM', 'SIGHUP'];
   for (const signal of ['SIGINT', 'SIGQUIT', ...forwarded]) {
     process.on(signal, () => {

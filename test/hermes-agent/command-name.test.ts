@@ -87,6 +87,16 @@ describe.runIf(built && process.platform !== 'win32')('`hermes` beside the Herme
     expect((await hermes(path, ['--version'])).stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 
+  it('a `hermes` that hands the command back is caught: after a few hand-offs this CLI answers', async () => {
+    // A wrapper script that runs this package's `hermes` (a link off the PATH): not recognisable
+    // as this package by its path, it hands every command back.
+    const wrapper = tree({ hermes: `#!/bin/sh\nexec "${join(ourBin(), 'hermes')}" "$@"\n` });
+    chmodSync(join(wrapper, 'hermes'), 0o755);
+    const run = await hermes([ourBin(), wrapper], ['chat']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('handed this command on to each other');
+  });
+
   it('the package ships the pass-through and the plugin, without Python caches', () => {
     const files = shippedFiles();
     expect(files).toEqual(
