@@ -10,7 +10,10 @@ import { python } from './python.js';
 const PLUGIN = join(root, 'clients/hermes-agent-plugin');
 const STAND_IN = join(root, 'test/hermes-agent/stand_in.py');
 
-type Step = { hook: string; kwargs: Record<string, unknown> } | { cli: string[] };
+type Step =
+  | { hook: string; kwargs: Record<string, unknown> }
+  | { cli: string[] }
+  | { kill_children: true };
 interface Record_ {
   hook?: string;
   results?: unknown[];
