@@ -68,7 +68,7 @@ class Hooks:
         try:
             turn = self.bridge.begin(session, turn_id, kwargs.get("platform"))
             context = self._check_request(turn, kwargs)
-        except Unavailable as error:
+        except Exception as error:  # Unavailable, or a fault here: Hermes would let the turn run
             self._warn(f"pre_llm_call: {error}")
             reason = directives.unchecked_reason(error)
             if turn is not None:
@@ -97,11 +97,17 @@ class Hooks:
             last = sent[-1] if sent else None
             # The history may hold this turn's message already; the request carries it as
             # transform_user_input left it.
-            if last and last["role"] == "user" and last["content"] == directives.message_text(user_message):
-                last["content"] = text if text is not None else last["content"]
+            original = directives.message_text(user_message)
+            if last and last["role"] == "user" and last["content"] == original:
+                last["content"] = text if text is not None else original
             elif text is not None:
                 sent.append({"role": "user", "content": text})
-            params = {"turn_id": turn.bridge_id, "system_prompt": "", "messages": sent, "iteration": 0}
+            params = {
+                "turn_id": turn.bridge_id,
+                "system_prompt": "",
+                "messages": sent,
+                "iteration": 0,
+            }
             if kwargs.get("model"):
                 params["model"] = str(kwargs["model"])
             outcome = self.bridge.call("before_llm_call", params)
@@ -133,18 +139,22 @@ class Hooks:
                 )
             if not self.bridge.has_hook("intercept_tool_call"):
                 return None
-            params = {"turn_id": turn.bridge_id, "tool_name": str(kwargs.get("tool_name") or ""), "tool_args": directives.json_data(args)}
+            params = {
+                "turn_id": turn.bridge_id,
+                "tool_name": str(kwargs.get("tool_name") or ""),
+                "tool_args": directives.json_data(args),
+            }
             for key in ("tool_call_id", "task_id"):
                 if kwargs.get(key):
                     params[key] = str(kwargs[key])
             outcome = self.bridge.call("intercept_tool_call", params)
-        except Unavailable as error:
+            directive = directives.tool_call_directive(outcome, args)
+        except Exception as error:  # Unavailable, or an answer this plugin cannot read
             return directives.block(
                 f"{directives.TAG} could not check this tool call, so it is refused: {error}. "
                 "Run `hermes extensions doctor` to see what is wrong; tool calls are refused "
                 "until hermes-extensions can check them."
             )
-        directive = directives.tool_call_directive(outcome, args)
         if directive is None or directive["action"] == "modify":
             if outcome.get("ask"):
                 self._keep_ask(kwargs, outcome["ask"])
