@@ -1,5 +1,5 @@
-"""A stand-in for the Hermes agent's plugin host, written from its documented plugin API (the
-plugin guide and the hook catalog of Hermes' docs), standard library only: it loads a plugin
+"""A stand-in for the Hermes agent's plugin host, written from its documented plugin API,
+standard library only: it loads a plugin
 folder as Hermes does (``plugin.yaml`` beside an ``__init__.py`` imported as the package
 ``hermes_plugins.<slug>``, then ``register(ctx)``), fires hooks with keyword arguments, resolves
 ``pre_tool_call`` answers as Hermes documents them, and runs a plugin's CLI command through
@@ -23,7 +23,7 @@ import sys
 import time
 import types
 
-# The hook names Hermes accepts from plugins (hermes_cli.plugins.VALID_HOOKS, as documented).
+# The hook names the Hermes agent accepts from plugins, as it documents them.
 VALID_HOOKS = {
     "pre_tool_call", "post_tool_call", "transform_terminal_output", "transform_tool_result",
     "transform_llm_output", "pre_llm_call", "post_llm_call", "on_stream_start", "on_stream_delta",
