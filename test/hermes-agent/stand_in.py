@@ -1,15 +1,14 @@
 """A stand-in for the Hermes agent's plugin host, written from its documented plugin API,
-standard library only: it loads a plugin
-folder as Hermes does (``plugin.yaml`` beside an ``__init__.py`` imported as the package
-``hermes_plugins.<slug>``, then ``register(ctx)``), fires hooks with keyword arguments, resolves
-``pre_tool_call`` answers as Hermes documents them, and runs a plugin's CLI command through
-argparse as ``hermes <name> …`` does.
+standard library only: it loads a plugin folder as Hermes does (``plugin.yaml`` beside an
+``__init__.py`` imported as the package ``hermes_plugins.<slug>``, then ``register(ctx)``), fires
+hooks with keyword arguments, resolves ``pre_tool_call`` answers as Hermes documents them, and
+runs a plugin's CLI command through argparse as ``hermes <name> …`` does.
 
     python3 stand_in.py PLUGIN_DIR RESULTS_FILE < steps.json
 
-Each step is ``{"hook": NAME, "kwargs": {...}}``, ``{"cli": [ARG, ...]}``, or ``{"kill_children":
-true}`` (the plugin's bridge dies, Linux only); RESULTS_FILE gets one
-JSON line per step. stdout and stderr are the plugin's (its CLI's output, its log).
+Each step is ``{"hook": NAME, "kwargs": {...}}``, ``{"cli": [ARG, ...]}``, or
+``{"kill_children": true}`` (the plugin's bridge dies; Linux only). RESULTS_FILE gets one JSON
+line per step; stdout and stderr are the plugin's (its CLI's output, its log).
 """
 
 import argparse
