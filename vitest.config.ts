@@ -41,6 +41,8 @@ const PROCESS_TABLES = [
   'extensions/workflow-guard/sandbox*.test.ts',
   'test/demo/**/*.test.ts',
   'test/readme/{quickstart,typecheck,examples-run}.test.ts',
+  // The Hermes agent's plugin in its Python stand-in, and the `hermes` command beside the agent's.
+  'test/hermes-agent/{plugin,command-name}.test.ts',
 ];
 
 export default defineConfig({

@@ -3,7 +3,7 @@
 // CommonJS (bin/package.json), so that a hook call the warm daemon answers never starts Node's
 // ES module loader: about a tenth of a bare Node start (BENCHMARKS.md, "Hook call").
 const { existsSync } = require('node:fs');
-const { join } = require('node:path');
+const { basename, join } = require('node:path');
 
 const root = join(__dirname, '..');
 const dist = join(root, 'dist');
@@ -59,12 +59,37 @@ function daemonClient() {
   return undefined;
 }
 
+/**
+ * This package's own top-level commands: decided from the first word alone, so a hook call never
+ * looks at the PATH. Run as `hermes`, anything else (no arguments, which starts the agent's chat,
+ * `--help`, `--version`, the short forms such as `hermes list`) belongs to the Hermes agent's
+ * `hermes` when one is installed (bin/agent-command.js); run as `hermes-extensions`, or by its
+ * path, everything is this package's.
+ */
+const OWN_COMMANDS = new Set(['extensions', 'hook', 'daemon', 'demo']);
+
+function agentCommand() {
+  if (OWN_COMMANDS.has(args[0])) return undefined;
+  if (
+    basename(process.argv[1] ?? '') !== 'hermes' &&
+    !/^hermes\.(cmd|exe|bat)$/i.test(basename(process.argv[1] ?? ''))
+  )
+    return undefined;
+  return require('./agent-command.js').agentCommand(__filename);
+}
+
+const agent = agentCommand();
 const client =
+  agent === undefined &&
   args.length === 2 &&
   args[0] === 'hook' &&
   ['claude-code', 'codex', 'hermes-agent', 'cursor', 'antigravity'].includes(args[1]) &&
   daemonClient();
 
-(client ? hook(args[1], client) : cli().then(({ main }) => main(args))).then((code) => {
-  process.exitCode = code;
-});
+if (agent !== undefined) {
+  require('./agent-command.js').runAgent(agent, args);
+} else {
+  (client ? hook(args[1], client) : cli().then(({ main }) => main(args))).then((code) => {
+    process.exitCode = code;
+  });
+}

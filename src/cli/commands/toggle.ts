@@ -11,12 +11,12 @@ import { hermesCommand } from '../../command-name.js';
 import { findProjectConfig } from '../../config/find-project-config.js';
 import { findProjectRoot } from '../../config/locations.js';
 import { didYouMean } from '../../config/suggest.js';
+import { editYamlList } from '../../config/yaml-list.js';
 import { insideRelative } from '../../fs/paths.js';
 import { untrustedStanding, whyUntrusted } from '../../trust/project-trust.js';
 import { type TrustedEdit, writeTrustedEdit } from '../../trust/trusted-edit.js';
 import { type CommandContext, loadForCommand } from '../context.js';
 import { CliError, type Io } from '../io.js';
-import { editDisabledList } from './toggle/disabled-list.js';
 
 /**
  * `hermes extensions enable|disable NAME [--project]`: edits `extensions.disabled` in
@@ -50,9 +50,14 @@ export async function toggleCommand(
     // A read error does not name the file (EISDIR): this does.
     throw new CliError(`cannot read ${file}: ${(error as Error).message.split('\n')[0]}`, 2);
   }
-  let edit: ReturnType<typeof editDisabledList>;
+  let edit: ReturnType<typeof editYamlList>;
   try {
-    edit = editDisabledList(previous?.toString('utf8') ?? '', name, enable);
+    edit = editYamlList(
+      previous?.toString('utf8') ?? '',
+      ['extensions', 'disabled'],
+      name,
+      !enable,
+    );
   } catch (error) {
     throw new CliError(`cannot edit ${file}: ${(error as Error).message}`, 2);
   }

@@ -1,47 +1,57 @@
 import { isDeepStrictEqual } from 'node:util';
 import { type Document, isMap, isScalar, isSeq, type Node, parseDocument, stringify } from 'yaml';
 
-/** `extensions.disabled` as a YAML text has it: a list, or nothing. */
+/** A list of names in a YAML config, after an edit. */
 export interface Edited {
-  /** Whether the name was added (disable) or removed (enable). */
+  /** Whether the name was added or removed (false: it was, or was not, there already). */
   changed: boolean;
   text: string;
 }
 
-const PATH = ['extensions', 'disabled'] as const;
+/** Where the list is: a key of a top-level section (`extensions.disabled`, `plugins.enabled`). */
+export type ListPath = readonly [section: string, key: string];
 
 /**
- * Adds `name` to `extensions.disabled` of a YAML config (or removes it, `enable`), changing only
+ * Adds `name` to the list at `path` of a YAML config (or removes it, `add` false), changing only
  * the lines of that list: everything else — comments and their spacing, flow or block style,
  * quoting, order — stays byte for byte. The edit is checked by parsing it again; where the
  * layout is one this does not edit in place (a list with comments inside its brackets, several
  * documents), the yaml library writes the document instead, keeping comments and flow lists.
- * Throws on a text that does not parse.
+ * A value at `path` that is not a list is replaced by one. Throws on a text that does not parse.
+ * `hermes extensions enable|disable` edit `extensions.disabled` with it, the Hermes agent
+ * plugin's installer `plugins.enabled`.
  */
-export function editDisabledList(text: string, name: string, enable: boolean): Edited {
+export function editYamlList(text: string, path: ListPath, name: string, add: boolean): Edited {
   const document = parseDocument(text);
   const problem = document.errors[0];
   if (problem) throw new Error(problem.message);
-  const current = document.getIn(PATH, true) as Node | undefined;
-  const disabled = isSeq(current) ? (current.toJSON() as unknown[]) : [];
-  const changed = enable ? disabled.includes(name) : !disabled.includes(name);
+  const current = document.getIn(path, true) as Node | undefined;
+  const names = isSeq(current) ? (current.toJSON() as unknown[]) : [];
+  const changed = add ? !names.includes(name) : names.includes(name);
   if (!changed) return { changed, text };
   const expected = document.clone();
-  const list = expected.getIn(PATH, true);
+  const list = expected.getIn(path, true);
   if (isSeq(list)) {
-    if (enable) list.delete(disabled.indexOf(name));
-    else list.add(name);
+    if (add) list.add(name);
+    else list.delete(names.indexOf(name));
   } else {
-    expected.setIn(PATH, expected.createNode([name]));
+    expected.setIn(path, expected.createNode([name]));
   }
-  const spliced = enable ? removeItem(text, document, name) : addItem(text, document, name);
+  const spliced = add
+    ? addItem(text, document, path, name)
+    : removeItem(text, document, path, name);
   if (spliced !== undefined && sameData(spliced, expected)) return { changed, text: spliced };
   return { changed, text: expected.toString({ flowCollectionPadding: false }) };
 }
 
-function addItem(text: string, document: Document, name: string): string | undefined {
+function addItem(
+  text: string,
+  document: Document,
+  path: ListPath,
+  name: string,
+): string | undefined {
   const item = stringify(name).trimEnd();
-  const list = document.getIn(PATH, true) as Node | undefined;
+  const list = document.getIn(path, true) as Node | undefined;
   if (isSeq(list) && list.range) {
     const items = list.items as Node[];
     if (list.flow) {
@@ -60,10 +70,11 @@ function addItem(text: string, document: Document, name: string): string | undef
     return insertLine(text, lineEnd(text, last.range[1]), `${prefix}${item}`);
   }
   if (list !== undefined) return undefined;
-  const section = document.get('extensions', true) as Node | undefined;
+  const [sectionKey, listKey] = path;
+  const section = document.get(sectionKey, true) as Node | undefined;
   if (section === undefined) {
     if (!isMap(document.contents) && document.contents !== null) return undefined;
-    return `${withNewline(text)}extensions:\n  disabled:\n    - ${item}\n`;
+    return `${withNewline(text)}${sectionKey}:\n  ${listKey}:\n    - ${item}\n`;
   }
   if (!isMap(section) || section.flow || !section.range) return undefined;
   const firstKey = section.items[0]?.key as Node | undefined;
@@ -73,12 +84,17 @@ function addItem(text: string, document: Document, name: string): string | undef
   return insertLine(
     text,
     lineEnd(text, section.range[2] - 1),
-    `${indent}disabled:\n${indent}  - ${item}`,
+    `${indent}${listKey}:\n${indent}  - ${item}`,
   );
 }
 
-function removeItem(text: string, document: Document, name: string): string | undefined {
-  const list = document.getIn(PATH, true) as Node | undefined;
+function removeItem(
+  text: string,
+  document: Document,
+  path: ListPath,
+  name: string,
+): string | undefined {
+  const list = document.getIn(path, true) as Node | undefined;
   if (!isSeq(list) || !list.range) return undefined;
   const items = list.items as Node[];
   const index = (list.toJSON() as unknown[]).indexOf(name);
@@ -96,18 +112,18 @@ function removeItem(text: string, document: Document, name: string): string | un
   if (!/^\s*-\s+$/.test(text.slice(from, node.range[0]))) return undefined;
   const rest = text.slice(lineEnd(text, node.range[1]));
   if (items.length > 1) return text.slice(0, from) + rest;
-  // The last item: the list becomes `disabled: []`, on the key's line, before its comment.
-  const keyEnd = keyOf(document)?.range?.[1];
+  // The last item: the list becomes `key: []`, on the key's line, before its comment.
+  const keyEnd = keyOf(document, path)?.range?.[1];
   const colon = keyEnd === undefined ? -1 : text.indexOf(':', keyEnd);
   if (colon === -1 || colon > from) return undefined;
   return `${text.slice(0, colon + 1)} []${text.slice(colon + 1, from)}${rest}`;
 }
 
-/** The `disabled` key of the `extensions` section. */
-function keyOf(document: Document): Node | undefined {
-  const section = document.get('extensions', true);
+/** The list's key in its section. */
+function keyOf(document: Document, [sectionKey, listKey]: ListPath): Node | undefined {
+  const section = document.get(sectionKey, true);
   if (!isMap(section)) return undefined;
-  const pair = section.items.find((p) => isScalar(p.key) && p.key.value === 'disabled');
+  const pair = section.items.find((p) => isScalar(p.key) && p.key.value === listKey);
   return pair?.key as Node | undefined;
 }
 

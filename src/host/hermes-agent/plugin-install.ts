@@ -1,0 +1,143 @@
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { basename, join } from 'node:path';
+import { hermesHome } from '../../config/locations.js';
+import { PACKAGE_ROOT, packageVersion } from '../../package-root.js';
+import { editPluginList, type PluginList } from './plugin-config.js';
+
+/** The plugin's name: its folder under `plugins/`, its `plugin.yaml` name, its config entry. */
+export const HERMES_PLUGIN_NAME = 'hermes-extensions';
+
+/** The plugin as this package ships it. */
+export const PLUGIN_SOURCE = join(PACKAGE_ROOT, 'clients', 'hermes-agent-plugin');
+
+/** Written beside the copied plugin: where its package is, and that this package wrote it. */
+const RECORD = 'install.json';
+
+export interface HermesPluginOptions {
+  /**
+   * The Hermes agent's home: where its `plugins/` and `config.yaml` are. Default: the agent's
+   * own rule, `$HERMES_HOME`, else `~/.hermes` (`hermesAgentHome`).
+   */
+  hermesHome?: string;
+}
+
+export interface HermesPluginInstall {
+  /** The plugin's folder, `<home>/plugins/hermes-extensions`. */
+  pluginDir: string;
+  configFile: string;
+  /** Whether `plugins.enabled` had to be changed (false: it was enabled already). */
+  enabled: boolean;
+  /** Whether the name was taken out of `plugins.disabled`, where it would have won. */
+  undisabled: boolean;
+}
+
+export interface HermesPluginUninstall {
+  pluginDir: string;
+  configFile: string;
+  /** Whether there was a plugin folder to remove. */
+  removed: boolean;
+  /** Whether `plugins.enabled` named it. */
+  disabled: boolean;
+}
+
+/**
+ * The Hermes agent's home. It follows the same variable and default as this package's own home
+ * (`hermesHome` in src/config/locations.ts) on purpose: the spec this package implements puts
+ * its `extensions:` section in the agent's config.yaml, so by default the two are one folder —
+ * the agent reads `plugins/` and `plugins.enabled` there, this package `extensions/` and
+ * `extensions:`. They are told apart by name, not by place: code that means the agent's
+ * (the plugin's folder, `plugins.enabled`) asks this function, code that means ours asks
+ * `hermesHome`; the plugin's bridge, started by the agent, inherits its `HERMES_HOME`, so both
+ * keep meaning the same folder inside Hermes.
+ */
+export function hermesAgentHome(home?: string): string {
+  return hermesHome(home);
+}
+
+/**
+ * Installs the plugin into the Hermes agent: copies `clients/hermes-agent-plugin/` to
+ * `<home>/plugins/hermes-extensions/` (replacing an earlier copy of this package's, so an upgrade
+ * is an install), records this package's folder and this Node there (install.json: a Hermes
+ * started outside a shell may not have `node` on its PATH), and adds the plugin to
+ * `plugins.enabled` of `<home>/config.yaml`, taking it out of `plugins.disabled` (which would
+ * win), keeping the rest of the file. A folder of that name that this package did not write is
+ * left alone, with an error saying so.
+ */
+export function installHermesPlugin(options: HermesPluginOptions = {}): HermesPluginInstall {
+  const home = hermesAgentHome(options.hermesHome);
+  const pluginDir = join(home, 'plugins', HERMES_PLUGIN_NAME);
+  refuseForeign(pluginDir);
+  rmSync(pluginDir, { recursive: true, force: true });
+  mkdirSync(pluginDir, { recursive: true });
+  cpSync(PLUGIN_SOURCE, pluginDir, {
+    recursive: true,
+    filter: (source) => basename(source) !== '__pycache__' && basename(source) !== RECORD,
+  });
+  const record = {
+    installed_by: HERMES_PLUGIN_NAME,
+    version: packageVersion(),
+    package_root: PACKAGE_ROOT,
+    node: process.execPath,
+  };
+  writeFileSync(join(pluginDir, RECORD), `${JSON.stringify(record, null, 2)}\n`);
+  const configFile = join(home, 'config.yaml');
+  const enabled = editConfig(configFile, 'enabled', true);
+  const undisabled = editConfig(configFile, 'disabled', false);
+  return { pluginDir, configFile, enabled, undisabled };
+}
+
+/**
+ * Removes the plugin: its folder (only one this package wrote) and its `plugins.enabled` entry;
+ * everything else in config.yaml stays.
+ */
+export function uninstallHermesPlugin(options: HermesPluginOptions = {}): HermesPluginUninstall {
+  const home = hermesAgentHome(options.hermesHome);
+  const pluginDir = join(home, 'plugins', HERMES_PLUGIN_NAME);
+  refuseForeign(pluginDir);
+  const removed = existsSync(pluginDir);
+  rmSync(pluginDir, { recursive: true, force: true });
+  const configFile = join(home, 'config.yaml');
+  const disabled = existsSync(configFile) && editConfig(configFile, 'enabled', false);
+  return { pluginDir, configFile, removed, disabled };
+}
+
+/** Whether `pluginDir` holds a plugin this package installed (its install.json says so). */
+export function isOurPlugin(pluginDir: string): boolean {
+  try {
+    const record = JSON.parse(readFileSync(join(pluginDir, RECORD), 'utf8')) as {
+      installed_by?: unknown;
+    };
+    return record.installed_by === HERMES_PLUGIN_NAME;
+  } catch {
+    return false;
+  }
+}
+
+function refuseForeign(pluginDir: string): void {
+  let stat: ReturnType<typeof lstatSync>;
+  try {
+    stat = lstatSync(pluginDir);
+  } catch {
+    return;
+  }
+  if (stat.isDirectory() && isOurPlugin(pluginDir)) return;
+  throw new Error(
+    `${pluginDir} is there and was not installed by hermes-extensions (no ${RECORD} of ours); ` +
+      'move it away (or remove it) and install again',
+  );
+}
+
+function editConfig(file: string, list: PluginList, add: boolean): boolean {
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const edit = editPluginList(text, file, list, HERMES_PLUGIN_NAME, add);
+  if (edit.changed) writeFileSync(file, edit.text);
+  return edit.changed;
+}

@@ -1,0 +1,84 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isMap, isSeq, parseDocument } from 'yaml';
+import { PACKAGE_ROOT, packageVersion } from '../../package-root.js';
+import {
+  HERMES_PLUGIN_NAME,
+  type HermesPluginOptions,
+  hermesAgentHome,
+  isOurPlugin,
+} from './plugin-install.js';
+
+export interface HermesPluginStatus {
+  pluginDir: string;
+  /** A plugin folder of this package's is there. */
+  installed: boolean;
+  /** `plugins.enabled` names it and `plugins.disabled` does not: Hermes loads it. */
+  enabled: boolean;
+  /** What is wrong, each with what to do; empty when the plugin is installed, current and on. */
+  problems: string[];
+}
+
+/**
+ * Whether the Hermes agent runs this package's plugin, for `doctor`: installed by this package,
+ * of this version and this package's folder (an older copy keeps running older plugin code, and
+ * a copy of another install starts that install's bridge), and enabled in config.yaml.
+ */
+export function hermesPluginStatus(options: HermesPluginOptions = {}): HermesPluginStatus {
+  const home = hermesAgentHome(options.hermesHome);
+  const pluginDir = join(home, 'plugins', HERMES_PLUGIN_NAME);
+  const configFile = join(home, 'config.yaml');
+  const problems: string[] = [];
+  const installed = isOurPlugin(pluginDir);
+  if (!installed) {
+    problems.push(
+      existsSync(pluginDir)
+        ? `${pluginDir} is not the plugin of hermes-extensions; move it away, then install the plugin`
+        : `the plugin is not installed in ${pluginDir}; install it`,
+    );
+  } else {
+    const record = JSON.parse(readFileSync(join(pluginDir, 'install.json'), 'utf8')) as {
+      version?: unknown;
+      package_root?: unknown;
+    };
+    if (record.package_root !== PACKAGE_ROOT || record.version !== packageVersion()) {
+      problems.push(
+        `the plugin in ${pluginDir} is of hermes-extensions ${String(record.version)} at ${String(record.package_root)}, not this one (${packageVersion()} at ${PACKAGE_ROOT}); install it again`,
+      );
+    }
+  }
+  const lists = pluginLists(configFile);
+  const enabled =
+    lists.enabled.includes(HERMES_PLUGIN_NAME) && !lists.disabled.includes(HERMES_PLUGIN_NAME);
+  if (lists.problem !== undefined) problems.push(lists.problem);
+  else if (lists.disabled.includes(HERMES_PLUGIN_NAME))
+    problems.push(
+      `plugins.disabled of ${configFile} names ${HERMES_PLUGIN_NAME}, so Hermes does not load it; install the plugin again, or run: hermes plugins enable ${HERMES_PLUGIN_NAME}`,
+    );
+  else if (!enabled)
+    problems.push(
+      `plugins.enabled of ${configFile} does not name ${HERMES_PLUGIN_NAME}, so Hermes does not load it; install the plugin again, or run: hermes plugins enable ${HERMES_PLUGIN_NAME}`,
+    );
+  return { pluginDir, installed, enabled, problems };
+}
+
+function pluginLists(file: string): { enabled: unknown[]; disabled: unknown[]; problem?: string } {
+  const none = { enabled: [], disabled: [] };
+  if (!existsSync(file)) return none;
+  let document: ReturnType<typeof parseDocument>;
+  try {
+    document = parseDocument(readFileSync(file, 'utf8'));
+  } catch (error) {
+    return { ...none, problem: `cannot read ${file}: ${(error as Error).message}` };
+  }
+  if (document.errors[0])
+    return { ...none, problem: `${file} is not valid YAML (${document.errors[0].message})` };
+  const plugins = document.get('plugins', true);
+  if (plugins != null && !isMap(plugins))
+    return { ...none, problem: `plugins in ${file} is not a mapping` };
+  const list = (key: string) => {
+    const node = document.getIn(['plugins', key], true);
+    return isSeq(node) ? (node.toJSON() as unknown[]) : [];
+  };
+  return { enabled: list('enabled'), disabled: list('disabled') };
+}

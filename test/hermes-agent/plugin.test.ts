@@ -1,0 +1,315 @@
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { installHermesPlugin } from '../../src/host/hermes-agent/plugin-install.js';
+import { jsonLines, tree, tsExtension } from '../support/fixtures.js';
+import { built, root, runProcess } from '../support/run-bin.js';
+import { python } from './python.js';
+
+const PLUGIN = join(root, 'clients/hermes-agent-plugin');
+const STAND_IN = join(root, 'test/hermes-agent/stand_in.py');
+
+type Step =
+  | { hook: string; kwargs: Record<string, unknown> }
+  | { cli: string[] }
+  | { kill_children: true };
+interface Record_ {
+  hook?: string;
+  results?: unknown[];
+  directive?: { action: string | null; message?: string; rule_key?: string; args?: unknown };
+  cli?: number;
+  registered?: Record<string, number>;
+  problems?: string[];
+}
+
+/**
+ * The plugin in the stand-in for Hermes' plugin host (stand_in.py), with a real bridge from this
+ * checkout's dist/, in `project` under `home` ($HERMES_HOME): each step's record, and the output.
+ */
+async function standIn(steps: Step[], options: { home: string; project: string; plugin?: string }) {
+  const results = join(tree(), 'results.jsonl');
+  const run = await runProcess('python3', [STAND_IN, options.plugin ?? PLUGIN, results], {
+    cwd: options.project,
+    stdin: JSON.stringify(steps),
+    env: { HERMES_HOME: options.home, HOME: options.home, HERMES_TRUST_PROJECT: '' },
+  });
+  return { ...run, records: jsonLines(results) as Record_[] };
+}
+
+const turn = { session_id: 's1', turn_id: 't1', platform: 'cli' };
+const llmCall = (userMessage: string, ids = turn) => ({
+  hook: 'pre_llm_call',
+  kwargs: {
+    ...ids,
+    user_message: userMessage,
+    conversation_history: [],
+    is_first_turn: true,
+    model: 'test/model',
+    task_id: '',
+  },
+});
+const toolCall = (toolName: string, args: Record<string, unknown>, id: string, ids = turn) => ({
+  hook: 'pre_tool_call',
+  kwargs: { ...ids, tool_name: toolName, args, task_id: '', tool_call_id: id },
+});
+
+/** A home with `extensions` of its own, and workflow-guard configured unless `guarded` is false. */
+function homeWith(extensions: Record<string, string> = {}, guarded = true): string {
+  const guard = join(root, 'extensions/workflow-guard');
+  return tree({
+    'config.yaml': `model: some/model\nextensions:\n  paths: [${guarded ? JSON.stringify(guard) : ''}]\n`,
+    ...Object.fromEntries(
+      Object.entries(extensions).map(([name, body]) => [`extensions/${name}.ts`, body]),
+    ),
+  });
+}
+
+const observer = (file: string) =>
+  tsExtension(
+    'observer',
+    `hermes.observe('post_tool_call', (e) => appendFileSync(${JSON.stringify(file)}, JSON.stringify(e) + '\\n'));`,
+    "import { appendFileSync } from 'node:fs';",
+  );
+
+const asker = tsExtension(
+  'asker',
+  `hermes.on('intercept_tool_call', (e) => e.toolName === 'terminal' ? ask('runs a shell command') : undefined);
+   hermes.on('intercept_tool_call', (e) => rewrite({ ...e.toolArgs, command: 'echo safe' }), { tools: ['terminal'] });
+   hermes.on('intercept_tool_call', (e) => rewrite({ url: e.toolArgs.url }), { tools: ['fetch'] });
+   hermes.on('transform_user_input', (e) => e.userMessage.startsWith('drop') ? block('dropping tables is not allowed') : undefined);
+   hermes.on('before_llm_call', () => injectUser('Keep changes small.'));`,
+  "import { ask, rewrite, injectUser } from 'hermes-extensions';",
+);
+
+describe.runIf(built && python)('the Hermes agent plugin in a stand-in for Hermes', () => {
+  it('registers only hooks Hermes knows, as plugin.yaml declares, and no transform_tool_result', async () => {
+    const { records, code, stderr } = await standIn([], { home: homeWith(), project: tree() });
+    expect(code, stderr).toBe(0);
+    const [registration] = records;
+    expect(registration?.problems).toEqual([]);
+    const manifest = parse(readFileSync(join(PLUGIN, 'plugin.yaml'), 'utf8'));
+    expect(Object.keys(registration?.registered ?? {}).sort()).toEqual(
+      [...manifest.provides_hooks].sort(),
+    );
+    expect(registration?.registered).not.toHaveProperty('transform_tool_result');
+    expect(manifest.name).toBe('hermes-extensions');
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    expect(manifest.version).toBe(pkg.version);
+  });
+
+  it('workflow-guard refuses an edit before a plan; the plan passes; post_tool_call reaches observers', async () => {
+    const project = tree({ '.git/HEAD': '' });
+    const events = join(tree(), 'events.jsonl');
+    const home = homeWith({ observer: observer(events) });
+    const { records, code, stderr } = await standIn(
+      [
+        llmCall('add a feature'),
+        toolCall('write', { path: 'src/app.py', content: 'x' }, 'c1'),
+        toolCall('write', { path: 'plans/active/plan.md', content: '1. do it' }, 'c2'),
+        {
+          hook: 'post_tool_call',
+          kwargs: {
+            ...turn,
+            tool_name: 'write',
+            args: { path: 'plans/active/plan.md' },
+            result: '{"ok": true}',
+            tool_call_id: 'c2',
+            duration_ms: 3,
+            status: 'ok',
+          },
+        },
+        { hook: 'post_llm_call', kwargs: { ...turn, assistant_response: 'done' } },
+      ],
+      { home, project },
+    );
+    expect(code, stderr).toBe(0);
+    const [, llm, refused, allowed] = records;
+    // workflow-guard tells the model to plan first, as context on the user's message.
+    expect(llm?.results).toEqual([{ context: expect.stringContaining('No plan exists yet') }]);
+    expect(refused?.directive).toMatchObject({
+      action: 'block',
+      message: expect.stringMatching(/^Blocked by workflow-guard: write would write src\/app\.py/),
+    });
+    expect(allowed?.directive).toEqual({ action: null, args: null });
+    expect(jsonLines(events)).toEqual([
+      expect.objectContaining({
+        event: 'post_tool_call',
+        tool_name: 'write',
+        tool_call_id: 'c2',
+        status: 'ok',
+        session_id: 's1',
+        turn_id: 't1',
+      }),
+    ]);
+  });
+
+  it('a rewrite is a modify, an ask an approve Hermes asks the person about, a dropped argument a block', async () => {
+    const { records, code, stderr } = await standIn(
+      [
+        llmCall('tidy up'),
+        toolCall('terminal', { command: 'rm -rf build', timeout: 5 }, 'c1'),
+        toolCall('fetch', { url: 'https://example.com', headers: { a: '1' } }, 'c2'),
+      ],
+      { home: homeWith({ asker }, false), project: tree({ '.git/HEAD': '' }) },
+    );
+    expect(code, stderr).toBe(0);
+    const [, llm, terminal, fetch] = records;
+    expect(llm?.results).toEqual([{ context: expect.stringContaining('Keep changes small.') }]);
+    // The command rewritten, the other argument kept, and the person asked about it.
+    expect(terminal?.directive).toEqual({
+      action: 'approve',
+      message: 'asker: runs a shell command',
+      rule_key: 'hermes-extensions:asker:terminal',
+      args: { command: 'echo safe', timeout: 5 },
+    });
+    // Hermes merges a modify over the call's arguments: one that drops `headers` cannot be made.
+    expect(fetch?.directive).toMatchObject({
+      action: 'block',
+      message: expect.stringContaining('asker rewrote this call without the argument(s) headers'),
+    });
+  });
+
+  it('a blocked request refuses every tool call of its turn, and the next turn starts afresh', async () => {
+    const next = { ...turn, turn_id: 't2' };
+    const { records, code, stderr } = await standIn(
+      [
+        llmCall('drop the users table'),
+        toolCall('read', { path: 'a.py' }, 'c1'),
+        llmCall('read a.py', next),
+        toolCall('read', { path: 'a.py' }, 'c2', next),
+      ],
+      { home: homeWith({ asker }), project: tree({ '.git/HEAD': '' }) },
+    );
+    expect(code, stderr).toBe(0);
+    const [, refused, call, , later] = records;
+    expect(refused?.results).toEqual([
+      {
+        context: expect.stringMatching(
+          /refused by asker: dropping tables is not allowed\nDo not carry it out/,
+        ),
+      },
+    ]);
+    expect(call?.directive).toEqual({
+      action: 'block',
+      message: 'dropping tables is not allowed',
+      args: null,
+    });
+    expect(later?.directive).toEqual({ action: null, args: null });
+  });
+
+  it('a rewritten request goes to the model as the request to act on, and to before_llm_call', async () => {
+    const echo = tsExtension(
+      'echo',
+      // First in the chain, before workflow-guard's own reminder.
+      "hermes.on('before_llm_call', (e) => injectUser('last: ' + e.messages.at(-1)?.content + ' of ' + e.messages.length), { priority: 0 });",
+      "import { injectUser } from 'hermes-extensions';",
+    );
+    const history = [
+      { role: 'user', content: 'hello' },
+      { role: 'assistant', content: 'hi', tool_calls: [] },
+      { role: 'user', content: 'fix the bug' },
+    ];
+    const step = llmCall('fix the bug');
+    const { records, stderr } = await standIn(
+      [{ ...step, kwargs: { ...step.kwargs, conversation_history: history } }],
+      { home: homeWith({ echo }), project: tree({ '.git/HEAD': '' }) },
+    );
+    const context = (records[1]?.results?.[0] as { context?: string } | undefined)?.context;
+    expect(context, stderr).toContain(
+      'workflow-guard rewrote this request. Treat the request as:\n/start-feature fix the bug',
+    );
+    // The history's copy of this turn's message, as transform_user_input left it.
+    expect(context).toContain('last: /start-feature fix the bug of 3');
+  });
+
+  it('installed into the agent’s home, the plugin runs from there with this package', async () => {
+    const home = homeWith();
+    const { pluginDir } = installHermesPlugin({ hermesHome: home });
+    const { records, code, stderr } = await standIn(
+      [llmCall('add a feature'), toolCall('write', { path: 'src/app.py', content: 'x' }, 'c1')],
+      { home, project: tree({ '.git/HEAD': '' }), plugin: pluginDir },
+    );
+    expect(code, stderr).toBe(0);
+    expect(records[2]?.directive).toMatchObject({
+      action: 'block',
+      message: expect.stringMatching(/^Blocked by workflow-guard/),
+    });
+  });
+
+  it('linked into the agent’s home, the plugin finds the package it links to', async () => {
+    const home = homeWith();
+    const plugin = join(home, 'plugins', 'hermes-extensions');
+    mkdirSync(dirname(plugin), { recursive: true });
+    symlinkSync(PLUGIN, plugin);
+    const { records, code, stderr } = await standIn(
+      [llmCall('add a feature'), toolCall('write', { path: 'src/app.py', content: 'x' }, 'c1')],
+      { home, project: tree({ '.git/HEAD': '' }), plugin },
+    );
+    expect(code, stderr).toBe(0);
+    expect(records[2]?.directive?.message).toMatch(/^Blocked by workflow-guard/);
+  });
+
+  it.runIf(process.platform === 'linux')(
+    'a bridge that dies mid-turn: that turn’s calls are refused, the next turn runs in a new bridge',
+    async () => {
+      const next = { ...turn, turn_id: 't2' };
+      const { records, code, stderr } = await standIn(
+        [
+          llmCall('add a feature'),
+          toolCall('read_file', { path: 'a.py' }, 'c1'),
+          { kill_children: true },
+          toolCall('read_file', { path: 'a.py' }, 'c2'),
+          llmCall('add a feature', next),
+          toolCall('write', { path: 'src/app.py', content: 'x' }, 'c3', next),
+        ],
+        { home: homeWith(), project: tree({ '.git/HEAD': '' }) },
+      );
+      expect(code, stderr).toBe(0);
+      const [, , before, killed, after, , later] = records;
+      expect(before?.directive).toEqual({ action: null, args: null });
+      expect(killed).toEqual({ killed: 1 });
+      expect(after?.directive).toMatchObject({
+        action: 'block',
+        message: expect.stringContaining('the bridge exited during this turn'),
+      });
+      expect(stderr).toContain('the bridge process exited');
+      expect(later?.directive?.message).toMatch(/^Blocked by workflow-guard/);
+    },
+  );
+
+  it('without its package the plugin refuses tool calls, saying what is missing and what to do', async () => {
+    // An installed copy whose package has gone.
+    const plugin = join(tree(), 'hermes-extensions');
+    cpSync(PLUGIN, plugin, { recursive: true });
+    const gone = join(tree(), 'gone');
+    writeFileSync(
+      join(plugin, 'install.json'),
+      JSON.stringify({ package_root: gone, node: process.execPath, version: '0.1.0' }),
+    );
+    const { records, code, stderr } = await standIn(
+      [llmCall('hello'), toolCall('read', { path: 'a.py' }, 'c1'), { cli: ['extensions', 'list'] }],
+      { home: homeWith(), project: tree(), plugin },
+    );
+    expect(code, stderr).toBe(0);
+    const [, llm, call, cli] = records;
+    // The turn goes on (Hermes cannot refuse it here); the log says why checks fail.
+    expect(llm?.results).toEqual([]);
+    expect(stderr).toContain(`the hermes-extensions package that ${join(plugin, 'install.json')}`);
+    expect(call?.directive?.action).toBe('block');
+    expect(call?.directive?.message).toContain(`(${gone}) is not there any more`);
+    expect(call?.directive?.message).toContain('install the plugin again');
+    expect(cli?.cli).toBe(2);
+  });
+
+  it('`hermes extensions …` inside Hermes runs this package’s command line, with its exit code', async () => {
+    const home = homeWith({ asker });
+    const project = tree({ '.git/HEAD': '' });
+    const listed = await standIn([{ cli: ['extensions', 'list', '--json'] }], { home, project });
+    expect(listed.records[1]).toEqual({ cli: 0 });
+    const names = JSON.parse(listed.stdout).map((e: { name: string }) => e.name);
+    expect(names).toEqual(expect.arrayContaining(['asker', 'workflow-guard']));
+    const wrong = await standIn([{ cli: ['extensions', 'nonsense'] }], { home, project });
+    expect(wrong.records[1]).toEqual({ cli: 2 });
+  });
+});
