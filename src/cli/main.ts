@@ -79,7 +79,11 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
         '--project',
         "the project's shared settings (.claude/settings.json, .codex/hooks.json) instead of the user's; the command runs the project's node_modules/.bin/hermes",
       )
-      .option('--local', "Claude Code's .claude/settings.local.json in the project (yours only)");
+      .option('--local', "Claude Code's .claude/settings.local.json in the project (yours only)")
+      .option(
+        '--plugin',
+        'hermes-agent only: its Python plugin (in $HERMES_HOME/plugins) instead of its shell hooks',
+      );
   settingsOptions(hook.command('install <agent>'))
     .description(
       `add the hook to the agent's settings, keeping what is there (agent: ${HOOK_AGENT_NAMES})`,

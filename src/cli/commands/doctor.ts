@@ -22,6 +22,7 @@ import { advice, shownBy } from './doctor/advice.js';
 import { agentHookChecks, llmHandlers } from './doctor/agent-hooks.js';
 import type { Check } from './doctor/check.js';
 import { daemonLogChecks } from './doctor/daemon-log.js';
+import { hermesPluginChecks } from './doctor/hermes-plugin.js';
 import { optionalPeerChecks } from './doctor/optional-peers.js';
 import { sandboxCheck } from './doctor/sandbox.js';
 import { subagentChecks } from './doctor/subagents.js';
@@ -58,6 +59,7 @@ export async function doctorCommand(context: CommandContext, options: { json?: b
     ...trustChecks(context),
     ...peers,
     ...agentHookChecks(runtime.projectRoot, llmHandlers(runtime)),
+    ...hermesPluginChecks(),
     ...subagentChecks(runtime.projectRoot, workflowGuard),
     ...sharedPriorities(runtime.extensions),
     ...(sandboxRuntime ? [sandboxCheck(workflowGuard)] : []),

@@ -52,6 +52,8 @@ export interface HookSettingsOptions {
   cwd?: string;
   project?: boolean;
   local?: boolean;
+  /** The Hermes agent's Python plugin instead of its shell hooks (hook-hermes-plugin.ts). */
+  plugin?: boolean;
 }
 
 /**
@@ -67,8 +69,17 @@ export async function hookInstallCommand(
   io: Io,
 ): Promise<number> {
   const agent = agentNamed(name);
+  if (options.plugin) {
+    pluginOnlyFor(agent, options);
+    const { installHermesPluginCommand } = await import('./hook-hermes-plugin.js');
+    return installHermesPluginCommand(agent, io);
+  }
   const { file, project, shared } = settingsTarget(agent, options);
   const format = settingsFormat(agent);
+  if (agent.name === 'hermes-agent') {
+    const { replaceHermesPlugin } = await import('./hook-hermes-plugin.js');
+    replaceHermesPlugin(io);
+  }
   const bin = join(PACKAGE_ROOT, 'bin', 'hermes.js');
   // The agent's settings only: $HERMES_HOME is not needed here. Either form fails closed when
   // hermes cannot run (src/host/command-hook/hook-wrapper.ts).
@@ -124,6 +135,11 @@ export async function hookUninstallCommand(
   io: Io,
 ): Promise<number> {
   const agent = agentNamed(name);
+  if (options.plugin) {
+    pluginOnlyFor(agent, options);
+    const { uninstallHermesPluginCommand } = await import('./hook-hermes-plugin.js');
+    return uninstallHermesPluginCommand(io);
+  }
   const { file } = settingsTarget(agent, options);
   const { removed } = failingWith1(() => settingsFormat(agent).uninstall(agent, file));
   io.out(
@@ -132,6 +148,17 @@ export async function hookUninstallCommand(
       : `${file} has no hermes hook; nothing changed.`,
   );
   return 0;
+}
+
+/** `--plugin` is the Hermes agent's, user-wide (Hermes loads plugins from its home). */
+function pluginOnlyFor(agent: CommandHookAgent, options: HookSettingsOptions): void {
+  if (agent.name !== 'hermes-agent')
+    throw new CliError(`--plugin is for hermes-agent; ${agent.title} takes command hooks`, 2);
+  if (options.project || options.local)
+    throw new CliError(
+      "--plugin goes into the Hermes agent's home, not a project: leave out --project and --local",
+      2,
+    );
 }
 
 function agentNamed(name: string): CommandHookAgent {

@@ -3,13 +3,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { jsonDataCopy } from '../../chain/json-data.js';
 import { acquireOwnedLock, LockTimeoutError, type OwnedLock } from '../../fs/owned-lock.js';
-import {
-  type DecidedCall,
-  isStoredTurn,
-  type RunningSubagent,
-  type StoredTurn,
-  type UncheckedCall,
-} from './turn-record.js';
+import { isStoredTurn, type StoredTurn } from './turn-record.js';
 import { sweepTurnFolder } from './turn-sweep.js';
 
 export type { DecidedCall, RunningSubagent, StoredTurn, UncheckedCall } from './turn-record.js';

@@ -111,6 +111,29 @@ describe.runIf(built)('hermes hook install hermes-agent', () => {
     expect(after.stdout).toMatch(/Hermes agent hook .*runs the hermes hook for pre_llm_call/);
   });
 
+  it('installs the Python plugin or the shell hooks, never both (each would check every call again, in a turn of its own)', async () => {
+    const home = tree({ 'config.yaml': 'model: m\n' });
+    await hermes(home, 'hook', 'install', 'hermes-agent');
+    const plugin = await hermes(home, 'hook', 'install', 'hermes-agent', '--plugin');
+    expect(plugin.code, plugin.stderr).toBe(0);
+    expect(plugin.stdout).toMatch(/Installed the Hermes agent plugin in .*plugins\/hermes-extensions/);
+    expect(plugin.stdout).toMatch(/Removed the hermes shell hooks for pre_llm_call.*check every call twice/);
+    let config = parse(readFileSync(join(home, 'config.yaml'), 'utf8'));
+    expect(config.hooks).toBeUndefined();
+    expect(config.plugins.enabled).toContain('hermes-extensions');
+    expect(existsSync(join(home, 'plugins', 'hermes-extensions', 'plugin.yaml'))).toBe(true);
+
+    const shell = await hermes(home, 'hook', 'install', 'hermes-agent');
+    expect(shell.stdout).toMatch(/Removed the Hermes agent plugin from .*check every call twice/);
+    config = parse(readFileSync(join(home, 'config.yaml'), 'utf8'));
+    expect(config.hooks.pre_tool_call).toHaveLength(1);
+    expect(config.plugins?.enabled ?? []).not.toContain('hermes-extensions');
+    expect(existsSync(join(home, 'plugins', 'hermes-extensions'))).toBe(false);
+
+    const wrong = await hermes(home, 'hook', 'install', 'codex', '--plugin');
+    expect(wrong).toMatchObject({ code: 2, stderr: expect.stringMatching(/--plugin is for hermes-agent/) });
+  });
+
   it('takes over a narrowed or fail-open hermes hook, and refuses a config it cannot read or a project scope', async () => {
     const home = tree({
       'config.yaml':
