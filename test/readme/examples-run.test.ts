@@ -34,6 +34,13 @@ const STORIES: Record<string, RegExp[]> = {
     /^Codex is told: deny$/m,
     /^and the model reads: Blocked by workflow-guard: patch would write src\/app\.ts, and no plan exists/m,
   ],
+  'every-agent.mjs': [
+    /^Claude Code: deny — bash would touch a secrets file \(cat \.env\)/m,
+    /^Codex: deny — bash would touch a secrets file/m,
+    /^Hermes agent: block — bash would touch a secrets file/m,
+    /^Cursor: deny — bash would touch a secrets file/m,
+    /^Antigravity: deny — bash would touch a secrets file/m,
+  ],
   'bridge.py': [
     /^write src\/app\.py -> refused by workflow-guard: Blocked by workflow-guard: write would write src\/app\.py/m,
     /^write plans\/active\/plan\.md -> runs with \{"path": "plans\/active\/plan\.md"/m,
