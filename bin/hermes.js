@@ -62,7 +62,7 @@ function daemonClient() {
 const client =
   args.length === 2 &&
   args[0] === 'hook' &&
-  (args[1] === 'claude-code' || args[1] === 'codex') &&
+  (args[1] === 'claude-code' || args[1] === 'codex' || args[1] === 'opencode') &&
   daemonClient();
 
 (client ? hook(args[1], client) : cli().then(({ main }) => main(args))).then((code) => {

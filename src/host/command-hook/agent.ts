@@ -4,7 +4,7 @@ import type { HookAnswer, WireAnswer } from './wire.js';
 type Args = Record<string, unknown>;
 
 /** The forms of settings file install writes (settings/formats.ts implements each). */
-export type SettingsFormatName = 'hooks-json' | 'hermes-yaml';
+export type SettingsFormatName = 'hooks-json' | 'hermes-yaml' | 'opencode-plugin';
 
 /**
  * One agent whose command hooks `hermes hook <agent>` answers, as a declaration the one engine

@@ -2,12 +2,14 @@ import type { CommandHookAgent, SettingsFormatName } from '../agent.js';
 import type { SettingsFormat } from './format.js';
 import { hermesYaml } from './hermes-yaml.js';
 import { hooksJson } from './hooks-json.js';
+import { opencodePlugin } from './opencode-plugin.js';
 
 export type { SettingsFormat } from './format.js';
 
 const FORMATS: Readonly<Record<SettingsFormatName, SettingsFormat>> = {
   'hooks-json': hooksJson,
   'hermes-yaml': hermesYaml,
+  'opencode-plugin': opencodePlugin,
 };
 
 /** The settings form `agent` keeps its hooks in. */
