@@ -117,13 +117,17 @@ export function createHermesPlugin(options: HermesPluginOptions) {
         });
         // A prompt nobody could check is refused: every tool call of its turn would be anyway.
         if ('failure' in outcome)
-          throw new Error(
+          return refusePrompt(
+            ctx,
             `Hermes could not check this prompt, so it is blocked: ${outcome.failure}`,
           );
         const { answer } = outcome;
         tell(answer.systemMessage);
         if (answer.decision === 'block')
-          throw new Error(reasonText(answer.reason, 'Hermes extensions blocked this prompt'));
+          return refusePrompt(
+            ctx,
+            reasonText(answer.reason, 'Hermes extensions blocked this prompt'),
+          );
         const context = contextOf(answer);
         if (context === undefined) turnContext.delete(input.sessionID);
         else turnContext.set(input.sessionID, context);
@@ -300,6 +304,17 @@ function contextOf(answer: Answer): string | undefined {
 
 function reasonText(reason: unknown, fallback: string): string {
   return typeof reason === 'string' && reason.trim() !== '' ? reason : fallback;
+}
+
+/**
+ * Refuses the prompt: OpenCode sends no model request for a prompt whose `chat.message` throws,
+ * but tells the user only that the server failed (opencode-ai 1.18.33), so the reason is also
+ * written to its standard error, where `opencode run` shows it, and shown as a toast.
+ */
+async function refusePrompt(ctx: PluginInput, reason: string): Promise<never> {
+  process.stderr.write(`hermes-extensions: ${reason}\n`);
+  await tellUser(ctx, reason);
+  throw new Error(reason);
 }
 
 /** What the user should know, shown where OpenCode shows a plugin's messages. */
