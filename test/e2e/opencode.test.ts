@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { pluginFileText } from '../../src/host/opencode/plugin-file.js';
 import { tree, write } from '../support/fixtures.js';
 import {
@@ -9,12 +9,14 @@ import {
   startFakeMessages,
 } from './fake-messages-server.js';
 import {
+  daemonStatus,
   describeRealAgent,
   guardedProject,
   noTmpExtension,
   openTurns,
   runAgent,
   runHermes,
+  waitForDaemon,
 } from './setup.js';
 
 // The real OpenCode (`opencode run`), offline, against a scripted Anthropic Messages model on
@@ -183,5 +185,42 @@ describeRealAgent('opencode', 'real OpenCode with the hermes plugin', (opencode)
     expect(model.requests).toEqual([]);
     expect(readFileSync(join(env.project, 'src/app.ts'), 'utf8')).toBe(APP);
     expect(openTurns(env.hermesHome)).toEqual([]);
+  });
+
+  describe('with the hook daemon', () => {
+    let daemonEnv: Record<string, string | undefined> | undefined;
+    afterEach(async () => {
+      if (daemonEnv) await runHermes(['daemon', 'stop', '--all'], daemonEnv);
+      daemonEnv = undefined;
+    });
+
+    it('the plugin’s hook processes are answered by the warm daemon', async () => {
+      const env = await setup();
+      daemonEnv = {
+        HERMES_HOME: env.hermesHome,
+        HERMES_DAEMON: undefined,
+        HERMES_DAEMON_DIR: tree(),
+      };
+      const hooksEnv = daemonEnv;
+      const app = join(env.project, 'src/app.ts');
+      const refused = async () => {
+        const model = await startFakeMessages([
+          { name: 'edit', input: { filePath: app, oldString: 'the app', newString: 'fixed' } },
+        ]);
+        configure(env.home, model.baseUrl);
+        const run = await opencodeRun(opencode, env, 'fix the login bug', hooksEnv);
+        expect(run.code, run.stderr).toBe(0);
+        expect(readFileSync(app, 'utf8')).toBe(APP);
+        expect(toolResults(model)[0]?.content).toMatch(/Blocked by workflow-guard/);
+        expect(openTurns(env.hermesHome)).toEqual([]);
+      };
+      // The first hook answers in-process and starts the daemon for the next ones.
+      await refused();
+      await waitForDaemon(hooksEnv);
+      const before = (await daemonStatus(hooksEnv)).requests;
+      await refused();
+      // The prompt, the call, its outcome and the Stop went through the daemon.
+      expect((await daemonStatus(hooksEnv)).requests - before).toBeGreaterThanOrEqual(3);
+    }, 150_000);
   });
 });
