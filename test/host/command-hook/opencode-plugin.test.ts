@@ -135,6 +135,84 @@ describe.runIf(built)('the OpenCode plugin, answered by hermes hook opencode', (
   });
 });
 
+/**
+ * A stand-in for hermes that records each event it is given (one JSON line in `log`) and answers
+ * `answer`: what the plugin sends, and what it does with an answer, without the chains.
+ */
+function recordingHermes(log: string, answer: object): string[] {
+  const script = `const fs = require('fs'); const e = fs.readFileSync(0, 'utf8'); fs.appendFileSync(${JSON.stringify(log)}, e + '\\n'); process.stdout.write(${JSON.stringify(JSON.stringify(answer))});`;
+  return [process.execPath, '-e', script];
+}
+
+const events = (log: string) =>
+  readFileSync(log, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+describe('what the OpenCode plugin sends, and does with an answer', () => {
+  it('a subagent’s session is its parent’s turn, told apart as agent_id', async () => {
+    const project = tree();
+    const log = join(project, 'events.jsonl');
+    const hooks = await hooksFor(recordingHermes(log, {}), project);
+    await hooks.event({
+      event: {
+        type: 'session.created',
+        properties: { info: { id: 'ses_child', parentID: 'ses_1' } },
+      },
+    });
+    await hooks['tool.execute.before'](
+      { tool: 'read', sessionID: 'ses_child', callID: 'c1' },
+      { args: { filePath: 'a' } },
+    );
+    // The subagent going idle does not end its parent's turn; the parent's does.
+    await hooks.event({ event: { type: 'session.idle', properties: { sessionID: 'ses_child' } } });
+    await hooks.event({ event: { type: 'session.idle', properties: { sessionID: 'ses_1' } } });
+    expect(events(log)).toEqual([
+      {
+        cwd: project,
+        hook_event_name: 'PreToolUse',
+        session_id: 'ses_1',
+        agent_id: 'ses_child',
+        tool_name: 'read',
+        tool_input: { filePath: 'a' },
+        tool_use_id: 'c1',
+      },
+      { cwd: project, hook_event_name: 'Stop', session_id: 'ses_1', stop_hook_active: false },
+    ]);
+  });
+
+  it('context after a tool result goes to the next model request only; continue: false aborts the session', async () => {
+    const project = tree();
+    const log = join(project, 'events.jsonl');
+    const aborted: string[] = [];
+    const client = {
+      session: { abort: async ({ path }: { path: { id: string } }) => aborted.push(path.id) },
+    };
+    const answer = {
+      hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'REMINDER' },
+      continue: false,
+      stopReason: 'enough',
+    };
+    const hooks = await createHermesPlugin({ argv: recordingHermes(log, answer) })({
+      directory: project,
+      client,
+    });
+    await hooks['tool.execute.after'](
+      { tool: 'bash', sessionID: 'ses_1', callID: 'c1', args: { command: 'ls' } },
+      { output: 'a\nb' },
+    );
+    expect(events(log)[0]).toMatchObject({ hook_event_name: 'PostToolUse', tool_response: 'a\nb' });
+    expect(aborted).toEqual(['ses_1']);
+    const first = { system: ['base'] };
+    await hooks['experimental.chat.system.transform']({ sessionID: 'ses_1' }, first);
+    expect(first.system).toEqual(['base', 'REMINDER']);
+    const second = { system: ['base'] };
+    await hooks['experimental.chat.system.transform']({ sessionID: 'ses_1' }, second);
+    expect(second.system).toEqual(['base']);
+  });
+});
+
 describe.runIf(built)('hermes hook install / uninstall opencode', () => {
   const hermes = (home: string, ...args: string[]) =>
     runBin(args, {
