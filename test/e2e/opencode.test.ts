@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { pluginFileText } from '../../src/host/opencode/plugin-file.js';
+import { pluginFileText } from '../../src/host/command-hook/settings/opencode-plugin-file.js';
 import { tree, write } from '../support/fixtures.js';
 import {
   type FakeMessages,

@@ -4,8 +4,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // The OpenCode plugin: `hermes hook install opencode` writes this module's compiled text, with
-// the command it runs, into OpenCode's plugin folder (plugin-file.ts). It runs inside OpenCode's
-// own process (Bun), so it imports nothing but Node's built-ins, which Bun provides: a file in
+// the command it runs, into OpenCode's plugin folder
+// (src/host/command-hook/settings/opencode-plugin-file.ts). It runs inside OpenCode's own process
+// (Bun), so it imports nothing but Node's built-ins, which Bun provides: a file in
 // ~/.config/opencode/plugins/ cannot count on any package being found from there. Each hook
 // becomes one event of the command-hook engine, answered by a `hermes hook opencode` process
 // (which asks the user's warm hook daemon first), as Claude Code and Codex run their hooks.

@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { pluginFileArgv, pluginFileText } from '../../opencode/plugin-file.js';
 import { unwrapHookCommand, wrappedHookCommand } from '../hook-wrapper.js';
 import type { SettingsFormat } from './format.js';
+import { pluginFileArgv, pluginFileText } from './opencode-plugin-file.js';
 
 /**
  * OpenCode's plugin file: OpenCode has no hook settings, it loads every module in its plugin

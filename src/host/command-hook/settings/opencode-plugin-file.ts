@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PACKAGE_ROOT } from '../../package-root.js';
+import { PACKAGE_ROOT } from '../../../package-root.js';
 
 /** The first line of every plugin file install writes: how uninstall and doctor know it. */
 export const PLUGIN_MARKER = '// hermes-extensions: OpenCode plugin (hermes hook install opencode)';
