@@ -158,6 +158,43 @@ describeRealAgent('opencode', 'real OpenCode with the hermes plugin', (opencode)
     expect(openTurns(env.hermesHome)).toEqual([]);
   });
 
+  it('a subagent’s calls (the task tool) are judged as calls of its parent’s turn, told apart by agent', async () => {
+    const env = await setup();
+    // With a plan, workflow-guard lets the task tool through (before one, it refuses a tool it
+    // does not know); this extension refuses a call that would write a secret, naming its agent.
+    write(env.project, { 'plans/active/plan.md': '# Plan\n' });
+    write(env.hermesHome, {
+      'extensions/no-secret.ts': `import { block, defineExtension } from 'hermes-extensions';
+export default defineExtension({ name: 'no-secret', setup(hermes) {
+  hermes.on('intercept_tool_call', (e) => e.toolName !== 'task' && JSON.stringify(e.toolArgs).includes('secret')
+    ? block('no secrets (asked by ' + (e.agent?.id ?? 'the main agent') + ')') : undefined);
+} });
+`,
+    });
+    const marker = 'SUBAGENT-TASK-0c1d';
+    const secret = join(env.project, 'plans/secret.md');
+    const model = await startFakeMessages(
+      [
+        {
+          name: 'task',
+          input: {
+            description: 'Write it',
+            prompt: `${marker} write it down`,
+            subagent_type: 'general',
+          },
+        },
+      ],
+      { marker, script: [{ name: 'write', input: { filePath: secret, content: 'the secret' } }] },
+    );
+    configure(env.home, model.baseUrl);
+    const run = await opencodeRun(opencode, env, 'delegate the notes');
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(secret)).toBe(false);
+    const told = JSON.stringify(model.subagentRequests.at(-1)?.messages);
+    expect(told).toMatch(/no secrets \(asked by ses_\w+\)/);
+    expect(openTurns(env.hermesHome)).toEqual([]);
+  });
+
   it('fails closed when hermes is missing: the prompt is refused before any model request, saying why', async () => {
     const env = await setup();
     // The plugin as install writes it, for a Node.js that has since been removed.
