@@ -83,7 +83,7 @@ const client =
   agent === undefined &&
   args.length === 2 &&
   args[0] === 'hook' &&
-  ['claude-code', 'codex', 'hermes-agent', 'cursor', 'antigravity'].includes(args[1]) &&
+  ['claude-code', 'codex', 'hermes-agent', 'cursor', 'antigravity', 'opencode'].includes(args[1]) &&
   daemonClient();
 
 if (agent !== undefined) {

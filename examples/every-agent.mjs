@@ -31,7 +31,10 @@ const agents = [
       tool_input: { command },
       tool_use_id: 'toolu_1',
     },
-    verdict: (a) => [a.hookSpecificOutput?.permissionDecision, a.hookSpecificOutput?.permissionDecisionReason],
+    verdict: (a) => [
+      a.hookSpecificOutput?.permissionDecision,
+      a.hookSpecificOutput?.permissionDecisionReason,
+    ],
   },
   {
     name: 'codex',
@@ -45,7 +48,10 @@ const agents = [
       tool_input: { command },
       tool_use_id: 'call_1',
     },
-    verdict: (a) => [a.hookSpecificOutput?.permissionDecision, a.hookSpecificOutput?.permissionDecisionReason],
+    verdict: (a) => [
+      a.hookSpecificOutput?.permissionDecision,
+      a.hookSpecificOutput?.permissionDecisionReason,
+    ],
   },
   {
     name: 'hermes-agent',

@@ -21,7 +21,9 @@ export default defineExtension({
     hermes.on('intercept_tool_call', (event) => {
       const found = stringsIn(event.toolArgs).find((text) => SECRET.test(text));
       if (found === undefined) return undefined;
-      return block(`${event.toolName} would touch a secrets file (${found.trim()}); ask the user instead`);
+      return block(
+        `${event.toolName} would touch a secrets file (${found.trim()}); ask the user instead`,
+      );
     });
   },
 });

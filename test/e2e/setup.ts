@@ -12,7 +12,7 @@ import { closeLoopbackServers } from './loopback.js';
  * with a note. `body` gets the path of the agent's executable.
  */
 export function describeRealAgent(
-  bin: 'codex' | 'claude',
+  bin: 'codex' | 'claude' | 'opencode',
   title: string,
   body: (executable: string) => void,
 ): void {

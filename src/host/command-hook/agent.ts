@@ -7,7 +7,8 @@ export type SettingsFormatName =
   | 'hooks-json'
   | 'hermes-yaml'
   | 'cursor-hooks-json'
-  | 'antigravity-plugin';
+  | 'antigravity-plugin'
+  | 'opencode-plugin';
 
 /**
  * One agent whose command hooks `hermes hook <agent>` answers, as a declaration the one engine

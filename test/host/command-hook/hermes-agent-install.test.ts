@@ -116,8 +116,12 @@ describe.runIf(built)('hermes hook install hermes-agent', () => {
     await hermes(home, 'hook', 'install', 'hermes-agent');
     const plugin = await hermes(home, 'hook', 'install', 'hermes-agent', '--plugin');
     expect(plugin.code, plugin.stderr).toBe(0);
-    expect(plugin.stdout).toMatch(/Installed the Hermes agent plugin in .*plugins\/hermes-extensions/);
-    expect(plugin.stdout).toMatch(/Removed the hermes shell hooks for pre_llm_call.*check every call twice/);
+    expect(plugin.stdout).toMatch(
+      /Installed the Hermes agent plugin in .*plugins\/hermes-extensions/,
+    );
+    expect(plugin.stdout).toMatch(
+      /Removed the hermes shell hooks for pre_llm_call.*check every call twice/,
+    );
     let config = parse(readFileSync(join(home, 'config.yaml'), 'utf8'));
     expect(config.hooks).toBeUndefined();
     expect(config.plugins.enabled).toContain('hermes-extensions');
@@ -131,7 +135,10 @@ describe.runIf(built)('hermes hook install hermes-agent', () => {
     expect(existsSync(join(home, 'plugins', 'hermes-extensions'))).toBe(false);
 
     const wrong = await hermes(home, 'hook', 'install', 'codex', '--plugin');
-    expect(wrong).toMatchObject({ code: 2, stderr: expect.stringMatching(/--plugin is for hermes-agent/) });
+    expect(wrong).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/--plugin is for hermes-agent/),
+    });
   });
 
   it('takes over a narrowed or fail-open hermes hook, and refuses a config it cannot read or a project scope', async () => {

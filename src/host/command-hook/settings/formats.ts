@@ -4,6 +4,7 @@ import { cursorHooksJson } from './cursor-hooks-json.js';
 import type { SettingsFormat } from './format.js';
 import { hermesYaml } from './hermes-yaml.js';
 import { hooksJson } from './hooks-json.js';
+import { opencodePlugin } from './opencode-plugin.js';
 
 export type { SettingsFormat } from './format.js';
 
@@ -12,6 +13,7 @@ const FORMATS: Readonly<Record<SettingsFormatName, SettingsFormat>> = {
   'hermes-yaml': hermesYaml,
   'cursor-hooks-json': cursorHooksJson,
   'antigravity-plugin': antigravityPlugin,
+  'opencode-plugin': opencodePlugin,
 };
 
 /** The settings form `agent` keeps its hooks in. */
