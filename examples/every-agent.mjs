@@ -1,6 +1,7 @@
 // One policy, every agent: examples/policies/no-secrets.mjs, loaded once from $HERMES_HOME, asked
-// by each agent's own hook about the same shell command (`cat .env`), in that agent's own event
-// and read back from its own answer. `hermes hook install <agent>` makes each agent run these.
+// by each of six agents' own hook about the same shell command (`cat .env`), in that agent's own
+// event and read back from its own answer. `hermes hook install <agent>` makes each agent run
+// these.
 // Run it: node examples/every-agent.mjs
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -112,5 +113,28 @@ for (const agent of agents) {
   console.log(`${agent.title}: ${decision} — ${reason}`);
   if (decision === 'deny' || decision === 'block') refused++;
 }
+
+// OpenCode runs hooks as a plugin in its own process, not as commands: the plugin
+// `hermes hook install opencode` writes (src/host/opencode/plugin.ts), given the call as OpenCode
+// hands it over, runs `hermes hook opencode` and refuses the call by throwing, which OpenCode
+// gives the model as the tool's error.
+process.env.HERMES_HOME = home;
+process.env.HERMES_DAEMON = '0';
+const { createHermesPlugin } = await import(join(packageRoot, 'dist/host/opencode/plugin.js'));
+const bin = join(packageRoot, 'bin/hermes.js');
+const opencode = await createHermesPlugin({ argv: [process.execPath, bin, 'hook', 'opencode'] })({
+  directory: project,
+});
+try {
+  await opencode['tool.execute.before'](
+    { tool: 'bash', sessionID: 's6', callID: 'call_1' },
+    { args: { command } },
+  );
+  console.log('OpenCode: allowed');
+} catch (error) {
+  console.log(`OpenCode: refused — ${error.message}`);
+  refused++;
+}
+await opencode.dispose?.();
 rmSync(base, { recursive: true, force: true });
-if (refused !== agents.length) process.exitCode = 1;
+if (refused !== agents.length + 1) process.exitCode = 1;

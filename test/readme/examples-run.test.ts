@@ -40,6 +40,7 @@ const STORIES: Record<string, RegExp[]> = {
     /^Hermes agent: block — bash would touch a secrets file/m,
     /^Cursor: deny — bash would touch a secrets file/m,
     /^Antigravity: deny — bash would touch a secrets file/m,
+    /^OpenCode: refused — bash would touch a secrets file/m,
   ],
   'bridge.py': [
     /^write src\/app\.py -> refused by workflow-guard: Blocked by workflow-guard: write would write src\/app\.py/m,
