@@ -77,7 +77,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     withCwd(command)
       .option(
         '--project',
-        "the project's shared settings (.claude/settings.json, .codex/hooks.json) instead of the user's; the command runs the project's node_modules/.bin/hermes",
+        "the project's shared settings (.claude/settings.json, .codex/hooks.json, .cursor/hooks.json, an agy or OpenCode plugin in the project) instead of the user's; the command runs the project's node_modules/.bin/hermes",
       )
       .option('--local', "Claude Code's .claude/settings.local.json in the project (yours only)")
       .option(
