@@ -13,17 +13,15 @@ import {
   type HookAnswer,
   NO_DECISION,
   type PendingAnswer,
-  reasonOf,
   render,
 } from './answers.js';
 import { answerDecided, callKeyOf, withDecision } from './decisions.js';
-import { beforeLlmCall, promptRequest, rewriteNotice, withContext } from './llm-call.js';
 import { hookTelemetry, hookToolCall, laterWork, reportToolOutcome, turnIdOf } from './observed.js';
+import { answerPrompt } from './prompt-answer.js';
 import { describeFailure, reported } from './reported.js';
 import { loadPerEvent, type RuntimeSource } from './runtime-source.js';
 import { subagentCoverage } from './subagent-coverage.js';
 import { isSubagentStop, mainAgentStopped } from './subagent-lifecycle.js';
-import { answerSubagentPrompt } from './subagent-prompt.js';
 import { subagentEvent } from './subagent-reports.js';
 import { refusalOf, toolCallAnswer } from './tool-call-answer.js';
 import { noteReportedCalls } from './turn-coverage.js';
@@ -42,8 +40,10 @@ export interface CommandHookOptions {
 }
 
 /**
- * `hermes hook <agent>`: one hook event of Claude Code or Codex (its JSON on stdin) through the
- * chains. `UserPromptSubmit` → transform_user_input (block ⇒ `decision: "block"`; a rewrite
+ * `hermes hook <agent>`: one hook event of an agent (its JSON on stdin) through the chains. The
+ * agent's declaration (agent.ts, agents/) maps its event onto the events below — the protocol
+ * Claude Code defined — and the answer back into its own wire; what follows is in those terms.
+ * `UserPromptSubmit` → transform_user_input (block ⇒ `decision: "block"`; a rewrite
  * cannot replace the prompt in this protocol, so it goes to the model as additional context),
  * then before_llm_call for the turn's first model request (llm-call.ts: injections go to the model
  * as additional context, a block ends the turn); the agent's `afterToolEvents` (Claude Code's
@@ -195,74 +195,6 @@ async function answerEvent(
   }
 }
 
-async function answerPrompt(
-  agent: CommandHookAgent,
-  event: HookEvent,
-  sessionId: string,
-  runtime: Runtime,
-  store: TurnStore,
-  notices: Notice[],
-): Promise<PendingAnswer> {
-  if (typeof event.prompt !== 'string')
-    return failed(agent, 'UserPromptSubmit', 'UserPromptSubmit without a prompt');
-  const prompt = event.prompt;
-  if (typeof event.agent_id === 'string') {
-    return answerSubagentPrompt(agent, event, sessionId, prompt, runtime, store, notices);
-  }
-  const { input, llm } = await store.update(
-    sessionId,
-    { fresh: true, turnId: turnIdOf(event) },
-    (stored) =>
-      runtime.runTurn(
-        { sessionId, turnId: stored.turnId, platform: agent.name, initialState: stored.state },
-        async (turn) => {
-          const telemetry = hookTelemetry(turn, event);
-          // Turn-scoped, as runConversation reports it: the agent's prompt starts the turn.
-          telemetry.sessionStart();
-          const input = await turn.transformUserInput(prompt);
-          // The first model request of the turn, as runConversation runs it: iteration 0.
-          const llm = input.blocked
-            ? undefined
-            : await beforeLlmCall(runtime, turn, promptRequest(input.value), 0, event);
-          // A blocked prompt is the whole turn (runConversation ends it the same way).
-          const blocked = input.blocked ? reasonOf(input) : llm?.blocked;
-          if (blocked !== undefined) telemetry.sessionEnd(true, false, 'blocked');
-          // An agent that cannot refuse the prompt keeps the turn, refused: its calls are denied,
-          // and its end is not reported again.
-          const refused = blocked !== undefined && !agent.blocksPrompt;
-          const reports = laterWork(runtime);
-          return {
-            result: { input, llm },
-            state: { ...turn.state },
-            reports: refused ? reports.filter((work) => work !== 'on_session_end') : reports,
-            iteration: 0,
-            ...(input.blocked ? {} : { prompt: input.value }),
-            ...(refused ? { refused: blocked } : {}),
-          };
-        },
-      ),
-  );
-  const blocked = input.blocked ? reasonOf(input) : llm?.blocked;
-  if (blocked !== undefined && !agent.blocksPrompt) {
-    // The turn stays, refused (above): the model hears why, and each call it tries is denied.
-    return withContext('UserPromptSubmit', [refusedRequest(blocked)]);
-  }
-  if (blocked !== undefined) {
-    // Its turn has ended and been reported: a Stop after it must not report it again. Only
-    // bookkeeping: a store that fails here must not turn the block into a message.
-    await store.end(sessionId).catch(() => {});
-    return { refuses: false, output: { decision: 'block', reason: blocked } };
-  }
-  const context = [
-    ...(input.changed
-      ? [`Hermes extensions rewrote this request; treat it as: ${input.value}`]
-      : []),
-    ...(llm?.context === undefined ? [] : [llm.context]),
-  ];
-  if (llm !== undefined && llm.rewrittenBy.length > 0) notices.push(rewriteNotice(llm.rewrittenBy));
-  return withContext('UserPromptSubmit', context);
-}
-
 async function answerToolCall(
   agent: CommandHookAgent,
   event: HookEvent,
@@ -345,14 +277,6 @@ async function answerToolCall(
       },
     );
   });
-}
-
-/**
- * What the model is told of a request the extensions refused, where the agent cannot refuse a
- * prompt: not to act on it, and to tell the user (each tool call it tries is refused anyway).
- */
-function refusedRequest(reason: string): string {
-  return `Hermes extensions refused this request: ${reason}. Do not carry it out: every tool call in this turn is refused. Tell the user it was refused and why.`;
 }
 
 /** What the user should hear once per session: guards that are not running, and why. */
