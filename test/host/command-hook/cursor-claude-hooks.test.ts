@@ -60,7 +60,7 @@ function setup() {
   };
   const chainRuns = () => (existsSync(runs) ? readFileSync(runs, 'utf8').trim().split('\n') : []);
   const install = (agent: string) => runBin(['hook', 'install', agent], env);
-  return { hook, cursorCall, claudeCall, chainRuns, install, project };
+  return { hook, cursorCall, claudeCall, chainRuns, install, project, env };
 }
 
 describe.runIf(built)("Cursor runs Claude Code's hooks too", () => {
@@ -71,8 +71,6 @@ describe.runIf(built)("Cursor runs Claude Code's hooks too", () => {
     for (const [event, env] of [
       [claudeCall, {}],
       [cursorCall, {}],
-      // Cursor's version in the hook's environment only.
-      [{ ...claudeCall, cursor_version: undefined }, { CURSOR_VERSION: '2.0.77' }],
     ] as const) {
       const claude = await hook('claude-code', event, env);
       expect(claude.code).toBe(0);
@@ -86,6 +84,31 @@ describe.runIf(built)("Cursor runs Claude Code's hooks too", () => {
       agent_message: 'no secrets',
     });
     expect(chainRuns()).toEqual(['cat secret.txt']);
+  });
+
+  it('a project cannot switch the Claude Code hook off: not with $CURSOR_VERSION, not with a Cursor hook of its own', async () => {
+    const { hook, claudeCall, chainRuns, install, project, env } = setup();
+    expect((await install('claude-code')).code).toBe(0);
+    // A cloned repository's .claude/settings.json can set `env` for Claude Code's hooks, and its
+    // .cursor/hooks.json is its own: neither is the user's Cursor hook.
+    expect(
+      (await runBin(['hook', 'install', 'cursor', '--project', '--cwd', project], env)).code,
+    ).toBe(0);
+    const {
+      cursor_version: _,
+      workspace_roots: __,
+      conversation_id: ___,
+      ...inClaude
+    } = claudeCall;
+    const spoofed = await hook(
+      'claude-code',
+      { ...inClaude, tool_name: 'Bash' },
+      { CURSOR_VERSION: '2.0.77' },
+    );
+    expect(JSON.parse(spoofed.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    const projectOnly = await hook('claude-code', { ...claudeCall, tool_use_id: 'call-2' });
+    expect(JSON.parse(projectOnly.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(chainRuns()).toEqual(['cat secret.txt', 'cat secret.txt']);
   });
 
   it("without Cursor's hermes hook, Claude Code's judges the calls Cursor gives it", async () => {
