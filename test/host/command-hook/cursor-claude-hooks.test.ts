@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tree, tsExtension } from '../../support/fixtures.js';
@@ -94,6 +94,9 @@ describe.runIf(built)("Cursor runs Claude Code's hooks too", () => {
     expect(
       (await runBin(['hook', 'install', 'cursor', '--project', '--cwd', project], env)).code,
     ).toBe(0);
+    // Its command runs the project's own hermes, which the project has (it may be anything).
+    mkdirSync(join(project, 'node_modules', '.bin'), { recursive: true });
+    symlinkSync(bin, join(project, 'node_modules', '.bin', 'hermes'));
     const {
       cursor_version: _,
       workspace_roots: __,
