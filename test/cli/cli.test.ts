@@ -235,6 +235,8 @@ describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
 
   it('says what before_llm_call handlers get in hook mode, and that a hook without PostToolBatch runs them at the prompt only', async () => {
     const home = tree({
+      // The Hermes agent runs its hooks unasked (doctor would report them unapproved otherwise).
+      'config.yaml': 'hooks_auto_accept: true\n',
       'extensions/reminder.ts': tsExtension(
         'reminder',
         `hermes.on('before_llm_call', () => injectSystem('Plan first.'));`,
@@ -243,6 +245,8 @@ describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
     });
     const project = tree({ '.git/HEAD': '' });
     expect((await hermes(home, 'hook', 'install', 'codex')).code).toBe(0);
+    expect((await hermes(home, 'hook', 'install', 'cursor')).code).toBe(0);
+    expect((await hermes(home, 'hook', 'install', 'hermes-agent')).code).toBe(0);
     const command = 'hermes hook claude-code';
     const entry = [{ hooks: [{ type: 'command', command }] }];
     write(home, {
@@ -263,6 +267,13 @@ describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
     );
     expect(run.stdout).toMatch(
       /! Codex hook \(.*\): reminder handles before_llm_call, which runs at the prompt and after each tool result: injections are delivered as context; if it rewrites messages, that is not applied in hook mode; restrictTools has no effect under Codex hooks \(the call-time checks still apply\)/,
+    );
+    // Cursor takes no context from a hook; the Hermes agent's hooks run it at the prompt only.
+    expect(run.stdout).toMatch(
+      /! Cursor hook \(.*\): reminder handles before_llm_call, which runs at the prompt only: injections are not delivered \(Cursor takes no context from a hook\)/,
+    );
+    expect(run.stdout).toMatch(
+      /! Hermes agent hook \(.*\): reminder handles before_llm_call, which runs at the prompt only: injections are delivered as context/,
     );
   });
 

@@ -40,6 +40,12 @@ export interface CommandHookAgent {
    */
   writeAnswer(answer: WireAnswer): HookAnswer;
   /**
+   * Whether the agent takes context for the model from a hook (`additionalContext`, or its own
+   * field): where it does not (Cursor), injections and a rewritten prompt are not delivered.
+   * Absent: it does.
+   */
+  takesContext?: boolean;
+  /**
    * Whether the agent can refuse a prompt (`decision: "block"` at `UserPromptSubmit`). Where it
    * cannot, the engine refuses the turn instead: the model is told the request was refused and
    * why, and every tool call of the turn is refused (run-hook.ts).

@@ -104,7 +104,7 @@ function hookModeLlmCheck(agent: CommandHookAgent, file: string, extensions: str
   return {
     level: 'warning',
     subject: `${agent.title} hook (${file})`,
-    message: `${extensions.join(', ')} handle${extensions.length === 1 ? 's' : ''} before_llm_call, which runs ${where}: injections are delivered as context; if it rewrites messages, that is not applied in hook mode; restrictTools has no effect under ${agent.title} hooks (the call-time checks still apply)`,
+    message: `${extensions.join(', ')} handle${extensions.length === 1 ? 's' : ''} before_llm_call, which runs ${where}: ${agent.takesContext === false ? `injections are not delivered (${agent.title} takes no context from a hook)` : 'injections are delivered as context'}; if it rewrites messages, that is not applied in hook mode; restrictTools has no effect under ${agent.title} hooks (the call-time checks still apply)`,
   };
 }
 

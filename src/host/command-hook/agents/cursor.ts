@@ -53,6 +53,8 @@ export const cursor: CommandHookAgent = {
   readEvent: readCursorEvent,
   writeAnswer: writeCursorAnswer,
   blocksPrompt: true,
+  // Cursor's answers have no field for context (cursor-wire.ts).
+  takesContext: false,
   // `updated_input` rides on `permission: "allow"`, which Cursor does not take as the user's
   // approval: its own allowlist still asks (safe-chains' finding above).
   rewriteDecision: 'allow',
