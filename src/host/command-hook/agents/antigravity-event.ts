@@ -5,10 +5,9 @@ type HookEvent = Record<string, unknown>;
  * protobuf JSON in camelCase — `conversationId`, `stepIdx`, `toolCall: {name, args}` (arguments
  * in PascalCase: `CommandLine`, `Cwd`, `TargetFile`…), `workspacePaths`, `modelName` — and no
  * event name: the hook is installed for `PreToolUse` alone (agents/antigravity.ts), so an event is
- * a tool call. The conversation is the session; the step is the call's id (one step, one call),
- * the call's own `Cwd`, else the first workspace folder, its folder. An event that names itself
- * (`hook_event_name`, should a version send one) keeps that name. One that cannot be read is an
- * error: the engine refuses it.
+ * a tool call. The conversation is the session; the step is the call's id (one step, one call);
+ * the first workspace folder is its folder. One that cannot be read is an error: the engine
+ * refuses it.
  */
 export function readAntigravityEvent(event: HookEvent): HookEvent | string {
   const conversation = event.conversationId;
@@ -22,12 +21,15 @@ export function readAntigravityEvent(event: HookEvent): HookEvent | string {
     return 'the Antigravity hook event has a toolCall without a name';
   const input = args === undefined || args === null ? {} : args;
   const roots = Array.isArray(event.workspacePaths) ? event.workspacePaths : [];
-  const own = (input as HookEvent).Cwd;
-  const cwd = typeof own === 'string' && own !== '' ? own : roots[0];
+  // The workspace, never the call's own `Cwd`: the event's folder decides which project's
+  // extensions judge the call, and `Cwd` is the model's to choose. `Cwd` stays the shell's
+  // `workdir` (agents/antigravity.ts).
+  const cwd = roots[0];
   const step = event.stepIdx;
   return {
-    hook_event_name:
-      typeof event.hook_event_name === 'string' ? event.hook_event_name : 'PreToolUse',
+    // Only PreToolUse is installed: whatever the event says it is, it is judged as a tool call
+    // (a name the engine does not know would be answered `allow` unjudged).
+    hook_event_name: 'PreToolUse',
     session_id: conversation,
     tool_name: name,
     tool_input: input,
