@@ -2,7 +2,13 @@ import { existsSync } from 'node:fs';
 import type { CommandHookAgent } from '../agent.js';
 import { byInstallOrder, isHermesHookCommand } from '../hook-command.js';
 import type { SettingsFormat } from './format.js';
-import { hooksOf, readSettingsFile, type SettingsFile, writeSettingsFile } from './json-file.js';
+import {
+  hooksOf,
+  readHooks,
+  readSettingsFile,
+  type SettingsFile,
+  writeSettingsFile,
+} from './json-file.js';
 
 /** One entry under `hooks.<event>` in Cursor's hooks.json: the command itself, no nested list. */
 interface CursorEntry {
@@ -21,12 +27,7 @@ interface CursorEntry {
  */
 export const cursorHooksJson: SettingsFormat = {
   hookCommands(file) {
-    let hooks: Record<string, unknown> | undefined;
-    try {
-      hooks = hooksOf(readSettingsFile(file).settings);
-    } catch {
-      return undefined;
-    }
+    const hooks = readHooks(file);
     if (hooks === undefined) return undefined;
     return Object.entries(hooks).flatMap(([event, entries]) =>
       (Array.isArray(entries) ? (entries as CursorEntry[]) : [])

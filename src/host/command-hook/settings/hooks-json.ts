@@ -1,7 +1,7 @@
 import type { SettingsFormat } from './format.js';
 import { installCommandHooks } from './hooks-json-install.js';
 import { uninstallCommandHooks } from './hooks-json-uninstall.js';
-import { type HookEntry, hooksOf, readSettingsFile } from './json-file.js';
+import { type HookEntry, readHooks } from './json-file.js';
 
 /**
  * Claude Code's `settings.json` and Codex's `hooks.json`: a JSON object whose `hooks.<Event>`
@@ -9,12 +9,7 @@ import { type HookEntry, hooksOf, readSettingsFile } from './json-file.js';
  */
 export const hooksJson: SettingsFormat = {
   hookCommands(file) {
-    let hooks: Record<string, unknown> | undefined;
-    try {
-      hooks = hooksOf(readSettingsFile(file).settings);
-    } catch {
-      return undefined;
-    }
+    const hooks = readHooks(file);
     if (hooks === undefined) return undefined;
     const found: Array<{ event: string; command: string }> = [];
     for (const [event, entries] of Object.entries(hooks)) {

@@ -70,3 +70,12 @@ export function hooksOf(settings: Record<string, unknown>): Record<string, unkno
     ? (hooks as Record<string, unknown>)
     : undefined;
 }
+
+/** The `hooks` object of the JSON settings `file`; undefined when there is none or it cannot be read. */
+export function readHooks(file: string): Record<string, unknown> | undefined {
+  try {
+    return hooksOf(readSettingsFile(file).settings);
+  } catch {
+    return undefined;
+  }
+}
