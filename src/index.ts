@@ -74,6 +74,10 @@ export {
   rewrite,
 } from './hooks/results.js';
 export type { SubagentSpawn } from './hooks/subagent-spawn.js';
+export type {
+  ToolResultInput,
+  TransformToolResultEvent,
+} from './hooks/transform-tool-result.js';
 export type { TransformUserInputEvent } from './hooks/transform-user-input.js';
 export type {
   HandlerOptions,

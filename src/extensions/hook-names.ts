@@ -12,6 +12,11 @@ const PEER_NAMES: Readonly<Record<string, HookName>> = {
   PreToolUse: 'intercept_tool_call',
   BeforeTool: 'intercept_tool_call',
   pre_tool_call: 'intercept_tool_call',
+  tool_result: 'transform_tool_result',
+  AfterTool: 'transform_tool_result',
+  PostToolUse: 'transform_tool_result',
+  post_tool_call: 'transform_tool_result',
+  processToolResult: 'transform_tool_result',
 };
 
 export function assertHookName(name: unknown): asserts name is HookName {

@@ -214,8 +214,10 @@ function register(
       `${where}: phase must be 'mutate' or 'validate', got ${JSON.stringify(phase)}`,
     );
   }
-  if (tools !== undefined && hook !== 'intercept_tool_call') {
-    throw new TypeError(`${where}: \`tools\` only applies to intercept_tool_call handlers`);
+  if (tools !== undefined && hook !== 'intercept_tool_call' && hook !== 'transform_tool_result') {
+    throw new TypeError(
+      `${where}: \`tools\` only applies to intercept_tool_call and transform_tool_result handlers`,
+    );
   }
   return {
     extension,

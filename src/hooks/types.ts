@@ -12,6 +12,7 @@ import type {
   RestrictToolsResult,
   RewriteResult,
 } from './results.js';
+import type { TransformToolResultEvent } from './transform-tool-result.js';
 import type { TransformUserInputEvent } from './transform-user-input.js';
 
 /** What each hook's handlers receive. */
@@ -19,6 +20,7 @@ export interface HookEventMap {
   transform_user_input: TransformUserInputEvent;
   before_llm_call: BeforeLlmCallEvent;
   intercept_tool_call: InterceptToolCallEvent;
+  transform_tool_result: TransformToolResultEvent;
 }
 
 /** What each hook's handlers may return (plus `undefined`/`null` for pass). */
@@ -36,6 +38,7 @@ export interface HookResultMap {
     | RewriteResult<Record<string, unknown>>
     | BlockResult
     | AskResult;
+  transform_tool_result: PassResult | RewriteResult<unknown> | BlockResult;
 }
 
 // biome-ignore lint/suspicious/noConfusingVoidType: a handler that returns nothing passes
@@ -49,6 +52,9 @@ export type HookHandler<H extends HookName> = (
 export type MatchedHookHandler<H extends HookName, W> = (
   event: P.narrow<HookEventMap[H], W>,
 ) => HandlerReturn<H> | PromiseLike<HandlerReturn<H>>;
+
+/** The hooks that run once per tool call, whose handlers may name the tools they are for. */
+export type ToolHookName = 'intercept_tool_call' | 'transform_tool_result';
 
 /** A tool name (exact match), a pattern, or a list of either. */
 export type ToolPattern = string | RegExp | ReadonlyArray<string | RegExp>;
@@ -68,8 +74,8 @@ export interface HandlerOptions<H extends HookName = HookName> {
   timeoutMs?: number;
   /** What a throw, rejection, invalid result or timeout means. Default: docs/chain-semantics.md, An extension. */
   onError?: OnErrorPolicy;
-  /** `intercept_tool_call` only: call this handler for matching tool names only. */
-  tools?: H extends 'intercept_tool_call' ? ToolPattern : never;
+  /** `intercept_tool_call` and `transform_tool_result` only: call this handler for matching tool names only. */
+  tools?: H extends ToolHookName ? ToolPattern : never;
   /** `'validate'` for guards: run after every rewriting handler, on the final value. Default `'mutate'`. */
   phase?: HandlerPhase;
   /**

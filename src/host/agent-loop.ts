@@ -70,8 +70,8 @@ export async function runAgentLoop(
         approve: loop.approve,
         telemetry,
         attempt,
-        report: (outcome) =>
-          loop.report({ hook: 'intercept_tool_call', outcome, iteration, toolCall: call, ...who }),
+        report: (hook, outcome) =>
+          loop.report({ hook, outcome, iteration, toolCall: call, ...who }),
       });
       toolCalls.push(record);
       messages.push({ role: 'tool', content: record.result, toolCallId: call.id, name: call.name });

@@ -9,9 +9,9 @@ import type { ToolApproval } from './approval.js';
 export interface HookOutcomeReport {
   hook: HookName;
   outcome: ChainOutcome<unknown>;
-  /** The model request's iteration (`before_llm_call`, `intercept_tool_call`). */
+  /** The model request's iteration (`before_llm_call` and the tool hooks). */
   iteration?: number;
-  /** The tool call it decided on (`intercept_tool_call`). */
+  /** The tool call it decided on (`intercept_tool_call`, `transform_tool_result`). */
   toolCall?: ToolCall;
   /** The subagent whose loop ran the chain (subagent.ts); absent for the main agent. */
   agent?: AgentIdentity;
@@ -37,8 +37,12 @@ export interface ToolCallRecord {
    * approved) or `cancelled`.
    */
   status: ToolStatus;
-  /** The tool message content the model received. */
+  /** The tool message content the model received: after `transform_tool_result`. */
   result: string;
+  /** A `transform_tool_result` handler rewrote what the tool returned. */
+  resultRewritten?: true;
+  /** The extension whose `transform_tool_result` block put a refusal in place of the result. */
+  resultBlockedBy?: string;
 }
 
 export interface ConversationResult {

@@ -22,10 +22,6 @@ import type {
   Tools,
 } from './types.js';
 
-/**
- * One tool call of the reference loop: `intercept_tool_call` (with the calling agent, and
- * `spawn` for a subagent tool), an ask put to the approver, then the tool itself.
- */
 /** What one tool call of an agent's loop needs from the loop (agent-loop.ts). */
 export interface ToolCallContext {
   signal: AbortSignal | undefined;
@@ -37,9 +33,17 @@ export interface ToolCallContext {
   approve: Approver | undefined;
   telemetry: TurnTelemetry;
   attempt: ApiAttempt;
-  report: (outcome: ChainOutcome<Record<string, unknown>>) => void;
+  report: (
+    hook: 'intercept_tool_call' | 'transform_tool_result',
+    outcome: ChainOutcome<unknown>,
+  ) => void;
 }
 
+/**
+ * One tool call of the reference loop: `intercept_tool_call` (with the calling agent, and
+ * `spawn` for a subagent tool), an ask put to the approver, the tool itself, then
+ * `transform_tool_result` over what it returned, before the model gets it.
+ */
 export async function runToolCall(
   turn: Turn,
   tools: Tools,
@@ -50,6 +54,7 @@ export async function runToolCall(
   const started = performance.now();
   const base = { id: call.id, name: call.name, requestedArguments };
   context.telemetry.preTool(call, context.attempt);
+  // Observers get the result the model got: a redaction keeps a secret out of telemetry too.
   const finish = (record: ToolCallRecord, error?: unknown): ToolCallRecord => {
     context.telemetry.postTool(call, context.attempt, {
       status: record.status,
@@ -80,7 +85,7 @@ export async function runToolCall(
     // Its subagent runs in this loop's turn: each of its calls goes through these chains.
     ...(declared === undefined ? {} : { spawn: { covered: true } }),
   });
-  context.report(outcome);
+  context.report('intercept_tool_call', outcome);
   const record = { ...base, arguments: outcome.value, rewritten: outcome.changed };
   if (outcome.blocked) {
     const result = blockedToolResult(outcome);
@@ -126,10 +131,42 @@ export async function runToolCall(
     return finish({ ...record, ...asked, blocked: false, status: 'cancelled', result });
   }
   const executed = await executeTool(tools, call.name, outcome.value, context);
+  const ran = { ...record, ...asked, blocked: false, status: executed.status };
+  // A cancelled call returned nothing of the tool's: its result is the framework's own error. A
+  // tool that finished as the signal fired still goes through the chain: its result stays in the
+  // history the caller gets, which a later turn sends to the model.
+  if (executed.status === 'cancelled') {
+    return finish({ ...ran, result: textOf(executed.value) }, executed.error);
+  }
+  const transformed = await turn.transformToolResult({
+    toolName: call.name,
+    toolArgs: outcome.value,
+    result: executed.value,
+    isError: executed.status === 'error',
+    toolCallId: call.id,
+    taskId: context.taskId,
+    ...(context.agent === undefined ? {} : { agent: context.agent }),
+  });
+  if (transformed.trace.length > 0) context.report('transform_tool_result', transformed);
+  if (transformed.blocked) {
+    return finish(
+      { ...ran, result: blockedToolResult(transformed), resultBlockedBy: transformed.blockedBy },
+      executed.error,
+    );
+  }
   return finish(
-    { ...record, ...asked, blocked: false, status: executed.status, result: executed.result },
+    {
+      ...ran,
+      result: textOf(transformed.value),
+      ...(transformed.changed ? { resultRewritten: true } : {}),
+    },
     executed.error,
   );
+}
+
+/** A result as the tool message's text: a string as it is, anything else as JSON. */
+function textOf(value: unknown): string {
+  return typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value);
 }
 
 async function executeTool(
@@ -137,12 +174,12 @@ async function executeTool(
   name: string,
   args: Record<string, unknown>,
   context: ToolCallContext,
-): Promise<{ status: ToolStatus; result: string; error?: unknown }> {
+): Promise<{ status: ToolStatus; value: unknown; error?: unknown }> {
   const { signal } = context;
   const tool = toolOf(tools, name);
   if (!tool) {
     const error = new Error(`unknown tool "${name}"`);
-    return { status: 'error', result: JSON.stringify({ error: error.message }), error };
+    return { status: 'error', value: { error: error.message }, error };
   }
   const declared = tool.subagent;
   const given: ToolContext = {
@@ -155,23 +192,19 @@ async function executeTool(
     const result = await (Object.keys(given).length > 0
       ? tool.execute(args, given)
       : tool.execute(args));
-    return {
-      status: 'ok',
-      result:
-        typeof result === 'string' ? result : result === undefined ? '' : JSON.stringify(result),
-    };
+    return { status: 'ok', value: result };
   } catch (error) {
     // Read without a getter or a proxy able to throw: a broken error is still the tool failing.
     const { message } = thrownErrorOf(error);
     if (signal?.aborted)
       return {
         status: 'cancelled',
-        result: JSON.stringify({ error: `tool "${name}" was cancelled` }),
+        value: { error: `tool "${name}" was cancelled` },
         error,
       };
     return {
       status: 'error',
-      result: JSON.stringify({ error: `tool "${name}" failed: ${message}` }),
+      value: { error: `tool "${name}" failed: ${message}` },
       error,
     };
   }

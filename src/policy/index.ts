@@ -2,7 +2,8 @@
  * `hermes-extensions/policy`: helpers for guard authors. They find the paths a tool call touches
  * (file tools, patches and shell commands), say whether a shell command only reads, and run a
  * shell call in the OS sandbox (docs/policy.md, The OS sandbox), and
- * keep budgets of tool calls and model requests per turn (docs/policy.md, Budgets). Apart
+ * keep budgets of tool calls and model requests per turn (docs/policy.md, Budgets), and map
+ * every string of a tool result (`mapStrings`, for redaction). Apart
  * from the root entry, so a host that embeds the runtime does not load the shell parsers.
  */
 export {
@@ -32,6 +33,7 @@ export {
   projectEntryNames,
   resolveProjectPath,
 } from './project-paths.js';
+export { mapStrings } from './result-strings.js';
 export {
   resetSandboxAvailability,
   type SandboxAvailability,

@@ -12,6 +12,7 @@ import type { TurnContext } from '../hooks/declaration.js';
 import { HOOKS, type HookInput, type HookName, type HookValue } from '../hooks/index.js';
 import type { ToolCallInput } from '../hooks/intercept-tool-call.js';
 import { describeInput } from '../hooks/payload.js';
+import type { ToolResultInput } from '../hooks/transform-tool-result.js';
 import type { ObserverSink } from '../observe/observers.js';
 import { TurnTelemetry } from '../observe/turn-telemetry.js';
 import { TurnEndedError } from './errors.js';
@@ -36,7 +37,7 @@ export interface TurnChains {
 let telemetryOf: (turn: Turn) => TurnTelemetry;
 
 /**
- * One turn of one session: the three chains, sharing one `state` object that is emptied when the
+ * One turn of one session: the four chains, sharing one `state` object that is emptied when the
  * turn ends. Each chain returns its outcome directly when every handler was synchronous, and a
  * promise otherwise; `await` works on both. The turn reports each decision that was not a plain
  * pass as `hook_decision` itself, whichever host runs it.
@@ -172,6 +173,32 @@ export class Turn implements TurnContext {
     return chains.reportsDecisions ? this.#reported('intercept_tool_call', outcome, call) : outcome;
   }
 
+  /**
+   * What the model gets back from a tool call that ran (docs/chain-semantics.md, Tool results):
+   * the outcome's value is the result to hand on; a blocked outcome means hand on the refusal
+   * (`blockedToolResult`) instead. With no handler for the tool it is the result, untouched.
+   */
+  transformToolResult(call: ToolResultInput): MaybePromise<ChainOutcome<unknown>> {
+    this.assertOpen();
+    if (
+      typeof call?.toolName !== 'string' ||
+      call.toolArgs === null ||
+      typeof call.toolArgs !== 'object'
+    ) {
+      throw inputError('transform_tool_result', 'transformToolResult', 'call', call);
+    }
+    const handlers = this.#handlers.forToolOf('transform_tool_result', call.toolName);
+    if (handlers.length === 0) return unchangedOutcome(call.result);
+    const chains = this.#chains;
+    // Handlers read paths in the one form every host shows them in, as for the call itself.
+    const shown = chains.paths.shown(call.toolArgs);
+    const seen = shown === undefined ? call : { ...call, toolArgs: shown.args };
+    const outcome = runChain(HOOKS.transform_tool_result, handlers, seen, this, chains.onTrace);
+    return chains.reportsDecisions
+      ? this.#reported('transform_tool_result', outcome, call, call.agent)
+      : outcome;
+  }
+
   /** Ends the turn: the state is emptied so nothing of it reaches the next turn. */
   end(): void {
     this.#ended = true;
@@ -267,6 +294,7 @@ const RUN_HOOK: {
   transform_user_input: (turn, input) => turn.transformUserInput(input.userMessage),
   before_llm_call: (turn, input) => turn.beforeLlmCall(input),
   intercept_tool_call: (turn, input) => turn.interceptToolCall(input),
+  transform_tool_result: (turn, input) => turn.transformToolResult(input),
 };
 
 /**

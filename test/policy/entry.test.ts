@@ -28,6 +28,7 @@ describe('hermes-extensions/policy', () => {
       'unwrapCommand',
       'modelCallBudget',
       'toolCallBudget',
+      'mapStrings',
     ]);
     for (const [name, helper] of helpers) {
       if (since01.has(name)) expect(fromRoot.has(name), name).toBe(false);

@@ -16,6 +16,7 @@ import { approvedInMessages } from './approvals.js';
 import { rememberAsk, takePendingApproval } from './denied-reasons.js';
 import { type AgentScope, type HermesTools, type HermesToolsOptions, mainScope } from './scope.js';
 import { runSubagent, subagentOf } from './subagent.js';
+import { transformedError, transformedResult } from './tool-result.js';
 
 /** How a wrapped `execute` is called; the SDK's own options type differs between versions. */
 type Execute = (
@@ -33,7 +34,8 @@ type Outcome = ChainOutcome<Record<string, unknown>>;
 type Done = (status: ToolStatus, result: unknown, error?: unknown) => void;
 
 /**
- * The tools with intercept_tool_call in front of each `execute`. The chain runs once per call:
+ * The tools with intercept_tool_call in front of each `execute`, and transform_tool_result over
+ * what it returns or throws (tool-result.ts). intercept_tool_call runs once per call:
  * `needsApproval` runs it first (an ask needs approval), and `execute` then uses that outcome,
  * so a rewrite or a block still applies when the call runs.
  */
@@ -211,16 +213,33 @@ export function scopedTools<T extends ToolSet>(
             return declined;
           }
         }
+        const ran = {
+          toolName: name,
+          toolArgs: settled.value,
+          toolCallId: context.toolCallId,
+          agent,
+        };
+        let result: unknown;
         try {
-          const result = await (declared === undefined
+          result = await (declared === undefined
             ? execute(settled.value, context)
             : runSubagent(turn, scope, declared, settled.value, context, scopedTools));
-          done('ok', result);
-          return result;
         } catch (error) {
-          done('error', thrownErrorOf(error).message, error);
-          throw error;
+          // The model reads a thrown tool's message: it goes through transform_tool_result too.
+          const { message } = thrownErrorOf(error);
+          const transformed = await transformedError(turn, ran, error, message);
+          if ('returns' in transformed) {
+            // Without the error: its message is what the block hides, from observers too.
+            done('error', transformed.returns);
+            return transformed.returns;
+          }
+          done('error', thrownErrorOf(transformed.throws).message, transformed.throws);
+          throw transformed.throws;
         }
+        // Observers get the result the model gets: a redaction keeps a secret out of telemetry.
+        const transformed = await transformedResult(turn, ran, result);
+        done('ok', transformed);
+        return transformed;
       },
     };
   }
