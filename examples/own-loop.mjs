@@ -73,7 +73,17 @@ const answer = await runtime.runTurn({ sessionId: 'own-loop', platform: 'cli' },
         result = blockedToolResult(outcome); // the tool does not run
       else if (outcome.ask && !(await askUser(outcome.ask.message)))
         result = JSON.stringify({ error: `declined by the user: ${outcome.ask.message}` });
-      else result = runTool(call.name, outcome.value); // possibly rewritten args
+      else {
+        const ran = runTool(call.name, outcome.value); // possibly rewritten args
+        // What the tool returned passes transform_tool_result before the model reads it.
+        const shown = await turn.transformToolResult({
+          toolName: call.name,
+          toolArgs: outcome.value,
+          result: ran,
+          toolCallId: call.id,
+        });
+        result = shown.blocked ? blockedToolResult(shown) : shown.value;
+      }
       console.log(`${call.name} ${call.arguments.path} -> ${result}`);
       history.push({ role: 'tool', content: result, toolCallId: call.id, name: call.name });
     }

@@ -46,7 +46,7 @@ export interface RunConversationOptions {
 }
 
 /**
- * The reference agent loop (docs/hosts.md), one turn of it, with the three hooks where the
+ * The reference agent loop (docs/hosts.md), one turn of it, with the four hooks where the
  * README's loop puts them. Tool calls of one response go through the chain and run one
  * after another, in the order the model gave them, so per-turn state evolves predictably.
  * A tool made with `subagentTool` runs a nested agent in this same turn (subagent.ts).

@@ -19,6 +19,10 @@ const STORIES: Record<string, RegExp[]> = {
     /^bash ls -> ran ls: README\.md src\/\nbash ls -> ran ls: README\.md src\/\nbash ls -> \{"error":"Tool call budget: at most 2 calls of bash per turn/m,
     /^turn ended: Model call budget: at most 4 model requests per turn/m,
   ],
+  'redact-results.mjs': [
+    /^cat \.env\.example -> \{"stdout":"OPENAI_API_KEY=\[redacted key\]\\n","exitCode":0\}$/m,
+    /^env -> \{"error":"the environment is not shown to the model: ask for the variable you need","blocked_by_extension":true,"extension":"no-env-dumps"\}$/m,
+  ],
   'quickstart.mjs': [/^BLOCKED write src\/login\.ts/m, /^ran +write plans\/active\/plan\.md/m],
   'ai-sdk.mjs': [
     /^write src\/app\.ts -> \{"error":"Blocked by workflow-guard: write would write src\/app\.ts, and no plan exists/m,
