@@ -75,12 +75,7 @@ describe('audit-log', () => {
     await turn(project, { path: 'audit.jsonl', max_bytes: 1200, keep: 2 }, 8);
     const file = join(project, 'audit.jsonl');
     // The last event of the last turn is written last.
-    for (
-      let i = 0;
-      i < 200 &&
-      !(existsSync(file) && readFileSync(file, 'utf8').includes('"tool_call_id":"w7","status"'));
-      i++
-    ) {
+    for (let i = 0; i < 200 && !textOf(file).includes('"tool_call_id":"w7","status"'); i++) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     await lines(`${file}.2`, 1);
@@ -184,3 +179,12 @@ describe('audit-log', () => {
     expect(log[3]).toMatchObject({ status: 'completed', child_summary: 'could not' });
   });
 });
+
+/** The file's text, or nothing while it is not there: a rotation may rename it between two reads. */
+function textOf(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
