@@ -1,4 +1,5 @@
 import { formatConfigIssues } from '../config/errors.js';
+import { MODE_KEY, splitMode } from '../config/extension-mode.js';
 import type { ExtensionsSection } from '../config/schema.js';
 import type { ExtensionDefinition } from '../extensions/define.js';
 import { diagnosticCodeOf, withDiagnosticCode } from '../extensions/failure-codes.js';
@@ -143,9 +144,14 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
     setUps[order] = (async () => {
       const started = performance.now();
       try {
-        const config = parseExtensionConfig(definition, section[definition.name], configSources);
+        const split = splitMode(definition.name, section[definition.name]);
+        if ('problem' in split) throw modeError(definition.name, split.problem, configSources);
+        const config = parseExtensionConfig(definition, split.config, configSources);
+        const shadow = split.mode === 'shadow';
+        if (shadow) info.mode = 'shadow';
         const registered = await runSetup(definition, {
           config,
+          shadow,
           projectRoot,
           extensionDir: candidate.extensionDir ?? candidate.path,
           log: scopedLogger(logger, definition.name),
@@ -260,6 +266,16 @@ class ConfigSchemaError extends Error {
   ) {
     super(message);
   }
+}
+
+/** A `mode` that is neither `enforce` nor `shadow`: the extension does not load (fails closed). */
+function modeError(name: string, problem: string, sources: readonly ConfigSource[]): Error {
+  const files = configFilesOf(name, [[MODE_KEY]], sources);
+  const where = files.length === 0 ? '' : ` in ${files.join(' and ')}`;
+  return withDiagnosticCode(
+    'CONFIG_SCHEMA',
+    new ConfigSchemaError(`config for "${name}"${where} is wrong:\n${problem}`, files[0]),
+  );
 }
 
 function parseExtensionConfig(

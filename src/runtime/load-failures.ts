@@ -118,6 +118,8 @@ export function loadFailureGuard(failures: readonly LoadFailure[], log: Logger):
     tools: undefined,
     when: undefined,
     phase: 'mutate',
+    // The refusal of a broken guard is never shadowed: it is the framework's, not the extension's.
+    shadow: false,
     log,
     loggedErrors: new Set(),
   };

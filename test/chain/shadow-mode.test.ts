@@ -105,7 +105,9 @@ describe('shadow mode: a shadowed handler decides, the chain records it and appl
       ['broken', 'error', 'block'],
       ['slow', 'pass', 'block'],
     ]);
-    expect(outcome.trace[0]?.shadow?.message).toMatch(/failed in intercept_tool_call \(boom\)/);
+    expect(outcome.trace[0]?.shadow?.message).toMatch(
+      /failed in intercept_tool_call \(threw Error: boom\)/,
+    );
   });
 
   it('reports hook_decision with would_block and the shadowed decisions, though the call passed', async () => {
@@ -142,7 +144,14 @@ describe('shadow mode: a shadowed handler decides, the chain records it and appl
         { content: '', toolCalls: [toolCall('write', { path: 'src/a.ts' }, 'w1')] },
         { content: 'done' },
       ]),
-      tools: { write: { execute: () => void ran.push('write') ?? 'written' } },
+      tools: {
+        write: {
+          execute: () => {
+            ran.push('write');
+            return 'written';
+          },
+        },
+      },
     });
     expect(ran).toEqual(['write']);
     expect(result.finalResponse).toBe('done');
