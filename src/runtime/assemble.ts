@@ -130,6 +130,9 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
         : 'extensions.enabled is false';
       continue;
     }
+    // Known before it loads: a shadowed extension that fails refuses no call (load-failures.ts).
+    const declared = splitMode(candidate.name, section[candidate.name]);
+    if ('mode' in declared && declared.mode === 'shadow') info.mode = 'shadow';
     if (candidate.loadError !== undefined || candidate.definition === undefined) {
       const { code, message } = candidate.loadError ?? {
         code: 'LOAD_FAILED',
@@ -148,7 +151,6 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
         if ('problem' in split) throw modeError(definition.name, split.problem, configSources);
         const config = parseExtensionConfig(definition, split.config, configSources);
         const shadow = split.mode === 'shadow';
-        if (shadow) info.mode = 'shadow';
         const registered = await runSetup(definition, {
           config,
           shadow,

@@ -194,4 +194,17 @@ describe('shadow mode: the `mode` key', () => {
     // An enabled extension that failed to load refuses every tool call (on_load_error: block).
     expect((await inTurn(runtime, (t) => t.interceptToolCall(write()))).blocked).toBe(true);
   });
+
+  it('refuses no call when a shadowed extension fails to set up: it would enforce nothing', async () => {
+    const broken = ext('broken-guard', () => {
+      throw new Error('setup broke');
+    });
+    const { runtime } = await runtimeOf([broken], { config: shadow('broken-guard') });
+    expect(runtime.extensions[0]).toMatchObject({
+      status: 'error',
+      code: 'SETUP_FAILED',
+      mode: 'shadow',
+    });
+    expect((await inTurn(runtime, (t) => t.interceptToolCall(write()))).blocked).toBe(false);
+  });
 });
