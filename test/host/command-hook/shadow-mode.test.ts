@@ -50,5 +50,17 @@ describe.runIf(built)('hermes hook claude-code: a guard in shadow mode', () => {
     ]);
     const list = await hermes(home, 'extensions', 'list', '--cwd', project);
     expect(list.stdout).toMatch(/new-guard\s+enabled \(shadow mode\)/);
+    const tried = await hermes(
+      home,
+      'extensions',
+      'test',
+      'intercept_tool_call',
+      '--cwd',
+      project,
+      '--input',
+      JSON.stringify({ toolName: 'write', toolArgs: { path: 'a.ts' } }),
+    );
+    expect(tried.code).toBe(0);
+    expect(tried.stdout).toContain('shadow mode: would block: no writes yet (not applied)');
   });
 });
