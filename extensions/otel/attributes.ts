@@ -89,3 +89,17 @@ export function statusClass(status: unknown): string {
 export function retryableLabel(retryable: unknown): string {
   return typeof retryable === 'boolean' ? String(retryable) : 'unknown';
 }
+
+/**
+ * What handlers in shadow mode decided on a `hook_decision` (docs/chain-semantics.md, Shadow mode):
+ * `hermes.hook.would_block` when one would have blocked the call, and the shadowed extensions that
+ * decided, `hermes.extension.shadowed`. None when no handler was shadowed.
+ */
+export function shadowAttributes(p: ObserverPayload): Attributes {
+  if (!Array.isArray(p.shadow) || p.shadow.length === 0) return {};
+  const names = p.shadow.map((d) => String((d as { extension?: unknown } | null)?.extension ?? ''));
+  return {
+    'hermes.hook.would_block': p.would_block === true,
+    'hermes.extension.shadowed': [...new Set(names)].join(','),
+  };
+}

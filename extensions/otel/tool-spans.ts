@@ -1,5 +1,5 @@
 import { SpanStatusCode } from '@opentelemetry/api';
-import { number, text } from './attributes.js';
+import { number, shadowAttributes, text } from './attributes.js';
 import { toolKey, turnOf } from './open-spans.js';
 import type { EventHandlers } from './recorder.js';
 import { toolCommand, toolTarget } from './turn-summary.js';
@@ -48,12 +48,16 @@ export const toolSpans: EventHandlers = {
     metrics.decisions.add(1, { hook: String(p.hook), blocked: Boolean(p.blocked) });
     const span = spans.tools.get(toolKey(p)) ?? spans.turnSpan(turnOf(p));
     if (span === undefined) return;
+    const shadow = shadowAttributes(p);
     span.addEvent('hermes.hook_decision', {
       'hermes.hook': String(p.hook),
       'hermes.hook.blocked': Boolean(p.blocked),
       'hermes.hook.blocked_by': String(p.blocked_by ?? ''),
       'hermes.hook.decided_by': text(p.decided_by),
+      ...shadow,
     });
     if (p.blocked) span.setAttribute('hermes.hook.blocked_by', String(p.blocked_by));
+    // On the span too, so a trace search finds the calls a shadowed guard would have refused.
+    if (shadow['hermes.hook.would_block'] === true) span.setAttributes(shadow);
   },
 };

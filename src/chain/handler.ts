@@ -21,6 +21,11 @@ export interface RegisteredHandler {
   /** The runtime puts every validator after every mutator; the runner refuses a validator's change. */
   readonly phase: HandlerPhase;
   readonly log: Logger;
+  /**
+   * Its extension runs in shadow mode (`mode: shadow` in its config section): what it decides is
+   * recorded in the trace and not applied (shadow.ts).
+   */
+  readonly shadow: boolean;
   /** Error messages already logged for this handler, so a failing guard logs each once. */
   readonly loggedErrors: Set<string>;
 }

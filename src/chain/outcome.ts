@@ -20,6 +20,19 @@ export interface TraceEntry {
   phase?: 'validate';
   /** Why the handler failed, when it did. */
   error?: string;
+  /**
+   * Only on the entries of handlers in shadow mode that did not pass: what they decided, which
+   * the chain recorded and did not apply (`action` is then `pass`, or `error` for a failure).
+   */
+  shadow?: ShadowDecision;
+}
+
+/** A shadowed handler's decision (docs/chain-semantics.md, Shadow mode). */
+export interface ShadowDecision {
+  /** What it would have done: `block`, `ask`, `rewrite`, `inject_*`, `restrict_tools`. */
+  action: string;
+  /** The reason of a block or an ask. */
+  message?: string;
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   unchangedOutcome,
 } from './outcome.js';
 import { type ReadResult, readResult } from './read-result.js';
+import { shadowEntry, shadowMessage } from './shadow.js';
 import { releaseIfIdle, unwatch, type Watched, watch } from './watchdog.js';
 
 const now = () => performance.now();
@@ -254,6 +255,11 @@ class ChainRun implements Watched {
       const reason = `returned ${action} in the validate phase; a validator may only pass, ${this.decl.asks ? 'ask ' : ''}or block (register a handler that changes the value without phase: 'validate')`;
       return this.fail(handler, reason, durationMs, undefined);
     }
+    // Read only on a result that is not a pass: an unshadowed chain pays one field read there.
+    if (handler.shadow && action !== 'pass') {
+      const message = shadowMessage(action, r.value);
+      return this.record(handler, shadowEntry(handler, 'pass', action, message, durationMs));
+    }
     let value = this.value;
     let merged = this.metadata;
     try {
@@ -306,6 +312,12 @@ class ChainRun implements Watched {
     cause: unknown,
   ): boolean {
     const failClosed = handler.onError === 'block';
+    const message = `Blocked because extension "${handler.extension}" failed in ${this.decl.name} (${reason}).`;
+    if (failClosed && handler.shadow) {
+      const entry = shadowEntry(handler, 'error', 'block', message, durationMs);
+      entry.error = this.report(handler, reason, 'ignored (shadow mode)', cause);
+      return this.record(handler, entry);
+    }
     const action = failClosed ? 'block' : 'error';
     const entry = traceEntry(handler, action, durationMs);
     const consequence = failClosed ? 'blocked (onError: block)' : 'ignored (onError: pass)';
@@ -313,10 +325,7 @@ class ChainRun implements Watched {
     this.trace.push(entry);
     if (this.onTrace !== undefined) this.step(handler, action, durationMs, entry.error);
     if (!failClosed) return false;
-    this.block(
-      handler.extension,
-      `Blocked because extension "${handler.extension}" failed in ${this.decl.name} (${reason}).`,
-    );
+    this.block(handler.extension, message);
     return true;
   }
 
@@ -355,11 +364,21 @@ class ChainRun implements Watched {
     return this.outcome();
   }
 
+  /** A shadowed handler's entry: recorded, told, and the chain goes on unchanged. */
+  private record(handler: RegisteredHandler, entry: TraceEntry): false {
+    this.trace.push(entry);
+    if (this.onTrace !== undefined) {
+      this.step(handler, entry.action, entry.durationMs, entry.error, entry.shadow);
+    }
+    return false;
+  }
+
   private step(
     handler: RegisteredHandler,
     action: string,
     durationMs: number,
     error?: string,
+    shadow?: TraceEntry['shadow'],
   ): void {
     try {
       this.onTrace?.({
@@ -370,6 +389,7 @@ class ChainRun implements Watched {
         value: this.value,
         ...(handler.phase === 'validate' ? { phase: 'validate' as const } : {}),
         ...(error === undefined ? {} : { error }),
+        ...(shadow === undefined ? {} : { shadow }),
       });
     } catch {
       // A tool's observer must not change what the chain decides.

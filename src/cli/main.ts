@@ -13,6 +13,7 @@ import {
 } from './commands/hook.js';
 import { initCommand } from './commands/init.js';
 import { listCommand } from './commands/list.js';
+import { reportCommand } from './commands/report.js';
 import { serveCommand } from './commands/serve.js';
 import { testCommand } from './commands/test-hook.js';
 import { testSuiteCommand } from './commands/test-suite.js';
@@ -128,6 +129,18 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     .description('check config, loading, trust and every hook (a dry run); exit 1 on errors')
     .option('--json', 'print the checks as JSON')
     .action(run((o: { cwd?: string; json?: boolean }) => doctorCommand(commandContext(o), o, io)));
+  withCwd(extensions.command('report'))
+    .description(
+      'what each extension in shadow mode would have blocked or asked, read from the audit log',
+    )
+    .option('--since <iso>', 'only decisions at or after this date or time')
+    .option('--file <audit.jsonl>', "read this audit log instead of the audit-log extension's")
+    .option('--json', 'print the report as JSON')
+    .action(
+      run((o: { cwd?: string; since?: string; file?: string; json?: boolean }) =>
+        reportCommand(commandContext(o), o, io),
+      ),
+    );
   for (const enable of [true, false]) {
     withCwd(extensions.command(`${enable ? 'enable' : 'disable'} <name>`))
       .description(

@@ -28,6 +28,8 @@ export interface SetupContext {
   log: Logger;
   /** How long setup may take. Default SETUP_TIMEOUT_MS. */
   timeoutMs?: number;
+  /** Its config section says `mode: shadow`: every handler it registers is shadowed. */
+  shadow?: boolean;
 }
 
 /** How long one extension's `onClose` may take before `runtime.close()` goes on without it. */
@@ -86,7 +88,7 @@ export async function runSetup(
       }
       codingFailures('UNKNOWN_HOOK', () => assertHookName(hook));
       const { handler, before, after } = codingFailures('INVALID_REGISTRATION', () => ({
-        handler: register(definition.name, hook, fn, options, context.log),
+        handler: register(definition.name, hook, fn, options, context.log, context.shadow === true),
         before: extensionNames(hook, 'before', options?.before),
         after: extensionNames(hook, 'after', options?.after),
       }));
@@ -184,6 +186,7 @@ function register(
   fn: unknown,
   options: HandlerOptions | undefined,
   log: Logger,
+  shadow: boolean,
 ): RegisteredHandler {
   assertHookName(hook);
   const where = `hermes.on("${hook}")`;
@@ -229,6 +232,7 @@ function register(
     tools: tools === undefined ? undefined : compileMatcher(where, tools),
     when: when === undefined ? undefined : compileWhen(where, when),
     phase,
+    shadow,
     log,
     loggedErrors: new Set(),
   };

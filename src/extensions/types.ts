@@ -35,6 +35,12 @@ export interface ExtensionInfo {
   hooks: HookRegistrationInfo[];
   /** Time to load and set up, in milliseconds. */
   loadMs: number;
+  /**
+   * `shadow` when its config section says `mode: shadow`: its handlers decide, and the chain records
+   * what they decided without applying it (docs/chain-semantics.md, Shadow mode). Not `shadowed`,
+   * the status of an extension another of the same name replaced.
+   */
+  mode?: 'shadow';
   /** Why it is in `error` (or `disabled`, `shadowed`, `untrusted`). */
   reason?: string;
   /** The diagnostic code of `reason` when it is in `error`, `shadowed` or `untrusted`. */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ChainOutcome } from '../chain/outcome.js';
+import type { ChainOutcome, TraceEntry } from '../chain/outcome.js';
 import type { LlmRequest } from '../hooks/before-llm-call.js';
 import type { HookName } from '../hooks/index.js';
 import type { ChatMessage, ToolCall } from '../hooks/messages.js';
@@ -313,7 +313,12 @@ export class TurnTelemetry {
     agent?: { id: string; type?: string | undefined },
   ): void {
     if (!this.sink.has('hook_decision')) return;
-    if (!outcome.blocked && !outcome.changed && outcome.trace.every((e) => e.action === 'pass')) {
+    // A shadowed handler's decision is recorded on an entry that passed: still a decision to report.
+    if (
+      !outcome.blocked &&
+      !outcome.changed &&
+      outcome.trace.every((e) => e.action === 'pass' && e.shadow === undefined)
+    ) {
       return;
     }
     // A subagent run in-process makes its requests through telemetry of its own (`forAgent`):
@@ -344,10 +349,29 @@ export class TurnTelemetry {
       decided_by: [
         ...new Set(outcome.trace.filter((e) => e.action !== 'pass').map((e) => e.extension)),
       ],
+      ...shadowFields(outcome.trace),
       trace: sanitize(outcome.trace),
       metadata: sanitize(outcome.metadata),
     }));
   }
+}
+
+/**
+ * What handlers in shadow mode decided and the chain did not apply (docs/chain-semantics.md, Shadow
+ * mode): `would_block` when one of them would have blocked the call, and each decision with its
+ * extension. `hermes extensions report` reads these from the audit log.
+ */
+function shadowFields(trace: readonly TraceEntry[]): Record<string, unknown> {
+  const shadowed = trace.filter((e) => e.shadow !== undefined);
+  if (shadowed.length === 0) return {};
+  return {
+    would_block: shadowed.some((e) => e.shadow?.action === 'block'),
+    shadow: shadowed.map((e) => ({
+      extension: e.extension,
+      action: e.shadow?.action,
+      ...(e.shadow?.message === undefined ? {} : { message: sanitize(e.shadow.message) }),
+    })),
+  };
 }
 
 function toolErrorFields({ type, message }: { type: string; message: string }) {

@@ -1,4 +1,5 @@
 import { formatConfigIssues } from '../config/errors.js';
+import { MODE_KEY, splitMode } from '../config/extension-mode.js';
 import type { ExtensionsSection } from '../config/schema.js';
 import type { ExtensionDefinition } from '../extensions/define.js';
 import { diagnosticCodeOf, withDiagnosticCode } from '../extensions/failure-codes.js';
@@ -129,6 +130,9 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
         : 'extensions.enabled is false';
       continue;
     }
+    // Known before it loads: a shadowed extension that fails refuses no call (load-failures.ts).
+    const declared = splitMode(candidate.name, section[candidate.name]);
+    if ('mode' in declared && declared.mode === 'shadow') info.mode = 'shadow';
     if (candidate.loadError !== undefined || candidate.definition === undefined) {
       const { code, message } = candidate.loadError ?? {
         code: 'LOAD_FAILED',
@@ -143,9 +147,13 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
     setUps[order] = (async () => {
       const started = performance.now();
       try {
-        const config = parseExtensionConfig(definition, section[definition.name], configSources);
+        const split = splitMode(definition.name, section[definition.name]);
+        if ('problem' in split) throw modeError(definition.name, split.problem, configSources);
+        const config = parseExtensionConfig(definition, split.config, configSources);
+        const shadow = split.mode === 'shadow';
         const registered = await runSetup(definition, {
           config,
+          shadow,
           projectRoot,
           extensionDir: candidate.extensionDir ?? candidate.path,
           log: scopedLogger(logger, definition.name),
@@ -260,6 +268,16 @@ class ConfigSchemaError extends Error {
   ) {
     super(message);
   }
+}
+
+/** A `mode` that is neither `enforce` nor `shadow`: the extension does not load (fails closed). */
+function modeError(name: string, problem: string, sources: readonly ConfigSource[]): Error {
+  const files = configFilesOf(name, [[MODE_KEY]], sources);
+  const where = files.length === 0 ? '' : ` in ${files.join(' and ')}`;
+  return withDiagnosticCode(
+    'CONFIG_SCHEMA',
+    new ConfigSchemaError(`config for "${name}"${where} is wrong:\n${problem}`, files[0]),
+  );
 }
 
 function parseExtensionConfig(

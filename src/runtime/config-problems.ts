@@ -1,3 +1,4 @@
+import { withoutMode } from '../config/extension-mode.js';
 import type { ExtensionsSection } from '../config/schema.js';
 import { RESERVED_CONFIG_KEYS } from '../config/schema.js';
 import { didYouMean } from '../config/suggest.js';
@@ -45,7 +46,8 @@ export function reportConfigProblems(
         continue;
       }
       const schema = extensions.get(key)?.configSchema;
-      for (const found of findUnknownKeys(schema, value, ['extensions', key])) {
+      // `mode` is the framework's key (config/extension-mode.ts), never the schema's.
+      for (const found of findUnknownKeys(schema, withoutMode(value), ['extensions', key])) {
         diagnostics.push({
           code: 'CONFIG_UNKNOWN_KEY',
           kind: 'unknown-config-key',

@@ -27,7 +27,7 @@ const MAX_REASON_LINES = 8;
  * The enabled extensions that failed (status `error`: import, default export, config schema,
  * setup), and the error-severity problems discovery found (a configured path or package that
  * does not exist). Disabled, shadowed and untrusted extensions are not failures: nobody asked
- * for them to run.
+ * for them to run; nor is one in shadow mode (`mode: shadow`), whose decisions would not apply.
  */
 export function findLoadFailures(
   extensions: readonly ExtensionInfo[],
@@ -35,7 +35,9 @@ export function findLoadFailures(
 ): LoadFailure[] {
   const failures: LoadFailure[] = [];
   for (const info of extensions) {
-    if (info.status !== 'error') continue;
+    // In shadow mode nothing it decides applies, so its absence loosens nothing; its own error
+    // still shows in list, doctor and the diagnostics.
+    if (info.status !== 'error' || info.mode === 'shadow') continue;
     failures.push({
       extension: info.name,
       ...(info.path === undefined ? {} : { file: info.path }),
@@ -118,6 +120,8 @@ export function loadFailureGuard(failures: readonly LoadFailure[], log: Logger):
     tools: undefined,
     when: undefined,
     phase: 'mutate',
+    // The refusal of a broken guard is never shadowed: it is the framework's, not the extension's.
+    shadow: false,
     log,
     loggedErrors: new Set(),
   };

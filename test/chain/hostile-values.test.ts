@@ -202,6 +202,7 @@ describe('a fault of the runner itself', () => {
     tools: undefined,
     when: undefined,
     phase: 'mutate',
+    shadow: false,
     log: memoryLogger(),
     loggedErrors: new Set(),
   });

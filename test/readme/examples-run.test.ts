@@ -23,6 +23,11 @@ const STORIES: Record<string, RegExp[]> = {
     /^cat \.env\.example -> \{"stdout":"OPENAI_API_KEY=\[redacted key\]\\n","exitCode":0\}$/m,
     /^env -> \{"error":"the environment is not shown to the model: ask for the variable you need","blocked_by_extension":true,"extension":"no-env-dumps"\}$/m,
   ],
+  'shadow-mode.mjs': [
+    /^git push --force origin main -> pushed$/m,
+    /^no-force-push: would have blocked 1, asked 0$/m,
+    /^ {4}1× block: force pushes rewrite shared history: push a new commit instead$/m,
+  ],
   'quickstart.mjs': [/^BLOCKED write src\/login\.ts/m, /^ran +write plans\/active\/plan\.md/m],
   'ai-sdk.mjs': [
     /^write src\/app\.ts -> \{"error":"Blocked by workflow-guard: write would write src\/app\.ts, and no plan exists/m,

@@ -24,7 +24,7 @@ export async function listCommand(context: CommandContext, options: { json?: boo
   } else {
     const rows = runtime.extensions.map(
       (ext): ListRow => ({
-        cells: [ext.name, statusWord(io, ext), ext.source, ext.version ?? '-'],
+        cells: [ext.name, statusWord(io, ext) + modeWord(io, ext), ext.source, ext.version ?? '-'],
         hooks: describeHooks(ext),
         about: about(ext),
       }),
@@ -95,6 +95,11 @@ function about(ext: ExtensionInfo): string {
     .split('\n')
     .map((line) => (line.length > MAX_REASON ? `${line.slice(0, MAX_REASON - 1)}…` : line))
     .join('\n');
+}
+
+/** An extension in shadow mode says so beside its status: its blocks are not enforced. */
+function modeWord(io: Io, ext: ExtensionInfo): string {
+  return ext.mode === 'shadow' ? ` ${paint(io, 'yellow', '(shadow mode)')}` : '';
 }
 
 function statusWord(io: Io, ext: ExtensionInfo): string {

@@ -60,6 +60,11 @@ export async function testCommand(
         : paint(io, step.action === 'block' || step.error ? 'red' : 'yellow', step.action);
     io.out(`  ${i + 1}. ${step.extension}  ${mark}  ${step.durationMs.toFixed(2)} ms`);
     if (step.error) io.out(`       ${step.error}`);
+    // In shadow mode the step passed: what it decided is said, so the guard can be judged.
+    if (step.shadow) {
+      const why = step.shadow.message === undefined ? '' : `: ${step.shadow.message}`;
+      io.out(`       shadow mode: would ${step.shadow.action}${why} (not applied)`);
+    }
     const after = show(step.value);
     if (after !== before) {
       const patch = createTwoFilesPatch('before', 'after', `${before}\n`, `${after}\n`, '', '', {

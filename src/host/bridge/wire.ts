@@ -23,6 +23,8 @@ export function outcomeToWire(
       action: entry.action,
       duration_ms: entry.durationMs,
       ...(entry.error === undefined ? {} : { error: entry.error }),
+      // What a handler in shadow mode decided and the chain did not apply (docs/chain-semantics.md).
+      ...(entry.shadow === undefined ? {} : { shadow: entry.shadow }),
     })),
   };
 }

@@ -1,0 +1,28 @@
+import type { RegisteredHandler } from './handler.js';
+import type { TraceEntry } from './outcome.js';
+
+/**
+ * Shadow mode (docs/chain-semantics.md, Shadow mode): a new guard rolled out on real traffic first.
+ * Its handler runs as any other; what it decides — a block, an ask, a rewrite or injection, a
+ * failure that would have blocked — is put in its trace entry and not applied, so the call goes
+ * on as if it had passed. A shadowed guard changes nothing: not the value later handlers see, not
+ * the metadata, not who asked. Kept apart from run-chain.ts so the runner reads one flag.
+ */
+export function shadowEntry(
+  handler: RegisteredHandler,
+  /** `pass` for a decision it made, `error` for a failure. */
+  recorded: 'pass' | 'error',
+  action: string,
+  message: string | undefined,
+  durationMs: number,
+): TraceEntry {
+  const entry: TraceEntry = { extension: handler.extension, action: recorded, durationMs };
+  if (handler.phase === 'validate') entry.phase = 'validate';
+  entry.shadow = message === undefined ? { action } : { action, message };
+  return entry;
+}
+
+/** The reason a block or an ask carries; other results are recorded by their action alone. */
+export function shadowMessage(action: string, value: unknown): string | undefined {
+  return (action === 'block' || action === 'ask') && typeof value === 'string' ? value : undefined;
+}
