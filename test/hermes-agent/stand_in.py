@@ -8,7 +8,8 @@ runs a plugin's CLI command through argparse as ``hermes <name> …`` does.
 
 Each step is ``{"hook": NAME, "kwargs": {...}}``, ``{"cli": [ARG, ...]}``, or
 ``{"kill_children": true}`` (the plugin's bridge dies; Linux only). RESULTS_FILE gets one JSON
-line per step; stdout and stderr are the plugin's (its CLI's output, its log).
+line per step (a ``transform_tool_result`` step's has ``model_gets``: the result Hermes hands
+the model); stdout and stderr are the plugin's (its CLI's output, its log).
 """
 
 import argparse
@@ -190,6 +191,11 @@ def main():
             entry = {"hook": step["hook"], "results": results}
             if step["hook"] == "pre_tool_call":
                 entry["directive"] = tool_call_directive(results, step["kwargs"].get("args"))
+            if step["hook"] == "transform_tool_result":
+                # Hermes hands the model the first string a callback returns, else the result.
+                entry["model_gets"] = next(
+                    (r for r in results if isinstance(r, str)), step["kwargs"].get("result")
+                )
             record(entry)
     # Hermes exits with the plugin's atexit handlers (the bridge closes there).
     atexit._run_exitfuncs()
