@@ -18,8 +18,11 @@ export const REPORTED_LATER = [
   'subagent_stop',
 ] as const;
 
-/** What later processes of a turn may do: report those, or run before_llm_call after tools. */
-export const LATER_WORK = [...REPORTED_LATER, 'before_llm_call'] as const;
+/**
+ * What later processes of a turn may do: report those, run before_llm_call after tools, or
+ * transform_tool_result over a tool's result.
+ */
+export const LATER_WORK = [...REPORTED_LATER, 'before_llm_call', 'transform_tool_result'] as const;
 
 /**
  * The observer events of one hook event, with the fields the in-process host gives them
