@@ -20,6 +20,7 @@ import { type CommandContext, loadForCommand } from '../context.js';
 import { type Io, paint } from '../io.js';
 import { advice, shownBy } from './doctor/advice.js';
 import { agentHookChecks, llmHandlers } from './doctor/agent-hooks.js';
+import { resultHandlers, resultHookChecks } from './doctor/result-hooks.js';
 import type { Check } from './doctor/check.js';
 import { daemonLogChecks } from './doctor/daemon-log.js';
 import { hermesPluginChecks } from './doctor/hermes-plugin.js';
@@ -59,6 +60,7 @@ export async function doctorCommand(context: CommandContext, options: { json?: b
     ...trustChecks(context),
     ...peers,
     ...agentHookChecks(runtime.projectRoot, llmHandlers(runtime)),
+    ...resultHookChecks(runtime.projectRoot, resultHandlers(runtime)),
     ...hermesPluginChecks(),
     ...subagentChecks(runtime.projectRoot, workflowGuard),
     ...sharedPriorities(runtime.extensions),
