@@ -38,7 +38,9 @@ describe.runIf(built)('doctor: transform_tool_result under the agents’ hooks',
     expect(run.stdout).toMatch(
       /! Hermes agent hook \(.*\): redactor handles transform_tool_result, which does not run under Hermes agent's hooks: a hook there cannot replace a tool's result/,
     );
-    expect(run.stdout).toMatch(/fix: .*hook install hermes-agent --plugin \(the Python plugin runs them\)/);
+    expect(run.stdout).toMatch(
+      /fix: .*hook install hermes-agent --plugin \(the Python plugin runs them\)/,
+    );
     expect(run.stdout).not.toMatch(/OpenCode hook .*transform_tool_result/);
   });
 });

@@ -253,9 +253,19 @@ describe.runIf(built && python)('the Hermes agent plugin in a stand-in for Herme
     const { records, code, stderr } = await standIn(
       [
         llmCall('look around'),
-        ...ranTool('read_file', { path: '.env' }, '{"content": "KEY=sk-live-123", "total_lines": 1}', 'c1'),
+        ...ranTool(
+          'read_file',
+          { path: '.env' },
+          '{"content": "KEY=sk-live-123", "total_lines": 1}',
+          'c1',
+        ),
         ...ranTool('terminal', { command: 'cat notes' }, 'the key is sk-live-123', 'c2'),
-        ...ranTool('terminal', { command: 'env' }, '{"output": "KEY=sk-live-123", "exit_code": 0}', 'c3'),
+        ...ranTool(
+          'terminal',
+          { command: 'env' },
+          '{"output": "KEY=sk-live-123", "exit_code": 0}',
+          'c3',
+        ),
         ...ranTool('broken', {}, 'KEY=sk-live-123', 'c4'),
         ...ranTool('read_file', { path: 'a.py' }, '{"content": "print(1)"}', 'c5'),
       ],

@@ -20,11 +20,11 @@ import { type CommandContext, loadForCommand } from '../context.js';
 import { type Io, paint } from '../io.js';
 import { advice, shownBy } from './doctor/advice.js';
 import { agentHookChecks, llmHandlers } from './doctor/agent-hooks.js';
-import { resultHandlers, resultHookChecks } from './doctor/result-hooks.js';
 import type { Check } from './doctor/check.js';
 import { daemonLogChecks } from './doctor/daemon-log.js';
 import { hermesPluginChecks } from './doctor/hermes-plugin.js';
 import { optionalPeerChecks } from './doctor/optional-peers.js';
+import { resultHandlers, resultHookChecks } from './doctor/result-hooks.js';
 import { sandboxCheck } from './doctor/sandbox.js';
 import { subagentChecks } from './doctor/subagents.js';
 
