@@ -53,6 +53,21 @@ MAX_PENDING_ASKS = 256
 MAX_PENDING_RESULTS = 256
 
 
+def result_deadline():
+    """Seconds a tool result may take to check: inside Hermes' own limit for this hook
+    (``plugins.hook_callback_timeout``, 30 s unless set; none when it is 0), with room to answer
+    before Hermes stops waiting."""
+    try:
+        from hermes_cli.plugins import _resolve_hook_callback_timeout
+
+        limit = float(_resolve_hook_callback_timeout())
+    except Exception:  # an older Hermes, or none (tests): its documented default
+        limit = 30.0
+    if limit <= 0:
+        return None
+    return max(0.5, min(limit - 2, limit * 0.8))
+
+
 def session_key(kwargs):
     """The bridge's session id: Hermes' session, else its task, else one for the process."""
     return str(kwargs.get("session_id") or kwargs.get("task_id") or "hermes-agent")
@@ -215,29 +230,53 @@ class Hooks:
         return self._checked_result(kwargs)
 
     def _checked_result(self, kwargs):
-        args = kwargs.get("args")
-        try:
-            turn = self.bridge.current(
-                session_key(kwargs), kwargs.get("turn_id") or None, kwargs.get("platform")
+        """The string that replaces the result, None to keep it, or the refusal when it could
+        not be checked in time: Hermes stops waiting for this hook after its
+        ``plugins.hook_callback_timeout`` and then hands the model the tool's own result, so
+        the plugin answers first."""
+        deadline = result_deadline()
+        box = {}
+
+        def check():
+            try:
+                box["answer"] = self._check_result(kwargs)
+            except Exception as error:  # Unavailable, or an answer this plugin cannot read
+                box["answer"] = directives.unchecked_result(error)
+
+        if deadline is None:
+            check()
+            return box["answer"]
+        worker = threading.Thread(target=check, name="hermes-extensions-result", daemon=True)
+        worker.start()
+        worker.join(deadline)
+        if worker.is_alive():
+            return directives.unchecked_result(
+                f"the extensions did not answer within {deadline:g} s, before Hermes stops "
+                "waiting for this hook (plugins.hook_callback_timeout)"
             )
-            if turn.refused is not None:
-                # The turn's checks are gone (or it was refused): nothing of it reaches the model.
-                return directives.refused_result(turn.refused)
-            if not self.bridge.has_hook("transform_tool_result"):
-                return None
-            params = {
-                "turn_id": turn.bridge_id,
-                "tool_name": str(kwargs.get("tool_name") or ""),
-                "tool_args": directives.json_data(args) if isinstance(args, dict) else {},
-                "result": directives.wire_result(kwargs.get("result")),
-                "is_error": kwargs.get("status") == "error",
-            }
-            for key in ("tool_call_id", "task_id"):
-                if kwargs.get(key):
-                    params[key] = str(kwargs[key])
-            return directives.result_text(self.bridge.call("transform_tool_result", params))
-        except Exception as error:  # Unavailable, or an answer this plugin cannot read
-            return directives.unchecked_result(error)
+        return box["answer"]
+
+    def _check_result(self, kwargs):
+        args = kwargs.get("args")
+        turn = self.bridge.current(
+            session_key(kwargs), kwargs.get("turn_id") or None, kwargs.get("platform")
+        )
+        if turn.refused is not None:
+            # The turn's checks are gone (or it was refused): nothing of it reaches the model.
+            return directives.refused_result(turn.refused)
+        if not self.bridge.has_hook("transform_tool_result"):
+            return None
+        params = {
+            "turn_id": turn.bridge_id,
+            "tool_name": str(kwargs.get("tool_name") or ""),
+            "tool_args": directives.json_data(args) if isinstance(args, dict) else {},
+            "result": directives.wire_result(kwargs.get("result")),
+            "is_error": kwargs.get("status") == "error",
+        }
+        for key in ("tool_call_id", "task_id"):
+            if kwargs.get(key):
+                params[key] = str(kwargs[key])
+        return directives.result_text(self.bridge.call("transform_tool_result", params))
 
     # -- a turn ends ------------------------------------------------------------------------
 

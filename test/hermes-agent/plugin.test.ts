@@ -28,12 +28,20 @@ interface Record_ {
  * The plugin in the stand-in for Hermes' plugin host (stand_in.py), with a real bridge from this
  * checkout's dist/, in `project` under `home` ($HERMES_HOME): each step's record, and the output.
  */
-async function standIn(steps: Step[], options: { home: string; project: string; plugin?: string }) {
+async function standIn(
+  steps: Step[],
+  options: { home: string; project: string; plugin?: string; hookTimeout?: number },
+) {
   const results = join(tree(), 'results.jsonl');
   const run = await runProcess('python3', [STAND_IN, options.plugin ?? PLUGIN, results], {
     cwd: options.project,
     stdin: JSON.stringify(steps),
-    env: { HERMES_HOME: options.home, HOME: options.home, HERMES_TRUST_PROJECT: '' },
+    env: {
+      HERMES_HOME: options.home,
+      HOME: options.home,
+      HERMES_TRUST_PROJECT: '',
+      STAND_IN_HOOK_CALLBACK_TIMEOUT: String(options.hookTimeout ?? ''),
+    },
   });
   return { ...run, records: jsonLines(results) as Record_[] };
 }
@@ -314,6 +322,28 @@ describe.runIf(built && python)('the Hermes agent plugin in a stand-in for Herme
       });
     },
   );
+
+  it('a result whose check outlasts Hermes’ hook timeout is withheld: the plugin answers before Hermes stops waiting', async () => {
+    const slow = tsExtension(
+      'slow',
+      `hermes.on('transform_tool_result', async () => { await new Promise((r) => setTimeout(r, 5000)); }, { timeoutMs: 20000 });`,
+    );
+    const { records, code, stderr } = await standIn(
+      [
+        llmCall('look around'),
+        // transform_tool_result alone: no post_tool_call checked the result before it.
+        ranTool('read_file', { path: 'keys.txt' }, 'KEY=sk-live-123', 'c1')[1] as Step,
+      ],
+      { home: homeWith({ slow }, false), project: tree({ '.git/HEAD': '' }), hookTimeout: 3 },
+    );
+    expect(code, stderr).toBe(0);
+    const gets = records.find((r) => r.hook === 'transform_tool_result')?.model_gets;
+    expect(String(gets)).not.toContain('sk-live-123');
+    expect(JSON.parse(String(gets))).toMatchObject({
+      error: expect.stringContaining('did not answer within 1 s'),
+      blocked_by_extension: true,
+    });
+  });
 
   it('installed into the agent’s home, the plugin runs from there with this package', async () => {
     const home = homeWith();
