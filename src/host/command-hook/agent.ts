@@ -96,7 +96,8 @@ export interface CommandHookAgent {
   afterToolEvents: readonly string[];
   /**
    * The `PostToolUse` answer that hands the model `text` in place of the tool's result
-   * (`transform_tool_result`: its rewrite, or the refusal of a block or a failure). Absent: the
+   * (`transform_tool_result`: its rewrite, or the refusal of a block or a failure); it applies
+   * where `PostToolUse` is one of `afterToolEvents` (after-tools.ts runs it). Absent: the
    * agent cannot be handed another result by a hook, so the chain does not run there
    * (result-answer.ts; doctor names the extensions it leaves out).
    */
