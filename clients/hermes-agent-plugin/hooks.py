@@ -214,7 +214,7 @@ class Hooks:
         result = kwargs.get("result")
         answer = self._checked_result(kwargs)
         with self._asks_lock:
-            self._results[self._ask_key(kwargs)] = (result, answer)
+            self._results[self._ask_key(kwargs)] = ((kwargs.get("tool_name"), result), answer)
             while len(self._results) > MAX_PENDING_RESULTS:
                 self._results.popitem(last=False)
         self.tell("post_tool_call", {**kwargs, "result": result if answer is None else answer})
@@ -225,7 +225,7 @@ class Hooks:
         with self._asks_lock:
             kept = self._results.pop(self._ask_key(kwargs), None)
         # Decided at post_tool_call for this very result; a result changed since is checked anew.
-        if kept is not None and kept[0] == kwargs.get("result"):
+        if kept is not None and kept[0] == (kwargs.get("tool_name"), kwargs.get("result")):
             return kept[1]
         return self._checked_result(kwargs)
 
