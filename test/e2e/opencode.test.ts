@@ -201,6 +201,33 @@ export default defineExtension({ name: 'results', setup(hermes) {
     expect(openTurns(env.hermesHome)).toEqual([]);
   });
 
+  it('fails closed at a tool result: a hook process that fails there withholds the result from the model', async () => {
+    const env = await setup();
+    write(env.project, { 'plans/keys.txt': 'KEY=sk-live-123\n' });
+    // A hook that answers every event but fails at PostToolUse, as a crashing hermes would.
+    const hook = join(env.home, 'failing-hook.mjs');
+    write(env.home, {
+      'failing-hook.mjs': `let input = '';
+process.stdin.on('data', (chunk) => { input += chunk; });
+process.stdin.on('end', () => {
+  if (JSON.parse(input).hook_event_name === 'PostToolUse') { console.error('crashed'); process.exit(1); }
+  process.stdout.write('{}');
+});
+`,
+      '.config/opencode/plugins/hermes-extensions.js': pluginFileText([process.execPath, hook]),
+    });
+    const model = await startFakeMessages([
+      { name: 'read', input: { filePath: join(env.project, 'plans/keys.txt') } },
+    ]);
+    configure(env.home, model.baseUrl);
+    const run = await opencodeRun(opencode, env, 'look at the keys');
+    expect(run.code, run.stderr).toBe(0);
+    const [read] = toolResults(model);
+    expect(read?.content).toContain("Hermes could not check this tool's result, so it is withheld");
+    expect(read?.content).toContain('ended with exit code 1');
+    expect(JSON.stringify(model.requests)).not.toContain('sk-live-123');
+  });
+
   it('a subagent’s calls (the task tool) are judged as calls of its parent’s turn, told apart by agent', async () => {
     const env = await setup();
     // With a plan, workflow-guard lets the task tool through (before one, it refuses a tool it
