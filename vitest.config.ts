@@ -36,8 +36,8 @@ const PROCESS_TABLES = [
   'test/cli/**/*.test.ts',
   'test/host/daemon/**/*.test.ts',
   // All of the command hook's tables but each agent's contract and the in-process tables of
-  // subagents and tool names, which `npm test` runs.
-  'test/host/command-hook/!(claude-code|codex|subagent-turns|subagent-coverage|agent-version-env|codex-tool-names).test.ts',
+  // subagents, tool names and the final answer, which `npm test` runs.
+  'test/host/command-hook/!(claude-code|codex|subagent-turns|subagent-coverage|agent-version-env|codex-tool-names|final-answer).test.ts',
   'extensions/workflow-guard/sandbox*.test.ts',
   'test/demo/**/*.test.ts',
   'test/readme/{quickstart,typecheck,examples-run}.test.ts',

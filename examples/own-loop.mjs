@@ -59,7 +59,11 @@ const answer = await runtime.runTurn({ sessionId: 'own-loop', platform: 'cli' },
     // history itself is never changed.
     const offered = tools.filter((tool) => request.value.tools?.includes(tool.name) ?? true);
     const reply = await model.complete({ ...request.value, tools: offered });
-    if (!reply.toolCalls?.length) return reply.content;
+    if (!reply.toolCalls?.length) {
+      // The answer passes transform_final_answer before the user reads it.
+      const shown = await turn.transformFinalAnswer(reply.content);
+      return shown.blocked ? shown.message : shown.value;
+    }
     // The assistant's message with its tool calls goes first: each tool result answers one of them.
     history.push({ role: 'assistant', content: reply.content, toolCalls: reply.toolCalls });
     for (const call of reply.toolCalls) {

@@ -75,6 +75,10 @@ export {
 } from './hooks/results.js';
 export type { SubagentSpawn } from './hooks/subagent-spawn.js';
 export type {
+  FinalAnswerInput,
+  TransformFinalAnswerEvent,
+} from './hooks/transform-final-answer.js';
+export type {
   ToolResultInput,
   TransformToolResultEvent,
 } from './hooks/transform-tool-result.js';

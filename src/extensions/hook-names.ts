@@ -17,6 +17,11 @@ const PEER_NAMES: Readonly<Record<string, HookName>> = {
   PostToolUse: 'transform_tool_result',
   post_tool_call: 'transform_tool_result',
   processToolResult: 'transform_tool_result',
+  transform_llm_output: 'transform_final_answer',
+  afterAgentResponse: 'transform_final_answer',
+  AfterAgent: 'transform_final_answer',
+  Stop: 'transform_final_answer',
+  processOutputResult: 'transform_final_answer',
 };
 
 export function assertHookName(name: unknown): asserts name is HookName {

@@ -1,15 +1,17 @@
 import { beforeLlmCall } from './before-llm-call.js';
 import type { HookDeclaration } from './declaration.js';
 import { interceptToolCall } from './intercept-tool-call.js';
+import { transformFinalAnswer } from './transform-final-answer.js';
 import { transformToolResult } from './transform-tool-result.js';
 import { transformUserInput } from './transform-user-input.js';
 
-/** The four hook points, in the order they fire within a turn. */
+/** The hook points, in the order they fire within a turn. */
 export const HOOKS = {
   transform_user_input: transformUserInput,
   before_llm_call: beforeLlmCall,
   intercept_tool_call: interceptToolCall,
   transform_tool_result: transformToolResult,
+  transform_final_answer: transformFinalAnswer,
 } as const;
 
 export type HookName = keyof typeof HOOKS;

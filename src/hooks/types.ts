@@ -12,6 +12,7 @@ import type {
   RestrictToolsResult,
   RewriteResult,
 } from './results.js';
+import type { TransformFinalAnswerEvent } from './transform-final-answer.js';
 import type { TransformToolResultEvent } from './transform-tool-result.js';
 import type { TransformUserInputEvent } from './transform-user-input.js';
 
@@ -21,6 +22,7 @@ export interface HookEventMap {
   before_llm_call: BeforeLlmCallEvent;
   intercept_tool_call: InterceptToolCallEvent;
   transform_tool_result: TransformToolResultEvent;
+  transform_final_answer: TransformFinalAnswerEvent;
 }
 
 /** What each hook's handlers may return (plus `undefined`/`null` for pass). */
@@ -39,6 +41,7 @@ export interface HookResultMap {
     | BlockResult
     | AskResult;
   transform_tool_result: PassResult | RewriteResult<unknown> | BlockResult;
+  transform_final_answer: PassResult | RewriteResult<string> | BlockResult;
 }
 
 // biome-ignore lint/suspicious/noConfusingVoidType: a handler that returns nothing passes

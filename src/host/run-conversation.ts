@@ -46,7 +46,7 @@ export interface RunConversationOptions {
 }
 
 /**
- * The reference agent loop (docs/hosts.md), one turn of it, with the four hooks where the
+ * The reference agent loop (docs/hosts.md), one turn of it, with the hooks where the
  * README's loop puts them. Tool calls of one response go through the chain and run one
  * after another, in the order the model gave them, so per-turn state evolves predictably.
  * A tool made with `subagentTool` runs a nested agent in this same turn (subagent.ts).
@@ -121,15 +121,42 @@ async function converse(turn: Turn, options: RunConversationOptions): Promise<Co
       reason = 'cancelled';
       return result(finalResponse, { cancelled: true });
     }
+    const gated = await gateAnswer(turn, finalResponse, messages, history.length, report);
     telemetry.postLlm(
       input.value,
-      finalResponse,
+      gated.answer,
       options.captureConversationHistory ? messages : undefined,
     );
     completed = true;
-    reason = 'completed';
-    return result(finalResponse);
+    reason = gated.blocked ? 'blocked' : 'completed';
+    return result(gated.answer, { blocked: gated.blocked });
   } finally {
     telemetry.sessionEnd(completed, reason === 'cancelled', reason);
   }
+}
+
+/**
+ * The turn's last answer through `transform_final_answer`. The history keeps what the user was
+ * shown: a rewritten or withheld answer replaces the model's own in the last assistant message,
+ * so a later turn does not send the model's withheld words on as if they had been said.
+ */
+async function gateAnswer(
+  turn: Turn,
+  answer: string,
+  messages: ChatMessage[],
+  /** Where this turn's messages start: earlier turns' messages are never changed. */
+  turnStart: number,
+  report: (hookReport: HookOutcomeReport) => void,
+): Promise<{ answer: string; blocked: boolean }> {
+  if (!turn.hasHandlers('transform_final_answer')) return { answer, blocked: false };
+  const outcome = await turn.transformFinalAnswer(answer);
+  report({ hook: 'transform_final_answer', outcome });
+  if (!outcome.blocked && !outcome.changed) return { answer, blocked: false };
+  const shown = outcome.blocked ? outcome.message : outcome.value;
+  // The last assistant message: the answer, or (when the loop ran out of requests) the one whose
+  // tool calls came last, whose text is the answer.
+  const at = messages.findLastIndex((message) => message.role === 'assistant');
+  const last = messages[at];
+  if (last !== undefined && at >= turnStart) messages[at] = { ...last, content: shown };
+  return { answer: shown, blocked: outcome.blocked };
 }

@@ -192,7 +192,16 @@ async function executeTool(
     const result = await (Object.keys(given).length > 0
       ? tool.execute(args, given)
       : tool.execute(args));
-    return { status: 'ok', value: result };
+    // As the model will read it (JSON text, `toJSON` applied), so what the chain judges is what
+    // is sent: a value that reads differently a second time (a getter) cannot pass one reading
+    // and send another. One that cannot be sent as JSON fails here, as the tool's error.
+    return {
+      status: 'ok',
+      value:
+        typeof result === 'string' || result === undefined
+          ? result
+          : JSON.parse(JSON.stringify(result) ?? 'null'),
+    };
   } catch (error) {
     // Read without a getter or a proxy able to throw: a broken error is still the tool failing.
     const { message } = thrownErrorOf(error);

@@ -37,7 +37,7 @@ export interface TurnChains {
 let telemetryOf: (turn: Turn) => TurnTelemetry;
 
 /**
- * One turn of one session: the four chains, sharing one `state` object that is emptied when the
+ * One turn of one session: its chains, sharing one `state` object that is emptied when the
  * turn ends. Each chain returns its outcome directly when every handler was synchronous, and a
  * promise otherwise; `await` works on both. The turn reports each decision that was not a plain
  * pass as `hook_decision` itself, whichever host runs it.
@@ -199,6 +199,32 @@ export class Turn implements TurnContext {
       : outcome;
   }
 
+  /**
+   * The main agent's last answer of the turn, before the user sees it (docs/chain-semantics.md,
+   * The final answer): the outcome's value is the answer to show; a blocked outcome means show
+   * its message instead. With no handler it is the answer, untouched.
+   */
+  transformFinalAnswer(answer: string): MaybePromise<ChainOutcome<string>> {
+    this.assertOpen();
+    if (typeof answer !== 'string') {
+      throw inputError('transform_final_answer', 'transformFinalAnswer', 'answer', { answer });
+    }
+    const { handlers, onTrace, reportsDecisions } = this.#chains;
+    const outcome = runChain(
+      HOOKS.transform_final_answer,
+      handlers.forHook('transform_final_answer'),
+      { answer },
+      this,
+      onTrace,
+    );
+    return reportsDecisions ? this.#reported('transform_final_answer', outcome) : outcome;
+  }
+
+  /** Whether any handler is registered on `hook`: a host may skip work only a handler needs. */
+  hasHandlers(hook: HookName): boolean {
+    return this.#handlers.has(hook);
+  }
+
   /** Ends the turn: the state is emptied so nothing of it reaches the next turn. */
   end(): void {
     this.#ended = true;
@@ -295,6 +321,7 @@ const RUN_HOOK: {
   before_llm_call: (turn, input) => turn.beforeLlmCall(input),
   intercept_tool_call: (turn, input) => turn.interceptToolCall(input),
   transform_tool_result: (turn, input) => turn.transformToolResult(input),
+  transform_final_answer: (turn, input) => turn.transformFinalAnswer(input.answer),
 };
 
 /**

@@ -277,6 +277,25 @@ describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
     );
   });
 
+  it('says where a transform_final_answer gate runs: at the Stop of Codex, nowhere under Cursor', async () => {
+    const home = tree({
+      'extensions/claims.ts': tsExtension(
+        'claims',
+        `hermes.on('transform_final_answer', () => block('check first'));`,
+      ),
+    });
+    const project = tree({ '.git/HEAD': '' });
+    expect((await hermes(home, 'hook', 'install', 'codex')).code).toBe(0);
+    expect((await hermes(home, 'hook', 'install', 'cursor')).code).toBe(0);
+    const run = await hermes(home, 'extensions', 'doctor', '--cwd', project);
+    expect(run.stdout).toMatch(
+      /! Codex hook \(.*\): claims handles transform_final_answer, which runs at Codex's Stop after the answer is shown: a block keeps the agent going with the reason; a rewrite is not applied/,
+    );
+    expect(run.stdout).toMatch(
+      /! Cursor hook \(.*\): claims handles transform_final_answer, which does not run under Cursor hooks/,
+    );
+  });
+
   it('warns about a hook that leaves out tool calls', async () => {
     const home = tree();
     write(home, {

@@ -28,6 +28,9 @@ describe.runIf(built)('before/after problems in list and doctor', () => {
     expect(run.stdout).toMatch(/^info: "maybe" names "secret-scanner"/m);
     expect(run.stdout).toContain('extensions/audit.ts');
     expect(run.stdout).toMatch(/fix: correct the name in before\/after/);
+    // The table shows each handler's order by name with its label.
+    expect(run.stdout).toMatch(/^audit .*intercept_tool_call@100\(after:redacter\)/m);
+    expect(run.stdout).toMatch(/^ping .*intercept_tool_call@100\(before:pong\)/m);
   });
 
   it('doctor reports them as warnings and infos, never errors, with the extension as subject', async () => {

@@ -16,6 +16,7 @@ import {
   reminderExtension,
   runAgent,
   runHermes,
+  secondAnswerGate,
   waitForDaemon,
 } from './setup.js';
 
@@ -219,6 +220,21 @@ describeRealAgent('claude', 'real Claude Code with hermes hook claude-code', (cl
     // At PostToolBatch, next to the tool result, in the request that follows it.
     expect(toolResults(model)).toHaveLength(1);
     expect(JSON.stringify(model.requests[1]?.messages)).toContain('E2E-REMINDER at iteration 1');
+  }, 90_000);
+
+  it('keeps Claude Code going at Stop when transform_final_answer does not accept the answer, in the same turn', async () => {
+    const env = await setup();
+    write(env.hermesHome, { 'extensions/second-answer.ts': secondAnswerGate });
+    const model = await startFakeMessages([]);
+    const run = await claudePrint(claude, env, model, 'fix the login bug');
+    expect(run.code, run.stderr).toBe(0);
+    // The first answer was not accepted: Claude Code asked the model again, with the reason.
+    expect(model.requests).toHaveLength(2);
+    expect(JSON.stringify(model.requests[1]?.messages)).toContain(
+      'Your answer was not accepted (second-answer): E2E-GATE: check your work once more',
+    );
+    // The second Stop saw the count the first left in the turn's state, and let it end.
+    expect(openTurns(env.hermesHome)).toEqual([]);
   }, 90_000);
 
   it('audit-log writes a line per hook decision', async () => {

@@ -19,6 +19,7 @@ import {
   reminderExtension,
   runAgent,
   runHermes,
+  secondAnswerGate,
   waitForDaemon,
 } from './setup.js';
 
@@ -288,6 +289,21 @@ describeRealAgent('codex', 'real Codex with hermes hook codex', (codex) => {
     expect(toolOutputs(model)).toHaveLength(1);
     expect(existsSync(join(env.project, 'src/login.ts'))).toBe(true);
     expect(JSON.stringify(model.requests[1]?.input)).toContain('E2E-REMINDER at iteration 1');
+  }, 90_000);
+
+  it('keeps Codex going at Stop when transform_final_answer does not accept the answer, in the same turn', async () => {
+    const env = await setup();
+    write(env.hermesHome, { 'extensions/second-answer.ts': secondAnswerGate });
+    const model = await startFakeResponses([]);
+    configure(env.codexHome, model.baseUrl);
+    const run = await codexExec(codex, env, 'fix the login bug');
+    expect(run.code, run.stderr).toBe(0);
+    // The first answer was not accepted: Codex asked the model again, with the reason.
+    expect(model.requests).toHaveLength(2);
+    expect(JSON.stringify(model.requests[1]?.input)).toContain(
+      'Your answer was not accepted (second-answer): E2E-GATE: check your work once more',
+    );
+    expect(openTurns(env.hermesHome)).toEqual([]);
   }, 90_000);
 
   it('audit-log writes a line per hook decision', async () => {

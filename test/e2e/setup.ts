@@ -52,6 +52,18 @@ export const reminderExtension = tsExtension(
   "import { injectSystem } from 'hermes-extensions';",
 );
 
+/**
+ * A transform_final_answer gate that does not accept the turn's first answer: the agent must go on
+ * with the reason, and the count in the turn's state must reach its next `Stop`.
+ */
+export const secondAnswerGate = tsExtension(
+  'second-answer',
+  `hermes.on('transform_final_answer', (e) => {
+    e.state.answers = ((e.state.answers as number | undefined) ?? 0) + 1;
+    return e.state.answers === 1 ? block('E2E-GATE: check your work once more') : undefined;
+  });`,
+);
+
 /** The lines audit-log wrote in the project (its default path), parsed. */
 export function auditLines(project: string): Array<Record<string, unknown>> {
   const file = join(project, '.hermes/audit/audit.jsonl');

@@ -22,6 +22,7 @@ import { advice, shownBy } from './doctor/advice.js';
 import { agentHookChecks, llmHandlers } from './doctor/agent-hooks.js';
 import type { Check } from './doctor/check.js';
 import { daemonLogChecks } from './doctor/daemon-log.js';
+import { finalAnswerChecks } from './doctor/final-answer.js';
 import { hermesPluginChecks } from './doctor/hermes-plugin.js';
 import { optionalPeerChecks } from './doctor/optional-peers.js';
 import { resultHandlers, resultHookChecks } from './doctor/result-hooks.js';
@@ -61,6 +62,7 @@ export async function doctorCommand(context: CommandContext, options: { json?: b
     ...peers,
     ...agentHookChecks(runtime.projectRoot, llmHandlers(runtime)),
     ...resultHookChecks(runtime.projectRoot, resultHandlers(runtime)),
+    ...finalAnswerChecks(runtime.projectRoot, runtime),
     ...hermesPluginChecks(),
     ...subagentChecks(runtime.projectRoot, workflowGuard),
     ...sharedPriorities(runtime.extensions),

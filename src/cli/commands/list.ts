@@ -76,6 +76,8 @@ function describeHooks(ext: ExtensionInfo): HookLabel[] {
     head: `${h.hook}@${h.priority}${h.phase ? `:${h.phase}` : ''}`,
     ...(h.tools ? { tools: h.tools } : {}),
     when: Boolean(h.when),
+    ...(h.before?.length ? { before: h.before } : {}),
+    ...(h.after?.length ? { after: h.after } : {}),
   }));
 }
 

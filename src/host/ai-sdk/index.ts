@@ -1,5 +1,5 @@
 /**
- * `hermes-extensions/ai-sdk`: the four hooks in a Vercel AI SDK agent (`ai` v6, and v7 where
+ * `hermes-extensions/ai-sdk`: the hooks in a Vercel AI SDK agent (`ai` v6, and v7 where
  * Node ≥ 22), inside `runtime.runTurn`:
  *
  *     await runtime.runTurn({ sessionId }, async (turn) => {

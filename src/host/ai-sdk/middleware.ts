@@ -7,6 +7,7 @@ import type {
 } from '@ai-sdk/provider';
 import type { Turn } from '../../runtime/turn.js';
 import { withDeniedReasons } from './denied-reasons.js';
+import { gatedGenerate, gatedStream } from './final-answer.js';
 import { observed, observedStream } from './observed.js';
 import { fromSdkPrompt, toSdkPrompt } from './prompt.js';
 import { offeredOnly } from './restrict.js';
@@ -19,12 +20,15 @@ const USAGE_NONE = {
 
 /**
  * The before_llm_call middleware of one agent's model (scope.ts): the main agent's, or a
- * subagent's, whose requests carry its identity and whose observer events its `agent_id`.
+ * subagent's, whose requests carry its identity and whose observer events its `agent_id`. The
+ * main agent's answer goes through transform_final_answer (final-answer.ts).
  */
 export function scopedMiddleware(turn: Turn, scope: AgentScope): LanguageModelV3Middleware {
   const blocks = new WeakMap<LanguageModelV3CallOptions, string>();
   const { telemetry, agent } = scope;
   let iteration = 0;
+  // Only the main agent's answer reaches the user: a subagent's goes to its parent's model.
+  const gatesAnswers = () => agent === undefined && turn.hasHandlers('transform_final_answer');
   return {
     specificationVersion: 'v3',
     async transformParams({ params: given, model }) {
@@ -59,7 +63,10 @@ export function scopedMiddleware(turn: Turn, scope: AgentScope): LanguageModelV3
     },
     async wrapGenerate({ doGenerate, params, model }) {
       const message = blocks.get(params);
-      if (message === undefined) return observed(telemetry, model, params, doGenerate);
+      if (message === undefined) {
+        const result = await observed(telemetry, model, params, doGenerate);
+        return gatesAnswers() ? gatedGenerate(turn, result) : result;
+      }
       return {
         content: [{ type: 'text', text: message }],
         finishReason: { unified: 'stop', raw: 'blocked-by-extension' },
@@ -69,7 +76,10 @@ export function scopedMiddleware(turn: Turn, scope: AgentScope): LanguageModelV3
     },
     async wrapStream({ doStream, params, model }) {
       const message = blocks.get(params);
-      if (message === undefined) return observedStream(telemetry, model, params, doStream);
+      if (message === undefined) {
+        const result = await observedStream(telemetry, model, params, doStream);
+        return gatesAnswers() ? gatedStream(turn, result) : result;
+      }
       const parts: LanguageModelV3StreamPart[] = [
         { type: 'stream-start', warnings: [] },
         { type: 'text-start', id: 'blocked' },

@@ -108,6 +108,13 @@ export interface CommandHookAgent {
    * block there as feedback only and stops on `continue: false`.
    */
   endLoop(reason: string): Record<string, unknown>;
+  /**
+   * The answer at the main agent's `Stop` that keeps it going with `reason` as its next input:
+   * what transform_final_answer's block becomes there (final-answer-gate.ts). Claude Code and Codex
+   * take `decision: "block"` with the reason. Absent: the agent cannot be kept going at its end,
+   * so the gate does not run in it, and doctor says so.
+   */
+  continueAtStop?(reason: string): Record<string, unknown>;
   /** Events that end the turn (its state goes), in the engine's names. */
   endEvents: readonly string[];
   /**

@@ -16,6 +16,7 @@ import {
   render,
 } from './answers.js';
 import { answerDecided, callKeyOf, withDecision } from './decisions.js';
+import { gateAtStop } from './final-answer-gate.js';
 import { hookTelemetry, hookToolCall, laterWork, reportToolOutcome, turnIdOf } from './observed.js';
 import { answerPrompt } from './prompt-answer.js';
 import { describeFailure, reported } from './reported.js';
@@ -158,10 +159,22 @@ async function answerEvent(
     return subagentEvent(agent, event, name, sessionId, reporting);
   }
   if (name === 'Stop') {
+    const cwd = typeof event.cwd === 'string' ? event.cwd : process.cwd();
+    const gate = await gateAtStop(agent, event, sessionId, store, async (use) => {
+      const runtime = await runtimes.acquire({ cwd, home, logger: options.logger });
+      try {
+        return await use(runtime);
+      } finally {
+        await runtimes.release(runtime);
+      }
+    });
+    // The answer was not accepted: the agent goes on, and the turn with it.
+    if (gate !== undefined && 'continues' in gate) return render(agent, name, gate.continues);
     const stop = await mainAgentStopped(store, sessionId, event);
     // Subagents of the turn still run: their calls are the turn's, so it waits for them.
     if (stop.waits) return render(agent, name, NO_DECISION);
-    return turnEnded(agent, event, sessionId, stop.ended, reporting);
+    const notices = gate === undefined ? [] : [gate.notice];
+    return turnEnded(agent, event, sessionId, stop.ended, reporting, notices);
   }
   if (agent.endEvents.includes(name)) {
     const open = await store.end(sessionId);

@@ -18,10 +18,12 @@ export async function turnEnded(
   sessionId: string,
   ended: StoredTurn | undefined,
   reporting: ReportOptions,
+  /** What the user is told with this answer besides (final-answer-gate.ts). */
+  notices: readonly string[] = [],
 ): Promise<HookAnswer> {
   const { store } = reporting;
   const name = String(event.hook_event_name);
-  const told = await tellUnchecked(store, agent, sessionId, ended);
+  const told = [...notices, ...(await tellUnchecked(store, agent, sessionId, ended))];
   if (event.hook_event_name === 'SessionEnd') await store.end(sessionId, { session: true });
   // A turn that already ended (Stop, then SessionEnd) is not reported twice.
   if (ended === undefined || ended.reports?.includes('on_session_end') === false) {

@@ -50,6 +50,11 @@ export interface StoredTurn {
    * false): the model was told, and every tool call of the turn is refused with this.
    */
   refused?: string;
+  /**
+   * How many times in a row transform_final_answer kept the main agent going at its `Stop`
+   * (final-answer-gate.ts): bounded, since Codex would go on for ever.
+   */
+  answerBlocks?: number;
 }
 
 /** A subagent of the turn that is still running. */
@@ -127,6 +132,7 @@ export function isStoredTurn(value: unknown): value is StoredTurn {
     !listOf(stored.subagents, isRunningSubagent) ||
     !listOf(stored.stoppedSubagents, (id) => typeof id === 'string') ||
     (stored.mainStopped !== undefined && typeof stored.mainStopped !== 'boolean') ||
-    (stored.refused !== undefined && typeof stored.refused !== 'string')
+    (stored.refused !== undefined && typeof stored.refused !== 'string') ||
+    (stored.answerBlocks !== undefined && !Number.isSafeInteger(stored.answerBlocks))
   );
 }

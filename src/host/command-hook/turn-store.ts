@@ -107,6 +107,7 @@ export class TurnStore {
         stoppedSubagents = turn.stoppedSubagents,
         mainStopped = turn.mainStopped,
         refused = turn.refused,
+        answerBlocks = turn.answerBlocks,
       } = change;
       this.#writeFile(this.#file(sessionId), {
         turnId: turn.turnId,
@@ -122,6 +123,7 @@ export class TurnStore {
           : { stoppedSubagents }),
         ...(mainStopped === true ? { mainStopped } : {}),
         ...(refused === undefined ? {} : { refused }),
+        ...(answerBlocks === undefined ? {} : { answerBlocks }),
       });
       return result;
     });

@@ -1,11 +1,16 @@
 import { wrapText } from '../../table.js';
 
-/** One handler as `list` shows it: `hook@priority:phase`, its tool matcher, whether it has `when`. */
+/**
+ * One handler as `list` shows it: `hook@priority:phase`, its tool matcher, whether it has `when`,
+ * and the extensions it runs before or after (docs/chain-semantics.md, Order by name).
+ */
 export interface HookLabel {
   /** `intercept_tool_call@100:validate`. */
   head: string;
   tools?: readonly string[];
   when: boolean;
+  before?: readonly string[];
+  after?: readonly string[];
 }
 
 /** The most tools a group names before it counts the rest (`+2`); `--json` has them all. */
@@ -13,7 +18,7 @@ const MAX_TOOLS = 4;
 /** A longer tool name (a regular expression's source) is cut to this, ending in `…`. */
 const MAX_TOOL_NAME = 16;
 
-/** The label on one line: `intercept_tool_call@100:validate[write,edit,patch,+2](when)`. */
+/** The label on one line: `intercept_tool_call@100:validate[write,edit,patch,+2](when)(after:audit)`. */
 export function labelText(label: HookLabel): string {
   return labelPieces(label, Number.POSITIVE_INFINITY).join('');
 }
@@ -50,6 +55,8 @@ function labelPieces(label: HookLabel, width: number): string[] {
     label.head,
     ...(label.tools === undefined ? [] : [toolGroup(label.tools, width)]),
     ...(label.when ? ['(when)'] : []),
+    ...(label.before === undefined ? [] : [`(before:${label.before.join(',')})`]),
+    ...(label.after === undefined ? [] : [`(after:${label.after.join(',')})`]),
   ];
 }
 

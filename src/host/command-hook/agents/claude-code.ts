@@ -55,6 +55,7 @@ export const claudeCode: ProjectScopedAgent = {
   canAsk: true,
   afterToolEvents: ['PostToolBatch'],
   endLoop: (reason) => ({ decision: 'block', reason }),
+  continueAtStop: (reason) => ({ decision: 'block', reason }),
   endEvents: ['Stop', 'SessionEnd'],
   // PostToolBatch is sent by Claude Code 2.1.118 and later; 2.1.101 and later skip an event they
   // do not know (so there before_llm_call runs at the prompt only); older ones ignored a settings

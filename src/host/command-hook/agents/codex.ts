@@ -34,6 +34,7 @@ export const codex: ProjectScopedAgent = {
   canAsk: false,
   afterToolEvents: ['PostToolUse'],
   endLoop: (reason) => ({ continue: false, stopReason: reason }),
+  continueAtStop: (reason) => ({ decision: 'block', reason }),
   // Codex has no SessionEnd; a turn ends with Stop (or a new turn_id, see run-hook).
   endEvents: ['Stop'],
   // Not SubagentStart/SubagentStop: `codex exec` ends a subagent along with the main agent when
