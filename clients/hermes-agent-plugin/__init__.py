@@ -4,8 +4,6 @@ Hermes loads this folder from ``$HERMES_HOME/plugins/hermes-extensions/`` once
 ``hermes-extensions`` is in ``plugins.enabled`` of ``$HERMES_HOME/config.yaml`` (the package's
 installer does both: src/host/hermes-agent/plugin-install.ts), and calls ``register(ctx)``.
 What each hook point becomes: hooks.py, and docs/hermes-agent.md, "The Python plugin".
-
-``transform_tool_result`` is not registered: this package has no chain for tool results yet.
 """
 
 import argparse
@@ -22,6 +20,10 @@ def register(ctx):
     # In this order: Hermes takes a modify from the first and an approve from the second.
     ctx.register_hook("pre_tool_call", hooks.pre_tool_call)
     ctx.register_hook("pre_tool_call", hooks.pre_tool_call_approval)
+    ctx.register_hook("post_tool_call", hooks.post_tool_call)
+    # Hermes hands the model the first string a callback returns: a plugin registered before
+    # this one can still replace the result (docs/hermes-agent.md, Tool results).
+    ctx.register_hook("transform_tool_result", hooks.transform_tool_result)
     ctx.register_hook("post_llm_call", hooks.post_llm_call)
     ctx.register_hook("on_session_end", hooks.on_session_end)
     for event in OBSERVED:

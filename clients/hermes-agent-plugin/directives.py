@@ -156,3 +156,52 @@ def _tool_call(call):
 def json_data(value):
     """``value`` as JSON data: what json cannot encode becomes its ``str``."""
     return json.loads(json.dumps(value, default=str))
+
+
+# -- tool results -----------------------------------------------------------------------------
+
+
+def wire_result(result):
+    """A Hermes tool result as ``transform_tool_result``'s ``result``. Hermes' tools return JSON
+    text: an object or array in it goes as the data it holds, so handlers read and rewrite its
+    fields (a redactor keeps its shape); any other text goes as it is."""
+    if isinstance(result, str):
+        try:
+            parsed = json.loads(result)
+        except ValueError:
+            return result
+        return parsed if isinstance(parsed, (dict, list)) else result
+    return json_data(result)
+
+
+def result_text(outcome):
+    """``transform_tool_result``'s outcome as what Hermes' hook of that name returns: None keeps
+    the result, a string replaces it. A rewrite goes as text (data as JSON text, as Hermes'
+    results are); a block as the refusal, never the result."""
+    if not isinstance(outcome, dict):
+        raise ValueError("the bridge answered transform_tool_result with what is not an outcome")
+    if outcome.get("blocked"):
+        return refused_result(
+            outcome.get("message") or "refused by hermes-extensions",
+            outcome.get("blocked_by") or "hermes-extensions",
+        )
+    if not outcome.get("changed"):
+        return None
+    value = outcome.get("value")
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def refused_result(message, extension="hermes-extensions"):
+    """The result the model gets in place of one it may not see (docs/hosts.md)."""
+    return json.dumps(
+        {"error": message, "blocked_by_extension": True, "extension": extension},
+        ensure_ascii=False,
+    )
+
+
+def unchecked_result(error):
+    return refused_result(
+        f"{TAG} could not check this tool's result, so it is withheld from the model: {error}. "
+        "Run `hermes extensions doctor` to see what is wrong; tool results are withheld until "
+        "hermes-extensions can check them."
+    )

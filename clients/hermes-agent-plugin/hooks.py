@@ -8,11 +8,17 @@
   plugin add).
 - ``pre_tool_call`` runs ``intercept_tool_call``: a block, a modify, or, through the second
   callback, an approve that makes Hermes ask the person.
+- ``transform_tool_result`` runs the chain of that name over what a tool returned, before the
+  model reads it: a rewrite replaces it, a block puts a refusal in its place. Hermes calls
+  ``post_tool_call`` first, with the tool's own result: the chain runs there already, so
+  observers are told the result the model gets (a redaction keeps a secret out of telemetry
+  too), and ``transform_tool_result`` hands on that outcome.
 - ``post_llm_call`` and ``on_session_end`` end the turn; the observer hooks are told to the
   bridge's ``event`` method while someone listens.
 
 Fail closed: when the bridge cannot start or answers an error, a tool call is blocked with what
-failed and what to do; every other hook logs a warning and lets Hermes go on.
+failed and what to do, and a tool's result is withheld (the model gets a refusal that says why);
+every other hook logs a warning and lets Hermes go on.
 """
 
 import logging
@@ -27,7 +33,6 @@ logger = logging.getLogger(__name__)
 # The observer events the bridge takes (docs/observing.md) that Hermes reports to plugins.
 OBSERVED = (
     "on_session_start",
-    "post_tool_call",
     "pre_api_request",
     "post_api_request",
     "api_request_error",
@@ -44,6 +49,24 @@ UNTOLD_FIELDS = ("telemetry_schema_version", "conversation_history", "request_me
 # Asks waiting for the approval callback, at most this many (a call Hermes never got to is dropped).
 MAX_PENDING_ASKS = 256
 
+# Results decided at post_tool_call and waiting for transform_tool_result, at most this many.
+MAX_PENDING_RESULTS = 256
+
+
+def result_deadline():
+    """Seconds a tool result may take to check: inside Hermes' own limit for this hook
+    (``plugins.hook_callback_timeout``, 30 s unless set; none when it is 0), with room to answer
+    before Hermes stops waiting."""
+    try:
+        from hermes_cli.plugins import _resolve_hook_callback_timeout
+
+        limit = float(_resolve_hook_callback_timeout())
+    except Exception:  # an older Hermes, or none (tests): its documented default
+        limit = 30.0
+    if limit <= 0:
+        return None
+    return max(0.5, min(limit - 2, limit * 0.8))
+
 
 def session_key(kwargs):
     """The bridge's session id: Hermes' session, else its task, else one for the process."""
@@ -55,6 +78,7 @@ class Hooks:
         self.bridge = bridge or Bridge()
         self._asks = OrderedDict()
         self._asks_lock = threading.Lock()
+        self._results = OrderedDict()
         self._untold = set()
         self._warned = set()
 
@@ -181,6 +205,78 @@ class Hooks:
     def _take_ask(self, kwargs):
         with self._asks_lock:
             return self._asks.pop(self._ask_key(kwargs), None)
+
+    # -- tool results -------------------------------------------------------------------------
+
+    def post_tool_call(self, **kwargs):
+        """Observers get the result the model will get: the chain runs here, and its answer is
+        kept for the ``transform_tool_result`` Hermes calls next with the same result."""
+        result = kwargs.get("result")
+        answer = self._checked_result(kwargs)
+        with self._asks_lock:
+            self._results[self._ask_key(kwargs)] = ((kwargs.get("tool_name"), result), answer)
+            while len(self._results) > MAX_PENDING_RESULTS:
+                self._results.popitem(last=False)
+        self.tell("post_tool_call", {**kwargs, "result": result if answer is None else answer})
+
+    def transform_tool_result(self, **kwargs):
+        """The string that replaces the tool's result, or None to keep it. Never raises: Hermes
+        keeps the result when a callback fails, so every failure returns the refusal instead."""
+        with self._asks_lock:
+            kept = self._results.pop(self._ask_key(kwargs), None)
+        # Decided at post_tool_call for this very result; a result changed since is checked anew.
+        if kept is not None and kept[0] == (kwargs.get("tool_name"), kwargs.get("result")):
+            return kept[1]
+        return self._checked_result(kwargs)
+
+    def _checked_result(self, kwargs):
+        """The string that replaces the result, None to keep it, or the refusal when it could
+        not be checked in time: Hermes stops waiting for this hook after its
+        ``plugins.hook_callback_timeout`` and then hands the model the tool's own result, so
+        the plugin answers first."""
+        deadline = result_deadline()
+        box = {}
+
+        def check():
+            try:
+                box["answer"] = self._check_result(kwargs)
+            except Exception as error:  # Unavailable, or an answer this plugin cannot read
+                box["answer"] = directives.unchecked_result(error)
+
+        if deadline is None:
+            check()
+            return box["answer"]
+        worker = threading.Thread(target=check, name="hermes-extensions-result", daemon=True)
+        worker.start()
+        worker.join(deadline)
+        if worker.is_alive():
+            return directives.unchecked_result(
+                f"the extensions did not answer within {deadline:g} s, before Hermes stops "
+                "waiting for this hook (plugins.hook_callback_timeout)"
+            )
+        return box["answer"]
+
+    def _check_result(self, kwargs):
+        args = kwargs.get("args")
+        turn = self.bridge.current(
+            session_key(kwargs), kwargs.get("turn_id") or None, kwargs.get("platform")
+        )
+        if turn.refused is not None:
+            # The turn's checks are gone (or it was refused): nothing of it reaches the model.
+            return directives.refused_result(turn.refused)
+        if not self.bridge.has_hook("transform_tool_result"):
+            return None
+        params = {
+            "turn_id": turn.bridge_id,
+            "tool_name": str(kwargs.get("tool_name") or ""),
+            "tool_args": directives.json_data(args) if isinstance(args, dict) else {},
+            "result": directives.wire_result(kwargs.get("result")),
+            "is_error": kwargs.get("status") == "error",
+        }
+        for key in ("tool_call_id", "task_id"):
+            if kwargs.get(key):
+                params[key] = str(kwargs[key])
+        return directives.result_text(self.bridge.call("transform_tool_result", params))
 
     # -- a turn ends ------------------------------------------------------------------------
 

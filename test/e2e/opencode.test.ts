@@ -158,6 +158,76 @@ describeRealAgent('opencode', 'real OpenCode with the hermes plugin', (opencode)
     expect(openTurns(env.hermesHome)).toEqual([]);
   });
 
+  it('transform_tool_result: a secret a tool read reaches the model redacted, and a blocked result as the refusal', async () => {
+    const env = await setup();
+    // A plan, so workflow-guard lets the shell run; the extension redacts a key and refuses
+    // what prints the environment.
+    write(env.project, {
+      'plans/active/plan.md': '# Plan\n',
+      'plans/keys.txt': 'KEY=sk-live-123\n',
+    });
+    write(env.hermesHome, {
+      'extensions/results.ts': `import { block, defineExtension, rewrite } from 'hermes-extensions';
+import { mapStrings } from 'hermes-extensions/policy';
+export default defineExtension({ name: 'results', setup(hermes) {
+  hermes.on('transform_tool_result', (e) => JSON.stringify(e.result).includes('sk-live-')
+    ? rewrite(mapStrings(e.result, (s) => s.replaceAll('sk-live-123', '[redacted]'))) : undefined);
+  hermes.on('transform_tool_result', (e) => String(e.toolArgs.command).includes('printenv')
+    ? block('environment dumps stay private') : undefined, { tools: ['bash'], priority: 10 });
+} });
+`,
+    });
+    const model = await startFakeMessages([
+      // OpenCode asks before reading a `.env` file itself; a file of keys elsewhere it reads.
+      { name: 'read', input: { filePath: join(env.project, 'plans/keys.txt') } },
+      { name: 'bash', input: { command: 'cat plans/keys.txt', description: 'Show the keys' } },
+      {
+        name: 'bash',
+        input: { command: 'printenv SECRET_FOR_E2E', description: 'Print a variable' },
+      },
+    ]);
+    configure(env.home, model.baseUrl);
+    const run = await opencodeRun(opencode, env, 'look at the settings', {
+      SECRET_FOR_E2E: 'sk-live-123',
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const [read, cat, printenv] = toolResults(model);
+    expect(read?.content).toContain('KEY=[redacted]');
+    expect(cat?.content).toContain('KEY=[redacted]');
+    expect(printenv?.content).toContain('environment dumps stay private');
+    expect(printenv?.content).toContain('"blocked_by_extension":true');
+    // Not in any request the model got.
+    expect(JSON.stringify(model.requests)).not.toContain('sk-live-123');
+    expect(openTurns(env.hermesHome)).toEqual([]);
+  });
+
+  it('fails closed at a tool result: a hook process that fails there withholds the result from the model', async () => {
+    const env = await setup();
+    write(env.project, { 'plans/keys.txt': 'KEY=sk-live-123\n' });
+    // A hook that answers every event but fails at PostToolUse, as a crashing hermes would.
+    const hook = join(env.home, 'failing-hook.mjs');
+    write(env.home, {
+      'failing-hook.mjs': `let input = '';
+process.stdin.on('data', (chunk) => { input += chunk; });
+process.stdin.on('end', () => {
+  if (JSON.parse(input).hook_event_name === 'PostToolUse') { console.error('crashed'); process.exit(1); }
+  process.stdout.write('{}');
+});
+`,
+      '.config/opencode/plugins/hermes-extensions.js': pluginFileText([process.execPath, hook]),
+    });
+    const model = await startFakeMessages([
+      { name: 'read', input: { filePath: join(env.project, 'plans/keys.txt') } },
+    ]);
+    configure(env.home, model.baseUrl);
+    const run = await opencodeRun(opencode, env, 'look at the keys');
+    expect(run.code, run.stderr).toBe(0);
+    const [read] = toolResults(model);
+    expect(read?.content).toContain("Hermes could not check this tool's result, so it is withheld");
+    expect(read?.content).toContain('ended with exit code 1');
+    expect(JSON.stringify(model.requests)).not.toContain('sk-live-123');
+  });
+
   it('a subagent’s calls (the task tool) are judged as calls of its parent’s turn, told apart by agent', async () => {
     const env = await setup();
     // With a plan, workflow-guard lets the task tool through (before one, it refuses a tool it

@@ -16,6 +16,7 @@ type Step =
   | { kill_children: true };
 interface Record_ {
   hook?: string;
+  model_gets?: unknown;
   results?: unknown[];
   directive?: { action: string | null; message?: string; rule_key?: string; args?: unknown };
   cli?: number;
@@ -27,12 +28,20 @@ interface Record_ {
  * The plugin in the stand-in for Hermes' plugin host (stand_in.py), with a real bridge from this
  * checkout's dist/, in `project` under `home` ($HERMES_HOME): each step's record, and the output.
  */
-async function standIn(steps: Step[], options: { home: string; project: string; plugin?: string }) {
+async function standIn(
+  steps: Step[],
+  options: { home: string; project: string; plugin?: string; hookTimeout?: number },
+) {
   const results = join(tree(), 'results.jsonl');
   const run = await runProcess('python3', [STAND_IN, options.plugin ?? PLUGIN, results], {
     cwd: options.project,
     stdin: JSON.stringify(steps),
-    env: { HERMES_HOME: options.home, HOME: options.home, HERMES_TRUST_PROJECT: '' },
+    env: {
+      HERMES_HOME: options.home,
+      HOME: options.home,
+      HERMES_TRUST_PROJECT: '',
+      STAND_IN_HOOK_CALLBACK_TIMEOUT: String(options.hookTimeout ?? ''),
+    },
   });
   return { ...run, records: jsonLines(results) as Record_[] };
 }
@@ -72,6 +81,29 @@ const observer = (file: string) =>
     "import { appendFileSync } from 'node:fs';",
   );
 
+/** A tool that ran: Hermes' post_tool_call, then transform_tool_result with the same result. */
+const ranTool = (
+  toolName: string,
+  args: Record<string, unknown>,
+  result: string,
+  id: string,
+  ids = turn,
+) => {
+  const kwargs = { ...ids, tool_name: toolName, args, result, tool_call_id: id, task_id: '' };
+  return [
+    { hook: 'post_tool_call', kwargs: { ...kwargs, duration_ms: 3, status: 'ok' } },
+    { hook: 'transform_tool_result', kwargs: { ...kwargs, duration_ms: 3, status: 'ok' } },
+  ];
+};
+
+const resultGuard = tsExtension(
+  'results',
+  `hermes.on('transform_tool_result', (e) => JSON.stringify(e.result).includes('sk-live-') ? rewrite(mapStrings(e.result, (s) => s.replaceAll('sk-live-123', '[redacted]'))) : undefined);
+   hermes.on('transform_tool_result', (e) => String(e.toolArgs.command).startsWith('env') ? block('environment dumps stay private') : undefined, { tools: ['terminal'], priority: 10 });
+   hermes.on('transform_tool_result', () => { throw new Error('redactor crashed'); }, { tools: ['broken'] });`,
+  "import { rewrite } from 'hermes-extensions';\nimport { mapStrings } from 'hermes-extensions/policy';",
+);
+
 const asker = tsExtension(
   'asker',
   `hermes.on('intercept_tool_call', (e) => e.toolName === 'terminal' ? ask('runs a shell command') : undefined);
@@ -83,7 +115,7 @@ const asker = tsExtension(
 );
 
 describe.runIf(built && python)('the Hermes agent plugin in a stand-in for Hermes', () => {
-  it('registers only hooks Hermes knows, as plugin.yaml declares, and no transform_tool_result', async () => {
+  it('registers only hooks Hermes knows, as plugin.yaml declares, transform_tool_result included', async () => {
     const { records, code, stderr } = await standIn([], { home: homeWith(), project: tree() });
     expect(code, stderr).toBe(0);
     const [registration] = records;
@@ -92,7 +124,7 @@ describe.runIf(built && python)('the Hermes agent plugin in a stand-in for Herme
     expect(Object.keys(registration?.registered ?? {}).sort()).toEqual(
       [...manifest.provides_hooks].sort(),
     );
-    expect(registration?.registered).not.toHaveProperty('transform_tool_result');
+    expect(registration?.registered).toHaveProperty('transform_tool_result', 1);
     expect(manifest.name).toBe('hermes-extensions');
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
     expect(manifest.version).toBe(pkg.version);
@@ -223,6 +255,96 @@ describe.runIf(built && python)('the Hermes agent plugin in a stand-in for Herme
     expect(context).toContain('last: /start-feature fix the bug of 3');
   });
 
+  it('a tool result is redacted whatever its shape, refused, or withheld when its redactor throws; observers get what the model gets', async () => {
+    const events = join(tree(), 'events.jsonl');
+    const home = homeWith({ observer: observer(events), results: resultGuard }, false);
+    const { records, code, stderr } = await standIn(
+      [
+        llmCall('look around'),
+        ...ranTool(
+          'read_file',
+          { path: '.env' },
+          '{"content": "KEY=sk-live-123", "total_lines": 1}',
+          'c1',
+        ),
+        ...ranTool('terminal', { command: 'cat notes' }, 'the key is sk-live-123', 'c2'),
+        ...ranTool(
+          'terminal',
+          { command: 'env' },
+          '{"output": "KEY=sk-live-123", "exit_code": 0}',
+          'c3',
+        ),
+        ...ranTool('broken', {}, 'KEY=sk-live-123', 'c4'),
+        ...ranTool('read_file', { path: 'a.py' }, '{"content": "print(1)"}', 'c5'),
+      ],
+      { home, project: tree({ '.git/HEAD': '' }) },
+    );
+    expect(code, stderr).toBe(0);
+    const gets = records.filter((r) => r.hook === 'transform_tool_result').map((r) => r.model_gets);
+    // JSON text stays JSON text of the same shape; plain text stays text.
+    expect(JSON.parse(String(gets[0]))).toEqual({ content: 'KEY=[redacted]', total_lines: 1 });
+    expect(gets[1]).toBe('the key is [redacted]');
+    expect(JSON.parse(String(gets[2]))).toEqual({
+      error: 'environment dumps stay private',
+      blocked_by_extension: true,
+      extension: 'results',
+    });
+    expect(JSON.parse(String(gets[3]))).toMatchObject({
+      error: expect.stringContaining('redactor crashed'),
+      blocked_by_extension: true,
+      extension: 'results',
+    });
+    // A result no handler changes is Hermes' own, untouched.
+    expect(gets[4]).toBe('{"content": "print(1)"}');
+    const told = jsonLines(events).map((e) => String(e.result));
+    expect(told).toHaveLength(5);
+    expect(told.join('\n')).not.toContain('sk-live-123');
+    expect(told[0]).toContain('[redacted]');
+  });
+
+  it.runIf(process.platform === 'linux')(
+    'a bridge that dies before a result is checked: the result is withheld, never handed on',
+    async () => {
+      const { records, code, stderr } = await standIn(
+        [
+          llmCall('look around'),
+          toolCall('read_file', { path: '.env' }, 'c1'),
+          { kill_children: true },
+          ...ranTool('read_file', { path: '.env' }, 'KEY=sk-live-123', 'c1'),
+        ],
+        { home: homeWith({ results: resultGuard }, false), project: tree({ '.git/HEAD': '' }) },
+      );
+      expect(code, stderr).toBe(0);
+      const gets = records.find((r) => r.hook === 'transform_tool_result')?.model_gets;
+      expect(JSON.parse(String(gets))).toMatchObject({
+        error: expect.stringContaining('the bridge exited during this turn'),
+        blocked_by_extension: true,
+      });
+    },
+  );
+
+  it('a result whose check outlasts Hermes’ hook timeout is withheld: the plugin answers before Hermes stops waiting', async () => {
+    const slow = tsExtension(
+      'slow',
+      `hermes.on('transform_tool_result', async () => { await new Promise((r) => setTimeout(r, 5000)); }, { timeoutMs: 20000 });`,
+    );
+    const { records, code, stderr } = await standIn(
+      [
+        llmCall('look around'),
+        // transform_tool_result alone: no post_tool_call checked the result before it.
+        ranTool('read_file', { path: 'keys.txt' }, 'KEY=sk-live-123', 'c1')[1] as Step,
+      ],
+      { home: homeWith({ slow }, false), project: tree({ '.git/HEAD': '' }), hookTimeout: 3 },
+    );
+    expect(code, stderr).toBe(0);
+    const gets = records.find((r) => r.hook === 'transform_tool_result')?.model_gets;
+    expect(String(gets)).not.toContain('sk-live-123');
+    expect(JSON.parse(String(gets))).toMatchObject({
+      error: expect.stringContaining('did not answer within 1 s'),
+      blocked_by_extension: true,
+    });
+  });
+
   it('installed into the agent’s home, the plugin runs from there with this package', async () => {
     const home = homeWith();
     const { pluginDir } = installHermesPlugin({ hermesHome: home });
@@ -288,11 +410,22 @@ describe.runIf(built && python)('the Hermes agent plugin in a stand-in for Herme
       JSON.stringify({ package_root: gone, node: process.execPath, version: '0.1.0' }),
     );
     const { records, code, stderr } = await standIn(
-      [llmCall('hello'), toolCall('read', { path: 'a.py' }, 'c1'), { cli: ['extensions', 'list'] }],
+      [
+        llmCall('hello'),
+        toolCall('read', { path: 'a.py' }, 'c1'),
+        { cli: ['extensions', 'list'] },
+        ...ranTool('read', { path: 'a.py' }, 'KEY=sk-live-123', 'c1'),
+      ],
       { home: homeWith(), project: tree(), plugin },
     );
     expect(code, stderr).toBe(0);
-    const [, llm, call, cli] = records;
+    const [, llm, call, cli, , result] = records;
+    // A result nobody could check is withheld, and the refusal says why.
+    expect(String(result?.model_gets)).not.toContain('sk-live-123');
+    expect(JSON.parse(String(result?.model_gets))).toMatchObject({
+      error: expect.stringContaining('is not there any more'),
+      blocked_by_extension: true,
+    });
     // The turn goes on (Hermes cannot refuse it here); the log says why checks fail.
     expect(llm?.results).toEqual([]);
     expect(stderr).toContain(`the hermes-extensions package that ${join(plugin, 'install.json')}`);

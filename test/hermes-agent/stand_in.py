@@ -8,7 +8,8 @@ runs a plugin's CLI command through argparse as ``hermes <name> …`` does.
 
 Each step is ``{"hook": NAME, "kwargs": {...}}``, ``{"cli": [ARG, ...]}``, or
 ``{"kill_children": true}`` (the plugin's bridge dies; Linux only). RESULTS_FILE gets one JSON
-line per step; stdout and stderr are the plugin's (its CLI's output, its log).
+line per step (a ``transform_tool_result`` step's has ``model_gets``: the result Hermes hands
+the model); stdout and stderr are the plugin's (its CLI's output, its log).
 """
 
 import argparse
@@ -19,6 +20,7 @@ import logging
 import os
 import signal
 import sys
+import threading
 import time
 import types
 
@@ -75,14 +77,59 @@ def load(plugin_dir, ctx):
     module.register(ctx)
 
 
+# Hooks Hermes waits for at most ``plugins.hook_callback_timeout`` seconds (30 unless set; here
+# $STAND_IN_HOOK_CALLBACK_TIMEOUT): a callback still running then is abandoned and its answer
+# ignored, so for these the tool's own result goes on (Hermes fails open there).
+BOUNDED_HOOKS = {"post_tool_call", "transform_tool_result", "pre_llm_call", "post_llm_call"}
+
+
+def hook_callback_timeout(_name=None):
+    return float(os.environ.get("STAND_IN_HOOK_CALLBACK_TIMEOUT") or 30)
+
+
+def provide_hermes_cli():
+    """The part of Hermes' own modules a plugin may read: its hook callback timeout."""
+    package = types.ModuleType("hermes_cli")
+    package.__path__ = []
+    plugins = types.ModuleType("hermes_cli.plugins")
+    plugins._resolve_hook_callback_timeout = hook_callback_timeout
+    sys.modules["hermes_cli"] = package
+    sys.modules["hermes_cli.plugins"] = plugins
+
+
+def call_bounded(callback, kwargs, timeout):
+    """The callback on a worker, abandoned after ``timeout`` seconds (None: it was)."""
+    box = {}
+
+    def run():
+        try:
+            box["result"] = callback(**kwargs)
+        except Exception as error:
+            box["error"] = error
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(timeout)
+    if worker.is_alive():
+        logging.warning("Hook callback %s timed out; skipped", callback.__name__)
+        return None
+    if "error" in box:
+        raise box["error"]
+    return box.get("result")
+
+
 def invoke_hook(ctx, hook, kwargs):
     """Every callback in registration order with the keyword payload (plus the schema marker);
     the non-None returns. An exception in a ``pre_tool_call`` callback blocks (Hermes fails
     closed there); elsewhere it is logged and skipped."""
     results = []
     for callback in ctx.hooks.get(hook, []):
+        payload = {**kwargs, "telemetry_schema_version": "hermes.observer.v1"}
         try:
-            result = callback(**kwargs, telemetry_schema_version="hermes.observer.v1")
+            if hook in BOUNDED_HOOKS:
+                result = call_bounded(callback, payload, hook_callback_timeout())
+            else:
+                result = callback(**payload)
         except Exception as error:
             if hook == "pre_tool_call":
                 results.append({
@@ -171,6 +218,7 @@ def main():
     plugin_dir, results_file = sys.argv[1], sys.argv[2]
     steps = json.load(sys.stdin)
     ctx = PluginContext()
+    provide_hermes_cli()
     load(plugin_dir, ctx)
     with open(results_file, "w") as out:
         def record(value):
@@ -190,6 +238,11 @@ def main():
             entry = {"hook": step["hook"], "results": results}
             if step["hook"] == "pre_tool_call":
                 entry["directive"] = tool_call_directive(results, step["kwargs"].get("args"))
+            if step["hook"] == "transform_tool_result":
+                # Hermes hands the model the first string a callback returns, else the result.
+                entry["model_gets"] = next(
+                    (r for r in results if isinstance(r, str)), step["kwargs"].get("result")
+                )
             record(entry)
     # Hermes exits with the plugin's atexit handlers (the bridge closes there).
     atexit._run_exitfuncs()

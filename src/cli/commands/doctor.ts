@@ -25,6 +25,7 @@ import { daemonLogChecks } from './doctor/daemon-log.js';
 import { finalAnswerChecks } from './doctor/final-answer.js';
 import { hermesPluginChecks } from './doctor/hermes-plugin.js';
 import { optionalPeerChecks } from './doctor/optional-peers.js';
+import { resultHandlers, resultHookChecks } from './doctor/result-hooks.js';
 import { sandboxCheck } from './doctor/sandbox.js';
 import { subagentChecks } from './doctor/subagents.js';
 
@@ -60,6 +61,7 @@ export async function doctorCommand(context: CommandContext, options: { json?: b
     ...trustChecks(context),
     ...peers,
     ...agentHookChecks(runtime.projectRoot, llmHandlers(runtime)),
+    ...resultHookChecks(runtime.projectRoot, resultHandlers(runtime)),
     ...finalAnswerChecks(runtime.projectRoot, runtime),
     ...hermesPluginChecks(),
     ...subagentChecks(runtime.projectRoot, workflowGuard),

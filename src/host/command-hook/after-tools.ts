@@ -1,8 +1,15 @@
 import type { Runtime } from '../../runtime/runtime.js';
 import type { CommandHookAgent } from './agents.js';
 import { NO_DECISION, type PendingAnswer } from './answers.js';
-import { beforeLlmCall, rewriteNotice, toolResultsRequest, withContext } from './llm-call.js';
+import {
+  beforeLlmCall,
+  type LlmDelivery,
+  rewriteNotice,
+  toolResultsRequest,
+  withContext,
+} from './llm-call.js';
 import { hookTelemetry, laterWork, tellToolOutcome, turnIdOf } from './observed.js';
+import { transformedResult } from './result-answer.js';
 import { uncheckedNotice } from './turn-coverage.js';
 import type { Notice, TurnStore } from './turn-store.js';
 
@@ -14,7 +21,9 @@ type HookEvent = Record<string, unknown>;
  * request, numbered after the last one of the turn. A block ends the turn the way the agent
  * allows there (`agent.endLoop`), and the answer that ends it tells what `Stop` would have: calls
  * of the turn the hook never decided (turn-coverage.ts). In a subagent's loop a block ends that
- * loop only, and the turn goes on.
+ * loop only, and the turn goes on. Where the agent takes another result from a hook (OpenCode),
+ * `transform_tool_result` runs first (result-answer.ts): observers are told the result the model
+ * gets, and the answer carries it.
  */
 export async function answerToolResults(
   agent: CommandHookAgent,
@@ -27,22 +36,42 @@ export async function answerToolResults(
   const name = String(event.hook_event_name);
   const cwd = typeof event.cwd === 'string' ? event.cwd : process.cwd();
   const fromSubagent = typeof event.agent_id === 'string';
-  const llm = await store.update(sessionId, { turnId: turnIdOf(event) }, (stored) =>
+  const { llm, replaced } = await store.update(sessionId, { turnId: turnIdOf(event) }, (stored) =>
     runtime.runTurn(
       { sessionId, turnId: stored.turnId, platform: agent.name, initialState: stored.state },
       async (turn) => {
-        if (name !== 'PostToolBatch')
-          tellToolOutcome(runtime, agent, event, sessionId, turn.turnId);
+        const replaced =
+          name === 'PostToolUse' ? await transformedResult(agent, turn, event, cwd) : undefined;
+        const told = replaced === undefined ? event : { ...event, tool_response: replaced };
+        if (name !== 'PostToolBatch') tellToolOutcome(runtime, agent, told, sessionId, turn.turnId);
         const iteration = (stored.iteration ?? 0) + 1;
         const request = toolResultsRequest(agent, event, cwd, stored.prompt);
         const llm = await beforeLlmCall(runtime, turn, request, iteration, event);
         if (llm?.blocked !== undefined && !fromSubagent) {
           hookTelemetry(turn, event).sessionEnd(true, false, 'blocked');
         }
-        return { result: llm, state: { ...turn.state }, reports: laterWork(runtime), iteration };
+        return {
+          result: { llm, replaced },
+          state: { ...turn.state },
+          reports: laterWork(runtime),
+          iteration,
+        };
       },
     ),
   );
+  const answer = await llmAnswer(agent, name, llm, fromSubagent, sessionId, store, notices);
+  return replaced === undefined ? answer : withResult(agent, replaced, answer);
+}
+
+async function llmAnswer(
+  agent: CommandHookAgent,
+  name: string,
+  llm: LlmDelivery | undefined,
+  fromSubagent: boolean,
+  sessionId: string,
+  store: TurnStore,
+  notices: Notice[],
+): Promise<PendingAnswer> {
   if (llm === undefined) return NO_DECISION;
   // A block in a subagent's loop ends that loop only: the turn it belongs to goes on, with its
   // state (ending it here would reset what the main agent's calls count on).
@@ -58,4 +87,18 @@ export async function answerToolResults(
   }
   if (llm.rewrittenBy.length > 0) notices.push(rewriteNotice(llm.rewrittenBy));
   return withContext(name, llm.context === undefined ? [] : [llm.context]);
+}
+
+/** The answer with the result that replaces the tool's merged in (agent.replacesResult). */
+function withResult(
+  agent: CommandHookAgent,
+  replaced: string,
+  answer: PendingAnswer,
+): PendingAnswer {
+  const result = agent.replacesResult?.(replaced) ?? {};
+  const specific = {
+    ...(answer.output?.hookSpecificOutput as Record<string, unknown> | undefined),
+    ...(result.hookSpecificOutput as Record<string, unknown> | undefined),
+  };
+  return { ...answer, output: { ...answer.output, ...result, hookSpecificOutput: specific } };
 }

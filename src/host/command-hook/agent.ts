@@ -95,6 +95,14 @@ export interface CommandHookAgent {
    */
   afterToolEvents: readonly string[];
   /**
+   * The `PostToolUse` answer that hands the model `text` in place of the tool's result
+   * (`transform_tool_result`: its rewrite, or the refusal of a block or a failure); it applies
+   * where `PostToolUse` is one of `afterToolEvents` (after-tools.ts runs it). Absent: the
+   * agent cannot be handed another result by a hook, so the chain does not run there
+   * (result-answer.ts; doctor names the extensions it leaves out).
+   */
+  replacesResult?(text: string): Record<string, unknown>;
+  /**
    * The answer that ends the turn at such an event, as the agent accepts it there: Claude Code
    * stops the loop on `decision: "block"` (the reason stays in the conversation); Codex takes a
    * block there as feedback only and stops on `continue: false`.

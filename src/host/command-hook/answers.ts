@@ -47,6 +47,17 @@ export function failed(
   if (eventName === undefined || eventName === 'PreToolUse') {
     return deny(`Hermes could not check this call, so it is refused: ${message}`, stderr);
   }
+  // A result transform_tool_result could not check may hold what it hides: withheld.
+  if (eventName === 'PostToolUse' && agent.replacesResult !== undefined) {
+    const error = `Hermes could not check this tool's result, so it is withheld: ${message}`;
+    return {
+      refuses: true,
+      output: agent.replacesResult(
+        JSON.stringify({ error, blocked_by_extension: true, extension: 'hermes-extensions' }),
+      ),
+      stderr,
+    };
+  }
   return { refuses: false, output: { systemMessage: `Hermes: ${message}` }, stderr };
 }
 

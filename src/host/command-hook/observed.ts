@@ -19,10 +19,16 @@ export const REPORTED_LATER = [
 ] as const;
 
 /**
- * What later processes of a turn may do: report those, run before_llm_call after tools, or judge
- * the answer at the main agent's `Stop` (final-answer-gate.ts).
+ * What later processes of a turn may do: report those, run before_llm_call after tools, judge
+ * the answer at the main agent's `Stop` (final-answer-gate.ts), or run transform_tool_result
+ * over a tool's result.
  */
-export const LATER_WORK = [...REPORTED_LATER, 'before_llm_call', 'transform_final_answer'] as const;
+export const LATER_WORK = [
+  ...REPORTED_LATER,
+  'before_llm_call',
+  'transform_final_answer',
+  'transform_tool_result',
+] as const;
 
 /**
  * The observer events of one hook event, with the fields the in-process host gives them

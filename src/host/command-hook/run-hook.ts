@@ -33,6 +33,9 @@ export type { HookAnswer } from './answers.js';
 
 type HookEvent = Record<string, unknown>;
 
+/** What a `PostToolUse` that can replace a result runs or tells (answerToolResults). */
+const AT_RESULT = ['transform_tool_result', 'post_tool_call', 'before_llm_call'];
+
 export interface CommandHookOptions {
   home?: string;
   logger: Logger;
@@ -119,7 +122,9 @@ async function answerEvent(
   const runtimes = options.runtimes ?? loadPerEvent;
   const reporting = { home, logger: options.logger, store, runtimes };
   const afterTools = name !== undefined && agent.afterToolEvents.includes(name);
-  if (name === 'PostToolUse' || name === 'PostToolUseFailure' || afterTools) {
+  // Where a hook can replace a tool's result, transform_tool_result decides what the model gets.
+  const replaces = name === 'PostToolUse' && afterTools && agent.replacesResult !== undefined;
+  if ((name === 'PostToolUse' || name === 'PostToolUseFailure' || afterTools) && !replaces) {
     // Nothing to do but report, or nothing at all: the answer is nothing, which both agents take
     // as "go on".
     if (typeof sessionId !== 'string') return render(agent, name, NO_DECISION);
@@ -131,6 +136,14 @@ async function answerEvent(
     if (!afterTools || later?.includes('before_llm_call') === false) {
       if (!reports) return render(agent, name, NO_DECISION);
       return reported(agent, name, reportToolOutcome(agent, event, sessionId, reporting));
+    }
+  }
+  if (replaces && typeof sessionId === 'string') {
+    await noteReportedCalls(store, event, sessionId);
+    const later = store.peek(sessionId)?.reports;
+    // This turn has nothing to run or tell here: the result stays, unloaded.
+    if (later !== undefined && !later.some((work) => AT_RESULT.includes(work))) {
+      return render(agent, name, NO_DECISION);
     }
   }
   if (name === undefined || typeof sessionId !== 'string') {

@@ -181,9 +181,12 @@ export function createHermesPlugin(options: HermesPluginOptions) {
         Object.assign(output.args, updated);
       },
 
+      // OpenCode hands the model `output.output` as this hook leaves it (opencode-ai 1.18.33):
+      // transform_tool_result's answer replaces it, and a result that could not be checked is
+      // replaced by a refusal, never handed on.
       'tool.execute.after': async (
         input: { tool: string; sessionID: string; callID: string; args: Args },
-        output: { output?: unknown },
+        output: { output?: unknown; metadata?: Record<string, unknown> },
       ): Promise<void> => {
         const outcome = await ask({
           hook_event_name: 'PostToolUse',
@@ -193,9 +196,20 @@ export function createHermesPlugin(options: HermesPluginOptions) {
           tool_use_id: input.callID,
           tool_response: output.output,
         });
-        if ('failure' in outcome) return tell(`Hermes: ${outcome.failure}`);
+        if ('failure' in outcome) {
+          const why = `Hermes could not check this tool's result, so it is withheld: ${outcome.failure}`;
+          replaceResult(output, withheld(why));
+          return tell(why);
+        }
         const { answer } = outcome;
         tell(answer.systemMessage);
+        const updated = (answer.hookSpecificOutput as Answer | undefined)?.updatedToolOutput;
+        if (typeof updated === 'string') replaceResult(output, updated);
+        else if (updated !== undefined)
+          replaceResult(
+            output,
+            withheld('Hermes answered a tool result that is not text, so it is withheld'),
+          );
         const context = contextOf(answer);
         if (context !== undefined) nextContext.set(input.sessionID, context);
         if (answer.continue === false) {
@@ -294,6 +308,27 @@ function cannotStart(program: string, error: unknown): string {
   if (code === 'ENOENT' && !existsSync(program))
     return `${program} is missing (Node.js or hermes-extensions moved or was removed): install it again, then run hermes hook install opencode`;
   return `${program} could not be started (${(error as Error).message}): check it, then run hermes hook install opencode again`;
+}
+
+/**
+ * Puts `text` where OpenCode reads the tool's result for the model (`output`), and where it shows
+ * it (`metadata.output`, the shell's output in its interface), so neither keeps what was hidden.
+ */
+function replaceResult(
+  output: { output?: unknown; metadata?: Record<string, unknown> },
+  text: string,
+): void {
+  output.output = text;
+  if (typeof output.metadata?.output === 'string') output.metadata.output = text;
+}
+
+/** The refusal the model gets in place of a result nobody could check (docs/hosts.md). */
+function withheld(reason: string): string {
+  return JSON.stringify({
+    error: reason,
+    blocked_by_extension: true,
+    extension: 'hermes-extensions',
+  });
 }
 
 /** The context an answer gives the model, if any. */

@@ -103,6 +103,77 @@ describe.runIf(built)('the OpenCode plugin, answered by hermes hook opencode', (
     ).rejects.toThrow(reason);
   });
 
+  it('transform_tool_result: a redaction and a block replace what OpenCode hands the model; a throwing redactor withholds it; observers get what the model gets', async () => {
+    const events = join(tree(), 'events.jsonl');
+    const { project, argv } = setup({
+      results: tsExtension(
+        'results',
+        `hermes.on('transform_tool_result', (e) => String(e.result).includes('sk-live-') ? rewrite(mapStrings(e.result, (s) => s.replaceAll('sk-live-123', '[redacted]'))) : undefined);
+         hermes.on('transform_tool_result', (e) => String(e.toolArgs.command).startsWith('env') ? block('environment dumps stay private') : undefined, { tools: ['bash'], priority: 10 });
+         hermes.on('transform_tool_result', () => { throw new Error('redactor crashed'); }, { tools: ['grep'] });
+         hermes.observe('post_tool_call', (e) => appendFileSync(${JSON.stringify(events)}, JSON.stringify(e) + '\\n'));`,
+        "import { rewrite } from 'hermes-extensions';\nimport { mapStrings } from 'hermes-extensions/policy';\nimport { appendFileSync } from 'node:fs';",
+      ),
+    });
+    const hooks = await hooksFor(argv, project);
+    await hooks['chat.message'](
+      { sessionID: 'ses_1' },
+      { parts: [{ type: 'text', text: 'look' }] },
+    );
+    const after = async (tool: string, args: Record<string, unknown>, text: string) => {
+      const output = { title: tool, output: text, metadata: { output: text } };
+      await hooks['tool.execute.after']({ ...call(tool), args }, output);
+      return output;
+    };
+    const read = await after('read', { filePath: join(project, '.env') }, 'KEY=sk-live-123');
+    expect(read.output).toBe('KEY=[redacted]');
+    expect(read.metadata.output).toBe('KEY=[redacted]');
+    const env = await after('bash', { command: 'env' }, 'KEY=sk-live-123');
+    expect(JSON.parse(env.output)).toEqual({
+      error: 'environment dumps stay private',
+      blocked_by_extension: true,
+      extension: 'results',
+    });
+    const grep = await after('grep', { pattern: 'KEY' }, 'KEY=sk-live-123');
+    expect(JSON.parse(grep.output)).toMatchObject({
+      error: expect.stringContaining('redactor crashed'),
+      blocked_by_extension: true,
+    });
+    const plain = await after('read', { filePath: join(project, 'src/app.ts') }, 'export {};');
+    expect(plain.output).toBe('export {};');
+    await hooks.dispose();
+    const told = readFileSync(events, 'utf8');
+    expect(told).not.toContain('sk-live-123');
+    expect(told).toContain('KEY=[redacted]');
+  });
+
+  it.each([
+    ['hermes exits 1', [process.execPath, '-e', 'process.exit(1)'], /ended with exit code 1/],
+    [
+      'hermes answers a result that is not text',
+      [
+        process.execPath,
+        '-e',
+        `process.stdout.write(${JSON.stringify(JSON.stringify({ hookSpecificOutput: { updatedToolOutput: { secret: 1 } } }))})`,
+      ],
+      /not text, so it is withheld/,
+    ],
+  ])(
+    'fails closed at a tool result when %s: the result is withheld, never handed on',
+    async (_, argv, reason) => {
+      const project = tree();
+      const hooks = await hooksFor(argv as string[], project);
+      const output = { title: 'read', output: 'KEY=sk-live-123', metadata: {} };
+      await hooks['tool.execute.after']({ ...call('read'), args: {} }, output);
+      expect(output.output).not.toContain('sk-live-123');
+      expect(JSON.parse(output.output)).toMatchObject({
+        error: expect.stringMatching(reason),
+        blocked_by_extension: true,
+        extension: 'hermes-extensions',
+      });
+    },
+  );
+
   it('refuses a call whose answer holds a decision it does not know', async () => {
     const project = tree();
     const answer = JSON.stringify({ hookSpecificOutput: { permissionDecision: 'maybe' } });

@@ -28,7 +28,8 @@ export const OPENCODE_PLUGIN_FILE = 'hermes-extensions.js';
  * OpenCode has no command hooks: its plugins are modules it loads into its own process. The plugin
  * `hermes hook install opencode` writes (src/host/opencode/plugin.ts) turns each of its plugin
  * hooks into the engine's event and runs `hermes hook opencode` with it: `chat.message` is
- * `UserPromptSubmit`, `tool.execute.before` `PreToolUse`, `tool.execute.after` `PostToolUse`, the
+ * `UserPromptSubmit`, `tool.execute.before` `PreToolUse`, `tool.execute.after` `PostToolUse`
+ * (observers, `transform_tool_result` and `before_llm_call` for the next request), the
  * session's `session.idle` `Stop`. So `readEvent` takes the event as it comes, and the answer is
  * the hook JSON, which the plugin acts on (docs/opencode.md).
  *
@@ -64,6 +65,11 @@ export const opencode: CommandHookAgent = {
   // `permission.ask` is not called for a plugin's decision: nobody can be asked from here.
   canAsk: false,
   afterToolEvents: ['PostToolUse'],
+  // The plugin sets `tool.execute.after`'s `output.output`, which OpenCode then hands the model
+  // (checked with opencode-ai 1.18.33: the object the hook mutates is the tool's result).
+  replacesResult: (text) => ({
+    hookSpecificOutput: { hookEventName: 'PostToolUse', updatedToolOutput: text },
+  }),
   // The plugin stops the session (OpenCode's abort) on `continue: false`.
   endLoop: (reason) => ({ continue: false, stopReason: reason }),
   endEvents: ['Stop'],
