@@ -92,7 +92,14 @@ export type {
   MatchedHookHandler,
   ToolPattern,
 } from './hooks/types.js';
-export type { ApprovalRequest, Approver, ToolApproval } from './host/approval.js';
+export type { ApprovalRequest, Approver, ApproverAnswer, ToolApproval } from './host/approval.js';
+export {
+  type ApprovalMemory,
+  type ApprovalMemoryOptions,
+  createApprovalMemory,
+  type RememberFor,
+} from './host/approvals/memory.js';
+export type { RememberScope } from './hooks/remember-scope.js';
 export { blockedToolResult } from './host/blocked-tool-result.js';
 export {
   type ConversationResult,

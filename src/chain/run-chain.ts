@@ -10,6 +10,7 @@ import {
   type TraceEntry,
   unchangedOutcome,
 } from './outcome.js';
+import type { RememberScope } from '../hooks/remember-scope.js';
 import { type ReadResult, readResult } from './read-result.js';
 import { releaseIfIdle, unwatch, type Watched, watch } from './watchdog.js';
 
@@ -69,6 +70,7 @@ class ChainRun implements Watched {
   /** The first ask (`intercept_tool_call`); `askedBy` stays empty while nobody asked. */
   askMessage = '';
   askedBy = '';
+  askRemember: RememberScope | undefined;
   metadata: Metadata = EMPTY_METADATA;
   value: unknown;
   event: unknown;
@@ -288,6 +290,10 @@ class ChainRun implements Watched {
     if (action === 'ask' && this.askedBy === '') {
       this.askMessage = r.value as string;
       this.askedBy = handler.extension;
+      this.askRemember = r.remember;
+    } else if (action === 'ask') {
+      // Two extensions asked: one answer is not remembered, nor answered from memory, for both.
+      this.askRemember = undefined;
     }
     if (changes || metadata !== undefined) {
       this.event = this.decl.event(this.input, this.value, this.turn, this.metadata);
@@ -393,7 +399,10 @@ class ChainRun implements Watched {
         trace: this.trace,
       };
       // Only an outcome somebody asked in has the key.
-      if (this.askedBy !== '') passed.ask = { message: this.askMessage, askedBy: this.askedBy };
+      if (this.askedBy !== '') {
+        const remember = this.askRemember === undefined ? {} : { remember: this.askRemember };
+        passed.ask = { message: this.askMessage, askedBy: this.askedBy, ...remember };
+      }
       return passed;
     }
     return {

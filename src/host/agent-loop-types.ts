@@ -1,3 +1,4 @@
+import type { ApprovalMemory } from './approvals/memory.js';
 import type { AgentIdentity } from '../hooks/agent-identity.js';
 import type { ChatMessage } from '../hooks/messages.js';
 import type { TurnTelemetry } from '../observe/turn-telemetry.js';
@@ -18,6 +19,8 @@ export interface AgentLoop {
   signal: AbortSignal | undefined;
   taskId: string;
   approve: Approver | undefined;
+  /** Remembered approvals (`session` and `always` answers); absent, every ask is asked. */
+  approvals?: ApprovalMemory | undefined;
   /** Its observer events: a subagent's carry its `agent_id` / `agent_type`. */
   telemetry: TurnTelemetry;
   report: (report: HookOutcomeReport) => void;

@@ -1,3 +1,4 @@
+import type { ApprovalMemory } from './approvals/memory.js';
 import type { ChainOutcome } from '../chain/outcome.js';
 import type { AgentIdentity } from '../hooks/agent-identity.js';
 import type { ToolCall } from '../hooks/messages.js';
@@ -31,6 +32,7 @@ export interface ToolCallContext {
   runSubagent: (declared: { type?: string }, options: SubagentOptions) => Promise<SubagentResult>;
   taskId: string;
   approve: Approver | undefined;
+  approvals?: ApprovalMemory | undefined;
   telemetry: TurnTelemetry;
   attempt: ApiAttempt;
   report: (
@@ -111,7 +113,7 @@ export async function runToolCall(
       surface: 'approver',
       host: 'run_conversation',
     });
-    approval = await decideApproval(context.approve, request);
+    approval = await decideApproval(context.approve, request, context.approvals);
     context.telemetry.approvalAnswered(pending, answerOf(approval, context.approve));
     if (!approval.approved) {
       return finish({
