@@ -54,6 +54,7 @@ export type { OnErrorPolicy } from './hooks/declaration.js';
 export { HOOK_NAMES, type HookName } from './hooks/index.js';
 export type { InterceptToolCallEvent, ToolCallInput } from './hooks/intercept-tool-call.js';
 export type { ChatMessage, ToolCall } from './hooks/messages.js';
+export type { RememberScope } from './hooks/remember-scope.js';
 export {
   type AnyHookResult,
   type AskResult,
@@ -99,7 +100,6 @@ export {
   createApprovalMemory,
   type RememberFor,
 } from './host/approvals/memory.js';
-export type { RememberScope } from './hooks/remember-scope.js';
 export { blockedToolResult } from './host/blocked-tool-result.js';
 export {
   type ConversationResult,

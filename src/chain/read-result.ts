@@ -34,7 +34,9 @@ export function readResult(
     if (named !== undefined) {
       const problem = rememberScopeProblem(named);
       if (problem !== undefined) return `returned ask with an invalid remember: ${problem}`;
-      remember = Object.freeze({ args: Object.freeze(JSON.parse(JSON.stringify((named as RememberScope).args))) });
+      remember = Object.freeze({
+        args: Object.freeze(JSON.parse(JSON.stringify((named as RememberScope).args))),
+      });
     }
   }
   let schema: z.ZodType | undefined;

@@ -1,4 +1,5 @@
 import type { AnyHookDeclaration, HookDeclaration, TurnContext } from '../hooks/declaration.js';
+import type { RememberScope } from '../hooks/remember-scope.js';
 import { type AnyHookResult, type Metadata, PASS } from '../hooks/results.js';
 import { describeError, describeThrown, HandlerTimeoutError, HookHandlerError } from './errors.js';
 import type { RegisteredHandler } from './handler.js';
@@ -10,7 +11,6 @@ import {
   type TraceEntry,
   unchangedOutcome,
 } from './outcome.js';
-import type { RememberScope } from '../hooks/remember-scope.js';
 import { type ReadResult, readResult } from './read-result.js';
 import { releaseIfIdle, unwatch, type Watched, watch } from './watchdog.js';
 

@@ -1,7 +1,7 @@
 import type { ApprovalAsk } from '../chain/outcome.js';
+import { type ApprovalGrant, grantCovers, type RememberScope } from '../hooks/remember-scope.js';
 import type { ApprovalAnswer } from '../observe/approval-events.js';
 import type { ApprovalMemory, RememberFor } from './approvals/memory.js';
-import { type ApprovalGrant, grantCovers, type RememberScope } from '../hooks/remember-scope.js';
 
 /**
  * A tool call an `intercept_tool_call` handler asked a person about (`ask`), as a host's approver
@@ -118,7 +118,11 @@ export async function decideApproval(
  */
 function grantOf(request: ApprovalRequest): ApprovalGrant | undefined {
   if (request.remember === undefined) return undefined;
-  const grant = { extension: request.askedBy, tool: request.toolName, args: { ...request.remember.args } };
+  const grant = {
+    extension: request.askedBy,
+    tool: request.toolName,
+    args: { ...request.remember.args },
+  };
   const call = { extension: request.askedBy, tool: request.toolName, args: request.toolArgs };
   return grantCovers(grant, call) ? grant : undefined;
 }
@@ -129,7 +133,9 @@ function readAnswer(answer: ApproverAnswer): { allow: boolean; remember?: Rememb
   if (answer === 'session' || answer === 'always') return { allow: true, remember: answer };
   if (typeof answer === 'object' && answer !== null && answer.allow === true) {
     const { remember } = answer;
-    return remember === 'session' || remember === 'always' ? { allow: true, remember } : { allow: true };
+    return remember === 'session' || remember === 'always'
+      ? { allow: true, remember }
+      : { allow: true };
   }
   return { allow: false };
 }

@@ -1,9 +1,9 @@
-import type { ApprovalMemory } from './approvals/memory.js';
 import type { ChatMessage } from '../hooks/messages.js';
 import type { Runtime } from '../runtime/runtime.js';
 import { type Turn, turnTelemetry } from '../runtime/turn.js';
 import { runAgentLoop } from './agent-loop.js';
 import type { Approver } from './approval.js';
+import type { ApprovalMemory } from './approvals/memory.js';
 import type {
   ConversationResult,
   HookOutcomeReport,

@@ -1,4 +1,3 @@
-import type { ApprovalMemory } from './approvals/memory.js';
 import type { ChainOutcome } from '../chain/outcome.js';
 import type { AgentIdentity } from '../hooks/agent-identity.js';
 import type { ToolCall } from '../hooks/messages.js';
@@ -13,6 +12,7 @@ import {
   declinedToolResult,
   type ToolApproval,
 } from './approval.js';
+import type { ApprovalMemory } from './approvals/memory.js';
 import { blockedToolResult } from './blocked-tool-result.js';
 import type { ToolCallRecord } from './conversation-types.js';
 import type {

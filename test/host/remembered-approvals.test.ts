@@ -1,4 +1,11 @@
-import { mkdirSync, mkdtempSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -62,7 +69,14 @@ async function turn(options: {
     userMessage: 'go',
     systemPrompt: '',
     model: scriptedModel([{ content: '', toolCalls: calls }, { content: 'ok' }]),
-    tools: { bash: { execute: ({ command }) => void ran.push(String(command)) ?? 'done' } },
+    tools: {
+      bash: {
+        execute: ({ command }) => {
+          ran.push(String(command));
+          return 'done';
+        },
+      },
+    },
     approve: (request) => {
       asked.push(request);
       return options.answer;
@@ -77,7 +91,11 @@ describe('remembered approvals', () => {
   it('"session": the same command is not asked again in the session, another command and another session are', async () => {
     const { home, project } = folders();
     const memory = createApprovalMemory({ project, home });
-    const first = await turn({ commands: ['npm test', 'npm test', 'rm -rf /'], answer: 'session', memory });
+    const first = await turn({
+      commands: ['npm test', 'npm test', 'rm -rf /'],
+      answer: 'session',
+      memory,
+    });
     expect(first.asked.map((r) => r.toolArgs.command)).toEqual(['npm test', 'rm -rf /']);
     expect(first.ran).toEqual(['npm test', 'npm test', 'rm -rf /']);
     expect(first.events.map((e) => [e.choice, e.answered_via, e.granted])).toEqual([
@@ -110,7 +128,11 @@ describe('remembered approvals', () => {
 
   it('"always" is stored under HERMES_HOME and holds in a new runtime of the same project, also through a symlink', async () => {
     const { root, home, project } = folders();
-    await turn({ commands: ['npm test'], answer: 'always', memory: createApprovalMemory({ project, home }) });
+    await turn({
+      commands: ['npm test'],
+      answer: 'always',
+      memory: createApprovalMemory({ project, home }),
+    });
     const files = readdirSync(join(home, 'approvals'));
     expect(files).toHaveLength(1);
     const linked = join(root, 'linked');
@@ -127,7 +149,11 @@ describe('remembered approvals', () => {
 
   it('an "always" of one project does not apply in another', async () => {
     const { root, home, project } = folders();
-    await turn({ commands: ['npm test'], answer: 'always', memory: createApprovalMemory({ project, home }) });
+    await turn({
+      commands: ['npm test'],
+      answer: 'always',
+      memory: createApprovalMemory({ project, home }),
+    });
     const other = join(root, 'other');
     mkdirSync(join(other, '.git'), { recursive: true });
     const there = await turn({
@@ -200,7 +226,10 @@ describe('remembered approvals', () => {
     const { home, project } = folders();
     const memory = createApprovalMemory({ project, home });
     const second = ext('second', (h) =>
-      h.on('intercept_tool_call', () => ask('second opinion'), { tools: 'bash', phase: 'validate' }),
+      h.on('intercept_tool_call', () => ask('second opinion'), {
+        tools: 'bash',
+        phase: 'validate',
+      }),
     );
     const { asked } = await turn({
       commands: ['npm test', 'npm test'],
@@ -235,7 +264,12 @@ describe('remembered approvals', () => {
       memory,
     });
     expect(asked).toHaveLength(1);
-    const plain = await turn({ commands: ['npm test', 'npm test'], answer: true, memory, sessionId: 's3' });
+    const plain = await turn({
+      commands: ['npm test', 'npm test'],
+      answer: true,
+      memory,
+      sessionId: 's3',
+    });
     expect(plain.asked).toHaveLength(2);
     expect(plain.ran).toHaveLength(2);
   });

@@ -41,8 +41,8 @@ export function createApprovalMemory(options: ApprovalMemoryOptions): ApprovalMe
         storeApproval(home, project, grant);
         return;
       }
-      let session = sessions.get(sessionId);
-      if (session === undefined) sessions.set(sessionId, (session = new Map()));
+      const session = sessions.get(sessionId) ?? new Map<string, ApprovalGrant>();
+      sessions.set(sessionId, session);
       session.set(grantKey(grant), grant);
     },
   };

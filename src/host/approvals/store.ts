@@ -1,5 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { type ApprovalGrant, grantKey } from '../../hooks/remember-scope.js';
@@ -53,7 +60,10 @@ export function projectFile(home: string, realProject: string): string {
  * Reads a store file strictly. A file that cannot be read or does not fit throws an error naming
  * it and how to proceed: the caller fails closed (asks again, never allows).
  */
-export function readApprovalsFile(file: string, realProject?: string): ProjectApprovals | undefined {
+export function readApprovalsFile(
+  file: string,
+  realProject?: string,
+): ProjectApprovals | undefined {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -66,18 +76,28 @@ export function readApprovalsFile(file: string, realProject?: string): ProjectAp
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new Error(`${file}: remembered approvals are not JSON (${(error as Error).message}); ${fix}`);
+    throw new Error(
+      `${file}: remembered approvals are not JSON (${(error as Error).message}); ${fix}`,
+    );
   }
   const parsed = fileSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.join('.') || 'the top level';
-    throw new Error(`${file}: remembered approvals do not fit the format at ${where}: ${issue?.message}; ${fix}`);
+    throw new Error(
+      `${file}: remembered approvals do not fit the format at ${where}: ${issue?.message}; ${fix}`,
+    );
   }
   if (realProject !== undefined && parsed.data.project !== realProject) {
-    throw new Error(`${file}: holds the approvals of ${parsed.data.project}, not of ${realProject}; ${fix}`);
+    throw new Error(
+      `${file}: holds the approvals of ${parsed.data.project}, not of ${realProject}; ${fix}`,
+    );
   }
-  return { project: parsed.data.project, file, approvals: parsed.data.approvals as StoredApproval[] };
+  return {
+    project: parsed.data.project,
+    file,
+    approvals: parsed.data.approvals as StoredApproval[],
+  };
 }
 
 /** The approvals remembered for a project ("always"); none when it has no file. */
