@@ -99,7 +99,7 @@ export {
   type ApprovalMemoryOptions,
   createApprovalMemory,
   type RememberFor,
-} from './host/approvals/memory.js';
+} from './host/approval-memory.js';
 export { blockedToolResult } from './host/blocked-tool-result.js';
 export {
   type ConversationResult,

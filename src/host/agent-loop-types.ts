@@ -3,7 +3,7 @@ import type { ChatMessage } from '../hooks/messages.js';
 import type { TurnTelemetry } from '../observe/turn-telemetry.js';
 import type { Turn } from '../runtime/turn.js';
 import type { Approver } from './approval.js';
-import type { ApprovalMemory } from './approvals/memory.js';
+import type { ApprovalMemory } from './approval-memory.js';
 import type { HookOutcomeReport, ToolCallRecord } from './conversation-types.js';
 import type { ModelClient, Tools } from './types.js';
 

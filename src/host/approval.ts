@@ -1,7 +1,7 @@
 import type { ApprovalAsk } from '../chain/outcome.js';
 import { type ApprovalGrant, grantCovers, type RememberScope } from '../hooks/remember-scope.js';
 import type { ApprovalAnswer } from '../observe/approval-events.js';
-import type { ApprovalMemory, RememberFor } from './approvals/memory.js';
+import type { ApprovalMemory, RememberFor } from './approval-memory.js';
 
 /**
  * A tool call an `intercept_tool_call` handler asked a person about (`ask`), as a host's approver

@@ -3,7 +3,7 @@ import type { Runtime } from '../runtime/runtime.js';
 import { type Turn, turnTelemetry } from '../runtime/turn.js';
 import { runAgentLoop } from './agent-loop.js';
 import type { Approver } from './approval.js';
-import type { ApprovalMemory } from './approvals/memory.js';
+import type { ApprovalMemory } from './approval-memory.js';
 import type {
   ConversationResult,
   HookOutcomeReport,

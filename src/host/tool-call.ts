@@ -12,7 +12,7 @@ import {
   declinedToolResult,
   type ToolApproval,
 } from './approval.js';
-import type { ApprovalMemory } from './approvals/memory.js';
+import type { ApprovalMemory } from './approval-memory.js';
 import { blockedToolResult } from './blocked-tool-result.js';
 import type { ToolCallRecord } from './conversation-types.js';
 import type {

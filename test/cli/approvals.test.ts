@@ -1,7 +1,7 @@
 import { existsSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectFile, storeApproval } from '../../src/host/approvals/store.js';
+import { projectFile, storeApproval } from '../../src/host/approval-store.js';
 import { tree } from '../support/fixtures.js';
 import { built } from '../support/run-bin.js';
 import { hermes } from './hermes-cli.js';

@@ -8,7 +8,7 @@ import {
   projectFile,
   projectKey,
   writeApprovals,
-} from '../../host/approvals/store.js';
+} from '../../host/approval-store.js';
 import type { CommandContext } from '../context.js';
 import { CliError, type Io } from '../io.js';
 

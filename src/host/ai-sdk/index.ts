@@ -21,7 +21,7 @@ import type { LanguageModelV3, LanguageModelV3Middleware } from '@ai-sdk/provide
 import { type ToolSet, wrapLanguageModel } from 'ai';
 import type { Turn } from '../../runtime/turn.js';
 import type { ApprovalRequest, Approver } from '../approval.js';
-import type { ApprovalMemory } from '../approvals/memory.js';
+import type { ApprovalMemory } from '../approval-memory.js';
 import { scopedMiddleware } from './middleware.js';
 import { mainScope } from './scope.js';
 import { type HermesToolsOptions, hermesTools } from './tools.js';

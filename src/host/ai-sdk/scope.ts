@@ -2,7 +2,7 @@ import type { AgentIdentity } from '../../hooks/agent-identity.js';
 import type { TurnTelemetry } from '../../observe/turn-telemetry.js';
 import { type Turn, turnTelemetry } from '../../runtime/turn.js';
 import type { ApprovalRequest, Approver } from '../approval.js';
-import type { ApprovalMemory } from '../approvals/memory.js';
+import type { ApprovalMemory } from '../approval-memory.js';
 
 /**
  * Whose model and tools a wrapper serves in a turn: the main agent (no identity, the turn's

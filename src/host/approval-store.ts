@@ -9,7 +9,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { type ApprovalGrant, grantKey } from '../../hooks/remember-scope.js';
+import { type ApprovalGrant, grantKey } from '../hooks/remember-scope.js';
 
 /**
  * "Always for this project" answers, one JSON file per project under `$HERMES_HOME/approvals/`,
