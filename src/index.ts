@@ -54,6 +54,7 @@ export type { OnErrorPolicy } from './hooks/declaration.js';
 export { HOOK_NAMES, type HookName } from './hooks/index.js';
 export type { InterceptToolCallEvent, ToolCallInput } from './hooks/intercept-tool-call.js';
 export type { ChatMessage, ToolCall } from './hooks/messages.js';
+export type { RememberScope } from './hooks/remember-scope.js';
 export {
   type AnyHookResult,
   type AskResult,
@@ -92,7 +93,13 @@ export type {
   MatchedHookHandler,
   ToolPattern,
 } from './hooks/types.js';
-export type { ApprovalRequest, Approver, ToolApproval } from './host/approval.js';
+export type { ApprovalRequest, Approver, ApproverAnswer, ToolApproval } from './host/approval.js';
+export {
+  type ApprovalMemory,
+  type ApprovalMemoryOptions,
+  createApprovalMemory,
+  type RememberFor,
+} from './host/approval-memory.js';
 export { blockedToolResult } from './host/blocked-tool-result.js';
 export {
   type ConversationResult,

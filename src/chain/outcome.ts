@@ -1,3 +1,4 @@
+import type { RememberScope } from '../hooks/remember-scope.js';
 import type { Metadata } from '../hooks/results.js';
 
 /**
@@ -61,6 +62,8 @@ interface OutcomeBase<V> {
 export interface ApprovalAsk {
   message: string;
   askedBy: string;
+  /** What the asker allows the answer to be remembered for (`ask`'s `remember`). */
+  remember?: RememberScope;
 }
 
 /**

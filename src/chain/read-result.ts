@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { AnyHookDeclaration } from '../hooks/declaration.js';
 import { isPlainObject } from '../hooks/frozen.js';
+import { type RememberScope, rememberScopeProblem } from '../hooks/remember-scope.js';
 import type { Metadata } from '../hooks/results.js';
 import { describeInvalidResult, describeThrown } from './errors.js';
 import { jsonDataCopy } from './json-data.js';
@@ -25,6 +26,18 @@ export function readResult(
   const { action, value, metadata } = result as Partial<ReadResult>;
   if (metadata !== undefined && !isPlainObject(metadata)) {
     return describeInvalid(decl, { action, value, metadata });
+  }
+  let remember: RememberScope | undefined;
+  if (action === 'ask' && decl.asks === true) {
+    // Read once, and only for an ask: what the asker allows an answer to be remembered for.
+    const named = (result as { remember?: unknown }).remember;
+    if (named !== undefined) {
+      const problem = rememberScopeProblem(named);
+      if (problem !== undefined) return `returned ask with an invalid remember: ${problem}`;
+      remember = Object.freeze({
+        args: Object.freeze(JSON.parse(JSON.stringify((named as RememberScope).args))),
+      });
+    }
   }
   let schema: z.ZodType | undefined;
   if (action === 'pass') {
@@ -53,7 +66,8 @@ export function readResult(
     } else return `returned ${action} with ${copy.reason}`;
   }
   if (schema === undefined) {
-    return { action: action as string, value, metadata: copiedMetadata, droppedMetadata };
+    const read = { action: action as string, value, metadata: copiedMetadata, droppedMetadata };
+    return remember === undefined ? read : { ...read, remember };
   }
   let prepared = value;
   if (decl.prepare !== undefined) {
@@ -82,6 +96,8 @@ export interface ReadResult {
   metadata: Metadata | undefined;
   /** Why a block's metadata was dropped (it was not JSON data). */
   droppedMetadata?: string | undefined;
+  /** An ask's remember scope. */
+  remember?: RememberScope;
 }
 
 /** A key a result may not have (a rewrite's schema is strict): found without reading a value. */

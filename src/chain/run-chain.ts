@@ -1,4 +1,5 @@
 import type { AnyHookDeclaration, HookDeclaration, TurnContext } from '../hooks/declaration.js';
+import type { RememberScope } from '../hooks/remember-scope.js';
 import { type AnyHookResult, type Metadata, PASS } from '../hooks/results.js';
 import { describeError, describeThrown, HandlerTimeoutError, HookHandlerError } from './errors.js';
 import type { RegisteredHandler } from './handler.js';
@@ -70,6 +71,7 @@ class ChainRun implements Watched {
   /** The first ask (`intercept_tool_call`); `askedBy` stays empty while nobody asked. */
   askMessage = '';
   askedBy = '';
+  askRemember: RememberScope | undefined;
   metadata: Metadata = EMPTY_METADATA;
   value: unknown;
   event: unknown;
@@ -294,6 +296,10 @@ class ChainRun implements Watched {
     if (action === 'ask' && this.askedBy === '') {
       this.askMessage = r.value as string;
       this.askedBy = handler.extension;
+      this.askRemember = r.remember;
+    } else if (action === 'ask') {
+      // Two extensions asked: one answer is not remembered, nor answered from memory, for both.
+      this.askRemember = undefined;
     }
     if (changes || metadata !== undefined) {
       this.event = this.decl.event(this.input, this.value, this.turn, this.metadata);
@@ -413,7 +419,10 @@ class ChainRun implements Watched {
         trace: this.trace,
       };
       // Only an outcome somebody asked in has the key.
-      if (this.askedBy !== '') passed.ask = { message: this.askMessage, askedBy: this.askedBy };
+      if (this.askedBy !== '') {
+        const remember = this.askRemember === undefined ? {} : { remember: this.askRemember };
+        passed.ask = { message: this.askMessage, askedBy: this.askedBy, ...remember };
+      }
       return passed;
     }
     return {

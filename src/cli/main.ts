@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/errors.js';
 import { COMMAND_HOOK_AGENTS } from '../host/command-hook/agents.js';
 import { packageVersion } from '../package-root.js';
+import { approvalsListCommand, approvalsRevokeCommand } from './commands/approvals.js';
 import { daemonRunCommand, daemonStatusCommand, daemonStopCommand } from './commands/daemon.js';
 import { doctorCommand } from './commands/doctor.js';
 import {
@@ -199,6 +200,28 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     .action(
       run((o: { cwd?: string; yes?: boolean; revoke?: boolean; list?: boolean }) =>
         trustCommand(commandContext(o), o, io),
+      ),
+    );
+
+  const approvals = extensions
+    .command('approvals')
+    .description('the "always for this project" approvals a person gave an ask (docs/cli.md)');
+  withCwd(approvals.command('list'))
+    .description('list remembered approvals: id, extension, tool and arguments, project')
+    .option('--project <dir>', "only this project's (symlinks resolved)")
+    .option('--json', 'print JSON')
+    .action(
+      run((o: { cwd?: string; project?: string; json?: boolean }) =>
+        approvalsListCommand(commandContext(o), o, io),
+      ),
+    );
+  withCwd(approvals.command('revoke [id]'))
+    .description('forget one remembered approval, or every one with --all')
+    .option('--all', 'forget them all (of --project, else of every project)')
+    .option('--project <dir>', "only this project's")
+    .action(
+      run((id: string | undefined, o: { cwd?: string; all?: boolean; project?: string }) =>
+        approvalsRevokeCommand(commandContext(o), id, o, io),
       ),
     );
 

@@ -1,3 +1,5 @@
+import type { RememberScope } from './remember-scope.js';
+
 /**
  * What a handler returns. The helpers build plain, frozen objects, so a handler may just as well
  * return `{ action, value?, metadata? }` literally; every result is validated against the hook
@@ -46,6 +48,12 @@ export interface AskResult {
   readonly action: 'ask';
   readonly value: string;
   readonly metadata?: Metadata;
+  /**
+   * What a person's "for this session" or "always for this project" answer may be remembered
+   * for: this extension, this tool, and the arguments named (docs/hosts.md, Remembered approvals).
+   * Without it the answer holds for this call only.
+   */
+  readonly remember?: RememberScope;
 }
 
 /**
@@ -108,12 +116,12 @@ export function injectUser(text: string, metadata?: Metadata): InjectUserResult 
   );
 }
 
-export function ask(reason: string, metadata?: Metadata): AskResult {
-  return Object.freeze(
+export function ask(reason: string, metadata?: Metadata, remember?: RememberScope): AskResult {
+  const base: AskResult =
     metadata === undefined
       ? { action: 'ask', value: reason }
-      : { action: 'ask', value: reason, metadata },
-  );
+      : { action: 'ask', value: reason, metadata };
+  return Object.freeze(remember === undefined ? base : { ...base, remember });
 }
 
 export function restrictTools(

@@ -3,6 +3,7 @@ import type { ChatMessage } from '../hooks/messages.js';
 import type { TurnTelemetry } from '../observe/turn-telemetry.js';
 import type { Turn } from '../runtime/turn.js';
 import type { Approver } from './approval.js';
+import type { ApprovalMemory } from './approval-memory.js';
 import type { HookOutcomeReport, ToolCallRecord } from './conversation-types.js';
 import type { ModelClient, Tools } from './types.js';
 
@@ -18,6 +19,8 @@ export interface AgentLoop {
   signal: AbortSignal | undefined;
   taskId: string;
   approve: Approver | undefined;
+  /** Remembered approvals (`session` and `always` answers); absent, every ask is asked. */
+  approvals?: ApprovalMemory | undefined;
   /** Its observer events: a subagent's carry its `agent_id` / `agent_type`. */
   telemetry: TurnTelemetry;
   report: (report: HookOutcomeReport) => void;

@@ -68,6 +68,7 @@ export async function runAgentLoop(
         runSubagent: (declared, options) => runSubagent(loop, declared, options, runAgentLoop),
         taskId: loop.taskId,
         approve: loop.approve,
+        approvals: loop.approvals,
         telemetry,
         attempt,
         report: (hook, outcome) =>

@@ -1,5 +1,7 @@
 import type { ApprovalAsk } from '../chain/outcome.js';
+import { type ApprovalGrant, grantCovers, type RememberScope } from '../hooks/remember-scope.js';
 import type { ApprovalAnswer } from '../observe/approval-events.js';
+import type { ApprovalMemory, RememberFor } from './approval-memory.js';
 
 /**
  * A tool call an `intercept_tool_call` handler asked a person about (`ask`), as a host's approver
@@ -17,14 +19,31 @@ export interface ApprovalRequest {
   sessionId: string;
   turnId: string;
   taskId: string;
+  /**
+   * What the asking handler allows the answer to be remembered for; absent, an answer of
+   * `session` or `always` is taken as `once`.
+   */
+  remember?: RememberScope;
 }
 
 /**
- * Decides an ask: `true` runs the call, `false` declines it. Throwing or rejecting declines it;
+ * An approver's answer: `true` or `'once'` runs the call, `false` or `'deny'` declines it;
+ * `'session'` and `'always'` (or `{ allow: true, remember }`) run it and remember the approval
+ * for what the request's `remember` names, for the session or for the project.
+ */
+export type ApproverAnswer =
+  | boolean
+  | 'once'
+  | RememberFor
+  | 'deny'
+  | { allow: boolean; remember?: RememberFor };
+
+/**
+ * Decides an ask (`ApproverAnswer`). Throwing or rejecting declines it;
  * an approver that stops waiting for the person throws a `TimeoutError` (the reason of
  * `AbortSignal.timeout` is one), which observers are told as a timeout.
  */
-export type Approver = (request: ApprovalRequest) => boolean | Promise<boolean>;
+export type Approver = (request: ApprovalRequest) => ApproverAnswer | Promise<ApproverAnswer>;
 
 /** What became of an ask: who asked and why, and whether the call was approved. */
 export interface ToolApproval {
@@ -39,6 +58,12 @@ export interface ToolApproval {
   failure?: string;
   /** Nobody answered in time: the approver threw a `TimeoutError`. */
   timedOut?: true;
+  /** Approved without asking: an earlier answer remembered for the session or the project. */
+  remembered?: RememberFor;
+  /** The person's answer is remembered for the session or the project. */
+  rememberFor?: RememberFor;
+  /** The remembered approvals could not be read or written (the person was asked all the same). */
+  memoryFailure?: string;
 }
 
 /**
@@ -48,12 +73,36 @@ export interface ToolApproval {
 export async function decideApproval(
   approve: Approver | undefined,
   request: ApprovalRequest,
+  memory?: ApprovalMemory,
 ): Promise<ToolApproval> {
-  const asked = { asked: request.message, askedBy: request.askedBy };
+  let asked: { asked: string; askedBy: string; memoryFailure?: string } = {
+    asked: request.message,
+    askedBy: request.askedBy,
+  };
+  const grant = memory === undefined ? undefined : grantOf(request);
+  if (memory !== undefined && grant !== undefined) {
+    try {
+      const call = { extension: request.askedBy, tool: request.toolName, args: request.toolArgs };
+      const remembered = memory.covers(request.sessionId, call);
+      if (remembered !== undefined) return { ...asked, approved: true, remembered };
+    } catch (error) {
+      // Fails closed: a store that cannot be read allows nothing; the person is asked.
+      asked = { ...asked, memoryFailure: (error as Error).message };
+    }
+  }
   if (approve === undefined)
     return { ...asked, approved: false, failure: 'no approver configured' };
   try {
-    return { ...asked, approved: (await approve(request)) === true };
+    const { allow, remember } = readAnswer(await approve(request));
+    if (!allow || remember === undefined || grant === undefined || memory === undefined) {
+      return { ...asked, approved: allow };
+    }
+    try {
+      memory.remember(request.sessionId, grant, remember);
+      return { ...asked, approved: true, rememberFor: remember };
+    } catch (error) {
+      return { ...asked, approved: true, memoryFailure: (error as Error).message };
+    }
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     const failure = `the approver failed: ${reason}`;
@@ -63,6 +112,34 @@ export async function decideApproval(
   }
 }
 
+/**
+ * The grant an ask may be remembered as: the handler's scope, and only when it covers the
+ * arguments that will run (after the chain's rewrites), so the model cannot widen it.
+ */
+function grantOf(request: ApprovalRequest): ApprovalGrant | undefined {
+  if (request.remember === undefined) return undefined;
+  const grant = {
+    extension: request.askedBy,
+    tool: request.toolName,
+    args: { ...request.remember.args },
+  };
+  const call = { extension: request.askedBy, tool: request.toolName, args: request.toolArgs };
+  return grantCovers(grant, call) ? grant : undefined;
+}
+
+/** An approver's answer, read strictly: anything but an approval declines. */
+function readAnswer(answer: ApproverAnswer): { allow: boolean; remember?: RememberFor } {
+  if (answer === true || answer === 'once') return { allow: true };
+  if (answer === 'session' || answer === 'always') return { allow: true, remember: answer };
+  if (typeof answer === 'object' && answer !== null && answer.allow === true) {
+    const { remember } = answer;
+    return remember === 'session' || remember === 'always'
+      ? { allow: true, remember }
+      : { allow: true };
+  }
+  return { allow: false };
+}
+
 /** `TimeoutError`: what `AbortSignal.timeout` rejects with, and the usual name for giving up. */
 function isTimeout(error: unknown): boolean {
   return error instanceof Error && error.name === 'TimeoutError';
@@ -70,8 +147,11 @@ function isTimeout(error: unknown): boolean {
 
 /** What observers are told of an approver's decision (`post_approval_response`). */
 export function answerOf(approval: ToolApproval, approver: Approver | undefined): ApprovalAnswer {
+  if (approval.remembered !== undefined) {
+    return { choice: approval.remembered, answeredVia: 'remembered' };
+  }
   const answeredVia = approver === undefined ? 'none' : 'approver';
-  if (approval.approved) return { choice: 'once', answeredVia };
+  if (approval.approved) return { choice: approval.rememberFor ?? 'once', answeredVia };
   if (approval.failure === undefined) return { choice: 'deny', answeredVia };
   return {
     choice: approval.timedOut ? 'timeout' : 'unanswered',
@@ -86,7 +166,8 @@ export function approvalRequest(
   call: { toolName: string; toolArgs: Record<string, unknown>; toolCallId: string },
   ids: { sessionId: string; turnId: string; taskId: string },
 ): ApprovalRequest {
-  return { ...call, message: ask.message, askedBy: ask.askedBy, ...ids };
+  const remember = ask.remember === undefined ? {} : { remember: ask.remember };
+  return { ...call, message: ask.message, askedBy: ask.askedBy, ...remember, ...ids };
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Runtime } from '../runtime/runtime.js';
 import { type Turn, turnTelemetry } from '../runtime/turn.js';
 import { runAgentLoop } from './agent-loop.js';
 import type { Approver } from './approval.js';
+import type { ApprovalMemory } from './approval-memory.js';
 import type {
   ConversationResult,
   HookOutcomeReport,
@@ -39,6 +40,11 @@ export interface RunConversationOptions {
    * one that throws or rejects declines it too (docs/hosts.md, Asking a person).
    */
   approve?: Approver;
+  /**
+   * Remembers `session` and `always` answers (`createApprovalMemory`); without it every ask is
+   * asked (docs/hosts.md, Remembered approvals).
+   */
+  approvals?: ApprovalMemory;
   /** Who wrote the message (a chat user's id): `pre_llm_call`'s `sender_id`. */
   senderId?: string;
   /** `post_llm_call` carries the conversation after the turn (`conversation_history`). */
@@ -105,6 +111,7 @@ async function converse(turn: Turn, options: RunConversationOptions): Promise<Co
         signal,
         taskId,
         approve: options.approve,
+        approvals: options.approvals,
         telemetry,
         report,
       },

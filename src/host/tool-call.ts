@@ -12,6 +12,7 @@ import {
   declinedToolResult,
   type ToolApproval,
 } from './approval.js';
+import type { ApprovalMemory } from './approval-memory.js';
 import { blockedToolResult } from './blocked-tool-result.js';
 import type { ToolCallRecord } from './conversation-types.js';
 import type {
@@ -31,6 +32,7 @@ export interface ToolCallContext {
   runSubagent: (declared: { type?: string }, options: SubagentOptions) => Promise<SubagentResult>;
   taskId: string;
   approve: Approver | undefined;
+  approvals?: ApprovalMemory | undefined;
   telemetry: TurnTelemetry;
   attempt: ApiAttempt;
   report: (
@@ -111,7 +113,7 @@ export async function runToolCall(
       surface: 'approver',
       host: 'run_conversation',
     });
-    approval = await decideApproval(context.approve, request);
+    approval = await decideApproval(context.approve, request, context.approvals);
     context.telemetry.approvalAnswered(pending, answerOf(approval, context.approve));
     if (!approval.approved) {
       return finish({

@@ -3,11 +3,12 @@ import { sanitize } from './sanitize.js';
 
 /**
  * What became of an ask, as `post_approval_response` says it. `once`: approved, for this call
- * only (every host of the framework approves one call at a time; none remembers an answer);
- * `deny`: the person said no; `timeout`: nobody answered in time (an approver that gave up and
+ * only; `session`: approved, and remembered for the session; `always`: approved, and remembered
+ * for the project (a call a remembered approval covers is answered `session` or `always` with
+ * `answeredVia: 'remembered'`, without asking); `deny`: the person said no; `timeout`: nobody answered in time (an approver that gave up and
  * threw a `TimeoutError`); `unanswered`: nobody could answer (no approver, or it failed).
  */
-export type ApprovalChoice = 'once' | 'deny' | 'timeout' | 'unanswered';
+export type ApprovalChoice = 'once' | 'session' | 'always' | 'deny' | 'timeout' | 'unanswered';
 
 /**
  * A tool call an `intercept_tool_call` chain asked a person about, as `pre_approval_request` tells
@@ -49,7 +50,7 @@ export interface ApprovalAnswer {
   choice: ApprovalChoice;
   /**
    * How the answer came: `approver` (the host's approve function), `tool_approval_response` (an
-   * AI SDK message), `none` (nobody was there to answer). No host tells who the person was.
+   * AI SDK message), `remembered` (an earlier `session` or `always` answer covered the call), `none` (nobody was there to answer). No host tells who the person was.
    */
   answeredVia: string;
   /** Why nobody answered, for `timeout` and `unanswered`. */
@@ -102,7 +103,7 @@ export function responseFields(
     host: pending.host,
     requested_turn_id: pending.turnId,
     choice: answer.choice,
-    granted: answer.choice === 'once',
+    granted: answer.choice === 'once' || answer.choice === 'session' || answer.choice === 'always',
     timed_out: answer.choice === 'timeout',
     answered_via: answer.answeredVia,
     duration_ms: endedAt - pending.startedAt,

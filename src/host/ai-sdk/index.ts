@@ -16,10 +16,12 @@
  * becomes the tool's `needsApproval` (the SDK's tool approval), or goes to `approve` when given
  * (docs/hosts.md, Asking a person).
  */
+
 import type { LanguageModelV3, LanguageModelV3Middleware } from '@ai-sdk/provider';
 import { type ToolSet, wrapLanguageModel } from 'ai';
 import type { Turn } from '../../runtime/turn.js';
 import type { ApprovalRequest, Approver } from '../approval.js';
+import type { ApprovalMemory } from '../approval-memory.js';
 import { scopedMiddleware } from './middleware.js';
 import { mainScope } from './scope.js';
 import { type HermesToolsOptions, hermesTools } from './tools.js';
@@ -70,14 +72,19 @@ export type HermesCall<Model, Tools> = {
 /** Everything for one `generateText`/`streamText` call of a turn, from one call. */
 export async function withHermes<Tools extends ToolSet = Record<string, never>>(
   turn: Turn,
-  options: { prompt: string; model: LanguageModelV3; tools?: Tools; approve?: Approver },
+  options: {
+    prompt: string;
+    model: LanguageModelV3;
+    tools?: Tools;
+    approve?: Approver;
+    approvals?: ApprovalMemory;
+  },
 ): Promise<HermesCall<LanguageModelV3, Tools>> {
   const input = await turn.transformUserInput(options.prompt);
-  const { tools, pendingApprovals } = hermesTools(
-    turn,
-    options.tools ?? ({} as Tools),
-    options.approve === undefined ? {} : { approve: options.approve },
-  );
+  const { tools, pendingApprovals } = hermesTools(turn, options.tools ?? ({} as Tools), {
+    ...(options.approve === undefined ? {} : { approve: options.approve }),
+    ...(options.approvals === undefined ? {} : { approvals: options.approvals }),
+  });
   const model = wrapLanguageModel({ model: options.model, middleware: hermesMiddleware(turn) });
   const call = { prompt: input.value, model, tools, pendingApprovals };
   return input.blocked

@@ -2,6 +2,7 @@ import type { AgentIdentity } from '../../hooks/agent-identity.js';
 import type { TurnTelemetry } from '../../observe/turn-telemetry.js';
 import { type Turn, turnTelemetry } from '../../runtime/turn.js';
 import type { ApprovalRequest, Approver } from '../approval.js';
+import type { ApprovalMemory } from '../approval-memory.js';
 
 /**
  * Whose model and tools a wrapper serves in a turn: the main agent (no identity, the turn's
@@ -25,6 +26,11 @@ export interface HermesToolsOptions {
    * and the caller answers with a `tool-approval-response` (docs/hosts.md, Asking a person).
    */
   approve?: Approver;
+  /**
+   * Remembers an `approve` answer of `session` or `always` (`createApprovalMemory`). The SDK's
+   * own tool approval answers yes or no, so it is not remembered there.
+   */
+  approvals?: ApprovalMemory;
 }
 
 /** The tools, and the asks waiting for an answer through the SDK's tool approval. */

@@ -55,7 +55,7 @@ export function scopedTools<T extends ToolSet>(
   scope: AgentScope,
 ): HermesTools<T> {
   const { telemetry, agent } = scope;
-  const { approve } = options;
+  const { approve, approvals } = options;
   const outcomes = new Map<string, Promise<Outcome>>();
   /** Calls whose pre_tool_call was sent and whose post_tool_call was not. */
   const open = new Map<string, Done>();
@@ -199,7 +199,7 @@ export function scopedTools<T extends ToolSet>(
             approval = { approved: true };
           } else {
             const pending = telemetry.approvalRequested(askedCall(request, settled, 'approver'));
-            const decided = await decideApproval(approve, request);
+            const decided = await decideApproval(approve, request, approvals);
             telemetry.approvalAnswered(pending, answerOf(decided, approve));
             approval = decided;
           }

@@ -1,0 +1,105 @@
+import { readdirSync, unlinkSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import {
+  allApprovals,
+  approvalsDir,
+  type ProjectApprovals,
+  projectApprovals,
+  projectFile,
+  projectKey,
+  writeApprovals,
+} from '../../host/approval-store.js';
+import type { CommandContext } from '../context.js';
+import { CliError, type Io } from '../io.js';
+
+/**
+ * `hermes extensions approvals list [--project <dir>] [--json]`: the "always for this project"
+ * approvals stored under `$HERMES_HOME/approvals/`, one line each (docs/cli.md).
+ */
+export async function approvalsListCommand(
+  context: CommandContext,
+  options: { project?: string; json?: boolean },
+  io: Io,
+): Promise<number> {
+  const projects = readStore(context, options.project);
+  const rows = projects.flatMap((p) => p.approvals.map((a) => ({ project: p.project, ...a })));
+  if (options.json) {
+    io.out(JSON.stringify(rows, null, 2));
+    return 0;
+  }
+  if (rows.length === 0) {
+    io.out('no remembered approvals');
+    return 0;
+  }
+  for (const row of rows) {
+    io.out(
+      `${row.id}  ${row.extension}  ${row.tool} ${JSON.stringify(row.args)}  ${row.project}  ${row.createdAt}`,
+    );
+  }
+  return 0;
+}
+
+/**
+ * `hermes extensions approvals revoke <id> | --all [--project <dir>]`: forgets approvals. `--all`
+ * deletes the files, so it also clears a store that cannot be read.
+ */
+export async function approvalsRevokeCommand(
+  context: CommandContext,
+  id: string | undefined,
+  options: { all?: boolean; project?: string },
+  io: Io,
+): Promise<number> {
+  if (options.all === true) {
+    if (id !== undefined) throw new CliError('give an approval id or --all, not both', 2);
+    const files =
+      options.project !== undefined
+        ? [projectFile(context.home, projectKey(resolve(context.cwd, options.project)))]
+        : storeFiles(context.home);
+    let removed = 0;
+    for (const file of files) {
+      try {
+        unlinkSync(file);
+        removed++;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+    }
+    io.out(
+      `revoked every remembered approval (${removed} project file${removed === 1 ? '' : 's'} removed)`,
+    );
+    return 0;
+  }
+  if (id === undefined)
+    throw new CliError('give an approval id (see `hermes extensions approvals list`) or --all', 2);
+  for (const project of readStore(context, options.project)) {
+    const kept = project.approvals.filter((a) => a.id !== id);
+    if (kept.length === project.approvals.length) continue;
+    writeApprovals({ ...project, approvals: kept });
+    io.out(`revoked ${id} (${project.project})`);
+    return 0;
+  }
+  throw new CliError(
+    `no remembered approval ${id}; list them with \`hermes extensions approvals list\``,
+    1,
+  );
+}
+
+function readStore(context: CommandContext, project: string | undefined): ProjectApprovals[] {
+  try {
+    if (project === undefined) return allApprovals(context.home);
+    return [projectApprovals(context.home, resolve(context.cwd, project))];
+  } catch (error) {
+    throw new CliError((error as Error).message, 1);
+  }
+}
+
+function storeFiles(home: string): string[] {
+  try {
+    return readdirSync(approvalsDir(home))
+      .filter((name) => name.endsWith('.json'))
+      .map((name) => join(approvalsDir(home), name));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}

@@ -1,0 +1,69 @@
+import { existsSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { projectFile, storeApproval } from '../../src/host/approval-store.js';
+import { tree } from '../support/fixtures.js';
+import { built } from '../support/run-bin.js';
+import { hermes } from './hermes-cli.js';
+
+/** Two projects with "always" approvals in one $HERMES_HOME, as an approver's answers leave them. */
+function seeded() {
+  const home = tree({ 'config.yaml': '' });
+  const project = tree({ '.git/HEAD': '' });
+  const other = tree({ '.git/HEAD': '' });
+  const test = storeApproval(home, project, {
+    extension: 'gate',
+    tool: 'bash',
+    args: { command: 'npm test' },
+  });
+  const build = storeApproval(home, other, {
+    extension: 'gate',
+    tool: 'bash',
+    args: { command: 'npm run build' },
+  });
+  return { home, project, other, test, build };
+}
+
+describe.runIf(built)('hermes extensions approvals', () => {
+  it("lists every project's approvals, or one project's through a symlink, as text or JSON", async () => {
+    const { home, project, test, build } = seeded();
+    const all = await hermes(home, 'extensions', 'approvals', 'list');
+    expect(all.code).toBe(0);
+    expect(all.stdout).toContain(test.id);
+    expect(all.stdout).toContain(build.id);
+    const link = join(home, 'link');
+    symlinkSync(project, link);
+    const one = await hermes(home, 'extensions', 'approvals', 'list', '--project', link, '--json');
+    expect(one.code).toBe(0);
+    expect(JSON.parse(one.stdout)).toEqual([{ project: realpathSync(project), ...test }]);
+  });
+
+  it('revokes one approval by id, and says so when there is none', async () => {
+    const { home, test, build } = seeded();
+    const revoked = await hermes(home, 'extensions', 'approvals', 'revoke', test.id);
+    expect(revoked.code).toBe(0);
+    const left = JSON.parse(
+      (await hermes(home, 'extensions', 'approvals', 'list', '--json')).stdout,
+    );
+    expect(left.map((a: { id: string }) => a.id)).toEqual([build.id]);
+    const again = await hermes(home, 'extensions', 'approvals', 'revoke', test.id);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/no remembered approval .*approvals list/);
+  });
+
+  it('a corrupt store is an error naming the file and the fix; revoke --all clears it', async () => {
+    const { home, project } = seeded();
+    const file = projectFile(home, realpathSync(project));
+    writeFileSync(file, '{"version": 2}');
+    const listed = await hermes(home, 'extensions', 'approvals', 'list');
+    expect(listed.code).toBe(1);
+    expect(listed.stderr).toContain(file);
+    expect(listed.stderr).toMatch(/revoke --all/);
+    const cleared = await hermes(home, 'extensions', 'approvals', 'revoke', '--all');
+    expect(cleared.code).toBe(0);
+    expect(existsSync(file)).toBe(false);
+    expect((await hermes(home, 'extensions', 'approvals', 'list')).stdout).toMatch(
+      /no remembered approvals/,
+    );
+  });
+});
