@@ -1,3 +1,4 @@
+import type { ChainDeadlines } from '../chain/chain-deadline.js';
 import {
   type ChainOutcome,
   EMPTY_METADATA,
@@ -31,6 +32,8 @@ export interface TurnChains {
   onTrace: OnTrace | undefined;
   /** The one form tool calls' paths are shown in (tool-call-paths.ts). */
   paths: ToolCallPaths;
+  /** Each chain's time limit (chain-deadline.ts); undefined when no chain has one. */
+  deadlines?: ChainDeadlines | undefined;
 }
 
 /** Set once, below: the framework's own hosts reach a turn's telemetry through `turnTelemetry`. */
@@ -92,6 +95,7 @@ export class Turn implements TurnContext {
       { userMessage },
       this,
       onTrace,
+      this.#chains.deadlines?.limit('transform_user_input'),
     );
     return reportsDecisions ? this.#reported('transform_user_input', outcome) : outcome;
   }
@@ -108,6 +112,7 @@ export class Turn implements TurnContext {
       request,
       this,
       onTrace,
+      this.#chains.deadlines?.limit('before_llm_call'),
     );
     const reported = reportsDecisions
       ? this.#reported('before_llm_call', outcome, undefined, request.agent)
@@ -163,7 +168,14 @@ export class Turn implements TurnContext {
     // Paths in one form for every host; the outcome goes back in the host's form.
     const shown = chains.paths.shown(call.toolArgs);
     const seen = shown === undefined ? call : { ...call, toolArgs: shown.args };
-    const settled = runChain(HOOKS.intercept_tool_call, handlers, seen, this, chains.onTrace);
+    const settled = runChain(
+      HOOKS.intercept_tool_call,
+      handlers,
+      seen,
+      this,
+      chains.onTrace,
+      chains.deadlines?.limit('intercept_tool_call'),
+    );
     const outcome =
       shown === undefined
         ? settled
@@ -193,7 +205,14 @@ export class Turn implements TurnContext {
     // Handlers read paths in the one form every host shows them in, as for the call itself.
     const shown = chains.paths.shown(call.toolArgs);
     const seen = shown === undefined ? call : { ...call, toolArgs: shown.args };
-    const outcome = runChain(HOOKS.transform_tool_result, handlers, seen, this, chains.onTrace);
+    const outcome = runChain(
+      HOOKS.transform_tool_result,
+      handlers,
+      seen,
+      this,
+      chains.onTrace,
+      chains.deadlines?.limit('transform_tool_result'),
+    );
     return chains.reportsDecisions
       ? this.#reported('transform_tool_result', outcome, call, call.agent)
       : outcome;
@@ -216,6 +235,7 @@ export class Turn implements TurnContext {
       { answer },
       this,
       onTrace,
+      this.#chains.deadlines?.limit('transform_final_answer'),
     );
     return reportsDecisions ? this.#reported('transform_final_answer', outcome) : outcome;
   }
