@@ -118,7 +118,8 @@ describe.runIf(built).each(['claude-code', 'codex'] as const)(
 
     it('denies before the agent gives up on it: a handler that outlasts the hook deadline', async () => {
       // The agent kills a hook that takes too long (30 s as installed) and runs the call: the
-      // answer must come first, whatever a handler's own timeout says.
+      // answer must come first, whatever a handler's own timeout says. (A hang while loading,
+      // before any chain runs, gets the hook's bare late answer instead.)
       const { home, bashWrite, prompt } = setup('extensions: {}\n', {
         'extensions/slow-guard.ts': tsExtension(
           'slow-guard',
@@ -132,14 +133,19 @@ describe.runIf(built).each(['claude-code', 'codex'] as const)(
       expect(answer.code, answer.stderr).toBe(0);
       const output = JSON.parse(answer.stdout);
       if (agent === 'codex') codexAnswer.parse(output);
-      expect(denial(output)).toMatch(/did not decide within 1\.5 s/);
+      // The chain is cut where the hook deadline leaves it (a fifth kept back to answer): the
+      // refusal names the handler it was waiting for.
+      expect(denial(output)).toMatch(
+        /intercept_tool_call chain ran past the \d+ ms its host's deadline left it \(ran: none; cut off: slow-guard; did not run: none\).*HERMES_HOOK_DEADLINE_MS/,
+      );
       expect(Date.now() - started).toBeLessThan(30_000);
-      // A prompt goes on, with a message.
+      // A prompt goes on (transform_user_input fails open), with the reason on stderr.
       const promptAnswer = await runHook(agent, home, prompt, env, { timeout: 30_000 });
       expect(promptAnswer.code).toBe(0);
-      expect(JSON.parse(promptAnswer.stdout)).toEqual({
-        systemMessage: expect.stringMatching(/did not decide within 1\.5 s/),
-      });
+      expect(promptAnswer.stdout).toBe('');
+      expect(promptAnswer.stderr).toMatch(
+        /transform_user_input chain ran past the \d+ ms its host's deadline left it \(ran: none; cut off: slow-guard; did not run: none\): went on with what finished \(fails open\)/,
+      );
     });
 
     it('denies an event it cannot read, which may have been a tool call', async () => {
