@@ -31,7 +31,7 @@ export class ChainDeadlines {
   readonly #configured: Readonly<Record<string, ChainLimit>>;
 
   constructor(
-    timeouts: ChainTimeouts | undefined,
+    readonly timeouts: ChainTimeouts | undefined,
     /** The host's deadline for every chain of the turn, in `Date.now()` milliseconds. */
     readonly until: number | undefined,
   ) {
@@ -40,6 +40,12 @@ export class ChainDeadlines {
       if (typeof ms === 'number') configured[hook] = Object.freeze({ ms, source: 'config' });
     }
     this.#configured = configured;
+  }
+
+  /** These limits, with the host's deadline moved to `until` if that is sooner (one host call's). */
+  by(until: number): ChainDeadlines {
+    if (this.until !== undefined && this.until <= until) return this;
+    return new ChainDeadlines(this.timeouts, until);
   }
 
   /** The limit of the chain of `hook` starting now, or undefined when it has none. */

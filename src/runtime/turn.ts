@@ -1,4 +1,4 @@
-import type { ChainDeadlines } from '../chain/chain-deadline.js';
+import { ChainDeadlines } from '../chain/chain-deadline.js';
 import {
   type ChainOutcome,
   EMPTY_METADATA,
@@ -38,6 +38,8 @@ export interface TurnChains {
 
 /** Set once, below: the framework's own hosts reach a turn's telemetry through `turnTelemetry`. */
 let telemetryOf: (turn: Turn) => TurnTelemetry;
+/** Set once, below: runs `fn` with the turn's chains under a deadline of one host call (`runHook`). */
+let underDeadline: <T>(turn: Turn, until: number, fn: () => T) => T;
 
 /**
  * One turn of one session: its chains, sharing one `state` object that is emptied when the
@@ -69,6 +71,18 @@ export class Turn implements TurnContext {
         task_id: turn.turnId,
         platform: turn.platform,
       }));
+    underDeadline = (turn, until, fn) => {
+      // Every Turn method reads its chain's limit before it first awaits, so the call's deadline
+      // is in place exactly while its chain starts.
+      const chains = turn.#chains;
+      const before = chains.deadlines;
+      chains.deadlines = (before ?? new ChainDeadlines(undefined, undefined)).by(until);
+      try {
+        return fn();
+      } finally {
+        chains.deadlines = before;
+      }
+    };
   }
 
   constructor(
@@ -352,6 +366,9 @@ export function runHook<H extends HookName>(
   turn: Turn,
   hook: H,
   input: HookInput<H>,
+  /** When this call must be decided, as a `Date.now()` time (the bridge's `deadline_ms`). */
+  deadline?: number,
 ): MaybePromise<ChainOutcome<HookValue<H>>> {
-  return RUN_HOOK[hook](turn, input);
+  if (deadline === undefined) return RUN_HOOK[hook](turn, input);
+  return underDeadline(turn, deadline, () => RUN_HOOK[hook](turn, input));
 }
