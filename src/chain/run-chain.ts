@@ -104,7 +104,7 @@ class ChainRun implements Watched {
     const handlers = this.handlers;
     for (; this.index < handlers.length; this.index++) {
       // `start` is when the last handler ended: nothing starts past the chain's deadline.
-      if (start >= this.chainEnd) return this.pastDeadline(undefined, 0);
+      if (start >= this.chainEnd) return this.endPastDeadline(undefined, 0);
       const handler = handlers[this.index] as RegisteredHandler;
       // One field read for a handler without `when`: matching stays off its path.
       if (handler.when !== undefined) {
@@ -152,7 +152,7 @@ class ChainRun implements Watched {
       const durationMs = end - start;
       start = end;
       // A synchronous handler that ends past the chain's deadline ends it; its result is discarded.
-      if (end > this.chainEnd) return this.pastDeadline(handler, durationMs);
+      if (end > this.chainEnd) return this.endPastDeadline(handler, durationMs);
       if (durationMs > handler.timeoutMs) {
         // A synchronous handler cannot be interrupted, but running past its limit is still a
         // failure: its result is discarded so a slow guard behaves the same sync or async.
@@ -235,12 +235,11 @@ class ChainRun implements Watched {
     const handler = this.handlers[this.index] as RegisteredHandler;
     const end = now();
     const durationMs = end - this.waitStart;
-    const ended =
-      cutOff || end > this.chainEnd
-        ? this.pastDeadline(handler, durationMs) !== undefined
-        : failed
-          ? this.fail(handler, describeThrown(value), durationMs, value)
-          : this.apply(handler, value, durationMs);
+    let ended = true;
+    // Cut off by the chain's deadline, or settled past it before the timer fired: the chain ends.
+    if (cutOff || end > this.chainEnd) this.endPastDeadline(handler, durationMs);
+    else if (failed) ended = this.fail(handler, describeThrown(value), durationMs, value);
+    else ended = this.apply(handler, value, durationMs);
     let outcome: ChainOutcome<unknown> | typeof WAITING;
     if (ended) {
       outcome = this.outcome();
@@ -374,7 +373,7 @@ class ChainRun implements Watched {
    * Ends the chain past its deadline with the hook's fail rule (chain-deadline.ts); `cut` is the
    * handler that was running then, if one was.
    */
-  private pastDeadline(
+  private endPastDeadline(
     cut: RegisteredHandler | undefined,
     durationMs: number,
   ): ChainOutcome<unknown> {
