@@ -1,6 +1,7 @@
 import type { AnyHookDeclaration, HookDeclaration, TurnContext } from '../hooks/declaration.js';
 import type { RememberScope } from '../hooks/remember-scope.js';
 import { type AnyHookResult, type Metadata, PASS } from '../hooks/results.js';
+import { type ChainLimit, pastDeadline } from './chain-deadline.js';
 import { describeError, describeThrown, HandlerTimeoutError, HookHandlerError } from './errors.js';
 import type { RegisteredHandler } from './handler.js';
 import {
@@ -40,12 +41,14 @@ export function runChain<Input, Value, Event>(
   input: Input,
   turn: TurnContext,
   onTrace?: OnTrace,
+  /** The whole chain's time limit (chain-deadline.ts); none when undefined. */
+  limit?: ChainLimit,
 ): ChainOutcome<Value> | Promise<ChainOutcome<Value>> {
   if (handlers.length === 0) return unchangedOutcome(decl.unchanged(input));
   const run = new ChainRun(decl as AnyHookDeclaration, handlers, input, turn, onTrace);
   let outcome: ChainOutcome<unknown> | typeof WAITING;
   try {
-    outcome = run.loop();
+    outcome = limit === undefined ? run.loop() : run.loop(run.startClock(limit));
   } catch (error) {
     // Every handler value is read inside a guard, so this is the runner's own fault: fail closed.
     return run.broken(error) as ChainOutcome<Value>;
@@ -83,6 +86,9 @@ class ChainRun implements Watched {
   nextWait: Watched | undefined = undefined;
   waitId = 0;
   waitStart = 0;
+  /** When the whole chain must have decided (chain-deadline.ts); never, without a limit. */
+  chainEnd = Number.POSITIVE_INFINITY;
+  limit: ChainLimit | undefined = undefined;
 
   constructor(
     readonly decl: AnyHookDeclaration,
@@ -100,6 +106,8 @@ class ChainRun implements Watched {
   loop(start = now()): ChainOutcome<unknown> | typeof WAITING {
     const handlers = this.handlers;
     for (; this.index < handlers.length; this.index++) {
+      // `start` is when the last handler ended: nothing starts past the chain's deadline.
+      if (start >= this.chainEnd) return this.endPastDeadline(undefined, 0);
       const handler = handlers[this.index] as RegisteredHandler;
       // One field read for a handler without `when`: matching stays off its path.
       if (handler.when !== undefined) {
@@ -146,6 +154,8 @@ class ChainRun implements Watched {
       const end = now();
       const durationMs = end - start;
       start = end;
+      // A synchronous handler that ends past the chain's deadline ends it; its result is discarded.
+      if (end > this.chainEnd) return this.endPastDeadline(handler, durationMs);
       if (durationMs > handler.timeoutMs) {
         // A synchronous handler cannot be interrupted, but running past its limit is still a
         // failure: its result is discarded so a slow guard behaves the same sync or async.
@@ -184,8 +194,10 @@ class ChainRun implements Watched {
       throw error;
     }
     this.waitStart = start;
-    if (handler.timeoutMs < Number.POSITIVE_INFINITY) {
-      this.deadline = start + handler.timeoutMs;
+    // Its own timeout, or the chain's deadline when that comes first.
+    const deadline = Math.min(start + handler.timeoutMs, this.chainEnd);
+    if (deadline < Number.POSITIVE_INFINITY) {
+      this.deadline = deadline;
       watch(this);
     }
     return true;
@@ -201,6 +213,11 @@ class ChainRun implements Watched {
   onTimeout(): void {
     this.waitId++;
     const handler = this.handlers[this.index] as RegisteredHandler;
+    if (this.deadline === this.chainEnd) {
+      // The chain's deadline came before the handler's own: it is cut off, and the chain ends.
+      this.guardedResume(undefined, false, true);
+      return;
+    }
     this.guardedResume(new HandlerTimeoutError(handler.timeoutMs), true);
   }
 
@@ -208,22 +225,24 @@ class ChainRun implements Watched {
    * `resume`, from a promise callback or the watchdog's timer, where a throw would be an
    * unhandled rejection or an uncaught exception and the chain's promise would never settle.
    */
-  private guardedResume(value: unknown, failed: boolean): void {
+  private guardedResume(value: unknown, failed: boolean, cutOff = false): void {
     try {
-      this.resume(value, failed);
+      this.resume(value, failed, cutOff);
     } catch (error) {
       releaseIfIdle();
       this.resolve?.(this.broken(error));
     }
   }
 
-  private resume(value: unknown, failed: boolean): void {
+  private resume(value: unknown, failed: boolean, cutOff: boolean): void {
     const handler = this.handlers[this.index] as RegisteredHandler;
     const end = now();
     const durationMs = end - this.waitStart;
-    const ended = failed
-      ? this.fail(handler, describeThrown(value), durationMs, value)
-      : this.apply(handler, value, durationMs);
+    let ended = true;
+    // Cut off by the chain's deadline, or settled past it before the timer fired: the chain ends.
+    if (cutOff || end > this.chainEnd) this.endPastDeadline(handler, durationMs);
+    else if (failed) ended = this.fail(handler, describeThrown(value), durationMs, value);
+    else ended = this.apply(handler, value, durationMs);
     let outcome: ChainOutcome<unknown> | typeof WAITING;
     if (ended) {
       outcome = this.outcome();
@@ -355,6 +374,40 @@ class ChainRun implements Watched {
       }
     }
     return message;
+  }
+
+  /** Starts the chain's clock under `limit`: returns the start time for `loop`. */
+  startClock(limit: ChainLimit): number {
+    const start = now();
+    this.limit = limit;
+    this.chainEnd = start + limit.ms;
+    return start;
+  }
+
+  /**
+   * Ends the chain past its deadline with the hook's fail rule (chain-deadline.ts); `cut` is the
+   * handler that was running then, if one was.
+   */
+  private endPastDeadline(
+    cut: RegisteredHandler | undefined,
+    durationMs: number,
+  ): ChainOutcome<unknown> {
+    const limit = this.limit as ChainLimit;
+    const { entry, blockMessage } = pastDeadline(
+      this.decl,
+      limit,
+      this.trace,
+      this.handlers,
+      this.index,
+      cut,
+      durationMs,
+    );
+    this.trace.push(entry);
+    if (this.onTrace !== undefined && cut !== undefined) {
+      this.step(cut, entry.action, durationMs, entry.error);
+    }
+    if (blockMessage !== undefined) this.block(FRAMEWORK_NAME, blockMessage);
+    return this.outcome();
   }
 
   /**

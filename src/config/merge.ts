@@ -41,6 +41,9 @@ export function mergeConfigs(
         for (const name of layer.disabled ?? []) disabled.add(name);
       } else if (key === 'global_dir' && typeof value === 'string') {
         globalDir = resolve(base, expandHome(value));
+      } else if (key === 'chain_timeout_ms') {
+        // Hook by hook: a project's limit for one hook leaves the global ones of the others.
+        section.chain_timeout_ms = { ...section.chain_timeout_ms, ...(value as object) };
       } else if (RESERVED_CONFIG_KEYS.includes(key)) {
         section[key] = value;
       } else {

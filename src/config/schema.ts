@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HOOK_NAMES, type HookName } from '../hooks/index.js';
 
 /** Keys of the `extensions` section that configure loading, so no extension may be named so. */
 export const RESERVED_CONFIG_KEYS: readonly string[] = [
@@ -8,7 +9,23 @@ export const RESERVED_CONFIG_KEYS: readonly string[] = [
   'paths',
   'disabled',
   'on_load_error',
+  'chain_timeout_ms',
 ];
+
+const chainTimeoutSchema = z
+  .number({ error: 'must be a number of milliseconds' })
+  .positive({ error: 'must be more than 0 ms' })
+  .finite({ error: 'must be a finite number of milliseconds' })
+  .optional();
+
+/** `chain_timeout_ms`: a whole-chain time limit per hook point (src/chain/chain-deadline.ts). */
+export const chainTimeoutsSchema = z.strictObject(
+  Object.fromEntries(HOOK_NAMES.map((hook) => [hook, chainTimeoutSchema])) as Record<
+    HookName,
+    typeof chainTimeoutSchema
+  >,
+  { error: `chain_timeout_ms takes hook names (${HOOK_NAMES.join(', ')}) and milliseconds` },
+);
 
 const extensionConfigSchema = z.record(z.string(), z.unknown(), {
   error: 'per-extension config must be a mapping of keys to values',
@@ -23,6 +40,7 @@ const extensionsSectionSchema = z
     paths: z.array(z.string()).optional(),
     disabled: z.array(z.string()).optional(),
     on_load_error: z.enum(['block', 'warn']).optional(),
+    chain_timeout_ms: chainTimeoutsSchema.optional(),
   })
   .catchall(extensionConfigSchema);
 
@@ -46,6 +64,11 @@ export interface ExtensionsSection {
    * them run without it.
    */
   on_load_error?: 'block' | 'warn';
+  /**
+   * How long each hook's whole chain may take, in ms (docs/chain-semantics.md, A deadline for the
+   * whole chain): past it the chain ends with the hook's fail rule. None by default.
+   */
+  chain_timeout_ms?: Partial<Record<HookName, number>>;
   [extensionName: string]: unknown;
 }
 

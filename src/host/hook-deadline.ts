@@ -7,6 +7,16 @@
  */
 export const HOOK_DEADLINE_MS = 25_000;
 
+/**
+ * When the chains of one hook call must have decided (`TurnOptions.deadline`), for a call that
+ * started at `startedAt` (`Date.now()`) with `deadlineMs` to answer: a fifth of it, at most a
+ * second, is kept back to record and write the answer, so a chain past its time is refused with
+ * its own reason (who ran, who did not) rather than the hook's bare late answer.
+ */
+export function chainsDeadline(startedAt: number, deadlineMs: number): number {
+  return startedAt + deadlineMs - Math.min(1000, deadlineMs / 5);
+}
+
 export function hookDeadlineMs(): number {
   const set = Number(process.env.HERMES_HOOK_DEADLINE_MS);
   return Number.isFinite(set) && set > 0 ? set : HOOK_DEADLINE_MS;

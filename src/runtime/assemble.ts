@@ -1,3 +1,4 @@
+import type { ChainTimeouts } from '../chain/chain-deadline.js';
 import { formatConfigIssues } from '../config/errors.js';
 import { MODE_KEY, splitMode } from '../config/extension-mode.js';
 import type { ExtensionsSection } from '../config/schema.js';
@@ -42,6 +43,8 @@ export interface AssembleOptions {
   slowLoadMs?: number;
   /** How long each extension's `setup` may take. Default SETUP_TIMEOUT_MS. */
   setupTimeoutMs?: number;
+  /** Each hook's whole-chain limit; wins over the section's `chain_timeout_ms`. */
+  chainTimeoutMs?: ChainTimeouts;
 }
 
 /** A load (import plus setup) slower than this is worth a warning. */
@@ -240,6 +243,7 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
     failures,
     section.on_load_error ?? 'block',
     closers,
+    { ...section.chain_timeout_ms, ...options.chainTimeoutMs },
   );
 }
 

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
+import type { ChainTimeouts } from '../chain/chain-deadline.js';
 import { parseWith } from '../config/errors.js';
-import { type HermesConfig, hermesConfigSchema } from '../config/schema.js';
+import { chainTimeoutsSchema, type HermesConfig, hermesConfigSchema } from '../config/schema.js';
 import { loadingKeyHint } from '../config/unknown-keys.js';
 import type { ExtensionDefinition } from '../extensions/define.js';
 import { findDefinitionProblem } from '../extensions/define.js';
@@ -22,6 +23,12 @@ export interface CreateRuntimeOptions {
   logger?: Logger;
   /** How long each extension's `setup` may take (they run at the same time). Default 10 000 ms. */
   setupTimeoutMs?: number;
+  /**
+   * How long each hook's whole chain may take, in ms, e.g. `{ intercept_tool_call: 3000 }`
+   * (docs/chain-semantics.md, A deadline for the whole chain). Wins over the config's
+   * `extensions.chain_timeout_ms`. None by default.
+   */
+  chainTimeoutMs?: ChainTimeouts;
 }
 
 /**
@@ -63,5 +70,14 @@ export async function createRuntime(options: CreateRuntimeOptions): Promise<Runt
     projectRoot: resolve(options.cwd ?? process.cwd()),
     logger: options.logger ?? stderrLogger,
     ...(options.setupTimeoutMs === undefined ? {} : { setupTimeoutMs: options.setupTimeoutMs }),
+    ...(options.chainTimeoutMs === undefined
+      ? {}
+      : {
+          chainTimeoutMs: parseWith(
+            chainTimeoutsSchema,
+            options.chainTimeoutMs,
+            'createRuntime({ chainTimeoutMs })',
+          ),
+        }),
   });
 }

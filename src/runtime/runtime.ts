@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { type ChainTimeouts, chainDeadlinesOf } from '../chain/chain-deadline.js';
 import type { OnTrace } from '../chain/outcome.js';
 import type { RegisteredCloser } from '../extensions/setup.js';
 import type { Diagnostic, ExtensionInfo } from '../extensions/types.js';
@@ -28,6 +29,12 @@ export interface TurnOptions {
    * hooks): they save the state at the end of each call and hand it back to the next.
    */
   initialState?: Record<string, unknown>;
+  /**
+   * When the host must have every chain's decision, as a `Date.now()` time (a command hook
+   * answers before the agent's own hook timeout): each chain of the turn gets at most what is
+   * left of it, or its `chainTimeoutMs` when that is less (docs/chain-semantics.md).
+   */
+  deadline?: number;
 }
 
 /** The loaded extensions and their chains. Built by `createRuntime` or `loadRuntime`. */
@@ -57,6 +64,8 @@ export class Runtime {
     readonly onLoadError: 'block' | 'warn' = 'block',
     /** What extensions registered with `hermes.onClose`, in load order. */
     closers: readonly RegisteredCloser[] = [],
+    /** Each hook's whole-chain time limit (`chainTimeoutMs`, `extensions.chain_timeout_ms`). */
+    readonly chainTimeouts: ChainTimeouts = {},
   ) {
     this.#handlers = handlers;
     this.#observers = observers;
@@ -96,18 +105,25 @@ export class Runtime {
       turnId = randomUUID(),
       onTrace = options?.onStep,
       initialState,
+      deadline,
     } = options ?? {};
     if (typeof sessionId !== 'string' || sessionId.length === 0) {
       throw new TypeError('runTurn: sessionId must be a non-empty string');
     }
     if (this.#closing) throw new RuntimeClosedError();
     if (this.#turns.has(sessionId)) throw new TurnInProgressError(sessionId);
+    if (deadline !== undefined && !Number.isFinite(deadline)) {
+      throw new TypeError(
+        `runTurn: deadline must be a Date.now() time in milliseconds (got ${String(deadline)})`,
+      );
+    }
     const turn = new Turn(sessionId, turnId, platform, {
       handlers: this.#handlers,
       observers: this.#observers,
       reportsDecisions: this.#reportsDecisions,
       onTrace,
       paths: this.#paths,
+      deadlines: chainDeadlinesOf(this.chainTimeouts, deadline),
     });
     if (initialState) Object.assign(turn.state, initialState);
     this.#turns.set(sessionId, turn);

@@ -1,3 +1,4 @@
+import { ChainDeadlines } from '../chain/chain-deadline.js';
 import {
   type ChainOutcome,
   EMPTY_METADATA,
@@ -31,10 +32,14 @@ export interface TurnChains {
   onTrace: OnTrace | undefined;
   /** The one form tool calls' paths are shown in (tool-call-paths.ts). */
   paths: ToolCallPaths;
+  /** Each chain's time limit (chain-deadline.ts); undefined when no chain has one. */
+  deadlines?: ChainDeadlines | undefined;
 }
 
 /** Set once, below: the framework's own hosts reach a turn's telemetry through `turnTelemetry`. */
 let telemetryOf: (turn: Turn) => TurnTelemetry;
+/** Set once, below: runs `fn` with the turn's chains under a deadline of one host call (`runHook`). */
+let underDeadline: <T>(turn: Turn, until: number, fn: () => T) => T;
 
 /**
  * One turn of one session: its chains, sharing one `state` object that is emptied when the
@@ -66,6 +71,18 @@ export class Turn implements TurnContext {
         task_id: turn.turnId,
         platform: turn.platform,
       }));
+    underDeadline = (turn, until, fn) => {
+      // Every Turn method reads its chain's limit before it first awaits, so the call's deadline
+      // is in place exactly while its chain starts.
+      const chains = turn.#chains;
+      const before = chains.deadlines;
+      chains.deadlines = (before ?? new ChainDeadlines(undefined, undefined)).by(until);
+      try {
+        return fn();
+      } finally {
+        chains.deadlines = before;
+      }
+    };
   }
 
   constructor(
@@ -92,6 +109,7 @@ export class Turn implements TurnContext {
       { userMessage },
       this,
       onTrace,
+      this.#chains.deadlines?.limit('transform_user_input'),
     );
     return reportsDecisions ? this.#reported('transform_user_input', outcome) : outcome;
   }
@@ -108,6 +126,7 @@ export class Turn implements TurnContext {
       request,
       this,
       onTrace,
+      this.#chains.deadlines?.limit('before_llm_call'),
     );
     const reported = reportsDecisions
       ? this.#reported('before_llm_call', outcome, undefined, request.agent)
@@ -163,7 +182,14 @@ export class Turn implements TurnContext {
     // Paths in one form for every host; the outcome goes back in the host's form.
     const shown = chains.paths.shown(call.toolArgs);
     const seen = shown === undefined ? call : { ...call, toolArgs: shown.args };
-    const settled = runChain(HOOKS.intercept_tool_call, handlers, seen, this, chains.onTrace);
+    const settled = runChain(
+      HOOKS.intercept_tool_call,
+      handlers,
+      seen,
+      this,
+      chains.onTrace,
+      chains.deadlines?.limit('intercept_tool_call'),
+    );
     const outcome =
       shown === undefined
         ? settled
@@ -193,7 +219,14 @@ export class Turn implements TurnContext {
     // Handlers read paths in the one form every host shows them in, as for the call itself.
     const shown = chains.paths.shown(call.toolArgs);
     const seen = shown === undefined ? call : { ...call, toolArgs: shown.args };
-    const outcome = runChain(HOOKS.transform_tool_result, handlers, seen, this, chains.onTrace);
+    const outcome = runChain(
+      HOOKS.transform_tool_result,
+      handlers,
+      seen,
+      this,
+      chains.onTrace,
+      chains.deadlines?.limit('transform_tool_result'),
+    );
     return chains.reportsDecisions
       ? this.#reported('transform_tool_result', outcome, call, call.agent)
       : outcome;
@@ -216,6 +249,7 @@ export class Turn implements TurnContext {
       { answer },
       this,
       onTrace,
+      this.#chains.deadlines?.limit('transform_final_answer'),
     );
     return reportsDecisions ? this.#reported('transform_final_answer', outcome) : outcome;
   }
@@ -332,6 +366,9 @@ export function runHook<H extends HookName>(
   turn: Turn,
   hook: H,
   input: HookInput<H>,
+  /** When this call must be decided, as a `Date.now()` time (the bridge's `deadline_ms`). */
+  deadline?: number,
 ): MaybePromise<ChainOutcome<HookValue<H>>> {
-  return RUN_HOOK[hook](turn, input);
+  if (deadline === undefined) return RUN_HOOK[hook](turn, input);
+  return underDeadline(turn, deadline, () => RUN_HOOK[hook](turn, input));
 }

@@ -32,6 +32,11 @@ const STORIES: Record<string, RegExp[]> = {
     /^no-force-push: would have blocked 1, asked 0$/m,
     /^ {4}1× block: force pushes rewrite shared history: push a new commit instead$/m,
   ],
+  'chain-deadline.mjs': [
+    /^bash ls -> refused: Blocked because the intercept_tool_call chain ran past its chainTimeoutMs of 800 ms \(ran: lint-check; cut off: license-check; did not run: secrets-scan\)/m,
+    /^model request -> sent with system prompt "You are a coding agent\.\\n\\nAnswer briefly\."$/m,
+    /^ {2}and in its trace: the before_llm_call chain ran past its chainTimeoutMs of 800 ms \(ran: concise-style, lint-check; cut off: license-check; did not run: secrets-scan\): went on with what finished/m,
+  ],
   'quickstart.mjs': [/^BLOCKED write src\/login\.ts/m, /^ran +write plans\/active\/plan\.md/m],
   'ai-sdk.mjs': [
     /^write src\/app\.ts -> \{"error":"Blocked by workflow-guard: write would write src\/app\.ts, and no plan exists/m,

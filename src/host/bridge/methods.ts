@@ -32,6 +32,17 @@ function method<Params>(
 const nonEmpty = z.string().min(1);
 /** A call in a turn: only its `turn_id` is read before the turn is found. */
 const inTurn = z.looseObject({ turn_id: z.string() });
+/**
+ * A hook call: its turn, and how long the host waits for it (`deadline_ms`), which lowers each
+ * chain's time limit for this call (docs/chain-semantics.md, A deadline for the whole chain).
+ */
+const hookCall = inTurn.extend({
+  deadline_ms: z
+    .number({ error: 'deadline_ms must be a number of milliseconds' })
+    .positive({ error: 'deadline_ms must be more than 0' })
+    .finite()
+    .optional(),
+});
 
 /**
  * The bridge's methods (the README's "Any language, over stdio"). A method not here is -32601;
@@ -80,12 +91,14 @@ const METHODS: Readonly<Record<string, Method>> = {
 /** A hook point as a method: its payload in the declaration's wire names, its outcome on the wire. */
 function hookMethod<H extends HookName>(hook: H): Method {
   const decl = declarationOf(hook);
-  return method(inTurn, async ({ turns }, params) => {
+  return method(hookCall, async ({ turns }, params) => {
+    // Counted from when the request is read: the host's own wait started a little before.
+    const deadline = params.deadline_ms === undefined ? undefined : Date.now() + params.deadline_ms;
     // The turn before the payload, as ever: a call naming no open turn is -32001 whatever it carries.
     const { turn } = turns.get(params.turn_id);
     const read = readPayload(decl, params, 'wire');
     if ('problem' in read) throw new RpcError(RPC.invalidParams, read.problem);
-    const outcome = await runHook(turn, hook, read.input);
+    const outcome = await runHook(turn, hook, read.input, deadline);
     const { valueToWire } = decl.wire;
     return outcomeToWire(
       outcome,

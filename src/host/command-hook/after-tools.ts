@@ -32,13 +32,20 @@ export async function answerToolResults(
   runtime: Runtime,
   store: TurnStore,
   notices: Notice[],
+  deadline?: number,
 ): Promise<PendingAnswer> {
   const name = String(event.hook_event_name);
   const cwd = typeof event.cwd === 'string' ? event.cwd : process.cwd();
   const fromSubagent = typeof event.agent_id === 'string';
   const { llm, replaced } = await store.update(sessionId, { turnId: turnIdOf(event) }, (stored) =>
     runtime.runTurn(
-      { sessionId, turnId: stored.turnId, platform: agent.name, initialState: stored.state },
+      {
+        sessionId,
+        turnId: stored.turnId,
+        platform: agent.name,
+        initialState: stored.state,
+        ...(deadline === undefined ? {} : { deadline }),
+      },
       async (turn) => {
         const replaced =
           name === 'PostToolUse' ? await transformedResult(agent, turn, event, cwd) : undefined;

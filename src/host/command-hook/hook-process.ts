@@ -1,6 +1,6 @@
 import { hermesCommand } from '../../command-name.js';
 import type { Logger } from '../../log/logger.js';
-import { hookDeadlineMs } from '../hook-deadline.js';
+import { chainsDeadline, hookDeadlineMs } from '../hook-deadline.js';
 import type { CommandHookAgent } from './agents.js';
 import { engineEventName, failed, type HookAnswer, render } from './answers.js';
 import { crashReason, type ProcessCrash, stackOf } from './process-crash.js';
@@ -79,9 +79,9 @@ export async function answerHookProcess(
   const { answer, late } = await answerInTime(
     agent,
     read,
-    (input) => {
+    (input, deadline) => {
       eventName = engineEventName(agent, input);
-      return runCommandHook(agent, input, { logger: io.logger });
+      return runCommandHook(agent, input, { logger: io.logger, deadline });
     },
     deadlineMs,
   );
@@ -116,10 +116,12 @@ export function printed(
 export async function answerInTime(
   agent: CommandHookAgent,
   read: () => Promise<string>,
-  answer: (input: string) => Promise<HookAnswer>,
+  /** Decides the event; its chains must have decided by `deadline` (a `Date.now()` time). */
+  answer: (input: string, deadline: number) => Promise<HookAnswer>,
   deadlineMs = hookDeadlineMs(),
 ): Promise<{ answer: HookAnswer; late: boolean }> {
   let eventName: string | undefined;
+  const deadline = chainsDeadline(Date.now(), deadlineMs);
   const work = (async () => {
     let input: string;
     try {
@@ -129,7 +131,7 @@ export async function answerInTime(
       return render(agent, undefined, failed(agent, undefined, why));
     }
     eventName = engineEventName(agent, input);
-    return answer(input);
+    return answer(input, deadline);
   })();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<undefined>((resolve) => {

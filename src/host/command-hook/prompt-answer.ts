@@ -22,19 +22,26 @@ export async function answerPrompt(
   runtime: Runtime,
   store: TurnStore,
   notices: Notice[],
+  deadline?: number,
 ): Promise<PendingAnswer> {
   if (typeof event.prompt !== 'string')
     return failed(agent, 'UserPromptSubmit', 'UserPromptSubmit without a prompt');
   const prompt = event.prompt;
   if (typeof event.agent_id === 'string') {
-    return answerSubagentPrompt(agent, event, sessionId, prompt, runtime, store, notices);
+    return answerSubagentPrompt(agent, event, sessionId, prompt, runtime, store, notices, deadline);
   }
   const { input, llm } = await store.update(
     sessionId,
     { fresh: true, turnId: turnIdOf(event) },
     (stored) =>
       runtime.runTurn(
-        { sessionId, turnId: stored.turnId, platform: agent.name, initialState: stored.state },
+        {
+          sessionId,
+          turnId: stored.turnId,
+          platform: agent.name,
+          initialState: stored.state,
+          ...(deadline === undefined ? {} : { deadline }),
+        },
         async (turn) => {
           const telemetry = hookTelemetry(turn, event);
           // Turn-scoped, as runConversation reports it: the agent's prompt starts the turn.

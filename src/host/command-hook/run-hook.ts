@@ -41,6 +41,11 @@ export interface CommandHookOptions {
   logger: Logger;
   /** Where runtimes come from: by default one is loaded per event and closed after it. */
   runtimes?: RuntimeSource;
+  /**
+   * When the chains must have decided, as a `Date.now()` time: a little before the hook's own
+   * deadline (hook-deadline.ts `chainsDeadline`), so a chain past it answers with its own reason.
+   */
+  deadline?: number;
 }
 
 /**
@@ -209,10 +214,18 @@ async function answerEvent(
     const notices = sessionNotices(runtime);
     const answer =
       name === 'UserPromptSubmit'
-        ? await answerPrompt(agent, event, sessionId, runtime, store, notices)
+        ? await answerPrompt(agent, event, sessionId, runtime, store, notices, options.deadline)
         : name === 'PreToolUse'
-          ? await answerToolCall(agent, event, sessionId, runtime, store)
-          : await answerToolResults(agent, event, sessionId, runtime, store, notices);
+          ? await answerToolCall(agent, event, sessionId, runtime, store, options.deadline)
+          : await answerToolResults(
+              agent,
+              event,
+              sessionId,
+              runtime,
+              store,
+              notices,
+              options.deadline,
+            );
     if (answer.refuses) return render(agent, name, answer);
     return render(agent, name, answer, await store.tellOnce(sessionId, notices));
   } finally {
@@ -227,6 +240,7 @@ async function answerToolCall(
   sessionId: string,
   runtime: Runtime,
   store: TurnStore,
+  deadline: number | undefined,
 ): Promise<PendingAnswer> {
   const input = event.tool_input;
   if (
@@ -252,7 +266,13 @@ async function answerToolCall(
       return { result: deny(why), unchanged: true as const };
     }
     return runtime.runTurn(
-      { sessionId, turnId: stored.turnId, platform: agent.name, initialState: stored.state },
+      {
+        sessionId,
+        turnId: stored.turnId,
+        platform: agent.name,
+        initialState: stored.state,
+        ...(deadline === undefined ? {} : { deadline }),
+      },
       async (turn) => {
         const telemetry = hookTelemetry(turn, event);
         const call = hookToolCall(agent, event, cwd);

@@ -23,10 +23,17 @@ export async function answerSubagentPrompt(
   runtime: Runtime,
   store: TurnStore,
   notices: Notice[],
+  deadline?: number,
 ): Promise<PendingAnswer> {
   const llm = await store.update(sessionId, {}, (stored) =>
     runtime.runTurn(
-      { sessionId, turnId: stored.turnId, platform: agent.name, initialState: stored.state },
+      {
+        sessionId,
+        turnId: stored.turnId,
+        platform: agent.name,
+        initialState: stored.state,
+        ...(deadline === undefined ? {} : { deadline }),
+      },
       async (turn) => ({
         result: await beforeLlmCall(runtime, turn, promptRequest(prompt), 0, event),
         state: { ...turn.state },

@@ -105,7 +105,8 @@ export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
             answerInTime(
               agent,
               async () => event.stdin,
-              (input) => runCommandHook(agent, input, { home: event.home, logger, runtimes }),
+              (input, deadline) =>
+                runCommandHook(agent, input, { home: event.home, logger, runtimes, deadline }),
             ),
           session,
         ),

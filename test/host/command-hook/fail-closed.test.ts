@@ -118,7 +118,8 @@ describe.runIf(built).each(['claude-code', 'codex'] as const)(
 
     it('denies before the agent gives up on it: a handler that outlasts the hook deadline', async () => {
       // The agent kills a hook that takes too long (30 s as installed) and runs the call: the
-      // answer must come first, whatever a handler's own timeout says.
+      // answer must come first, whatever a handler's own timeout says. (A hang while loading,
+      // before any chain runs, gets the hook's bare late answer instead.)
       const { home, bashWrite, prompt } = setup('extensions: {}\n', {
         'extensions/slow-guard.ts': tsExtension(
           'slow-guard',
@@ -126,20 +127,26 @@ describe.runIf(built).each(['claude-code', 'codex'] as const)(
            hermes.on('transform_user_input', () => new Promise(() => {}), { timeoutMs: 600_000 });`,
         ),
       });
-      const env = { HERMES_HOOK_DEADLINE_MS: '1500' };
+      // Room for loading on a loaded machine: the chains get 2.4 s of it.
+      const env = { HERMES_HOOK_DEADLINE_MS: '3000' };
       const started = Date.now();
       const answer = await runHook(agent, home, bashWrite, env, { timeout: 30_000 });
       expect(answer.code, answer.stderr).toBe(0);
       const output = JSON.parse(answer.stdout);
       if (agent === 'codex') codexAnswer.parse(output);
-      expect(denial(output)).toMatch(/did not decide within 1\.5 s/);
+      // The chain is cut where the hook deadline leaves it (a fifth kept back to answer): the
+      // refusal names the handler it was waiting for.
+      expect(denial(output)).toMatch(
+        /intercept_tool_call chain ran past the \d+ ms its host's deadline left it \(ran: none; (cut off: slow-guard; did not run: none|did not run: slow-guard)\).*HERMES_HOOK_DEADLINE_MS/,
+      );
       expect(Date.now() - started).toBeLessThan(30_000);
-      // A prompt goes on, with a message.
+      // A prompt goes on (transform_user_input fails open), with the reason on stderr.
       const promptAnswer = await runHook(agent, home, prompt, env, { timeout: 30_000 });
       expect(promptAnswer.code).toBe(0);
-      expect(JSON.parse(promptAnswer.stdout)).toEqual({
-        systemMessage: expect.stringMatching(/did not decide within 1\.5 s/),
-      });
+      expect(promptAnswer.stdout).toBe('');
+      expect(promptAnswer.stderr).toMatch(
+        /transform_user_input chain ran past the \d+ ms its host's deadline left it \(ran: none; (cut off: slow-guard; did not run: none|did not run: slow-guard)\): went on with what finished \(fails open\)/,
+      );
     });
 
     it('denies an event it cannot read, which may have been a tool call', async () => {
