@@ -27,6 +27,12 @@ const BLOCKER = tsExtension(
   `hermes.on('transform_tool_result', (e) => JSON.stringify(e.result).includes(${JSON.stringify(SECRET)}) ? block('E2E: keys stay out of the model') : undefined);`,
 );
 
+const RESHAPER = tsExtension(
+  'reshaper',
+  `hermes.on('transform_tool_result', (e) => rewrite('[the output was removed]'), { tools: ['bash'] });`,
+  `import { rewrite } from 'hermes-extensions';`,
+);
+
 async function setup(extension: string) {
   const { project, hermesHome } = guardedProject();
   write(project, { 'secrets.txt': `API_KEY=${SECRET}\n` });
@@ -106,6 +112,17 @@ describeRealAgent('claude', 'real Claude Code: transform_tool_result at PostTool
       expect(result).toContain('E2E: keys stay out of the model');
       expect(result).toContain('blocked_by_extension');
     }
+    expect(JSON.stringify(model.requests)).not.toContain(SECRET);
+  }, 90_000);
+
+  it('a rewrite Claude Code would ignore (not in the Bash output shape) reaches the model as a refusal', async () => {
+    const env = await setup(RESHAPER);
+    const model = await startFakeMessages(script(env.project).slice(0, 1));
+    const run = await claudePrint(claude, env, model);
+    expect(run.code, run.stderr).toBe(0);
+    const results = toolResults(model);
+    expect(results).toHaveLength(1);
+    expect(results[0]).toContain('reshaper rewrote it into a form Bash');
     expect(JSON.stringify(model.requests)).not.toContain(SECRET);
   }, 90_000);
 });
