@@ -1,3 +1,4 @@
+import { ConfigError } from '../../config/errors.js';
 import type { Logger } from '../../log/logger.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { blockedToolResult } from '../blocked-tool-result.js';
@@ -53,7 +54,7 @@ export async function answerToolResult(
       await options.runtimes.release(runtime);
     }
   } catch (error) {
-    const why = describeFailure(error);
+    const why = error instanceof ConfigError ? error.message : describeFailure(error);
     const refusal = JSON.stringify({
       error: `Hermes could not check this tool result, so it is refused: ${why}`,
       blocked_by_extension: false,

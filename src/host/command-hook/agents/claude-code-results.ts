@@ -1,4 +1,3 @@
-import { mapStrings } from '../../../policy/result-strings.js';
 import type { ResultReplacement } from '../agent.js';
 
 type Data = Record<string, unknown>;
@@ -97,24 +96,19 @@ function fittedRefusal(toolName: string, response: unknown, refusal: string): un
  */
 function blankedWith(response: unknown, refusal: string): unknown {
   if (!isData(response)) return refusal;
-  const blank = mapStrings(response, () => '') as Data;
-  const restored = restoreTypeTags(response, blank) as Data;
+  const blank = blanked(response) as Data;
   const field = ['stdout', 'content', 'output', 'result', 'text', 'message'].find(
     (key) => typeof response[key] === 'string',
   );
-  return field === undefined ? restored : { ...restored, [field]: refusal };
+  return field === undefined ? blank : { ...blank, [field]: refusal };
 }
 
-function restoreTypeTags(original: unknown, blank: unknown): unknown {
-  if (Array.isArray(original) && Array.isArray(blank)) {
-    return blank.map((item, i) => restoreTypeTags(original[i], item));
-  }
-  if (!isData(original) || !isData(blank)) return blank;
-  const out: Data = {};
-  for (const [key, value] of Object.entries(blank)) {
-    out[key] = key === 'type' ? original[key] : restoreTypeTags(original[key], value);
-  }
-  return out;
+/** `value` with every string emptied but `type` tags (tool results are JSON: no cycles). */
+function blanked(value: unknown, key?: string): unknown {
+  if (typeof value === 'string') return key === 'type' ? value : '';
+  if (Array.isArray(value)) return value.map((item) => blanked(item));
+  if (!isData(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, blanked(v, k)]));
 }
 
 /**
