@@ -1,9 +1,16 @@
 import { join } from 'node:path';
-import { expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { tree, tsExtension, write } from '../support/fixtures.js';
 import { runBin } from '../support/run-bin.js';
 import { type FakeMessages, startFakeMessages } from './fake-messages-server.js';
-import { describeRealAgent, guardedProject, runAgent } from './setup.js';
+import {
+  daemonStatus,
+  describeRealAgent,
+  guardedProject,
+  runAgent,
+  runHermes,
+  waitForDaemon,
+} from './setup.js';
 
 /**
  * transform_tool_result through the real Claude Code: what the scripted model server receives as
@@ -47,6 +54,7 @@ function claudePrint(
   claude: string,
   env: { project: string; hermesHome: string; home: string },
   model: FakeMessages,
+  extraEnv: Record<string, string | undefined> = {},
 ) {
   return runAgent(
     claude,
@@ -64,6 +72,7 @@ function claudePrint(
         DISABLE_ERROR_REPORTING: '1',
         CLAUDE_CODE_TMPDIR: join(env.home, 'tmp'),
         IS_SANDBOX: '1',
+        ...extraEnv,
       },
     },
   );
@@ -125,4 +134,37 @@ describeRealAgent('claude', 'real Claude Code: transform_tool_result at PostTool
     expect(results[0]).toContain('reshaper rewrote it into a form Bash');
     expect(JSON.stringify(model.requests)).not.toContain(SECRET);
   }, 90_000);
+
+  describe('with the hook daemon', () => {
+    let daemonEnv: Record<string, string | undefined> | undefined;
+    afterEach(async () => {
+      if (daemonEnv) await runHermes(['daemon', 'stop', '--all'], daemonEnv);
+      daemonEnv = undefined;
+    });
+
+    it('the warm daemon gives the same redacted results', async () => {
+      const env = await setup(REDACTOR);
+      const hooksEnv = {
+        HERMES_HOME: env.hermesHome,
+        HERMES_DAEMON: undefined,
+        HERMES_DAEMON_DIR: tree(),
+      };
+      daemonEnv = hooksEnv;
+      const redacted = async () => {
+        const model = await startFakeMessages(script(env.project));
+        const run = await claudePrint(claude, env, model, hooksEnv);
+        expect(run.code, run.stderr).toBe(0);
+        const results = toolResults(model);
+        expect(results).toHaveLength(2);
+        for (const result of results) expect(result).toContain('API_KEY=[redacted]');
+        expect(JSON.stringify(model.requests)).not.toContain(SECRET);
+      };
+      // The first run starts the daemon; the second is answered by it.
+      await redacted();
+      await waitForDaemon(hooksEnv);
+      const before = (await daemonStatus(hooksEnv)).requests;
+      await redacted();
+      expect((await daemonStatus(hooksEnv)).requests - before).toBeGreaterThanOrEqual(4);
+    }, 120_000);
+  });
 });
