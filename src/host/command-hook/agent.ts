@@ -138,7 +138,8 @@ export interface CommandHookAgent {
   endEvents: readonly string[];
   /**
    * Events `hermes hook install` registers, in the agent's own names. `PostToolUse` tells observers a tool's outcome (and
-   * is where Codex runs `before_llm_call`); it never refuses anything, so it cannot hold a call up.
+   * is where Codex runs `before_llm_call`, and where Claude Code's results pass transform_tool_result); it
+   * never refuses a call, so it cannot hold one up.
    */
   installEvents: readonly string[];
   /**
