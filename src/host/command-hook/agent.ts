@@ -2,6 +2,12 @@ import type { HookAnswer, WireAnswer } from './wire.js';
 
 type Args = Record<string, unknown>;
 
+/**
+ * What the model is to read in place of a tool's result: the extensions' rewrite (`by`: who
+ * rewrote it), or a refusal's text (`blockedToolResult`'s JSON).
+ */
+export type ResultReplacement = { rewritten: unknown; by: string } | { refusal: string };
+
 /** The forms of settings file install writes (settings/formats.ts implements each). */
 export type SettingsFormatName =
   | 'hooks-json'
@@ -115,11 +121,25 @@ export interface CommandHookAgent {
    * so the gate does not run in it, and doctor says so.
    */
   continueAtStop?(reason: string): Record<string, unknown>;
+  /**
+   * The answer to `PostToolUse` that puts `replacement` before the model in place of the tool's
+   * `response` (transform_tool_result, tool-result.ts): a rewrite, or a refusal's text. It must be
+   * an answer the agent cannot quietly ignore: where the rewrite would not be taken as given
+   * (Claude Code keeps the tool's own output when a rewrite does not fit the tool's shape), it
+   * answers a refusal that fits instead. Absent: the agent cannot replace a result, so the chain
+   * does not run in it, and doctor says so.
+   */
+  replaceToolResult?(
+    toolName: string,
+    response: unknown,
+    replacement: ResultReplacement,
+  ): Record<string, unknown>;
   /** Events that end the turn (its state goes), in the engine's names. */
   endEvents: readonly string[];
   /**
    * Events `hermes hook install` registers, in the agent's own names. `PostToolUse` tells observers a tool's outcome (and
-   * is where Codex runs `before_llm_call`); it never refuses anything, so it cannot hold a call up.
+   * is where Codex runs `before_llm_call`, and where Claude Code's results pass transform_tool_result); it
+   * never refuses a call, so it cannot hold one up.
    */
   installEvents: readonly string[];
   /**

@@ -25,6 +25,7 @@ import { subagentCoverage } from './subagent-coverage.js';
 import { isSubagentStop, mainAgentStopped } from './subagent-lifecycle.js';
 import { subagentEvent } from './subagent-reports.js';
 import { refusalOf, toolCallAnswer } from './tool-call-answer.js';
+import { answerToolResult } from './tool-result.js';
 import { noteReportedCalls } from './turn-coverage.js';
 import { turnEnded } from './turn-end.js';
 import { type Notice, TurnStore } from './turn-store.js';
@@ -137,6 +138,18 @@ async function answerEvent(
     await noteReportedCalls(store, event, sessionId);
     // What this turn has observers or handlers for: no need to load every extension to find out.
     const later = store.peek(sessionId)?.reports;
+    // A result the extensions may redact or refuse is judged before anything else: where the
+    // agent can replace it, this answer is what the model reads (tool-result.ts). Unknown
+    // (no turn stored): the extensions are loaded to find out.
+    if (
+      name === 'PostToolUse' &&
+      !afterTools &&
+      agent.replaceToolResult !== undefined &&
+      later?.includes('transform_tool_result') !== false
+    ) {
+      const replaces = { ...agent, replaceToolResult: agent.replaceToolResult };
+      return render(agent, name, await answerToolResult(replaces, event, sessionId, reporting));
+    }
     const reports = name !== 'PostToolBatch' && later?.includes('post_tool_call') !== false;
     if (!afterTools || later?.includes('before_llm_call') === false) {
       if (!reports) return render(agent, name, NO_DECISION);

@@ -6,7 +6,7 @@ import type { Check } from './check.js';
 
 /**
  * transform_tool_result under the agents' hooks: where a hook cannot hand the model another
- * result (the agent declares no `replacesResult`), the chain does not run, and the model reads
+ * result (the agent declares neither `replacesResult` nor `replaceToolResult`), the chain does not run, and the model reads
  * every result as the tool returned it. Whether that matters cannot be known without running the
  * handlers, so the extensions that have them are named, per installed hook.
  */
@@ -14,7 +14,7 @@ export function resultHookChecks(projectRoot: string, extensions: string[]): Che
   if (extensions.length === 0) return [];
   const who = `${extensions.join(', ')} handle${extensions.length === 1 ? 's' : ''} transform_tool_result`;
   return Object.values(COMMAND_HOOK_AGENTS).flatMap((agent) =>
-    agent.replacesResult !== undefined
+    agent.replacesResult !== undefined || agent.replaceToolResult !== undefined
       ? []
       : inspectInstalledHooks(agent, projectRoot)
           .filter((hook) => hook.missing.length === 0)

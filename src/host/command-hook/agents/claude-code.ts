@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ProjectScopedAgent } from '../agent.js';
 import { wrappedHookCommand } from '../hook-wrapper.js';
+import { claudeToolResult } from './claude-code-results.js';
 import { LEFT_TO_CURSOR, leftToCursor } from './cursor-claude-hooks.js';
 import { writeHookJson } from './hook-json.js';
 import { withoutWorkdir, withWorkdir } from './tool-args.js';
@@ -56,6 +57,7 @@ export const claudeCode: ProjectScopedAgent = {
   afterToolEvents: ['PostToolBatch'],
   endLoop: (reason) => ({ decision: 'block', reason }),
   continueAtStop: (reason) => ({ decision: 'block', reason }),
+  replaceToolResult: claudeToolResult,
   endEvents: ['Stop', 'SessionEnd'],
   // PostToolBatch is sent by Claude Code 2.1.118 and later; 2.1.101 and later skip an event they
   // do not know (so there before_llm_call runs at the prompt only); older ones ignored a settings
