@@ -23,6 +23,10 @@ const STORIES: Record<string, RegExp[]> = {
     /^bash ls -> ran ls: README\.md src\/\nbash ls -> ran ls: README\.md src\/\nbash ls -> \{"error":"Tool call budget: at most 2 calls of bash per turn/m,
     /^turn ended: Model call budget: at most 4 model requests per turn/m,
   ],
+  'final-answer.mjs': [
+    /^turn 1: withheld -> The answer says the tests pass, but no test ran in this turn\.$/m,
+    /^turn 2: shown -> Fixed the bug; the tests pass\.$/m,
+  ],
   'redact-results.mjs': [
     /^cat \.env\.example -> \{"stdout":"OPENAI_API_KEY=\[redacted key\]\\n","exitCode":0\}$/m,
     /^env -> \{"error":"the environment is not shown to the model: ask for the variable you need","blocked_by_extension":true,"extension":"no-env-dumps"\}$/m,

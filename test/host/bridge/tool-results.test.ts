@@ -111,3 +111,44 @@ describe.runIf(built)('bridge: transform_tool_result', () => {
     child.stdin.end();
   });
 });
+
+/** A gate that withholds an answer claiming passing tests, and redacts a key in any other. */
+const answers = tsExtension(
+  'answers',
+  `hermes.on('transform_final_answer', (e) => /tests pass/.test(e.answer) ? block('no test ran in this turn') : e.answer.includes('sk-live-') ? rewrite(e.answer.replaceAll('sk-live-123', '[redacted]')) : undefined);`,
+  "import { rewrite } from 'hermes-extensions';",
+);
+
+describe.runIf(built)('bridge: transform_final_answer', () => {
+  it('rewrites the answer, withholds a blocked one, and refuses a payload without one', async () => {
+    const { child, call } = bridge(
+      tree({ 'extensions/answers.ts': answers }),
+      tree({ '.git/HEAD': '' }),
+    );
+    const init = await call(1, 'initialize', {});
+    expect(init.result?.hooks).toMatchObject({ transform_final_answer: true });
+    const started = await call(2, 'turn/start', { session_id: 's1' });
+    const turn_id = (started.result as { turn_id: string }).turn_id;
+    const redacted = await call(3, 'transform_final_answer', {
+      turn_id,
+      answer: 'Use sk-live-123.',
+    });
+    expect(redacted.result).toMatchObject({
+      blocked: false,
+      changed: true,
+      value: 'Use [redacted].',
+    });
+    const claimed = await call(4, 'transform_final_answer', {
+      turn_id,
+      answer: 'Done; tests pass.',
+    });
+    expect(claimed.result).toMatchObject({
+      blocked: true,
+      message: 'no test ran in this turn',
+      blocked_by: 'answers',
+    });
+    const missing = await call(5, 'transform_final_answer', { turn_id });
+    expect(missing).toMatchObject({ error: { code: -32602 } });
+    child.stdin.end();
+  });
+});
