@@ -8,24 +8,24 @@ const strictGuard = `import { block, defineExtension } from 'hermes-extensions';
 import { z } from 'zod';
 export default defineExtension({
   name: 'strict-guard',
-  configSchema: z.object({ limit: z.number(), names: z.array(z.string()), mode: z.enum(['a', 'b']) }),
+  configSchema: z.object({ limit: z.number(), names: z.array(z.string()), level: z.enum(['a', 'b']) }),
   setup(hermes) {
     hermes.on('intercept_tool_call', () => block('no'), { tools: ['bash'] });
   },
 });
 `;
 
-/** Its section with three wrong keys: three schema issues. */
+/** Its section with three wrong keys: three schema issues (not `mode`: that key is the framework's, for shadow mode). */
 const home = () =>
   tree({
-    'config.yaml': 'extensions:\n  strict-guard:\n    limit: many\n    names: [1]\n    mode: c\n',
+    'config.yaml': 'extensions:\n  strict-guard:\n    limit: many\n    names: [1]\n    level: c\n',
     'extensions/strict-guard.ts': strictGuard,
   });
 
 const ISSUES = [
   /^ +extensions\.strict-guard\.limit: Invalid input: expected number, received string$/m,
   /^ +extensions\.strict-guard\.names\.0: Invalid input: expected string, received number$/m,
-  /^ +extensions\.strict-guard\.mode: Invalid option: expected one of "a"\|"b"$/m,
+  /^ +extensions\.strict-guard\.level: Invalid option: expected one of "a"\|"b"$/m,
 ];
 
 /** Each issue on a line of its own, under the line that says what is wrong. */
@@ -47,7 +47,7 @@ describe.runIf(built)('several config-schema problems, each on a line of its own
       const text = run.stdout.replace(/\r/g, '');
       // Each issue starts a line of its own, indented under the first line of the reason, which
       // ends before the first issue; an issue ends before the next.
-      for (const key of ['limit', 'names', 'mode']) {
+      for (const key of ['limit', 'names', 'level']) {
         expect(text).toMatch(new RegExp(`^ +extensions\\.strict-guard\\.${key}`, 'm'));
       }
       expect(text).toMatch(/configSchema:\n/);
