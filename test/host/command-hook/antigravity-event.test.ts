@@ -11,20 +11,20 @@ describe('an Antigravity event as the engine reads it', () => {
     stepIdx: 3,
     toolCall: {
       name: 'run_command',
-      args: { CommandLine: 'rm -rf /work/project/src', Cwd: '/tmp/elsewhere' },
+      args: { CommandLine: 'rm -rf /home/you/project/src', Cwd: '/tmp/elsewhere' },
     },
-    workspacePaths: ['/work/project'],
+    workspacePaths: ['/home/you/project'],
     ...extra,
   });
 
   it('is in the workspace, whatever folder the call names: that folder picks no project', () => {
     const event = antigravity.readEvent(call()) as Record<string, unknown>;
-    expect(event.cwd).toBe('/work/project');
+    expect(event.cwd).toBe('/home/you/project');
     // The call's own folder is still where its command runs, as the guards judge it.
     const input = event.tool_input as Record<string, unknown>;
     const { toolArgs } = antigravity.toolIn('run_command', input, String(event.cwd));
     expect(toolArgs).toMatchObject({
-      command: 'rm -rf /work/project/src',
+      command: 'rm -rf /home/you/project/src',
       workdir: '/tmp/elsewhere',
     });
   });
