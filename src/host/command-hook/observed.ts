@@ -5,7 +5,7 @@ import type { Runtime } from '../../runtime/runtime.js';
 import { type Turn, turnTelemetry } from '../../runtime/turn.js';
 import { agentIds } from './agent-identity.js';
 import type { CommandHookAgent } from './agents.js';
-import type { RuntimeSource } from './runtime-source.js';
+import { type RuntimeSource, usingRuntime } from './runtime-source.js';
 import type { TurnStore } from './turn-store.js';
 
 type HookEvent = Record<string, unknown>;
@@ -173,21 +173,16 @@ export async function reportTurnEnd(
 }
 
 /** Gets the runtime, reports, lets it go (a loaded one is closed: what observers buffered is written). */
-async function withRuntime(
+function withRuntime(
   cwd: string,
   options: ReportOptions,
   report: (runtime: Runtime) => void,
 ): Promise<void> {
-  const runtime = await options.runtimes.acquire({
-    cwd,
-    home: options.home,
-    logger: options.logger,
-  });
-  try {
-    report(runtime);
-  } finally {
-    await options.runtimes.release(runtime);
-  }
+  return usingRuntime(
+    options.runtimes,
+    { cwd, home: options.home, logger: options.logger },
+    report,
+  );
 }
 
 /**

@@ -20,7 +20,7 @@ import { gateAtStop } from './final-answer-gate.js';
 import { hookTelemetry, hookToolCall, laterWork, reportToolOutcome, turnIdOf } from './observed.js';
 import { answerPrompt } from './prompt-answer.js';
 import { describeFailure, reported } from './reported.js';
-import { loadPerEvent, type RuntimeSource } from './runtime-source.js';
+import { loadPerEvent, type RuntimeSource, usingRuntime } from './runtime-source.js';
 import { subagentCoverage } from './subagent-coverage.js';
 import { isSubagentStop, mainAgentStopped } from './subagent-lifecycle.js';
 import { subagentEvent } from './subagent-reports.js';
@@ -178,14 +178,9 @@ async function answerEvent(
   }
   if (name === 'Stop') {
     const cwd = typeof event.cwd === 'string' ? event.cwd : process.cwd();
-    const gate = await gateAtStop(agent, event, sessionId, store, async (use) => {
-      const runtime = await runtimes.acquire({ cwd, home, logger: options.logger });
-      try {
-        return await use(runtime);
-      } finally {
-        await runtimes.release(runtime);
-      }
-    });
+    const gate = await gateAtStop(agent, event, sessionId, store, (use) =>
+      usingRuntime(runtimes, { cwd, home, logger: options.logger }, use),
+    );
     // The answer was not accepted: the agent goes on, and the turn with it.
     if (gate !== undefined && 'continues' in gate) return render(agent, name, gate.continues);
     const stop = await mainAgentStopped(store, sessionId, event);

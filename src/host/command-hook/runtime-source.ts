@@ -19,3 +19,20 @@ export const loadPerEvent: RuntimeSource = {
   acquire: (options) => loadRuntime(options),
   release: (runtime) => runtime.close(),
 };
+
+/**
+ * `use` with the runtime for `cwd`'s project, let go of afterwards whatever `use` does (a loaded
+ * one is closed, so what its observers buffered is written).
+ */
+export async function usingRuntime<T>(
+  runtimes: RuntimeSource,
+  options: { cwd: string; home: string; logger: Logger },
+  use: (runtime: Runtime) => Promise<T> | T,
+): Promise<T> {
+  const runtime = await runtimes.acquire(options);
+  try {
+    return await use(runtime);
+  } finally {
+    await runtimes.release(runtime);
+  }
+}

@@ -8,7 +8,7 @@ import type { PendingAnswer } from './answers.js';
 import { NO_DECISION } from './answers.js';
 import { hookToolCall, laterWork, tellToolOutcome, turnIdOf } from './observed.js';
 import { describeFailure } from './reported.js';
-import type { RuntimeSource } from './runtime-source.js';
+import { type RuntimeSource, usingRuntime } from './runtime-source.js';
 import type { TurnStore } from './turn-store.js';
 
 type HookEvent = Record<string, unknown>;
@@ -43,16 +43,11 @@ export async function answerToolResult(
   });
   const cwd = typeof event.cwd === 'string' ? event.cwd : process.cwd();
   try {
-    const runtime = await options.runtimes.acquire({
-      cwd,
-      home: options.home,
-      logger: options.logger,
-    });
-    try {
-      return await transformed(agent, event, sessionId, runtime, options.store, answerWith);
-    } finally {
-      await options.runtimes.release(runtime);
-    }
+    return await usingRuntime(
+      options.runtimes,
+      { cwd, home: options.home, logger: options.logger },
+      (runtime) => transformed(agent, event, sessionId, runtime, options.store, answerWith),
+    );
   } catch (error) {
     const why = error instanceof ConfigError ? error.message : describeFailure(error);
     const refusal = JSON.stringify({
