@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { ask, block, createRuntime, runConversation, subagentTool } from 'hermes-extensions';
 import { memoryLogger, scriptedModel, toolCall } from 'hermes-extensions/testing';
@@ -177,6 +178,38 @@ describe('audit-log', () => {
     ]);
     expect(log[0]).toMatchObject({ child_role: 'worker', child_goal: 'write it' });
     expect(log[3]).toMatchObject({ status: 'completed', child_summary: 'could not' });
+  });
+
+  it('writes through no symbolic link or FIFO a cloned repository commits at the log path: it warns instead', async () => {
+    const outside = tree({ bashrc: 'mine\n' });
+    execFileSync('mkfifo', [join(outside, 'pipe')]);
+    for (const target of [join(outside, 'bashrc'), join(outside, 'pipe'), 'fifo']) {
+      const project = tree();
+      mkdirSync(join(project, '.hermes/audit'), { recursive: true });
+      const path = join(project, '.hermes/audit/audit.jsonl');
+      if (target === 'fifo') execFileSync('mkfifo', [path]);
+      else symlinkSync(target, path);
+      const logger = memoryLogger();
+      const runtime = await createRuntime({ extensions: [guard, auditLog], cwd: project, logger });
+      await runConversation({
+        runtime,
+        sessionId: 's0',
+        userMessage: 'go',
+        systemPrompt: '',
+        model: scriptedModel([
+          { content: '', toolCalls: [toolCall('write', { path: 'b' }, 'w1')] },
+          { content: 'done' },
+        ]),
+        tools: { write: { execute: () => 'written' } },
+      });
+      // Ends: a FIFO opened to write would wait for a reader forever.
+      await runtime.close();
+      expect(readFileSync(join(outside, 'bashrc'), 'utf8')).toBe('mine\n');
+      const warned = logger.lines.filter((l) => l.level === 'warn').map((l) => l.message);
+      expect(warned.join('\n')).toMatch(
+        /cannot write the audit log .*(symbolic link|not a regular file)/,
+      );
+    }
   });
 });
 

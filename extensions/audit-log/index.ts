@@ -1,4 +1,5 @@
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { type FileHandle, mkdir, open, rename, rm } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { acquireOwnedLock, defineExtension, type ObserverPayload } from 'hermes-extensions';
 import { z } from 'zod';
@@ -61,7 +62,7 @@ export default defineExtension({
       let next = 0;
       let rotated = false;
       while (next < lines.length) {
-        const handle = await open(file, 'a');
+        const handle = await openLog(file);
         let rotateFirst = false;
         try {
           const size = (await handle.stat()).size;
@@ -108,7 +109,7 @@ export default defineExtension({
             `cannot lock the audit log for rotation (${(error as Error).message}); writing without rotating`,
           );
         }
-        const handle = await open(file, 'a');
+        const handle = await openLog(file);
         try {
           await handle.appendFile(lines.join(''));
         } finally {
@@ -145,3 +146,33 @@ export default defineExtension({
     hermes.onClose(() => queue.catch(() => {}));
   },
 });
+
+/**
+ * The log opened to append, a regular file only. The log's folder is usually in the project
+ * (`.hermes/audit/`), where a cloned repository can commit a symbolic link at its name (to
+ * `~/.bashrc`, to another project's file) or a FIFO (opening it to write would wait for a reader
+ * forever, and the hook with it): neither is followed or waited on, and the write fails, warned of.
+ */
+async function openLog(file: string): Promise<FileHandle> {
+  const flags =
+    constants.O_WRONLY |
+    constants.O_APPEND |
+    constants.O_CREAT |
+    constants.O_NOFOLLOW |
+    constants.O_NONBLOCK;
+  let handle: FileHandle;
+  try {
+    handle = await open(file, flags, 0o666);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP')
+      throw new Error('it is a symbolic link, which the log is never written through');
+    if (code === 'ENXIO') throw new Error('it is not a regular file (a FIFO)');
+    throw error;
+  }
+  if (!(await handle.stat()).isFile()) {
+    await handle.close();
+    throw new Error('it is not a regular file (a FIFO, a device or a folder)');
+  }
+  return handle;
+}

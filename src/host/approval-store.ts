@@ -5,17 +5,19 @@ import {
   readFileSync,
   realpathSync,
   renameSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { type ApprovalGrant, grantKey } from '../hooks/remember-scope.js';
 
 /**
  * "Always for this project" answers, one JSON file per project under `$HERMES_HOME/approvals/`,
- * never in the project: a cloned repository cannot bring approvals of its own. The file is named
- * after, and records, the project's real path, so a symlink or a second name of the folder finds
- * the same approvals and no other project's.
+ * never in the project: a cloned repository cannot bring approvals of its own. A project is its
+ * real path (a symlink or a second name of the folder finds the same approvals) AND the identity
+ * of the folder there (projectIdentity): a folder deleted and made again at that path — another
+ * repository cloned where the approved one was — is another project and is asked again.
  */
 export interface StoredApproval extends ApprovalGrant {
   id: string;
@@ -24,35 +26,62 @@ export interface StoredApproval extends ApprovalGrant {
 
 export interface ProjectApprovals {
   project: string;
+  /** The folder's identity when they were given; none in a file of the path-keyed version 1. */
+  identity: string | undefined;
   file: string;
   approvals: StoredApproval[];
 }
 
-const fileSchema = z.strictObject({
-  version: z.literal(1),
-  project: z.string().min(1),
-  approvals: z.array(
-    z.strictObject({
-      id: z.string().regex(/^[0-9a-f]{12}$/),
-      extension: z.string().min(1),
-      tool: z.string().min(1),
-      args: z.record(z.string(), z.unknown()),
-      createdAt: z.string(),
-    }),
-  ),
+const approvalSchema = z.strictObject({
+  id: z.string().regex(/^[0-9a-f]{12}$/),
+  extension: z.string().min(1),
+  tool: z.string().min(1),
+  args: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
 });
+
+const fileSchema = z.discriminatedUnion('version', [
+  // Keyed by the path alone: read so that list and revoke show and remove it, never applied.
+  z.strictObject({
+    version: z.literal(1),
+    project: z.string().min(1),
+    approvals: z.array(approvalSchema),
+  }),
+  z.strictObject({
+    version: z.literal(2),
+    project: z.string().min(1),
+    identity: z.string().min(1),
+    approvals: z.array(approvalSchema),
+  }),
+]);
 
 export function approvalsDir(home: string): string {
   return join(home, 'approvals');
 }
 
-/** The project's real path: what its approvals are keyed by. */
+/** The project's real path: where its approvals are looked for. */
 export function projectKey(project: string): string {
   return realpathSync(project);
 }
 
-export function projectFile(home: string, realProject: string): string {
-  const digest = createHash('sha256').update(realProject).digest('hex').slice(0, 32);
+/**
+ * The identity of the folder at a real path: device, inode and birth time, all set by the file
+ * system when the folder is made. Nothing in the folder changes them, so a clone cannot take the
+ * identity of the project it replaces; the birth time tells a new folder from the one whose inode
+ * number it got back. Where the file system keeps no birth time, the status-change time stands in:
+ * it also moves when an entry is added to or removed from the root folder, which then asks again.
+ */
+export function projectIdentity(realProject: string): string {
+  const stat = statSync(realProject, { bigint: true });
+  const born = stat.birthtimeNs > 0n ? `b${stat.birthtimeNs}` : `c${stat.ctimeNs}`;
+  return `${stat.dev}:${stat.ino}:${born}`;
+}
+
+export function projectFile(home: string, realProject: string, identity: string): string {
+  const digest = createHash('sha256')
+    .update(`${realProject}\0${identity}`)
+    .digest('hex')
+    .slice(0, 32);
   return join(approvalsDir(home), `${digest}.json`);
 }
 
@@ -62,7 +91,7 @@ export function projectFile(home: string, realProject: string): string {
  */
 export function readApprovalsFile(
   file: string,
-  realProject?: string,
+  expected?: { project: string; identity: string },
 ): ProjectApprovals | undefined {
   let text: string;
   try {
@@ -88,27 +117,40 @@ export function readApprovalsFile(
       `${file}: remembered approvals do not fit the format at ${where}: ${issue?.message}; ${fix}`,
     );
   }
-  if (realProject !== undefined && parsed.data.project !== realProject) {
+  const identity = parsed.data.version === 2 ? parsed.data.identity : undefined;
+  if (
+    expected !== undefined &&
+    (parsed.data.project !== expected.project || identity !== expected.identity)
+  ) {
     throw new Error(
-      `${file}: holds the approvals of ${parsed.data.project}, not of ${realProject}; ${fix}`,
+      `${file}: holds the approvals of ${parsed.data.project} (${identity ?? 'no identity'}), not of ${expected.project} (${expected.identity}); ${fix}`,
     );
   }
   return {
     project: parsed.data.project,
+    identity,
     file,
     approvals: parsed.data.approvals as StoredApproval[],
   };
 }
 
-/** The approvals remembered for a project ("always"); none when it has no file. */
+/** The approvals remembered for the folder now at a project's path ("always"); none without a file. */
 export function projectApprovals(home: string, project: string): ProjectApprovals {
   const real = projectKey(project);
-  const file = projectFile(home, real);
-  return readApprovalsFile(file, real) ?? { project: real, file, approvals: [] };
+  const identity = projectIdentity(real);
+  const file = projectFile(home, real, identity);
+  return (
+    readApprovalsFile(file, { project: real, identity }) ?? {
+      project: real,
+      identity,
+      file,
+      approvals: [],
+    }
+  );
 }
 
-/** Every project's approvals in the store. */
-export function allApprovals(home: string): ProjectApprovals[] {
+/** Every file in the store, each with whether it still belongs to the folder at its path. */
+export function allApprovals(home: string): (ProjectApprovals & { stale: boolean })[] {
   let names: string[];
   try {
     names = readdirSync(approvalsDir(home));
@@ -119,7 +161,70 @@ export function allApprovals(home: string): ProjectApprovals[] {
   return names
     .filter((name) => name.endsWith('.json'))
     .sort()
-    .flatMap((name) => readApprovalsFile(join(approvalsDir(home), name)) ?? []);
+    .flatMap((name) => readApprovalsFile(join(approvalsDir(home), name)) ?? [])
+    .map((approvals) => ({ ...approvals, stale: isStale(approvals) }));
+}
+
+/**
+ * The files recorded for a path, the current folder's and stale ones. A path whose folder is
+ * gone is taken as given (resolved), so its stale records can still be listed and revoked.
+ */
+export function pathApprovals(
+  home: string,
+  project: string,
+): (ProjectApprovals & { stale: boolean })[] {
+  const real = realOrResolved(project);
+  return allApprovals(home).filter((approvals) => approvals.project === real);
+}
+
+/**
+ * The files to delete to forget every approval of a path: the current folder's file, even when it
+ * cannot be read, and every readable file recorded for the path (a file that cannot be read names
+ * no project, so it is left to `revoke --all` without a project).
+ */
+export function pathFiles(home: string, project: string): string[] {
+  const real = realOrResolved(project);
+  const files = new Set<string>();
+  try {
+    files.add(projectFile(home, real, projectIdentity(real)));
+  } catch {
+    // No folder at the path: only stale records are left.
+  }
+  let names: string[] = [];
+  try {
+    names = readdirSync(approvalsDir(home)).filter((name) => name.endsWith('.json'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  for (const name of names) {
+    const file = join(approvalsDir(home), name);
+    try {
+      if (readApprovalsFile(file)?.project === real) files.add(file);
+    } catch {
+      // Unreadable: see above.
+    }
+  }
+  return [...files];
+}
+
+function realOrResolved(project: string): string {
+  try {
+    return projectKey(project);
+  } catch {
+    return resolve(project);
+  }
+}
+
+function isStale(approvals: ProjectApprovals): boolean {
+  if (approvals.identity === undefined) return true;
+  try {
+    return (
+      projectKey(approvals.project) !== approvals.project ||
+      projectIdentity(approvals.project) !== approvals.identity
+    );
+  } catch {
+    return true;
+  }
 }
 
 /** Adds a grant to a project's store (once: an equal grant already there is kept). */
@@ -139,10 +244,15 @@ export function storeApproval(home: string, project: string, grant: ApprovalGran
   return stored;
 }
 
-/** Rewrites a project's file atomically (a reader sees the old file or the new one, whole). */
+/**
+ * Rewrites a project's file atomically (a reader sees the old file or the new one, whole). A file
+ * of version 1 keeps its version: revoking from it never makes it apply.
+ */
 export function writeApprovals(approvals: ProjectApprovals): void {
   mkdirSync(join(approvals.file, '..'), { recursive: true, mode: 0o700 });
-  const text = `${JSON.stringify({ version: 1, project: approvals.project, approvals: approvals.approvals }, null, 2)}\n`;
+  const { project, identity } = approvals;
+  const head = identity === undefined ? { version: 1, project } : { version: 2, project, identity };
+  const text = `${JSON.stringify({ ...head, approvals: approvals.approvals }, null, 2)}\n`;
   const temporary = `${approvals.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   writeFileSync(temporary, text, { mode: 0o600 });
   renameSync(temporary, approvals.file);

@@ -13,6 +13,7 @@ import {
   type ToolApproval,
 } from './approval.js';
 import type { ApprovalMemory } from './approval-memory.js';
+import { decodedBinary } from './binary-result.js';
 import { blockedToolResult } from './blocked-tool-result.js';
 import type { ToolCallRecord } from './conversation-types.js';
 import type {
@@ -194,15 +195,17 @@ async function executeTool(
     const result = await (Object.keys(given).length > 0
       ? tool.execute(args, given)
       : tool.execute(args));
-    // As the model will read it (JSON text, `toJSON` applied), so what the chain judges is what
-    // is sent: a value that reads differently a second time (a getter) cannot pass one reading
-    // and send another. One that cannot be sent as JSON fails here, as the tool's error.
+    // As the model will read it (JSON text, `toJSON` applied, binary data as its text), so what
+    // the chain judges is what is sent: a value that reads differently a second time (a getter)
+    // cannot pass one reading and send another. One that cannot be sent as JSON, or bytes that
+    // are no text, fail here, as the tool's error.
+    const decoded = decodedBinary(result);
     return {
       status: 'ok',
       value:
-        typeof result === 'string' || result === undefined
-          ? result
-          : JSON.parse(JSON.stringify(result) ?? 'null'),
+        typeof decoded === 'string' || decoded === undefined
+          ? decoded
+          : JSON.parse(JSON.stringify(decoded) ?? 'null'),
     };
   } catch (error) {
     // Read without a getter or a proxy able to throw: a broken error is still the tool failing.

@@ -1,7 +1,15 @@
-import { existsSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectFile, storeApproval } from '../../src/host/approval-store.js';
+import { projectFile, projectIdentity, storeApproval } from '../../src/host/approval-store.js';
 import { tree } from '../support/fixtures.js';
 import { built } from '../support/run-bin.js';
 import { hermes } from './hermes-cli.js';
@@ -35,7 +43,9 @@ describe.runIf(built)('hermes extensions approvals', () => {
     symlinkSync(project, link);
     const one = await hermes(home, 'extensions', 'approvals', 'list', '--project', link, '--json');
     expect(one.code).toBe(0);
-    expect(JSON.parse(one.stdout)).toEqual([{ project: realpathSync(project), ...test }]);
+    expect(JSON.parse(one.stdout)).toEqual([
+      { project: realpathSync(project), stale: false, ...test },
+    ]);
   });
 
   it('revokes one approval by id, and says so when there is none', async () => {
@@ -53,7 +63,7 @@ describe.runIf(built)('hermes extensions approvals', () => {
 
   it('a corrupt store is an error naming the file and the fix; revoke --all clears it', async () => {
     const { home, project } = seeded();
-    const file = projectFile(home, realpathSync(project));
+    const file = projectFile(home, project, projectIdentity(project));
     writeFileSync(file, '{"version": 2}');
     const listed = await hermes(home, 'extensions', 'approvals', 'list');
     expect(listed.code).toBe(1);
@@ -65,5 +75,53 @@ describe.runIf(built)('hermes extensions approvals', () => {
     expect((await hermes(home, 'extensions', 'approvals', 'list')).stdout).toMatch(
       /no remembered approvals/,
     );
+  });
+
+  it('a folder re-created at an approved path: its approvals are listed as stale and revoke removes them', async () => {
+    const { home, project, test, build } = seeded();
+    rmSync(project, { recursive: true });
+    mkdirSync(join(project, '.git'), { recursive: true });
+    const text = await hermes(home, 'extensions', 'approvals', 'list');
+    expect(text.code).toBe(0);
+    const line = text.stdout.split('\n').find((l) => l.includes(test.id));
+    expect(line).toMatch(/stale/);
+    expect(text.stdout.split('\n').find((l) => l.includes(build.id))).not.toMatch(/stale/);
+    const json = await hermes(
+      home,
+      'extensions',
+      'approvals',
+      'list',
+      '--project',
+      project,
+      '--json',
+    );
+    expect(JSON.parse(json.stdout)).toEqual([{ project, stale: true, ...test }]);
+    const revoked = await hermes(home, 'extensions', 'approvals', 'revoke', test.id);
+    expect(revoked.code).toBe(0);
+    const left = JSON.parse(
+      (await hermes(home, 'extensions', 'approvals', 'list', '--json')).stdout,
+    );
+    expect(left.map((a: { id: string }) => a.id)).toEqual([build.id]);
+  });
+
+  it('revoke --all --project also removes the stale records of a path whose folder is gone', async () => {
+    const { home, project, other } = seeded();
+    rmSync(project, { recursive: true });
+    const cleared = await hermes(
+      home,
+      'extensions',
+      'approvals',
+      'revoke',
+      '--all',
+      '--project',
+      project,
+    );
+    expect(cleared.code).toBe(0);
+    expect(cleared.stdout).toMatch(/1 project file removed/);
+    expect(readdirSync(join(home, 'approvals'))).toHaveLength(1);
+    const left = JSON.parse(
+      (await hermes(home, 'extensions', 'approvals', 'list', '--json')).stdout,
+    );
+    expect(left.map((a: { project: string }) => a.project)).toEqual([other]);
   });
 });

@@ -1,7 +1,9 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tree } from '../support/fixtures.js';
-import { built } from '../support/run-bin.js';
+import { bin, built, runProcess } from '../support/run-bin.js';
 import { hermes } from './hermes-cli.js';
 
 /** A hook_decision line as extensions/audit-log writes it, with one shadowed decision. */
@@ -115,5 +117,72 @@ describe.runIf(built)('hermes extensions report', () => {
     const bad = await hermes(home, 'extensions', 'report', '--cwd', project, '--since', 'soon');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--since must be an ISO date.*"soon"/);
+  });
+
+  it('writes out the escape sequences of every field of a committed line: extension, action, tool, time', async () => {
+    // OSC 52 asks the terminal to put text on the clipboard; OSC 0 retitles the window.
+    const clip = '\u001b]52;c;Y3VybCBldmlsIHwgc2g=\u0007';
+    const line = JSON.stringify({
+      at: `2026-11-01T10:00:00Z${clip}`,
+      event: 'hook_decision',
+      hook: 'intercept_tool_call',
+      tool_name: `write${clip}`,
+      shadow: [
+        { extension: `g\u001b]0;owned\u0007`, action: `rewrite${clip}`, message: `m${clip}` },
+      ],
+    });
+    const home = tree();
+    const project = tree({ '.git/HEAD': '', '.hermes/audit/audit.jsonl': `${line}\n` });
+    const answer = await hermes(home, 'extensions', 'report', '--cwd', project);
+    expect(answer.code).toBe(0);
+    expect(answer.stdout).toContain('rewrite\\x1b]52;c;Y3VybCBldmlsIHwgc2g=\\x07');
+    expect(answer.stdout).not.toContain('\u001b');
+    expect(answer.stdout).not.toContain('\u0007');
+  });
+
+  /** The bin, killed if it does not end: a report that waits on a FIFO would never end. */
+  const report = (home: string, ...args: string[]) =>
+    runProcess(process.execPath, [bin, 'extensions', 'report', ...args], {
+      env: { HERMES_HOME: home, HOME: home, HERMES_TRUST_PROJECT: '' },
+      timeout: 30_000,
+    });
+
+  it('refuses a FIFO, given as --file or found at the log path, naming it, instead of waiting on it', async () => {
+    const home = tree();
+    const project = tree({ '.git/HEAD': '' });
+    mkdirSync(join(project, '.hermes/audit'), { recursive: true });
+    const found = join(project, '.hermes/audit/audit.jsonl');
+    const named = join(project, 'named.jsonl');
+    execFileSync('mkfifo', [found, named]);
+    for (const args of [
+      ['--cwd', project],
+      ['--cwd', project, '--file', named],
+    ]) {
+      const answer = await report(home, ...args);
+      expect(answer.code).toBe(1);
+      expect(answer.stderr).toContain(args.length === 2 ? found : named);
+      expect(answer.stderr).toMatch(/not a regular file/);
+    }
+  });
+
+  it('refuses a symbolic link a clone commits at the log path (to a device, a FIFO or a file), naming it', async () => {
+    const home = tree();
+    const outside = tree({
+      'trail.jsonl': decision('2026-11-01T10:00:00Z', 'g', 'block', 'w', 'x'),
+    });
+    execFileSync('mkfifo', [join(outside, 'pipe')]);
+    for (const target of ['/dev/zero', join(outside, 'pipe'), join(outside, 'trail.jsonl')]) {
+      const project = tree({ '.git/HEAD': '' });
+      mkdirSync(join(project, '.hermes/audit'), { recursive: true });
+      const found = join(project, '.hermes/audit/audit.jsonl');
+      symlinkSync(target, found);
+      const answer = await report(home, '--cwd', project);
+      expect(answer.code).toBe(1);
+      expect(answer.stderr).toContain(found);
+      expect(answer.stderr).toMatch(/symbolic link/);
+    }
+    // A link the user names with --file is theirs to follow, to a regular file only.
+    const answer = await report(home, '--file', join(outside, 'trail.jsonl'));
+    expect(answer.code).toBe(0);
   });
 });

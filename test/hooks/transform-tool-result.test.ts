@@ -49,6 +49,40 @@ async function converse(
 }
 
 describe('transform_tool_result in the reference loop', () => {
+  it('a binary result (Buffer, Uint8Array, ArrayBuffer, nested) reaches the redactor and the model as its UTF-8 text', async () => {
+    const text = `TOKEN=${SECRET}\n`;
+    const tools: Tools = {
+      buffer: { execute: () => Buffer.from(text) },
+      nested: { execute: () => ({ stdout: new TextEncoder().encode(text), exitCode: 0 }) },
+      arraybuffer: { execute: () => new TextEncoder().encode(text).buffer },
+    };
+    const { toolMessages } = await converse(
+      [redactor],
+      ['buffer', 'nested', 'arraybuffer'].map((name, i) => toolCall(name, {}, `c${i}`)),
+      tools,
+    );
+    expect(toolMessages.map((m) => m.content)).toEqual([
+      'TOKEN=[redacted]\n',
+      '{"stdout":"TOKEN=[redacted]\\n","exitCode":0}',
+      'TOKEN=[redacted]\n',
+    ]);
+  });
+
+  it('binary data that is not UTF-8 text is the tool failing: the model never gets its bytes', async () => {
+    const tools: Tools = { dump: { execute: () => Buffer.from([0xff, 0xfe, 0x41, 0x42]) } };
+    const { toolMessages } = await converse([redactor], [toolCall('dump', {}, 'c1')], tools);
+    expect(toolMessages[0]?.content).toMatch(
+      /tool \\"dump\\" failed: .*binary data .*not UTF-8 text/,
+    );
+    expect(toolMessages[0]?.content).not.toMatch(/255/);
+  });
+
+  it('a secret that is an object key is redacted', async () => {
+    const tools: Tools = { env: { execute: () => ({ [SECRET]: 'set' }) } };
+    const { toolMessages } = await converse([redactor], [toolCall('env', {}, 'c1')], tools);
+    expect(toolMessages[0]?.content).toBe('{"[redacted]":"set"}');
+  });
+
   it('rewrites what the model gets, and observers get the rewritten result too', async () => {
     const observed: ObserverPayload[] = [];
     const { result, toolMessages } = await converse(
@@ -293,13 +327,31 @@ describe('transform_tool_result in the reference loop', () => {
 });
 
 describe('mapStrings', () => {
-  it('maps every string value, keeps keys, and returns the same value when nothing changed', () => {
+  it('maps every string value and key, in order, and returns the same value when nothing changed', () => {
     const value = { a: 'x-secret', b: ['secret', 1, null, { c: 'keep' }], secret: true };
     const mapped = mapStrings(value, (s) => s.replaceAll('secret', '***'));
-    expect(mapped).toEqual({ a: 'x-***', b: ['***', 1, null, { c: 'keep' }], secret: true });
+    expect(mapped).toEqual({ a: 'x-***', b: ['***', 1, null, { c: 'keep' }], '***': true });
+    expect(Object.keys(mapped as object)).toEqual(['a', 'b', '***']);
     expect(value.a).toBe('x-secret');
     expect(mapStrings(value, (s) => s)).toBe(value);
     expect(mapStrings('plain secret', (s) => s.replace('secret', '***'))).toBe('plain ***');
+  });
+
+  it('refuses two keys that map to one, rather than drop a value; a key mapped to __proto__ stays a key', () => {
+    const env = { 'sk-live-1': 'prod', 'sk-live-2': 'staging' };
+    expect(() => mapStrings(env, (s) => s.replace(/sk-live-\d/, '[key]'))).toThrow(
+      /keys "sk-live-1" and "sk-live-2" both map to "\[key\]"/,
+    );
+    const mapped = mapStrings({ evil: { polluted: true } }, () => '__proto__') as object;
+    expect(Object.getPrototypeOf(mapped)).toBe(Object.prototype);
+    expect(Object.keys(mapped)).toEqual(['__proto__']);
+  });
+
+  it('refuses binary data: its bytes are not text it could map', () => {
+    expect(() => mapStrings({ stdout: Buffer.from('sk-live') }, (s) => s)).toThrow(
+      /binary data .*decode it/,
+    );
+    expect(() => mapStrings(new ArrayBuffer(4), (s) => s)).toThrow(/binary data/);
   });
 
   it('refuses cyclic data rather than looping', () => {

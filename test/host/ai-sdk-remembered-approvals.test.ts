@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateText, stepCountIs, tool } from 'ai';
@@ -12,7 +12,7 @@ import { ext } from '../support/helpers.js';
 
 /** The AI SDK host with an in-process approver remembers `always` answers as the reference loop does. */
 describe('hermes-extensions/ai-sdk: remembered approvals', () => {
-  it('an "always" answer is not asked again in a later session; another path is', async () => {
+  it('an "always" answer is not asked again in a later session; another path, and a re-cloned project, are', async () => {
     const root = mkdtempSync(join(tmpdir(), 'ai-sdk-remembered-'));
     const project = join(root, 'project');
     mkdirSync(join(project, '.git'), { recursive: true });
@@ -47,7 +47,13 @@ describe('hermes-extensions/ai-sdk: remembered approvals', () => {
       ['s1', 'a.ts'],
       ['s2', 'a.ts'],
       ['s3', 'b.ts'],
+      ['s4', 'a.ts'],
     ] as const) {
+      if (sessionId === 's4') {
+        // Another repository cloned where the project was: its "always" answers are not this one's.
+        rmSync(project, { recursive: true });
+        mkdirSync(join(project, '.git'), { recursive: true });
+      }
       const model = new MockLanguageModel({
         doGenerate: [callOf('write', 'w1', { path }), answer('Done.')],
       });
@@ -66,11 +72,12 @@ describe('hermes-extensions/ai-sdk: remembered approvals', () => {
       });
     }
     await runtime.close();
-    expect(asked).toEqual(['a.ts', 'b.ts']);
+    expect(asked).toEqual(['a.ts', 'b.ts', 'a.ts']);
     expect(ran).toEqual(['a.ts', 'a.ts']);
     expect(events.map((e) => [e.choice, e.answered_via])).toEqual([
       ['always', 'approver'],
       ['always', 'remembered'],
+      ['deny', 'approver'],
       ['deny', 'approver'],
     ]);
   });

@@ -86,4 +86,31 @@ describe('transform_tool_result in the AI SDK, around execute', () => {
     expect(sentBack).not.toContain(SECRET);
     expect(sentBack).toMatch(/rules failed to load.*blocked_by_extension.*broken/);
   });
+
+  it('a Buffer or Uint8Array result reaches the redactor, and the model, as its UTF-8 text', async () => {
+    for (const bytes of [
+      () => Buffer.from(`TOKEN=${SECRET}\n`),
+      () => ({ stdout: new TextEncoder().encode(`TOKEN=${SECRET}\n`) }),
+      () => new TextEncoder().encode(`TOKEN=${SECRET}\n`).buffer,
+    ]) {
+      const { sentBack, observed } = await run([redactor], async () => bytes());
+      expect(sentBack).toContain('TOKEN=[redacted]');
+      expect(sentBack).not.toContain(SECRET);
+      expect(JSON.stringify(observed)).not.toContain(SECRET);
+      // 84 is "T": no byte numbers reach the model.
+      expect(sentBack).not.toMatch(/\b84,/);
+    }
+  });
+
+  it('binary data that is not UTF-8 text is refused as the tool failing, never sent as bytes', async () => {
+    const { sentBack } = await run([redactor], async () => Buffer.from([0xff, 0xfe, 0x41, 0x42]));
+    expect(sentBack).toMatch(/binary data .*not UTF-8 text/);
+    expect(sentBack).not.toMatch(/255/);
+  });
+
+  it('a secret that is an object key is redacted too', async () => {
+    const { sentBack } = await run([redactor], async () => ({ [SECRET]: 'set' }));
+    expect(sentBack).toContain('[redacted]');
+    expect(sentBack).not.toContain(SECRET);
+  });
 });

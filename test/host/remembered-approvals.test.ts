@@ -3,6 +3,7 @@ import {
   mkdtempSync,
   readdirSync,
   realpathSync,
+  rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -163,6 +164,58 @@ describe('remembered approvals', () => {
     });
     expect(there.asked).toHaveLength(1);
     expect(there.ran).toEqual([]);
+  });
+
+  it('a repository cloned where the project was asks again: approvals follow the folder, not its path', async () => {
+    const { home, project } = folders();
+    const memory = createApprovalMemory({ project, home });
+    await turn({ commands: ['npm test'], answer: 'always', memory });
+    // The folder is deleted and another repository cloned at the same path: a new folder, which
+    // on most file systems gets the freed inode number back at once.
+    rmSync(project, { recursive: true });
+    mkdirSync(join(project, '.git'), { recursive: true });
+    for (const again of [memory, createApprovalMemory({ project, home })]) {
+      const { asked, ran } = await turn({ commands: ['npm test'], answer: false, memory: again });
+      expect(asked).toHaveLength(1);
+      expect(ran).toEqual([]);
+    }
+    // The new project's own "always" is remembered for it.
+    const fresh = createApprovalMemory({ project, home });
+    await turn({ commands: ['npm test'], answer: 'always', memory: fresh });
+    const later = await turn({ commands: ['npm test'], answer: false, memory: fresh });
+    expect(later.asked).toHaveLength(0);
+  });
+
+  it('a path-keyed store of an earlier version is not trusted: the person is asked again', async () => {
+    const { home, project } = folders();
+    const real = realpathSync(project);
+    const { createHash } = await import('node:crypto');
+    const name = `${createHash('sha256').update(real).digest('hex').slice(0, 32)}.json`;
+    mkdirSync(join(home, 'approvals'), { recursive: true });
+    writeFileSync(
+      join(home, 'approvals', name),
+      JSON.stringify({
+        version: 1,
+        project: real,
+        approvals: [
+          {
+            id: 'aaaaaaaaaaaa',
+            extension: 'gate',
+            tool: 'bash',
+            args: { command: 'npm test' },
+            createdAt: '2025-01-01T00:00:00.000Z',
+          },
+        ],
+      }),
+    );
+    const { asked, ran, result } = await turn({
+      commands: ['npm test'],
+      answer: false,
+      memory: createApprovalMemory({ project, home }),
+    });
+    expect(asked).toHaveLength(1);
+    expect(ran).toEqual([]);
+    expect(result.toolCalls[0]?.approval?.memoryFailure).toBeUndefined();
   });
 
   it('a cloned repository cannot pre-seed an approval: files in the project are never read', async () => {

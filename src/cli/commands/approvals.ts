@@ -4,17 +4,19 @@ import {
   allApprovals,
   approvalsDir,
   type ProjectApprovals,
-  projectApprovals,
-  projectFile,
-  projectKey,
+  pathApprovals,
+  pathFiles,
   writeApprovals,
 } from '../../host/approval-store.js';
 import type { CommandContext } from '../context.js';
 import { CliError, type Io } from '../io.js';
+import { printable } from './trust/show-changes.js';
 
 /**
  * `hermes extensions approvals list [--project <dir>] [--json]`: the "always for this project"
- * approvals stored under `$HERMES_HOME/approvals/`, one line each (docs/cli.md).
+ * approvals stored under `$HERMES_HOME/approvals/`, one line each (docs/cli.md). A record whose
+ * path now holds another folder (or none, or that predates identities) is marked stale: it no
+ * longer applies and is there to be revoked.
  */
 export async function approvalsListCommand(
   context: CommandContext,
@@ -22,7 +24,9 @@ export async function approvalsListCommand(
   io: Io,
 ): Promise<number> {
   const projects = readStore(context, options.project);
-  const rows = projects.flatMap((p) => p.approvals.map((a) => ({ project: p.project, ...a })));
+  const rows = projects.flatMap((p) =>
+    p.approvals.map((a) => ({ project: p.project, stale: p.stale, ...a })),
+  );
   if (options.json) {
     io.out(JSON.stringify(rows, null, 2));
     return 0;
@@ -33,7 +37,7 @@ export async function approvalsListCommand(
   }
   for (const row of rows) {
     io.out(
-      `${row.id}  ${row.extension}  ${row.tool} ${JSON.stringify(row.args)}  ${row.project}  ${row.createdAt}`,
+      `${row.id}  ${printable(row.extension)}  ${printable(row.tool)} ${JSON.stringify(row.args)}  ${printable(row.project)}  ${printable(row.createdAt)}${row.stale ? '  (stale: not the folder now at this path; never applied)' : ''}`,
     );
   }
   return 0;
@@ -53,7 +57,7 @@ export async function approvalsRevokeCommand(
     if (id !== undefined) throw new CliError('give an approval id or --all, not both', 2);
     const files =
       options.project !== undefined
-        ? [projectFile(context.home, projectKey(resolve(context.cwd, options.project)))]
+        ? pathFiles(context.home, resolve(context.cwd, options.project))
         : storeFiles(context.home);
     let removed = 0;
     for (const file of files) {
@@ -75,7 +79,7 @@ export async function approvalsRevokeCommand(
     const kept = project.approvals.filter((a) => a.id !== id);
     if (kept.length === project.approvals.length) continue;
     writeApprovals({ ...project, approvals: kept });
-    io.out(`revoked ${id} (${project.project})`);
+    io.out(`revoked ${id} (${printable(project.project)})`);
     return 0;
   }
   throw new CliError(
@@ -84,10 +88,13 @@ export async function approvalsRevokeCommand(
   );
 }
 
-function readStore(context: CommandContext, project: string | undefined): ProjectApprovals[] {
+function readStore(
+  context: CommandContext,
+  project: string | undefined,
+): (ProjectApprovals & { stale: boolean })[] {
   try {
     if (project === undefined) return allApprovals(context.home);
-    return [projectApprovals(context.home, resolve(context.cwd, project))];
+    return pathApprovals(context.home, resolve(context.cwd, project));
   } catch (error) {
     throw new CliError((error as Error).message, 1);
   }

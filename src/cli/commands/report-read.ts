@@ -1,4 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs';
+import { CliError } from '../io.js';
+import { printable } from './trust/show-changes.js';
 
 /** One shadowed decision as the audit log holds it (src/observe/turn-telemetry.ts, shadowFields). */
 export interface ShadowRecord {
@@ -26,14 +28,20 @@ const MAX_ROTATED = 1000;
 /**
  * The shadowed decisions in an audit log and its rotated files (extensions/audit-log keeps
  * `<path>.1` as the newest rotated one), at or after `since` (milliseconds) when given.
+ * `links`: whether a symbolic link at a file's own name is followed — yes for a path the user
+ * named, no for one found in the project, where a cloned repository can commit one.
  */
-export function readAuditLog(path: string, since: number | undefined): AuditRead {
+export function readAuditLog(
+  path: string,
+  since: number | undefined,
+  links: 'follow' | 'refuse',
+): AuditRead {
   const rotated: string[] = [];
-  for (let i = 1; i <= MAX_ROTATED && existsSync(`${path}.${i}`); i++) rotated.push(`${path}.${i}`);
-  const files = [...rotated.reverse(), ...(existsSync(path) ? [path] : [])];
+  for (let i = 1; i <= MAX_ROTATED && present(`${path}.${i}`); i++) rotated.push(`${path}.${i}`);
+  const files = [...rotated.reverse(), ...(present(path) ? [path] : [])];
   const read: AuditRead = { files, decisions: 0, records: [], unreadable: 0 };
   for (const file of files) {
-    for (const line of readFileSync(file, 'utf8').split('\n')) {
+    for (const line of readRegular(file, links).split('\n')) {
       if (line.trim() === '') continue;
       let entry: unknown;
       try {
@@ -69,5 +77,48 @@ function collect(entry: Record<string, unknown>, since: number | undefined, read
       hook: String(entry.hook ?? ''),
       ...(typeof entry.tool_name === 'string' ? { toolName: entry.tool_name } : {}),
     });
+  }
+}
+
+/** Anything at the name, a dangling link or a FIFO too: it is refused by name, not skipped. */
+function present(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A regular file's text; anything else refused, naming it. Opened without blocking and checked
+ * on the open descriptor: a FIFO would wait for a writer forever, a device (`/dev/zero`, a
+ * terminal) never ends or is not a log, and checking the name first would leave a gap to swap it.
+ */
+function readRegular(file: string, links: 'follow' | 'refuse'): string {
+  const shown = printable(file);
+  let fd: number;
+  try {
+    const noFollow = links === 'refuse' ? constants.O_NOFOLLOW : 0;
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | noFollow);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') {
+      throw new CliError(
+        `${shown} is a symbolic link: the report does not follow a link at the audit log's path, which a cloned repository can commit. Remove it, or name the log you mean with --file.`,
+        1,
+      );
+    }
+    throw new CliError(`${shown}: cannot read the audit log: ${(error as Error).message}`, 1);
+  }
+  try {
+    if (!fstatSync(fd).isFile()) {
+      throw new CliError(
+        `${shown} is not a regular file (a FIFO, a device or a folder): the report reads only the regular files the audit-log extension writes. Remove it, or name the log with --file.`,
+        1,
+      );
+    }
+    return readFileSync(fd, 'utf8');
+  } finally {
+    closeSync(fd);
   }
 }

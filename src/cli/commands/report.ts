@@ -14,7 +14,8 @@ const REASONS_SHOWN = 10;
  * `hermes extensions report [--since ISO] [--json] [--file PATH]`: what each extension in shadow
  * mode would have refused (docs/chain-semantics.md, Shadow mode), read from the audit log the
  * audit-log extension writes (its `path` from config, rotated files included), so a new guard can
- * be judged on real traffic before it is enforced.
+ * be judged on real traffic before it is enforced. Every field of a line is the log's (a cloned
+ * repository can commit one): each is printed through printable(), never raw.
  */
 export async function reportCommand(
   context: CommandContext,
@@ -24,10 +25,10 @@ export async function reportCommand(
   const since = sinceOf(options.since);
   const path =
     options.file === undefined ? await auditLogPath(context) : resolve(context.cwd, options.file);
-  const read = readAuditLog(path, since);
+  const read = readAuditLog(path, since, options.file === undefined ? 'refuse' : 'follow');
   if (read.files.length === 0) {
     throw new CliError(
-      `no audit log at ${path}: the report reads the hook decisions the audit-log extension writes. ` +
+      `no audit log at ${printable(path)}: the report reads the hook decisions the audit-log extension writes. ` +
         'Enable it in $HERMES_HOME/config.yaml (or the project\'s .hermes/config.yaml): `extensions: { paths: ["hermes-extensions/audit-log"] }`, ' +
         `run the agent with a guard in shadow mode (\`mode: shadow\` in its config section), then \`${hermesCommand()} extensions report\` again` +
         (options.file === undefined ? ', or name the file with --file.' : '.'),
@@ -53,8 +54,8 @@ export async function reportCommand(
     );
     return 0;
   }
-  const where = read.files.map((f) => relative(context.cwd, f) || f).join(', ');
-  const window = options.since === undefined ? '' : ` since ${options.since}`;
+  const where = read.files.map((f) => printable(relative(context.cwd, f) || f)).join(', ');
+  const window = options.since === undefined ? '' : ` since ${printable(options.since)}`;
   io.out(`Shadow mode report: ${read.decisions} hook decision(s) in ${where}${window}.`);
   if (read.unreadable > 0) io.out(`${read.unreadable} line(s) that are not JSON were skipped.`);
   if (extensions.length === 0) {
@@ -83,7 +84,7 @@ function describe(io: Io, s: ShadowSummary): string[] {
   ];
   if (s.reasons.length > 0) lines.push('  reasons:');
   for (const r of s.reasons.slice(0, REASONS_SHOWN)) {
-    lines.push(`    ${r.count}× ${r.action}: ${printable(r.message)}`);
+    lines.push(`    ${r.count}× ${printable(r.action)}: ${printable(r.message)}`);
   }
   if (s.reasons.length > REASONS_SHOWN) {
     lines.push(`    … ${s.reasons.length - REASONS_SHOWN} more (--json lists them all)`);

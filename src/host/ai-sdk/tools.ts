@@ -11,6 +11,7 @@ import {
   decideApproval,
   declinedToolResult,
 } from '../approval.js';
+import { decodedBinary } from '../binary-result.js';
 import { blockedToolError } from '../blocked-tool-result.js';
 import { approvedInMessages } from './approvals.js';
 import { rememberAsk, takePendingApproval } from './denied-reasons.js';
@@ -221,9 +222,12 @@ export function scopedTools<T extends ToolSet>(
         };
         let result: unknown;
         try {
-          result = await (declared === undefined
+          const returned = await (declared === undefined
             ? execute(settled.value, context)
             : runSubagent(turn, scope, declared, settled.value, context, scopedTools));
+          // Binary data as its text, so the redactor sees what the model gets; bytes that are no
+          // text are the tool failing (src/host/binary-result.ts).
+          result = decodedBinary(returned);
         } catch (error) {
           // The model reads a thrown tool's message: it goes through transform_tool_result too.
           const { message } = thrownErrorOf(error);

@@ -14,9 +14,9 @@ const MAX_ANSWER_CHARS = 1_000_000;
  * results). Claude Code takes `updatedToolOutput` in place of a tool's output, but for its own
  * tools only when it fits the tool's output shape: otherwise it logs an error and gives the model
  * the tool's own output, which for a redaction is the secret. So a rewrite goes as given only when
- * it has the result's shape (what `mapStrings` keeps: the same keys, the same kinds of values, and
- * `type` tags unchanged); any other rewrite, and a block, go as a refusal built in the result's
- * shape. MCP tools' results are not checked against a shape by Claude Code: they take any value.
+ * it has the result's shape (what `mapStrings` keeps unless a key itself holds what it maps: the
+ * same keys, the same kinds of values, and `type` tags unchanged); any other rewrite, and a block,
+ * go as a refusal built in the result's shape. MCP tools' results are not checked against a shape by Claude Code: they take any value.
  */
 export function claudeToolResult(
   toolName: string,
