@@ -10,18 +10,14 @@ type HookEvent = Record<string, unknown>;
  * The folder the agent reports as the session's own (the agent's `sessionFolder`, else the
  * event's `cwd`, else the process's folder), absolute; the project root is found from it once.
  */
-export function reportedFolder(
-  agent: CommandHookAgent,
-  event: HookEvent,
-  env: NodeJS.ProcessEnv,
-): string {
+function reportedFolder(agent: CommandHookAgent, event: HookEvent, env: NodeJS.ProcessEnv): string {
   const declared = agent.sessionFolder?.(event, env);
   if (declared !== undefined) return resolve(declared);
   return resolve(typeof event.cwd === 'string' && event.cwd !== '' ? event.cwd : process.cwd());
 }
 
 /**
- * The session's pinned place (docs/trust.md, The pinned root): stored with its turn state at its
+ * The session's pinned place (docs/command-hooks.md, The project root, pinned per session): stored with its turn state at its
  * first event, from what the agent reports, and the same for every later event of the session,
  * whatever folder that event comes from. So a folder of the project made to look like a project
  * (a `.git` file, a `.hermes/` folder) never becomes the root, the project's own config and

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hermes } from '../../cli/hermes-cli.js';
@@ -179,6 +179,25 @@ describe.runIf(built)('the project root pinned per session', { timeout: 60_000 }
         content: 'y',
       }),
     ).toBe('allowed');
+  });
+
+  it('claude-code: a pin that cannot be read refuses the call, naming the file, and is never made anew', async () => {
+    const { home, project } = await trustedProject();
+    const file = join(home, 'turns', 'claude-corrupt.root');
+    write(home, { 'turns/claude-corrupt.root': '{"from":' });
+    const answer = await runHook('claude-code', home, {
+      session_id: 'claude-corrupt',
+      transcript_path: '/dev/null',
+      cwd: project,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'ls' },
+      tool_use_id: `toolu_${calls++}`,
+    });
+    const output = JSON.parse(answer.stdout).hookSpecificOutput;
+    expect(output.permissionDecision).toBe('deny');
+    expect(output.permissionDecisionReason).toContain(file);
+    expect(readFileSync(file, 'utf8')).toBe('{"from":');
   });
 
   it('cursor: the workspace root is pinned, whatever folder the Shell call runs in', async () => {
