@@ -35,6 +35,12 @@ import type { Runtime } from './runtime.js';
 export interface LoadRuntimeOptions {
   /** Where the agent works; the project root is found from here. Default: `process.cwd()`. */
   cwd?: string;
+  /**
+   * The project root, when the host has pinned it (a command-hook session's, session-root.ts):
+   * not looked for from `cwd`, so no `.git` or `.hermes` below it moves it. Project config is
+   * searched from `cwd` up to it; its extensions and trust are this folder's.
+   */
+  root?: string;
   /** `$HERMES_HOME`. Default: the environment's, else `~/.hermes`. */
   home?: string;
   /** Trust the project's code and config for this run (as `HERMES_TRUST_PROJECT=1` does). */
@@ -76,8 +82,10 @@ export interface LoadRuntimeOptions {
  */
 export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Runtime> {
   const home = hermesHome(options.home);
-  const cwd = resolve(options.cwd ?? process.cwd());
-  const root = findProjectRoot(cwd, home);
+  const given = resolve(options.cwd ?? process.cwd());
+  const root = options.root === undefined ? findProjectRoot(given, home) : resolve(options.root);
+  // A folder outside the given root has no config of the project's: the search starts at the root.
+  const cwd = insideRelative(root, given) === undefined ? root : given;
   const diagnostics: Diagnostic[] = [];
   const loader = moduleLoader(transpileCacheDir(home), projectBundleDir(home));
 
@@ -91,7 +99,7 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
   // Stamp, then read: a revocation landing between a read and a later stamp would go unseen. The
   // files the trust covers are known only from a read, so a watcher has them told, then read again.
   watch(trustFile(home));
-  const trustOptions = { cwd, home, ...(options.trust ? { trust: true } : {}) };
+  const trustOptions = { cwd, root, home, ...(options.trust ? { trust: true } : {}) };
   if (options.watch) for (const file of trustForRun(trustOptions).files) watch(file);
   const trust = trustForRun(trustOptions);
   for (const file of trust.files) watch(file);

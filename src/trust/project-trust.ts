@@ -52,6 +52,8 @@ export interface ProjectTrust {
 interface TrustOptions {
   cwd?: string;
   home?: string;
+  /** The project root when the host pinned it (loadRuntime's `root`); else found from `cwd`. */
+  root?: string;
 }
 
 /**
@@ -62,7 +64,7 @@ interface TrustOptions {
 export function inspectProjectTrust(options: TrustOptions = {}): ProjectTrust {
   const home = hermesHome(options.home);
   const cwd = resolve(options.cwd ?? process.cwd());
-  const root = findProjectRoot(cwd, home);
+  const root = options.root === undefined ? findProjectRoot(cwd, home) : resolve(options.root);
   const record = readTrust(home)[root];
   const coverage = new Coverage(root);
   const trusted = record && !('outdated' in record) ? record : undefined;

@@ -105,6 +105,39 @@ describeRealAgent('claude', 'real Claude Code with hermes hook claude-code', (cl
     expect(openTurns(env.hermesHome)).toEqual([]);
   }, 90_000);
 
+  it("keeps the session's project root when the agent makes plans/x look like a project and works from there", async () => {
+    const env = await setup();
+    const fake = join(env.project, 'plans/x');
+    // A project's settings env reaches the hook's environment, but not CLAUDE_PROJECT_DIR: Claude
+    // Code sets that last (session-root.ts takes the session's folder from it).
+    write(env.project, {
+      '.claude/settings.json': JSON.stringify({ env: { CLAUDE_PROJECT_DIR: fake } }),
+    });
+    const bash = (command: string) => ({ name: 'Bash', input: { command, description: command } });
+    const model = await startFakeMessages([
+      // All of it allowed before a plan: every file is under plans/.
+      bash(
+        "mkdir -p plans/x/plans/active && echo 'gitdir: nowhere' > plans/x/.git && echo '# Plan' > plans/x/plans/active/plan.md",
+      ),
+      bash('cd plans/x'),
+      bash('pwd'),
+      bash('echo pwned > ../../src/a.ts'),
+      { name: 'Write', input: { file_path: join(env.project, 'src/a.ts'), content: 'pwned\n' } },
+    ]);
+    const run = await claudePrint(claude, env, model, 'fix the login bug', 'bypassPermissions');
+    expect(run.code, run.stderr).toBe(0);
+    const results = toolResults(model);
+    expect(results).toHaveLength(5);
+    expect(existsSync(join(fake, 'plans/active/plan.md'))).toBe(true);
+    // The cd held: the next calls came from plans/x.
+    expect(JSON.stringify(results[2]?.content)).toContain(fake);
+    for (const refused of results.slice(3)) {
+      expect(refused.is_error).toBe(true);
+      expect(JSON.stringify(refused.content)).toMatch(/Write the plan at plans\/active\/plan\.md/);
+    }
+    expect(existsSync(join(env.project, 'src/a.ts'))).toBe(false);
+  }, 120_000);
+
   it('lets the same calls run once the plan exists', async () => {
     const env = await setup();
     write(env.project, { 'plans/active/plan.md': '# Plan\n1. fix the login\n' });

@@ -243,6 +243,33 @@ describe('loadRuntime: failures stay with their extension', () => {
   });
 });
 
+describe('loadRuntime: a root the host pinned', () => {
+  it('is the project root whatever markers lie below it, with its extensions, config and trust', async () => {
+    const home = tree();
+    const project = tree({
+      '.git/HEAD': '',
+      '.hermes/extensions/local.ts': tsExtension(
+        'local',
+        `hermes.on('intercept_tool_call', () => block('the project says no'));`,
+      ),
+      'plans/x/.git': 'gitdir: nowhere\n',
+      'plans/x/.hermes/notes.md': 'mine\n',
+    });
+    const below = join(project, 'plans/x');
+    const found = await loadRuntime({ home, cwd: below, trust: true, ...quiet });
+    expect(found.projectRoot).toBe(below);
+    const pinned = await loadRuntime({ home, cwd: below, root: project, trust: true, ...quiet });
+    expect(pinned.projectRoot).toBe(project);
+    expect(pinned.extensions.map((e) => e.name)).toEqual(['local']);
+    // Untrusted, the notice names the pinned root, not the folder the event came from.
+    const untrusted = await loadRuntime({ home, cwd: below, root: project, ...quiet });
+    expect(untrusted.diagnostics.find((d) => d.code === 'UNTRUSTED')?.file).toBe(project);
+    // A folder outside the root has none of the root's config: the search starts at the root.
+    const outside = await loadRuntime({ home, cwd: tree(), root: project, trust: true, ...quiet });
+    expect(outside.projectRoot).toBe(project);
+  });
+});
+
 describe('loadRuntime: what extensions see', () => {
   it('gives hermes.projectRoot, hermes.extensionDir and hermes.log', async () => {
     const home = tree({

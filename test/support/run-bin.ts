@@ -62,7 +62,8 @@ export function runHook(
   options: { timeout?: number } = {},
 ): Promise<Answer> {
   return runProcess(process.execPath, [bin, 'hook', agent], {
-    env: { HERMES_HOME: home, HOME: home, ...extraEnv },
+    // The agent's own report of the session's folder only when a test gives it (session-root.ts).
+    env: { HERMES_HOME: home, HOME: home, CLAUDE_PROJECT_DIR: undefined, ...extraEnv },
     stdin: typeof event === 'string' ? event : JSON.stringify(event),
     ...options,
   });

@@ -63,6 +63,13 @@ export interface CommandHookAgent {
    * command means a path below it, not below the project root).
    */
   toolIn(name: string, input: Args, cwd?: string): { toolName: string; toolArgs: Args };
+  /**
+   * The folder the agent itself reports as the session's, at the session's first event (the
+   * engine's form of it, and the hook's environment), from which the session's project root is
+   * found once and pinned (session-root.ts). Absent, or undefined: the first event's `cwd`. Only
+   * what the agent sets and the project cannot: never a value a project's settings can change.
+   */
+  sessionFolder?(event: Args, env: NodeJS.ProcessEnv): string | undefined;
   /** Rewritten arguments, back in the agent's own names (its `updatedInput`). */
   toolOut(name: string, input: Args, args: Args): Args;
   /**

@@ -21,6 +21,7 @@ import { hookTelemetry, hookToolCall, laterWork, reportToolOutcome, turnIdOf } f
 import { answerPrompt } from './prompt-answer.js';
 import { describeFailure, reported } from './reported.js';
 import { loadPerEvent, type RuntimeSource, usingRuntime } from './runtime-source.js';
+import { pinnedRuntimes, sessionPin } from './session-root.js';
 import { subagentCoverage } from './subagent-coverage.js';
 import { isSubagentStop, mainAgentStopped } from './subagent-lifecycle.js';
 import { subagentEvent } from './subagent-reports.js';
@@ -125,7 +126,13 @@ async function answerEvent(
   const sessionId = event.session_id;
   const home = hermesHome(options.home);
   const store = new TurnStore(home);
-  const runtimes = options.runtimes ?? loadPerEvent;
+  // Every runtime of a session is its pinned project's, whatever folder this event comes from.
+  const runtimes =
+    typeof sessionId === 'string'
+      ? pinnedRuntimes(options.runtimes ?? loadPerEvent, () =>
+          sessionPin(agent, event, sessionId, store, home),
+        )
+      : (options.runtimes ?? loadPerEvent);
   const reporting = { home, logger: options.logger, store, runtimes };
   const afterTools = name !== undefined && agent.afterToolEvents.includes(name);
   // Where a hook can replace a tool's result, transform_tool_result decides what the model gets.

@@ -8,10 +8,20 @@ import type { Runtime } from '../../runtime/runtime.js';
  * hook daemon keeps one warm in each of its runtime workers (src/host/daemon/worker-events.ts).
  */
 export interface RuntimeSource {
-  /** The runtime for `cwd`'s project, as `loadRuntime` would build it now. */
-  acquire(options: { cwd: string; home: string; logger: Logger }): Promise<Runtime>;
+  /**
+   * The runtime for `cwd`'s project, as `loadRuntime` would build it now; for the project at
+   * `root` when given (the session's pinned root, session-root.ts).
+   */
+  acquire(options: RuntimePlace): Promise<Runtime>;
   /** The event is done with it. */
   release(runtime: Runtime): Promise<void>;
+}
+
+export interface RuntimePlace {
+  cwd: string;
+  root?: string;
+  home: string;
+  logger: Logger;
 }
 
 /** One runtime per event: loaded, used, closed. */
@@ -26,7 +36,7 @@ export const loadPerEvent: RuntimeSource = {
  */
 export async function usingRuntime<T>(
   runtimes: RuntimeSource,
-  options: { cwd: string; home: string; logger: Logger },
+  options: RuntimePlace,
   use: (runtime: Runtime) => Promise<T> | T,
 ): Promise<T> {
   const runtime = await runtimes.acquire(options);

@@ -3,10 +3,14 @@ import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { jsonDataCopy } from '../../chain/json-data.js';
 import { acquireOwnedLock, LockTimeoutError, type OwnedLock } from '../../fs/owned-lock.js';
+import { readPin, type SessionPin } from './session-pin.js';
 import { isStoredTurn, type StoredTurn } from './turn-record.js';
+import { TurnStoreError } from './turn-store-error.js';
 import { sweepTurnFolder } from './turn-sweep.js';
 
+export type { SessionPin } from './session-pin.js';
 export type { DecidedCall, RunningSubagent, StoredTurn, UncheckedCall } from './turn-record.js';
+export { TurnStoreError } from './turn-store-error.js';
 
 /**
  * What a turn's process hands back to be saved, besides its result: the state, and any other
@@ -46,15 +50,6 @@ const DEFAULTS: Required<TurnStoreOptions> = {
   maxAgeMs: 24 * 60 * 60 * 1000,
   sweepEveryMs: 60 * 60 * 1000,
 };
-
-/**
- * The store cannot be used (a folder that cannot be written, a corrupt file, a lock that is never
- * released, state that is not JSON data). One line that names the path or the key: a tool call is
- * refused with it, so it must say what to fix.
- */
-export class TurnStoreError extends Error {
-  override readonly name = 'TurnStoreError';
-}
 
 /**
  * The per-turn state of command-hook sessions, kept under `$HERMES_HOME/turns/`, one file per
@@ -186,7 +181,10 @@ export class TurnStore {
         ended = undefined;
       }
       this.#remove(this.#file(sessionId));
-      if (options.session) this.#remove(this.#toldFile(sessionId));
+      if (options.session) {
+        this.#remove(this.#toldFile(sessionId));
+        this.#remove(this.#pinFile(sessionId));
+      }
       return ended;
     });
   }
@@ -213,6 +211,27 @@ export class TurnStore {
       if (fresh.length > 0) this.#writeFile(file, [...told, ...fresh.map(keyOf)]);
       return fresh.map((notice) => (typeof notice === 'string' ? notice : notice.text));
     });
+  }
+
+  /**
+   * The session's pin: the one stored, else `first()` stored now, under the session's lock (of two
+   * first events, the one that stores first wins, and the other reads it). It outlives the turns:
+   * only the session's end, or a day untouched (the sweep; a pin in use is touched), removes it.
+   */
+  async pin(sessionId: string, first: () => SessionPin): Promise<SessionPin> {
+    const stored = readPin(this.#pinFile(sessionId));
+    if (stored !== undefined) return stored;
+    return this.#locked(sessionId, async () => {
+      const again = readPin(this.#pinFile(sessionId));
+      if (again !== undefined) return again;
+      const pin = first();
+      this.#writeFile(this.#pinFile(sessionId), pin);
+      return pin;
+    });
+  }
+
+  #pinFile(sessionId: string): string {
+    return join(this.#dir, `${encodeURIComponent(sessionId)}.root`);
   }
 
   #file(sessionId: string): string {

@@ -8,7 +8,7 @@ export const SWEEP_MARKER = '.swept';
 /**
  * Removes, from the turn-state folder, what turns that never ended left behind: the state of a
  * turn that never got its `Stop` (the agent was killed, the session abandoned), a session's
- * record of what it was told, half-written files and lock files of dead processes — each once it
+ * record of what it was told and its pinned root, half-written files and lock files of dead processes — each once it
  * is `maxAgeMs` old (untouched that long; every update rewrites a turn's file). Cheap on the
  * hook's path: the folder is read at most once per `everyMs`, across all processes, as the
  * marker's modification time tells; the process that finds the sweep due moves the marker first,
@@ -44,7 +44,7 @@ function sweepOne(dir: string, name: string, path: string, maxAgeMs: number): vo
   else if (name.endsWith('.json.lock') && statSync(path).isDirectory())
     rmSync(path, { recursive: true, force: true });
   else if (name.endsWith('.lock')) removeAbandonedLock(path);
-  else if (name.endsWith('.json') || name.endsWith('.told')) {
+  else if (name.endsWith('.json') || name.endsWith('.told') || name.endsWith('.root')) {
     const session = name.slice(0, name.lastIndexOf('.'));
     const lock = tryAcquireOwnedLock(join(dir, `${session}.lock`));
     if (lock === undefined) return;

@@ -5,6 +5,7 @@ import { findProjectRoot, transpileCacheDir } from '../../config/locations.js';
 import type { Logger } from '../../log/logger.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
 import type { CommandHookAgent } from '../command-hook/agents.js';
+import { pinOfInput } from '../command-hook/session-root.js';
 import { daemonLogPath } from './daemon-log.js';
 import { LateNotices } from './late-notices.js';
 import { sessionOf } from './requests.js';
@@ -28,7 +29,7 @@ export interface RuntimeEvent {
   agent: CommandHookAgent;
   eventName: string | undefined;
   stdin: string;
-  /** The folder the event is judged in (its `cwd`). */
+  /** The folder the event is judged in (its `cwd`), unless its session has pinned its own. */
   cwd: string;
   env: Record<string, string>;
   deadlineMs: number;
@@ -36,8 +37,8 @@ export interface RuntimeEvent {
 
 /**
  * The hook daemon's runtimes, each in a worker thread of its own (worker-handle.ts), for what a
- * fresh hook process would load from: the project root and project config found from the event's
- * `cwd`, and the environment of the hook that asks. A runtime serves a hook when the values of
+ * fresh hook process would load from: the project root pinned for the event's session (or found
+ * from its `cwd` when it names none) and the project config found from there, and the environment of the hook that asks. A runtime serves a hook when the values of
  * every environment variable its load read are the hook's too (thread-env.ts notes them; until it
  * has loaded, the whole environment must be the same), and each event is answered with its own
  * hook's `process.env`: an extension reads the asking hook's variables, in `setup` as in its
@@ -79,8 +80,13 @@ export class RuntimeWorkers {
   }
 
   async answer(event: RuntimeEvent): Promise<Printed> {
-    const dir = resolve(event.cwd);
-    const root = findProjectRoot(dir, this.#home);
+    // The session's pinned project (session-root.ts), as the worker's hook will load it; a store
+    // that cannot be used is the worker's hook's to refuse with its reason.
+    const pin = await pinOfInput(event.agent, event.stdin, this.#home, event.env).catch(
+      () => undefined,
+    );
+    const dir = pin?.from ?? resolve(event.cwd);
+    const root = pin?.root ?? findProjectRoot(dir, this.#home);
     const key = `${root}\0${findProjectConfig(dir, root)?.file ?? ''}`;
     let worker = this.#serving(key, event.env);
     if (worker !== undefined && !worker.fresh) {

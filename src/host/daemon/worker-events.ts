@@ -68,9 +68,9 @@ export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
   stderrToEvents(append, outside);
 
   let runtime: Promise<Runtime> | undefined;
-  const load = async (cwd: string, home: string): Promise<Runtime> => {
+  const load = async (place: { cwd: string; root?: string; home: string }): Promise<Runtime> => {
     const noting = env.note();
-    const { records, outcome } = await recorder.record(() => loadRuntime({ cwd, home, logger }));
+    const { records, outcome } = await recorder.record(() => loadRuntime({ ...place, logger }));
     // A failure is never kept: neither a load that failed nor an extension that did not set up
     // (whose runtime may refuse every tool call) — the next event loads again, in a new worker.
     const keep = outcome.ok && outcome.value.loadFailures.length === 0;
@@ -79,8 +79,8 @@ export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
     return outcome.value;
   };
   const runtimes: RuntimeSource = {
-    acquire: ({ cwd, home }) => {
-      runtime ??= asRuntime(() => load(cwd, home));
+    acquire: ({ cwd, root, home }) => {
+      runtime ??= asRuntime(() => load({ cwd, ...(root === undefined ? {} : { root }), home }));
       return runtime;
     },
     // Kept until the daemon ends the worker.

@@ -191,9 +191,10 @@ describe.runIf(built)('hermes hook claude-code', () => {
         permissionDecisionReason: expect.stringMatching(/^Hermes could not check this call/),
       });
     }
-    // A prompt that cannot be read goes on: the user is told, not silenced.
+    // A prompt that cannot be read goes on: the user is told, not silenced. (A session of its
+    // own: the calls above pinned session s where this process runs, session-root.ts.)
     const prompt = await hook(home, {
-      session_id: 's',
+      session_id: 's-prompt',
       cwd: tree(),
       hook_event_name: 'UserPromptSubmit',
     });

@@ -176,6 +176,7 @@ describe.runIf(built).each(['claude-code', 'codex'] as const)(
       write(turns, {
         'abandoned.json': '{"turnId":"t","state":{}}',
         'abandoned.told': '[]',
+        'abandoned.root': '{"from":"/p","root":"/p"}',
         'written-half.json.4242.tmp': '{',
         'older-version.json.lock/.keep': '',
         'busy.json': '{"turnId":"t","state":{}}',
@@ -191,7 +192,13 @@ describe.runIf(built).each(['claude-code', 'codex'] as const)(
       const stop = { session_id: 'another', cwd: project, hook_event_name: 'Stop' };
       expect(await ask(home, stop)).toBeUndefined();
       live?.release();
-      expect(readdirSync(turns).sort()).toEqual(['.swept', 'busy.json', 'recent.json']);
+      // The Stop's own session is pinned where it came from (session-root.ts).
+      expect(readdirSync(turns).sort()).toEqual([
+        '.swept',
+        'another.root',
+        'busy.json',
+        'recent.json',
+      ]);
 
       // Swept within the hour: the next hooks do not look again.
       write(turns, { 'abandoned.json': '{"turnId":"t","state":{}}' });

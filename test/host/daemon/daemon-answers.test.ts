@@ -88,6 +88,28 @@ describe.runIf(built)('the hook daemon answers', () => {
     expect((status.projects as string[]).sort()).toEqual([guarded, plain].sort());
   });
 
+  it("in the session's pinned project: a .git file and a plan below it start no project of their own", async () => {
+    const { env } = setup();
+    const guarded = tree({
+      '.git/HEAD': '',
+      '.hermes/extensions/refuse.ts': refuseBash('refuse', 'not here'),
+    });
+    expect((await runBin(['extensions', 'trust', '--yes', '--cwd', guarded], env)).code).toBe(0);
+    const { socket } = await startDaemon(env);
+    const reported = { CLAUDE_PROJECT_DIR: guarded };
+    expect(
+      reasonOf(await askHook(socket, 'claude-code', bash(guarded, 'pin'), '/', reported)),
+    ).toBe('not here');
+    write(guarded, { 'plans/x/.git': 'gitdir: nowhere\n' });
+    const fake = join(guarded, 'plans/x');
+    expect(reasonOf(await askHook(socket, 'claude-code', bash(fake, 'pin'), '/', reported))).toBe(
+      'not here',
+    );
+    // One runtime: the session's project's, never one for plans/x.
+    const status = await ask(socket, '{"v":1,"control":"status"}');
+    expect(status.projects).toEqual([guarded]);
+  });
+
   it("with what an extension logs or writes to stderr meanwhile on that answer's stderr", async () => {
     const noisy = tsExtension(
       'noisy',

@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import type { ProjectScopedAgent } from '../agent.js';
 import { wrappedHookCommand } from '../hook-wrapper.js';
 import { claudeToolResult } from './claude-code-results.js';
@@ -40,6 +40,13 @@ export const claudeCode: ProjectScopedAgent = {
     }
     if (name === 'Bash') return { toolName: 'bash', toolArgs: withWorkdir(args, cwd) };
     return { toolName: CLAUDE_TOOLS[name] ?? name, toolArgs: args };
+  },
+  // Claude Code sets CLAUDE_PROJECT_DIR, the folder it was started in, in each hook's environment
+  // after everything else, the `env` of settings files included (checked with 2.1.330), so a
+  // project's .claude/settings.json cannot move it; a later `cd` does not either.
+  sessionFolder: (_event, env) => {
+    const dir = env.CLAUDE_PROJECT_DIR;
+    return dir !== undefined && isAbsolute(dir) ? dir : undefined;
   },
   toolOut(name, input, args) {
     if (name === 'Bash') return withoutWorkdir(input, args);

@@ -1,3 +1,6 @@
+import { isAbsolute, resolve } from 'node:path';
+import { insideRelative } from '../../../fs/paths.js';
+
 type HookEvent = Record<string, unknown>;
 
 /** Cursor's events (agents/cursor.ts) by the engine's names for them. */
@@ -46,6 +49,19 @@ export function readCursorEvent(event: HookEvent): HookEvent | string {
     // The tool input as Cursor sends it for an MCP tool may be its JSON text.
     ...(typeof event.tool_input === 'string' ? { tool_input: parsed(event.tool_input) } : {}),
   };
+}
+
+/**
+ * The session's folder as Cursor reports it: the workspace root the event's folder is in (the
+ * first of them when it is in none), never a folder below it a Shell call runs in.
+ */
+export function cursorSessionFolder(event: HookEvent): string | undefined {
+  const roots = (Array.isArray(event.workspace_roots) ? event.workspace_roots : []).filter(
+    (root): root is string => typeof root === 'string' && isAbsolute(root),
+  );
+  const cwd = typeof event.cwd === 'string' ? resolve(event.cwd) : undefined;
+  const holding = cwd && roots.find((root) => insideRelative(resolve(root), cwd) !== undefined);
+  return holding || roots[0];
 }
 
 /** JSON text as its object; anything else stays (the engine refuses a call it cannot read). */

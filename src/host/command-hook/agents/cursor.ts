@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { CommandHookAgent } from '../agent.js';
 import { wrappedHookCommand } from '../hook-wrapper.js';
-import { readCursorEvent } from './cursor-event.js';
+import { cursorSessionFolder, readCursorEvent } from './cursor-event.js';
 import { writeCursorAnswer } from './cursor-wire.js';
 import { gitRoot, withoutWorkdir, withWorkdir } from './tool-args.js';
 
@@ -51,6 +51,7 @@ export const cursor: CommandHookAgent = {
     return path === undefined ? rest : { ...rest, [pathKey]: path };
   },
   readEvent: readCursorEvent,
+  sessionFolder: cursorSessionFolder,
   writeAnswer: writeCursorAnswer,
   blocksPrompt: true,
   // Cursor's answers have no field for context (cursor-wire.ts).
