@@ -259,7 +259,10 @@ describe('workflow-guard module_roots: what a command makes in a module root, wi
     ['cp -rT', { command: 'cp -rT handoff src' }],
     ['rsync of a folder content', { command: 'rsync -a handoff/ src' }],
     ['node in src/', { command: "cd src && node -e \"require('fs').mkdirSync('newmod')\"" }],
-    ['node with the working folder src/', { command: "node -e \"require('fs').mkdirSync('newmod')\"", workdir: 'src' }],
+    [
+      'node with the working folder src/',
+      { command: "node -e \"require('fs').mkdirSync('newmod')\"", workdir: 'src' },
+    ],
     ['python3 in src/', { command: 'cd src && python3 -c "import os; os.mkdir(\'newmod\')"' }],
     ['awk in src/', { command: 'cd src && awk \'BEGIN{system("mkdir newmod")}\'' }],
   ];
@@ -277,7 +280,10 @@ describe('workflow-guard module_roots: what a command makes in a module root, wi
 
   const STILL: Array<[string, Record<string, unknown>]> = [
     ['a folder content copied outside the roots', { command: 'cp -r handoff/. plans' }],
-    ['a program in a module', { command: "cd src/existing && node -e \"require('fs').mkdirSync('sub')\"" }],
+    [
+      'a program in a module',
+      { command: "cd src/existing && node -e \"require('fs').mkdirSync('sub')\"" },
+    ],
     ['a program at the project root', { command: 'npm test' }],
   ];
   for (const [name, args] of STILL) {

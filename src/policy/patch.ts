@@ -6,12 +6,46 @@
  * headers), and `Index:` lines (GNU patch may take the name from there). Every name any of them
  * could use is listed. `unknown` says why some change cannot be tied to a file: a hunk before
  * any header, a normal diff or ed script (which name no file), a marker line not understood.
+ * A git diff also says which files become symbolic links (mode 120000, whose one content line is
+ * where the link leads: GNU patch and `git apply` make them) and which files it renames or copies
+ * (a link moved keeps its text, which then leads elsewhere): `links` and `moves`.
  */
 export interface PatchTargets {
   paths: string[];
   unknown: string | undefined;
   /** Whether the text looked like a patch at all. */
   isPatch: boolean;
+  /** The symbolic links the patch makes, or turns a file into. */
+  links: PatchLink[];
+  /** The renames and copies of a git diff. */
+  moves: PatchMove[];
+}
+
+/** A symbolic link a patch makes: its path as named, and its text (where it leads from there). */
+export interface PatchLink {
+  path: string;
+  target: string;
+}
+
+/** A file a git diff renames or copies. */
+export interface PatchMove {
+  from: string;
+  to: string;
+}
+
+/** A git diff's mode of the file after it: `new file mode`, `new mode`, or the `index` line's. */
+const NEW_MODE = /^(?:new\s+file\s+mode|new\s+mode|index\s+\S+)\s+([0-7]{6})$/;
+const LINK_MODE = '120000';
+
+/** One `diff --git` section, while it is read. */
+interface GitSection {
+  path: string | undefined;
+  link: boolean;
+  added: string[];
+  /** Its `---`/`+++` header was read: another one starts a file of a plain diff. */
+  headed: boolean;
+  from?: string;
+  to?: string;
 }
 
 const FILE_OP = /^\*{3}\s*(?:add|update|delete)\s+file\s*:\s*(.*?)\s*$/i;
@@ -31,13 +65,39 @@ export function readPatch(text: string): PatchTargets {
   let unknown: string | undefined;
   let isPatch = false;
   let current = false; // a file header was seen: hunks have a file
+  const links: PatchLink[] = [];
+  const moves: PatchMove[] = [];
+  let section: GitSection | undefined;
   const note = (reason: string) => {
     unknown ??= reason;
   };
+  const close = () => {
+    if (section?.from !== undefined && section.to !== undefined) {
+      moves.push({ from: section.from, to: section.to });
+    }
+    if (section?.link && section.path !== undefined) {
+      // The link's text is its one content line, as GNU patch and git apply write it.
+      if (section.added.length === 1) {
+        links.push({ path: section.path, target: section.added[0] as string });
+      } else note(`the symbolic link ${section.path} has no one line saying where it leads`);
+    }
+    section = undefined;
+  };
   for (let i = 0; i < lines.length; i++) {
-    const line = (lines[i] as string).trim();
+    const raw = (lines[i] as string).replace(/\r$/, '');
+    const line = raw.trim();
+    const mode = section ? NEW_MODE.exec(line) : null;
+    if (mode && section) {
+      if (mode[1] === LINK_MODE) section.link = true;
+      continue;
+    }
+    if (section && raw.startsWith('+') && !raw.startsWith('+++ ')) {
+      section.added.push(raw.slice(1));
+      continue;
+    }
     const op = FILE_OP.exec(line) ?? MOVE_TO.exec(line);
     if (op) {
+      close();
       isPatch = true;
       current = true;
       if (op[1] === '') note(`\`${line}\` names no file`);
@@ -50,21 +110,26 @@ export function readPatch(text: string): PatchTargets {
     }
     const git = GIT_DIFF.exec(line);
     if (git) {
+      close();
       isPatch = true;
       current = true;
       const names = gitNames(git[1] as string);
       if (names === undefined) note(`\`${line}\` cannot be read`);
       else paths.push(...names);
+      section = { path: names?.[1], link: false, added: [], headed: false };
       continue;
     }
     const rename = RENAME.exec(line);
     if (rename && isPatch) {
-      paths.push(unquote(rename[1] as string));
+      const name = unquote(rename[1] as string);
+      paths.push(name);
+      if (section) section[/^\S+\s+from/.test(line) ? 'from' : 'to'] = name;
       continue;
     }
     // Trimmed, as GNU patch reads an indented patch (its POSIX mode may take this name).
     const index = INDEX.exec(line);
     if (index) {
+      close();
       isPatch = true;
       paths.push(index[1] as string);
       continue;
@@ -75,6 +140,8 @@ export function readPatch(text: string): PatchTargets {
       (line.startsWith('--- ') && next?.startsWith('+++ ')) ||
       (line.startsWith('*** ') && next?.startsWith('--- ') && !CONTEXT_HUNK.test(line))
     ) {
+      if (section?.headed) close();
+      if (section) section.headed = true;
       isPatch = true;
       current = true;
       const names = [line, next as string].map((header) => headerName(header.slice(4)));
@@ -106,7 +173,8 @@ export function readPatch(text: string): PatchTargets {
       note(`the marker \`${line}\` is not understood`);
     }
   }
-  return { paths: [...new Set(paths)], unknown, isPatch };
+  close();
+  return { paths: [...new Set(paths)], unknown, isPatch, links, moves };
 }
 
 /** `*** 1,5 ****` / `--- 1,5 ----`: a context diff's hunk ranges, not a file header. */
