@@ -124,9 +124,11 @@ function project() {
     'plans/module.diff': LINK_THEN_MODULE,
     'handoff/newmod/x.ts': 'x\n',
     'handoff/notes.md': 'x\n',
+    'lib/.keep': '',
   });
   // From plans/deep, `../src` is plans/src; moved to plans/x, it is src/.
   symlinkSync('../src', join(root, 'plans/deep/x'));
+  symlinkSync('../src', join(root, 'lib/alias'));
   return root;
 }
 
@@ -265,6 +267,9 @@ describe('workflow-guard module_roots: what a command makes in a module root, wi
     ],
     ['python3 in src/', { command: 'cd src && python3 -c "import os; os.mkdir(\'newmod\')"' }],
     ['awk in src/', { command: 'cd src && awk \'BEGIN{system("mkdir newmod")}\'' }],
+    ['awk writing a file in src/', { command: 'cd src && awk \'BEGIN{print "x" > "newmod"}\'' }],
+    ['a program in a folder only known when it runs', { command: 'cd "$D" && node -e 1' }],
+    ['a program in src/ reached through a link', { command: 'cd lib/alias && node -e 1' }],
   ];
   for (const [name, args] of WAYS) {
     it(`refuses ${name}`, async () => {
