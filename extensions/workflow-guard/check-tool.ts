@@ -101,7 +101,7 @@ export function toolJudge(
         const where = reaches.inProject ?? reaches.real;
         return {
           ...refusal,
-          what: `${tool} would make ${link.given} a symbolic link to ${link.text} (${where === '' ? 'the project root' : where}), and a link and where it leads must both be writable`,
+          what: `${tool} would make ${link.given} a symbolic link to ${JSON.stringify(link.text)} (${where === '' ? 'the project root' : where}), and a link and where it leads must both be writable`,
         };
       }
     }

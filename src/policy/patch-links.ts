@@ -44,8 +44,12 @@ export function callLinks(
   const given: PatchLink[] = [...links];
   for (const move of moves) {
     const from = resolve(base, move.from);
-    const stats = lstatSync(from, { throwIfNoEntry: false });
-    if (stats?.isSymbolicLink()) given.push({ path: move.to, target: readlinkSync(from) });
+    try {
+      if (lstatSync(from).isSymbolicLink())
+        given.push({ path: move.to, target: readlinkSync(from) });
+    } catch {
+      // Nothing there (or not reachable): no link to move.
+    }
   }
   const made: MadeLink[] = [];
   let unknown: string | undefined;

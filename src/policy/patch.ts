@@ -92,7 +92,9 @@ export function readPatch(text: string): PatchTargets {
       continue;
     }
     if (section && raw.startsWith('+') && !raw.startsWith('+++ ')) {
-      section.added.push(raw.slice(1));
+      // Without `\ No newline at end of file` after it, the line's newline is part of the text.
+      const newline = lines[i + 1]?.startsWith('\\') ? '' : '\n';
+      section.added.push(raw.slice(1) + newline);
       continue;
     }
     const op = FILE_OP.exec(line) ?? MOVE_TO.exec(line);

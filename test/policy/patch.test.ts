@@ -270,6 +270,12 @@ describe('readPatch: links and moves of a git diff', () => {
     expect(patch.paths).toContain('plans/l/a.ts');
   });
 
+  it('a link line without `\\ No newline at end of file` keeps its newline, as GNU patch writes it', () => {
+    expect(readPatch(link('new file mode 120000', '+../src\n')).links).toEqual([
+      { path: 'plans/l', target: '../src\n' },
+    ]);
+  });
+
   it('a link whose text is not one line is unknown', () => {
     const patch = readPatch(link('new file mode 120000', '+../src\n+more\n'));
     expect(patch.unknown).toMatch(/symbolic link plans\/l/);
