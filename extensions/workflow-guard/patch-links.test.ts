@@ -199,6 +199,17 @@ describe('workflow-guard: links a patch makes', () => {
     expect(outcome.blocked, JSON.stringify(outcome)).toBe(false);
   });
 
+  it('follows where a link leads from where it really is, through the links on the disk', async () => {
+    const root = project();
+    write(root, { 'plans/a/b/.keep': '' });
+    // plans/a/b/c is plans/ itself: a link made in it lies in plans/, and `../../x` from there
+    // leaves the project, though by name it is plans/a/x.
+    symlinkSync('../..', join(root, 'plans/a/b/c'));
+    const diff = LINK_INSIDE.replaceAll('plans/l', 'plans/a/b/c/l').replace('+notes', '+../../x');
+    const outcome = await decide(root, 'patch', { patch: diff });
+    expect(messageOf(outcome)).toMatch(/symbolic link/);
+  });
+
   it('refuses a link whose target it cannot read', async () => {
     const diff = LINK_INSIDE.replace('+notes\n', '+notes\n+more\n').replace(
       '@@ -0,0 +1 @@\n+notes',

@@ -86,8 +86,10 @@ function absolute(from: string, path: string): string {
 }
 
 /**
- * `path` (absolute) with `.`/`..` taken segment by segment and each link of `made` followed where
- * it lies on the way (the last segment too, unless `followLast` is false); undefined for a loop.
+ * `path` (absolute) as the system would resolve it once the links of `made` exist: segment by
+ * segment, each link followed where it lies on the way (those of `made` first, then those on the
+ * disk; the last segment too, unless `followLast` is false), so a `..` after a link climbs from
+ * where the link leads; undefined for a loop.
  */
 function walk(made: readonly MadeLink[], path: string, followLast = true): string | undefined {
   let hops = 0;
@@ -103,10 +105,11 @@ function walk(made: readonly MadeLink[], path: string, followLast = true): strin
       at = [...at, segment];
       const last = segments.slice(i + 1).every((s) => s === '' || s === '.');
       if (last && !followLast) continue;
-      const link = made.find((l) => l.at === `/${at.join('/')}`);
-      if (link === undefined) continue;
+      const here = `/${at.join('/')}`;
+      const text = made.find((l) => l.at === here)?.text ?? diskLink(here);
+      if (text === undefined) continue;
       if (++hops > MAX_HOPS) return undefined;
-      const next = step(link.text.split('/'), isAbsolute(link.text) ? [] : at.slice(0, -1));
+      const next = step(text.split('/'), isAbsolute(text) ? [] : at.slice(0, -1));
       if (next === undefined) return undefined;
       at = next;
     }
@@ -114,4 +117,13 @@ function walk(made: readonly MadeLink[], path: string, followLast = true): strin
   };
   const segments = step(path.split('/'), []);
   return segments === undefined ? undefined : `/${segments.join('/')}`;
+}
+
+/** The text of the symbolic link at `path`, or undefined for anything else. */
+function diskLink(path: string): string | undefined {
+  try {
+    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : undefined;
+  } catch {
+    return undefined;
+  }
 }
