@@ -34,8 +34,9 @@ export interface PatchMove {
 }
 
 /** A git diff's mode of the file after it: `new file mode`, `new mode`, or the `index` line's. */
-const NEW_MODE = /^(?:new\s+file\s+mode|new\s+mode|index\s+\S+)\s+([0-7]{6})$/;
-const LINK_MODE = '120000';
+const NEW_MODE = /^(?:new\s+file\s+mode|new\s+mode|index\s+\S+)\s+([0-7]+)$/i;
+/** A link by its file-type bits, as GNU patch and git apply test it: `120755` is a link too. */
+const isLinkMode = (mode: string) => (Number.parseInt(mode, 8) & 0o170000) === 0o120000;
 
 /** One `diff --git` section, while it is read. */
 interface GitSection {
@@ -88,7 +89,7 @@ export function readPatch(text: string): PatchTargets {
     const line = raw.trim();
     const mode = section ? NEW_MODE.exec(line) : null;
     if (mode && section) {
-      if (mode[1] === LINK_MODE) section.link = true;
+      if (isLinkMode(mode[1] as string)) section.link = true;
       continue;
     }
     if (section && raw.startsWith('+') && !raw.startsWith('+++ ')) {

@@ -258,6 +258,7 @@ describe('readPatch: links and moves of a git diff', () => {
     ['a new link', 'new file mode 120000'],
     ['a file turned into a link', 'old mode 100644\nnew mode 120000'],
     ['a link changed (its mode on the index line)', 'index 1234567..89abcde 120000'],
+    ['a mode with other bits, which GNU patch and git apply make a link', 'new file mode 120755'],
   ])('%s: the link and where it leads', (_label, header) => {
     expect(readPatch(link(header)).links).toEqual([{ path: 'plans/l', target: '../src' }]);
   });
