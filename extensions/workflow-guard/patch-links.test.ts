@@ -174,6 +174,14 @@ describe('workflow-guard: links a patch makes', () => {
     ['a mode change into a link to src/', MODE_CHANGE],
     ['a path climbing out through a link it makes', CLIMB_THROUGH],
     ['an existing link moved where it leads to src/', RENAME_LINK],
+    [
+      'a link named otherwise by its git line (GNU patch takes the +++ name)',
+      LINK_THEN_WRITE.replace('diff --git a/plans/l b/plans/l', 'diff --git a/plans/ok b/plans/ok'),
+    ],
+    [
+      'a link whose mode has other bits (120755)',
+      LINK_THEN_WRITE.replace('new file mode 120000', 'new file mode 120755'),
+    ],
   ];
   for (const [name, diff] of linkDiffs) {
     for (const [tool, args] of [

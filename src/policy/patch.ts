@@ -40,7 +40,8 @@ const isLinkMode = (mode: string) => (Number.parseInt(mode, 8) & 0o170000) === 0
 
 /** One `diff --git` section, while it is read. */
 interface GitSection {
-  path: string | undefined;
+  /** Every name it gives its file (`diff --git`, `---`/`+++`, `rename to`): GNU patch may take any. */
+  names: Set<string>;
   link: boolean;
   added: string[];
   /** Its `---`/`+++` header was read: another one starts a file of a plain diff. */
@@ -76,11 +77,13 @@ export function readPatch(text: string): PatchTargets {
     if (section?.from !== undefined && section.to !== undefined) {
       moves.push({ from: section.from, to: section.to });
     }
-    if (section?.link && section.path !== undefined) {
+    if (section?.link) {
       // The link's text is its one content line, as GNU patch and git apply write it.
-      if (section.added.length === 1) {
-        links.push({ path: section.path, target: section.added[0] as string });
-      } else note(`the symbolic link ${section.path} has no one line saying where it leads`);
+      const target = section.added.length === 1 ? section.added[0] : undefined;
+      for (const path of section.names) {
+        if (target !== undefined) links.push({ path, target });
+        else note(`the symbolic link ${path} has no one line saying where it leads`);
+      }
     }
     section = undefined;
   };
@@ -119,7 +122,7 @@ export function readPatch(text: string): PatchTargets {
       const names = gitNames(git[1] as string);
       if (names === undefined) note(`\`${line}\` cannot be read`);
       else paths.push(...names);
-      section = { path: names?.[1], link: false, added: [], headed: false };
+      section = { names: new Set(names), link: false, added: [], headed: false };
       continue;
     }
     const rename = RENAME.exec(line);
@@ -127,6 +130,7 @@ export function readPatch(text: string): PatchTargets {
       const name = unquote(rename[1] as string);
       paths.push(name);
       if (section) section[/^\S+\s+from/.test(line) ? 'from' : 'to'] = name;
+      section?.names.add(name);
       continue;
     }
     // Trimmed, as GNU patch reads an indented patch (its POSIX mode may take this name).
@@ -153,6 +157,7 @@ export function readPatch(text: string): PatchTargets {
         if (name === '' || name === '/dev/null') continue;
         // git's `a/` and `b/`, stripped as `git apply` and `patch -p1` do.
         paths.push(prefixed ? name.slice(2) : name);
+        section?.names.add(prefixed ? name.slice(2) : name);
       }
       i++;
       continue;

@@ -277,6 +277,14 @@ describe('readPatch: links and moves of a git diff', () => {
     ]);
   });
 
+  it('a link is at every name its section gives, as GNU patch may take any', () => {
+    const text = link('new file mode 120000').replace('+++ b/plans/l', '+++ b/plans/other');
+    expect(readPatch(text).links).toEqual([
+      { path: 'plans/l', target: '../src' },
+      { path: 'plans/other', target: '../src' },
+    ]);
+  });
+
   it('a link whose text is not one line is unknown', () => {
     const patch = readPatch(link('new file mode 120000', '+../src\n+more\n'));
     expect(patch.unknown).toMatch(/symbolic link plans\/l/);
