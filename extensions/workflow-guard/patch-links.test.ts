@@ -30,6 +30,14 @@ diff --git a/plans/l/a.ts b/plans/l/a.ts
 +export const a = 666;
 `;
 
+/** The git line names another file: GNU patch makes the link at the `+++` name. */
+const OTHER_NAME = LINK_THEN_WRITE.replace(
+  'diff --git a/plans/l b/plans/l',
+  'diff --git a/plans/ok b/plans/ok',
+);
+/** A mode whose file-type bits say link, with other bits set: GNU patch makes a link. */
+const OTHER_BITS = LINK_THEN_WRITE.replace('new file mode 120000', 'new file mode 120755');
+
 /** The same shape making a new module: the link, then a file under a folder of src/ that is new. */
 const LINK_THEN_MODULE = `diff --git a/plans/l b/plans/l
 new file mode 120000
@@ -161,11 +169,14 @@ const hasPatch = spawnSync('patch', ['--version']).status === 0;
 
 describe('workflow-guard: links a patch makes', () => {
   it.runIf(hasPatch)('GNU patch really writes src/ through the link the diff makes', () => {
-    const root = project();
-    const run = gnuPatch(root, 'plans/link.diff');
-    expect(run.status, run.stderr).toBe(0);
-    expect(lstatSync(join(root, 'plans/l')).isSymbolicLink()).toBe(true);
-    expect(readFileSync(join(root, 'src/a.ts'), 'utf8')).toContain('666');
+    for (const diff of [LINK_THEN_WRITE, OTHER_NAME, OTHER_BITS]) {
+      const root = project();
+      write(root, { 'plans/x.diff': diff });
+      const run = gnuPatch(root, 'plans/x.diff');
+      expect(run.status, run.stderr).toBe(0);
+      expect(lstatSync(join(root, 'plans/l')).isSymbolicLink()).toBe(true);
+      expect(readFileSync(join(root, 'src/a.ts'), 'utf8')).toContain('666');
+    }
   });
 
   const linkDiffs: Array<[string, string]> = [
@@ -174,14 +185,8 @@ describe('workflow-guard: links a patch makes', () => {
     ['a mode change into a link to src/', MODE_CHANGE],
     ['a path climbing out through a link it makes', CLIMB_THROUGH],
     ['an existing link moved where it leads to src/', RENAME_LINK],
-    [
-      'a link named otherwise by its git line (GNU patch takes the +++ name)',
-      LINK_THEN_WRITE.replace('diff --git a/plans/l b/plans/l', 'diff --git a/plans/ok b/plans/ok'),
-    ],
-    [
-      'a link whose mode has other bits (120755)',
-      LINK_THEN_WRITE.replace('new file mode 120000', 'new file mode 120755'),
-    ],
+    ['a link named otherwise by its git line (GNU patch takes the +++ name)', OTHER_NAME],
+    ['a link whose mode has other bits (120755)', OTHER_BITS],
   ];
   for (const [name, diff] of linkDiffs) {
     for (const [tool, args] of [
