@@ -1,6 +1,7 @@
 import type { SubagentSpawn } from 'hermes-extensions';
 import {
   analyzeShell,
+  callLinks,
   isWithin,
   type ProjectPath,
   resolveProjectPath,
@@ -77,10 +78,42 @@ export function toolJudge(
     // approve the others unseen.
     const unplaced = unplacedArgument(root, tool, args, targets.paths, config.allowed_paths);
     if (unplaced) return unplaced;
+    const linked = judgeLinks(tool, targets);
+    if (linked) return linked;
     return outsideAllowed(
       tool,
       targets.paths.map((path) => resolveProjectPath(root, path)),
     );
+  }
+
+  /**
+   * A patch that makes a symbolic link passes only when the link and where it leads are both
+   * writable, and each path it names is judged where it lands once its links exist too: GNU patch
+   * writes `plans/l/a.ts` through the link `plans/l` it made a moment before.
+   */
+  function judgeLinks(tool: string, targets: ReturnType<typeof writeTargetsOf>) {
+    const links = callLinks(root, targets.links, targets.moves);
+    if (links.unknown) return { what: `${tool}: ${links.unknown}`, kind: 'unclear' } as const;
+    for (const link of links.links) {
+      const reaches = resolveProjectPath(root, link.leadsTo);
+      const refusal = outsideAllowed(tool, [resolveProjectPath(root, link.at), reaches]);
+      if (refusal) {
+        const where = reaches.inProject ?? reaches.real;
+        return {
+          ...refusal,
+          what: `${tool} would make ${link.given} a symbolic link to ${JSON.stringify(link.text)} (${where === '' ? 'the project root' : where}), and a link and where it leads must both be writable`,
+        };
+      }
+    }
+    for (const path of targets.paths) {
+      const landed = links.through(path);
+      if (landed === undefined) continue;
+      const refusal = outsideAllowed(tool, [
+        { ...resolveProjectPath(root, landed), given: `${path} (through a link it makes)` },
+      ]);
+      if (refusal) return refusal;
+    }
+    return undefined;
   }
 
   function judgeShell(args: Readonly<Record<string, unknown>>): Refusal | undefined {

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import type { PathBase, ShellWord } from 'hermes-extensions/policy';
 import type { CreationLog } from './creation-log.js';
@@ -118,10 +118,52 @@ export function fileCommandCreations(
     }
   }
   for (const dir of targetDirs) problems.push(add(dir, true));
+  problems.push(...contentCreations(name, flags, operands, isDir, add, cwd?.physical ?? log.root));
   // `ln -s TARGET` alone links TARGET's name into the current folder.
   if (linking && operands.length === 1) problems.push(add(basename(operands[0] as string), true));
   if (linking) log.links += log.creations.length - before;
   return problems.find(Boolean);
+}
+
+/** More entries than this in a folder whose content a command copies: not read, unclear. */
+const MAX_CONTENT = 1000;
+
+/**
+ * `cp -r handoff/. src`, `rsync -a handoff/ src`, `cp -rT handoff src`: what lands in the other
+ * operands is the folder's content, not the folder, so each of its entries may be created there
+ * under its own name (read from the disk now). A folder too large to read is unclear.
+ */
+function contentCreations(
+  name: string,
+  flags: ReadonlySet<string>,
+  operands: readonly string[],
+  isDir: (path: string) => boolean,
+  add: (path: string, folder: boolean) => string | undefined,
+  from: string,
+): Array<string | undefined> {
+  const noTarget = flags.has('T') || flags.has('no-target-directory');
+  const spills = (operand: string) =>
+    isDir(operand) &&
+    (noTarget || basename(operand) === '.' || (name === 'rsync' && operand.endsWith('/')));
+  const problems: Array<string | undefined> = [];
+  for (const source of operands.filter(spills)) {
+    let entries: string[];
+    try {
+      entries = readdirSync(resolve(from, source));
+    } catch {
+      return [`${name} copies the content of ${source}, which cannot be read`];
+    }
+    if (entries.length > MAX_CONTENT) {
+      return [`${name} copies the content of ${source}, over ${MAX_CONTENT} entries`];
+    }
+    for (const destination of operands) {
+      if (destination === source) continue;
+      for (const entry of entries) {
+        problems.push(add(join(destination, entry), isDir(join(source, entry))));
+      }
+    }
+  }
+  return problems;
 }
 
 /** A file command's options (by letter or long name), operands and `-t` folders. */

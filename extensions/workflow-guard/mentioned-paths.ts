@@ -1,3 +1,5 @@
+import { realpathSync } from 'node:fs';
+import { relative } from 'node:path';
 import type { PathBase, ShellWord } from 'hermes-extensions/policy';
 import type { CreationLog } from './creation-log.js';
 
@@ -17,6 +19,11 @@ export function mentionedPaths(
   words: readonly ShellWord[],
   cwd: PathBase | undefined,
 ): string | undefined {
+  const root = runsInModuleRoot(log, cwd);
+  if (root !== undefined) {
+    const where = root === '' ? 'a folder only known when it runs' : `the module root ${root}/`;
+    return `${name} runs in ${where}, where a folder it makes by a bare name would be a new module the guard cannot see; run it from the project root or from a module's own folder`;
+  }
   for (const word of words) {
     if (!word.literal) {
       const problem = expandedUnderRoot(log.moduleRoots, word);
@@ -42,4 +49,22 @@ function expandedUnderRoot(moduleRoots: readonly string[], word: ShellWord): str
     }
   }
   return undefined;
+}
+
+/**
+ * The module root a program runs right in (by name or where it really is): `cd src && node -e
+ * "fs.mkdirSync('x')"` makes src/x with no path the guard could read, so such a call is unclear.
+ * In a module's own folder (src/a) a new folder needs a path with `/` (`../x`), which is read.
+ * '' for a folder only known when the command runs, which may be one.
+ */
+function runsInModuleRoot(log: CreationLog, cwd: PathBase | undefined): string | undefined {
+  if (log.moduleRoots.length === 0) return undefined;
+  // A folder only known when it runs may be a module root ('').
+  if (cwd === undefined) return '';
+  let realRoot = log.root;
+  try {
+    realRoot = realpathSync(log.root);
+  } catch {}
+  const places = [relative(log.root, cwd.lexical), relative(realRoot, cwd.physical)];
+  return log.moduleRoots.find((root) => places.includes(root));
 }

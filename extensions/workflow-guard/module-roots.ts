@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { resolveProjectPath, shellInvocationOf, writeTargetsOf } from 'hermes-extensions/policy';
 import type { Refusal } from './check-tool.js';
 import type { WorkflowGuardConfig } from './config.js';
+import { linkCreations } from './patch-creations.js';
 import { planNames } from './plan.js';
 import { type Creation, shellCreations } from './shell-creations.js';
 import { normalizeToolName, toolKinds } from './tool-kinds.js';
@@ -42,12 +43,15 @@ export function moduleJudge(root: string, config: WorkflowGuardConfig) {
     const name = normalizeToolName(tool);
     const makesFolders = /dir|folder/.test(name);
     const moves = /move|rename|copy/.test(name) && targets.paths.some(isFolder);
-    const creations = targets.paths.map((path) => ({
+    const creations: Creation[] = targets.paths.map((path) => ({
       path,
       folder: makesFolders || moves,
       by: tool,
     }));
-    return unplanned(creations, plan);
+    // A patch's paths land where the links it makes lead (patch-creations.ts).
+    const linked = linkCreations(lexicalRoot, targets, tool);
+    if (typeof linked === 'string') return unclear(`${tool}: ${linked}`);
+    return unplanned([...creations, ...linked], plan);
   }
 
   function judgeShell(args: Readonly<Record<string, unknown>>, plan: string) {

@@ -1,12 +1,15 @@
 import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import {
+  callLinks,
+  type PatchLink,
+  type PatchMove,
   type PathBase,
   readPatch,
   type ShellCommand,
   type ShellWord,
 } from 'hermes-extensions/policy';
-import type { CreationLog } from './creation-log.js';
+import type { Creation, CreationLog } from './creation-log.js';
 
 /** The largest patch file read to see what it creates. */
 const MAX_PATCH_BYTES = 1024 * 1024;
@@ -78,5 +81,31 @@ export function patchFileCreations(
     const problem = log.add(path, base, false, by);
     if (problem) return problem;
   }
+  const linked = linkCreations(base?.physical ?? log.root, patch, by);
+  if (typeof linked === 'string') return `${by}: the patch in ${file}: ${linked}`;
+  log.creations.push(...linked);
   return undefined;
+}
+
+/**
+ * What the links a patch makes add to what it creates (paths from `base`, absolute): each link
+ * and where it leads, as folders (a write through the link makes what it leads to), and each path
+ * of the patch where it lands through them; or why the links cannot be followed.
+ */
+export function linkCreations(
+  base: string,
+  patch: { paths: readonly string[]; links: readonly PatchLink[]; moves: readonly PatchMove[] },
+  by: string,
+): Creation[] | string {
+  const links = callLinks(base, patch.links, patch.moves);
+  if (links.unknown) return links.unknown;
+  const creations: Creation[] = [];
+  for (const link of links.links) {
+    creations.push({ path: link.at, folder: true, by }, { path: link.leadsTo, folder: true, by });
+  }
+  for (const path of patch.paths) {
+    const landed = links.through(path);
+    if (landed !== undefined) creations.push({ path: landed, folder: false, by });
+  }
+  return creations;
 }

@@ -24,7 +24,8 @@ export {
   type ToolCallBudgetResult,
   toolCallBudget,
 } from './budget/index.js';
-export { type PatchTargets, readPatch } from './patch.js';
+export { type PatchLink, type PatchMove, type PatchTargets, readPatch } from './patch.js';
+export { type CallLinks, callLinks, type MadeLink } from './patch-links.js';
 export { type PathReadings, pathReadings } from './path-readings.js';
 export {
   isWithin,

@@ -6,13 +6,16 @@ import {
   PATH_LIKE_NAME,
   PATH_LIST_KEYS,
 } from './argument-names.js';
-import { readPatch } from './patch.js';
+import { type PatchLink, type PatchMove, readPatch } from './patch.js';
 
 /** The files a tool call would write, and why some could not be identified. */
 export interface WriteTargets {
   paths: string[];
   /** Set when part of the call changes files that cannot be named (a patch hunk without a header, an ed script). */
   unknown: string | undefined;
+  /** The symbolic links its patch text makes, and the files it renames or copies (patch-links.ts). */
+  links: PatchLink[];
+  moves: PatchMove[];
 }
 
 /**
@@ -23,9 +26,9 @@ export interface WriteTargets {
  * names (`content`, `new_string`, …) is what is written, not where, and is not read as a patch.
  */
 export function writeTargetsOf(args: unknown): WriteTargets {
-  const found: WriteTargets = { paths: [], unknown: undefined };
+  const found: WriteTargets = { paths: [], unknown: undefined, links: [], moves: [] };
   collect(args, found, 0);
-  return { paths: [...new Set(found.paths)], unknown: found.unknown };
+  return { ...found, paths: [...new Set(found.paths)] };
 }
 
 /** The paths of `writeTargetsOf`. */
@@ -70,6 +73,8 @@ function addPatch(text: string, found: WriteTargets, isPatchKey: boolean): void 
   const patch = readPatch(text);
   if (!patch.isPatch && !isPatchKey) return;
   found.paths.push(...patch.paths);
+  found.links.push(...patch.links);
+  found.moves.push(...patch.moves);
   if (patch.unknown) found.unknown ??= `its patch cannot be read: ${patch.unknown}`;
   else if (isPatchKey && patch.paths.length === 0) {
     found.unknown ??= 'its patch names no file (not a patch format the guard reads)';

@@ -29,6 +29,7 @@ describe('hermes-extensions/policy', () => {
       'modelCallBudget',
       'toolCallBudget',
       'mapStrings',
+      'callLinks',
     ]);
     for (const [name, helper] of helpers) {
       if (since01.has(name)) expect(fromRoot.has(name), name).toBe(false);

@@ -240,6 +240,62 @@ describe('readPatch', () => {
     ['`rename to` outside a git diff', 'rename to src/app.ts'],
     ['empty', ''],
   ])('%s is not a patch', (_label, text) => {
-    expect(readPatch(text)).toEqual({ paths: [], unknown: undefined, isPatch: false });
+    expect(readPatch(text)).toEqual({
+      paths: [],
+      unknown: undefined,
+      isPatch: false,
+      links: [],
+      moves: [],
+    });
+  });
+});
+
+describe('readPatch: links and moves of a git diff', () => {
+  const link = (header: string, body = '+../src\n\\ No newline at end of file\n') =>
+    `diff --git a/plans/l b/plans/l\n${header}\n--- /dev/null\n+++ b/plans/l\n@@ -0,0 +1 @@\n${body}`;
+
+  it.each([
+    ['a new link', 'new file mode 120000'],
+    ['a file turned into a link', 'old mode 100644\nnew mode 120000'],
+    ['a link changed (its mode on the index line)', 'index 1234567..89abcde 120000'],
+    ['a mode with other bits, which GNU patch and git apply make a link', 'new file mode 120755'],
+  ])('%s: the link and where it leads', (_label, header) => {
+    expect(readPatch(link(header)).links).toEqual([{ path: 'plans/l', target: '../src' }]);
+  });
+
+  it('a regular file is no link, and a plain diff after a link is a file of its own', () => {
+    expect(readPatch(link('new file mode 100644')).links).toEqual([]);
+    const text = `${link('new file mode 120000')}--- a/plans/l/a.ts\n+++ b/plans/l/a.ts\n@@ -1 +1 @@\n-a\n+b\n`;
+    const patch = readPatch(text);
+    expect(patch.links).toEqual([{ path: 'plans/l', target: '../src' }]);
+    expect(patch.paths).toContain('plans/l/a.ts');
+  });
+
+  it('a link line without `\\ No newline at end of file` keeps its newline, as GNU patch writes it', () => {
+    expect(readPatch(link('new file mode 120000', '+../src\n')).links).toEqual([
+      { path: 'plans/l', target: '../src\n' },
+    ]);
+  });
+
+  it('a link is at every name its section gives, as GNU patch may take any', () => {
+    const text = link('new file mode 120000').replace('+++ b/plans/l', '+++ b/plans/other');
+    expect(readPatch(text).links).toEqual([
+      { path: 'plans/l', target: '../src' },
+      { path: 'plans/other', target: '../src' },
+    ]);
+  });
+
+  it('a link whose text is not one line is unknown', () => {
+    const patch = readPatch(link('new file mode 120000', '+../src\n+more\n'));
+    expect(patch.unknown).toMatch(/symbolic link plans\/l/);
+  });
+
+  it('renames and copies', () => {
+    const text =
+      'diff --git a/a b/b\nsimilarity index 100%\nrename from a\nrename to b\ndiff --git a/c b/d\ncopy from c\ncopy to d\n';
+    expect(readPatch(text).moves).toEqual([
+      { from: 'a', to: 'b' },
+      { from: 'c', to: 'd' },
+    ]);
   });
 });

@@ -144,7 +144,7 @@ describe('writeTargetsOf', () => {
   });
 
   it.each([null, undefined, 'src/app.ts', 42, []])('reads nothing from %j', (args) => {
-    expect(writeTargetsOf(args)).toEqual({ paths: [], unknown: undefined });
+    expect(writeTargetsOf(args)).toEqual({ paths: [], unknown: undefined, links: [], moves: [] });
   });
 });
 
