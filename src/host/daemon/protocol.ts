@@ -45,6 +45,21 @@ export const DAEMON_ENV = (name: string): boolean =>
   name === 'CODEX_HOME' ||
   PROCESS_START_ENV.test(name);
 
+/**
+ * The DAEMON_ENV variables whose values in `request` (a request's `env`) are not the daemon's
+ * own (`own`), set in one and not the other included: those the socket's name was made from. A
+ * hook client reaches only the daemon of its own values; a request that differs was written by
+ * hand, and answering it would serve a daemon's runtimes an environment they were not keyed for
+ * (`HERMES_TRUST_PROJECT=1` would load a project nobody trusted).
+ */
+export function keyedEnvDifferences(
+  own: NodeJS.ProcessEnv,
+  request: Record<string, string>,
+): string[] {
+  const names = new Set([...Object.keys(own), ...Object.keys(request)].filter(DAEMON_ENV));
+  return [...names].filter((name) => own[name] !== request[name]).sort();
+}
+
 /** Read by Node, libuv, ICU or OpenSSL when the process starts (NODE_OPTIONS, TZ, …). */
 const PROCESS_START_ENV = /^(NODE_|UV_|OPENSSL_|SSL_CERT_|LC_)|^(TZ|LANG|LANGUAGE)$/;
 
