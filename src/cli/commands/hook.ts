@@ -81,11 +81,12 @@ export async function hookInstallCommand(
     replaceHermesPlugin(io);
   }
   const bin = join(PACKAGE_ROOT, 'bin', 'hermes.js');
-  // The agent's settings only: $HERMES_HOME is not needed here. Either form fails closed when
-  // hermes cannot run (src/host/command-hook/hook-wrapper.ts).
+  // The agent's settings only: $HERMES_HOME is not read or made here, only named: the user form
+  // carries it, absolute, so that the environment a project gives the agent cannot move it. Either
+  // form fails closed when hermes cannot run (src/host/command-hook/hook-wrapper.ts).
   const command = shared
     ? agent.projectCommand
-    : wrappedHookCommand(agent.name, [process.execPath, bin, 'hook', agent.name]);
+    : wrappedHookCommand(agent.name, [process.execPath, bin, 'hook', agent.name], hermesHome());
   const { installableEvents, installedAgentVersion } = await import(
     '../../host/command-hook/agent-version.js'
   );
