@@ -6,9 +6,10 @@ import { bin, built } from '../support/run-bin.js';
 import { hermes, hermesWith } from './hermes-cli.js';
 
 /**
- * doctor tries the installed hook's hermes as a real child process: a project hook whose
- * `node_modules/.bin/hermes` is there but cannot start (a broken package, no node on the PATH)
- * refuses every tool call, and a bare command from an earlier version would let them all
+ * doctor tells whether the installed hook can start hermes: the user's own command is tried as a
+ * real child process; a project hook's `node_modules/.bin/hermes` is read, never run
+ * (doctor-project-programs.test.ts). One that cannot start (a package not built, no node on the
+ * PATH) refuses every tool call, and a bare command from an earlier version would let them all
  * through; each is said with its fix.
  */
 
@@ -44,20 +45,20 @@ describe.runIf(built)('hermes extensions doctor: can the installed hook start he
     expect(doctor.code, doctor.stdout).toBe(0);
   });
 
-  it('fails a project hook whose hermes is there but does not start, naming why', async () => {
+  it('fails a project hook whose hermes-extensions is there but not built, without running it', async () => {
     const { home, project } = await withProjectHook();
-    const broken = join(tree(), 'hermes.js');
-    write(broken.slice(0, -'/hermes.js'.length), {
-      'hermes.js':
-        "#!/usr/bin/env node\nconsole.error('Error: Cannot find module ../dist/cli/main.js');\nprocess.exit(1);\n",
+    const pkg = join(project, 'node_modules/hermes-extensions');
+    write(pkg, {
+      'package.json': JSON.stringify({ name: 'hermes-extensions', version: '1.0.0' }),
+      'bin/hermes.js': "#!/usr/bin/env node\nrequire('node:fs').writeFileSync('ran', '');\n",
     });
-    chmodSync(broken, 0o755);
-    binLink(project, broken);
+    chmodSync(join(pkg, 'bin/hermes.js'), 0o755);
+    binLink(project, '../hermes-extensions/bin/hermes.js');
     const doctor = await hermes(home, 'extensions', 'doctor', '--cwd', project);
     expect(doctor.code).toBe(1);
     expect(doctor.stdout).toMatch(subject);
     expect(doctor.stdout).toContain(
-      `its command runs ${join(project, 'node_modules/.bin/hermes')}, which does not start (Error: Cannot find module ../dist/cli/main.js): the hook refuses every tool call in Claude Code until it does`,
+      `its command runs the project's ${join(project, 'node_modules/.bin/hermes')}, whose hermes-extensions (${pkg}) is not built, so it does not start: the hook refuses every tool call in Claude Code until it does`,
     );
     expect(doctor.stdout).toContain('fix: npm install (in the project)');
   });
