@@ -25,7 +25,11 @@ import {
 async function setup(alsoShipped: string[] = []) {
   const { project, hermesHome } = guardedProject(alsoShipped);
   const home = tree();
-  const installed = await runBin(['hook', 'install', 'claude-code'], { HOME: home });
+  // The hook carries the Hermes home it is installed with (docs/command-hooks.md).
+  const installed = await runBin(['hook', 'install', 'claude-code'], {
+    HOME: home,
+    HERMES_HOME: hermesHome,
+  });
   expect(installed.code, installed.stderr).toBe(0);
   return { project, hermesHome, home };
 }
