@@ -13,7 +13,9 @@
  * A daemon serves exactly one `$HERMES_HOME`, one framework version, one Node, one protocol and one
  * set of the environment variables of DAEMON_ENV: all of these go into the socket's name, so a
  * client never reaches a daemon that would answer differently from a hook run in-process — it
- * reaches its own, or none (and then starts it and answers in-process).
+ * reaches its own, or none (and then starts it and answers in-process). A request that reaches a
+ * daemon with other values of those (written by hand: no client sends one) is refused, never
+ * answered with them (`keyedEnvDifferences`).
  *
  * The rest of the hook's environment travels in each request (`env`): the daemon answers from a
  * worker thread whose `process.env` is exactly that environment while the event is answered
