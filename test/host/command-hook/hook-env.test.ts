@@ -131,6 +131,21 @@ describe.runIf(built)('the installed hook and the environment a project sets', (
   });
 });
 
+describe.runIf(built)('installing the project form beside your own', () => {
+  it('says to keep yours: the project controls its own settings', async () => {
+    const user = await userSetup();
+    const { project } = clone();
+    const install = await runBin(
+      ['hook', 'install', 'claude-code', '--project', '--cwd', project],
+      user.env,
+    );
+    expect(install.code, install.stderr).toBe(0);
+    expect(install.stdout).toContain(
+      `${join(user.home, '.claude/settings.json')} runs the hermes hook too, so Claude Code would run it twice; keep that one, yours (a project's settings are the project's to change): leave both, or take this one out with hermes hook uninstall claude-code --project --cwd ${project}`,
+    );
+  });
+});
+
 describe.runIf(built)('the hook process and a relative HERMES_HOME', () => {
   it.each(['fake-home', './fake-home', ''])(
     'refuses the call, naming it, for HERMES_HOME=%j: it would be read in the event folder',
