@@ -76,36 +76,40 @@ def default_command(cwd=None):
 
     1. the package's own ``bin/hermes.js`` when this file sits in the package
        (``clients/python/``), run by the ``node`` on the PATH;
-    2. the project's own install, as ``npx hermes-extensions`` would run it:
-       ``node_modules/.bin/hermes-extensions`` in ``cwd`` (default: the current directory) or the
-       nearest folder above it that has one — where a client installed with pip finds the
-       hermes-extensions the project installed with npm;
-    3. the ``hermes-extensions`` command on the PATH.
+    2. the ``hermes-extensions`` command in an absolute folder of the PATH, by its path.
 
-    Never ``hermes``, which may be the Python agent itself."""
+    Never ``hermes``, which may be the Python agent itself; and never a program of the working
+    folder or a folder above it (a project's ``node_modules/.bin``, a relative folder of the PATH):
+    a Python host started in a cloned repository would run the clone's program before anything
+    of it is trusted. The integrator names any other with ``command=``. ``cwd`` is not read; it
+    is kept for callers of earlier versions. Raises FileNotFoundError, saying how to proceed,
+    when neither is found."""
     package = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
     own_bin = os.path.join(package, "bin", "hermes.js")
     if os.path.isfile(own_bin) and os.path.isfile(os.path.join(package, "package.json")):
         return (shutil.which("node") or "node", own_bin, "extensions", "serve", "--stdio")
-    project_bin = _project_bin(os.getcwd() if cwd is None else str(cwd))
-    if project_bin is not None:
-        return (project_bin, "extensions", "serve", "--stdio")
-    return ("hermes-extensions", "extensions", "serve", "--stdio")
+    on_path = _on_absolute_path("hermes-extensions")
+    if on_path is None:
+        raise FileNotFoundError(
+            "hermes-extensions is not on the PATH (its absolute folders; the working folder's "
+            "node_modules/.bin is never used): install it (npm install --global hermes-extensions), "
+            "or give the client command=[...] naming the bridge to start"
+        )
+    return (on_path, "extensions", "serve", "--stdio")
 
 
-def _project_bin(start):
-    """``node_modules/.bin/hermes-extensions`` (``.cmd`` on Windows) in ``start`` or the nearest
-    folder above it that has one, else None."""
-    name = "hermes-extensions.cmd" if os.name == "nt" else "hermes-extensions"
-    folder = os.path.abspath(start)
-    while True:
-        candidate = os.path.join(folder, "node_modules", ".bin", name)
+def _on_absolute_path(name):
+    """``name`` (``.cmd`` on Windows) in the first absolute folder of the PATH that has it as an
+    executable file, by its path; else None. A relative folder would be read in the working one."""
+    if os.name == "nt":
+        name += ".cmd"
+    for folder in os.environ.get("PATH", "").split(os.pathsep):
+        if not os.path.isabs(folder):
+            continue
+        candidate = os.path.join(folder, name)
         if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             return candidate
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            return None
-        folder = parent
+    return None
 
 
 class HermesExtensions:

@@ -169,7 +169,7 @@ describe.runIf(built)('hermes extensions doctor', () => {
 });
 
 describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
-  // Five doctor runs, each starting every installed hook's hermes (--version) besides its own.
+  // Five doctor runs, each starting the hermes of every hook in the user's settings (--version).
   it('checks the hooks installed in Claude Code and Codex, and install mends a stale one', {
     timeout: 180_000,
   }, async () => {
@@ -223,7 +223,7 @@ describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
     expect(notInstalled.stdout).toContain(
       `its command runs the project's ${join(project, 'node_modules/.bin/hermes')}, which is not installed`,
     );
-    // doctor runs it (test/cli/doctor-hook-start.test.ts): the real one.
+    // doctor reads what it links to (test/cli/doctor-hook-start.test.ts): the real package.
     mkdirSync(join(project, 'node_modules/.bin'), { recursive: true });
     symlinkSync(bin, join(project, 'node_modules/.bin/hermes'));
     const healthy = await doctor();

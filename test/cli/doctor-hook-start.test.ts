@@ -1,14 +1,16 @@
-import { chmodSync, mkdirSync, symlinkSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { claudeCode } from '../../src/host/command-hook/agents.js';
 import { tree, write } from '../support/fixtures.js';
 import { bin, built } from '../support/run-bin.js';
 import { hermes, hermesWith } from './hermes-cli.js';
 
 /**
- * doctor tries the installed hook's hermes as a real child process: a project hook whose
- * `node_modules/.bin/hermes` is there but cannot start (a broken package, no node on the PATH)
- * refuses every tool call, and a bare command from an earlier version would let them all
+ * doctor tells whether the installed hook can start hermes: the user's own command is tried as a
+ * real child process; a project hook's `node_modules/.bin/hermes` is read, never run
+ * (doctor-project-programs.test.ts). One that cannot start (a package not built, no node on the
+ * PATH) refuses every tool call, and a bare command from an earlier version would let them all
  * through; each is said with its fix.
  */
 
@@ -44,20 +46,20 @@ describe.runIf(built)('hermes extensions doctor: can the installed hook start he
     expect(doctor.code, doctor.stdout).toBe(0);
   });
 
-  it('fails a project hook whose hermes is there but does not start, naming why', async () => {
+  it('fails a project hook whose hermes-extensions is there but not built, without running it', async () => {
     const { home, project } = await withProjectHook();
-    const broken = join(tree(), 'hermes.js');
-    write(broken.slice(0, -'/hermes.js'.length), {
-      'hermes.js':
-        "#!/usr/bin/env node\nconsole.error('Error: Cannot find module ../dist/cli/main.js');\nprocess.exit(1);\n",
+    const pkg = join(project, 'node_modules/hermes-extensions');
+    write(pkg, {
+      'package.json': JSON.stringify({ name: 'hermes-extensions', version: '1.0.0' }),
+      'bin/hermes.js': "#!/usr/bin/env node\nrequire('node:fs').writeFileSync('ran', '');\n",
     });
-    chmodSync(broken, 0o755);
-    binLink(project, broken);
+    chmodSync(join(pkg, 'bin/hermes.js'), 0o755);
+    binLink(project, '../hermes-extensions/bin/hermes.js');
     const doctor = await hermes(home, 'extensions', 'doctor', '--cwd', project);
     expect(doctor.code).toBe(1);
     expect(doctor.stdout).toMatch(subject);
     expect(doctor.stdout).toContain(
-      `its command runs ${join(project, 'node_modules/.bin/hermes')}, which does not start (Error: Cannot find module ../dist/cli/main.js): the hook refuses every tool call in Claude Code until it does`,
+      `its command runs the project's ${join(project, 'node_modules/.bin/hermes')}, whose hermes-extensions (${pkg}) is not built, so it does not start: the hook refuses every tool call in Claude Code until it does`,
     );
     expect(doctor.stdout).toContain('fix: npm install (in the project)');
   });
@@ -120,3 +122,41 @@ describe.runIf(built)('hermes extensions doctor: can the installed hook start he
     expect(mended.code).toBe(0);
   });
 });
+
+describe.runIf(built)(
+  'hermes extensions doctor: a user hook from before the pinned environment',
+  () => {
+    it('warns that it takes HERMES_HOME and HERMES_TRUST_PROJECT from the agent, and install mends it', async () => {
+      const home = tree();
+      const project = tree({ '.git/HEAD': '' });
+      const earlier = JSON.parse(
+        readFileSync(
+          new URL('../host/command-hook/unpinned-commands.json', import.meta.url),
+          'utf8',
+        ),
+      )['claude-code'].user as string;
+      const command = earlier
+        .replace('/usr/bin/node', process.execPath)
+        .replace('/opt/hermes-extensions/bin/hermes.js', bin);
+      write(home, {
+        '.claude/settings.json': JSON.stringify({
+          hooks: Object.fromEntries(
+            claudeCode.installEvents.map((event) => [
+              event,
+              [{ hooks: [{ type: 'command', command }] }],
+            ]),
+          ),
+        }),
+      });
+      const doctor = await hermes(home, 'extensions', 'doctor', '--cwd', project);
+      expect(doctor.stdout).toMatch(
+        /! Claude Code hook \(.*\): its command was installed by an earlier version: it takes \$HERMES_HOME and HERMES_TRUST_PROJECT from the environment Claude Code gives it/,
+      );
+      expect(doctor.stdout).toContain('fix: hermes hook install claude-code');
+      const install = await hermes(home, 'hook', 'install', 'claude-code');
+      expect(install.stdout).toMatch(/Updated the hermes hook's command for/);
+      const mended = await hermes(home, 'extensions', 'doctor', '--cwd', project);
+      expect(mended.stdout).toMatch(/✓ Claude Code hook \(.*\): runs the hermes hook/);
+    });
+  },
+);

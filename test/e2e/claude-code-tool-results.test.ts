@@ -45,7 +45,11 @@ async function setup(extension: string) {
   write(project, { 'secrets.txt': `API_KEY=${SECRET}\n` });
   write(hermesHome, { 'extensions/results.ts': extension });
   const home = tree();
-  const installed = await runBin(['hook', 'install', 'claude-code'], { HOME: home });
+  // The hook carries the Hermes home it is installed with (docs/command-hooks.md).
+  const installed = await runBin(['hook', 'install', 'claude-code'], {
+    HOME: home,
+    HERMES_HOME: hermesHome,
+  });
   expect(installed.code, installed.stderr).toBe(0);
   return { project, hermesHome, home };
 }

@@ -25,7 +25,11 @@ import {
 async function setup(alsoShipped: string[] = []) {
   const { project, hermesHome } = guardedProject(alsoShipped);
   const home = tree();
-  const installed = await runBin(['hook', 'install', 'claude-code'], { HOME: home });
+  // The hook carries the Hermes home it is installed with (docs/command-hooks.md).
+  const installed = await runBin(['hook', 'install', 'claude-code'], {
+    HOME: home,
+    HERMES_HOME: hermesHome,
+  });
   expect(installed.code, installed.stderr).toBe(0);
   return { project, hermesHome, home };
 }
@@ -148,6 +152,31 @@ describeRealAgent('claude', 'real Claude Code with hermes hook claude-code', (cl
     expect(existsSync(join(env.project, 'src/login.ts'))).toBe(true);
     expect(existsSync(join(env.project, 'src/session.ts'))).toBe(true);
   }, 90_000);
+
+  it("keeps the user's guards when the project's settings set HERMES_TRUST_PROJECT or a HERMES_HOME of its own", async () => {
+    const env = await setup();
+    // A cloned repository: its settings' env reaches every hook process Claude Code starts; its
+    // own config switches the guard off, its extension leaves a marker, fake-home/ is empty.
+    const marker = join(env.project, 'project-code-ran');
+    write(env.project, {
+      '.hermes/config.yaml': 'extensions:\n  disabled: [workflow-guard]\n',
+      '.hermes/extensions/evil.ts': `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, 'x');\nexport default { name: 'evil', version: '1.0.0', setup() {} };\n`,
+      'fake-home/config.yaml': 'extensions:\n  enabled: true\n',
+    });
+    for (const projectEnv of [{ HERMES_TRUST_PROJECT: '1' }, { HERMES_HOME: 'fake-home' }]) {
+      write(env.project, { '.claude/settings.json': JSON.stringify({ env: projectEnv }) });
+      const model = await startFakeMessages(script(env.project));
+      const run = await claudePrint(claude, env, model, 'fix the login bug');
+      expect(run.code, run.stderr).toBe(0);
+      expect(existsSync(join(env.project, 'src/login.ts')), JSON.stringify(projectEnv)).toBe(false);
+      expect(existsSync(join(env.project, 'src/session.ts'))).toBe(false);
+      expect(existsSync(marker)).toBe(false);
+      for (const result of toolResults(model)) {
+        expect(result.is_error).toBe(true);
+        expect(JSON.stringify(result.content)).toMatch(/Write the plan at plans\/active\/plan\.md/);
+      }
+    }
+  }, 180_000);
 
   it('refuses the calls when an enabled extension failed to load, even with the plan in place', async () => {
     const env = await setup();

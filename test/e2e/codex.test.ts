@@ -29,9 +29,11 @@ async function setup(alsoShipped: string[] = []) {
   const { project, hermesHome } = guardedProject(alsoShipped);
   const home = tree();
   const codexHome = tree();
+  // The hook carries the Hermes home it is installed with (docs/command-hooks.md).
   const installed = await runBin(['hook', 'install', 'codex'], {
     CODEX_HOME: codexHome,
     HOME: home,
+    HERMES_HOME: hermesHome,
   });
   expect(installed.code, installed.stderr).toBe(0);
   return { project, hermesHome, home, codexHome };

@@ -102,7 +102,7 @@ describe.runIf(built && (missing === undefined || process.env.CI))(
       expect(imported.stdout.trim().startsWith(`${join(folder as string, 'venv')}/`)).toBe(true);
     });
 
-    it("calls through the bridge of the project's own install (node_modules/.bin), with no hermes on the PATH", async () => {
+    it("calls through the bridge of the project's own install (node_modules/.bin) when the host names it, with no hermes on the PATH", async () => {
       expect(installed.code, installed.stderr).toBe(0);
       const home = tree({
         'extensions/guard.ts': tsExtension(
@@ -114,10 +114,13 @@ describe.runIf(built && (missing === undefined || process.env.CI))(
       const project = tree({ '.git/HEAD': '' });
       mkdirSync(join(project, 'node_modules/.bin'), { recursive: true });
       symlinkSync(bin, join(project, 'node_modules/.bin/hermes-extensions'));
+      // The client never picks a working folder's install by itself (a clone's would run): the
+      // host names the one it trusts.
       const script = [
-        'import json, sys',
+        'import json, os, sys',
         'from hermes_extensions_client import HermesExtensions',
-        'with HermesExtensions(cwd=sys.argv[1]) as hooks, hooks.turn(session_id="py") as turn:',
+        'command = [os.path.join(sys.argv[1], "node_modules/.bin/hermes-extensions"), "extensions", "serve", "--stdio"]',
+        'with HermesExtensions(command=command, cwd=sys.argv[1]) as hooks, hooks.turn(session_id="py") as turn:',
         '    print(json.dumps(turn.intercept_tool_call("write", {"path": "src/a.py"})))',
       ].join('\n');
       const run = await runProcess(python, ['-c', script, project], {

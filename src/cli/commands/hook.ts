@@ -81,11 +81,12 @@ export async function hookInstallCommand(
     replaceHermesPlugin(io);
   }
   const bin = join(PACKAGE_ROOT, 'bin', 'hermes.js');
-  // The agent's settings only: $HERMES_HOME is not needed here. Either form fails closed when
-  // hermes cannot run (src/host/command-hook/hook-wrapper.ts).
+  // The agent's settings only: $HERMES_HOME is not read or made here, only named: the user form
+  // carries it, absolute, so that the environment a project gives the agent cannot move it. Either
+  // form fails closed when hermes cannot run (src/host/command-hook/hook-wrapper.ts).
   const command = shared
     ? agent.projectCommand
-    : wrappedHookCommand(agent.name, [process.execPath, bin, 'hook', agent.name]);
+    : wrappedHookCommand(agent.name, [process.execPath, bin, 'hook', agent.name], hermesHome());
   const { installableEvents, installedAgentVersion } = await import(
     '../../host/command-hook/agent-version.js'
   );
@@ -110,6 +111,13 @@ export async function hookInstallCommand(
   // The agent runs every file's hooks: the same hook in two of them runs twice on every event.
   for (const other of inspectInstalledHooks(agent, project)) {
     if (other.file === file) continue;
+    if (shared && other.scope === 'user') {
+      // Yours is the guard to rely on: a project's settings are the project's (docs/trust.md).
+      io.out(
+        `${other.file} runs the hermes hook too, so ${agent.title} would run it twice; keep that one, yours (a project's settings are the project's to change): leave both, or take this one out with ${hermesCommand()} hook uninstall ${agent.name} --project --cwd ${project}`,
+      );
+      continue;
+    }
     const flag = other.scope === 'user' ? '' : ` --${other.scope} --cwd ${project}`;
     io.out(
       `${other.file} runs the hermes hook too, so ${agent.title} would run it twice; remove one: ${hermesCommand()} hook uninstall ${agent.name}${flag}`,

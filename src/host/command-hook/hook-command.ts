@@ -6,6 +6,12 @@ import { unwrapHookCommand } from './hook-wrapper.js';
 export interface HookForm {
   project: boolean;
   failsClosed: boolean;
+  /**
+   * It is the current wrapped program (hook-wrapper.ts): it unsets what would let the agent's
+   * environment weaken a guard, and the user form carries the user's `$HERMES_HOME`. False for
+   * every command an earlier version wrote.
+   */
+  pinned: boolean;
   /** hermes' command line; none for a project command (it depends on the project). */
   argv: string[];
 }
@@ -24,19 +30,20 @@ export function isHermesHookCommand(command: string, agent: CommandHookAgent): b
 
 export function hookForm(command: string, agent: CommandHookAgent): HookForm | undefined {
   if (agent.legacyProjectCommands.includes(command.trim()))
-    return { project: true, failsClosed: false, argv: [] };
+    return { project: true, failsClosed: false, pinned: false, argv: [] };
   const wrapped = unwrapHookCommand(command);
   if (wrapped !== undefined) {
     if (wrapped.agent !== agent.name) return undefined;
-    if (wrapped.argv.length === 0) return { project: true, failsClosed: true, argv: [] };
+    const { pinned } = wrapped;
+    if (wrapped.argv.length === 0) return { project: true, failsClosed: true, pinned, argv: [] };
     return runsHermesHook(wrapped.argv, agent)
-      ? { project: false, failsClosed: true, argv: wrapped.argv }
+      ? { project: false, failsClosed: true, pinned, argv: wrapped.argv }
       : undefined;
   }
   const tokens = parse(command);
   if (tokens.some((token) => typeof token !== 'string')) return undefined;
   return runsHermesHook(tokens as string[], agent)
-    ? { project: false, failsClosed: false, argv: tokens as string[] }
+    ? { project: false, failsClosed: false, pinned: false, argv: tokens as string[] }
     : undefined;
 }
 

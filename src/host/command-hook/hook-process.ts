@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import { hermesCommand } from '../../command-name.js';
 import type { Logger } from '../../log/logger.js';
 import { chainsDeadline, hookDeadlineMs } from '../hook-deadline.js';
@@ -79,8 +80,11 @@ export async function answerHookProcess(
   const { answer, late } = await answerInTime(
     agent,
     read,
-    (input, deadline) => {
+    async (input, deadline) => {
       eventName = engineEventName(agent, input);
+      const relative = relativeHomeProblem(agent);
+      if (relative !== undefined)
+        return render(agent, eventName, failed(agent, eventName, relative));
       return runCommandHook(agent, input, { logger: io.logger, deadline });
     },
     deadlineMs,
@@ -90,6 +94,19 @@ export async function answerHookProcess(
   print(answer);
   if (late) io.exit(answer.exitCode);
   return answer.exitCode;
+}
+
+/**
+ * Why a relative `$HERMES_HOME` is refused, if it is one: the agents run a hook in the event's
+ * folder, the project's, so the home it names — extensions, config, trust store — would be one the
+ * project ships (a project's settings can set the variable: Claude Code passes their `env` to its
+ * hooks). `~` and `~/…` are the user's. The installed user form carries an absolute one.
+ */
+function relativeHomeProblem(agent: CommandHookAgent): string | undefined {
+  const home = process.env.HERMES_HOME;
+  if (home === undefined || home === '~' || home.startsWith('~/') || isAbsolute(home))
+    return undefined;
+  return `HERMES_HOME ${JSON.stringify(home)} is not an absolute path, and would be read in the folder the agent runs the hook in (the project's): set HERMES_HOME to an absolute path, or leave it unset for ~/.hermes, then run \`${hermesCommand()} hook install ${agent.name}\` again`;
 }
 
 /**

@@ -43,6 +43,15 @@ import { HERMES_AGENT_FALLBACK, HERMES_AGENT_PASSED } from './agents/hermes-agen
  * Without `argv` it runs the project's own `node_modules/.bin/hermes` (the project form, no path
  * of this machine); with it, that command (the user form: this Node and this package by path).
  * A path or message with a character that JSON would need escaped has it replaced by `?`.
+ *
+ * The environment the agent gives its hook is partly the project's: Claude Code passes the `env`
+ * of a project's `.claude/settings.json` to every hook process. So the program first unsets what
+ * would let that environment weaken a guard or run the project's code inside hermes (UNSET), and
+ * the user form carries the user's `$HERMES_HOME`, absolute, as its first word after the `"`
+ * (`HERMES_HOME=/…`, which it exports): a project cannot move the user's extensions, config and
+ * trust store somewhere of its own. The project form carries no home (it is committed, and names
+ * no path of this machine); it guards no further than the project that committed it is trusted
+ * (docs/trust.md).
  */
 
 /** The program's `$0`: it names the wrapper in the shell's own error messages. */
@@ -71,14 +80,36 @@ const BLOCK_PROMPT = shJson({
 const TELL = shJson({ systemMessage: `Hermes: ${REASON}` });
 
 /**
- * The program, up to the line that prints the fallback answer (`answers`, the agent's own). `$1`
- * the agent, `$2` a `"`, then hermes' argv (none: the project's own). `$s` is hermes' exit code,
- * `$m` what went wrong, `$k` the start of `"hook_event_name":"`, `$n` the event without spaces.
+ * What the program unsets before anything runs: `HERMES_TRUST_PROJECT` trusts the project for
+ * the run (its code would load, and its config could switch the user's guards off); `NODE_OPTIONS`
+ * (`--require`, `--import`) and `NODE_PATH` load modules of the project's choosing into hermes'
+ * own Node. The other `HERMES_*` variables cannot weaken a guard: `HERMES_HOOK_DEADLINE_MS` is
+ * held below the agents' hook timeout (hook-deadline.ts), the daemon's own variables only say
+ * where and how long it serves (a socket folder must be this user's alone: daemon-dir.ts), and
+ * `HERMES_HOME` is the home the user form carries.
  */
-const program = (answers: string, passed?: string) =>
+export const UNSET = ['HERMES_TRUST_PROJECT', 'NODE_OPTIONS', 'NODE_PATH'];
+
+/** The word of the user form that carries `$HERMES_HOME`: `HERMES_HOME=` and an absolute path. */
+const HOME_WORD = 'HERMES_HOME=';
+
+/**
+ * The program, up to the line that prints the fallback answer (`answers`, the agent's own). `$1`
+ * the agent, `$2` a `"`, then (the user form) `HERMES_HOME=<home>` and hermes' argv, or nothing
+ * (the project form: the project's own). `$s` is hermes' exit code, `$m` what went wrong, `$k`
+ * the start of `"hook_event_name":"`, `$n` the event without spaces. `pinned` false: the program
+ * of earlier versions, which read the home and trust from the agent's environment as they came.
+ */
+const program = (answers: string, passed?: string, pinned = true) =>
   [
     'a=$1 q=$2',
     'shift 2',
+    ...(pinned
+      ? [
+          `unset ${UNSET.join(' ')}`,
+          `case $1 in ${HOME_WORD}/*) HERMES_HOME=\${1#${HOME_WORD}}; export HERMES_HOME; shift;; esac`,
+        ]
+      : []),
     'p=',
     // The project form: Claude Code names the project's root; Codex runs the hook in the session's
     // folder, below the repository's root, or outside a repository in the folder it read .codex/ in.
@@ -112,30 +143,32 @@ const program = (answers: string, passed?: string) =>
     'exit 0',
   ].join('; ');
 
-/** Claude Code's and Codex's program: its text is how installed commands are recognised. */
-const PROGRAM = program(
-  `case $n in *"$k"PreToolUse"$q"*) printf %s ${DENY};; *"$k"UserPromptSubmit"$q"*) printf %s ${BLOCK_PROMPT};; *"$k"*) printf %s ${TELL};; *) printf %s ${DENY};; esac`,
-);
+/** Claude Code's and Codex's fallback answers. */
+const CLAUDE_FALLBACK = `case $n in *"$k"PreToolUse"$q"*) printf %s ${DENY};; *"$k"UserPromptSubmit"$q"*) printf %s ${BLOCK_PROMPT};; *"$k"*) printf %s ${TELL};; *) printf %s ${DENY};; esac`;
 
 /**
  * Agents whose fallback answers are not Claude Code's: the same program, with the last line
  * printing the answer in the agent's own wire (agents/cursor-fallback.ts,
  * agents/antigravity-fallback.ts). Claude Code's answer would fail open there.
  */
-const VARIANTS: Readonly<Record<string, string>> = {
-  cursor: program(CURSOR_FALLBACK),
-  antigravity: program(ANTIGRAVITY_FALLBACK),
-  'hermes-agent': program(HERMES_AGENT_FALLBACK, HERMES_AGENT_PASSED),
+const FALLBACKS: Readonly<Record<string, [string, string?]>> = {
+  cursor: [CURSOR_FALLBACK],
+  antigravity: [ANTIGRAVITY_FALLBACK],
+  'hermes-agent': [HERMES_AGENT_FALLBACK, HERMES_AGENT_PASSED],
 };
 
-for (const text of [PROGRAM, ...Object.values(VARIANTS)]) {
-  if (/['\\]/.test(text))
-    throw new Error('hook-wrapper: the program must hold no quote or backslash');
+/** The program the command of `agent` runs (`pinned` false: the one of earlier versions). */
+function programOf(agent: string, pinned = true): string {
+  const [answers, passed] = Object.hasOwn(FALLBACKS, agent)
+    ? (FALLBACKS[agent] as [string, string?])
+    : [CLAUDE_FALLBACK];
+  return program(answers, passed, pinned);
 }
 
-/** The program the command of `agent` runs. */
-const programOf = (agent: string): string =>
-  Object.hasOwn(VARIANTS, agent) ? (VARIANTS[agent] as string) : PROGRAM;
+for (const agent of ['claude-code', ...Object.keys(FALLBACKS)]) {
+  if (/['\\]/.test(programOf(agent)))
+    throw new Error('hook-wrapper: the program must hold no quote or backslash');
+}
 
 /** A word for the command line, single-quoted when it needs quoting (`'` as `'\''`). */
 function word(text: string): string {
@@ -144,26 +177,52 @@ function word(text: string): string {
 
 /**
  * The hook command for `agent` that fails closed when hermes cannot run: `argv` is hermes'
- * command line (the user form), none the project's own `node_modules/.bin/hermes` (the project
- * form).
+ * command line and `home` the user's `$HERMES_HOME`, absolute (the user form); neither for the
+ * project's own `node_modules/.bin/hermes` (the project form).
  */
-export function wrappedHookCommand(agent: string, argv: readonly string[] = []): string {
+export function wrappedHookCommand(
+  agent: string,
+  argv: readonly string[] = [],
+  home?: string,
+): string {
   const text = programOf(agent);
-  return ['/bin/sh', '-c', `'${text}'`, NAME, word(agent), `'"'`, ...argv.map(word)].join(' ');
+  const pin = home === undefined ? [] : [word(`${HOME_WORD}${home}`)];
+  return ['/bin/sh', '-c', `'${text}'`, NAME, word(agent), `'"'`, ...pin, ...argv.map(word)].join(
+    ' ',
+  );
+}
+
+/** What a wrapped hook command runs. */
+export interface UnwrappedHook {
+  agent: string;
+  /** hermes' command line; empty: the project form. */
+  argv: string[];
+  /** The `$HERMES_HOME` the command carries (the user form as install writes it). */
+  home?: string;
+  /**
+   * The current program, which unsets UNSET and exports the home it carries; false for an
+   * earlier version's, which took both from whatever environment the agent gave it.
+   */
+  pinned: boolean;
 }
 
 /**
- * What a command `wrappedHookCommand` wrote runs: the agent and hermes' argv (empty: the
- * project form). Undefined for any other command, this program's earlier versions included,
- * which a new program should list here so that install and uninstall still know them.
+ * What a command `wrappedHookCommand` wrote runs. Undefined for any other command. The program
+ * of earlier versions is known too (`pinned` false), so that install and uninstall still replace
+ * and remove it; a new program keeps this one known the same way.
  */
-export function unwrapHookCommand(command: string): { agent: string; argv: string[] } | undefined {
+export function unwrapHookCommand(command: string): UnwrappedHook | undefined {
   const words = parse(command);
   if (words.some((w) => typeof w !== 'string')) return undefined;
-  const [shell, flag, text, name, agent, quote, ...argv] = words as string[];
+  const [shell, flag, text, name, agent, quote, ...rest] = words as string[];
   if (shell !== '/bin/sh' || flag !== '-c' || name !== NAME) return undefined;
-  if (agent === undefined || quote !== '"' || text !== programOf(agent)) return undefined;
-  return { agent, argv };
+  if (agent === undefined || quote !== '"') return undefined;
+  if (text === programOf(agent, false)) return { agent, argv: rest, pinned: false };
+  if (text !== programOf(agent)) return undefined;
+  const [first, ...argv] = rest;
+  if (first?.startsWith(`${HOME_WORD}/`))
+    return { agent, argv, home: first.slice(HOME_WORD.length), pinned: true };
+  return { agent, argv: rest, pinned: true };
 }
 
 /**

@@ -25,6 +25,11 @@ export interface InstalledHook {
    */
   failsClosed: boolean;
   /**
+   * It unsets what would let the agent's environment weaken a guard and (the user form) carries
+   * the user's `$HERMES_HOME` (hook-wrapper.ts); false for what earlier versions wrote.
+   */
+  pinned: boolean;
+  /**
    * What it runs: the project's `node_modules/.bin/hermes hook <agent>` for a project command
    * (unknown without a project: empty), else its command line's words.
    */

@@ -20,7 +20,7 @@
 import { existsSync, readFileSync, writeSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { hookDeadlineMs } from '../hook-deadline.js';
 import { daemonDirProblem, ensureDaemonDir } from './daemon-dir.js';
 import {
@@ -112,6 +112,13 @@ async function attempt(
   fallback: FallbackOf,
 ): Promise<ClientOutcome> {
   if (typeof process.getuid !== 'function') return fallback('no Unix sockets here');
+  // Relative, they would be read in the hook's folder, the project's (hook-process.ts refuses
+  // such a home in-process; a socket folder there is left to no daemon).
+  for (const name of ['HERMES_HOME', 'HERMES_DAEMON_DIR']) {
+    const value = process.env[name];
+    if (value !== undefined && !isAbsolute(value) && value !== '~' && !value.startsWith('~/'))
+      return fallback(`${name} is not an absolute path`);
+  }
   const dir = daemonDir();
   // Made as the daemon makes it: the start lock lives in it (markers.ts).
   if (!existsSync(dir)) ensureDaemonDir(dir);

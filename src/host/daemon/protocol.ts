@@ -13,7 +13,9 @@
  * A daemon serves exactly one `$HERMES_HOME`, one framework version, one Node, one protocol and one
  * set of the environment variables of DAEMON_ENV: all of these go into the socket's name, so a
  * client never reaches a daemon that would answer differently from a hook run in-process — it
- * reaches its own, or none (and then starts it and answers in-process).
+ * reaches its own, or none (and then starts it and answers in-process). A request that reaches a
+ * daemon with other values of those (written by hand: no client sends one) is refused, never
+ * answered with them (`keyedEnvDifferences`).
  *
  * The rest of the hook's environment travels in each request (`env`): the daemon answers from a
  * worker thread whose `process.env` is exactly that environment while the event is answered
@@ -44,6 +46,21 @@ export const DAEMON_ENV = (name: string): boolean =>
   name.startsWith('OTEL_') ||
   name === 'CODEX_HOME' ||
   PROCESS_START_ENV.test(name);
+
+/**
+ * The DAEMON_ENV variables whose values in `request` (a request's `env`) are not the daemon's
+ * own (`own`), set in one and not the other included: those the socket's name was made from. A
+ * hook client reaches only the daemon of its own values; a request that differs was written by
+ * hand, and answering it would serve a daemon's runtimes an environment they were not keyed for
+ * (`HERMES_TRUST_PROJECT=1` would load a project nobody trusted).
+ */
+export function keyedEnvDifferences(
+  own: NodeJS.ProcessEnv,
+  request: Record<string, string>,
+): string[] {
+  const names = new Set([...Object.keys(own), ...Object.keys(request)].filter(DAEMON_ENV));
+  return [...names].filter((name) => own[name] !== request[name]).sort();
+}
 
 /** Read by Node, libuv, ICU or OpenSSL when the process starts (NODE_OPTIONS, TZ, …). */
 const PROCESS_START_ENV = /^(NODE_|UV_|OPENSSL_|SSL_CERT_|LC_)|^(TZ|LANG|LANGUAGE)$/;

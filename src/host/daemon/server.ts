@@ -23,6 +23,7 @@ import {
   type DaemonStatus,
   daemonDir,
   daemonSocketPath,
+  keyedEnvDifferences,
 } from './protocol.js';
 import {
   inOrder,
@@ -191,15 +192,27 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
         ...printed(render(agent, undefined, failed(agent, undefined, why))),
       };
     }
-    const env = request.env;
+    const asked = request.env;
     const cwd = typeof request.cwd === 'string' ? request.cwd : undefined;
     const judged = judgedIn(request.stdin, cwd);
+    const differ = keyedEnvDifferences(env, asked);
+    if (differ.length > 0) {
+      const names = differ.join(', ');
+      const why = `this request's ${names} differ${differ.length === 1 ? 's' : ''} from the hook daemon's own, which its socket is named for; a hook client asks only the daemon of its own environment, so the request was not written by one and is refused`;
+      own.warn(
+        `hermes daemon: a ${agent.name} request refused: its ${names} differ from the daemon's`,
+      );
+      return {
+        v: DAEMON_PROTOCOL,
+        ...printed(render(agent, judged.name, failed(agent, judged.name, why))),
+      };
+    }
     const { stdin, session } = judged;
     const deadline =
       typeof request.deadline === 'number' ? request.deadline : Number.POSITIVE_INFINITY;
     return inOrder(queues, session && `${agent.name}\0${session}`, async () => {
       const why = await notToStart(deadline, gone);
-      if (why === undefined) return answerEvent(agent, stdin, judged, env);
+      if (why === undefined) return answerEvent(agent, stdin, judged, asked);
       own.info(`hermes daemon: a ${agent.name} ${judged.name ?? 'event'} not started: ${why}`);
       return undefined;
     });

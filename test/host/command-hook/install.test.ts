@@ -140,7 +140,11 @@ describe.runIf(built)('hermes hook install / uninstall', () => {
       // A hook an earlier install wrote with this machine's paths, bare; install writes it
       // wrapped (hook-wrapper.ts).
       const bare = `"${process.execPath}" "${bin}" hook ${agent.name}`;
-      const machine = wrappedHookCommand(agent.name, [process.execPath, bin, 'hook', agent.name]);
+      const machine = wrappedHookCommand(
+        agent.name,
+        [process.execPath, bin, 'hook', agent.name],
+        join(home, '.hermes'),
+      );
       write(project, {
         [file.slice(project.length + 1)]: JSON.stringify({
           hooks: { Stop: [{ hooks: [{ type: 'command', command: bare }] }] },
@@ -238,7 +242,13 @@ describe.runIf(built)('hermes hook install / uninstall', () => {
     expect(installed.code).toBe(0);
     expect(installed.stdout).toContain(`to ${local}.`);
     expect(new Set(commands(local))).toEqual(
-      new Set([wrappedHookCommand('claude-code', [process.execPath, bin, 'hook', 'claude-code'])]),
+      new Set([
+        wrappedHookCommand(
+          'claude-code',
+          [process.execPath, bin, 'hook', 'claude-code'],
+          join(home, '.hermes'),
+        ),
+      ]),
     );
     expect(read(join(project, '.claude/settings.json'))).toBe(userSettings);
 

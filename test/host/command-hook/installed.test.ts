@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { claudeCode, codex } from '../../../src/host/command-hook/agents.js';
+import {
+  COMMAND_HOOK_AGENTS,
+  type CommandHookAgent,
+  claudeCode,
+  codex,
+} from '../../../src/host/command-hook/agents.js';
+import { hookForm } from '../../../src/host/command-hook/hook-command.js';
 import {
   unwrapHookCommand,
   wrappedHookCommand,
@@ -13,6 +19,11 @@ import {
 import { installCommandHooks } from '../../../src/host/command-hook/settings/hooks-json-install.js';
 import { uninstallCommandHooks } from '../../../src/host/command-hook/settings/hooks-json-uninstall.js';
 import { tree, write } from '../../support/fixtures.js';
+
+/** The project and user commands of the version before the pinned environment, per agent. */
+const UNPINNED = JSON.parse(
+  readFileSync(new URL('./unpinned-commands.json', import.meta.url), 'utf8'),
+) as Record<string, { project: string; user: string }>;
 
 describe('isHermesHookCommand', () => {
   it('knows this package’s hook for an agent, however it is launched', () => {
@@ -94,9 +105,46 @@ describe('isHermesHookCommand and the commands that fail closed', () => {
 
   it('unwraps what it wrapped, quoting included', () => {
     const argv = ['/usr/bin/node', "/it's here/$HOME/bin/hermes.js", 'hook', 'codex'];
-    expect(unwrapHookCommand(wrappedHookCommand('codex', argv))).toEqual({ agent: 'codex', argv });
-    expect(unwrapHookCommand(codex.projectCommand)).toEqual({ agent: 'codex', argv: [] });
+    const home = "/home/o'neil/my hermes";
+    expect(unwrapHookCommand(wrappedHookCommand('codex', argv, home))).toEqual({
+      agent: 'codex',
+      argv,
+      home,
+      pinned: true,
+    });
+    expect(unwrapHookCommand(wrappedHookCommand('codex', argv))).toEqual({
+      agent: 'codex',
+      argv,
+      pinned: true,
+    });
+    expect(unwrapHookCommand(codex.projectCommand)).toEqual({
+      agent: 'codex',
+      argv: [],
+      pinned: true,
+    });
     expect(unwrapHookCommand(bareProject.codex)).toBeUndefined();
+  });
+
+  it('still knows the commands of the version before the pinned environment, for every agent', () => {
+    // As that version wrote them, byte for byte: install replaces them, uninstall removes them.
+    for (const [name, earlier] of Object.entries(UNPINNED)) {
+      const agent = COMMAND_HOOK_AGENTS[name] as CommandHookAgent;
+      expect(hookForm(earlier.project, agent)).toEqual({
+        project: true,
+        failsClosed: true,
+        pinned: false,
+        argv: [],
+      });
+      expect(hookForm(earlier.user, agent)).toEqual({
+        project: false,
+        failsClosed: true,
+        pinned: false,
+        argv: ['/usr/bin/node', '/opt/hermes-extensions/bin/hermes.js', 'hook', name],
+      });
+      expect(hookForm(agent.projectCommand, agent)).toMatchObject({ project: true, pinned: true });
+      for (const other of Object.values(COMMAND_HOOK_AGENTS))
+        if (other !== agent) expect(hookForm(earlier.user, other)).toBeUndefined();
+    }
   });
 });
 

@@ -13,15 +13,35 @@ import { failingHookMeans, hookStartProblem } from './hook-start.js';
  * them all through (both agents run a call whose hook failed). No hook installed, no check.
  */
 export function agentHookChecks(projectRoot: string, llmExtensions: string[]): Check[] {
-  return Object.values(COMMAND_HOOK_AGENTS).flatMap((agent) =>
-    inspectInstalledHooks(agent, projectRoot).flatMap((hook): Check[] => {
+  return Object.values(COMMAND_HOOK_AGENTS).flatMap((agent) => {
+    const hooks = inspectInstalledHooks(agent, projectRoot);
+    const checks = hooks.flatMap((hook): Check[] => {
       const checks = [installedHookCheck(agent, hook, projectRoot)];
       if (hook.missing.length === 0 && llmExtensions.length > 0) {
         checks.push(hookModeLlmCheck(agent, hook.file, llmExtensions));
       }
       return checks;
-    }),
-  );
+    });
+    if (hooks.length > 0 && hooks.every((hook) => hook.project))
+      checks.push(onlyProjectHook(agent, hooks));
+    return checks;
+  });
+}
+
+/**
+ * The project form is the project's: a cloned repository commits whatever command it likes in
+ * its settings (this one, another, none), so it guards no further than the project is trusted.
+ * The guard the user relies on is the hook in their own settings, which the agent runs beside
+ * any project's (docs/trust.md).
+ */
+function onlyProjectHook(agent: CommandHookAgent, hooks: InstalledHook[]): Check {
+  const files = [...new Set(hooks.map((hook) => hook.file))].join(', ');
+  return {
+    level: 'warning',
+    subject: `${agent.title} hook`,
+    message: `only the project's hook is installed (${files}): a cloned repository controls that command (it could commit any other, or none), so it guards no further than you trust the project; the hook to rely on is the one in your own settings, which ${agent.title} runs beside the project's`,
+    fix: `${hermesCommand()} hook install ${agent.name}`,
+  };
 }
 
 /** Whether an installed hook runs, fails closed when it cannot, and runs for every event it should. */
@@ -48,8 +68,9 @@ function installedHookCheck(
       fix,
     };
   }
-  const start = hookStartProblem(agent, hook);
-  if (start !== undefined) return { level: 'error', subject, ...start };
+  const start = hookStartProblem(agent, hook, projectRoot);
+  if (start !== undefined && 'problem' in start)
+    return { level: 'error', subject, ...start.problem };
   const absent = agent.installEvents.filter((event) => !hook.events.includes(event));
   const notRegistered: Check = {
     level: 'warning',
@@ -71,6 +92,14 @@ function installedHookCheck(
       fix,
     };
   }
+  if (!hook.project && !hook.pinned) {
+    return {
+      level: 'warning',
+      subject,
+      message: `its command was installed by an earlier version: it takes $HERMES_HOME and HERMES_TRUST_PROJECT from the environment ${agent.title} gives it, which a project's settings can set (moving your extensions to the project's, or trusting it); the current command carries your $HERMES_HOME and unsets them`,
+      fix,
+    };
+  }
   if (absent.length > 0) return notRegistered;
   const unapproved = agent.unapprovedEvents?.(hook.command, hook.events) ?? [];
   if (unapproved.length > 0) {
@@ -81,10 +110,11 @@ function installedHookCheck(
       fix: `run ${agent.name === 'hermes-agent' ? 'hermes' : agent.title} in a terminal once and allow the hermes hooks (or once with --accept-hooks)`,
     };
   }
+  const note = start === undefined ? '' : `: ${start.note}`;
   return {
     level: 'ok',
     subject,
-    message: `runs the hermes hook for ${hook.events.join(', ')}`,
+    message: `runs the hermes hook for ${hook.events.join(', ')}${note}`,
   };
 }
 
