@@ -33,6 +33,16 @@ export {
   projectEntryNames,
   resolveProjectPath,
 } from './project-paths.js';
+export {
+  type GroundRefusal,
+  judgeGround,
+  type ProtectedGround,
+  type ProtectedHit,
+  type ProtectedPlace,
+  protectedGround,
+  protectedHermesCommand,
+  protectedHit,
+} from './protected/index.js';
 export { mapStrings } from './result-strings.js';
 export {
   resetSandboxAvailability,
@@ -72,6 +82,7 @@ export {
   type Unwrapped,
   unwrapCommand,
 } from './shell/index.js';
+export { normalizeToolName, READER_TOOL_NAMES, WRITER_TOOL_NAMES } from './tool-names.js';
 export {
   extractToolPaths,
   patchPaths,
