@@ -60,10 +60,11 @@ export function protectedGround(
     place(join(configHome, 'opencode', 'plugins'), "OpenCode's user plugins"),
     place(join(home, '.gemini', 'config', 'plugins'), "Antigravity's user hook plugins"),
   ];
-  if (env.HERMES_HOME === undefined || env.HERMES_HOME === '') {
-    // The Hermes agent keeps its hook config in its own home, which is ~/.hermes unless moved.
-    places.push(place(join(home, '.hermes'), "the Hermes agent's hook config"));
-  }
+  // The default home, whatever HERMES_HOME says now: the Hermes agent keeps its hook config
+  // there, and a user who points HERMES_HOME elsewhere for a while comes back to it.
+  places.push(
+    place(join(home, '.hermes'), "the default HERMES_HOME and the Hermes agent's hook config"),
+  );
   return { root: project, places };
 }
 
