@@ -104,6 +104,7 @@ const COMMANDS = [
   "node -e \"require('fs').writeFileSync(process.env.HOME+'/.claude/settings.json','{}')\"",
   'cd plans && cp ../x ../.claude/settings.json',
   'mv .claude .claude-old',
+  'cd .hermes || true; echo x > config.yaml',
 ];
 
 const ALLOWED: Array<[string, Record<string, unknown>]> = [
@@ -115,6 +116,7 @@ const ALLOWED: Array<[string, Record<string, unknown>]> = [
   ['Bash', { command: 'hermes extensions doctor' }],
   ['Bash', { command: 'npm test' }],
   ['Bash', { command: 'echo x > plans/notes.md' }],
+  ['Bash', { command: 'cd plans || true; echo x > a.md' }],
   ['Write', { file_path: 'src/a.ts', content: 'export const a = 2;\n' }],
   ['Write', { file_path: 'package.json', content: '{"name":"p","hermes":{}}\n' }],
   ['Write', { file_path: 'plans/notes.md', content: 'edit .hermes/config.yaml later\n' }],

@@ -65,18 +65,18 @@ function judgeShell(
     const analysis = analyzeShell(run, { root: ground.root, cwd: invocation.cwd });
     if (analysis.kind === 'opaque') {
       // What the command writes cannot be listed: it may not name protected ground at all.
-      const line = typeof run === 'string' ? run : run.join(' ');
-      const hit = mentionedGround(ground, line, invocation.cwd);
+      const hit = mentionedGround(ground, lineOf(run), invocation.cwd);
       if (hit !== undefined) return refusal(`the command names ${hit.given}`, hit);
       continue;
     }
     for (const write of analysis.writes) {
       if (write.cwd === undefined && !isAbsolute(write.path)) {
-        return {
-          what: `the command writes ${write.path} from a folder that cannot be known (after a \`cd\` the analysis cannot follow)`,
-          decides:
-            'where it lands, which may be protected ground; give the path from the project root',
-        };
+        // After a \`cd\` that may have failed, the folder is one the line names or the one it
+        // started in: the line's words decide.
+        const hit = mentionedGround(ground, lineOf(run), invocation.cwd);
+        if (hit !== undefined)
+          return refusal(`the command writes ${write.path} in ${hit.given}`, hit);
+        continue;
       }
       const hit = protectedHit(ground, write.path, write.cwd);
       if (hit !== undefined) return refusal(`the command writes ${hit.given}`, hit);
@@ -87,4 +87,8 @@ function judgeShell(
 
 function refusal(what: string, hit: ProtectedHit): GroundRefusal {
   return { what, decides: hit.what };
+}
+
+function lineOf(run: string | readonly string[]): string {
+  return typeof run === 'string' ? run : run.join(' ');
 }
