@@ -10,6 +10,8 @@ import { type PathBase, resolveProjectPath } from '../project-paths.js';
 export interface ProtectedGround {
   /** The project root (absolute). */
   readonly root: string;
+  /** `$HERMES_HOME` (absolute): the sandbox keeps its settings in it. */
+  readonly hermesHome: string;
   /** Each protected file or folder, absolute, with what it decides. */
   readonly places: readonly ProtectedPlace[];
 }
@@ -65,7 +67,7 @@ export function protectedGround(
   places.push(
     place(join(home, '.hermes'), "the default HERMES_HOME and the Hermes agent's hook config"),
   );
-  return { root: project, places };
+  return { root: project, hermesHome, places };
 }
 
 /** The agents' project-level hook settings. */

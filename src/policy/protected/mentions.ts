@@ -18,6 +18,9 @@ const NAMES: ReadonlyArray<readonly [RegExp, string]> = [
 ];
 const VARIABLES = /\b(?:HERMES_HOME|CODEX_HOME|XDG_CONFIG_HOME)\b/;
 
+/** A sandbox settings file's name (sandbox/settings.ts): by the digest of its content. */
+const SANDBOX_SETTINGS = /^srt-[0-9a-f]{32}\.json$/;
+
 /** Words end at white space, quotes, the shell's operators and the punctuation of code. */
 const SEPARATORS = /[\s'"`;|&()<>{}[\],=:+\\]+/;
 /** Variables a word may start with, as the shell (or a program's own expansion) would read them. */
@@ -39,8 +42,12 @@ export function mentionedGround(
   if (variable !== null) {
     return { given: `$${variable[0]}`, what: 'a variable that names protected ground' };
   }
+  const settings = `${ground.hermesHome}/sandbox/`;
   for (const word of text.split(SEPARATORS)) {
     if (word === '') continue;
+    // The settings of the framework's own sandbox (a wrapper the agent sends back as it was
+    // made): the command reads them, and the sandbox keeps them read-only.
+    if (word.startsWith(settings) && SANDBOX_SETTINGS.test(word.slice(settings.length))) continue;
     const named = NAMES.find(([pattern]) => pattern.test(word));
     if (named !== undefined) return { given: word, what: named[1] };
     if (!mayBePath(word)) continue;
