@@ -174,14 +174,18 @@ export class Turn implements TurnContext {
     if (offered !== undefined && !offered.names.has(call.toolName)) {
       return this.#reportedRefusal(notOffered(call, offered), call);
     }
+    // Read now: a host call's deadline is in place only while this method runs (`runHook`).
+    const deadlines = this.#chains.deadlines;
     const ground = this.#chains.ground?.refusal(call);
     if (ground instanceof Promise) {
       return ground.then((refused) =>
-        refused === undefined ? this.#intercepted(call) : this.#reportedRefusal(refused, call),
+        refused === undefined
+          ? this.#intercepted(call, deadlines)
+          : this.#reportedRefusal(refused, call),
       );
     }
     if (ground !== undefined) return this.#reportedRefusal(ground, call);
-    return this.#intercepted(call);
+    return this.#intercepted(call, deadlines);
   }
 
   /** A refusal the framework decided itself, reported as a decision when anyone observes them. */
@@ -195,7 +199,10 @@ export class Turn implements TurnContext {
   }
 
   /** The handlers' chain for a call the framework's own rules let through. */
-  #intercepted(call: ToolCallInput): MaybePromise<ChainOutcome<Record<string, unknown>>> {
+  #intercepted(
+    call: ToolCallInput,
+    deadlines: ChainDeadlines | undefined,
+  ): MaybePromise<ChainOutcome<Record<string, unknown>>> {
     const handlers = this.#handlers.forTool(call.toolName);
     // The hot case of a host with no tool guard: answer before any chain machinery (a plain
     // pass is no decision to report).
@@ -210,7 +217,7 @@ export class Turn implements TurnContext {
       seen,
       this,
       chains.onTrace,
-      chains.deadlines?.limit('intercept_tool_call'),
+      deadlines?.limit('intercept_tool_call'),
     );
     const outcome =
       shown === undefined
