@@ -7,37 +7,47 @@ type Args = Record<string, unknown>;
 type Judge = typeof import('../policy/protected/judge.js');
 type Refused = ChainOutcome<Args>;
 
+/** The judge, once imported: shared by every runtime of the process. */
+let loadedJudge: Judge | undefined;
+let judgeLoading: Promise<Judge> | undefined;
+
+/**
+ * Imports the rule's judge, once per process. The runtime's builders wait for it before they
+ * hand a runtime out (assemble.ts), so a chain that is synchronous stays so from the first call;
+ * a load that fails is met by every call that needs the judge, which is refused.
+ */
+export function loadGroundJudge(): Promise<Judge> {
+  judgeLoading ??= import('../policy/protected/judge.js').then((judge) => {
+    loadedJudge = judge;
+    return judge;
+  });
+  return judgeLoading;
+}
+
 /**
  * The framework's own rule on every tool call, before any handler (docs/trust.md, Protected
  * ground): an agent may not change what decides its guards — the project's hermes config, the
  * agents' hook settings, `$HERMES_HOME` — nor run the commands that do. Every host runs tool
  * calls through `Turn.interceptToolCall`, so every host enforces it; no config turns it off.
  *
- * The judge reads shell commands with the shell parser, which a host that embeds the runtime
- * should not pay for at load: it is imported when the rule is made and used once there. A tool
- * known to only read is decided without it; a call that comes before it has loaded waits for it.
+ * The judge reads shell commands with the shell parser, which the root entry does not load
+ * (a host that embeds the runtime pays for it when a runtime is built, not at import). A tool
+ * known to only read is decided without it.
  */
 export class GroundRule {
   readonly #ground: ProtectedGround;
-  #judge: Judge | undefined;
-  readonly #loading: Promise<Judge>;
 
   constructor(projectRoot: string) {
     this.#ground = protectedGround(projectRoot);
-    this.#loading = import('../policy/protected/judge.js').then((judge) => {
-      this.#judge = judge;
-      return judge;
-    });
-    // A load that fails is met by the first call that needs the judge (it refuses).
-    this.#loading.catch(() => undefined);
+    // Started here too, for a runtime made without the builders.
+    loadGroundJudge().catch(() => undefined);
   }
 
   /** The refusal of a call that would change protected ground; undefined when it may go on. */
   refusal(call: ToolCallInput): Refused | undefined | Promise<Refused | undefined> {
     if (groundKindOf(call.toolName) === 'reader') return undefined;
-    const judge = this.#judge;
-    if (judge !== undefined) return this.#judged(judge, call);
-    return this.#loading.then(
+    if (loadedJudge !== undefined) return this.#judged(loadedJudge, call);
+    return loadGroundJudge().then(
       (loaded) => this.#judged(loaded, call),
       (error: unknown) =>
         refused(call, `the protected-ground rule could not be loaded: ${String(error)}`),
