@@ -29,6 +29,13 @@ describe('hermes-extensions/policy', () => {
       'modelCallBudget',
       'toolCallBudget',
       'mapStrings',
+      'judgeGround',
+      'protectedGround',
+      'protectedHermesCommand',
+      'protectedHit',
+      'normalizeToolName',
+      'READER_TOOL_NAMES',
+      'WRITER_TOOL_NAMES',
     ]);
     for (const [name, helper] of helpers) {
       if (since01.has(name)) expect(fromRoot.has(name), name).toBe(false);
