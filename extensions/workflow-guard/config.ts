@@ -1,62 +1,11 @@
-import { SHELL_TOOL_NAMES } from 'hermes-extensions/policy';
+import { READER_TOOL_NAMES, SHELL_TOOL_NAMES, WRITER_TOOL_NAMES } from 'hermes-extensions/policy';
 import { z } from 'zod';
 
 /** Tools that write the files they name: judged by every path they would write. */
-export const DEFAULT_BLOCKED_TOOLS = [
-  'write',
-  'edit',
-  'patch',
-  'write_file',
-  'create_file',
-  'edit_file',
-  'apply_patch',
-  'apply_diff',
-  'str_replace_editor',
-  'str_replace_based_edit_tool',
-  'multi_edit',
-  'notebook_edit',
-  'replace',
-  'insert',
-  'delete_file',
-  'move_file',
-  'rename_file',
-  'copy_file',
-  'create_directory',
-];
+export const DEFAULT_BLOCKED_TOOLS = [...WRITER_TOOL_NAMES];
 
 /** Tools that only read or talk: they pass without a plan (`read_only_tools` adds more). */
-export const READ_ONLY_TOOLS = [
-  'read',
-  'read_file',
-  'read_many_files',
-  'view',
-  'view_file',
-  'view_image',
-  'grep',
-  'grep_search',
-  'glob',
-  'ls',
-  'list',
-  'list_files',
-  'list_dir',
-  'list_directory',
-  'find',
-  'find_files',
-  'file_search',
-  'search',
-  'search_files',
-  'codebase_search',
-  'web_fetch',
-  'web_search',
-  'google_web_search',
-  'todo_read',
-  'todo_write',
-  'update_plan',
-  'exit_plan_mode',
-  'ask_user_question',
-  'bash_output',
-  'notebook_read',
-];
+export const READ_ONLY_TOOLS = [...READER_TOOL_NAMES];
 
 /**
  * A module root as given (`src/`, `./packages`), kept as a folder relative to the project root

@@ -75,7 +75,7 @@ describe('workflow-guard without a plan: attacks on the sandbox', () => {
       const before = treeDigest(join(root, 'src'));
       const hermesSandbox = join(process.env.HERMES_HOME as string, 'sandbox');
       const plant = await call(root, {
-        command: `ln -s ../src plans/dir && ln -s ../src/app.ts plans/file && ln -s ../src/new.ts plans/dangling && ln -s ${hermesSandbox} plans/settings && ln -s "$TMPDIR" plans/tmp && echo planted`,
+        command: `${spelledApart(hermesSandbox)} ln -s ../src plans/dir && ln -s ../src/app.ts plans/file && ln -s ../src/new.ts plans/dangling && ln -s "$h" plans/settings && ln -s "$TMPDIR" plans/tmp && echo planted`,
       });
       expect(plant).toMatchObject({ ran: 'sandboxed', stdout: 'planted\n' });
       const settingsFile = readdirSync(hermesSandbox).find((name) => name.endsWith('.json'));
@@ -95,13 +95,15 @@ describe('workflow-guard without a plan: attacks on the sandbox', () => {
         const outcome = await decide(root, args, {}, [], tool);
         expect(outcome, `${tool} ${JSON.stringify(args)}`).toMatchObject({
           blocked: true,
-          blockedBy: 'workflow-guard',
+          // A write through the link into $HERMES_HOME is on protected ground, which the
+          // framework refuses before the guard sees it (docs/trust.md, Protected ground).
+          blockedBy: JSON.stringify(args).includes('plans/settings') ? 'hermes' : 'workflow-guard',
         });
       }
       // Through the sandbox, the links lead to read-only files.
       const through = await call(root, {
         command:
-          'echo x > plans/file; echo x > plans/dangling; touch plans/dir/x.ts; echo "{}" > plans/settings/x.json; true',
+          's=plans/sett; echo x > plans/file; echo x > plans/dangling; touch plans/dir/x.ts; echo "{}" > "$s"ings/x.json; true',
       });
       expect(through.ran).toBe('sandboxed');
       expect(treeDigest(join(root, 'src'))).toBe(before);
@@ -154,7 +156,7 @@ describe('workflow-guard without a plan: attacks on the sandbox', () => {
         filesystem: { denyRead: [], allowWrite: ['/'], denyWrite: [] },
       });
       const tamper = await call(root, {
-        command: `for f in ${hermesSandbox}/*.json; do echo '${wide}' > "$f"; done; rm -rf "$TMPDIR"; ln -s "$PWD/src" "$TMPDIR"; chmod 777 "$TMPDIR"; true`,
+        command: `${spelledApart(hermesSandbox)} for f in "$h"/*.json; do echo '${wide}' > "$f"; done; rm -rf "$TMPDIR"; ln -s "$PWD/src" "$TMPDIR"; chmod 777 "$TMPDIR"; true`,
       });
       expect(tamper.ran).toBe('sandboxed');
       for (const name of readdirSync(hermesSandbox)) {
@@ -271,4 +273,16 @@ function legacyTiocsti(): boolean {
   } catch {
     return true;
   }
+}
+
+/**
+ * `h=<path>;` with the path spelled in pieces (`a=/tmp; b=…; h="$a/$b/sandbox";`): the framework
+ * refuses a command that names protected ground (docs/trust.md, Protected ground) before the
+ * guard sees it, and these attacks are on the sandbox itself, which must hold when the command
+ * builds the name at run time.
+ */
+function spelledApart(path: string): string {
+  const parts = path.split('/').filter((part) => part !== '');
+  const names = parts.map((part, index) => `p${index}=${shellQuote(part)};`).join(' ');
+  return `${names} h="/${parts.map((_, index) => `$p${index}`).join('/')}";`;
 }

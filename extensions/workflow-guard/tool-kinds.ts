@@ -1,10 +1,10 @@
+import { normalizeToolName } from 'hermes-extensions/policy';
 import { READ_ONLY_TOOLS, type WorkflowGuardConfig } from './config.js';
 
 /** How the guard judges a tool: by the files it writes, by its command, as a reader, or not at all. */
 export type ToolKind = 'writer' | 'shell' | 'reader' | 'unknown';
 
-/** Tool names compared without regard to case or separators: `Write_File` is `write-file`. */
-export const normalizeToolName = (name: string) => name.toLowerCase().replace(/[\s_.-]/g, '');
+export { normalizeToolName };
 
 /** The kind of each tool name, by the config's lists (`blocked_tools`, `shell_tools`, readers). */
 export function toolKinds(config: WorkflowGuardConfig): (tool: string) => ToolKind {

@@ -3,8 +3,9 @@
  * (file tools, patches and shell commands), say whether a shell command only reads, and run a
  * shell call in the OS sandbox (docs/policy.md, The OS sandbox), and
  * keep budgets of tool calls and model requests per turn (docs/policy.md, Budgets), and map
- * every string of a tool result (`mapStrings`, for redaction). Apart
- * from the root entry, so a host that embeds the runtime does not load the shell parsers.
+ * every string of a tool result (`mapStrings`, for redaction), and judge a call against protected
+ * ground (docs/trust.md). Apart from the root entry, so importing it does not load the shell
+ * parsers; a runtime loads them when it is built, for its protected-ground rule.
  */
 export {
   type ArgumentText,
@@ -34,6 +35,16 @@ export {
   projectEntryNames,
   resolveProjectPath,
 } from './project-paths.js';
+export {
+  type GroundRefusal,
+  judgeGround,
+  type ProtectedGround,
+  type ProtectedHit,
+  type ProtectedPlace,
+  protectedGround,
+  protectedHermesCommand,
+  protectedHit,
+} from './protected/index.js';
 export { mapStrings } from './result-strings.js';
 export {
   resetSandboxAvailability,
@@ -73,6 +84,7 @@ export {
   type Unwrapped,
   unwrapCommand,
 } from './shell/index.js';
+export { normalizeToolName, READER_TOOL_NAMES, WRITER_TOOL_NAMES } from './tool-names.js';
 export {
   extractToolPaths,
   patchPaths,

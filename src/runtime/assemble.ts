@@ -22,6 +22,7 @@ import {
   followedBy,
   loadFailureGuard,
 } from './load-failures.js';
+import { loadGroundJudge } from './protected-ground.js';
 import { Runtime } from './runtime.js';
 
 export interface AssembleOptions {
@@ -234,6 +235,8 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
       ordered.unshift(loadFailureGuard(failures, logger));
     }
   }
+  // The protected-ground rule's judge, so the runtime's first tool call is judged synchronously.
+  await loadGroundJudge().catch(() => undefined);
   return new Runtime(
     new HandlerIndex(ordered),
     new ObserverIndex(observers),

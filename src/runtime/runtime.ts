@@ -10,6 +10,7 @@ import { OBSERVER_CLOSE_TIMEOUT_MS, runClosers } from './close.js';
 import { RuntimeClosedError, TurnInProgressError } from './errors.js';
 import type { HandlerIndex } from './handler-index.js';
 import type { LoadFailure } from './load-failures.js';
+import { GroundRule } from './protected-ground.js';
 import { ToolCallPaths } from './tool-call-paths.js';
 import { Turn } from './turn.js';
 import { publishTurnState, withdrawTurnState } from './turn-registry.js';
@@ -46,6 +47,7 @@ export class Runtime {
   readonly #turns = new Map<string, Turn>();
   readonly #closers: readonly RegisteredCloser[];
   readonly #paths: ToolCallPaths;
+  readonly #ground: GroundRule;
   #closing: Promise<void> | undefined;
 
   constructor(
@@ -72,6 +74,7 @@ export class Runtime {
     this.#reportsDecisions = observers.has('hook_decision');
     this.#closers = closers;
     this.#paths = new ToolCallPaths(projectRoot);
+    this.#ground = new GroundRule(projectRoot);
   }
 
   /**
@@ -123,6 +126,7 @@ export class Runtime {
       reportsDecisions: this.#reportsDecisions,
       onTrace,
       paths: this.#paths,
+      ground: this.#ground,
       deadlines: chainDeadlinesOf(this.chainTimeouts, deadline),
     });
     if (initialState) Object.assign(turn.state, initialState);

@@ -18,6 +18,7 @@ import type { ObserverSink } from '../observe/observers.js';
 import { TurnTelemetry } from '../observe/turn-telemetry.js';
 import { TurnEndedError } from './errors.js';
 import type { HandlerIndex } from './handler-index.js';
+import type { GroundRule } from './protected-ground.js';
 import type { ToolCallPaths } from './tool-call-paths.js';
 
 export type MaybePromise<T> = T | Promise<T>;
@@ -34,6 +35,8 @@ export interface TurnChains {
   paths: ToolCallPaths;
   /** Each chain's time limit (chain-deadline.ts); undefined when no chain has one. */
   deadlines?: ChainDeadlines | undefined;
+  /** The framework's protected-ground rule, judged before any handler (protected-ground.ts). */
+  ground?: GroundRule | undefined;
 }
 
 /** Set once, below: the framework's own hosts reach a turn's telemetry through `turnTelemetry`. */
@@ -169,11 +172,37 @@ export class Turn implements TurnContext {
     const agent = call.agent;
     const offered = agent === undefined ? this.#offered : this.#subagentsOffered?.get(agent.id);
     if (offered !== undefined && !offered.names.has(call.toolName)) {
-      const refused = notOffered(call, offered);
-      return this.#chains.reportsDecisions
-        ? this.#reported('intercept_tool_call', refused, call)
-        : refused;
+      return this.#reportedRefusal(notOffered(call, offered), call);
     }
+    // Read now: a host call's deadline is in place only while this method runs (`runHook`).
+    const deadlines = this.#chains.deadlines;
+    const ground = this.#chains.ground?.refusal(call);
+    if (ground instanceof Promise) {
+      return ground.then((refused) =>
+        refused === undefined
+          ? this.#intercepted(call, deadlines)
+          : this.#reportedRefusal(refused, call),
+      );
+    }
+    if (ground !== undefined) return this.#reportedRefusal(ground, call);
+    return this.#intercepted(call, deadlines);
+  }
+
+  /** A refusal the framework decided itself, reported as a decision when anyone observes them. */
+  #reportedRefusal(
+    refused: ChainOutcome<Record<string, unknown>>,
+    call: ToolCallInput,
+  ): MaybePromise<ChainOutcome<Record<string, unknown>>> {
+    return this.#chains.reportsDecisions
+      ? this.#reported('intercept_tool_call', refused, call)
+      : refused;
+  }
+
+  /** The handlers' chain for a call the framework's own rules let through. */
+  #intercepted(
+    call: ToolCallInput,
+    deadlines: ChainDeadlines | undefined,
+  ): MaybePromise<ChainOutcome<Record<string, unknown>>> {
     const handlers = this.#handlers.forTool(call.toolName);
     // The hot case of a host with no tool guard: answer before any chain machinery (a plain
     // pass is no decision to report).
@@ -188,7 +217,7 @@ export class Turn implements TurnContext {
       seen,
       this,
       chains.onTrace,
-      chains.deadlines?.limit('intercept_tool_call'),
+      deadlines?.limit('intercept_tool_call'),
     );
     const outcome =
       shown === undefined

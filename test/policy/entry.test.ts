@@ -30,6 +30,13 @@ describe('hermes-extensions/policy', () => {
       'toolCallBudget',
       'mapStrings',
       'callLinks',
+      'judgeGround',
+      'protectedGround',
+      'protectedHermesCommand',
+      'protectedHit',
+      'normalizeToolName',
+      'READER_TOOL_NAMES',
+      'WRITER_TOOL_NAMES',
     ]);
     for (const [name, helper] of helpers) {
       if (since01.has(name)) expect(fromRoot.has(name), name).toBe(false);

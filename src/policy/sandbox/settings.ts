@@ -12,6 +12,7 @@ import {
 } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { protectedGround } from '../protected/ground.js';
 
 /** What a sandboxed command may do besides reading (docs/policy.md, The OS sandbox). */
 export interface SandboxOptions {
@@ -77,7 +78,7 @@ export function sandboxSettings(options: SandboxOptions): SandboxSettings {
     filesystem: {
       denyRead: [],
       allowWrite: [...allowWrite, tmpDir],
-      denyWrite: [...denyWrite, ...runtimeDefaultWrites()],
+      denyWrite: [...denyWrite, ...runtimeDefaultWrites(), ...protectedPaths(root)],
     },
   };
   const text = `${JSON.stringify(settings, null, 2)}\n`;
@@ -131,6 +132,34 @@ function runtimeDefaultWrites(): string[] {
     join(home, '.claude', 'debug'),
   ];
 }
+
+/**
+ * Protected ground stays read-only in every sandbox, whatever it makes writable (docs/trust.md,
+ * Protected ground): by its name and where it really is, and the project's config files by name.
+ */
+function protectedPaths(root: string): string[] {
+  const paths = new Set<string>();
+  for (const place of protectedGround(root).places) {
+    paths.add(place.path);
+    paths.add(place.real);
+  }
+  for (const name of ROOT_CONFIG_FILES) paths.add(join(root, name));
+  return [...paths];
+}
+
+/** The project's config files at its root (find-project-config.ts); `.hermes/` is a place of its own. */
+const ROOT_CONFIG_FILES = [
+  '.hermesrc',
+  '.hermesrc.json',
+  '.hermesrc.yaml',
+  '.hermesrc.yml',
+  'hermes.config.ts',
+  'hermes.config.mts',
+  'hermes.config.cts',
+  'hermes.config.js',
+  'hermes.config.mjs',
+  'hermes.config.cjs',
+];
 
 /** `$HERMES_HOME`, as the framework reads it (docs/configuration.md, Where extensions and config come from). */
 function hermesHome(): string {

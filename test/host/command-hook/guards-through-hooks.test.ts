@@ -60,12 +60,17 @@ async function deniedOrContained(agent: Agent, home: string, project: string, co
     writable: ['plans/', 'handoff/'],
     stateDir: join(home, 'sandbox'),
   };
-  // The settings name folders of the home the hook ran with (extensions/workflow-guard/README.md, The sandbox): made again
-  // under the same HOME.
-  const ownHome = process.env.HOME;
+  // The settings name folders of the home the hook ran with (extensions/workflow-guard/README.md, The sandbox), and keep
+  // its HERMES_HOME read-only (docs/trust.md, Protected ground): made again under the same HOME
+  // and HERMES_HOME.
+  const own = { HOME: process.env.HOME, HERMES_HOME: process.env.HERMES_HOME };
   process.env.HOME = home;
+  process.env.HERMES_HOME = home;
   const inner = sandboxedShellCallOf(input ?? {}, sandbox);
-  process.env.HOME = ownHome;
+  for (const [key, value] of Object.entries(own)) {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
   if (inner !== command) return `rewritten: ${input?.command}`;
   if (output.permissionDecision !== (agent === 'codex' ? 'allow' : undefined)) {
     return `sandboxed with the decision ${output.permissionDecision}`;

@@ -1,0 +1,155 @@
+import { homedir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { type PathBase, resolveProjectPath } from '../project-paths.js';
+
+/**
+ * Protected ground (docs/trust.md, Protected ground): the files and folders that decide which
+ * guards run, where, and with what. An agent may not change them by any tool, with or without a
+ * plan; the user changes them, in a terminal.
+ */
+export interface ProtectedGround {
+  /** The project root (absolute). */
+  readonly root: string;
+  /** `$HERMES_HOME` (absolute): the sandbox keeps its settings in it. */
+  readonly hermesHome: string;
+  /** Each protected file or folder, absolute, with what it decides. */
+  readonly places: readonly ProtectedPlace[];
+}
+
+export interface ProtectedPlace {
+  /** Absolute; a folder protects everything below it. */
+  path: string;
+  /** The same place with its links resolved (an agent may reach it through either). */
+  real: string;
+  /** What it decides, for the refusal (`the project's hermes config`). */
+  what: string;
+}
+
+/** Project config files that may sit in any folder of the project (config is searched from the working folder up). */
+const CONFIG_FILE = /^(?:\.hermesrc(?:\.json|\.ya?ml)?|hermes\.config\.[cm]?[jt]s)$/;
+/** A folder of that name anywhere in the project holds config or extensions. */
+const CONFIG_FOLDER = '.hermes';
+
+/**
+ * The protected ground of the project at `root`, as this process's environment places the
+ * user's folders (`HERMES_HOME`, `HOME`, `CODEX_HOME`, `XDG_CONFIG_HOME`).
+ */
+export function protectedGround(
+  root: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): ProtectedGround {
+  const project = resolve(root);
+  const home = homedir();
+  const place = (path: string, what: string): ProtectedPlace => ({
+    path,
+    real: resolveProjectPath(project, path).real,
+    what,
+  });
+  const hermesHome = homeFolder(env.HERMES_HOME, join(home, '.hermes'));
+  const codexHome = homeFolder(env.CODEX_HOME, join(home, '.codex'));
+  const configHome = homeFolder(env.XDG_CONFIG_HOME, join(home, '.config'));
+  const places: ProtectedPlace[] = [
+    place(
+      hermesHome,
+      'HERMES_HOME: the global config and extensions, the trust store and trusted copies, approvals, bundles, turns, logs and the daemon',
+    ),
+    place(join(project, '.hermes'), "the project's hermes config and extensions"),
+    ...PROJECT_SETTINGS.map(([path, what]) => place(join(project, path), what)),
+    place(join(home, '.claude', 'settings.json'), "Claude Code's user hook settings"),
+    place(join(home, '.claude', 'settings.local.json'), "Claude Code's user hook settings"),
+    place(codexHome, "Codex's user hooks and config"),
+    place(join(home, '.cursor', 'hooks.json'), "Cursor's user hooks"),
+    place(join(configHome, 'opencode', 'plugins'), "OpenCode's user plugins"),
+    place(join(home, '.gemini', 'config', 'plugins'), "Antigravity's user hook plugins"),
+  ];
+  // The default home, whatever HERMES_HOME says now: the Hermes agent keeps its hook config
+  // there, and a user who points HERMES_HOME elsewhere for a while comes back to it.
+  places.push(
+    place(join(home, '.hermes'), "the default HERMES_HOME and the Hermes agent's hook config"),
+  );
+  return { root: project, hermesHome, places };
+}
+
+/** The agents' project-level hook settings. */
+const PROJECT_SETTINGS: ReadonlyArray<readonly [string, string]> = [
+  ['.claude/settings.json', "Claude Code's project hook settings"],
+  ['.claude/settings.local.json', "Claude Code's local hook settings"],
+  ['.codex', "Codex's project hooks and config"],
+  ['.cursor/hooks.json', "Cursor's project hooks"],
+  ['.opencode/plugins', "OpenCode's project plugins"],
+  ['.agents/plugins', "Antigravity's project hook plugins"],
+];
+
+/** A folder named by the environment (as the framework reads it), else its default. */
+function homeFolder(given: string | undefined, fallback: string): string {
+  if (given === undefined || given === '') return fallback;
+  if (given === '~' || given.startsWith('~/')) return homedir() + given.slice(1);
+  return resolve(given);
+}
+
+/** What a path on protected ground is, and the place it lies in. */
+export interface ProtectedHit {
+  /** As the tool or command named it. */
+  given: string;
+  what: string;
+}
+
+/**
+ * Whether a path a tool would write lies on protected ground: where its name says (`..` taken
+ * off, links not followed) or where it really is (links followed, so `plans/h/config.yaml` with
+ * `plans/h` a link to `~/.hermes` is the global config). A folder above protected ground counts
+ * too (moving or removing `.claude` takes its settings with it), except the project root and
+ * the home folder themselves. Relative paths start from `from` (default: the root).
+ */
+export function protectedHit(
+  ground: ProtectedGround,
+  given: string,
+  from?: string | PathBase,
+): ProtectedHit | undefined {
+  const start: PathBase =
+    from === undefined
+      ? { lexical: ground.root, physical: ground.root }
+      : typeof from === 'string'
+        ? { lexical: resolve(ground.root, from), physical: resolve(ground.root, from) }
+        : from;
+  const expanded = given === '~' || given.startsWith('~/') ? homedir() + given.slice(1) : given;
+  const lexical = resolve(start.lexical, expanded);
+  const real = resolveProjectPath(ground.root, expanded, start).real;
+  for (const candidate of lexical === real ? [lexical] : [lexical, real]) {
+    const what = placeOf(ground, candidate);
+    if (what !== undefined) return { given, what };
+  }
+  return undefined;
+}
+
+function placeOf(ground: ProtectedGround, path: string): string | undefined {
+  for (const place of ground.places) {
+    for (const at of place.path === place.real ? [place.path] : [place.path, place.real]) {
+      if (path === at || path.startsWith(`${at}/`)) return place.what;
+      if (at.startsWith(`${path}/`) && holdsNoOtherGround(ground, path)) return place.what;
+    }
+  }
+  const inProject = below(ground.root, path);
+  if (inProject !== undefined) {
+    const segments = inProject.split('/');
+    if (segments.includes(CONFIG_FOLDER)) return 'a hermes config folder (.hermes) of the project';
+    if (CONFIG_FILE.test(basename(path))) return 'a hermes config file of the project';
+  }
+  return undefined;
+}
+
+/** A folder above protected ground counts as protected, unless it is the root, the home folder or above them. */
+function holdsNoOtherGround(ground: ProtectedGround, path: string): boolean {
+  const home = homedir();
+  return (
+    path !== ground.root &&
+    path !== home &&
+    !ground.root.startsWith(`${path}/`) &&
+    !home.startsWith(`${path}/`) &&
+    path !== '/'
+  );
+}
+
+function below(root: string, path: string): string | undefined {
+  return path.startsWith(`${root}/`) ? path.slice(root.length + 1) : undefined;
+}

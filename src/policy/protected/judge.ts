@@ -1,0 +1,94 @@
+import { isAbsolute } from 'node:path';
+import { analyzeShell } from '../shell/analyze.js';
+import { shellInvocationOf } from '../shell/invocation.js';
+import { writeTargetsOf } from '../tool-paths.js';
+import { type ProtectedGround, type ProtectedHit, protectedHit } from './ground.js';
+import { protectedHermesCommand } from './hermes-commands.js';
+import { groundKindOf } from './kinds.js';
+import { mentionedGround } from './mentions.js';
+
+/** Why a tool call may not run: it would change protected ground. */
+export interface GroundRefusal {
+  /** What the call would do (`Write would write .hermes/config.yaml`). */
+  what: string;
+  /** What that place decides. */
+  decides: string;
+}
+
+/**
+ * The framework's rule (docs/trust.md, Protected ground): a tool call that would change
+ * protected ground, or run a framework command that does, is refused, whoever the agent, with or
+ * without a plan. A tool known to only read passes; a shell tool is judged by its command; any
+ * other tool by every path its arguments name for writing (the paths of writer tools, of
+ * patches, of any tool the framework does not know).
+ */
+export function judgeGround(
+  ground: ProtectedGround,
+  tool: string,
+  args: Readonly<Record<string, unknown>>,
+): GroundRefusal | undefined {
+  const kind = groundKindOf(tool);
+  if (kind === 'reader') return undefined;
+  if (kind === 'shell') return judgeShell(ground, args);
+  const targets = writeTargetsOf(args);
+  for (const path of targets.paths) {
+    const hit = protectedHit(ground, path);
+    if (hit !== undefined) return refusal(`${tool} would write ${hit.given}`, hit);
+  }
+  if (targets.unknown !== undefined) {
+    // The files it changes cannot all be named (an unreadable patch): its text must not name
+    // protected ground either.
+    const hit = mentionedGround(ground, JSON.stringify(args), undefined);
+    if (hit !== undefined) return refusal(`${tool} (${targets.unknown}) names ${hit.given}`, hit);
+  }
+  return undefined;
+}
+
+function judgeShell(
+  ground: ProtectedGround,
+  args: Readonly<Record<string, unknown>>,
+): GroundRefusal | undefined {
+  const text = JSON.stringify(args);
+  const command = protectedHermesCommand(text);
+  if (command !== undefined) {
+    return {
+      what: `the command runs \`${command}\``,
+      decides: 'which guards run and how (the trust store, the extensions, approvals, the hooks)',
+    };
+  }
+  const invocation = shellInvocationOf(args);
+  if (invocation.kind === 'unknown') {
+    const hit = mentionedGround(ground, text, undefined);
+    return hit === undefined ? undefined : refusal(`the command names ${hit.given}`, hit);
+  }
+  for (const run of invocation.runs) {
+    const analysis = analyzeShell(run, { root: ground.root, cwd: invocation.cwd });
+    if (analysis.kind === 'opaque') {
+      // What the command writes cannot be listed: it may not name protected ground at all.
+      const hit = mentionedGround(ground, lineOf(run), invocation.cwd);
+      if (hit !== undefined) return refusal(`the command names ${hit.given}`, hit);
+      continue;
+    }
+    for (const write of analysis.writes) {
+      if (write.cwd === undefined && !isAbsolute(write.path)) {
+        // After a \`cd\` that may have failed, the folder is one the line names or the one it
+        // started in: the line's words decide.
+        const hit = mentionedGround(ground, lineOf(run), invocation.cwd);
+        if (hit !== undefined)
+          return refusal(`the command writes ${write.path} in ${hit.given}`, hit);
+        continue;
+      }
+      const hit = protectedHit(ground, write.path, write.cwd);
+      if (hit !== undefined) return refusal(`the command writes ${hit.given}`, hit);
+    }
+  }
+  return undefined;
+}
+
+function refusal(what: string, hit: ProtectedHit): GroundRefusal {
+  return { what, decides: hit.what };
+}
+
+function lineOf(run: string | readonly string[]): string {
+  return typeof run === 'string' ? run : run.join(' ');
+}

@@ -1,0 +1,88 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tree } from '../../support/fixtures.js';
+import { built, runHook } from '../../support/run-bin.js';
+
+/**
+ * Protected ground through the real hook process (docs/trust.md, Protected ground): with
+ * workflow-guard set up and a plan present — so the guard itself lets edits through — Claude
+ * Code's PreToolUse for a change to what decides the guards is denied by the framework.
+ */
+function setup() {
+  const user = tree({ '.claude/.keep': '' });
+  // HERMES_HOME is set, to the user's default home (~/.hermes).
+  const home = join(user, '.hermes');
+  mkdirSync(home);
+  const config = 'extensions:\n  paths: [hermes-extensions/workflow-guard]\n';
+  const project = tree({
+    '.git/HEAD': '',
+    '.claude/settings.json': '{}\n',
+    'src/app.ts': 'export const app = 1;\n',
+    'plans/active/plan.md': '# Plan\n\nGoal: change src/app.ts.\n',
+  });
+  writeFileSync(join(home, 'config.yaml'), config);
+  return { user, home, project };
+}
+
+let calls = 0;
+function preToolUse(cwd: string, tool: string, input: Record<string, unknown>) {
+  return {
+    session_id: 'protected-ground',
+    transcript_path: '/dev/null',
+    cwd,
+    permission_mode: 'default',
+    hook_event_name: 'PreToolUse',
+    tool_name: tool,
+    tool_input: input,
+    tool_use_id: `call_${calls++}`,
+  };
+}
+
+async function answer(env: { user: string; home: string }, sent: unknown) {
+  const result = await runHook('claude-code', env.home, sent, { HOME: env.user });
+  if (result.stdout === '') return { decision: `exit ${result.code}: allowed`, reason: '' };
+  const output = JSON.parse(result.stdout).hookSpecificOutput;
+  return {
+    decision: output?.permissionDecision ?? 'none',
+    reason: String(output?.permissionDecisionReason ?? ''),
+  };
+}
+
+describe.runIf(built)(
+  'protected ground through `hermes hook claude-code`',
+  { timeout: 60_000 },
+  () => {
+    it('denies the changes to what decides the guards, with a plan, and lets the planned edit through', async () => {
+      const env = setup();
+      const { project } = env;
+      const denied: Array<[string, Record<string, unknown>]> = [
+        ['Write', { file_path: join(project, '.hermes/config.yaml'), content: 'extensions: {}\n' }],
+        ['Bash', { command: 'hermes extensions trust --yes' }],
+        ['Bash', { command: 'echo {} > ~/.hermes/trusted-projects.json' }],
+        [
+          'Edit',
+          {
+            file_path: join(project, '.claude/settings.json'),
+            old_string: '{}',
+            new_string: '{"hooks":{}}',
+          },
+        ],
+      ];
+      for (const [tool, input] of denied) {
+        const got = await answer(env, preToolUse(project, tool, input));
+        expect(got.decision, `${tool} ${JSON.stringify(input)}`).toBe('deny');
+        expect(got.reason).toContain('protected ground');
+      }
+      const planned = await answer(
+        env,
+        preToolUse(project, 'Write', {
+          file_path: join(project, 'src/app.ts'),
+          content: 'export const app = 2;\n',
+        }),
+      );
+      expect(planned.decision).toBe('exit 0: allowed');
+      expect(readFileSync(join(project, '.claude/settings.json'), 'utf8')).toBe('{}\n');
+    });
+  },
+);

@@ -1,0 +1,196 @@
+import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRuntime, defineExtension } from 'hermes-extensions';
+import { memoryLogger } from 'hermes-extensions/testing';
+import { beforeEach, describe, expect, it } from 'vitest';
+import workflowGuard from '../../extensions/workflow-guard/index.js';
+import { tree } from '../support/fixtures.js';
+
+/**
+ * Protected ground (docs/trust.md): the framework itself refuses a tool call that would change
+ * what decides the guards, before any handler, with or without a plan and whatever the
+ * extensions. Each row is a call an agent with a plan could make to switch its guards off.
+ */
+let user: string;
+let hermesHome: string;
+let root: string;
+
+beforeEach(() => {
+  user = tree({ '.claude/.keep': '' });
+  hermesHome = join(user, 'hermes-home');
+  mkdirSync(hermesHome);
+  process.env.HOME = user;
+  process.env.HERMES_HOME = hermesHome;
+  root = tree({
+    '.git/HEAD': '',
+    '.hermes/config.yaml': 'extensions:\n  paths: [hermes-extensions/workflow-guard]\n',
+    '.claude/settings.json': '{}\n',
+    'src/a.ts': 'export const a = 1;\n',
+    'plans/active/plan.md': '# Plan\n\nGoal: change src/a.ts.\n',
+    'package.json': '{"name":"p"}\n',
+  });
+  // A link into protected ground, made before this turn (the first call of the attack).
+  symlinkSync(hermesHome, join(root, 'plans/h'));
+});
+
+/** The outcome of one call: with no extension at all, or with workflow-guard and a plan. */
+async function decide(
+  toolName: string,
+  toolArgs: Record<string, unknown>,
+  extensions: unknown[] = [],
+) {
+  const runtime = await createRuntime({
+    extensions: extensions as [],
+    cwd: root,
+    logger: memoryLogger(),
+  });
+  return runtime.runTurn({ sessionId: 's' }, (turn) =>
+    turn.interceptToolCall({ toolName, toolArgs }),
+  );
+}
+
+const WRITERS: Array<[string, (ctx: { root: string; home: string }) => Record<string, unknown>]> = [
+  ['Write', () => ({ file_path: '.hermes/config.yaml', content: 'extensions: {}\n' })],
+  ['Write', ({ root }) => ({ file_path: join(root, '.hermes/extensions/x.ts'), content: '' })],
+  ['Write', () => ({ file_path: 'plans/../.hermes/config.yaml', content: '' })],
+  ['Edit', () => ({ file_path: '.claude/settings.json', old_string: '{}', new_string: '{"a":1}' })],
+  ['Write', () => ({ file_path: '.claude/settings.local.json', content: '{}' })],
+  ['Write', () => ({ file_path: '.cursor/hooks.json', content: '{}' })],
+  ['Write', () => ({ file_path: '.codex/hooks.json', content: '{}' })],
+  ['Write', () => ({ file_path: '.opencode/plugins/x.js', content: '' })],
+  ['Write', () => ({ file_path: 'hermes.config.ts', content: '' })],
+  ['Write', () => ({ file_path: 'src/.hermesrc.yaml', content: '' })],
+  ['Write', () => ({ file_path: '~/.claude/settings.json', content: '{}' })],
+  ['Write', ({ home }) => ({ file_path: join(home, 'trusted-projects.json'), content: '{}' })],
+  ['Write', () => ({ file_path: 'plans/h/config.yaml', content: '' })],
+  ['delete_file', () => ({ path: '.claude' })],
+  ['mcp__fs__write_file', () => ({ path: '.hermes/config.yaml', content: '' })],
+  [
+    'apply_patch',
+    () => ({
+      input:
+        '*** Begin Patch\n*** Update File: .hermes/config.yaml\n@@\n-extensions:\n+extensions: {}\n*** End Patch\n',
+    }),
+  ],
+];
+
+const COMMANDS = [
+  'hermes extensions trust --yes',
+  'npx hermes-extensions@latest extensions trust --yes',
+  "sh -c 'hermes extensions enable x'",
+  'echo . | xargs hermes extensions disable workflow-guard',
+  'env FOO=1 hermes hook uninstall claude-code',
+  'npm exec -- hermes extensions approvals revoke',
+  'node node_modules/hermes-extensions/bin/hermes.js --cwd . extensions trust',
+  "python3 -c \"import subprocess; subprocess.run(['hermes','extensions','trust','--yes'])\"",
+  'echo x > .hermes/config.yaml',
+  'echo x > ~/.hermes/trusted-projects.json',
+  'echo x >> "$HERMES_HOME/config.yaml"',
+  'echo x > $HOME/.claude/settings.json',
+  'cat x | tee .claude/settings.json',
+  'cd .hermes && echo x > config.yaml',
+  'cp -r x .hermes',
+  'mv evil.yaml .hermes/config.yaml',
+  'ln -s ~/.hermes plans/h2',
+  'rsync -a x/ .hermes/',
+  'git checkout -- .hermes',
+  'tar xf a.tar -C .cursor',
+  'sed -i s/a/b/ .claude/settings.json',
+  'install -m 644 x .cursor/hooks.json',
+  'mkdir -p .opencode/plugins',
+  'echo x > plans/h/config.yaml',
+  'echo x > plans/../.hermes/config.yaml',
+  "python3 -c \"open('.hermes/config.yaml','w').write('x')\"",
+  "node -e \"require('fs').writeFileSync(process.env.HOME+'/.claude/settings.json','{}')\"",
+  'cd plans && cp ../x ../.claude/settings.json',
+  'mv .claude .claude-old',
+  'cd .hermes || true; echo x > config.yaml',
+];
+
+const ALLOWED: Array<[string, Record<string, unknown>]> = [
+  ['Read', { file_path: '.hermes/config.yaml' }],
+  ['Grep', { pattern: 'x', path: '.hermes' }],
+  ['Bash', { command: 'cat .hermes/config.yaml' }],
+  ['Bash', { command: 'ls -la ~/.claude' }],
+  ['Bash', { command: 'hermes extensions list' }],
+  ['Bash', { command: 'hermes extensions doctor' }],
+  ['Bash', { command: 'npm test' }],
+  ['Bash', { command: 'echo x > plans/notes.md' }],
+  ['Bash', { command: 'cd plans || true; echo x > a.md' }],
+  ['Write', { file_path: 'src/a.ts', content: 'export const a = 2;\n' }],
+  ['Write', { file_path: 'package.json', content: '{"name":"p","hermes":{}}\n' }],
+  ['Write', { file_path: 'plans/notes.md', content: 'edit .hermes/config.yaml later\n' }],
+];
+
+describe('protected ground, in every runtime', () => {
+  for (const [tool, args] of WRITERS) {
+    it(`refuses ${tool} ${JSON.stringify(args({ root: '<root>', home: '<home>' }))}`, async () => {
+      for (const extensions of [[], [workflowGuard]]) {
+        const outcome = await decide(tool, args({ root, home: hermesHome }), extensions);
+        expect(outcome.blocked, JSON.stringify(outcome)).toBe(true);
+        if (!outcome.blocked) return;
+        expect(outcome.blockedBy).toBe('hermes');
+        expect(outcome.message).toMatch(/protected ground/);
+      }
+    });
+  }
+
+  for (const command of COMMANDS) {
+    it(`refuses the shell command ${command}`, async () => {
+      for (const extensions of [[], [workflowGuard]]) {
+        const outcome = await decide('Bash', { command }, extensions);
+        expect(outcome.blocked, JSON.stringify(outcome)).toBe(true);
+        if (!outcome.blocked) return;
+        expect(outcome.blockedBy).toBe('hermes');
+      }
+    });
+  }
+
+  it('refuses the command in any shell tool and argument form (Codex exec_command, an argv)', async () => {
+    for (const [tool, args] of [
+      ['exec_command', { cmd: ['bash', '-lc', 'hermes extensions trust --yes'] }],
+      ['shell', { command: ['hermes', 'extensions', 'trust'] }],
+      ['run_terminal_cmd', { command: 'hermes hook install claude-code --project' }],
+      ['Bash', { command: 'hermes \\\n  extensions trust' }],
+      ['Bash', { command: 'true', env: { X: 'hermes extensions trust' } }],
+    ] as const) {
+      const outcome = await decide(tool, args as Record<string, unknown>);
+      expect(outcome.blocked, `${tool} ${JSON.stringify(args)}`).toBe(true);
+    }
+  });
+
+  for (const [tool, args] of ALLOWED) {
+    it(`lets ${tool} ${JSON.stringify(args)} through`, async () => {
+      const outcome = await decide(tool, args);
+      expect(outcome.blocked, JSON.stringify(outcome)).toBe(false);
+    });
+  }
+
+  it('says what the place decides and what to do instead', async () => {
+    const outcome = await decide('Write', { file_path: '.hermes/config.yaml', content: '' });
+    if (!outcome.blocked) expect.fail('expected a refusal');
+    expect(outcome.message).toContain('Write would write .hermes/config.yaml');
+    expect(outcome.message).toContain("the project's hermes config and extensions");
+    expect(outcome.message).toContain('ask the user to make it in their own terminal');
+    const command = await decide('Bash', { command: 'hermes extensions trust --yes' });
+    if (!command.blocked) expect.fail('expected a refusal');
+    expect(command.message).toContain('`hermes extensions trust`');
+  });
+
+  it('decides before any handler: no extension sees the refused call', async () => {
+    const seen: string[] = [];
+    const spy = defineExtension({
+      name: 'spy',
+      setup(hermes) {
+        hermes.on('intercept_tool_call', (event) => {
+          seen.push(event.toolName);
+          return undefined;
+        });
+      },
+    });
+    expect((await decide('Write', { file_path: '.hermes/config.yaml' }, [spy])).blocked).toBe(true);
+    expect((await decide('Write', { file_path: 'src/a.ts' }, [spy])).blocked).toBe(false);
+    expect(seen).toEqual(['Write']);
+    expect(existsSync(join(root, '.hermes/config.yaml'))).toBe(true);
+  });
+});
