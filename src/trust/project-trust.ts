@@ -72,7 +72,10 @@ export function inspectProjectTrust(options: TrustOptions = {}): ProjectTrust {
     coverage.add(join(coverage.realRoot, file.path), { outside: true });
   }
   const base = summary(coverage);
-  if (!hasCode) return { ...base, trusted: true, state: 'no-project-code' };
+  // All of it removed since it was trusted is a change like any other: it awaits review too.
+  if (!hasCode && !(trusted !== undefined && trusted.files.length > 0)) {
+    return { ...base, trusted: true, state: 'no-project-code' };
+  }
   if (base.problems.length > 0) return { ...base, trusted: false, state: 'unreadable' };
   if (record === undefined) return { ...base, trusted: false, state: 'untrusted' };
   const at = record.trustedAt ? { trustedAt: record.trustedAt } : {};

@@ -1,9 +1,9 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { hermes } from '../../cli/hermes-cli.js';
 import { jsonLines, tree, tsExtension, write } from '../../support/fixtures.js';
 import { built, runHook } from '../../support/run-bin.js';
-import { hermes } from '../../cli/hermes-cli.js';
 
 /**
  * A trusted project whose files change afterwards (docs/trust.md, What trust covers): the last
@@ -99,11 +99,7 @@ const CHANGES: Array<[string, (project: string) => void, string]> = [
       }),
     '.hermes/extensions/allow-all.ts',
   ],
-  [
-    'the guard extension removed',
-    (project) => rmSync(join(project, GUARD)),
-    GUARD,
-  ],
+  ['the guard extension removed', (project) => rmSync(join(project, GUARD)), GUARD],
   [
     'the whole .hermes folder removed',
     (project) => rmSync(join(project, '.hermes'), { recursive: true }),
@@ -111,40 +107,51 @@ const CHANGES: Array<[string, (project: string) => void, string]> = [
   ],
 ];
 
-describe.runIf(built)('a trusted project that changed keeps its trusted guards', { timeout: 120_000 }, () => {
-  for (const [name, change, named] of CHANGES) {
-    it(`after ${name}: .env stays refused, audited, and the change is told once`, async () => {
-      const { home, project } = await trustedProject();
-      change(project);
-      const session = `s-${calls++}`;
-      const prompt = { ...base(project, session), hook_event_name: 'UserPromptSubmit', prompt: 'go' };
-      const first = await ask(home, prompt);
+describe.runIf(built)(
+  'a trusted project that changed keeps its trusted guards',
+  { timeout: 120_000 },
+  () => {
+    for (const [name, change, named] of CHANGES) {
+      it(`after ${name}: .env stays refused, audited, and the change is told once`, async () => {
+        const { home, project } = await trustedProject();
+        change(project);
+        const session = `s-${calls++}`;
+        const prompt = {
+          ...base(project, session),
+          hook_event_name: 'UserPromptSubmit',
+          prompt: 'go',
+        };
+        const first = await ask(home, prompt);
 
-      const cat = await ask(home, toolCall(project, session, 'Bash', { command: 'cat .env' }));
-      expect(decisionOf(cat.output), cat.stderr).toBe('deny');
-      const read = await ask(
-        home,
-        toolCall(project, session, 'Read', { file_path: join(project, '.env') }),
-      );
-      expect(decisionOf(read.output), read.stderr).toBe('deny');
-      expect(first.output?.systemMessage).toMatch(/awaits .*hermes extensions trust/);
-      expect(first.output?.systemMessage).toContain(named);
-      // workflow-guard, named in the trusted config, holds too: no write before a plan.
-      const edit = await ask(
-        home,
-        toolCall(project, session, 'Write', { file_path: join(project, 'src/app.ts'), content: 'y' }),
-      );
-      expect(decisionOf(edit.output)).toBe('deny');
-      // Told once: the next answer of the session says nothing more.
-      const again = await ask(home, { ...prompt, prompt: 'again' });
-      expect(again.output?.systemMessage ?? '').not.toMatch(/awaits/);
+        const cat = await ask(home, toolCall(project, session, 'Bash', { command: 'cat .env' }));
+        expect(decisionOf(cat.output), cat.stderr).toBe('deny');
+        const read = await ask(
+          home,
+          toolCall(project, session, 'Read', { file_path: join(project, '.env') }),
+        );
+        expect(decisionOf(read.output), read.stderr).toBe('deny');
+        expect(first.output?.systemMessage).toMatch(/awaits .*hermes extensions trust/);
+        expect(first.output?.systemMessage).toContain(named);
+        // workflow-guard, named in the trusted config, holds too: no write before a plan.
+        const edit = await ask(
+          home,
+          toolCall(project, session, 'Write', {
+            file_path: join(project, 'src/app.ts'),
+            content: 'y',
+          }),
+        );
+        expect(decisionOf(edit.output)).toBe('deny');
+        // Told once: the next answer of the session says nothing more.
+        const again = await ask(home, { ...prompt, prompt: 'again' });
+        expect(again.output?.systemMessage ?? '').not.toMatch(/awaits/);
 
-      // audit-log, named in the trusted config, recorded both refusals.
-      const audit = join(project, '.hermes/audit/audit.jsonl');
-      const refused = jsonLines(audit).filter(
-(line) => JSON.stringify(line).includes('.env holds secrets'),
-      );
-      expect(refused.length, readFileSync(audit, 'utf8')).toBeGreaterThanOrEqual(2);
-    });
-  }
-});
+        // audit-log, named in the trusted config, recorded both refusals.
+        const audit = join(project, '.hermes/audit/audit.jsonl');
+        const refused = jsonLines(audit).filter((line) =>
+          JSON.stringify(line).includes('.env holds secrets'),
+        );
+        expect(refused.length, readFileSync(audit, 'utf8')).toBeGreaterThanOrEqual(2);
+      });
+    }
+  },
+);
