@@ -23,6 +23,7 @@ import {
   type TrustChanges,
 } from './records.js';
 import { readTrust, type TrustRecord, writeTrust } from './store.js';
+import { keepTrustedCopies } from './trusted-copies.js';
 
 export interface ProjectTrust {
   /** The project root the trust is recorded for. */
@@ -226,6 +227,13 @@ export async function trustProject(
   };
   records[review.root] = record;
   writeTrust(resolvedHome, records);
+  // Copies of the small files, for the next review's diff and for the held state
+  // (held-state.ts): without one, a change later refuses every tool call rather than fall open.
+  try {
+    keepTrustedCopies(resolvedHome, review.root, files);
+  } catch {
+    // Not kept (a folder in the way): the held state says which copy it misses.
+  }
   // Made from the bytes just recorded: the next load runs them without bundling again.
   for (const [entry, bundle] of bundles) keepBundle(projectBundleDir(resolvedHome), entry, bundle);
   return inspectProjectTrust({ cwd: resolvedCwd, home: resolvedHome });
