@@ -98,8 +98,12 @@ export function loadFailureGuard(failures: readonly LoadFailure[], log: Logger):
   const name = first.extension ?? FRAMEWORK_NAME;
   // A project held at its trusted state that cannot be rebuilt: only a new trust mends it, and
   // on_load_error does not apply (load-runtime.ts).
-  if (failures.some((f) => f.code === 'TRUST_HELD')) {
-    return refusingEvery(name, block(`Blocked: ${describeLoadFailures(failures)}`), log);
+  const held = failures.find((f) => f.code === 'TRUST_HELD');
+  if (held !== undefined) {
+    // Its reason whole: it names what is missing and the command that mends it.
+    const others = failures.filter((f) => f !== held);
+    const also = others.length > 0 ? `\nAlso: ${describeLoadFailures(others)}` : '';
+    return refusingEvery(FRAMEWORK_NAME, block(`Blocked: ${held.reason}${also}`), log);
   }
   const fixes = [
     `fix it (\`${hermesCommand()} extensions doctor\` shows the whole error)`,
