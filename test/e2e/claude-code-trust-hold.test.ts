@@ -76,7 +76,8 @@ const readEnv = (project: string) => [
 
 /** The tool results of the model's last request: the two reads of .env are refused. */
 function expectEnvRefused(model: FakeMessages, env: { project: string }) {
-  expect(JSON.stringify(model.requests)).not.toContain(SECRET);
+  const leaked = JSON.stringify(model.requests).includes(SECRET);
+  expect(leaked, 'the secret in .env reached the model').toBe(false);
   const messages = model.requests.at(-1)?.messages ?? [];
   const results = messages.flatMap((m) =>
     Array.isArray(m.content)
