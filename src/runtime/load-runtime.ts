@@ -275,10 +275,12 @@ async function heldConfig(
   loader: ReturnType<typeof moduleLoader>,
   guard: ReturnType<typeof guardFor>,
 ): Promise<HermesConfig | undefined> {
+  const noted = held.missing.length;
   try {
     return await loadTrustedConfig(file, () => held.view.read(file), loader, guard);
   } catch (error) {
-    held.missing.push(error instanceof Error ? error.message : String(error));
+    // A copy the view could not read is noted already.
+    if (held.missing.length === noted) held.missing.push((error as Error).message ?? String(error));
     return undefined;
   }
 }

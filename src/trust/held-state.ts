@@ -40,7 +40,7 @@ export function heldStateOf(trust: ProjectTrust, home: string): HeldState | unde
           'its trust record was written by an older version of hermes-extensions, which kept no list of the files trusted',
         ]
       : [];
-  return { files, view: heldView(home, trust.root, realRoot(trust.root), files), missing };
+  return { files, view: heldView(home, trust.root, realRoot(trust.root), files, missing), missing };
 }
 
 /** The diagnostic of a held project: the state in force, or why none can be (and so all is refused). */

@@ -9,13 +9,15 @@ import { readTrustedCopy } from './trusted-copies.js';
  * to the root's real path) are all there is — a file added since is not there, a file removed or
  * changed since is, with the bytes trusted, read from its copy ($HERMES_HOME/trusted-copies/).
  * Outside the root, the disk, as loading sees it (what the project config names out there is
- * refused anyway). A file the record holds but no copy of which is kept cannot be read.
+ * refused anyway). A file the record holds but no copy of which is kept cannot be read: it is
+ * added to `missing`.
  */
 export function heldView(
   home: string,
   root: string,
   realRoot: string,
   files: readonly FileRecord[],
+  missing: string[],
 ): FileView {
   const byPath = new Map(files.map((f) => [f.path, f]));
   const inside = (path: string) => {
@@ -47,7 +49,13 @@ export function heldView(
       if (rel === undefined) return DISK.read(path);
       const trusted = byPath.get(rel);
       const bytes = trusted && readTrustedCopy(home, trusted.sha256);
-      if (bytes === undefined) throw new Error(`no copy is kept of ${rel} as it was trusted`);
+      if (bytes === undefined) {
+        // Noted, not only thrown: discovery takes an unreadable manifest for none, and a guard
+        // found some other way, or not at all, would be a state nobody trusted.
+        const problem = `no copy is kept of ${rel} as it was trusted`;
+        if (!missing.includes(problem)) missing.push(problem);
+        throw new Error(problem);
+      }
       return bytes.toString('utf8');
     },
     real: (path) => {
