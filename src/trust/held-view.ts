@@ -48,7 +48,9 @@ export function heldView(
       const rel = inside(path);
       if (rel === undefined) return DISK.read(path);
       const trusted = byPath.get(rel);
-      const bytes = trusted && readTrustedCopy(home, trusted.sha256);
+      // Not part of the trusted state: as a file that is not there.
+      if (trusted === undefined) throw new Error(`${rel} was not trusted`);
+      const bytes = readTrustedCopy(home, trusted.sha256);
       if (bytes === undefined) {
         // Noted, not only thrown: discovery takes an unreadable manifest for none, and a guard
         // found some other way, or not at all, would be a state nobody trusted.

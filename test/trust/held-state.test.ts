@@ -98,6 +98,32 @@ describe('a trusted project whose config changed keeps the config trusted', () =
   });
 });
 
+describe('extensions the held config names in paths', () => {
+  it('run as trusted; one added to the folder since is not found', async () => {
+    const home = tree();
+    const project = tree({
+      '.git/HEAD': '',
+      '.hermesrc.json': JSON.stringify({
+        extensions: { paths: ['./tools'], guard: { word: 'trusted' } },
+      }),
+      'tools/guard/index.ts': GUARD,
+    });
+    await trustProject(project, home);
+    write(project, {
+      'tools/guard/index.ts': GUARD.replace("block('guard says '", "String('guard says '"),
+      'tools/added/index.ts': GUARD.replace("name: 'guard'", "name: 'added'"),
+    });
+    const runtime = await loadRuntime({ home, cwd: project, ...quiet });
+    await runtime.close();
+    expect(runtime.extensions.map((e) => [e.name, e.status])).toEqual([['guard', 'enabled']]);
+    const { reason, held } = await refusal(home, project);
+    expect(reason).toBe('guard says trusted');
+    expect(held?.message).toMatch(
+      /1 changed \(tools\/guard\/index\.ts\), 1 added \(tools\/added\/index\.ts\)/,
+    );
+  });
+});
+
 describe('what cannot be rebuilt refuses every tool call', () => {
   it('a data config whose trusted copy is gone', async () => {
     const { home, project } = await trusted('.hermes/config.yaml', yaml);
