@@ -73,7 +73,8 @@ export interface LoadRuntimeOptions {
  * The runtime of an installation (docs/configuration.md, Where extensions and config come from): global config and extensions from
  * `$HERMES_HOME`, config `paths`, and the project's own config and `.hermes/extensions/` —
  * the project's only when it is trusted, so a cloned repository runs nothing and changes no
- * setting until its owner says so. Rejects only when a config file cannot be read or is invalid;
+ * setting until its owner says so; once trusted, as trusted, so a change runs nothing and
+ * changes no setting until its owner reviews it (src/trust/held-state.ts). Rejects only when a config file cannot be read or is invalid;
  * every extension-level failure is a diagnostic.
  */
 export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Runtime> {
