@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { hermesCommand } from '../command-name.js';
+import type { Diagnostic } from '../extensions/types.js';
 import type { FileView } from '../fs/file-view.js';
 import { heldView } from './held-view.js';
 import type { ProjectTrust } from './project-trust.js';
@@ -44,22 +45,22 @@ export function heldStateOf(trust: ProjectTrust, home: string): HeldState | unde
 }
 
 /** The diagnostic of a held project: the state in force, or why none can be (and so all is refused). */
-export function heldNotice(trust: ProjectTrust, held: HeldState) {
-  const trust_ = `\`${hermesCommand()} extensions trust\``;
+export function heldNotice(trust: ProjectTrust, held: HeldState): Diagnostic {
+  const command = `\`${hermesCommand()} extensions trust\``;
   const what = `project ${trust.root} ${sinceTrusted(trust)}`;
   if (held.missing.length > 0) {
     return {
-      code: 'TRUST_HELD' as const,
-      severity: 'error' as const,
+      code: 'TRUST_HELD',
+      severity: 'error',
       file: trust.root,
-      message: `${what}, and the config and extensions trusted then cannot be rebuilt: ${held.missing.join('; ')}. Every tool call is refused until you review the change and run ${trust_} in the project.`,
+      message: `${what}, and the config and extensions trusted then cannot be rebuilt: ${held.missing.join('; ')}. Every tool call is refused until you review the change and run ${command} in the project.`,
     };
   }
   return {
-    code: 'TRUST_HELD' as const,
-    severity: 'warning' as const,
+    code: 'TRUST_HELD',
+    severity: 'warning',
     file: trust.root,
-    message: `${what}: the config and extensions trusted then stay in force, and the change awaits review: run ${trust_} in the project to see it and trust it.`,
+    message: `${what}: the config and extensions trusted then stay in force, and the change awaits review: run ${command} in the project to see it and trust it.`,
   };
 }
 
