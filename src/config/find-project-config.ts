@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { isFile } from './locations.js';
+import { DISK, type FileView } from '../fs/file-view.js';
 
 /** Where project config may live, in the order one folder is searched (nearest folder first). */
 export const PROJECT_CONFIG_PLACES = [
@@ -30,13 +29,17 @@ export interface ProjectConfigFile {
  * the project root, the first folder holding one of PROJECT_CONFIG_PLACES wins (a
  * `package.json` only when it has a `hermes` key).
  */
-export function findProjectConfig(cwd: string, projectRoot: string): ProjectConfigFile | undefined {
+export function findProjectConfig(
+  cwd: string,
+  projectRoot: string,
+  view: FileView = DISK,
+): ProjectConfigFile | undefined {
   let dir = cwd;
   for (;;) {
     for (const place of PROJECT_CONFIG_PLACES) {
       const file = join(dir, place);
-      if (!isFile(file)) continue;
-      if (place === 'package.json' && !hasHermesKey(file)) continue;
+      if (!view.isFile(file)) continue;
+      if (place === 'package.json' && !hasHermesKey(file, view)) continue;
       return { file, isCode: CODE_CONFIG.test(place) };
     }
     const parent = dirname(dir);
@@ -47,9 +50,9 @@ export function findProjectConfig(cwd: string, projectRoot: string): ProjectConf
   }
 }
 
-function hasHermesKey(file: string): boolean {
+function hasHermesKey(file: string, view: FileView): boolean {
   try {
-    const manifest = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    const manifest = JSON.parse(view.read(file)) as Record<string, unknown>;
     return manifest !== null && typeof manifest === 'object' && 'hermes' in manifest;
   } catch {
     return false;

@@ -1,5 +1,5 @@
 import { realpathSync } from 'node:fs';
-import { basename, relative, sep } from 'node:path';
+import { basename, extname, relative, sep } from 'node:path';
 import { hermesCommand } from '../command-name.js';
 import { sha256 } from '../fs/digest.js';
 import type { ModuleLoader } from '../modules/import-module.js';
@@ -45,9 +45,51 @@ export async function loadConfigFile(
   try {
     content = (await explorer.load(file))?.config;
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new ConfigError(`cannot read config file ${file}: ${reason}`, file, { cause: error });
+    throw unreadable(file, error);
   }
+  return validated(file, content);
+}
+
+/**
+ * The project config as it was last trusted, for a project that changed since
+ * (src/trust/held-state.ts): a data config parsed from `trusted`, the copy of the bytes trusted
+ * (never the file on disk, which may differ or be gone); a code config run from the bundle made
+ * of the trust record's files (`project` is that record's guard), or not at all.
+ */
+export async function loadTrustedConfig(
+  file: string,
+  trusted: () => string,
+  loader: ModuleLoader,
+  project: ReadGuard,
+): Promise<HermesConfig> {
+  let content: unknown;
+  try {
+    const extension = extname(file);
+    if (extension in CODE) {
+      const module = await loader.import(file, project);
+      content = module.default ?? module;
+    } else {
+      const { defaultLoaders } = await import('cosmiconfig');
+      const parse =
+        extension === '.json'
+          ? defaultLoaders['.json']
+          : extension === '.yaml' || extension === '.yml'
+            ? defaultLoaders['.yaml']
+            : defaultLoaders.noExt;
+      content = ownConfig(file, await parse(file, trusted()));
+    }
+  } catch (error) {
+    throw unreadable(file, error);
+  }
+  return validated(file, content);
+}
+
+function unreadable(file: string, error: unknown): ConfigError {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new ConfigError(`cannot read config file ${file}: ${reason}`, file, { cause: error });
+}
+
+function validated(file: string, content: unknown): HermesConfig {
   try {
     return parseWith(hermesConfigSchema, content ?? {}, file, [], loadingKeyHint);
   } catch (error) {
@@ -69,19 +111,23 @@ function withoutImports(guard: ReadGuard, loaders: Record<string, Loader>): Reco
     checked[extension] = async (path, content) => {
       if (!(extension in CODE)) checkContent(guard, path, content);
       const loaded = await load(path, content);
-      const own =
-        basename(path) === 'package.json'
-          ? (loaded as { hermes?: unknown } | null)?.hermes
-          : loaded;
-      if (own !== null && typeof own === 'object' && Object.hasOwn(own, '$import')) {
-        throw new Error(
-          `key "$import" is not allowed in project config (it would load files the project's trust does not cover); copy the settings into ${basename(path)} instead`,
-        );
-      }
+      ownConfig(path, loaded);
       return loaded;
     };
   }
   return checked;
+}
+
+/** A project config file's own settings (`package.json`: its `hermes` key), without `$import`. */
+function ownConfig(path: string, loaded: unknown): unknown {
+  const own =
+    basename(path) === 'package.json' ? (loaded as { hermes?: unknown } | null)?.hermes : loaded;
+  if (own !== null && typeof own === 'object' && Object.hasOwn(own, '$import')) {
+    throw new Error(
+      `key "$import" is not allowed in project config (it would load files the project's trust does not cover); copy the settings into ${basename(path)} instead`,
+    );
+  }
+  return own;
 }
 
 const CODE = { '.ts': 1, '.mts': 1, '.js': 1, '.mjs': 1 };

@@ -1,8 +1,8 @@
-import { readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { expandHome, isDir, isFile } from '../config/locations.js';
 import type { PathEntry } from '../config/merge.js';
 import { didYouMean } from '../config/suggest.js';
+import { DISK, type FileView } from '../fs/file-view.js';
 import { byName } from './order.js';
 import { isShippedSpec, SHIPPED_PACKAGE, shippedExtension, shippedNames } from './shipped.js';
 import type { Diagnostic, ExtensionSource } from './types.js';
@@ -31,22 +31,26 @@ const ENTRY_FILES = ['index.ts', 'index.mts', 'index.js', 'index.mjs'];
 const SINGLE_FILE = /^(?!.*\.d\.[cm]?ts$)(?!.*\.(?:test|spec)\.[cm]?[jt]s$)(.+)\.(?:m?ts|m?js)$/;
 
 /** Every extension in a folder: each sub-folder with an entry, and each `NAME.ts|js|mts|mjs`. */
-export function discoverIn(dir: string, source: ExtensionSource): Discovery {
+export function discoverIn(dir: string, source: ExtensionSource, view: FileView = DISK): Discovery {
   const found: DiscoveredExtension[] = [];
   const problems: Diagnostic[] = [];
-  if (!isDir(dir)) return { found, problems };
-  const entries = readdirSync(dir, { withFileTypes: true }).sort(byName);
+  if (!view.isDir(dir)) return { found, problems };
+  const entries = view
+    .list(dir)
+    .map((name) => ({ name }))
+    .sort(byName);
   for (const item of entries) {
     if (item.name.startsWith('.') || item.name === 'node_modules') continue;
     const path = join(dir, item.name);
-    if (item.isDirectory() || (item.isSymbolicLink() && isDir(path))) {
-      const { entry, problem } = directoryEntry(path);
+    // A folder, or a link to one (isDir follows links).
+    if (view.isDir(path)) {
+      const { entry, problem } = directoryEntry(path, view);
       if (entry) found.push({ label: item.name, entry, location: path, source });
       else problems.push(problem ?? noEntry(path));
       continue;
     }
     const single = SINGLE_FILE.exec(item.name);
-    if (single && isFile(path)) {
+    if (single && view.isFile(path)) {
       found.push({ label: single[1] as string, entry: path, location: path, source });
     }
   }
@@ -54,13 +58,17 @@ export function discoverIn(dir: string, source: ExtensionSource): Discovery {
 }
 
 /** What one `extensions.paths` entry names: a file, an extension folder, a folder of them, or a package. */
-export function discoverPath({ spec, base, file }: PathEntry): Discovery {
+export function discoverPath({ spec, base, file }: PathEntry, view: FileView = DISK): Discovery {
   // The package's own name space is never looked up on disk (shipped.ts says why).
   if (isShippedSpec(spec)) return discoverShipped(spec, base, file);
   // A bare name is a package unless a file or folder of that name sits next to the config.
-  if (isPackageName(spec) && !isFile(resolve(base, spec)) && !isDir(resolve(base, spec))) {
-    const dir = findPackage(spec, base);
-    const { entry, problem } = dir ? directoryEntry(dir) : {};
+  if (
+    isPackageName(spec) &&
+    !view.isFile(resolve(base, spec)) &&
+    !view.isDir(resolve(base, spec))
+  ) {
+    const dir = findPackage(spec, base, view);
+    const { entry, problem } = dir ? directoryEntry(dir, view) : {};
     if (dir && entry) {
       return { found: [{ label: spec, entry, location: dir, source: 'package' }], problems: [] };
     }
@@ -81,12 +89,12 @@ export function discoverPath({ spec, base, file }: PathEntry): Discovery {
     return { found: [], problems: [missing] };
   }
   const path = resolve(base, expandHome(spec));
-  if (isFile(path)) {
+  if (view.isFile(path)) {
     const label = SINGLE_FILE.exec(basename(path))?.[1] ?? basename(path);
     return { found: [{ label, entry: path, location: path, source: 'path' }], problems: [] };
   }
-  if (isDir(path)) {
-    const { entry, problem } = directoryEntry(path);
+  if (view.isDir(path)) {
+    const { entry, problem } = directoryEntry(path, view);
     if (entry) {
       return {
         found: [{ label: basename(path), entry, location: path, source: 'path' }],
@@ -94,7 +102,7 @@ export function discoverPath({ spec, base, file }: PathEntry): Discovery {
       };
     }
     if (problem) return { found: [], problems: [problem] };
-    return discoverIn(path, 'path');
+    return discoverIn(path, 'path', view);
   }
   const message = `extensions.paths entry "${spec}" (${path}) does not exist`;
   return { found: [], problems: [{ code: 'PATH_NOT_FOUND', severity: 'error', file, message }] };
@@ -133,9 +141,9 @@ function discoverShipped(spec: string, base: string, file: string): Discovery {
  * out) is refused, whatever the source, a global one too: what is installed, reviewed or trusted
  * as the extension is its folder, and an entry elsewhere runs code nobody looked at there.
  */
-function directoryEntry(dir: string): { entry?: string; problem?: Diagnostic } {
+function directoryEntry(dir: string, view: FileView): { entry?: string; problem?: Diagnostic } {
   const manifestFile = join(dir, 'package.json');
-  const manifest = readManifest(manifestFile);
+  const manifest = readManifest(manifestFile, view);
   const declared = manifest && packageEntry(manifest);
   const candidates = [
     ...(declared
@@ -144,9 +152,9 @@ function directoryEntry(dir: string): { entry?: string; problem?: Diagnostic } {
     ...ENTRY_FILES.map((name) => ({ file: join(dir, name), named: name })),
   ];
   for (const { file, named } of candidates) {
-    if (!isFile(file)) continue;
-    if (!isWithin(dir, file)) {
-      const message = `extension ${dir}: its ${named} leads outside the extension's folder (to ${realpathSync(file)}); refused. Move the code into the folder.`;
+    if (!view.isFile(file)) continue;
+    if (!isWithin(dir, file, view)) {
+      const message = `extension ${dir}: its ${named} leads outside the extension's folder (to ${view.real(file)}); refused. Move the code into the folder.`;
       const at = declared ? manifestFile : file;
       return { problem: { code: 'ENTRY_OUTSIDE_FOLDER', severity: 'error', file: at, message } };
     }
@@ -155,8 +163,8 @@ function directoryEntry(dir: string): { entry?: string; problem?: Diagnostic } {
   return {};
 }
 
-function isWithin(dir: string, file: string): boolean {
-  const rel = relative(realpathSync(dir), realpathSync(file));
+function isWithin(dir: string, file: string, view: FileView): boolean {
+  const rel = relative(view.real(dir), view.real(file));
   return rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }
 
@@ -170,9 +178,9 @@ function packageEntry(manifest: Record<string, unknown>): string | undefined {
   return pick(manifest.exports) ?? (typeof manifest.main === 'string' ? manifest.main : undefined);
 }
 
-function readManifest(file: string): Record<string, unknown> | undefined {
+function readManifest(file: string, view: FileView): Record<string, unknown> | undefined {
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    return JSON.parse(view.read(file)) as Record<string, unknown>;
   } catch {
     return undefined;
   }
@@ -188,11 +196,11 @@ function isPackageName(spec: string): boolean {
 }
 
 /** The installed package's folder, looked up through `node_modules` folders as Node would. */
-function findPackage(name: string, from: string): string | undefined {
+function findPackage(name: string, from: string, view: FileView): string | undefined {
   let dir = from;
   for (;;) {
     const candidate = join(dir, 'node_modules', name);
-    if (isDir(candidate)) return candidate;
+    if (view.isDir(candidate)) return candidate;
     const parent = dirname(dir);
     if (parent === dir) return undefined;
     dir = parent;

@@ -79,7 +79,8 @@ export type DiagnosticCode =
   | 'DISABLED_NOT_FOUND'
   | 'PATH_OUTSIDE_PROJECT'
   | 'GLOBAL_DIR_IN_PROJECT'
-  | 'UNTRUSTED';
+  | 'UNTRUSTED'
+  | 'TRUST_HELD';
 
 export interface Diagnostic {
   code: DiagnosticCode;

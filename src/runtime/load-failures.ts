@@ -96,6 +96,15 @@ export function followedBy(what: string, separator: string, next: string): strin
 export function loadFailureGuard(failures: readonly LoadFailure[], log: Logger): RegisteredHandler {
   const first = failures[0] as LoadFailure;
   const name = first.extension ?? FRAMEWORK_NAME;
+  // A project held at its trusted state that cannot be rebuilt: only a new trust mends it, and
+  // on_load_error does not apply (load-runtime.ts).
+  const held = failures.find((f) => f.code === 'TRUST_HELD');
+  if (held !== undefined) {
+    // Its reason whole: it names what is missing and the command that mends it.
+    const others = failures.filter((f) => f !== held);
+    const also = others.length > 0 ? `\nAlso: ${describeLoadFailures(others)}` : '';
+    return refusingEvery(FRAMEWORK_NAME, block(`Blocked: ${held.reason}${also}`), log);
+  }
   const fixes = [
     `fix it (\`${hermesCommand()} extensions doctor\` shows the whole error)`,
     ...(first.extension === undefined
@@ -110,6 +119,14 @@ export function loadFailureGuard(failures: readonly LoadFailure[], log: Logger):
       `Tool calls are refused while an enabled extension is not running (extensions.on_load_error: block); ${fixes.join(', ')}.`,
     ),
   );
+  return refusingEvery(name, refusal, log);
+}
+
+function refusingEvery(
+  name: string,
+  refusal: ReturnType<typeof block>,
+  log: Logger,
+): RegisteredHandler {
   return {
     extension: name,
     hook: 'intercept_tool_call',

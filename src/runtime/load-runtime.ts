@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import { hermesCommand } from '../command-name.js';
 import { findProjectConfig } from '../config/find-project-config.js';
-import { loadConfigFile } from '../config/load-config.js';
+import { loadConfigFile, loadTrustedConfig } from '../config/load-config.js';
 import {
   expandHome,
   findProjectRoot,
@@ -18,9 +18,11 @@ import { loadExtension } from '../extensions/load-extension.js';
 import { byName } from '../extensions/order.js';
 import { isShippedSpec } from '../extensions/shipped.js';
 import type { Diagnostic, ExtensionCandidate } from '../extensions/types.js';
+import { DISK, type FileView } from '../fs/file-view.js';
 import { insideRelative } from '../fs/paths.js';
 import { type Logger, stderrLogger } from '../log/logger.js';
 import { moduleLoader } from '../modules/import-module.js';
+import { type HeldState, heldNotice, heldStateOf } from '../trust/held-state.js';
 import {
   cannotTrust,
   guardFor,
@@ -77,7 +79,8 @@ export interface LoadRuntimeOptions {
  * The runtime of an installation (docs/configuration.md, Where extensions and config come from): global config and extensions from
  * `$HERMES_HOME`, config `paths`, and the project's own config and `.hermes/extensions/` —
  * the project's only when it is trusted, so a cloned repository runs nothing and changes no
- * setting until its owner says so. Rejects only when a config file cannot be read or is invalid;
+ * setting until its owner says so; once trusted, as trusted, so a change runs nothing and
+ * changes no setting until its owner reviews it (src/trust/held-state.ts). Rejects only when a config file cannot be read or is invalid;
  * every extension-level failure is a diagnostic.
  */
 export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Runtime> {
@@ -103,19 +106,32 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
   if (options.watch) for (const file of trustForRun(trustOptions).files) watch(file);
   const trust = trustForRun(trustOptions);
   for (const file of trust.files) watch(file);
+  // Trusted once and changed since: what was trusted stays in force (held-state.ts). The project's
+  // config and extensions are then found in the project as it was trusted, never as it is now.
+  const hold = heldStateOf(trust, home);
+  const inForce = trust.trusted || hold !== undefined;
+  const view = hold?.view ?? DISK;
   // What project code may read while it loads: what was trusted (any file when trusted for one run).
-  const guard = guardFor(root, home, trust.state === 'override' ? undefined : trust.records);
-  const projectConfig = findProjectConfig(cwd, root);
+  const guard = guardFor(
+    root,
+    home,
+    trust.state === 'override' ? undefined : (hold?.files ?? trust.records),
+  );
+  const projectConfig = findProjectConfig(cwd, root, view);
   if (projectConfig) watch(projectConfig.file);
-  if (projectConfig && trust.trusted) {
-    const config = await loadConfigFile(projectConfig.file, loader, { project: guard });
-    layers.push({
-      config: withoutGlobalDir(config, projectConfig.file, diagnostics),
-      file: projectConfig.file,
-    });
+  if (projectConfig && inForce) {
+    const config = hold
+      ? await heldConfig(projectConfig.file, hold, loader, guard)
+      : await loadConfigFile(projectConfig.file, loader, { project: guard });
+    if (config) {
+      layers.push({
+        config: withoutGlobalDir(config, projectConfig.file, diagnostics),
+        file: projectConfig.file,
+      });
+    }
   }
   // Coded UNTRUSTED, so hosts can tell the user their project's guards are not running.
-  if (!trust.trusted) diagnostics.push(untrustedNotice(trust));
+  if (!inForce) diagnostics.push(untrustedNotice(trust));
 
   for (const { config, file } of layers) {
     for (const key of findUnknownSections(config, file)) {
@@ -133,7 +149,7 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
   const paths = merged.paths.filter((entry) => {
     // A shipped extension's name is the running framework's code, wherever that is installed.
     if (entry.file !== projectConfig?.file || isShippedSpec(entry.spec)) return true;
-    if (isInsideProject(root, entry)) return true;
+    if (isInsideProject(root, entry, view)) return true;
     diagnostics.push({
       code: 'PATH_OUTSIDE_PROJECT',
       severity: 'error',
@@ -152,7 +168,7 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
   discover(discoverIn(globalExtensions, 'global'));
   const fromPaths = paths.map((entry) => {
     watch(resolve(entry.base, expandHome(entry.spec)));
-    const found = discoverPath(entry);
+    const found = discoverPath(entry, entry.file === projectConfig?.file ? view : DISK);
     for (const { location } of found.found) watch(location);
     // What the project config names is project code: loaded under the project's guard. Not a
     // shipped extension it names: that is the framework's (src/extensions/shipped.ts).
@@ -169,7 +185,7 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
   if (section.project_local !== false) {
     const projectExtensions = join(root, '.hermes', 'extensions');
     watch(projectExtensions);
-    discover(discoverIn(projectExtensions, 'project'));
+    discover(discoverIn(projectExtensions, 'project', view));
   }
 
   const loadingEnabled = section.enabled !== false;
@@ -178,27 +194,39 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
     const loaded: ExtensionCandidate[] = [];
     for (const found of group) {
       // Paths the project config names never get here untrusted: that config is not read then.
-      if (found.source === 'project' && !trust.trusted) {
+      if (found.source === 'project' && !inForce) {
         loaded.push(held(found, 'untrusted', `project ${root} is not trusted`));
       } else if (!loadingEnabled) {
         loaded.push(held(found, 'disabled', 'extensions.enabled is false'));
       } else {
         const project = found.source === 'project' || found.fromProject === true;
-        loaded.push(
-          await loadExtension(found, loader, project ? guard : undefined, options.setupTimeoutMs),
+        const candidate = await loadExtension(
+          found,
+          loader,
+          project ? guard : undefined,
+          options.setupTimeoutMs,
         );
+        // Held project code that does not load is part of the trusted state that cannot be rebuilt.
+        if (project && hold && candidate.loadError) hold.missing.push(candidate.loadError.message);
+        loaded.push(candidate);
       }
     }
     // Within a source, load order (and so priority ties) goes by extension name
     // (`extensions/order.ts`).
     candidates.push(...loaded.sort(byName));
   }
+  if (hold) diagnostics.push(heldNotice(trust, hold));
+  // The guards the held state would run are not all known: nothing falls open, whatever
+  // on_load_error the user chose for an extension of their own that breaks.
+  const broken = hold !== undefined && hold.missing.length > 0;
 
   return assembleRuntime({
     candidates,
     section:
       options.onLoadError === undefined
-        ? section
+        ? broken
+          ? { ...section, on_load_error: 'block' }
+          : section
         : { ...section, on_load_error: options.onLoadError },
     configSources: layers.map(({ config, file }) => ({
       section: config.extensions ?? {},
@@ -247,6 +275,26 @@ function untrustedNotice(trust: ProjectTrust): Diagnostic {
 }
 
 /**
+ * The held project's config as trusted (load-config.ts, loadTrustedConfig), or undefined when it
+ * cannot be rebuilt: what is missing is noted, and the load then refuses every tool call.
+ */
+async function heldConfig(
+  file: string,
+  held: HeldState,
+  loader: ReturnType<typeof moduleLoader>,
+  guard: ReturnType<typeof guardFor>,
+): Promise<HermesConfig | undefined> {
+  const noted = held.missing.length;
+  try {
+    return await loadTrustedConfig(file, () => held.view.read(file), loader, guard);
+  } catch (error) {
+    // A copy the view could not read is noted already.
+    if (held.missing.length === noted) held.missing.push((error as Error).message ?? String(error));
+    return undefined;
+  }
+}
+
+/**
  * `global_dir` names the folder whose extensions load natively, unguarded, as the user's own: a
  * project config may not move it (into the project, it would run code its trust does not cover).
  */
@@ -267,10 +315,10 @@ function withoutGlobalDir(
   return { ...config, extensions: rest };
 }
 
-function isInsideProject(root: string, entry: PathEntry): boolean {
+function isInsideProject(root: string, entry: PathEntry, view: FileView): boolean {
   const named = resolve(entry.base, expandHome(entry.spec));
   // A bare package name is looked up through node_modules folders, some above the project.
-  const where = discoverPath(entry).found[0]?.location ?? named;
+  const where = discoverPath(entry, view).found[0]?.location ?? named;
   return insideRelative(root, where) !== undefined;
 }
 

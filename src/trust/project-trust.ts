@@ -23,6 +23,7 @@ import {
   type TrustChanges,
 } from './records.js';
 import { readTrust, type TrustRecord, writeTrust } from './store.js';
+import { keepTrustedCopies } from './trusted-copies.js';
 
 export interface ProjectTrust {
   /** The project root the trust is recorded for. */
@@ -74,7 +75,10 @@ export function inspectProjectTrust(options: TrustOptions = {}): ProjectTrust {
     coverage.add(join(coverage.realRoot, file.path), { outside: true });
   }
   const base = summary(coverage);
-  if (!hasCode) return { ...base, trusted: true, state: 'no-project-code' };
+  // All of it removed since it was trusted is a change like any other: it awaits review too.
+  if (!hasCode && !(trusted !== undefined && trusted.files.length > 0)) {
+    return { ...base, trusted: true, state: 'no-project-code' };
+  }
   if (base.problems.length > 0) return { ...base, trusted: false, state: 'unreadable' };
   if (record === undefined) return { ...base, trusted: false, state: 'untrusted' };
   const at = record.trustedAt ? { trustedAt: record.trustedAt } : {};
@@ -225,6 +229,13 @@ export async function trustProject(
   };
   records[review.root] = record;
   writeTrust(resolvedHome, records);
+  // Copies of the small files, for the next review's diff and for the held state
+  // (held-state.ts): without one, a change later refuses every tool call rather than fall open.
+  try {
+    keepTrustedCopies(resolvedHome, review.root, files);
+  } catch {
+    // Not kept (a folder in the way): the held state says which copy it misses.
+  }
   // Made from the bytes just recorded: the next load runs them without bundling again.
   for (const [entry, bundle] of bundles) keepBundle(projectBundleDir(resolvedHome), entry, bundle);
   return inspectProjectTrust({ cwd: resolvedCwd, home: resolvedHome });

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tree } from '../support/fixtures.js';
+import { tree, write } from '../support/fixtures.js';
 import { built, type Answer as Run, runBin } from '../support/run-bin.js';
 
 /** The real bin in a child process, with its own $HERMES_HOME and $HOME, and no TTY. */
@@ -62,5 +62,17 @@ describe.runIf(built)('hermes extensions test-suite', () => {
     expect(untrusted.code).toBe(2);
     expect(untrusted.stderr).toMatch(/not trusted.*hermes extensions trust/);
     expect(existsSync(join(project, '.hermes/extensions/local-guard/node_modules'))).toBe(false);
+
+    // Trusted, then a test file changed: the trusted state holds for the hooks, but running the
+    // tests would run the files as they are now, which nobody reviewed.
+    expect((await hermes(home, 'extensions', 'trust', '--yes', '--cwd', project)).code).toBe(0);
+    const marker = join(tree(), 'ran');
+    write(project, {
+      '.hermes/extensions/local-guard/index.test.ts': `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(marker)}, 'x');\n`,
+    });
+    const changed = await hermes(home, 'extensions', 'test-suite', 'local-guard', '--cwd', project);
+    expect(changed.code).toBe(2);
+    expect(changed.stderr).toMatch(/not trusted as it is now \(it changed since it was trusted\)/);
+    expect(existsSync(marker)).toBe(false);
   });
 });

@@ -41,9 +41,10 @@ describe.runIf(built)('hermes extensions enable / disable --project and the proj
     write(project, { '.hermes/extensions/local.ts': tsExtension('local', '// changed') });
     const run = await hermes(home, 'disable', 'guard', '--project', '--cwd', project);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/is not trusted/);
+    expect(run.stdout).toMatch(/changed since it was trusted.*trusted then stay in force/);
     expect(run.stdout).toContain(`hermes extensions trust --cwd ${project}`);
-    expect(await statuses(home, project)).toEqual({ guard: 'enabled', local: 'untrusted' });
+    // The trusted state holds: the guard the edit disables runs, and local as it was trusted.
+    expect(await statuses(home, project)).toEqual({ guard: 'enabled', local: 'enabled' });
   });
 
   it('never blesses a config changed since it was trusted (a guard disabled by a pull)', async () => {
@@ -54,10 +55,10 @@ describe.runIf(built)('hermes extensions enable / disable --project and the proj
     });
     const run = await hermes(home, 'disable', 'local', '--project', '--cwd', project);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/is not trusted/);
+    expect(run.stdout).toMatch(/changed since it was trusted.*trusted then stay in force/);
     expect(readFileSync(join(project, '.hermes/config.yaml'), 'utf8')).toMatch(/\[guard, local\]/);
-    // The project config is ignored, so the guard runs.
-    expect(await statuses(home, project)).toEqual({ guard: 'enabled', local: 'untrusted' });
+    // The config as trusted holds, so the guard runs, and so does local.
+    expect(await statuses(home, project)).toEqual({ guard: 'enabled', local: 'enabled' });
   });
 
   it('says that a project never trusted ignores the edit until it is trusted', async () => {
@@ -76,9 +77,9 @@ describe.runIf(built)('hermes extensions enable / disable --project and the proj
     const run = await hermes(home, 'disable', 'guard', '--project', '--cwd', project);
     expect(run.stdout).toMatch(/its trust was renewed|now trusted/);
     expect(await statuses(home, project)).toEqual({ guard: 'disabled' });
-    // Anything the project brings later is not covered.
+    // Anything the project brings later is not covered: not loaded, the config as trusted holds.
     write(project, { '.hermes/extensions/local.ts': tsExtension('local') });
-    expect(await statuses(home, project)).toEqual({ guard: 'enabled', local: 'untrusted' });
+    expect(await statuses(home, project)).toEqual({ guard: 'disabled' });
   });
 
   it('refuses when another project config file is the one read', async () => {

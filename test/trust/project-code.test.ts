@@ -88,10 +88,11 @@ describe('what runs is what the review listed', () => {
     expect(inspectProjectTrust({ cwd: project, home }).state).toBe('trusted');
     await load(project, home);
     expect(marks(marker)).not.toContain('unreviewed');
-    // The file that runs changes: the project is no longer trusted, and the edit does not run.
+    // The file that runs changes: the guard as trusted holds, and the edit does not run.
     write(project, { [chosen]: mark(marker, 'edited') });
     const runtime = await load(project, home);
-    expect(statusOf(runtime, 'guard')?.status).toBe('untrusted');
+    expect(statusOf(runtime, 'guard')?.status).toBe('enabled');
+    expect(runtime.diagnostics.find((d) => d.code === 'TRUST_HELD')?.severity).toBe('warning');
     expect(marks(marker)).not.toContain('edited');
   });
 
@@ -161,7 +162,7 @@ export default defineExtension({
     await runtime.close();
   });
 
-  it('records imports that leave the project root, and a change to one untrusts', async () => {
+  it('records imports that leave the project root, and a change to one is held', async () => {
     const marker = join(tree(), 'ran');
     const mono = tree({
       'shared/policy.ts': 'export const limit = 1;',
@@ -188,7 +189,8 @@ export default defineExtension({ name: 'guard', setup() { void limit; void hoist
     const changed = inspectProjectTrust({ cwd: project, home });
     expect(changed.state).toBe('changed');
     expect(changed.changes?.changed).toEqual(['../shared/policy.ts']);
-    expect(statusOf(await load(project, home), 'guard')?.status).toBe('untrusted');
+    // Held: the guard runs as trusted, from its bundle; the edit outside the root never runs.
+    expect(statusOf(await load(project, home), 'guard')?.status).toBe('enabled');
     expect(marks(marker)).toEqual([]);
   });
 });

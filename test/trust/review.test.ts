@@ -24,10 +24,13 @@ describe.runIf(built)('the trust review', () => {
     expect((await hermes(home, 'extensions', 'trust', '--yes', '--cwd', project)).code).toBe(0);
     write(project, { 'lib/helper.ts': 'export {};' });
     const list = await hermes(home, 'extensions', 'list', '--cwd', project);
-    expect(list.stdout).toMatch(/ext\s+untrusted/);
-    expect(list.stdout).toMatch(/1 changed \(lib\/helper\.ts\)/);
+    // The extension as trusted is in force (held), and list and doctor name the change.
+    expect(list.stdout).toMatch(/ext\s+enabled/);
+    expect(list.stdout).toMatch(
+      /changed since it was trusted on .*: 1 changed \(lib\/helper\.ts\)\. The config and extensions trusted then are in force \(held\)/,
+    );
     const doctor = await hermes(home, 'doctor', '--cwd', project);
-    expect(doctor.stdout).toMatch(/1 changed \(lib\/helper\.ts\)/);
+    expect(doctor.stdout).toMatch(/1 changed \(lib\/helper\.ts\).*stay in force/);
   });
 
   it("shows the files a code config's paths add before recording them", async () => {

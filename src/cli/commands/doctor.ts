@@ -58,7 +58,7 @@ export async function doctorCommand(context: CommandContext, options: { json?: b
     ...configChecks(context),
     ...runtime.extensions.map((ext) => extensionCheck(ext, runtime)),
     ...looseDiagnostics(runtime),
-    ...trustChecks(context),
+    ...trustChecks(context, runtime),
     ...peers,
     ...agentHookChecks(runtime.projectRoot, llmHandlers(runtime)),
     ...resultHookChecks(runtime.projectRoot, resultHandlers(runtime)),
@@ -160,7 +160,7 @@ function looseDiagnostics(runtime: Runtime): Check[] {
     }));
 }
 
-function trustChecks(context: CommandContext): Check[] {
+function trustChecks(context: CommandContext, runtime: Runtime): Check[] {
   const trust = trustForRun({ cwd: context.cwd, home: context.home });
   if (trust.state === 'no-project-code') return [];
   if (trust.state === 'override') {
@@ -180,6 +180,18 @@ function trustChecks(context: CommandContext): Check[] {
         level: 'ok',
         subject: 'project trust',
         message: `${trust.root} is trusted (fingerprint ${trust.fingerprint.slice(0, 12)})`,
+      },
+    ];
+  }
+  // Trusted once and changed since: the trusted state is in force, or nothing runs if it is lost.
+  const held = runtime.diagnostics.find((d) => d.code === 'TRUST_HELD');
+  if (held !== undefined) {
+    return [
+      {
+        level: held.severity === 'error' ? 'error' : 'warning',
+        subject: 'project trust',
+        message: held.message,
+        fix: `review the change, then: ${hermesCommand()} extensions trust --cwd ${trust.root}`,
       },
     ];
   }

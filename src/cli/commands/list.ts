@@ -1,6 +1,7 @@
 import { hermesCommand } from '../../command-name.js';
 import type { ExtensionInfo } from '../../extensions/types.js';
 import { indentedMessage } from '../../log/message-lines.js';
+import { sinceTrusted } from '../../trust/held-state.js';
 import { cannotTrust, trustForRun, untrustedStanding } from '../../trust/project-trust.js';
 import { type CommandContext, loadForCommand } from '../context.js';
 import { type Io, paint } from '../io.js';
@@ -47,7 +48,19 @@ export async function listCommand(context: CommandContext, options: { json?: boo
     io.out(`    fix: ${advice(d.code).fix}`);
   }
   const trust = trustForRun({ cwd: context.cwd, home: context.home });
-  if (trust.state === 'override') {
+  const held = runtime.diagnostics.find((d) => d.code === 'TRUST_HELD');
+  if (held !== undefined) {
+    // Trusted once and changed since (src/trust/held-state.ts): what runs is what was trusted.
+    io.out('');
+    io.out(
+      held.severity === 'error'
+        ? `Project ${trust.root} ${sinceTrusted(trust)}. The config and extensions trusted then cannot be rebuilt, so every tool call is refused:\n  ${held.message}`
+        : `Project ${trust.root} ${sinceTrusted(trust)}. The config and extensions trusted then are in force (held): the change does nothing until you trust it.`,
+    );
+    io.out(
+      `Review the change, then trust it with: ${hermesCommand()} extensions trust --cwd ${trust.root}`,
+    );
+  } else if (trust.state === 'override') {
     io.out('');
     io.out(
       `Project ${trust.root} is not trusted, but HERMES_TRUST_PROJECT=1 trusts it for this run: its extensions and config are loaded.`,

@@ -3,6 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { hermesCommand } from '../../command-name.js';
 import type { ExtensionInfo } from '../../extensions/types.js';
+import { insideRelative } from '../../fs/paths.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
 import { type CommandContext, loadForCommand } from '../context.js';
 import { CliError, type Io } from '../io.js';
@@ -83,12 +84,17 @@ async function suitesFor(context: CommandContext, name: string | undefined): Pro
       2,
     );
   }
+  // Changed since it was trusted: the runtime runs the trusted bundles, but a test file would
+  // import the files as they are now, which nobody reviewed.
+  const held = runtime.diagnostics.some((d) => d.code === 'TRUST_HELD');
   const suites: Suite[] = [];
   for (const ext of chosen) {
-    if (ext.status === 'untrusted') {
+    const changed =
+      held && ext.path !== undefined && insideRelative(runtime.projectRoot, ext.path) !== undefined;
+    if (ext.status === 'untrusted' || changed) {
       if (name === undefined) continue;
       throw new CliError(
-        `"${name}" is project code and the project is not trusted; its tests would run it. Review it, then run: ${hermesCommand()} extensions trust`,
+        `"${name}" is project code and the project is not trusted${changed ? ' as it is now (it changed since it was trusted)' : ''}; its tests would run it. Review it, then run: ${hermesCommand()} extensions trust`,
         2,
       );
     }

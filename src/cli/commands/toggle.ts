@@ -142,7 +142,11 @@ function tellTrust(io: Io, { before, after, renewed }: TrustedEdit): void {
   }
   if (before.trusted) {
     io.out(
-      `The project's trust covers this file, and not only this edit changed since it was trusted, so the project ${after.root} is not trusted now (${whyUntrusted(after)}): its config and extensions are ignored until you review them and trust it again:`,
+      `The project's trust covers this file, and not only this edit changed since it was trusted, so the project ${after.root} is not trusted as it is now (${whyUntrusted(after)}): the config and extensions trusted before stay in force, and the changes, this edit too, do nothing until you review them and trust it again:`,
+    );
+  } else if (before.state === 'changed') {
+    io.out(
+      `The project ${after.root} ${untrustedStanding(before)}: the config and extensions trusted then stay in force, and this edit does nothing until you review the changes and trust it again:`,
     );
   } else {
     io.out(

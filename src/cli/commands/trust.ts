@@ -117,7 +117,7 @@ export async function trustCommand(context: CommandContext, options: TrustOption
     io.err(`Note: no copies kept to diff against next time: ${(error as Error).message}`);
   }
   io.out(
-    `Trusted ${trusted.root} (fingerprint ${trusted.fingerprint.slice(0, 16)}). A change to these files untrusts it again.`,
+    `Trusted ${trusted.root} (fingerprint ${trusted.fingerprint.slice(0, 16)}). A change to these files waits for you to trust it again: until then, these run.`,
   );
   return 0;
 }

@@ -349,6 +349,9 @@ function sessionNotices(runtime: Runtime): Notice[] {
       `Hermes: this project's extensions and config are not running. ${untrusted.message}`,
     );
   }
+  const held = runtime.diagnostics.find((d) => d.code === 'TRUST_HELD');
+  // Broken, it is among the load failures below, which say that every call is refused.
+  if (held !== undefined && held.severity !== 'error') notices.push(`Hermes: ${held.message}`);
   if (runtime.loadFailures.length > 0) {
     const consequence =
       runtime.onLoadError === 'block'

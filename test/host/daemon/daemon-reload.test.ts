@@ -75,6 +75,31 @@ describe.runIf(built)('the hook daemon reloads', () => {
     expect(reasonOf(await both(socket, bash(project, 'p', 'ls')))).toBe('guard refuses ls');
   });
 
+  it('a trusted project guard edited and not trusted again: the trusted one answers, until trust', async () => {
+    const { project, env } = setup();
+    const rules = (denied: string[]) => `export const denied = ${JSON.stringify(denied)};\n`;
+    write(project, {
+      '.hermes/extensions/guard/index.mjs': guardModule(
+        'guard',
+        "import { denied } from './rules.mjs';",
+      ),
+      '.hermes/extensions/guard/rules.mjs': rules(['rm']),
+    });
+    await trust(project, env);
+    const { socket } = await startDaemon(env);
+    expect(reasonOf(await both(socket, bash(project, 'h', 'rm x')))).toBe('guard refuses rm x');
+
+    // Loosened on disk: the change waits for review, the trusted rules hold (docs/trust.md).
+    write(project, { '.hermes/extensions/guard/rules.mjs': rules([]) });
+    expect(reasonOf(await both(socket, bash(project, 'h', 'rm x')))).toBe('guard refuses rm x');
+    // Changed again: still the trusted rules, not these.
+    write(project, { '.hermes/extensions/guard/rules.mjs': rules(['rm', 'ls']) });
+    expect(reasonOf(await both(socket, bash(project, 'h', 'ls')))).toBeUndefined();
+    // Trusted: the rules on disk now answer.
+    await trust(project, env);
+    expect(reasonOf(await both(socket, bash(project, 'h', 'ls')))).toBe('guard refuses ls');
+  });
+
   it("a global extension's rules.json tightened, required or imported", async () => {
     const required =
       "import { createRequire } from 'node:module';\nconst { denied } = createRequire(import.meta.url)('./rules.json');";

@@ -74,6 +74,7 @@ function fixFor(code: DiagnosticCode): string {
       () => "set global_dir in $HERMES_HOME/config.yaml, or remove it from the project's config",
     )
     .with('UNTRUSTED', () => `${hermesCommand()} extensions trust`)
+    .with('TRUST_HELD', () => `review the change and trust it: ${hermesCommand()} extensions trust`)
     .with(
       'ORDER_CYCLE',
       () =>
@@ -115,7 +116,7 @@ export function shownBy(code: DiagnosticCode): 'extension' | 'trust' | 'itself' 
       'SHADOWED',
       () => 'extension',
     )
-    .with('UNTRUSTED', () => 'trust')
+    .with('UNTRUSTED', 'TRUST_HELD', () => 'trust')
     .with(
       'PATH_NOT_FOUND',
       'NO_ENTRY',
