@@ -51,7 +51,11 @@ describe.runIf(built)('the bridge with no extension at all', () => {
         jsonrpc: '2.0',
         id: 4,
         method: 'intercept_tool_call',
-        params: { turn_id: 't', tool_name: 'read_file', tool_args: { path: '.hermes/config.yaml' } },
+        params: {
+          turn_id: 't',
+          tool_name: 'read_file',
+          tool_args: { path: '.hermes/config.yaml' },
+        },
       },
     ]);
     expect(init).toMatchObject({ result: { hooks: { intercept_tool_call: true } } });
