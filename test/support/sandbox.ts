@@ -4,7 +4,7 @@ import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
-import { sandboxAvailability } from 'hermes-extensions/policy';
+import { sandboxAvailability, sandboxedShellCallOf } from 'hermes-extensions/policy';
 import { it } from 'vitest';
 
 /**
@@ -22,6 +22,30 @@ export function sandboxMissingTest(): void {
     });
   } else {
     it.skip(`sandboxed commands: skipped, ${why}`, () => {});
+  }
+}
+
+/**
+ * The command inside a shell call's sandbox wrapper, as a hook process whose `HOME` and
+ * `HERMES_HOME` were both `home` made it: the settings name folders of that home
+ * (extensions/workflow-guard/README.md, The sandbox) and keep its HERMES_HOME read-only
+ * (docs/trust.md, Protected ground), so they are made again under the same two.
+ */
+export function sandboxedUnder(
+  home: string,
+  input: Record<string, unknown>,
+  options: Parameters<typeof sandboxedShellCallOf>[1],
+): string | undefined {
+  const own = { HOME: process.env.HOME, HERMES_HOME: process.env.HERMES_HOME };
+  process.env.HOME = home;
+  process.env.HERMES_HOME = home;
+  try {
+    return sandboxedShellCallOf(input, options);
+  } finally {
+    for (const [key, value] of Object.entries(own)) {
+      if (value === undefined) delete process.env[key];
+      else process.env[key] = value;
+    }
   }
 }
 

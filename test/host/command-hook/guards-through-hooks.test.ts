@@ -1,10 +1,9 @@
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { sandboxedShellCallOf } from 'hermes-extensions/policy';
 import { describe, expect, it } from 'vitest';
 import { tree, write } from '../../support/fixtures.js';
 import { built, runHook } from '../../support/run-bin.js';
-import { runShell, treeDigest } from '../../support/sandbox.js';
+import { runShell, sandboxedUnder, treeDigest } from '../../support/sandbox.js';
 
 /**
  * The bypasses of workflow-guard through the command hooks, as Claude Code and Codex send them:
@@ -60,17 +59,7 @@ async function deniedOrContained(agent: Agent, home: string, project: string, co
     writable: ['plans/', 'handoff/'],
     stateDir: join(home, 'sandbox'),
   };
-  // The settings name folders of the home the hook ran with (extensions/workflow-guard/README.md, The sandbox), and keep
-  // its HERMES_HOME read-only (docs/trust.md, Protected ground): made again under the same HOME
-  // and HERMES_HOME.
-  const own = { HOME: process.env.HOME, HERMES_HOME: process.env.HERMES_HOME };
-  process.env.HOME = home;
-  process.env.HERMES_HOME = home;
-  const inner = sandboxedShellCallOf(input ?? {}, sandbox);
-  for (const [key, value] of Object.entries(own)) {
-    if (value === undefined) delete process.env[key];
-    else process.env[key] = value;
-  }
+  const inner = sandboxedUnder(home, input ?? {}, sandbox);
   if (inner !== command) return `rewritten: ${input?.command}`;
   if (output.permissionDecision !== (agent === 'codex' ? 'allow' : undefined)) {
     return `sandboxed with the decision ${output.permissionDecision}`;

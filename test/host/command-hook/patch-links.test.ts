@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sandboxedShellCallOf } from 'hermes-extensions/policy';
 import { describe, expect, it } from 'vitest';
 import { tree, write } from '../../support/fixtures.js';
 import { built, runHook } from '../../support/run-bin.js';
-import { runShell, sandbox } from '../../support/sandbox.js';
+import { runShell, sandbox, sandboxedUnder } from '../../support/sandbox.js';
 
 /**
  * Links a patch makes, through the real hook process as Codex sends its calls
@@ -100,14 +99,11 @@ describe.runIf(built)(
         for (const command of ['patch -p1 < plans/link.diff', 'git apply plans/link.diff']) {
           const { decision, input } = await answer(home, event(project, 'Bash', { command }));
           expect(decision, command).toBe('allow');
-          const ownHome = process.env.HOME;
-          process.env.HOME = home;
-          const inner = sandboxedShellCallOf(input ?? {}, {
+          const inner = sandboxedUnder(home, input ?? {}, {
             root: project,
             writable: ['plans/', 'handoff/'],
             stateDir: join(home, 'sandbox'),
           });
-          process.env.HOME = ownHome;
           expect(inner, command).toBe(command);
           runShell(input.command, project);
           expect(readFileSync(join(project, 'src/a.ts'), 'utf8'), command).toBe(
