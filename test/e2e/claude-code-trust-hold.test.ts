@@ -32,7 +32,12 @@ async function setup() {
   });
   const hermesHome = tree();
   const home = tree();
-  const installed = await runBin(['hook', 'install', 'claude-code'], { HOME: home });
+  // The installed command carries the HERMES_HOME it was installed with (command-hooks.md, The
+  // environment the hook runs in): the one the agent runs with below.
+  const installed = await runBin(['hook', 'install', 'claude-code'], {
+    HOME: home,
+    HERMES_HOME: hermesHome,
+  });
   expect(installed.code, installed.stderr).toBe(0);
   const trusted = await runHermes(['extensions', 'trust', '--yes', '--cwd', project], {
     HOME: home,
