@@ -58,7 +58,7 @@ const ADAPTER = '^src/(host/[^/]+)/';
 // What the hook client may load besides Node: the protocol, the socket-folder check, the files
 // beside a socket (a daemon marked not serving, a start under way), the deadline.
 const CLIENT_LEAVES =
-  '^src/host/(daemon/protocol|daemon/daemon-dir|daemon/markers|hook-deadline)\\.ts$';
+  '^src/(host/(daemon/protocol|daemon/daemon-dir|daemon/markers|hook-deadline)|policy/protected/daemon-folder)\\.ts$';
 
 module.exports = {
   forbidden: [
@@ -96,7 +96,7 @@ module.exports = {
         path: '^src/policy/',
         pathNot: [
           '^src/policy/sandbox/(availability|quote|settings|wrap)\\.ts$',
-          '^src/policy/protected/(ground|kinds|judge)\\.ts$',
+          '^src/policy/protected/(ground|kinds|judge|daemon-folder)\\.ts$',
         ],
       },
     },
@@ -131,10 +131,11 @@ module.exports = {
       // What the client loads with it: the same holds for them.
       name: 'daemon-client-leaves-stand-alone',
       comment:
-        'protocol.ts, daemon-dir.ts, markers.ts and hook-deadline.ts import only Node built-ins',
+        'protocol.ts, daemon-dir.ts, markers.ts, hook-deadline.ts and daemon-folder.ts import only Node built-ins',
       severity: 'error',
       from: { path: CLIENT_LEAVES },
-      to: { dependencyTypesNot: ['core'] },
+      // The daemon folder is placed in one file, which the protected-ground rule reads too.
+      to: { dependencyTypesNot: ['core'], pathNot: '^src/policy/protected/daemon-folder\\.ts$' },
     },
     {
       name: 'host-helpers-below-adapters',

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRuntime, defineExtension } from 'hermes-extensions';
 import { memoryLogger } from 'hermes-extensions/testing';
@@ -192,5 +193,38 @@ describe('protected ground, in every runtime', () => {
     expect((await decide('Write', { file_path: 'src/a.ts' }, [spy])).blocked).toBe(false);
     expect(seen).toEqual(['Write']);
     expect(existsSync(join(root, '.hermes/config.yaml'))).toBe(true);
+  });
+});
+
+describe("protected ground: the hook daemon's folder", () => {
+  // A socket there answers every hook of the user: an agent that put its own server in place of
+  // the daemon would be told "allow" for each of its calls (docs/command-hooks.md, The hook daemon).
+  const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
+  const calls = (folder: string): Array<[string, Record<string, unknown>]> => [
+    ['Write', { file_path: join(folder, 'k.sock'), content: '' }],
+    ['Bash', { command: `rm -rf ${folder}` }],
+    ['Bash', { command: `node -e "require('net').createServer().listen('${folder}/k.sock')"` }],
+    ['Bash', { command: "python3 -c \"open('x','w')\" > $HERMES_DAEMON_DIR/k.sock" }],
+  ];
+
+  it('refuses writes to the folder HERMES_DAEMON_DIR names, with or without a plan', async () => {
+    const folder = join(tree({}), 'daemons');
+    process.env.HERMES_DAEMON_DIR = folder;
+    for (const [tool, args] of calls(folder)) {
+      for (const extensions of [[], [workflowGuard]]) {
+        const outcome = await decide(tool, args, extensions);
+        expect(outcome.blocked, `${tool} ${JSON.stringify(args)}`).toBe(true);
+        if (outcome.blocked) expect(outcome.blockedBy).toBe('hermes');
+      }
+    }
+  });
+
+  it('refuses writes to the default folder under the temporary folder', async () => {
+    delete process.env.HERMES_DAEMON_DIR;
+    const folder = join(tmpdir(), `hermes-daemon-${uid}`);
+    for (const [tool, args] of calls(folder).slice(0, 3)) {
+      const outcome = await decide(tool, args);
+      expect(outcome.blocked, `${tool} ${JSON.stringify(args)}`).toBe(true);
+    }
   });
 });

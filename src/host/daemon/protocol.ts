@@ -28,8 +28,8 @@
  * runtime threads: thread-env.ts.)
  */
 import { createHash } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { daemonFolder } from '../../policy/protected/daemon-folder.js';
 
 export const DAEMON_PROTOCOL = 3;
 
@@ -104,14 +104,11 @@ export function daemonKey(
 }
 
 /**
- * The folder of the user's daemon sockets: made 0700 by the daemon, and checked (owned by this
- * user, not group- or world-accessible) by the client before it connects. Under the system's
- * temporary folder because a socket path must be short (about 100 bytes) and `$HERMES_HOME` may
- * be long; `HERMES_DAEMON_DIR` moves it.
+ * The folder of the user's daemon sockets (daemon-folder.ts): made 0700 by the daemon, and
+ * checked (owned by this user, not group- or world-accessible) by the client before it connects.
  */
 export function daemonDir(env: NodeJS.ProcessEnv = process.env): string {
-  const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
-  return env.HERMES_DAEMON_DIR ?? join(tmpdir(), `hermes-daemon-${uid}`);
+  return daemonFolder(env);
 }
 
 export function daemonSocketPath(key: string, env: NodeJS.ProcessEnv = process.env): string {

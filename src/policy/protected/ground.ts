@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { type PathBase, resolveProjectPath } from '../project-paths.js';
+import { daemonFolder } from './daemon-folder.js';
 
 /**
  * Protected ground (docs/trust.md, Protected ground): the files and folders that decide which
@@ -62,6 +63,8 @@ export function protectedGround(
     place(join(configHome, 'opencode', 'plugins'), "OpenCode's user plugins"),
     place(join(home, '.gemini', 'config', 'plugins'), "Antigravity's user hook plugins"),
   ];
+  // A socket there answers every hook of the user: one of the agent's own would answer "allow".
+  places.push(place(daemonFolder(env), "the hook daemon's sockets, which answer every hook"));
   // The default home, whatever HERMES_HOME says now: the Hermes agent keeps its hook config
   // there, and a user who points HERMES_HOME elsewhere for a while comes back to it.
   places.push(

@@ -15,8 +15,9 @@ const NAMES: ReadonlyArray<readonly [RegExp, string]> = [
   [/(?:^|\/)\.cursor\/hooks\.json$/, "Cursor's hooks"],
   [/(?:^|\/)(?:\.opencode|opencode)\/plugins?(?:\/|$)/, "OpenCode's plugins"],
   [/(?:^|\/)(?:\.agents|\.gemini\/config)\/plugins(?:\/|$)/, "Antigravity's hook plugins"],
+  [/(?:^|\/)hermes-daemon-\d+(?:\/|$)/, "the hook daemon's sockets"],
 ];
-const VARIABLES = /\b(?:HERMES_HOME|CODEX_HOME|XDG_CONFIG_HOME)\b/;
+const VARIABLES = /\b(?:HERMES_HOME|HERMES_DAEMON_DIR|CODEX_HOME|XDG_CONFIG_HOME)\b/;
 
 /** A sandbox settings file's name (sandbox/settings.ts): by the digest of its content. */
 const SANDBOX_SETTINGS = /^srt-[0-9a-f]{32}\.json$/;
