@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { ask, block, createRuntime, runConversation, subagentTool } from 'hermes-extensions';
 import { memoryLogger, scriptedModel, toolCall } from 'hermes-extensions/testing';
@@ -210,6 +210,46 @@ describe('audit-log', () => {
         /cannot write the audit log .*(symbolic link|not a regular file)/,
       );
     }
+  });
+
+  it('writes through no symbolic link a cloned repository commits at a folder above the log: it warns instead', async () => {
+    for (const linked of ['.hermes', '.hermes/audit']) {
+      // `.hermes` -> an empty folder (where `mkdir -p` would make `audit/`), or `.hermes/audit`
+      // -> a folder that has one file.
+      const outside = linked === '.hermes' ? tree() : tree({ keep: '' });
+      const project = tree();
+      mkdirSync(join(project, '.hermes'), { recursive: true });
+      if (linked === '.hermes') rmdirSync(join(project, '.hermes'));
+      symlinkSync(outside, join(project, linked));
+      const logger = memoryLogger();
+      const runtime = await createRuntime({ extensions: [guard, auditLog], cwd: project, logger });
+      await runConversation({
+        runtime,
+        sessionId: 's0',
+        userMessage: 'go',
+        systemPrompt: '',
+        model: scriptedModel([
+          { content: '', toolCalls: [toolCall('write', { path: 'b' }, 'w1')] },
+          { content: 'done' },
+        ]),
+        tools: { write: { execute: () => 'written' } },
+      });
+      await runtime.close();
+      expect(readdirSync(outside)).toEqual(linked === '.hermes' ? [] : ['keep']);
+      const warned = logger.lines.filter((l) => l.level === 'warn').map((l) => l.message);
+      expect(warned).toHaveLength(1);
+      expect(warned[0]).toContain(join(project, '.hermes/audit/audit.jsonl'));
+      expect(warned[0]).toContain(`${join(project, linked)} is a symbolic link`);
+    }
+  });
+
+  it('follows a link above a log path named outside the project, which the user chose', async () => {
+    const real = tree();
+    const home = tree();
+    symlinkSync(real, join(home, 'logs'));
+    const project = tree();
+    await turn(project, { path: join(home, 'logs/audit/audit.jsonl') });
+    await lines(join(real, 'audit/audit.jsonl'), 3);
   });
 });
 

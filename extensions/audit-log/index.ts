@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
-import { type FileHandle, mkdir, open, rename, rm } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { type FileHandle, lstat, mkdir, open, readlink, rename, rm } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { acquireOwnedLock, defineExtension, type ObserverPayload } from 'hermes-extensions';
 import { z } from 'zod';
 
@@ -37,7 +37,6 @@ export default defineExtension({
     let queue: Promise<void> = Promise.resolve();
     let warned = false;
     let warnedLock = false;
-    let folderMade = false;
     /** Lines recorded and not yet written: each write takes all there are. */
     const pending: string[] = [];
 
@@ -91,10 +90,8 @@ export default defineExtension({
     const flush = async () => {
       const lines = pending.splice(0);
       if (lines.length === 0) return;
-      if (!folderMade) {
-        await mkdir(dirname(file), { recursive: true });
-        folderMade = true;
-      }
+      // Every flush, just before the lock, the open and any rotation in that folder.
+      await realFolders(hermes.projectRoot, file);
       let lock: Awaited<ReturnType<typeof acquireOwnedLock>>;
       try {
         // Waiting costs the agent nothing (lines wait in memory, off its path), and a busy machine
@@ -146,6 +143,42 @@ export default defineExtension({
     hermes.onClose(() => queue.catch(() => {}));
   },
 });
+
+/**
+ * Makes the log's folder, and refuses it unless every folder from the project root down to it is
+ * a real folder: a cloned repository can commit `.hermes` or `.hermes/audit` as a symbolic link
+ * to a folder of its choosing (the user's home), and the log, written by the user's own guard even
+ * in a project not trusted, would be created and appended there. Each folder is made alone (no
+ * `mkdir -p`, which follows a link) and checked with `lstat`, on every flush just before the
+ * log is locked, opened and rotated. Chosen over comparing the parent's realpath with its
+ * lexical path because it also keeps `mkdir` from making folders through a link; Node has no
+ * `openat`, so a folder swapped for a link between the check and the open (a window of a few
+ * system calls) is not excluded — winning it takes a process racing inside the project, not a
+ * file committed to it. A path outside the project (the user's own config names it) is the
+ * user's choice and is followed.
+ */
+async function realFolders(root: string, file: string): Promise<void> {
+  const path = relative(root, dirname(file));
+  if (path === '..' || path.startsWith(`..${sep}`) || isAbsolute(path)) {
+    await mkdir(dirname(file), { recursive: true });
+    return;
+  }
+  let folder = root;
+  for (const name of path.split(sep).filter(Boolean)) {
+    folder = join(folder, name);
+    await mkdir(folder).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+    });
+    const info = await lstat(folder);
+    if (info.isSymbolicLink()) {
+      const target = await readlink(folder).catch(() => 'somewhere');
+      throw new Error(
+        `${folder} is a symbolic link (to ${target}), which the log is never written through; make it a real folder in the project, or name a path outside the project in your own config`,
+      );
+    }
+    if (!info.isDirectory()) throw new Error(`${folder} is not a folder`);
+  }
+}
 
 /**
  * The log opened to append, a regular file only. The log's folder is usually in the project
