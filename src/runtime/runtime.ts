@@ -79,9 +79,12 @@ export class Runtime {
 
   /**
    * Whether any enabled extension handles this hook or observes this event, so a host can skip
-   * building a payload nobody would see.
+   * building a payload nobody would see. Always for `intercept_tool_call`: the framework's
+   * protected-ground rule judges every tool call, handlers or not (protected-ground.ts), and a
+   * host that skipped the call would skip the rule.
    */
   hasHook(name: string): boolean {
+    if (name === 'intercept_tool_call') return true;
     if (isHookName(name)) return this.#handlers.has(name);
     return isObserverEvent(name) && this.#observers.has(name);
   }

@@ -198,10 +198,10 @@ describe('createRuntime', () => {
 
   it('honours extensions.disabled and extensions.enabled: false', async () => {
     const a = ext('a', (h) => h.on('transform_user_input', () => undefined));
-    const b = ext('b', (h) => h.on('intercept_tool_call', () => undefined));
+    const b = ext('b', (h) => h.on('before_llm_call', () => undefined));
     const some = await runtimeOf([a, b], { config: { extensions: { disabled: ['b'] } } });
     expect(some.runtime.extensions.map((e) => e.status)).toEqual(['enabled', 'disabled']);
-    expect(some.runtime.hasHook('intercept_tool_call')).toBe(false);
+    expect(some.runtime.hasHook('before_llm_call')).toBe(false);
     const none = await runtimeOf([a, b], { config: { extensions: { enabled: false } } });
     expect(none.runtime.extensions.map((e) => e.status)).toEqual(['disabled', 'disabled']);
     expect(none.runtime.hasHook('transform_user_input')).toBe(false);
@@ -239,7 +239,7 @@ describe('createRuntime', () => {
     expect(runtime.diagnostics.map((d) => d.message).join('\n')).toMatch(
       /lower-case words joined by dashes/,
     );
-    expect(runtime.hasHook('intercept_tool_call')).toBe(true);
+    expect(runtime.extensions.find((e) => e.name === 'guard')?.status).toBe('enabled');
   });
 
   it("refuses an extension named hermes: it could pass its blocks off as the framework's own", async () => {
@@ -249,7 +249,7 @@ describe('createRuntime', () => {
     const { runtime } = await runtimeOf([{ name: 'hermes', setup() {} } as never, guard]);
     expect(runtime.extensions.filter((e) => e.status === 'error')).toHaveLength(1);
     expect(runtime.diagnostics.map((d) => d.message).join('\n')).toMatch(/"hermes" is reserved/);
-    expect(runtime.hasHook('intercept_tool_call')).toBe(true);
+    expect(runtime.extensions.find((e) => e.name === 'guard')?.status).toBe('enabled');
   });
 
   it('hasHook tells which hooks have handlers', async () => {
@@ -257,6 +257,13 @@ describe('createRuntime', () => {
     expect(runtime.hasHook('intercept_tool_call')).toBe(true);
     expect(runtime.hasHook('before_llm_call')).toBe(false);
     expect(runtime.hasHook('no_such_hook')).toBe(false);
+  });
+
+  it('hasHook says intercept_tool_call with no handler at all: the protected-ground rule judges every call', async () => {
+    // A host that skips a hook hasHook says nobody handles would skip the framework's own rule.
+    const { runtime } = await runtimeOf([]);
+    expect(runtime.hasHook('intercept_tool_call')).toBe(true);
+    expect(runtime.hasHook('transform_tool_result')).toBe(false);
   });
 
   it('passes hermes.log lines through the runtime logger, prefixed with the extension', async () => {

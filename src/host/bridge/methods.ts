@@ -54,12 +54,9 @@ const METHODS: Readonly<Record<string, Method>> = {
     protocol: 'hermes-extensions/1',
     version: packageVersion(),
     project_root: runtime.projectRoot,
-    // A client skips a hook said to have no handler (the Hermes agent's plugin does). Every tool
-    // call is judged by the framework's protected-ground rule (src/runtime/protected-ground.ts),
-    // handlers or not, so that one is always said to be there.
-    hooks: Object.fromEntries(
-      HOOK_NAMES.map((h) => [h, h === 'intercept_tool_call' || runtime.hasHook(h)]),
-    ),
+    // A client skips a hook said to have no handler (the Hermes agent's plugin does); hasHook
+    // says intercept_tool_call always, for the framework's protected-ground rule.
+    hooks: Object.fromEntries(HOOK_NAMES.map((h) => [h, runtime.hasHook(h)])),
     extensions: runtime.extensions.map((e) => ({
       name: e.name,
       status: e.status,
