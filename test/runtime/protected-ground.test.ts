@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { createRuntime, defineExtension } from 'hermes-extensions';
 import { memoryLogger } from 'hermes-extensions/testing';
@@ -225,6 +225,26 @@ describe("protected ground: the hook daemon's folder", () => {
     for (const [tool, args] of calls(folder).slice(0, 3)) {
       const outcome = await decide(tool, args);
       expect(outcome.blocked, `${tool} ${JSON.stringify(args)}`).toBe(true);
+    }
+  });
+});
+
+describe("protected ground: the user's folders wherever the environment says they are", () => {
+  // Claude Code hands a project's settings `env` to the hook: a HOME or XDG_CONFIG_HOME of the
+  // project's choosing must not move the user's own hook settings off protected ground.
+  it('protects the home the system records and the default config folder as well', async () => {
+    const recorded = userInfo().homedir;
+    process.env.XDG_CONFIG_HOME = join(user, 'elsewhere');
+    process.env.CODEX_HOME = join(user, 'codex-elsewhere');
+    expect(process.env.HOME).not.toBe(recorded);
+    for (const file of [
+      join(recorded, '.claude/settings.json'),
+      join(recorded, '.config/opencode/plugins/x.js'),
+      join(recorded, '.codex/hooks.json'),
+      join(user, 'elsewhere/opencode/plugins/x.js'),
+    ]) {
+      const outcome = await decide('Write', { file_path: file, content: '{}' });
+      expect(outcome.blocked, file).toBe(true);
     }
   });
 });

@@ -1,4 +1,4 @@
-import { homedir } from 'node:os';
+import { homedir, userInfo } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { type PathBase, resolveProjectPath } from '../project-paths.js';
 import { daemonFolder } from './daemon-folder.js';
@@ -40,15 +40,12 @@ export function protectedGround(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): ProtectedGround {
   const project = resolve(root);
-  const home = homedir();
   const place = (path: string, what: string): ProtectedPlace => ({
     path,
     real: resolveProjectPath(project, path).real,
     what,
   });
-  const hermesHome = homeFolder(env.HERMES_HOME, join(home, '.hermes'));
-  const codexHome = homeFolder(env.CODEX_HOME, join(home, '.codex'));
-  const configHome = homeFolder(env.XDG_CONFIG_HOME, join(home, '.config'));
+  const hermesHome = homeFolder(env.HERMES_HOME, join(homedir(), '.hermes'));
   const places: ProtectedPlace[] = [
     place(
       hermesHome,
@@ -56,21 +53,47 @@ export function protectedGround(
     ),
     place(join(project, '.hermes'), "the project's hermes config and extensions"),
     ...PROJECT_SETTINGS.map(([path, what]) => place(join(project, path), what)),
-    place(join(home, '.claude', 'settings.json'), "Claude Code's user hook settings"),
-    place(join(home, '.claude', 'settings.local.json'), "Claude Code's user hook settings"),
-    place(codexHome, "Codex's user hooks and config"),
-    place(join(home, '.cursor', 'hooks.json'), "Cursor's user hooks"),
-    place(join(configHome, 'opencode', 'plugins'), "OpenCode's user plugins"),
-    place(join(home, '.gemini', 'config', 'plugins'), "Antigravity's user hook plugins"),
   ];
+  // The user's folders as the environment names them and as they are by default: a project's
+  // settings can hand the hook another HOME, CODEX_HOME or XDG_CONFIG_HOME (Claude Code passes
+  // their `env` on), which must not move the user's own settings off protected ground.
+  const seen = new Set(places.map((p) => p.path));
+  const add = (path: string, what: string) => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    places.push(place(path, what));
+  };
+  for (const home of userHomes()) {
+    add(join(home, '.claude', 'settings.json'), "Claude Code's user hook settings");
+    add(join(home, '.claude', 'settings.local.json'), "Claude Code's user hook settings");
+    add(homeFolder(env.CODEX_HOME, join(home, '.codex')), "Codex's user hooks and config");
+    add(join(home, '.codex'), "Codex's user hooks and config");
+    add(join(home, '.cursor', 'hooks.json'), "Cursor's user hooks");
+    const configHome = homeFolder(env.XDG_CONFIG_HOME, join(home, '.config'));
+    add(join(configHome, 'opencode', 'plugins'), "OpenCode's user plugins");
+    add(join(home, '.config', 'opencode', 'plugins'), "OpenCode's user plugins");
+    add(join(home, '.gemini', 'config', 'plugins'), "Antigravity's user hook plugins");
+    // The default home, whatever HERMES_HOME says now: the Hermes agent keeps its hook config
+    // there, and a user who points HERMES_HOME elsewhere for a while comes back to it.
+    add(join(home, '.hermes'), "the default HERMES_HOME and the Hermes agent's hook config");
+  }
   // A socket there answers every hook of the user: one of the agent's own would answer "allow".
-  places.push(place(daemonFolder(env), "the hook daemon's sockets, which answer every hook"));
-  // The default home, whatever HERMES_HOME says now: the Hermes agent keeps its hook config
-  // there, and a user who points HERMES_HOME elsewhere for a while comes back to it.
-  places.push(
-    place(join(home, '.hermes'), "the default HERMES_HOME and the Hermes agent's hook config"),
-  );
+  const daemons = "the hook daemon's sockets, which answer every hook";
+  add(daemonFolder(env), daemons);
+  add(daemonFolder({}), daemons);
   return { root: project, hermesHome, places };
+}
+
+/** `HOME` as the environment says, and the user's home as the system records it (passwd). */
+function userHomes(): string[] {
+  const homes = [homedir()];
+  try {
+    const recorded = userInfo().homedir;
+    if (recorded !== '' && !homes.includes(recorded)) homes.push(recorded);
+  } catch {
+    // No passwd entry (a container's arbitrary uid): HOME is all there is.
+  }
+  return homes;
 }
 
 /** The agents' project-level hook settings. */
