@@ -370,11 +370,12 @@ def _keep_tools(request, api_mode, kept):
         # An empty list is refused by some providers: no tools is no key.
         request.pop("tools", None)
     choice = request.get("tool_choice")
-    if isinstance(choice, dict):
-        if _tool_name(choice) and _tool_name(choice) not in kept:
-            request.pop("tool_choice", None)
-    elif not tools and choice is not None:
+    named = _tool_name(choice) if isinstance(choice, dict) else ""
+    if not tools or (named and named not in kept):
         request.pop("tool_choice", None)
+    if not tools:
+        # OpenAI refuses parallel_tool_calls without tools.
+        request.pop("parallel_tool_calls", None)
 
 
 # -- a refusal as the model's answer ----------------------------------------------------------

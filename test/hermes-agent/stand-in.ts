@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { jsonLines, tree } from '../support/fixtures.js';
 import { root, runProcess } from '../support/run-bin.js';
 
@@ -42,6 +42,8 @@ export async function standIn(
     plugin?: string;
     hookTimeout?: number;
     middleware?: boolean;
+    /** Plugin folders Hermes loads after this one. */
+    pluginsAfter?: string[];
   },
 ) {
   const results = join(tree(), 'results.jsonl');
@@ -54,6 +56,7 @@ export async function standIn(
       HERMES_TRUST_PROJECT: '',
       STAND_IN_HOOK_CALLBACK_TIMEOUT: String(options.hookTimeout ?? ''),
       STAND_IN_MIDDLEWARE: options.middleware === false ? '0' : '',
+      STAND_IN_PLUGINS_AFTER: (options.pluginsAfter ?? []).join(delimiter),
     },
   });
   return { ...run, records: jsonLines(results) as StandInRecord[] };

@@ -15,7 +15,8 @@ model that answers "model answer"; see ``llm_step``). RESULTS_FILE gets one JSON
 CLI's output, its log).
 
 $STAND_IN_MIDDLEWARE=0 stands in for a Hermes older than 0.17.0, whose plugin context has no
-``register_middleware``.
+``register_middleware``. $STAND_IN_PLUGINS_AFTER names more plugin folders (separated by the
+path separator), loaded after PLUGIN_DIR as Hermes loads plugins one after the other.
 """
 
 import argparse
@@ -385,6 +386,8 @@ def main():
     ctx = PluginContext() if os.environ.get("STAND_IN_MIDDLEWARE") == "0" else MiddlewareContext()
     provide_hermes_cli()
     load(plugin_dir, ctx)
+    for other in filter(None, os.environ.get("STAND_IN_PLUGINS_AFTER", "").split(os.pathsep)):
+        load(other, ctx)
     with open(results_file, "w") as out:
         def record(value):
             out.write(json.dumps(value) + "\n")
