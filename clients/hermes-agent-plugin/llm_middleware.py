@@ -20,7 +20,7 @@ import logging
 import threading
 from collections import OrderedDict
 
-from . import directives, request_shapes
+from . import directives, request_edits, request_shapes
 from .hooks import result_deadline, session_key
 
 logger = logging.getLogger(__name__)
@@ -107,7 +107,7 @@ class LlmMiddleware:
             refusal = self._check_input(session, turn, kwargs, deadline)
             if refusal is not None:
                 return refusal
-        out, changed = request_shapes.with_user_rewrites(
+        out, changed = request_edits.with_user_rewrites(
             request, api_mode, self._session_rewrites(session)
         )
         if wants_request:
@@ -171,7 +171,7 @@ class LlmMiddleware:
         value = outcome.get("value")
         if not outcome.get("changed") or not isinstance(value, dict):
             return None, request, False
-        out, changed = request_shapes.apply(
+        out, changed = request_edits.apply(
             request, api_mode, (system, messages, owners, tools), value
         )
         return None, out, changed

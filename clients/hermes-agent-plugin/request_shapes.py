@@ -9,12 +9,10 @@
 - ``codex_responses``: ``instructions``, ``input`` items (messages, ``function_call``,
   ``function_call_output``, reasoning…), ``tools`` as ``{"type": "function", "name"}``.
 
-The bridge's messages are text only (docs/bridge.md). What an extension leaves as it was goes back
-as Hermes built it (images, thinking blocks, cache markers and all); only what it adds or changes
-is built anew from its text. Pure functions, no I/O; they never change the request they are given.
+Here: reading a request as the bridge's messages, and a refusal in each mode's response shape;
+request_edits.py writes the chains' changes back. Pure functions, no I/O.
 """
 
-import copy
 import json
 from types import SimpleNamespace
 
@@ -54,7 +52,7 @@ def _arguments(raw):
     return {}
 
 
-def _items(request, api_mode):
+def items_of(request, api_mode):
     key = "input" if api_mode == "codex_responses" else "messages"
     items = request.get(key)
     return key, items if isinstance(items, list) else []
@@ -66,7 +64,7 @@ def system_text(request, api_mode):
         return value if isinstance(value, str) else ""
     if api_mode == "anthropic_messages":
         return _text(request.get("system"))
-    _, items = _items(request, api_mode)
+    _, items = items_of(request, api_mode)
     first = items[0] if items else None
     if isinstance(first, dict) and first.get("role") == "system":
         return _text(first.get("content"))
@@ -77,7 +75,7 @@ def to_wire(request, api_mode):
     """``(system_prompt, messages, owners)``: the bridge's messages of the request, and for each
     the index of the request item it comes from (an Anthropic user message of several tool
     results is several; a reasoning item none)."""
-    _, items = _items(request, api_mode)
+    _, items = items_of(request, api_mode)
     messages, owners, names = [], [], {}
     for index, item in enumerate(items):
         if not isinstance(item, dict):
@@ -175,207 +173,16 @@ def tool_names(request, api_mode):
     tools = request.get("tools")
     if not isinstance(tools, list):
         return None
-    return [_tool_name(tool) for tool in tools]
+    return [tool_name(tool) for tool in tools]
 
 
-def _tool_name(tool):
+def tool_name(tool):
     if not isinstance(tool, dict):
         return ""
     function = tool.get("function")
     if isinstance(function, dict) and isinstance(function.get("name"), str):
         return function["name"]
     return str(tool.get("name") or "")
-
-
-# -- writing ------------------------------------------------------------------------------------
-
-
-def with_user_rewrites(request, api_mode, rewrites):
-    """A copy of the request whose user messages that begin with an original text (Hermes appends
-    its own context after it, agent/turn_context.py ``compose_user_api_content``) begin with its
-    rewrite instead; ``rewrites`` maps originals to rewrites. The copy, and whether it changed."""
-    out = copy.deepcopy(request)
-    key, items = _items(out, api_mode)
-    changed = False
-    for item in items:
-        if not isinstance(item, dict) or item.get("role") != "user":
-            continue
-        content = item.get("content")
-        if isinstance(content, str):
-            new = _rewritten(content, rewrites)
-            if new is not None:
-                item["content"] = new
-                changed = True
-        elif isinstance(content, list):
-            for part in content:
-                text = part.get("text") if isinstance(part, dict) else None
-                new = _rewritten(text, rewrites) if isinstance(text, str) else None
-                if new is not None:
-                    part["text"] = new
-                    changed = True
-                    break
-    return out, changed
-
-
-def _rewritten(text, rewrites):
-    for original, rewrite in rewrites.items():
-        if original and original != rewrite and (
-            text == original or text.startswith(original + "\n")
-        ):
-            return rewrite + text[len(original) :]
-    return None
-
-
-def apply(request, api_mode, sent, value):
-    """A copy of the request as ``before_llm_call``'s ``value`` leaves it: ``sent`` is what the
-    bridge was given (``to_wire``'s answer and the tool names). The copy, and whether it changed."""
-    system, messages, owners, tools = sent
-    out = copy.deepcopy(request)
-    changed = False
-    new_system = value.get("system_prompt")
-    if isinstance(new_system, str) and new_system != system:
-        _set_system(out, api_mode, system, new_system)
-        changed = True
-    new_messages = value.get("messages")
-    if isinstance(new_messages, list) and new_messages != messages:
-        key, items = _items(out, api_mode)
-        head = _head(items, api_mode)
-        out[key] = items[:head] + _merge(items, head, messages, owners, new_messages, api_mode)
-        changed = True
-    kept = value.get("tools")
-    if tools is not None and isinstance(kept, list) and kept != tools:
-        _keep_tools(out, api_mode, set(kept))
-        changed = True
-    return out, changed
-
-
-def _set_system(request, api_mode, old, new):
-    """Sets the system prompt; text added after the old one is a block of its own where the
-    prompt is blocks, so Hermes' cache markers stay on what is unchanged."""
-    if api_mode == "codex_responses":
-        request["instructions"] = new
-        return
-    if api_mode == "anthropic_messages":
-        request["system"] = _extended(request.get("system"), old, new)
-        return
-    items = request.get("messages")
-    if not isinstance(items, list):
-        request["messages"] = items = []
-    if items and isinstance(items[0], dict) and items[0].get("role") == "system":
-        items[0] = {**items[0], "content": _extended(items[0].get("content"), old, new)}
-    elif new:
-        items.insert(0, {"role": "system", "content": new})
-
-
-def _extended(content, old, new):
-    if isinstance(content, list) and old and new.startswith(old):
-        added = new[len(old) :].lstrip("\n")
-        return content + ([{"type": "text", "text": added}] if added else [])
-    return new
-
-
-def _head(items, api_mode):
-    """How many items lead the request before its messages: chat completions' system prompt."""
-    first = items[0] if items else None
-    return 1 if api_mode == "chat_completions" and isinstance(first, dict) and first.get("role") == "system" else 0
-
-
-def _merge(items, start, sent, owners, wanted, api_mode):
-    """The request's items from ``start`` on, for the messages ``wanted``: a message also in
-    ``sent`` (in order) keeps the item it came from, when every message of that item is kept; any
-    other is built anew."""
-    matched = {}
-    cursor = 0
-    for k, message in enumerate(wanted):
-        for j in range(cursor, len(sent)):
-            if sent[j] == message:
-                matched[k] = j
-                cursor = j + 1
-                break
-    kept = set(matched.values())
-    wire_of = {}
-    for j, owner in enumerate(owners):
-        wire_of.setdefault(owner, []).append(j)
-    whole = {owner for owner, js in wire_of.items() if all(j in kept for j in js)}
-    out = []
-    position = start
-
-    def silent_until(stop):
-        # Items with no message of their own (reasoning) stay where they were.
-        for index in range(position, stop):
-            if index not in wire_of:
-                out.append(items[index])
-
-    for k, message in enumerate(wanted):
-        j = matched.get(k)
-        owner = owners[j] if j is not None else None
-        if owner is not None and owner in whole:
-            if owner >= position:
-                silent_until(owner)
-                out.append(items[owner])
-                position = owner + 1
-            continue
-        out.extend(_from_wire(message, api_mode))
-    silent_until(len(items))
-    return out
-
-
-def _from_wire(message, api_mode):
-    role = message.get("role")
-    text = message.get("content") if isinstance(message.get("content"), str) else ""
-    calls = message.get("tool_calls") or []
-    if api_mode == "chat_completions":
-        item = {"role": role, "content": text}
-        if role == "tool":
-            item.update(tool_call_id=message.get("tool_call_id", ""), name=message.get("name", ""))
-        if calls:
-            item["tool_calls"] = [
-                {
-                    "id": c.get("id", ""),
-                    "type": "function",
-                    "function": {"name": c.get("name", ""), "arguments": json.dumps(c.get("arguments") or {})},
-                }
-                for c in calls
-            ]
-        return [item]
-    if api_mode == "anthropic_messages":
-        if role == "tool":
-            block = {"type": "tool_result", "tool_use_id": message.get("tool_call_id", ""), "content": text}
-            return [{"role": "user", "content": [block]}]
-        if role == "assistant" and calls:
-            blocks = [{"type": "text", "text": text}] if text else []
-            blocks += [
-                {"type": "tool_use", "id": c.get("id", ""), "name": c.get("name", ""), "input": c.get("arguments") or {}}
-                for c in calls
-            ]
-            return [{"role": "assistant", "content": blocks}]
-        # Anthropic has no system message among the messages: one there goes as the user's.
-        return [{"role": "assistant" if role == "assistant" else "user", "content": text}]
-    if role == "tool":
-        return [{"type": "function_call_output", "call_id": message.get("tool_call_id", ""), "output": text}]
-    out = [{"role": "developer" if role == "system" else role, "content": text}] if text or not calls else []
-    out += [
-        {"type": "function_call", "call_id": c.get("id", ""), "name": c.get("name", ""), "arguments": json.dumps(c.get("arguments") or {})}
-        for c in calls
-    ]
-    return out
-
-
-def _keep_tools(request, api_mode, kept):
-    """Takes out of the request every tool not in ``kept``, and a ``tool_choice`` that names one."""
-    tools = [tool for tool in request.get("tools") or [] if _tool_name(tool) in kept]
-    if tools:
-        request["tools"] = tools
-    else:
-        # An empty list is refused by some providers: no tools is no key.
-        request.pop("tools", None)
-    choice = request.get("tool_choice")
-    named = _tool_name(choice) if isinstance(choice, dict) else ""
-    if not tools or (named and named not in kept):
-        request.pop("tool_choice", None)
-    if not tools:
-        # OpenAI refuses parallel_tool_calls without tools.
-        request.pop("parallel_tool_calls", None)
 
 
 # -- a refusal as the model's answer ----------------------------------------------------------
@@ -429,7 +236,7 @@ def refusal_response(api_mode, text, model):
 
 def digest(request, api_mode):
     """What the checks judged of a request, to tell whether it is still what was checked."""
-    key, items = _items(request, api_mode)
+    key, items = items_of(request, api_mode)
     fields = {
         key: items,
         "system": request.get("system"),

@@ -214,6 +214,46 @@ describe.runIf(built && python)('the plugin’s model side on a Hermes with midd
       expect(final?.final).toBe('model answer [checked]');
     });
 
+    it('a rewrite of a message already there is applied in place, in the api_mode’s own shape', async () => {
+      const redactor = tsExtension(
+        'redactor',
+        `hermes.on('before_llm_call', (e) => e.messages.some((m) => m.content.includes('sk-live-123')) ? rewrite({ messages: e.messages.map((m) => ({ ...m, content: m.content.replaceAll('sk-live-123', '[redacted]') })) }) : undefined);`,
+        "import { rewrite } from 'hermes-extensions';",
+      );
+      const body = request(mode, 'look around', ['KEY=sk-live-123', 'print(2)'], ['hello']);
+      const { records, code, stderr } = await standIn(
+        [userTurn('t1', 'look around'), llm(mode, 't1', 3, body)],
+        {
+          home: tree({
+            'config.yaml': 'model: some/model\nextensions:\n  paths: []\n',
+            'extensions/redactor.ts': redactor,
+          }),
+          project: tree({ '.git/HEAD': '' }),
+        },
+      );
+      expect(code, stderr).toBe(0);
+      const sent = records.find((r) => r.llm !== undefined)?.sent?.[0] as Json;
+      expect(JSON.stringify(sent), stderr).not.toContain('sk-live-123');
+      const items = seen(mode, sent).items;
+      // Nothing lost or doubled: the same items, the one result rewritten where it was.
+      expect(items).toHaveLength(seen(mode, body).items.length);
+      const rewritten = {
+        chat_completions: { role: 'tool', tool_call_id: 'c0', content: 'KEY=[redacted]' },
+        anthropic_messages: {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 'c0', content: 'KEY=[redacted]' }],
+        },
+        codex_responses: { type: 'function_call_output', call_id: 'c0', output: 'KEY=[redacted]' },
+      }[mode];
+      const at = seen(mode, body).items.findIndex((item) =>
+        JSON.stringify(item).includes('sk-live'),
+      );
+      expect(items[at]).toMatchObject(rewritten);
+      expect(items.filter((_, i) => i !== at)).toEqual(
+        seen(mode, body).items.filter((_, i) => i !== at),
+      );
+    });
+
     it('a blocked prompt ends the turn with the refusal and reaches no model; a later block too', async () => {
       const { records, code, stderr } = await standIn(
         [
