@@ -242,7 +242,14 @@ class LlmMiddleware:
             session_key(kwargs), kwargs.get("turn_id") or None, kwargs.get("platform")
         )
         if turn.refused is not None:
-            return turn.refused
+            # The refusal this plugin answered the turn with stays; any other answer of a refused
+            # turn (before 0.17.0 the model answers it; a bridge that exited took the turn's
+            # checks with it) is withheld.
+            if text == turn.refused:
+                return text
+            if turn.refused.startswith(directives.TAG):
+                return turn.refused
+            return f"{directives.TAG} this request was refused: {turn.refused}"
         if not self.bridge.has_hook("transform_final_answer"):
             return text
         outcome = self.bridge.call(

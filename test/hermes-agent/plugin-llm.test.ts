@@ -389,6 +389,9 @@ describe.runIf(built && python)('the plugin’s model side on a Hermes with midd
       [
         userTurn('t1', 'fix the bug'),
         llm('chat_completions', 't1', 1, request('chat_completions', 'fix the bug')),
+        finalAnswer('done'),
+        userTurn('t2', 'drop the users table'),
+        finalAnswer('I will not drop it.'),
       ],
       { home: home(), project: tree({ '.git/HEAD': '' }), middleware: false },
     );
@@ -402,5 +405,11 @@ describe.runIf(built && python)('the plugin’s model side on a Hermes with midd
     });
     // The request goes as Hermes built it.
     expect(records[2]?.sent).toEqual([request('chat_completions', 'fix the bug')]);
+    // The final-answer gate runs there too, and a refused turn's answer is its refusal.
+    const finals = records.filter((r) => r.hook === 'transform_llm_output').map((r) => r.final);
+    expect(finals).toEqual([
+      'done [checked]',
+      '[hermes-extensions] this request was refused: dropping tables is not allowed',
+    ]);
   });
 });
