@@ -26,7 +26,7 @@ from .hooks import result_deadline, session_key
 logger = logging.getLogger(__name__)
 
 # Per session: the original → rewritten user messages, at most this many each, and sessions kept.
-MAX_REWRITES = 64
+MAX_REWRITES = 256
 MAX_SESSIONS = 256
 # Requests checked and not yet executed, at most this many.
 MAX_PENDING = 256
@@ -135,15 +135,18 @@ class LlmMiddleware:
         if outcome.get("blocked"):
             return refused_answer(outcome)
         value = outcome.get("value")
-        if outcome.get("changed") and isinstance(value, str) and value != text:
-            with self._lock:
-                rewrites = self._rewrites.setdefault(session, OrderedDict())
-                self._rewrites.move_to_end(session)
-                rewrites[text] = value
-                while len(rewrites) > MAX_REWRITES:
-                    rewrites.popitem(last=False)
-                while len(self._rewrites) > MAX_SESSIONS:
-                    self._rewrites.popitem(last=False)
+        rewritten = value if outcome.get("changed") and isinstance(value, str) else text
+        with self._lock:
+            # A message left as it was is kept too: a later one that begins with an earlier
+            # rewritten text is then not taken for it (request_edits.py ``_rewritten``).
+            rewrites = self._rewrites.setdefault(session, OrderedDict())
+            self._rewrites.move_to_end(session)
+            rewrites.pop(text, None)
+            rewrites[text] = rewritten
+            while len(rewrites) > MAX_REWRITES:
+                rewrites.popitem(last=False)
+            while len(self._rewrites) > MAX_SESSIONS:
+                self._rewrites.popitem(last=False)
         return None
 
     def _check_request(self, turn, request, api_mode, kwargs, deadline):

@@ -13,8 +13,9 @@ from .request_shapes import items_of, system_text, tool_name
 
 def with_user_rewrites(request, api_mode, rewrites):
     """A copy of the request whose user messages that begin with an original text (Hermes appends
-    its own context after it, agent/turn_context.py ``compose_user_api_content``) begin with its
-    rewrite instead; ``rewrites`` maps originals to rewrites. The copy, and whether it changed."""
+    its own context after a blank line, agent/turn_context.py ``compose_user_api_content``) begin
+    with its rewrite instead; ``rewrites`` maps originals to rewrites. The copy, and whether it
+    changed."""
     out = copy.deepcopy(request)
     _, items = items_of(out, api_mode)
     changed = False
@@ -39,11 +40,13 @@ def with_user_rewrites(request, api_mode, rewrites):
 
 
 def _rewritten(text, rewrites):
-    for original, rewrite in rewrites.items():
-        if original and original != rewrite and (
-            text == original or text.startswith(original + "\n")
-        ):
-            return rewrite + text[len(original) :]
+    """The text with its user message rewritten, or None to keep it. The longest original that
+    matches decides, so a message that begins with an earlier one is judged as itself: ``rewrites``
+    also holds the messages left as they were (mapped to themselves)."""
+    for original in sorted(rewrites, key=len, reverse=True):
+        if original and (text == original or text.startswith(original + "\n\n")):
+            rewrite = rewrites[original]
+            return None if rewrite == original else rewrite + text[len(original) :]
     return None
 
 

@@ -119,7 +119,7 @@ function seen(mode: Mode, sent: Json) {
 
 const shaper = tsExtension(
   'shaper',
-  `hermes.on('transform_user_input', (e) => e.userMessage.startsWith('drop') ? block('dropping tables is not allowed') : e.userMessage.startsWith('fix') ? rewrite('/careful ' + e.userMessage) : undefined);
+  `hermes.on('transform_user_input', (e) => e.userMessage.startsWith('drop') ? block('dropping tables is not allowed') : e.userMessage === 'fix the bug' ? rewrite('/careful ' + e.userMessage) : undefined);
    hermes.on('before_llm_call', () => injectSystem('Policy: be careful.'));
    hermes.on('before_llm_call', () => injectUser('Keep changes small.'));
    hermes.on('before_llm_call', () => restrictTools((name) => name !== 'terminal', 'no shell here'));
@@ -173,8 +173,9 @@ describe.runIf(built && python)('the plugin’s model side on a Hermes with midd
           llm(mode, 't1', 3, request(mode, 'fix the bug', ['print(1)', 'print(2)'])),
           finalAnswer('model answer'),
           // The next turn: Hermes' history still holds the first turn's original text.
-          userTurn('t2', 'and the docs'),
-          llm(mode, 't2', 1, request(mode, 'and the docs', [], ['fix the bug'])),
+          // Its message begins with the first turn's, and is not rewritten: it goes as it is.
+          userTurn('t2', 'fix the bug\n\nthen the docs'),
+          llm(mode, 't2', 1, request(mode, 'fix the bug\n\nthen the docs', [], ['fix the bug'])),
         ],
         { home: home(), project: tree({ '.git/HEAD': '' }) },
       );
@@ -194,6 +195,11 @@ describe.runIf(built && python)('the plugin’s model side on a Hermes with midd
         expect(sent.user).toContain('/careful fix the bug');
         expect(sent.user).not.toContain('fix the bug');
       }
+      expect(seen(mode, requests[3]?.sent?.[0] as Json).user).toEqual([
+        '/careful fix the bug',
+        'fix the bug\n\nthen the docs',
+        'Keep changes small.',
+      ]);
       // Each request's injection once: the chain runs on Hermes' request, never on its own output.
       const third = seen(mode, requests[2]?.sent?.[0] as Json);
       expect(third.user.filter((t) => t === 'Keep changes small.')).toHaveLength(1);
