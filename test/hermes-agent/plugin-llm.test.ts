@@ -348,6 +348,40 @@ describe.runIf(built && python)('the plugin’s model side on a Hermes with midd
     );
   });
 
+  it('the plugin bounds its wait on the bridge (Hermes sets middleware none): a chain cut off ends as its hook says', async () => {
+    const slow = tsExtension(
+      'slow',
+      `const wait = () => new Promise((r) => setTimeout(r, 5000));
+       hermes.on('before_llm_call', async () => { await wait(); return injectUser('late'); }, { timeoutMs: 20000 });
+       hermes.on('transform_final_answer', async () => { await wait(); }, { timeoutMs: 20000 });`,
+      "import { injectUser } from 'hermes-extensions';",
+    );
+    const { records, code, stderr } = await standIn(
+      [
+        userTurn('t1', 'look around'),
+        llm('codex_responses', 't1', 1, request('codex_responses', 'look around')),
+        finalAnswer('the model’s answer'),
+      ],
+      {
+        home: tree({
+          'config.yaml': 'model: some/model\nextensions:\n  paths: []\n',
+          'extensions/slow.ts': slow,
+        }),
+        project: tree({ '.git/HEAD': '' }),
+        // The plugin waits four fifths of it, at most all but 2 s: 1 s here.
+        hookTimeout: 3,
+      },
+    );
+    expect(code, stderr).toBe(0);
+    // before_llm_call goes on without what did not finish (docs/chain-semantics.md).
+    const answered = records.find((r) => r.llm !== undefined);
+    expect(answered?.sent).toEqual([request('codex_responses', 'look around')]);
+    expect(stderr).toContain('the before_llm_call chain ran past');
+    // transform_final_answer fails closed: the answer is withheld.
+    const final = records.find((r) => r.hook === 'transform_llm_output')?.final;
+    expect(final).toMatch(/^\[hermes-extensions\] .* withheld this answer: .*ran past/);
+  });
+
   it('a request another plugin replaces after the check is refused, never sent unchecked', async () => {
     // Hermes takes the last llm_request replacement (hermes_cli/middleware.py): a plugin loaded
     // after this one can undo its checks.
