@@ -47,7 +47,7 @@ class LlmMiddleware:
         self.hooks = hooks
         self.bridge = hooks.bridge
         self._lock = threading.Lock()
-        self._inputs = {}  # session → [hermes turn id, the user's message, checked?]
+        self._inputs = OrderedDict()  # session → [hermes turn id, the user's message, checked?]
         self._rewrites = OrderedDict()  # session → OrderedDict(original → rewritten)
         self._verdicts = OrderedDict()  # (session, api_request_id) → Verdict
 
@@ -64,6 +64,9 @@ class LlmMiddleware:
                 directives.message_text(kwargs.get("user_message")),
                 False,
             ]
+            self._inputs.move_to_end(session)
+            while len(self._inputs) > MAX_SESSIONS:
+                self._inputs.popitem(last=False)
         try:
             self.bridge.begin(session, kwargs.get("turn_id") or None, kwargs.get("platform"))
         except Exception as error:  # the first request of the turn is refused, saying why
