@@ -12,11 +12,22 @@ import sys
 
 from . import locate
 from .hooks import OBSERVED, Hooks
+from .llm_middleware import LlmMiddleware
 
 
 def register(ctx):
     hooks = Hooks()
-    ctx.register_hook("pre_llm_call", hooks.pre_llm_call)
+    llm = LlmMiddleware(hooks)
+    # Hermes 0.17.0 and later take middleware (hermes_cli/plugins.py ``register_middleware``):
+    # there the model side runs at every request (llm_middleware.py); an older Hermes gets the
+    # input chains once per turn, at pre_llm_call, as context (hooks.py).
+    if callable(getattr(ctx, "register_middleware", None)):
+        ctx.register_hook("pre_llm_call", llm.pre_llm_call)
+        ctx.register_middleware("llm_request", llm.llm_request)
+        ctx.register_middleware("llm_execution", llm.llm_execution)
+    else:
+        ctx.register_hook("pre_llm_call", hooks.pre_llm_call)
+    ctx.register_hook("transform_llm_output", llm.transform_llm_output)
     # In this order: Hermes takes a modify from the first and an approve from the second.
     ctx.register_hook("pre_tool_call", hooks.pre_tool_call)
     ctx.register_hook("pre_tool_call", hooks.pre_tool_call_approval)

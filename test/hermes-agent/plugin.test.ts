@@ -4,47 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { installHermesPlugin } from '../../src/host/hermes-agent/plugin-install.js';
 import { jsonLines, tree, tsExtension } from '../support/fixtures.js';
-import { built, root, runProcess } from '../support/run-bin.js';
+import { built, root } from '../support/run-bin.js';
 import { python } from './python.js';
-
-const PLUGIN = join(root, 'clients/hermes-agent-plugin');
-const STAND_IN = join(root, 'test/hermes-agent/stand_in.py');
-
-type Step =
-  | { hook: string; kwargs: Record<string, unknown> }
-  | { cli: string[] }
-  | { kill_children: true };
-interface Record_ {
-  hook?: string;
-  model_gets?: unknown;
-  results?: unknown[];
-  directive?: { action: string | null; message?: string; rule_key?: string; args?: unknown };
-  cli?: number;
-  registered?: Record<string, number>;
-  problems?: string[];
-}
-
-/**
- * The plugin in the stand-in for Hermes' plugin host (stand_in.py), with a real bridge from this
- * checkout's dist/, in `project` under `home` ($HERMES_HOME): each step's record, and the output.
- */
-async function standIn(
-  steps: Step[],
-  options: { home: string; project: string; plugin?: string; hookTimeout?: number },
-) {
-  const results = join(tree(), 'results.jsonl');
-  const run = await runProcess('python3', [STAND_IN, options.plugin ?? PLUGIN, results], {
-    cwd: options.project,
-    stdin: JSON.stringify(steps),
-    env: {
-      HERMES_HOME: options.home,
-      HOME: options.home,
-      HERMES_TRUST_PROJECT: '',
-      STAND_IN_HOOK_CALLBACK_TIMEOUT: String(options.hookTimeout ?? ''),
-    },
-  });
-  return { ...run, records: jsonLines(results) as Record_[] };
-}
+import { PLUGIN, type Step, standIn } from './stand-in.js';
 
 const turn = { session_id: 's1', turn_id: 't1', platform: 'cli' };
 const llmCall = (userMessage: string, ids = turn) => ({
@@ -153,7 +115,8 @@ describe.runIf(built && python)('the Hermes agent plugin in a stand-in for Herme
         },
         { hook: 'post_llm_call', kwargs: { ...turn, assistant_response: 'done' } },
       ],
-      { home, project },
+      // Before 0.17.0 the turn's input chains run at pre_llm_call, as context.
+      { home, project, middleware: false },
     );
     expect(code, stderr).toBe(0);
     const [, llm, refused, allowed] = records;
@@ -183,7 +146,7 @@ describe.runIf(built && python)('the Hermes agent plugin in a stand-in for Herme
         toolCall('terminal', { command: 'rm -rf build', timeout: 5 }, 'c1'),
         toolCall('fetch', { url: 'https://example.com', headers: { a: '1' } }, 'c2'),
       ],
-      { home: homeWith({ asker }, false), project: tree({ '.git/HEAD': '' }) },
+      { home: homeWith({ asker }, false), project: tree({ '.git/HEAD': '' }), middleware: false },
     );
     expect(code, stderr).toBe(0);
     const [, llm, terminal, fetch] = records;
@@ -202,7 +165,7 @@ describe.runIf(built && python)('the Hermes agent plugin in a stand-in for Herme
     });
   });
 
-  it('a blocked request refuses every tool call of its turn, and the next turn starts afresh', async () => {
+  it('before Hermes 0.17.0, a blocked request refuses every tool call of its turn, and the next turn starts afresh', async () => {
     const next = { ...turn, turn_id: 't2' };
     const { records, code, stderr } = await standIn(
       [
@@ -211,7 +174,7 @@ describe.runIf(built && python)('the Hermes agent plugin in a stand-in for Herme
         llmCall('read a.py', next),
         toolCall('read', { path: 'a.py' }, 'c2', next),
       ],
-      { home: homeWith({ asker }), project: tree({ '.git/HEAD': '' }) },
+      { home: homeWith({ asker }), project: tree({ '.git/HEAD': '' }), middleware: false },
     );
     expect(code, stderr).toBe(0);
     const [, refused, call, , later] = records;
@@ -230,7 +193,7 @@ describe.runIf(built && python)('the Hermes agent plugin in a stand-in for Herme
     expect(later?.directive).toEqual({ action: null, args: null });
   });
 
-  it('a rewritten request goes to the model as the request to act on, and to before_llm_call', async () => {
+  it('before Hermes 0.17.0, a rewritten request goes to the model as context, and to before_llm_call', async () => {
     const echo = tsExtension(
       'echo',
       // First in the chain, before workflow-guard's own reminder.
@@ -245,7 +208,7 @@ describe.runIf(built && python)('the Hermes agent plugin in a stand-in for Herme
     const step = llmCall('fix the bug');
     const { records, stderr } = await standIn(
       [{ ...step, kwargs: { ...step.kwargs, conversation_history: history } }],
-      { home: homeWith({ echo }), project: tree({ '.git/HEAD': '' }) },
+      { home: homeWith({ echo }), project: tree({ '.git/HEAD': '' }), middleware: false },
     );
     const context = (records[1]?.results?.[0] as { context?: string } | undefined)?.context;
     expect(context, stderr).toContain(

@@ -6,10 +6,17 @@ runs a plugin's CLI command through argparse as ``hermes <name> …`` does.
 
     python3 stand_in.py PLUGIN_DIR RESULTS_FILE < steps.json
 
-Each step is ``{"hook": NAME, "kwargs": {...}}``, ``{"cli": [ARG, ...]}``, or
-``{"kill_children": true}`` (the plugin's bridge dies; Linux only). RESULTS_FILE gets one JSON
-line per step (a ``transform_tool_result`` step's has ``model_gets``: the result Hermes hands
-the model); stdout and stderr are the plugin's (its CLI's output, its log).
+Each step is ``{"hook": NAME, "kwargs": {...}}``, ``{"cli": [ARG, ...]}``,
+``{"kill_children": true}`` (the plugin's bridge dies; Linux only), or ``{"llm": {...}}`` (one
+model request of a turn: its context kwargs and ``request``, run through the middleware and a
+model that answers "model answer"; see ``llm_step``). RESULTS_FILE gets one JSON line per step (a
+``transform_tool_result`` step's has ``model_gets``: the result Hermes hands the model; a
+``transform_llm_output`` step's ``final``: the answer); stdout and stderr are the plugin's (its
+CLI's output, its log).
+
+$STAND_IN_MIDDLEWARE=0 stands in for a Hermes older than 0.17.0, whose plugin context has no
+``register_middleware``. $STAND_IN_PLUGINS_AFTER names more plugin folders (separated by the
+path separator), loaded after PLUGIN_DIR as Hermes loads plugins one after the other.
 """
 
 import argparse
@@ -23,6 +30,8 @@ import sys
 import threading
 import time
 import types
+
+from stand_in_middleware import VALID_MIDDLEWARE, llm_step
 
 # The hook names the Hermes agent accepts from plugins, as it documents them.
 VALID_HOOKS = {
@@ -56,6 +65,22 @@ class PluginContext:
             "name": name, "help": help, "setup_fn": setup_fn, "handler_fn": handler_fn,
             "description": description,
         }
+
+
+class MiddlewareContext(PluginContext):
+    """Hermes 0.17.0 and later: hermes_cli/plugins.py ``PluginContext.register_middleware`` keeps
+    the callbacks of each kind in registration (load) order."""
+
+    def __init__(self):
+        super().__init__()
+        self.middleware = {}
+
+    def register_middleware(self, kind, callback):
+        if kind not in VALID_MIDDLEWARE:
+            self.problems.append(f"unknown middleware {kind}")
+        if not callable(callback):
+            self.problems.append(f"{kind}: middleware callback is not callable")
+        self.middleware.setdefault(kind, []).append(callback)
 
 
 def load(plugin_dir, ctx):
@@ -217,15 +242,18 @@ def main():
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(message)s")
     plugin_dir, results_file = sys.argv[1], sys.argv[2]
     steps = json.load(sys.stdin)
-    ctx = PluginContext()
+    ctx = PluginContext() if os.environ.get("STAND_IN_MIDDLEWARE") == "0" else MiddlewareContext()
     provide_hermes_cli()
     load(plugin_dir, ctx)
+    for other in filter(None, os.environ.get("STAND_IN_PLUGINS_AFTER", "").split(os.pathsep)):
+        load(other, ctx)
     with open(results_file, "w") as out:
         def record(value):
             out.write(json.dumps(value) + "\n")
             out.flush()
 
         record({"registered": {k: len(v) for k, v in ctx.hooks.items()},
+                "middleware": {k: len(v) for k, v in getattr(ctx, "middleware", {}).items()},
                 "cli": sorted(ctx.cli_commands), "problems": ctx.problems})
         for step in steps:
             if "cli" in step:
@@ -233,6 +261,9 @@ def main():
                 continue
             if "kill_children" in step:
                 record({"killed": kill_children()})
+                continue
+            if "llm" in step:
+                record(llm_step(ctx, step["llm"]))
                 continue
             results = invoke_hook(ctx, step["hook"], step.get("kwargs", {}))
             entry = {"hook": step["hook"], "results": results}
@@ -242,6 +273,13 @@ def main():
                 # Hermes hands the model the first string a callback returns, else the result.
                 entry["model_gets"] = next(
                     (r for r in results if isinstance(r, str)), step["kwargs"].get("result")
+                )
+            if step["hook"] == "transform_llm_output":
+                # agent/turn_finalizer.py: the first non-empty string a callback returns replaces
+                # the answer; anything else keeps it.
+                entry["final"] = next(
+                    (r for r in results if isinstance(r, str) and r),
+                    step["kwargs"].get("response_text"),
                 )
             record(entry)
     # Hermes exits with the plugin's atexit handlers (the bridge closes there).
