@@ -6,6 +6,7 @@ import { type ProtectedGround, type ProtectedHit, protectedHit } from './ground.
 import { protectedHermesCommand } from './hermes-commands.js';
 import { groundKindOf } from './kinds.js';
 import { mentionedGround } from './mentions.js';
+import { patchGround } from './patch-ground.js';
 
 /** Why a tool call may not run: it would change protected ground. */
 export interface GroundRefusal {
@@ -63,6 +64,16 @@ function judgeShell(
   }
   for (const run of invocation.runs) {
     const analysis = analyzeShell(run, { root: ground.root, cwd: invocation.cwd });
+    for (const command of analysis.commands) {
+      const patch = patchGround(ground, command);
+      if (patch === undefined) continue;
+      if ('hit' in patch) return refusal(`the command writes ${patch.hit.given}`, patch.hit);
+      return {
+        what: `the command applies a patch whose files cannot be read (${patch.unknown})`,
+        decides:
+          'it might write what decides the guards; apply a patch file the rule can read: `patch -pN -i FILE` or `git apply FILE`, with options it knows',
+      };
+    }
     if (analysis.kind === 'opaque') {
       // What the command writes cannot be listed: it may not name protected ground at all.
       const hit = mentionedGround(ground, lineOf(run), invocation.cwd);
