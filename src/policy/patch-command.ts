@@ -108,6 +108,9 @@ export function patchCommand(
     operands.push(value);
   }
   const base = directory === undefined ? cwd.physical : resolve(cwd.physical, directory);
+  // It writes nothing: it only says its version or help, or tries the patch (`--dry-run`).
+  if (words.some((word) => /^(--version|--help|--dry-run|-v)$/.test(word.value)))
+    return { files: [], named: [], reading: { strip: strip ?? 'base' }, base };
   // `patch ORIGINAL PATCHFILE`: the second operand is the patch (read from DIR, as -i is).
   if (operands.length > 1 && inputs.length === 0) inputs.push(operands.pop() as string);
   const files = [...inputs.map((file) => resolve(base, file)), ...redirectedInputs(command, cwd)];
@@ -161,6 +164,10 @@ export function gitApplyCommand(
   ];
   // `--directory` names a folder from the top of the work tree, whatever the command's folder.
   const base = directory === undefined ? root : resolve(root, directory);
+  // It writes nothing: it only reports on the patch (`--stat`, `--check`…) unless `--apply`.
+  const reports = words.some((word) => /^--(stat|numstat|summary|check)$/.test(word));
+  if (reports && !words.includes('--apply'))
+    return { files: [], named: [], reading: { strip }, base };
   if (all.length === 0)
     return { ...fail('git apply reads its patch from a pipe the guard cannot see'), base };
   return { files: all, named: [], reading: { strip }, base };

@@ -84,6 +84,9 @@ describe('protected ground: the files a patch command writes', () => {
     'patch -p2 -i plans/deep.diff',
     'git apply -p2 plans/git.diff',
     'git apply --check plans/git-config.diff',
+    'cat plans/bare.diff | git apply --stat',
+    'patch --dry-run -p0 < plans/bare.diff',
+    'patch --version',
   ])('lets %s through: it writes no protected file', async (command) => {
     const outcome = await decide(command);
     expect(outcome.blocked, JSON.stringify(outcome)).toBe(false);
