@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { ShellCommand, ShellWord } from 'hermes-extensions/policy';
+import { gitApplyCommand, type ShellCommand, type ShellWord } from 'hermes-extensions/policy';
 import type { CreationLog } from './creation-log.js';
 import { fileCommandCreations } from './file-commands.js';
 import { mentionedPaths } from './mentioned-paths.js';
@@ -37,19 +37,22 @@ export function gitCreations(
   return mentionedPaths(log, 'git', rest, command.cwd);
 }
 
+/** `git apply`: its patch files, read with its strip level and `--directory` (gitApplyCommand). */
 function gitApply(log: CreationLog, rest: readonly ShellWord[], command: ShellCommand) {
   const unknown = rest.find((word) => !word.literal);
   if (unknown) return `\`${unknown.text}\` is only known when the command runs (git apply)`;
-  const values = rest.map((word) => word.value);
-  if (values.some((value) => value.startsWith('--directory'))) {
-    return 'git apply --directory puts the patch elsewhere';
-  }
-  const files = values.filter((value) => !value.startsWith('-'));
-  if (files.length === 0) return 'git apply reads its patch from a pipe the guard cannot see';
+  if (command.cwd === undefined) return 'git apply runs in a folder that cannot be known';
   // git applies paths from the top of the work tree: the project root.
-  const root = { lexical: log.root, physical: log.root };
-  for (const file of files) {
-    const problem = patchFileCreations(log, file, command.cwd, root, 'git apply');
+  const applied = gitApplyCommand(
+    command,
+    rest.map((word) => word.value),
+    command.cwd,
+    log.root,
+  );
+  if (applied.unknown !== undefined) return applied.unknown;
+  const base = { lexical: applied.base, physical: applied.base };
+  for (const file of applied.files) {
+    const problem = patchFileCreations(log, file, command.cwd, base, 'git apply', applied.reading);
     if (problem) return problem;
   }
   return undefined;

@@ -22,6 +22,9 @@ function project() {
     'lib/util.ts': '',
     'plans/new.diff': '--- /dev/null\n+++ b/src/newmod/x.ts\n@@ -0,0 +1 @@\n+x\n',
     'plans/ok.diff': '--- a/src/app.ts\n+++ b/src/app.ts\n@@ -1 +1 @@\n-a\n+b\n',
+    'plans/deep.diff': '--- /dev/null\n+++ q/r/src/newmod/x.ts\n@@ -0,0 +1 @@\n+x\n',
+    'plans/dir.diff':
+      'diff --git a/newmod/x.ts b/newmod/x.ts\n--- /dev/null\n+++ b/newmod/x.ts\n@@ -0,0 +1 @@\n+x\n',
     [PLAN]: PLAN_TEXT,
   });
   symlinkSync('../src', join(root, 'lib/alias'));
@@ -130,6 +133,9 @@ const NEW_MODULE: Array<[string, string, Record<string, unknown>]> = [
   ['git apply of a patch file', 'bash', { command: 'git apply plans/new.diff' }],
   ['patch reading a file', 'bash', { command: 'patch -p1 < plans/new.diff' }],
   ['patch -i', 'bash', { command: 'patch -p1 -i plans/new.diff' }],
+  ['patch -p2: its names less two folders', 'bash', { command: 'patch -p2 < plans/deep.diff' }],
+  ['git apply -p2', 'bash', { command: 'git apply -p2 plans/deep.diff' }],
+  ['git apply --directory', 'bash', { command: 'git apply --directory=src plans/dir.diff' }],
   ['a write tool path ending in a slash', 'write', { path: 'src/newmod/' }],
   ['a write tool path with backslashes', 'write', { path: 'src\\newmod\\x.ts' }],
   ['mkdir -p through a missing folder', 'bash', { command: 'mkdir -p src/a/../newmod' }],
@@ -246,7 +252,12 @@ describe('workflow-guard module_roots: a new module needs a plan that names it',
   it.each(UNCLEAR)('refuses what it cannot read: %s', async (_label, toolName, toolArgs) => {
     for (const on_violation of ['block', 'ask']) {
       const outcome = await decide(project(), toolName, toolArgs, { on_violation });
-      expect(outcome).toMatchObject({ blocked: true, blockedBy: 'workflow-guard' });
+      // A patch command whose patch cannot be read is refused by the framework first
+      // (protected ground: it might write anywhere), before workflow-guard sees it.
+      const by = /\b(patch|git apply)\b/.test(String(toolArgs.command))
+        ? 'hermes'
+        : 'workflow-guard';
+      expect(outcome).toMatchObject({ blocked: true, blockedBy: by });
       expect(outcome).not.toHaveProperty('ask');
     }
   });

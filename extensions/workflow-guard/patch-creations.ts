@@ -1,59 +1,45 @@
-import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import {
   callLinks,
   type PatchLink,
   type PatchMove,
+  type PatchReading,
   type PathBase,
-  readPatch,
+  patchCommand,
+  readPatchFile,
   type ShellCommand,
   type ShellWord,
 } from 'hermes-extensions/policy';
 import type { Creation, CreationLog } from './creation-log.js';
 
-/** The largest patch file read to see what it creates. */
-const MAX_PATCH_BYTES = 1024 * 1024;
-
-/** `patch [-i FILE | < FILE] [ORIGINAL]`: the files its patch names, from where it runs. */
+/**
+ * `patch [OPTIONS] [ORIGINAL [PATCHFILE]]`: the files its patch names, where its strip level and
+ * folder put them (`patchCommand` of hermes-extensions/policy: `-pN`, GNU patch's base name
+ * without `-p`, `-d`).
+ */
 export function patchCommandCreations(
   log: CreationLog,
   words: readonly ShellWord[],
   command: ShellCommand,
 ): string | undefined {
-  const unknown = words.find((word) => !word.literal);
-  if (unknown) return `\`${unknown.text}\` is only known when the command runs (patch)`;
-  const files: string[] = [];
-  const operands: string[] = [];
-  for (let i = 0; i < words.length; i++) {
-    const value = (words[i] as ShellWord).value;
-    if (/^(-d|--directory)/.test(value)) return 'patch -d applies the patch elsewhere';
-    if (value === '-i' || value === '--input') files.push(words[++i]?.value ?? '');
-    else if (value.startsWith('--input=')) files.push(value.slice('--input='.length));
-    else if (/^-i./.test(value)) files.push(value.slice(2));
-    else if (value === '-o' || value === '--output') operands.push(words[++i]?.value ?? '');
-    else if (/^-[pFBVYzrgD]$/.test(value)) i++;
-    else if (!value.startsWith('-')) operands.push(value);
-  }
-  // `patch ORIGINAL PATCHFILE`: the second operand is the patch.
-  if (operands.length > 1 && files.length === 0) files.push(operands.pop() as string);
-  for (const redirect of command.redirects) {
-    if (redirect.operator === '<' && redirect.target.literal) files.push(redirect.target.value);
-  }
-  if (files.length === 0) return 'patch reads its patch from a pipe the guard cannot see';
-  for (const original of operands) {
+  if (command.cwd === undefined) return 'patch runs in a folder that cannot be known';
+  const applied = patchCommand(command, words, command.cwd);
+  if (applied.unknown !== undefined) return applied.unknown;
+  for (const original of applied.named) {
     const problem = log.add(original, command.cwd, false, 'patch');
     if (problem) return problem;
   }
-  for (const file of files) {
-    const problem = patchFileCreations(log, file, command.cwd, command.cwd, 'patch');
+  const base = { lexical: applied.base, physical: applied.base };
+  for (const file of applied.files) {
+    const problem = patchFileCreations(log, file, command.cwd, base, 'patch', applied.reading);
     if (problem) return problem;
   }
   return undefined;
 }
 
 /**
- * The files a patch file (read from `cwd`) names, from `base`; unclear when it cannot be read.
- * Its text is read with `readPatch`, as the patch tools' arguments are.
+ * The files a patch file (read from `cwd`) names, from `base`, read as `reading` says (the
+ * command's strip level); unclear when it cannot be read.
  */
 export function patchFileCreations(
   log: CreationLog,
@@ -61,22 +47,12 @@ export function patchFileCreations(
   cwd: PathBase | undefined,
   base: PathBase | undefined,
   by: string,
+  reading: PatchReading,
 ): string | undefined {
   if (cwd === undefined && !isAbsolute(file))
     return `${by} reads ${file} from a folder that cannot be known`;
-  let text: string;
-  try {
-    const path = resolve(cwd?.physical ?? log.root, file);
-    const stats = statSync(path);
-    if (!stats.isFile() || stats.size > MAX_PATCH_BYTES)
-      return `${by}: ${file} is not a patch file the guard reads`;
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return `${by}: ${file} cannot be read`;
-  }
-  const patch = readPatch(text);
-  if (patch.unknown) return `${by}: the patch in ${file} cannot be read: ${patch.unknown}`;
-  if (patch.paths.length === 0) return `${by}: ${file} names no file`;
+  const patch = readPatchFile(resolve(cwd?.physical ?? log.root, file), reading);
+  if (typeof patch === 'string') return `${by}: ${patch}`;
   for (const path of patch.paths) {
     const problem = log.add(path, base, false, by);
     if (problem) return problem;

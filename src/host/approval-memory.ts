@@ -12,7 +12,11 @@ export type RememberFor = 'session' | 'always';
 export interface ApprovalMemory {
   /** What covers this call, if anything; throws (naming the file) when the store is corrupt. */
   covers(sessionId: string, call: ApprovalGrant): RememberFor | undefined;
-  remember(sessionId: string, grant: ApprovalGrant, how: RememberFor): void;
+  /**
+   * Remembers an answer; an `always` one is written to the project's store (a promise that
+   * rejects, naming the file, when it cannot be).
+   */
+  remember(sessionId: string, grant: ApprovalGrant, how: RememberFor): void | Promise<void>;
 }
 
 export interface ApprovalMemoryOptions {
@@ -36,9 +40,9 @@ export function createApprovalMemory(options: ApprovalMemoryOptions): ApprovalMe
       const stored = projectApprovals(home, project).approvals;
       return stored.some((grant) => grantCovers(grant, call)) ? 'always' : undefined;
     },
-    remember(sessionId, grant, how) {
+    async remember(sessionId, grant, how) {
       if (how === 'always') {
-        storeApproval(home, project, grant);
+        await storeApproval(home, project, grant);
         return;
       }
       const session = sessions.get(sessionId) ?? new Map<string, ApprovalGrant>();

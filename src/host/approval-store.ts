@@ -6,10 +6,12 @@ import {
   realpathSync,
   renameSync,
   statSync,
+  unlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
+import { acquireOwnedLock } from '../fs/owned-lock.js';
 import { type ApprovalGrant, grantKey } from '../hooks/remember-scope.js';
 
 /**
@@ -18,6 +20,13 @@ import { type ApprovalGrant, grantKey } from '../hooks/remember-scope.js';
  * real path (a symlink or a second name of the folder finds the same approvals) AND the identity
  * of the folder there (projectIdentity): a folder deleted and made again at that path — another
  * repository cloned where the approved one was — is another project and is asked again.
+ *
+ * A change is a read of the file, a change and a write: each is made under the file's lock
+ * (`<file>.lock`, an owned lock, as the turn state's: src/fs/owned-lock.ts), so that processes
+ * answering at once (hooks of parallel tool calls, two agents in one project, a revoke from the
+ * command line) never write from a read that another change has made old — which would drop the
+ * answers given in between, or bring a revoked one back. The file itself is replaced whole
+ * (written beside it, then renamed), so a reader, which takes no lock, sees one or the other.
  */
 export interface StoredApproval extends ApprovalGrant {
   id: string;
@@ -228,28 +237,80 @@ function isStale(approvals: ProjectApprovals): boolean {
 }
 
 /** Adds a grant to a project's store (once: an equal grant already there is kept). */
-export function storeApproval(home: string, project: string, grant: ApprovalGrant): StoredApproval {
-  const current = projectApprovals(home, project);
-  const key = grantKey(grant);
-  const existing = current.approvals.find((stored) => grantKey(stored) === key);
-  if (existing !== undefined) return existing;
-  const stored: StoredApproval = {
-    id: randomBytes(6).toString('hex'),
-    extension: grant.extension,
-    tool: grant.tool,
-    args: grant.args,
-    createdAt: new Date().toISOString(),
-  };
-  writeApprovals({ ...current, approvals: [...current.approvals, stored] });
-  return stored;
+export async function storeApproval(
+  home: string,
+  project: string,
+  grant: ApprovalGrant,
+): Promise<StoredApproval> {
+  const real = projectKey(project);
+  const identity = projectIdentity(real);
+  const file = projectFile(home, real, identity);
+  return underLock(file, () => {
+    const current = readApprovalsFile(file, { project: real, identity }) ?? {
+      project: real,
+      identity,
+      file,
+      approvals: [],
+    };
+    const key = grantKey(grant);
+    const existing = current.approvals.find((stored) => grantKey(stored) === key);
+    if (existing !== undefined) return existing;
+    const stored: StoredApproval = {
+      id: randomBytes(6).toString('hex'),
+      extension: grant.extension,
+      tool: grant.tool,
+      args: grant.args,
+      createdAt: new Date().toISOString(),
+    };
+    writeApprovals({ ...current, approvals: [...current.approvals, stored] });
+    return stored;
+  });
+}
+
+/** Removes the approval `id` from a store file; false when the file does not hold it (now). */
+export async function revokeApproval(file: string, id: string): Promise<boolean> {
+  return underLock(file, () => {
+    const current = readApprovalsFile(file);
+    if (current === undefined) return false;
+    const kept = current.approvals.filter((approval) => approval.id !== id);
+    if (kept.length === current.approvals.length) return false;
+    writeApprovals({ ...current, approvals: kept });
+    return true;
+  });
 }
 
 /**
- * Rewrites a project's file atomically (a reader sees the old file or the new one, whole). A file
- * of version 1 keeps its version: revoking from it never makes it apply.
+ * Deletes a store file, under its lock (a change in progress would write it back); false when it
+ * was not there. Whether it can be read does not matter: this is how an unreadable one is cleared.
  */
-export function writeApprovals(approvals: ProjectApprovals): void {
-  mkdirSync(join(approvals.file, '..'), { recursive: true, mode: 0o700 });
+export async function removeApprovalsFile(file: string): Promise<boolean> {
+  return underLock(file, () => {
+    try {
+      unlinkSync(file);
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw error;
+    }
+  });
+}
+
+/** `change` with the store file's lock held (see the top of this file). */
+async function underLock<T>(file: string, change: () => T): Promise<T> {
+  mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
+  const lock = await acquireOwnedLock(`${file}.lock`);
+  try {
+    return change();
+  } finally {
+    lock.release();
+  }
+}
+
+/**
+ * Rewrites a project's file atomically (a reader sees the old file or the new one, whole), under
+ * its lock. A file of version 1 keeps its version: revoking from it never makes it apply.
+ */
+function writeApprovals(approvals: ProjectApprovals): void {
   const { project, identity } = approvals;
   const head = identity === undefined ? { version: 1, project } : { version: 2, project, identity };
   const text = `${JSON.stringify({ ...head, approvals: approvals.approvals }, null, 2)}\n`;

@@ -98,7 +98,7 @@ export async function decideApproval(
       return { ...asked, approved: allow };
     }
     try {
-      memory.remember(request.sessionId, grant, remember);
+      await memory.remember(request.sessionId, grant, remember);
       return { ...asked, approved: true, rememberFor: remember };
     } catch (error) {
       return { ...asked, approved: true, memoryFailure: (error as Error).message };

@@ -25,7 +25,19 @@ export {
   type ToolCallBudgetResult,
   toolCallBudget,
 } from './budget/index.js';
-export { type PatchLink, type PatchMove, type PatchTargets, readPatch } from './patch.js';
+export {
+  type PatchLink,
+  type PatchMove,
+  type PatchReading,
+  type PatchTargets,
+  readPatch,
+} from './patch.js';
+export {
+  gitApplyCommand,
+  type PatchCommand,
+  patchCommand,
+  readPatchFile,
+} from './patch-command.js';
 export { type CallLinks, callLinks, type MadeLink } from './patch-links.js';
 export { type PathReadings, pathReadings } from './path-readings.js';
 export {

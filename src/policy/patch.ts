@@ -9,6 +9,12 @@
  * A git diff also says which files become symbolic links (mode 120000, whose one content line is
  * where the link leads: GNU patch and `git apply` make them) and which files it renames or copies
  * (a link moved keeps its text, which then leads elsewhere): `links` and `moves`.
+ *
+ * The names are read as a patch tool's argument is (`apply_patch`, a `patch` argument): git's
+ * `a/` and `b/` taken off. A patch file that a command applies is read with that command's strip
+ * level instead (`PatchReading`): `patch -p0` writes `a/.hermes/config.yaml` as named, `-p2`
+ * writes `x/y/.hermes/config.yaml` to `.hermes/config.yaml`, so which files it writes depends on
+ * the command as much as on the text.
  */
 export interface PatchTargets {
   paths: string[];
@@ -31,6 +37,16 @@ export interface PatchLink {
 export interface PatchMove {
   from: string;
   to: string;
+}
+
+/**
+ * How the program that applies a patch finds a file from a name in it: `strip` leading folders
+ * taken off (`patch -pN`, `git apply -pN`: the smallest prefix holding N slashes; a name with
+ * fewer cannot be placed, and is not understood), or `'base'`, GNU patch without `-p`: the file's
+ * base name, or (when its folders exist) the name whole; both are listed.
+ */
+export interface PatchReading {
+  strip: number | 'base';
 }
 
 /** A git diff's mode of the file after it: `new file mode`, `new mode`, or the `index` line's. */
@@ -61,7 +77,7 @@ const CONTEXT_SEPARATOR = /^\*{15}/;
 /** A normal-diff or ed command: `5a6`, `1,3c1,3`, `7d`. */
 const ED_COMMAND = /^\d+(?:,\d+)?[acdi](?:\d+(?:,\d+)?)?$/;
 
-export function readPatch(text: string): PatchTargets {
+export function readPatch(text: string, reading?: PatchReading): PatchTargets {
   const lines = text.split(/\r?\n/);
   const paths: string[] = [];
   let unknown: string | undefined;
@@ -72,6 +88,20 @@ export function readPatch(text: string): PatchTargets {
   let section: GitSection | undefined;
   const note = (reason: string) => {
     unknown ??= reason;
+  };
+  /**
+   * Where a name of the text lands under `reading` (`fewer`: folders fewer to strip, for the
+   * names of `rename`/`copy` lines, which carry no `a/`/`b/`).
+   */
+  const land = (name: string, fewer = 0): string[] => {
+    if (reading === undefined) return [name];
+    if (reading.strip === 'base') return [...new Set([name, baseName(name)])];
+    const stripped = stripFolders(name, Math.max(0, reading.strip - fewer));
+    if (stripped === undefined) {
+      note(`${name} has fewer than ${reading.strip} folders to strip (-p${reading.strip})`);
+      return [];
+    }
+    return [stripped];
   };
   const close = () => {
     if (section?.from !== undefined && section.to !== undefined) {
@@ -119,7 +149,8 @@ export function readPatch(text: string): PatchTargets {
       close();
       isPatch = true;
       current = true;
-      const names = gitNames(git[1] as string);
+      const named = gitNames(git[1] as string, reading === undefined);
+      const names = named?.flatMap((name) => land(name));
       if (names === undefined) note(`\`${line}\` cannot be read`);
       else paths.push(...names);
       section = { names: new Set(names), link: false, added: [], headed: false };
@@ -127,10 +158,11 @@ export function readPatch(text: string): PatchTargets {
     }
     const rename = RENAME.exec(line);
     if (rename && isPatch) {
-      const name = unquote(rename[1] as string);
-      paths.push(name);
-      if (section) section[/^\S+\s+from/.test(line) ? 'from' : 'to'] = name;
-      section?.names.add(name);
+      for (const name of land(unquote(rename[1] as string), 1)) {
+        paths.push(name);
+        if (section) section[/^\S+\s+from/.test(line) ? 'from' : 'to'] = name;
+        section?.names.add(name);
+      }
       continue;
     }
     // Trimmed, as GNU patch reads an indented patch (its POSIX mode may take this name).
@@ -138,7 +170,7 @@ export function readPatch(text: string): PatchTargets {
     if (index) {
       close();
       isPatch = true;
-      paths.push(index[1] as string);
+      paths.push(...land(index[1] as string));
       continue;
     }
     const next = lines[i + 1]?.trim();
@@ -155,9 +187,12 @@ export function readPatch(text: string): PatchTargets {
       const prefixed = names.every((n) => n === '/dev/null' || /^[ab]\//.test(n));
       for (const name of names) {
         if (name === '' || name === '/dev/null') continue;
-        // git's `a/` and `b/`, stripped as `git apply` and `patch -p1` do.
-        paths.push(prefixed ? name.slice(2) : name);
-        section?.names.add(prefixed ? name.slice(2) : name);
+        // git's `a/` and `b/`, stripped as `git apply` and `patch -p1` do (or as `reading` says).
+        const landed = reading === undefined ? [prefixed ? name.slice(2) : name] : land(name);
+        for (const path of landed) {
+          paths.push(path);
+          section?.names.add(path);
+        }
       }
       i++;
       continue;
@@ -193,8 +228,11 @@ function headerName(rest: string): string {
   return unquote((rest.split('\t')[0] ?? '').trim());
 }
 
-/** `a/x b/y`, quoted or not; undefined when unquoted names hold ` b/` more than once. */
-function gitNames(rest: string): string[] | undefined {
+/**
+ * `a/x b/y`, quoted or not, `a/` and `b/` taken off unless `unprefix` is false; undefined when
+ * unquoted names hold ` b/` more than once.
+ */
+function gitNames(rest: string, unprefix = true): string[] | undefined {
   const quoted = /^"((?:[^"\\]|\\.)*)"\s+"((?:[^"\\]|\\.)*)"$/.exec(rest);
   const halves = rest.split(' b/');
   const pair = quoted
@@ -202,7 +240,22 @@ function gitNames(rest: string): string[] | undefined {
     : halves.length === 2
       ? [halves[0] as string, `b/${halves[1]}`]
       : undefined;
-  return pair?.map((name) => (/^[ab]\//.test(name) ? name.slice(2) : name));
+  return pair?.map((name) => (unprefix && /^[ab]\//.test(name) ? name.slice(2) : name));
+}
+
+/** `name` less the smallest prefix holding `count` slashes (runs of slashes count once). */
+function stripFolders(name: string, count: number): string | undefined {
+  let rest = name;
+  for (let i = 0; i < count; i++) {
+    const slash = rest.indexOf('/');
+    if (slash === -1) return undefined;
+    rest = rest.slice(slash + 1).replace(/^\/+/, '');
+  }
+  return rest === '' ? undefined : rest;
+}
+
+function baseName(name: string): string {
+  return name.replace(/\/+$/, '').split('/').pop() ?? name;
 }
 
 function unquote(name: string): string {

@@ -15,16 +15,16 @@ import { built } from '../support/run-bin.js';
 import { hermes } from './hermes-cli.js';
 
 /** Two projects with "always" approvals in one $HERMES_HOME, as an approver's answers leave them. */
-function seeded() {
+async function seeded() {
   const home = tree({ 'config.yaml': '' });
   const project = tree({ '.git/HEAD': '' });
   const other = tree({ '.git/HEAD': '' });
-  const test = storeApproval(home, project, {
+  const test = await storeApproval(home, project, {
     extension: 'gate',
     tool: 'bash',
     args: { command: 'npm test' },
   });
-  const build = storeApproval(home, other, {
+  const build = await storeApproval(home, other, {
     extension: 'gate',
     tool: 'bash',
     args: { command: 'npm run build' },
@@ -34,7 +34,7 @@ function seeded() {
 
 describe.runIf(built)('hermes extensions approvals', () => {
   it("lists every project's approvals, or one project's through a symlink, as text or JSON", async () => {
-    const { home, project, test, build } = seeded();
+    const { home, project, test, build } = await seeded();
     const all = await hermes(home, 'extensions', 'approvals', 'list');
     expect(all.code).toBe(0);
     expect(all.stdout).toContain(test.id);
@@ -49,7 +49,7 @@ describe.runIf(built)('hermes extensions approvals', () => {
   });
 
   it('revokes one approval by id, and says so when there is none', async () => {
-    const { home, test, build } = seeded();
+    const { home, test, build } = await seeded();
     const revoked = await hermes(home, 'extensions', 'approvals', 'revoke', test.id);
     expect(revoked.code).toBe(0);
     const left = JSON.parse(
@@ -62,7 +62,7 @@ describe.runIf(built)('hermes extensions approvals', () => {
   });
 
   it('a corrupt store is an error naming the file and the fix; revoke --all clears it', async () => {
-    const { home, project } = seeded();
+    const { home, project } = await seeded();
     const file = projectFile(home, project, projectIdentity(project));
     writeFileSync(file, '{"version": 2}');
     const listed = await hermes(home, 'extensions', 'approvals', 'list');
@@ -78,7 +78,7 @@ describe.runIf(built)('hermes extensions approvals', () => {
   });
 
   it('a folder re-created at an approved path: its approvals are listed as stale and revoke removes them', async () => {
-    const { home, project, test, build } = seeded();
+    const { home, project, test, build } = await seeded();
     rmSync(project, { recursive: true });
     mkdirSync(join(project, '.git'), { recursive: true });
     const text = await hermes(home, 'extensions', 'approvals', 'list');
@@ -105,7 +105,7 @@ describe.runIf(built)('hermes extensions approvals', () => {
   });
 
   it('revoke --all --project also removes the stale records of a path whose folder is gone', async () => {
-    const { home, project, other } = seeded();
+    const { home, project, other } = await seeded();
     rmSync(project, { recursive: true });
     const cleared = await hermes(
       home,

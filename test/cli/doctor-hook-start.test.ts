@@ -126,37 +126,38 @@ describe.runIf(built)('hermes extensions doctor: can the installed hook start he
 describe.runIf(built)(
   'hermes extensions doctor: a user hook from before the pinned environment',
   () => {
-    it('warns that it takes HERMES_HOME and HERMES_TRUST_PROJECT from the agent, and install mends it', async () => {
-      const home = tree();
-      const project = tree({ '.git/HEAD': '' });
-      const earlier = JSON.parse(
-        readFileSync(
-          new URL('../host/command-hook/unpinned-commands.json', import.meta.url),
-          'utf8',
-        ),
-      )['claude-code'].user as string;
-      const command = earlier
-        .replace('/usr/bin/node', process.execPath)
-        .replace('/opt/hermes-extensions/bin/hermes.js', bin);
-      write(home, {
-        '.claude/settings.json': JSON.stringify({
-          hooks: Object.fromEntries(
-            claudeCode.installEvents.map((event) => [
-              event,
-              [{ hooks: [{ type: 'command', command }] }],
-            ]),
-          ),
-        }),
-      });
-      const doctor = await hermes(home, 'extensions', 'doctor', '--cwd', project);
-      expect(doctor.stdout).toMatch(
-        /! Claude Code hook \(.*\): its command was installed by an earlier version: it takes \$HERMES_HOME and HERMES_TRUST_PROJECT from the environment Claude Code gives it/,
-      );
-      expect(doctor.stdout).toContain('fix: hermes hook install claude-code');
-      const install = await hermes(home, 'hook', 'install', 'claude-code');
-      expect(install.stdout).toMatch(/Updated the hermes hook's command for/);
-      const mended = await hermes(home, 'extensions', 'doctor', '--cwd', project);
-      expect(mended.stdout).toMatch(/✓ Claude Code hook \(.*\): runs the hermes hook/);
-    });
+    it.each(['unpinned-commands.json', 'home-pinned-commands.json'])(
+      'warns that it takes HERMES_HOME, HERMES_TRUST_PROJECT or the daemon folder from the agent, and install mends it (%s)',
+      async (fixture) => {
+        const home = tree();
+        const project = tree({ '.git/HEAD': '' });
+        const earlier = JSON.parse(
+          readFileSync(new URL(`../host/command-hook/${fixture}`, import.meta.url), 'utf8'),
+        )['claude-code'].user as string;
+        const command = earlier
+          .replace('/home/me/.hermes', home)
+          .replace('/usr/bin/node', process.execPath)
+          .replace('/opt/hermes-extensions/bin/hermes.js', bin);
+        write(home, {
+          '.claude/settings.json': JSON.stringify({
+            hooks: Object.fromEntries(
+              claudeCode.installEvents.map((event) => [
+                event,
+                [{ hooks: [{ type: 'command', command }] }],
+              ]),
+            ),
+          }),
+        });
+        const doctor = await hermes(home, 'extensions', 'doctor', '--cwd', project);
+        expect(doctor.stdout).toMatch(
+          /! Claude Code hook \(.*\): its command was installed by an earlier version: it takes \$HERMES_HOME, HERMES_TRUST_PROJECT or the hook daemon's folder \(HERMES_DAEMON_DIR, TMPDIR\) from the environment Claude Code gives it/,
+        );
+        expect(doctor.stdout).toContain('fix: hermes hook install claude-code');
+        const install = await hermes(home, 'hook', 'install', 'claude-code');
+        expect(install.stdout).toMatch(/Updated the hermes hook's command for/);
+        const mended = await hermes(home, 'extensions', 'doctor', '--cwd', project);
+        expect(mended.stdout).toMatch(/✓ Claude Code hook \(.*\): runs the hermes hook/);
+      },
+    );
   },
 );

@@ -40,15 +40,17 @@ const RESHAPER = tsExtension(
   `import { rewrite } from 'hermes-extensions';`,
 );
 
-async function setup(extension: string) {
+async function setup(extension: string, daemonDir?: string) {
   const { project, hermesHome } = guardedProject();
   write(project, { 'secrets.txt': `API_KEY=${SECRET}\n` });
   write(hermesHome, { 'extensions/results.ts': extension });
   const home = tree();
-  // The hook carries the Hermes home it is installed with (docs/command-hooks.md).
+  // The hook carries the Hermes home and the daemon folder it is installed with
+  // (docs/command-hooks.md).
   const installed = await runBin(['hook', 'install', 'claude-code'], {
     HOME: home,
     HERMES_HOME: hermesHome,
+    ...(daemonDir === undefined ? {} : { HERMES_DAEMON_DIR: daemonDir }),
   });
   expect(installed.code, installed.stderr).toBe(0);
   return { project, hermesHome, home };
@@ -147,11 +149,12 @@ describeRealAgent('claude', 'real Claude Code: transform_tool_result at PostTool
     });
 
     it('the warm daemon gives the same redacted results', async () => {
-      const env = await setup(REDACTOR);
+      const daemonDir = tree();
+      const env = await setup(REDACTOR, daemonDir);
       const hooksEnv = {
         HERMES_HOME: env.hermesHome,
         HERMES_DAEMON: undefined,
-        HERMES_DAEMON_DIR: tree(),
+        HERMES_DAEMON_DIR: daemonDir,
       };
       daemonEnv = hooksEnv;
       const redacted = async () => {

@@ -22,13 +22,15 @@ import {
 
 // The real Claude Code command line, run headless (`claude -p`) against a scripted model on
 // loopback, with the hook `hermes hook install claude-code` wrote into its user settings.
-async function setup(alsoShipped: string[] = []) {
+async function setup(alsoShipped: string[] = [], daemonDir?: string) {
   const { project, hermesHome } = guardedProject(alsoShipped);
   const home = tree();
-  // The hook carries the Hermes home it is installed with (docs/command-hooks.md).
+  // The hook carries the Hermes home and the daemon folder it is installed with
+  // (docs/command-hooks.md).
   const installed = await runBin(['hook', 'install', 'claude-code'], {
     HOME: home,
     HERMES_HOME: hermesHome,
+    ...(daemonDir === undefined ? {} : { HERMES_DAEMON_DIR: daemonDir }),
   });
   expect(installed.code, installed.stderr).toBe(0);
   return { project, hermesHome, home };
@@ -429,11 +431,12 @@ describeRealAgent('claude', 'real Claude Code with hermes hook claude-code', (cl
     });
 
     it('answers the hooks from the warm daemon, and in-process once it is stopped', async () => {
-      const env = await setup();
+      const daemonDir = tree();
+      const env = await setup([], daemonDir);
       daemonEnv = {
         HERMES_HOME: env.hermesHome,
         HERMES_DAEMON: undefined,
-        HERMES_DAEMON_DIR: tree(),
+        HERMES_DAEMON_DIR: daemonDir,
       };
       const hooksEnv = daemonEnv;
       const denied = async () => {

@@ -25,15 +25,17 @@ import {
 
 // The real Codex command line, run offline (`codex exec`) against a scripted model on loopback,
 // with the hook `hermes hook install codex` wrote into its hooks.json.
-async function setup(alsoShipped: string[] = []) {
+async function setup(alsoShipped: string[] = [], daemonDir?: string) {
   const { project, hermesHome } = guardedProject(alsoShipped);
   const home = tree();
   const codexHome = tree();
-  // The hook carries the Hermes home it is installed with (docs/command-hooks.md).
+  // The hook carries the Hermes home and the daemon folder it is installed with
+  // (docs/command-hooks.md).
   const installed = await runBin(['hook', 'install', 'codex'], {
     CODEX_HOME: codexHome,
     HOME: home,
     HERMES_HOME: hermesHome,
+    ...(daemonDir === undefined ? {} : { HERMES_DAEMON_DIR: daemonDir }),
   });
   expect(installed.code, installed.stderr).toBe(0);
   return { project, hermesHome, home, codexHome };
@@ -394,13 +396,14 @@ describeRealAgent('codex', 'real Codex with hermes hook codex', (codex) => {
     });
 
     it('answers the hooks from the warm daemon, and in-process once it is stopped', async () => {
-      const env = await setup();
+      const daemonDir = tree();
+      const env = await setup([], daemonDir);
       // The hook's environment as Codex gives it: CODEX_HOME is part of the daemon's key.
       daemonEnv = {
         HERMES_HOME: env.hermesHome,
         CODEX_HOME: env.codexHome,
         HERMES_DAEMON: undefined,
-        HERMES_DAEMON_DIR: tree(),
+        HERMES_DAEMON_DIR: daemonDir,
       };
       const hooksEnv = daemonEnv;
       const blocked = async () => {

@@ -299,3 +299,44 @@ describe('readPatch: links and moves of a git diff', () => {
     ]);
   });
 });
+
+describe('readPatch with the strip level of the command that applies it', () => {
+  const unified = lines(
+    '--- a/.hermes/config.yaml',
+    '+++ b/.hermes/config.yaml',
+    '@@ -1 +1 @@',
+    '-a',
+    '+b',
+  );
+  const git = lines(
+    'diff --git a/x/.hermes/config.yaml b/x/.hermes/config.yaml',
+    'rename from x/old.yaml',
+    'rename to x/.hermes/config.yaml',
+  );
+
+  it.each([
+    [unified, 0, ['a/.hermes/config.yaml', 'b/.hermes/config.yaml']],
+    [unified, 1, ['.hermes/config.yaml']],
+    [unified, 2, ['config.yaml']],
+    [git, 1, ['x/.hermes/config.yaml', 'x/old.yaml']],
+    [git, 2, ['.hermes/config.yaml', 'old.yaml']],
+  ] as const)('%#: -p%s lands the names where the program puts them', (text, strip, paths) => {
+    const patch = readPatch(text, { strip });
+    expect(patch.unknown).toBeUndefined();
+    expect(patch.paths).toEqual(paths);
+  });
+
+  it('lists the base name and the whole name without -p (GNU patch takes either)', () => {
+    expect(readPatch(unified, { strip: 'base' }).paths).toEqual([
+      'a/.hermes/config.yaml',
+      'config.yaml',
+      'b/.hermes/config.yaml',
+    ]);
+  });
+
+  it('does not understand a name with fewer folders than the strip level', () => {
+    expect(readPatch(unified, { strip: 3 }).unknown).toMatch(
+      /a\/\.hermes\/config\.yaml has fewer than 3 folders to strip \(-p3\)/,
+    );
+  });
+});

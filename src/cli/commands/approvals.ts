@@ -1,4 +1,4 @@
-import { readdirSync, unlinkSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import {
   allApprovals,
@@ -6,7 +6,8 @@ import {
   type ProjectApprovals,
   pathApprovals,
   pathFiles,
-  writeApprovals,
+  removeApprovalsFile,
+  revokeApproval,
 } from '../../host/approval-store.js';
 import type { CommandContext } from '../context.js';
 import { CliError, type Io } from '../io.js';
@@ -60,14 +61,7 @@ export async function approvalsRevokeCommand(
         ? pathFiles(context.home, resolve(context.cwd, options.project))
         : storeFiles(context.home);
     let removed = 0;
-    for (const file of files) {
-      try {
-        unlinkSync(file);
-        removed++;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      }
-    }
+    for (const file of files) if (await removeApprovalsFile(file)) removed++;
     io.out(
       `revoked every remembered approval (${removed} project file${removed === 1 ? '' : 's'} removed)`,
     );
@@ -76,9 +70,9 @@ export async function approvalsRevokeCommand(
   if (id === undefined)
     throw new CliError('give an approval id (see `hermes extensions approvals list`) or --all', 2);
   for (const project of readStore(context, options.project)) {
-    const kept = project.approvals.filter((a) => a.id !== id);
-    if (kept.length === project.approvals.length) continue;
-    writeApprovals({ ...project, approvals: kept });
+    if (!project.approvals.some((a) => a.id === id)) continue;
+    // Removed under the file's lock, from the file as it is then (approval-store.ts).
+    if (!(await revokeApproval(project.file, id))) continue;
     io.out(`revoked ${id} (${printable(project.project)})`);
     return 0;
   }

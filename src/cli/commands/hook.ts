@@ -9,6 +9,7 @@ import { missingEventsMean } from '../../host/command-hook/missing-events.js';
 import { settingsFormat } from '../../host/command-hook/settings/formats.js';
 import { stderrLogger } from '../../log/logger.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
+import { daemonFolder } from '../../policy/protected/daemon-folder.js';
 import { CliError, type Io } from '../io.js';
 
 /** The agents `hermes hook <agent>` and `hermes hook install <agent>` take, for messages. */
@@ -81,12 +82,16 @@ export async function hookInstallCommand(
     replaceHermesPlugin(io);
   }
   const bin = join(PACKAGE_ROOT, 'bin', 'hermes.js');
-  // The agent's settings only: $HERMES_HOME is not read or made here, only named: the user form
-  // carries it, absolute, so that the environment a project gives the agent cannot move it. Either
+  // The agent's settings only: $HERMES_HOME and the daemon's folder are not read or made here,
+  // only named: the user form carries them, absolute, as this environment (the user's) places
+  // them, so that the environment a project or the agent gives the hook cannot move them. Either
   // form fails closed when hermes cannot run (src/host/command-hook/hook-wrapper.ts).
   const command = shared
     ? agent.projectCommand
-    : wrappedHookCommand(agent.name, [process.execPath, bin, 'hook', agent.name], hermesHome());
+    : wrappedHookCommand(agent.name, [process.execPath, bin, 'hook', agent.name], {
+        HERMES_HOME: hermesHome(),
+        HERMES_DAEMON_DIR: resolve(daemonFolder()),
+      });
   const { installableEvents, installedAgentVersion } = await import(
     '../../host/command-hook/agent-version.js'
   );

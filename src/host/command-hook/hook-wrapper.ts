@@ -45,12 +45,16 @@ import { HERMES_AGENT_FALLBACK, HERMES_AGENT_PASSED } from './agents/hermes-agen
  * A path or message with a character that JSON would need escaped has it replaced by `?`.
  *
  * The environment the agent gives its hook is partly the project's: Claude Code passes the `env`
- * of a project's `.claude/settings.json` to every hook process. So the program first unsets what
- * would let that environment weaken a guard or run the project's code inside hermes (UNSET), and
- * the user form carries the user's `$HERMES_HOME`, absolute, as its first word after the `"`
- * (`HERMES_HOME=/…`, which it exports): a project cannot move the user's extensions, config and
- * trust store somewhere of its own. The project form carries no home (it is committed, and names
- * no path of this machine); it guards no further than the project that committed it is trusted
+ * of a project's `.claude/settings.json` to every hook process, and the agent itself may set
+ * what its later hooks inherit. So the program first unsets what would let that environment
+ * weaken a guard or run the project's code inside hermes (UNSET), and the user form carries, as
+ * its first words after the `"`, the user's `$HERMES_HOME` and the folder of the user's hook
+ * daemon, both absolute (`HERMES_HOME=/…`, `HERMES_DAEMON_DIR=/…`, which it exports: PINS): a
+ * project cannot move the user's extensions, config and trust store somewhere of its own, nor
+ * point the hook at a daemon socket in a folder of its own (the agent runs as the user, so a
+ * folder it made passes every check a socket folder gets, and a server it started there would
+ * answer every call). The project form carries neither (it is committed, and names no path of
+ * this machine); it guards no further than the project that committed it is trusted
  * (docs/trust.md).
  */
 
@@ -84,32 +88,48 @@ const TELL = shJson({ systemMessage: `Hermes: ${REASON}` });
  * the run (its code would load, and its config could switch the user's guards off); `NODE_OPTIONS`
  * (`--require`, `--import`) and `NODE_PATH` load modules of the project's choosing into hermes'
  * own Node. The other `HERMES_*` variables cannot weaken a guard: `HERMES_HOOK_DEADLINE_MS` is
- * held below the agents' hook timeout (hook-deadline.ts), the daemon's own variables only say
- * where and how long it serves (a socket folder must be this user's alone: daemon-dir.ts), and
- * `HERMES_HOME` is the home the user form carries.
+ * held below the agents' hook timeout (hook-deadline.ts), the daemon's other variables only say
+ * how long it serves, and `HERMES_HOME` and `HERMES_DAEMON_DIR` are what the user form carries
+ * (PINS).
  */
 export const UNSET = ['HERMES_TRUST_PROJECT', 'NODE_OPTIONS', 'NODE_PATH'];
 
-/** The word of the user form that carries `$HERMES_HOME`: `HERMES_HOME=` and an absolute path. */
-const HOME_WORD = 'HERMES_HOME=';
+/**
+ * What the user form carries, in this order, each as a word `NAME=/absolute/path` that the
+ * program exports: the user's `$HERMES_HOME`, and the folder of the user's hook daemon sockets
+ * (policy/protected/daemon-folder.ts), as the user's environment placed them at install.
+ */
+export const PINS = ['HERMES_HOME', 'HERMES_DAEMON_DIR'] as const;
+
+/** The user's values of PINS, absolute paths. */
+export type Pins = { [name in (typeof PINS)[number]]?: string };
+
+/**
+ * The versions of the program: 0 read everything from the agent's environment; 1 unset UNSET and
+ * took `$HERMES_HOME` from its first word, but the daemon's folder from the environment; 2 (the
+ * current one) takes both of PINS from its words.
+ */
+type Version = 0 | 1 | 2;
+const CURRENT: Version = 2;
+
+/** The line that takes `NAME=/…` off the front of the arguments and exports it. */
+const pinLine = (name: string) =>
+  `case $1 in ${name}=/*) ${name}=\${1#${name}=}; export ${name}; shift;; esac`;
 
 /**
  * The program, up to the line that prints the fallback answer (`answers`, the agent's own). `$1`
- * the agent, `$2` a `"`, then (the user form) `HERMES_HOME=<home>` and hermes' argv, or nothing
- * (the project form: the project's own). `$s` is hermes' exit code, `$m` what went wrong, `$k`
- * the start of `"hook_event_name":"`, `$n` the event without spaces. `pinned` false: the program
- * of earlier versions, which read the home and trust from the agent's environment as they came.
+ * the agent, `$2` a `"`, then (the user form) the PINS words and hermes' argv, or nothing (the
+ * project form: the project's own). `$s` is hermes' exit code, `$m` what went wrong, `$k` the
+ * start of `"hook_event_name":"`, `$n` the event without spaces. `version`: the program of an
+ * earlier version, still known (Version).
  */
-const program = (answers: string, passed?: string, pinned = true) =>
+const program = (answers: string, passed?: string, version: Version = CURRENT) =>
   [
     'a=$1 q=$2',
     'shift 2',
-    ...(pinned
-      ? [
-          `unset ${UNSET.join(' ')}`,
-          `case $1 in ${HOME_WORD}/*) HERMES_HOME=\${1#${HOME_WORD}}; export HERMES_HOME; shift;; esac`,
-        ]
-      : []),
+    ...(version > 0 ? [`unset ${UNSET.join(' ')}`] : []),
+    ...(version === 1 ? [pinLine('HERMES_HOME')] : []),
+    ...(version === 2 ? PINS.map(pinLine) : []),
     'p=',
     // The project form: Claude Code names the project's root; Codex runs the hook in the session's
     // folder, below the repository's root, or outside a repository in the folder it read .codex/ in.
@@ -157,12 +177,12 @@ const FALLBACKS: Readonly<Record<string, [string, string?]>> = {
   'hermes-agent': [HERMES_AGENT_FALLBACK, HERMES_AGENT_PASSED],
 };
 
-/** The program the command of `agent` runs (`pinned` false: the one of earlier versions). */
-function programOf(agent: string, pinned = true): string {
+/** The program the command of `agent` runs (`version`: an earlier version's). */
+function programOf(agent: string, version: Version = CURRENT): string {
   const [answers, passed] = Object.hasOwn(FALLBACKS, agent)
     ? (FALLBACKS[agent] as [string, string?])
     : [CLAUDE_FALLBACK];
-  return program(answers, passed, pinned);
+  return program(answers, passed, version);
 }
 
 for (const agent of ['claude-code', ...Object.keys(FALLBACKS)]) {
@@ -177,17 +197,20 @@ function word(text: string): string {
 
 /**
  * The hook command for `agent` that fails closed when hermes cannot run: `argv` is hermes'
- * command line and `home` the user's `$HERMES_HOME`, absolute (the user form); neither for the
+ * command line and `pins` the user's values of PINS, absolute (the user form); neither for the
  * project's own `node_modules/.bin/hermes` (the project form).
  */
 export function wrappedHookCommand(
   agent: string,
   argv: readonly string[] = [],
-  home?: string,
+  pins: Pins = {},
 ): string {
   const text = programOf(agent);
-  const pin = home === undefined ? [] : [word(`${HOME_WORD}${home}`)];
-  return ['/bin/sh', '-c', `'${text}'`, NAME, word(agent), `'"'`, ...pin, ...argv.map(word)].join(
+  const words = PINS.flatMap((name) => {
+    const value = pins[name];
+    return value === undefined ? [] : [word(`${name}=${value}`)];
+  });
+  return ['/bin/sh', '-c', `'${text}'`, NAME, word(agent), `'"'`, ...words, ...argv.map(word)].join(
     ' ',
   );
 }
@@ -197,19 +220,19 @@ export interface UnwrappedHook {
   agent: string;
   /** hermes' command line; empty: the project form. */
   argv: string[];
-  /** The `$HERMES_HOME` the command carries (the user form as install writes it). */
-  home?: string;
+  /** The values of PINS the command carries (the user form as install writes it). */
+  pins: Pins;
   /**
-   * The current program, which unsets UNSET and exports the home it carries; false for an
-   * earlier version's, which took both from whatever environment the agent gave it.
+   * The current program, which unsets UNSET and exports the PINS it carries; false for an
+   * earlier version's, which took some of them from whatever environment the agent gave it.
    */
   pinned: boolean;
 }
 
 /**
- * What a command `wrappedHookCommand` wrote runs. Undefined for any other command. The program
- * of earlier versions is known too (`pinned` false), so that install and uninstall still replace
- * and remove it; a new program keeps this one known the same way.
+ * What a command `wrappedHookCommand` wrote runs. Undefined for any other command. The programs
+ * of earlier versions are known too (`pinned` false), so that install and uninstall still replace
+ * and remove them; a new program keeps these known the same way.
  */
 export function unwrapHookCommand(command: string): UnwrappedHook | undefined {
   const words = parse(command);
@@ -217,12 +240,19 @@ export function unwrapHookCommand(command: string): UnwrappedHook | undefined {
   const [shell, flag, text, name, agent, quote, ...rest] = words as string[];
   if (shell !== '/bin/sh' || flag !== '-c' || name !== NAME) return undefined;
   if (agent === undefined || quote !== '"') return undefined;
-  if (text === programOf(agent, false)) return { agent, argv: rest, pinned: false };
-  if (text !== programOf(agent)) return undefined;
-  const [first, ...argv] = rest;
-  if (first?.startsWith(`${HOME_WORD}/`))
-    return { agent, argv, home: first.slice(HOME_WORD.length), pinned: true };
-  return { agent, argv: rest, pinned: true };
+  const version = ([0, 1, 2] as const).find((v) => text === programOf(agent, v));
+  if (version === undefined) return undefined;
+  const pins: Pins = {};
+  const names = version === 0 ? [] : version === 1 ? ['HERMES_HOME' as const] : PINS;
+  let argv = rest;
+  // As the program reads them: each in its place, or not there.
+  for (const pin of names) {
+    const first = argv[0];
+    if (!first?.startsWith(`${pin}=/`)) continue;
+    pins[pin] = first.slice(pin.length + 1);
+    argv = argv.slice(1);
+  }
+  return { agent, argv, pins, pinned: version === CURRENT };
 }
 
 /**

@@ -4,8 +4,9 @@
  * program is reached (`hermes`, `hermes-extensions`, `npx hermes-extensions@1`, `npm exec`, a
  * path to `bin/hermes.js`). The text is read as words, not parsed as a shell line: the command
  * may sit in `sh -c '…'`, behind `xargs`, `env` or `timeout`, in a `python3 -c` string, or in a
- * line the shell parser refuses, and is found in all of them. A line that only mentions one (a
- * `grep` for it) is refused too: the agent has no need to.
+ * line the shell parser refuses, and is found in all of them. A line that only mentions one is
+ * refused too, unless it is made only of programs known to only read and writes no file
+ * (protected/judge.ts): `grep "hermes extensions trust" docs` runs nothing.
  */
 const SUBCOMMANDS: Readonly<Record<string, ReadonlySet<string>>> = {
   extensions: new Set(['trust', 'enable', 'disable', 'approvals', 'init']),

@@ -6,6 +6,7 @@ import { type ProtectedGround, type ProtectedHit, protectedHit } from './ground.
 import { protectedHermesCommand } from './hermes-commands.js';
 import { groundKindOf } from './kinds.js';
 import { mentionedGround } from './mentions.js';
+import { patchGround } from './patch-ground.js';
 
 /** Why a tool call may not run: it would change protected ground. */
 export interface GroundRefusal {
@@ -44,25 +45,58 @@ export function judgeGround(
   return undefined;
 }
 
+/**
+ * Besides the programs the shell analysis knows to only read: `git add` only stages what it
+ * names (it writes under `.git/`), so `git add .hermes/config.yaml` changes no protected file.
+ * Only as the first word after `git`: `git -C DIR add` is not this.
+ */
+const ONLY_STAGES = ['git add'];
+
 function judgeShell(
   ground: ProtectedGround,
   args: Readonly<Record<string, unknown>>,
 ): GroundRefusal | undefined {
   const text = JSON.stringify(args);
-  const command = protectedHermesCommand(text);
+  const invocation = shellInvocationOf(args);
+  const runs =
+    invocation.kind === 'unknown'
+      ? []
+      : invocation.runs.map((run) => ({
+          run,
+          analysis: analyzeShell(run, {
+            root: ground.root,
+            cwd: invocation.cwd,
+            readOnly: ONLY_STAGES,
+          }),
+        }));
+  // A line made only of programs known to only read, writing no file, runs no framework command:
+  // its words may mention one (`grep "hermes extensions trust" docs`). A line that writes a file
+  // may be writing the command into a script, and is read for it as any other.
+  const readsOnly =
+    invocation.kind !== 'unknown' &&
+    runs.every(({ analysis }) => analysis.kind === 'analyzed' && analysis.writes.length === 0);
+  const command = readsOnly ? undefined : protectedHermesCommand(text);
   if (command !== undefined) {
     return {
       what: `the command runs \`${command}\``,
       decides: 'which guards run and how (the trust store, the extensions, approvals, the hooks)',
     };
   }
-  const invocation = shellInvocationOf(args);
   if (invocation.kind === 'unknown') {
     const hit = mentionedGround(ground, text, undefined);
     return hit === undefined ? undefined : refusal(`the command names ${hit.given}`, hit);
   }
-  for (const run of invocation.runs) {
-    const analysis = analyzeShell(run, { root: ground.root, cwd: invocation.cwd });
+  for (const { run, analysis } of runs) {
+    for (const command of analysis.commands) {
+      const patch = patchGround(ground, command);
+      if (patch === undefined) continue;
+      if ('hit' in patch) return refusal(`the command writes ${patch.hit.given}`, patch.hit);
+      return {
+        what: `the command applies a patch whose files cannot be read (${patch.unknown})`,
+        decides:
+          'it might write what decides the guards; apply a patch file the rule can read: `patch -pN -i FILE` or `git apply FILE`, with options it knows',
+      };
+    }
     if (analysis.kind === 'opaque') {
       // What the command writes cannot be listed: it may not name protected ground at all.
       const hit = mentionedGround(ground, lineOf(run), invocation.cwd);

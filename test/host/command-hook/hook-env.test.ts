@@ -1,8 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { UNSET } from '../../../src/host/command-hook/hook-wrapper.js';
+import { DAEMON_ACK, DAEMON_PROTOCOL, daemonKey } from '../../../src/host/daemon/protocol.js';
 import { tree, tsExtension, write } from '../../support/fixtures.js';
-import { bin, built, runBin, runProcess } from '../../support/run-bin.js';
+import { bin, built, root, runBin, runProcess } from '../../support/run-bin.js';
 
 /**
  * The environment the hook runs in is partly the project's: Claude Code passes the `env` of a
@@ -162,6 +165,118 @@ describe.runIf(built)('the hook process and a relative HERMES_HOME', () => {
       expect(reason(run.stdout)).toMatch(
         /HERMES_HOME "[^"]*" is not an absolute path.*set HERMES_HOME to an absolute path/,
       );
+    },
+  );
+});
+
+const servers: Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await new Promise((done) => server.close(done));
+});
+
+/**
+ * A daemon stand-in at `socket`: it acknowledges each request as a daemon does, answers every
+ * one with `stdout`, and counts them.
+ */
+async function standIn(socket: string, stdout: string): Promise<{ asked: number }> {
+  const seen = { asked: 0 };
+  const server = createServer((connection) => {
+    connection.on('error', () => {});
+    connection.setEncoding('utf8').once('data', () => {
+      seen.asked++;
+      connection.write(`${DAEMON_ACK}\n`);
+      connection.end(
+        `${JSON.stringify({ v: DAEMON_PROTOCOL, stdout, stderr: '', exitCode: 0 })}\n`,
+      );
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((listening) => server.listen(socket, listening));
+  return seen;
+}
+
+const uid = process.getuid?.() ?? 0;
+const version = (
+  JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
+).version;
+
+/** A folder for daemon sockets as the daemon makes one: this user's, mode 700. */
+function socketFolder(path: string): string {
+  mkdirSync(path, { recursive: true, mode: 0o700 });
+  return path;
+}
+
+describe.runIf(built)('the installed hook and the daemon folder the agent names', () => {
+  /**
+   * The agent runs as the user, so a folder of its own passes every check a socket folder gets
+   * (this user's, mode 700): were the hook to ask a daemon there, a server the agent started
+   * would answer every call. The daemon's folder is the one the user had when installing.
+   */
+  it.each(['HERMES_DAEMON_DIR', 'TMPDIR'])(
+    '%s from the agent does not move the daemon the hook asks',
+    async (name) => {
+      const home = tree({ '.hermes/extensions/userguard.ts': userguard });
+      const userTmp = tree();
+      const userFolder =
+        name === 'HERMES_DAEMON_DIR'
+          ? socketFolder(join(userTmp, 'sockets'))
+          : socketFolder(join(userTmp, `hermes-daemon-${uid}`));
+      const installEnv: Record<string, string | undefined> = {
+        HOME: home,
+        HERMES_HOME: undefined,
+        HERMES_DAEMON: undefined,
+        HERMES_DAEMON_DIR: name === 'HERMES_DAEMON_DIR' ? userFolder : undefined,
+        TMPDIR: userTmp,
+      };
+      const install = await runBin(['hook', 'install', 'claude-code'], installEnv);
+      expect(install.code, install.stderr).toBe(0);
+      const settings = JSON.parse(readFileSync(join(home, '.claude/settings.json'), 'utf8'));
+      const command = settings.hooks.PreToolUse[0].hooks[0].command as string;
+
+      const agentTmp = tree();
+      const agentFolder =
+        name === 'HERMES_DAEMON_DIR'
+          ? socketFolder(join(agentTmp, 'sockets'))
+          : socketFolder(join(agentTmp, `hermes-daemon-${uid}`));
+      const agentEnv = {
+        ...installEnv,
+        [name]: name === 'HERMES_DAEMON_DIR' ? agentFolder : agentTmp,
+      };
+      // The daemon a hook asks is named after its environment: as the wrapper leaves it, with
+      // the daemon folder the agent named, or the one the install pinned.
+      const keyWith = (folder: string | undefined) => {
+        const env: NodeJS.ProcessEnv = { ...process.env, ...agentEnv, HERMES_DAEMON_DIR: folder };
+        env.HERMES_HOME = join(home, '.hermes');
+        for (const unset of UNSET) delete env[unset];
+        for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key];
+        return daemonKey(join(home, '.hermes'), version, env);
+      };
+      const allow = JSON.stringify({
+        hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' },
+      });
+      const agents = await standIn(
+        join(
+          agentFolder,
+          `${keyWith(name === 'HERMES_DAEMON_DIR' ? agentFolder : undefined)}.sock`,
+        ),
+        allow,
+      );
+      // The user's own daemon, stood in for by one that refuses as the user's guard does.
+      const deny = JSON.stringify({
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: 'deny',
+          permissionDecisionReason: "the user's daemon: the user guard refuses secrets",
+        },
+      });
+      const users = await standIn(join(userFolder, `${keyWith(userFolder)}.sock`), deny);
+
+      const { project } = clone();
+      const answer = await asClaudeCode(command, project, agentEnv, secretCall(project));
+      expect(answer.code, answer.stderr).toBe(0);
+      expect(agents.asked).toBe(0);
+      expect(users.asked).toBe(1);
+      expect(reason(answer.stdout)).toMatch(/the user guard refuses secrets/);
     },
   );
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeCode, codex } from '../../../src/host/command-hook/agents.js';
 import { wrappedHookCommand } from '../../../src/host/command-hook/hook-wrapper.js';
+import { daemonFolder } from '../../../src/policy/protected/daemon-folder.js';
 import { tree, tsExtension, write } from '../../support/fixtures.js';
 import { bin, built, runBin, runProcess } from '../../support/run-bin.js';
 
@@ -140,11 +141,10 @@ describe.runIf(built)('hermes hook install / uninstall', () => {
       // A hook an earlier install wrote with this machine's paths, bare; install writes it
       // wrapped (hook-wrapper.ts).
       const bare = `"${process.execPath}" "${bin}" hook ${agent.name}`;
-      const machine = wrappedHookCommand(
-        agent.name,
-        [process.execPath, bin, 'hook', agent.name],
-        join(home, '.hermes'),
-      );
+      const machine = wrappedHookCommand(agent.name, [process.execPath, bin, 'hook', agent.name], {
+        HERMES_HOME: join(home, '.hermes'),
+        HERMES_DAEMON_DIR: daemonFolder(),
+      });
       write(project, {
         [file.slice(project.length + 1)]: JSON.stringify({
           hooks: { Stop: [{ hooks: [{ type: 'command', command: bare }] }] },
@@ -243,11 +243,10 @@ describe.runIf(built)('hermes hook install / uninstall', () => {
     expect(installed.stdout).toContain(`to ${local}.`);
     expect(new Set(commands(local))).toEqual(
       new Set([
-        wrappedHookCommand(
-          'claude-code',
-          [process.execPath, bin, 'hook', 'claude-code'],
-          join(home, '.hermes'),
-        ),
+        wrappedHookCommand('claude-code', [process.execPath, bin, 'hook', 'claude-code'], {
+          HERMES_HOME: join(home, '.hermes'),
+          HERMES_DAEMON_DIR: daemonFolder(),
+        }),
       ]),
     );
     expect(read(join(project, '.claude/settings.json'))).toBe(userSettings);

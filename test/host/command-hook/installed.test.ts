@@ -25,6 +25,11 @@ const UNPINNED = JSON.parse(
   readFileSync(new URL('./unpinned-commands.json', import.meta.url), 'utf8'),
 ) as Record<string, { project: string; user: string }>;
 
+/** The same, of the version that pinned `$HERMES_HOME` but not the daemon's folder. */
+const HOME_PINNED = JSON.parse(
+  readFileSync(new URL('./home-pinned-commands.json', import.meta.url), 'utf8'),
+) as Record<string, { project: string; user: string }>;
+
 describe('isHermesHookCommand', () => {
   it('knows this package’s hook for an agent, however it is launched', () => {
     for (const command of [
@@ -105,24 +110,47 @@ describe('isHermesHookCommand and the commands that fail closed', () => {
 
   it('unwraps what it wrapped, quoting included', () => {
     const argv = ['/usr/bin/node', "/it's here/$HOME/bin/hermes.js", 'hook', 'codex'];
-    const home = "/home/o'neil/my hermes";
-    expect(unwrapHookCommand(wrappedHookCommand('codex', argv, home))).toEqual({
+    const pins = { HERMES_HOME: "/home/o'neil/my hermes", HERMES_DAEMON_DIR: '/tmp/my sockets' };
+    expect(unwrapHookCommand(wrappedHookCommand('codex', argv, pins))).toEqual({
       agent: 'codex',
       argv,
-      home,
+      pins,
       pinned: true,
     });
     expect(unwrapHookCommand(wrappedHookCommand('codex', argv))).toEqual({
       agent: 'codex',
       argv,
+      pins: {},
       pinned: true,
     });
     expect(unwrapHookCommand(codex.projectCommand)).toEqual({
       agent: 'codex',
       argv: [],
+      pins: {},
       pinned: true,
     });
     expect(unwrapHookCommand(bareProject.codex)).toBeUndefined();
+  });
+
+  it('knows the commands of the version that pinned the home alone as not pinned, for every agent', () => {
+    // That version took the daemon's folder from the agent's environment: doctor says so, and
+    // install replaces them.
+    for (const [name, earlier] of Object.entries(HOME_PINNED)) {
+      const agent = COMMAND_HOOK_AGENTS[name] as CommandHookAgent;
+      expect(hookForm(earlier.project, agent)).toEqual({
+        project: true,
+        failsClosed: true,
+        pinned: false,
+        argv: [],
+      });
+      expect(hookForm(earlier.user, agent)).toEqual({
+        project: false,
+        failsClosed: true,
+        pinned: false,
+        argv: ['/usr/bin/node', '/opt/hermes-extensions/bin/hermes.js', 'hook', name],
+      });
+      expect(unwrapHookCommand(earlier.user)?.pins).toEqual({ HERMES_HOME: '/home/me/.hermes' });
+    }
   });
 
   it('still knows the commands of the version before the pinned environment, for every agent', () => {

@@ -84,5 +84,28 @@ describe.runIf(built)(
       expect(planned.decision).toBe('exit 0: allowed');
       expect(readFileSync(join(project, '.claude/settings.json'), 'utf8')).toBe('{}\n');
     });
+
+    it('denies a patch command whose strip level or folder lands it on protected ground', async () => {
+      const env = setup();
+      const { project } = env;
+      // Harmless-looking at the -p1 the guard took for granted; the hook settings at -p0.
+      const hunk = (name: string) => `--- ${name}\n+++ ${name}\n@@ -1 +1 @@\n-{}\n+{"hooks":{}}\n`;
+      mkdirSync(join(project, 'plans/p'), { recursive: true });
+      writeFileSync(join(project, 'plans/p/bare.diff'), hunk('.claude/settings.json'));
+      writeFileSync(
+        join(project, 'plans/p/git.diff'),
+        `diff --git a/settings.json b/settings.json\n${hunk('a/settings.json').replace('+++ a/', '+++ b/')}`,
+      );
+      for (const command of [
+        'patch -p0 < plans/p/bare.diff',
+        'git apply --directory=.claude plans/p/git.diff',
+        'patch --frobnicate -p1 -i plans/p/bare.diff',
+      ]) {
+        const got = await answer(env, preToolUse(project, 'Bash', { command }));
+        expect(got.decision, command).toBe('deny');
+        expect(got.reason, command).toMatch(/protected ground/);
+      }
+      expect(readFileSync(join(project, '.claude/settings.json'), 'utf8')).toBe('{}\n');
+    });
   },
 );

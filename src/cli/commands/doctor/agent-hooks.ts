@@ -96,7 +96,7 @@ function installedHookCheck(
     return {
       level: 'warning',
       subject,
-      message: `its command was installed by an earlier version: it takes $HERMES_HOME and HERMES_TRUST_PROJECT from the environment ${agent.title} gives it, which a project's settings can set (moving your extensions to the project's, or trusting it); the current command carries your $HERMES_HOME and unsets them`,
+      message: `its command was installed by an earlier version: it takes $HERMES_HOME, HERMES_TRUST_PROJECT or the hook daemon's folder (HERMES_DAEMON_DIR, TMPDIR) from the environment ${agent.title} gives it, which a project's settings or the agent can set (moving your extensions to the project's, trusting it, or sending every call to a daemon of the agent's own); the current command carries your $HERMES_HOME and daemon folder and unsets the rest`,
       fix,
     };
   }
