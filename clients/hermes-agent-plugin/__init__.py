@@ -10,20 +10,27 @@ import argparse
 import subprocess
 import sys
 
-from . import locate
+from . import locate, tool_middleware
+from .hermes_version import has_middleware
 from .hooks import OBSERVED, Hooks
 
 
 def register(ctx):
     hooks = Hooks()
+    middleware = has_middleware(ctx)
+    if middleware:
+        tool_middleware.register(ctx, hooks)
     ctx.register_hook("pre_llm_call", hooks.pre_llm_call)
     # In this order: Hermes takes a modify from the first and an approve from the second.
     ctx.register_hook("pre_tool_call", hooks.pre_tool_call)
     ctx.register_hook("pre_tool_call", hooks.pre_tool_call_approval)
     ctx.register_hook("post_tool_call", hooks.post_tool_call)
-    # Hermes hands the model the first string a callback returns: a plugin registered before
-    # this one can still replace the result (docs/hermes-agent.md, Tool results).
-    ctx.register_hook("transform_tool_result", hooks.transform_tool_result)
+    if not middleware:
+        # Hermes hands the model the first string a callback returns: a plugin registered before
+        # this one can still replace the result (docs/hermes-agent.md, Tool results).
+        ctx.register_hook("transform_tool_result", hooks.transform_tool_result)
+    # A subagent's calls are judged in the turn that started it (agents.py).
+    ctx.register_hook("subagent_start", hooks.agents.subagent_start)
     ctx.register_hook("post_llm_call", hooks.post_llm_call)
     ctx.register_hook("on_session_end", hooks.on_session_end)
     for event in OBSERVED:
