@@ -4,82 +4,18 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { installHermesPlugin } from '../../src/host/hermes-agent/plugin-install.js';
 import { jsonLines, tree, tsExtension } from '../support/fixtures.js';
-import { built, root, runProcess } from '../support/run-bin.js';
+import { built, root } from '../support/run-bin.js';
 import { python } from './python.js';
-
-const PLUGIN = join(root, 'clients/hermes-agent-plugin');
-const STAND_IN = join(root, 'test/hermes-agent/stand_in.py');
-
-type Step =
-  | { hook: string; kwargs: Record<string, unknown> }
-  | { cli: string[] }
-  | { kill_children: true };
-interface Record_ {
-  hook?: string;
-  model_gets?: unknown;
-  results?: unknown[];
-  directive?: { action: string | null; message?: string; rule_key?: string; args?: unknown };
-  cli?: number;
-  registered?: Record<string, number>;
-  problems?: string[];
-}
-
-/**
- * The plugin in the stand-in for Hermes' plugin host (stand_in.py), with a real bridge from this
- * checkout's dist/, in `project` under `home` ($HERMES_HOME): each step's record, and the output.
- */
-async function standIn(
-  steps: Step[],
-  options: { home: string; project: string; plugin?: string; hookTimeout?: number },
-) {
-  const results = join(tree(), 'results.jsonl');
-  const run = await runProcess('python3', [STAND_IN, options.plugin ?? PLUGIN, results], {
-    cwd: options.project,
-    stdin: JSON.stringify(steps),
-    env: {
-      HERMES_HOME: options.home,
-      HOME: options.home,
-      HERMES_TRUST_PROJECT: '',
-      STAND_IN_HOOK_CALLBACK_TIMEOUT: String(options.hookTimeout ?? ''),
-    },
-  });
-  return { ...run, records: jsonLines(results) as Record_[] };
-}
-
-const turn = { session_id: 's1', turn_id: 't1', platform: 'cli' };
-const llmCall = (userMessage: string, ids = turn) => ({
-  hook: 'pre_llm_call',
-  kwargs: {
-    ...ids,
-    user_message: userMessage,
-    conversation_history: [],
-    is_first_turn: true,
-    model: 'test/model',
-    task_id: '',
-  },
-});
-const toolCall = (toolName: string, args: Record<string, unknown>, id: string, ids = turn) => ({
-  hook: 'pre_tool_call',
-  kwargs: { ...ids, tool_name: toolName, args, task_id: '', tool_call_id: id },
-});
-
-/** A home with `extensions` of its own, and workflow-guard configured unless `guarded` is false. */
-function homeWith(extensions: Record<string, string> = {}, guarded = true): string {
-  const guard = join(root, 'extensions/workflow-guard');
-  return tree({
-    'config.yaml': `model: some/model\nextensions:\n  paths: [${guarded ? JSON.stringify(guard) : ''}]\n`,
-    ...Object.fromEntries(
-      Object.entries(extensions).map(([name, body]) => [`extensions/${name}.ts`, body]),
-    ),
-  });
-}
-
-const observer = (file: string) =>
-  tsExtension(
-    'observer',
-    `hermes.observe('post_tool_call', (e) => appendFileSync(${JSON.stringify(file)}, JSON.stringify(e) + '\\n'));`,
-    "import { appendFileSync } from 'node:fs';",
-  );
+import {
+  homeWith,
+  llmCall,
+  observer,
+  PLUGIN,
+  type Step,
+  standIn,
+  toolCall,
+  turn,
+} from './stand-in.js';
 
 /** A tool that ran: Hermes' post_tool_call, then transform_tool_result with the same result. */
 const ranTool = (
@@ -177,23 +113,25 @@ describe.runIf(built && python)('the Hermes agent plugin in a stand-in for Herme
   });
 
   it('a rewrite is a modify, an ask an approve Hermes asks the person about, a dropped argument a block', async () => {
+    const project = tree({ '.git/HEAD': '' });
     const { records, code, stderr } = await standIn(
       [
         llmCall('tidy up'),
         toolCall('terminal', { command: 'rm -rf build', timeout: 5 }, 'c1'),
         toolCall('fetch', { url: 'https://example.com', headers: { a: '1' } }, 'c2'),
       ],
-      { home: homeWith({ asker }, false), project: tree({ '.git/HEAD': '' }) },
+      { home: homeWith({ asker }, false), project },
     );
     expect(code, stderr).toBe(0);
     const [, llm, terminal, fetch] = records;
     expect(llm?.results).toEqual([{ context: expect.stringContaining('Keep changes small.') }]);
-    // The command rewritten, the other argument kept, and the person asked about it.
+    // The command rewritten (and put in the folder it was judged in), the other argument kept,
+    // and the person asked about it.
     expect(terminal?.directive).toEqual({
       action: 'approve',
       message: 'asker: runs a shell command',
       rule_key: 'hermes-extensions:asker:terminal',
-      args: { command: 'echo safe', timeout: 5 },
+      args: { command: `cd -- ${project} && {\necho safe\n}`, timeout: 5 },
     });
     // Hermes merges a modify over the call's arguments: one that drops `headers` cannot be made.
     expect(fetch?.directive).toMatchObject({
