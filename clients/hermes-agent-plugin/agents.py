@@ -34,6 +34,19 @@ class Agents:
                 self._children.popitem(last=False)
         return None
 
+    def told(self, session, kwargs):
+        """An observer event's fields with the subagent's ``agent_id`` and ``agent_type`` when a
+        child made the call (docs/observing.md, Subagents); the main agent's as they are."""
+        with self._lock:
+            child = self._children.get(session)
+        if child is None:
+            return kwargs
+        identity = child[1]
+        extra = {"agent_id": identity["id"]}
+        if "type" in identity:
+            extra["agent_type"] = identity["type"]
+        return {**kwargs, **extra}
+
     def turn(self, bridge, session, kwargs):
         """The turn a tool call of ``session`` is judged in, and the agent that made it (None for
         the main agent)."""

@@ -7,12 +7,16 @@
   injects, go to the model as context on the user's message (the only thing Hermes lets a
   plugin add).
 - ``pre_tool_call`` runs ``intercept_tool_call``: a block, a modify, or, through the second
-  callback, an approve that makes Hermes ask the person.
+  callback, an approve that makes Hermes ask the person; an allowed ``terminal`` command is put
+  in the folder it was judged in (terminal.py). Where Hermes has middleware, ``tool_request``
+  ran the chain already (tool_middleware.py) and ``pre_tool_call`` gives its block or ask.
 - ``transform_tool_result`` runs the chain of that name over what a tool returned, before the
   model reads it: a rewrite replaces it, a block puts a refusal in its place. Hermes calls
   ``post_tool_call`` first, with the tool's own result: the chain runs there already, so
   observers are told the result the model gets (a redaction keeps a secret out of telemetry
-  too), and ``transform_tool_result`` hands on that outcome.
+  too), and ``transform_tool_result`` hands on that outcome. Where Hermes has middleware,
+  ``tool_execution`` runs the chain instead, over every tool, and neither hook runs it. A refused
+  call's ``post_tool_call`` is only told: Hermes runs no tool and no ``transform_tool_result``.
 - ``post_llm_call`` and ``on_session_end`` end the turn; the observer hooks are told to the
   bridge's ``event`` method while someone listens.
 
@@ -153,7 +157,7 @@ class Hooks:
         ``tool_request`` judged already (Hermes with middleware) gets that decision: the chain
         runs once per call (handoff.py)."""
         args = kwargs.get("args")
-        self.tell("pre_tool_call", kwargs)
+        self.tell("pre_tool_call", self.agents.told(session_key(kwargs), kwargs))
         handed = self.handoff.take(self._ask_key(kwargs))
         # Judged as it now is: another plugin's tool_request may have replaced the arguments since.
         if handed is not None and handed.args == args:
@@ -239,7 +243,7 @@ class Hooks:
         checked its result already) are told as they are: each call is reported once, and a
         refusal is no tool's result to check."""
         if kwargs.get("status") == "blocked" or self.results_by_middleware:
-            self.tell("post_tool_call", kwargs)
+            self.tell("post_tool_call", self.agents.told(session_key(kwargs), kwargs))
             return
         result = kwargs.get("result")
         answer = self._checked_result(kwargs)
@@ -247,7 +251,8 @@ class Hooks:
             self._results[self._ask_key(kwargs)] = ((kwargs.get("tool_name"), result), answer)
             while len(self._results) > MAX_PENDING_RESULTS:
                 self._results.popitem(last=False)
-        self.tell("post_tool_call", {**kwargs, "result": result if answer is None else answer})
+        told = {**kwargs, "result": result if answer is None else answer}
+        self.tell("post_tool_call", self.agents.told(session_key(kwargs), told))
 
     def transform_tool_result(self, **kwargs):
         """The string that replaces the tool's result, or None to keep it. Never raises: Hermes

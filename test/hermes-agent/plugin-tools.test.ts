@@ -175,6 +175,7 @@ describe.runIf(built && python)(
 
     it('with middleware: a subagent’s calls carry its identity, in the turn that started it', async () => {
       const seen = join(tree(), 'seen.jsonl');
+      const events = join(tree(), 'events.jsonl');
       const watcher = tsExtension(
         'watcher',
         `hermes.on('intercept_tool_call', (e) => { appendFileSync(${JSON.stringify(seen)}, JSON.stringify({ agent: e.agent ?? null, session: e.sessionId, tool: e.toolName }) + '\\n'); });`,
@@ -204,7 +205,11 @@ describe.runIf(built && python)(
           llmCall('read', orphan),
           tool('read_file', { path: 'c.py' }, 'c3', { result: 'x' }, orphan),
         ],
-        { home: homeWith({ watcher }, false), project: tree(), middleware: true },
+        {
+          home: homeWith({ watcher, observer: observer(events) }, false),
+          project: tree(),
+          middleware: true,
+        },
       );
       expect(code, stderr).toBe(0);
       expect(jsonLines(seen)).toEqual([
