@@ -171,53 +171,53 @@ describe.runIf(built && python)(
         expect(output(0)).toBe(`${project}\n`);
         expect(output(1)).toBe(`${folder}\n`);
       });
-    }
 
-    it('with middleware: a subagent’s calls carry its identity, in the turn that started it', async () => {
-      const seen = join(tree(), 'seen.jsonl');
-      const events = join(tree(), 'events.jsonl');
-      const watcher = tsExtension(
-        'watcher',
-        `hermes.on('intercept_tool_call', (e) => { appendFileSync(${JSON.stringify(seen)}, JSON.stringify({ agent: e.agent ?? null, session: e.sessionId, tool: e.toolName }) + '\\n'); });`,
-        "import { appendFileSync } from 'node:fs';",
-      );
-      const child = { session_id: 'child-1', turn_id: 'ct1', platform: 'subagent' };
-      const orphan = { session_id: 'child-2', turn_id: 'ct2', platform: 'subagent' };
-      const { code, stderr } = await standIn(
-        [
-          llmCall('delegate'),
-          tool('read_file', { path: 'a.py' }, 'c1', { result: 'x' }),
-          {
-            hook: 'subagent_start',
-            kwargs: {
-              parent_session_id: 's1',
-              parent_turn_id: 't1',
-              parent_subagent_id: null,
-              child_session_id: 'child-1',
-              child_subagent_id: 'sa-1',
-              child_role: 'leaf',
-              child_goal: 'read',
+      it(`${form}: a subagent’s calls carry its identity, in the turn that started it`, async () => {
+        const seen = join(tree(), 'seen.jsonl');
+        const events = join(tree(), 'events.jsonl');
+        const watcher = tsExtension(
+          'watcher',
+          `hermes.on('intercept_tool_call', (e) => { appendFileSync(${JSON.stringify(seen)}, JSON.stringify({ agent: e.agent ?? null, session: e.sessionId, tool: e.toolName }) + '\\n'); });`,
+          "import { appendFileSync } from 'node:fs';",
+        );
+        const child = { session_id: 'child-1', turn_id: 'ct1', platform: 'subagent' };
+        const orphan = { session_id: 'child-2', turn_id: 'ct2', platform: 'subagent' };
+        const { code, stderr } = await standIn(
+          [
+            llmCall('delegate'),
+            tool('read_file', { path: 'a.py' }, 'c1', { result: 'x' }),
+            {
+              hook: 'subagent_start',
+              kwargs: {
+                parent_session_id: 's1',
+                parent_turn_id: 't1',
+                parent_subagent_id: null,
+                child_session_id: 'child-1',
+                child_subagent_id: 'sa-1',
+                child_role: 'leaf',
+                child_goal: 'read',
+              },
             },
+            llmCall('read', child),
+            tool('read_file', { path: 'b.py' }, 'c2', { result: 'x' }, child),
+            // A child whose start Hermes did not report: its platform still names it.
+            llmCall('read', orphan),
+            tool('read_file', { path: 'c.py' }, 'c3', { result: 'x' }, orphan),
+          ],
+          {
+            home: homeWith({ watcher, observer: observer(events) }, false),
+            project: tree(),
+            middleware,
           },
-          llmCall('read', child),
-          tool('read_file', { path: 'b.py' }, 'c2', { result: 'x' }, child),
-          // A child whose start Hermes did not report: its platform still names it.
-          llmCall('read', orphan),
-          tool('read_file', { path: 'c.py' }, 'c3', { result: 'x' }, orphan),
-        ],
-        {
-          home: homeWith({ watcher, observer: observer(events) }, false),
-          project: tree(),
-          middleware: true,
-        },
-      );
-      expect(code, stderr).toBe(0);
-      expect(jsonLines(seen)).toEqual([
-        { agent: null, session: 's1', tool: 'read_file' },
-        { agent: { id: 'sa-1', type: 'leaf' }, session: 's1', tool: 'read_file' },
-        { agent: { id: 'child-2' }, session: 'child-2', tool: 'read_file' },
-      ]);
-    });
+        );
+        expect(code, stderr).toBe(0);
+        expect(jsonLines(seen)).toEqual([
+          { agent: null, session: 's1', tool: 'read_file' },
+          { agent: { id: 'sa-1', type: 'leaf' }, session: 's1', tool: 'read_file' },
+          { agent: { id: 'child-2' }, session: 'child-2', tool: 'read_file' },
+        ]);
+      });
+    }
   },
 );
 
