@@ -76,6 +76,33 @@ describe.runIf(built && python)(
       expect(jsonLines(seen)).toHaveLength(1);
     });
 
+    it('with middleware: an ask is handed to pre_tool_call, so Hermes asks the person; a yes runs the call as rewritten', async () => {
+      const asker = tsExtension(
+        'asker',
+        `hermes.on('intercept_tool_call', () => ask('writes a file'), { tools: ['write_file'] });
+         hermes.on('intercept_tool_call', (e) => rewrite({ path: e.toolArgs.path, content: 'safe' }), { tools: ['write_file'] });`,
+        "import { ask, rewrite } from 'hermes-extensions';",
+      );
+      const args = { path: 'notes.md', content: 'x', mode: 'append' };
+      const { records, code, stderr } = await standIn(
+        [
+          llmCall('write'),
+          tool('write_file', args, 'c1', { result: '{"ok": true}', approve: false }),
+          tool('write_file', args, 'c2', { result: '{"ok": true}', approve: true }),
+        ],
+        { home: homeWith({ asker }, false), project: tree(), middleware: true },
+      );
+      expect(code, stderr).toBe(0);
+      const [denied, approved] = records.filter((r) => r.tool === 'write_file');
+      expect(denied?.directive).toMatchObject({
+        action: 'approve',
+        message: 'asker: writes a file',
+        rule_key: 'hermes-extensions:asker:write_file',
+      });
+      expect(denied?.ran_with).toBeNull();
+      expect(approved?.ran_with).toEqual({ path: 'notes.md', content: 'safe' });
+    });
+
     it('with middleware: a secret in a delegate_task result is redacted before the model and observers get it', async () => {
       const events = join(tree(), 'events.jsonl');
       const { records, code, stderr } = await standIn(
