@@ -5,11 +5,21 @@ call, its rewrite goes through ``tool_request`` and its block through ``pre_tool
 Hermes turns into a refusal (and, from the releases with hermes_cli/plugins_dispatch.py, fails
 closed)."""
 
+import json
 import threading
 from collections import OrderedDict
 
 # Decisions waiting for their pre_tool_call, at most this many (a call Hermes never got to is dropped).
 MAX_PENDING = 256
+
+
+def call_key(session, kwargs, args):
+    """The call a decision is for: its ``tool_call_id`` in ``session``; a call without one (a
+    caller outside the agent loop) by the arguments ``pre_tool_call`` will get, ``args``."""
+    call_id = kwargs.get("tool_call_id")
+    if call_id:
+        return (session, str(call_id))
+    return (session, None, json.dumps(args, sort_keys=True, default=str))
 
 
 class Decision:

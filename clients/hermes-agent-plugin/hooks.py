@@ -32,7 +32,7 @@ from collections import OrderedDict
 from . import bounded, directives, terminal
 from .agents import Agents
 from .bridge import Bridge, Unavailable
-from .handoff import Handoff
+from .handoff import Handoff, call_key
 
 logger = logging.getLogger(__name__)
 
@@ -158,7 +158,8 @@ class Hooks:
         runs once per call (handoff.py)."""
         args = kwargs.get("args")
         self.tell("pre_tool_call", self.agents.told(session_key(kwargs), kwargs))
-        handed = self.handoff.take(self._ask_key(kwargs))
+        call = call_key(session_key(kwargs), kwargs, args)
+        handed = self.handoff.take(call)
         # Judged as it now is: another plugin's tool_request may have replaced the arguments since.
         if handed is not None and handed.args == args:
             if handed.block is None and handed.ask is not None:
@@ -176,7 +177,7 @@ class Hooks:
         except Exception as error:  # Unavailable, or an answer this plugin cannot read
             directive = directives.unchecked_call(error)
         if directive is not None and directive["action"] == "block":
-            self.handoff.mark_refused(self._ask_key(kwargs))
+            self.handoff.mark_refused(call)
         elif outcome.get("ask"):
             self._keep_ask(kwargs, outcome["ask"])
         return directive

@@ -21,7 +21,8 @@ refused at ``pre_tool_call``; a result whose check failed or ran out of time is 
 import logging
 
 from . import bounded, directives, terminal
-from .handoff import Decision
+from .handoff import Decision, call_key
+from .hooks import session_key
 
 logger = logging.getLogger(__name__)
 
@@ -42,9 +43,8 @@ class ToolMiddleware:
         """``{"args": …}`` when the chain rewrote the call (or pinned a terminal command), else
         None. Never raises: a failure is a block handed to ``pre_tool_call``."""
         call = {**kwargs, "tool_name": tool_name, "args": args}
-        key = self.hooks._ask_key(call)
-        if not kwargs.get("tool_call_id") or not isinstance(args, dict):
-            return None  # nothing to hand over by: pre_tool_call judges it, as without middleware
+        if not isinstance(args, dict):
+            return None  # pre_tool_call refuses it, saying why
         seconds = bounded.deadline()
         try:
             outcome = bounded.run(
@@ -53,7 +53,8 @@ class ToolMiddleware:
             decision = self._decision(tool_name, args, outcome)
         except Exception as error:  # Unavailable, TimedOut, an answer this plugin cannot read
             decision = Decision(args, block=directives.unchecked_call(error))
-        self.hooks.handoff.put(key, decision)
+        # pre_tool_call gets the arguments this returns: a call without an id is found by them.
+        self.hooks.handoff.put(call_key(session_key(call), call, decision.args), decision)
         if decision.block is not None or decision.args == args:
             return None
         return {"args": decision.args, "source": "hermes-extensions", "reason": "intercept_tool_call"}
@@ -80,7 +81,7 @@ class ToolMiddleware:
         the tool's own failure; everything else is caught here."""
         result = next_call()
         call = {**kwargs, "tool_name": tool_name, "args": args}
-        if self.hooks.handoff.refused(self.hooks._ask_key(call)):
+        if self.hooks.handoff.refused(call_key(session_key(call), call, args)):
             # Later releases wrap pre_tool_call inside next_call: a call refused there ran no tool.
             return result
         try:

@@ -65,15 +65,20 @@ describe.runIf(built && python)(
           tool('fetch', { url: 'https://example.com', headers: { cookie: 'a' } }, 'c1', {
             result: '{"ok": true}',
           }),
+          // A call without an id (a caller outside the agent loop) is found by its arguments.
+          tool('fetch', { url: 'https://example.org', headers: { cookie: 'b' } }, '', {
+            result: '{"ok": true}',
+          }),
         ],
         { home: homeWith({ rewriter }, false), project: tree(), middleware: true },
       );
       expect(code, stderr).toBe(0);
-      const call = records.find((r) => r.tool === 'fetch');
+      const [call, idless] = records.filter((r) => r.tool === 'fetch');
       expect(call?.ran_with).toEqual({ url: 'https://example.com' });
       expect(call?.model_gets).toBe('{"ok": true}');
+      expect(idless?.ran_with).toEqual({ url: 'https://example.org' });
       // tool_request ran the chain; pre_tool_call took its decision instead of running it again.
-      expect(jsonLines(seen)).toHaveLength(1);
+      expect(jsonLines(seen)).toHaveLength(2);
     });
 
     it('with middleware: an ask is handed to pre_tool_call, so Hermes asks the person; a yes runs the call as rewritten', async () => {
