@@ -39,6 +39,7 @@ class Handoff:
         self._lock = threading.Lock()
         self._decisions = OrderedDict()
         self._blocked = OrderedDict()
+        self._rewrites = OrderedDict()
 
     def put(self, key, decision):
         with self._lock:
@@ -52,6 +53,20 @@ class Handoff:
     def take(self, key):
         with self._lock:
             return self._decisions.pop(key, None)
+
+    def put_rewrite(self, key, args):
+        """Arguments ``pre_tool_call`` rewrote a call to, for ``tool_execution`` to run it with:
+        Hermes 0.19.0 has no ``modify`` (hermes_cli/plugins.py
+        ``_get_pre_tool_call_directive_details``), and its ``tool_execution`` runs after
+        ``pre_tool_call``, its ``next_call`` taking the arguments the tool runs with."""
+        with self._lock:
+            self._rewrites[key] = args
+            while len(self._rewrites) > MAX_PENDING:
+                self._rewrites.popitem(last=False)
+
+    def take_rewrite(self, key):
+        with self._lock:
+            return self._rewrites.pop(key, None)
 
     def refused(self, key):
         """Whether this plugin refused the call (its result is the refusal, not a tool's)."""

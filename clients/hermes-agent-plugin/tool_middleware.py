@@ -79,9 +79,16 @@ class ToolMiddleware:
     def tool_execution(self, tool_name="", args=None, next_call=None, **kwargs):
         """The tool's result as the chain leaves it. What ``next_call`` raises goes on to Hermes as
         the tool's own failure; everything else is caught here."""
-        result = next_call()
         call = {**kwargs, "tool_name": tool_name, "args": args}
-        if self.hooks.handoff.refused(call_key(session_key(call), call, args)):
+        key = call_key(session_key(call), call, args)
+        # pre_tool_call judged this call itself and rewrote it (handoff.py, put_rewrite).
+        rewrite = self.hooks.handoff.take_rewrite(key)
+        if rewrite is None:
+            result = next_call()
+        else:
+            call["args"] = rewrite
+            result = next_call(rewrite)
+        if self.hooks.handoff.refused(key):
             # Later releases wrap pre_tool_call inside next_call: a call refused there ran no tool.
             return result
         try:

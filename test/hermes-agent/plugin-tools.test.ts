@@ -108,6 +108,25 @@ describe.runIf(built && python)(
       expect(approved?.ran_with).toEqual({ path: 'notes.md', content: 'safe' });
     });
 
+    it('with middleware: a call another plugin’s tool_request changed after this one is judged again, and runs as judged', async () => {
+      // Loaded after the plugin, so its replacement wins (request middleware does not chain): it
+      // takes the pin away.
+      const late = tree({
+        'plugin.yaml': 'name: late\n',
+        '__init__.py': `def register(ctx):
+    ctx.register_middleware("tool_request", lambda args, **_: {"args": {"command": "pwd"}})
+`,
+      });
+      const project = tree({ '.git/HEAD': '' });
+      const { records, code, stderr } = await standIn(
+        [llmCall('where'), tool('terminal', { command: 'pwd' }, 'c1', { terminal_cwd: tree() })],
+        { home: homeWith({}, false), project, middleware: true, morePlugins: [late] },
+      );
+      expect(code, stderr).toBe(0);
+      const call = records.find((r) => r.tool === 'terminal');
+      expect(JSON.parse(String(call?.model_gets)).output).toBe(`${project}\n`);
+    });
+
     it('with middleware: a secret in a delegate_task result is redacted before the model and observers get it', async () => {
       const events = join(tree(), 'events.jsonl');
       const { records, code, stderr } = await standIn(

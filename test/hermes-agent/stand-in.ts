@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { jsonLines, tree, tsExtension } from '../support/fixtures.js';
 import { root, runProcess } from '../support/run-bin.js';
 
@@ -57,6 +57,8 @@ export async function standIn(
     plugin?: string;
     hookTimeout?: number;
     middleware?: boolean;
+    /** Plugin folders loaded after the plugin, in this order. */
+    morePlugins?: string[];
   },
 ) {
   const results = join(tree(), 'results.jsonl');
@@ -69,6 +71,7 @@ export async function standIn(
       HERMES_TRUST_PROJECT: '',
       STAND_IN_HOOK_CALLBACK_TIMEOUT: String(options.hookTimeout ?? ''),
       STAND_IN_MIDDLEWARE: options.middleware ? '1' : '',
+      STAND_IN_MORE_PLUGINS: (options.morePlugins ?? []).join(delimiter),
     },
   });
   return { ...run, records: jsonLines(results) as Record_[] };

@@ -13,7 +13,9 @@ Hermes' whole tool path: ``run_tool``), ``{"cli": [ARG, ...]}``, or ``{"kill_chi
 model); stdout and stderr are the plugin's (its CLI's output, its log).
 
 With ``STAND_IN_MIDDLEWARE=1`` the context has ``register_middleware`` (Hermes v0.17.0 and
-later, hermes_cli/middleware.py); without it, it is an older Hermes's, which has none.
+later, hermes_cli/middleware.py; the tool path as 0.19.0 runs it); without it, it is an older
+Hermes's, which has none. ``STAND_IN_MORE_PLUGINS`` (folders, ``os.pathsep`` between) are loaded
+after PLUGIN_DIR.
 """
 
 import argparse
@@ -332,7 +334,10 @@ def run_tool(ctx, call):
             "status": "blocked", "error_type": "plugin_block", "error_message": block,
             "middleware_trace": []})
         return {**record, "model_gets": result}
-    if directive.get("args"):
+    # A modify: 0.19.0's hermes_cli/plugins.py ``_get_pre_tool_call_directive_details`` knows
+    # block and approve only, so a Hermes with middleware here ignores it; the releases before
+    # and after that merge it (``tool_call_directive``).
+    if directive.get("args") and not isinstance(ctx, MiddlewareContext):
         args = directive["args"]
 
     def run(ran_with):
@@ -410,6 +415,9 @@ def main():
     ctx = MiddlewareContext() if os.environ.get("STAND_IN_MIDDLEWARE") == "1" else PluginContext()
     provide_hermes_cli()
     load(plugin_dir, ctx)
+    # Plugins loaded after it, in this order: their callbacks come after its.
+    for more in filter(None, (os.environ.get("STAND_IN_MORE_PLUGINS") or "").split(os.pathsep)):
+        load(more, ctx)
     with open(results_file, "w") as out:
         def record(value):
             out.write(json.dumps(value) + "\n")
