@@ -19,12 +19,21 @@ def hook_timeout():
         return 30.0
 
 
-def deadline():
-    """Seconds a check may take: inside Hermes' own limit, with room to answer before Hermes stops
-    waiting; 30 s less that room when Hermes sets none."""
+def hook_deadline():
+    """Seconds a bounded hook's check may take: inside Hermes' own limit, with room to answer
+    before Hermes stops waiting; None when Hermes sets no limit (0 or less)."""
     limit = hook_timeout()
-    if limit <= 0:
-        limit = 30.0
+    return None if limit <= 0 else _within(limit)
+
+
+def deadline():
+    """Seconds a middleware's check may take (Hermes bounds none): as a hook's, and as with the
+    default 30 s limit when Hermes sets none."""
+    limit = hook_timeout()
+    return _within(limit if limit > 0 else 30.0)
+
+
+def _within(limit):
     return max(0.5, min(limit - 2, limit * 0.8))
 
 

@@ -59,16 +59,6 @@ MAX_PENDING_ASKS = 256
 MAX_PENDING_RESULTS = 256
 
 
-def result_deadline():
-    """Seconds a tool result may take to check: inside Hermes' own limit for this hook
-    (``plugins.hook_callback_timeout``, 30 s unless set; none when it is 0), with room to answer
-    before Hermes stops waiting."""
-    limit = bounded.hook_timeout()
-    if limit <= 0:
-        return None
-    return max(0.5, min(limit - 2, limit * 0.8))
-
-
 def session_key(kwargs):
     """The bridge's session id: Hermes' session, else its task, else one for the process."""
     return str(kwargs.get("session_id") or kwargs.get("task_id") or "hermes-agent")
@@ -274,7 +264,7 @@ class Hooks:
         ``plugins.hook_callback_timeout`` and then hands the model the tool's own result, so
         the plugin answers first. ``seconds`` bounds the wait instead (middleware has no limit
         of Hermes' own)."""
-        deadline = result_deadline() if seconds is None else seconds
+        deadline = bounded.hook_deadline() if seconds is None else seconds
         box = {}
 
         def check():
