@@ -168,10 +168,11 @@ class Hooks:
             directive = directives.unchecked_call(error)
         if directive is not None and directive["action"] == "block":
             self.handoff.mark_refused(call)
-        elif directive is not None and self.results_by_middleware:
+            return directive
+        if directive is not None and self.results_by_middleware:
             # A modify, where Hermes may not take one: tool_execution runs the call with it.
             self.handoff.put_rewrite(call, directive["args"])
-        elif outcome.get("ask"):
+        if outcome.get("ask"):
             self._keep_ask(kwargs, outcome["ask"])
         return directive
 
