@@ -18,14 +18,9 @@ and bounds its wait on the bridge (bounded.py). A call whose check failed or ran
 refused at ``pre_tool_call``; a result whose check failed or ran out of time is withheld.
 """
 
-import logging
-
 from . import bounded, directives, terminal
 from .handoff import Decision, call_key
 from .hooks import session_key
-
-logger = logging.getLogger(__name__)
-
 
 def register(ctx, hooks):
     middleware = ToolMiddleware(hooks)
@@ -47,8 +42,9 @@ class ToolMiddleware:
             return None  # pre_tool_call refuses it, saying why
         seconds = bounded.deadline()
         try:
+            # The bridge's chain ends a little before: its own refusal then says who ran.
             outcome = bounded.run(
-                lambda: self.hooks.judge_tool_call(call, deadline_ms=int(seconds * 1000)), seconds
+                lambda: self.hooks.judge_tool_call(call, deadline_ms=int(seconds * 900)), seconds
             )
             decision = self._decision(tool_name, args, outcome)
         except Exception as error:  # Unavailable, TimedOut, an answer this plugin cannot read
