@@ -127,6 +127,25 @@ describe.runIf(built && python)(
       expect(JSON.parse(String(call?.model_gets)).output).toBe(`${project}\n`);
     });
 
+    it('with middleware: a call whose check does not answer in time is refused, never run', async () => {
+      const slow = tsExtension(
+        'slow',
+        `hermes.on('intercept_tool_call', async () => { await new Promise((r) => setTimeout(r, 6000)); }, { timeoutMs: 20000 });`,
+      );
+      const { records, code, stderr } = await standIn(
+        [llmCall('go'), tool('read_file', { path: 'a.py' }, 'c1', { result: 'x' })],
+        { home: homeWith({ slow }, false), project: tree(), hookTimeout: 3, middleware: true },
+      );
+      expect(code, stderr).toBe(0);
+      const call = records.find((r) => r.tool === 'read_file');
+      expect(call?.ran_with).toBeNull();
+      // The bridge ends the chain before the plugin stops waiting, so the refusal names who ran.
+      expect(call?.directive).toMatchObject({
+        action: 'block',
+        message: expect.stringContaining('cut off: slow'),
+      });
+    });
+
     it('with middleware: a secret in a delegate_task result is redacted before the model and observers get it', async () => {
       const events = join(tree(), 'events.jsonl');
       const { records, code, stderr } = await standIn(
