@@ -139,10 +139,11 @@ describe.runIf(built && python)(
       expect(code, stderr).toBe(0);
       const call = records.find((r) => r.tool === 'read_file');
       expect(call?.ran_with).toBeNull();
-      // The bridge ends the chain before the plugin stops waiting, so the refusal names who ran.
+      // The bridge ends the chain a little before the plugin stops waiting (its refusal names who
+      // ran); on a loaded machine the plugin's own bound may come first.
       expect(call?.directive).toMatchObject({
         action: 'block',
-        message: expect.stringContaining('cut off: slow'),
+        message: expect.stringMatching(/cut off: slow|did not answer within/),
       });
     });
 
