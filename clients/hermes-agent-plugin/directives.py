@@ -33,6 +33,14 @@ def tool_call_directive(outcome, args):
     return {"action": "modify", "args": value}
 
 
+def unchecked_call(error):
+    return block(
+        f"{TAG} could not check this tool call, so it is refused: {error}. "
+        "Run `hermes extensions doctor` to see what is wrong; tool calls are refused "
+        "until hermes-extensions can check them."
+    )
+
+
 def approval_directive(ask, tool_name):
     """An ``ask`` as Hermes' approval directive: Hermes asks the person, and a denial, a time-out
     or no one to ask refuses the call. The rule key scopes a remembered "always" to this
