@@ -1,0 +1,120 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tree, write } from '../support/fixtures.js';
+import { type Answer, built, root } from '../support/run-bin.js';
+import type { ChatMessage, FakeChatCompletions } from './fake-chat-completions-server.js';
+import { closeLoopbackServers } from './loopback.js';
+import { guardedProject, runAgent, runHermes } from './setup.js';
+
+/** The Hermes agent's own `hermes`, as `npm run setup:hermes` installs it (a Python venv). */
+export const hermesAgent = join(root, 'test/real-agents/hermes-venv/bin/hermes');
+
+/**
+ * Tests of the real Hermes agent's command line. Where it is not installed they are skipped,
+ * saying why: elsewhere than CI, how to install it; in CI, the reason .ci/run gave when it could
+ * not (`HERMES_E2E_HERMES_AGENT`). In CI without that reason, a missing agent fails.
+ */
+export function describeRealHermes(title: string, body: (hermes: string) => void): void {
+  const installed = existsSync(hermesAgent);
+  const unavailable = process.env.HERMES_E2E_HERMES_AGENT;
+  const required = Boolean(process.env.CI) && unavailable === undefined;
+  if (!installed && !required) {
+    console.warn(
+      `test/e2e: the Hermes agent is not installed, its tests are skipped: ${unavailable ?? 'npm run setup:hermes installs it (Python 3.11 to 3.13 with venv and pip)'}`,
+    );
+  }
+  describe.runIf(built && (installed || required))(title, () => {
+    afterEach(closeLoopbackServers);
+    it('is installed where CI runs', () => {
+      expect(installed, 'the Hermes agent is not installed: run npm run setup:hermes').toBe(true);
+    });
+    body(hermesAgent);
+  });
+}
+
+export interface HermesEnv {
+  project: string;
+  hermesHome: string;
+  home: string;
+}
+
+/**
+ * A project and a Hermes home set up as the README's quickstart has it (workflow-guard loaded,
+ * from the Hermes home's config.yaml), the extensions named written into the Hermes home, Hermes'
+ * model pointed at the scripted server, and this package installed into that Hermes as shell
+ * hooks or as its plugin, by `hermes hook install hermes-agent [--plugin]`.
+ *
+ * The model is a `custom` provider (hermes_cli/runtime_provider.py): an OpenAI-compatible base
+ * URL on loopback. Its `context_length` is given, since without it Hermes asks openrouter.ai for
+ * the model's metadata (agent/model_metadata.py, get_model_context_length).
+ */
+export async function hermesSetup(
+  model: FakeChatCompletions,
+  form: 'shell hooks' | 'plugin',
+  extensions: Record<string, string> = {},
+): Promise<HermesEnv> {
+  const { project, hermesHome } = guardedProject();
+  const home = tree();
+  const config = readFileSync(join(hermesHome, 'config.yaml'), 'utf8');
+  write(hermesHome, {
+    'config.yaml': `${config}model:
+  provider: custom
+  default: e2e-model
+  base_url: ${model.baseUrl}
+  api_key: e2e-key
+  context_length: 200000
+`,
+  });
+  for (const [name, source] of Object.entries(extensions))
+    write(hermesHome, { [`extensions/${name}.ts`]: source });
+  const installed = await runHermes(
+    ['hook', 'install', 'hermes-agent', ...(form === 'plugin' ? ['--plugin'] : [])],
+    { HOME: home, HERMES_HOME: hermesHome },
+  );
+  expect(installed.code, installed.stderr).toBe(0);
+  return { project, hermesHome, home };
+}
+
+/**
+ * One headless prompt: `hermes -z PROMPT` (hermes_cli/oneshot.py) prints the final answer alone
+ * and exits. It approves shell hooks only after they are registered at start, so
+ * `--accept-hooks` does it (agent/shell_hooks.py: otherwise an unapproved hook is skipped
+ * where nobody can be asked).
+ */
+export function hermesPrompt(hermes: string, env: HermesEnv, prompt: string): Promise<Answer> {
+  return runAgent(hermes, ['--accept-hooks', '-z', prompt], {
+    cwd: env.project,
+    env: { HOME: env.home, HERMES_HOME: env.hermesHome },
+  });
+}
+
+/**
+ * Why a run went as it did, for a failing assertion: Hermes' own log (`-z` prints nothing but
+ * the answer) and every request the model server got.
+ */
+export function evidence(env: HermesEnv, run: Answer, model?: FakeChatCompletions): string {
+  const log = (name: string) => {
+    const file = join(env.hermesHome, 'logs', name);
+    return existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(-40).join('\n') : '';
+  };
+  return [
+    `exit ${run.code}`,
+    `stdout: ${run.stdout}`,
+    `stderr: ${run.stderr}`,
+    `agent.log (end): ${log('agent.log')}`,
+    ...(model
+      ? [`model requests: ${JSON.stringify(model.requests.map(({ tools, ...rest }) => rest))}`]
+      : []),
+  ].join('\n');
+}
+
+/** The tool results the model read in the last request it got, by the call's id. */
+export function toolResults(model: FakeChatCompletions): Record<string, string> {
+  const messages: ChatMessage[] = model.requests.at(-1)?.messages ?? [];
+  return Object.fromEntries(
+    messages
+      .filter((message) => message.role === 'tool')
+      .map((message) => [message.tool_call_id ?? '', String(message.content)]),
+  );
+}
