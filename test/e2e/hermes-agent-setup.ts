@@ -3,7 +3,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tree, write } from '../support/fixtures.js';
 import { type Answer, built, root } from '../support/run-bin.js';
-import type { ChatMessage, FakeChatCompletions } from './fake-chat-completions-server.js';
+import {
+  type ChatMessage,
+  type ChatRequest,
+  type FakeChatCompletions,
+  toolNames,
+} from './fake-chat-completions-server.js';
 import { closeLoopbackServers } from './loopback.js';
 import { guardedProject, runAgent, runHermes } from './setup.js';
 
@@ -90,23 +95,47 @@ export function hermesPrompt(hermes: string, env: HermesEnv, prompt: string): Pr
 }
 
 /**
- * Why a run went as it did, for a failing assertion: Hermes' own log (`-z` prints nothing but
- * the answer) and every request the model server got.
+ * Why a run went as it did, for a failing assertion: Hermes' warnings and errors from its log
+ * (`-z` prints nothing but the answer) and every request the model server got.
  */
 export function evidence(env: HermesEnv, run: Answer, model?: FakeChatCompletions): string {
-  const log = (name: string) => {
-    const file = join(env.hermesHome, 'logs', name);
-    return existsSync(file) ? readFileSync(file, 'utf8').split('\n').slice(-40).join('\n') : '';
-  };
+  const file = join(env.hermesHome, 'logs/agent.log');
+  const log = existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((line) => / (WARNING|ERROR) /.test(line))
+        .slice(-20)
+        .join('\n')
+    : '';
   return [
     `exit ${run.code}`,
     `stdout: ${run.stdout}`,
     `stderr: ${run.stderr}`,
-    `agent.log (end): ${log('agent.log')}`,
-    ...(model
-      ? [`model requests: ${JSON.stringify(model.requests.map(({ tools, ...rest }) => rest))}`]
-      : []),
+    `agent.log warnings: ${log}`,
+    ...(model ? [`model requests: ${shown(model.requests)}`] : []),
   ].join('\n');
+}
+
+/**
+ * Requests as the model server got them, for a failure's message: each one's messages (Hermes'
+ * own long system prompt cut short) and the names of the tools it offered.
+ */
+export function shown(requests: ChatRequest[]): string {
+  return JSON.stringify(
+    requests.map((request) => ({
+      messages: request.messages.map((message) =>
+        message.role === 'system' && typeof message.content === 'string'
+          ? {
+              ...message,
+              content: `${message.content.slice(0, 80)}…${message.content.slice(-300)}`,
+            }
+          : message,
+      ),
+      tools: toolNames(request),
+    })),
+    null,
+    1,
+  );
 }
 
 /** The tool results the model read in the last request it got, by the call's id. */
