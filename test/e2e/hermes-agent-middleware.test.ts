@@ -9,10 +9,13 @@ import {
 import {
   describeRealHermes,
   evidence,
+  expectRunAsJudged,
   hermesPrompt,
   hermesSetup,
+  REWRITE_SCRIPT,
   shown,
 } from './hermes-agent-setup.js';
+import { noTmpExtension } from './setup.js';
 
 // The hook points the plugin can hold at full strength only through Hermes' middleware
 // (hermes_cli/middleware.py, since hermes-agent 0.17.0): the real Hermes agent (`hermes -z`, 0.19.0)
@@ -105,6 +108,16 @@ describeRealHermes('the real Hermes agent’s middleware, through its plugin', (
     }
     expect.soft(run.stdout, `the model's answer was not gated\n${why}`).not.toContain(FINAL_TEXT);
     expect.soft(run.stdout, why).toContain('E2E-GATE: the answer is withheld');
+  });
+
+  it('intercept_tool_call: a rewrite is what runs (Hermes 0.19.0 ignores a pre_tool_call `modify`), and a terminal command runs in the folder it was judged in', async () => {
+    const model = await startFakeChatCompletions(REWRITE_SCRIPT);
+    const env = await hermesSetup(model, 'plugin', { 'no-tmp': noTmpExtension });
+    write(env.project, { 'plans/.keep': '', 'src/plans/.keep': '' });
+    const run = await hermesPrompt(hermes, env, 'write the notes');
+    const why = evidence(env, run, model);
+    expect(run.code, why).toBe(0);
+    expectRunAsJudged(env, why);
   });
 
   it('a transform_user_input block answers the turn with the refusal: the prompt reaches no model request', async () => {

@@ -147,3 +147,36 @@ export function toolResults(model: FakeChatCompletions): Record<string, string> 
       .map((message) => [message.tool_call_id ?? '', String(message.content)]),
   );
 }
+
+/**
+ * The calls whose arguments a hook must change for what runs to be what was judged: a `cd` that
+ * Hermes' terminal keeps for the calls after it, then two writes judged as writes under the
+ * project's plans/ (allowed before a plan), the second of which noTmpExtension rewrites to write
+ * the `.md` file instead of the `.tmp` one.
+ */
+export const REWRITE_SCRIPT = [
+  { name: 'terminal', args: { command: 'cd src' } },
+  { name: 'terminal', args: { command: 'echo pinned > plans/notes.md' } },
+  { name: 'terminal', args: { command: 'echo fixed > plans/draft.tmp' } },
+];
+
+/**
+ * What REWRITE_SCRIPT left in the project: unless each command ran as it was judged, a write
+ * landed in src/plans/ (where the `cd` left the terminal, not where it was judged) or a `.tmp`
+ * file was written although its call was rewritten. A refusal of the calls passes as well.
+ */
+export function expectRunAsJudged(env: HermesEnv, why: string): void {
+  const exists = (path: string) => existsSync(join(env.project, path));
+  expect
+    .soft(
+      exists('src/plans/notes.md'),
+      `a command ran in src/, where an earlier cd left the terminal, not in the folder it was judged in\n${why}`,
+    )
+    .toBe(false);
+  expect
+    .soft(
+      exists('plans/draft.tmp') || exists('src/plans/draft.tmp'),
+      `the call intercept_tool_call rewrote ran as the model wrote it\n${why}`,
+    )
+    .toBe(false);
+}
