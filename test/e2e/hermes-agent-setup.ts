@@ -31,6 +31,7 @@ export function describeRealHermes(title: string, body: (hermes: string) => void
   }
   describe.runIf(built && (installed || required))(title, () => {
     afterEach(closeLoopbackServers);
+    afterEach(stopDaemons);
     it('is installed where CI runs', () => {
       expect(installed, 'the Hermes agent is not installed: run npm run setup:hermes').toBe(true);
     });
@@ -42,6 +43,15 @@ export interface HermesEnv {
   project: string;
   hermesHome: string;
   home: string;
+  /** The hook daemons' folder, for the shell hooks (the plugin keeps a bridge of its own). */
+  daemonDir?: string;
+}
+
+const daemons: Array<Record<string, string | undefined>> = [];
+
+/** Stops the hook daemons the shell hooks of a test started. */
+async function stopDaemons(): Promise<void> {
+  for (const env of daemons.splice(0)) await runHermes(['daemon', 'stop', '--all'], env);
 }
 
 /**
@@ -78,7 +88,12 @@ export async function hermesSetup(
     { HOME: home, HERMES_HOME: hermesHome },
   );
   expect(installed.code, installed.stderr).toBe(0);
-  return { project, hermesHome, home };
+  // The shell hooks run a process per event (nine in a turn of three tool calls): as a user's
+  // would, they answer from the warm hook daemon (docs/command-hooks.md), in a folder of the test.
+  if (form === 'plugin') return { project, hermesHome, home };
+  const daemonDir = tree();
+  daemons.push({ HOME: home, HERMES_HOME: hermesHome, HERMES_DAEMON_DIR: daemonDir });
+  return { project, hermesHome, home, daemonDir };
 }
 
 /**
@@ -90,7 +105,11 @@ export async function hermesSetup(
 export function hermesPrompt(hermes: string, env: HermesEnv, prompt: string): Promise<Answer> {
   return runAgent(hermes, ['--accept-hooks', '-z', prompt], {
     cwd: env.project,
-    env: { HOME: env.home, HERMES_HOME: env.hermesHome },
+    env: {
+      HOME: env.home,
+      HERMES_HOME: env.hermesHome,
+      ...(env.daemonDir && { HERMES_DAEMON: undefined, HERMES_DAEMON_DIR: env.daemonDir }),
+    },
   });
 }
 
