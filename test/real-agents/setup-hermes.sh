@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs the Hermes agent (a Python program, from PyPI) the end-to-end tests drive, pinned by
 # hermes-requirements.txt, into a virtual environment beside this file (hermes-venv/, not in git).
-# `npm run setup:hermes`; .ci/run runs it after `npm run setup:agents`. About 40 s and 230 MB.
+# `npm run setup:hermes`; .ci/run runs it after `npm run setup:agents`. About 230 MB installed, 40 to
+# 90 s from PyPI on a 2-core machine (a second run, with everything in place, about 10 s).
 # Exits non-zero, saying why, where it cannot install (no Python 3.11 to 3.13, no venv or pip,
 # no registry): the tests that need the agent are then skipped, with the reason.
 set -eu
