@@ -53,6 +53,16 @@ def approval_directive(ask, tool_name):
     }
 
 
+def unasked_approval(ask, reason):
+    """An ``ask`` where Hermes would approve the call without asking anyone: a block."""
+    asked_by = ask.get("asked_by") or "an extension"
+    return block(
+        f"{TAG} {asked_by} asks a person to approve this call ({ask.get('message') or 'no reason given'}), "
+        f"and nobody is asked: {reason}. The call is refused; run Hermes where it asks "
+        "(without --yolo, interactively, or through a gateway) to approve such calls."
+    )
+
+
 def rewriters(outcome):
     """The extensions that rewrote or injected, in chain order, each once."""
     names = []

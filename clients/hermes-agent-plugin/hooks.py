@@ -29,7 +29,7 @@ import logging
 import threading
 from collections import OrderedDict
 
-from . import bounded, directives, terminal
+from . import approvals, bounded, directives, terminal
 from .agents import Agents
 from .bridge import Bridge, Unavailable
 from .handoff import Handoff, call_key
@@ -213,7 +213,13 @@ class Hooks:
         ask = self._take_ask(kwargs)
         if ask is None:
             return None
-        return directives.approval_directive(ask, str(kwargs.get("tool_name") or ""))
+        tool_name = str(kwargs.get("tool_name") or "")
+        # Where Hermes' gate would approve it unasked, an ask refuses the call (approvals.py).
+        unasked = approvals.unasked_reason()
+        if unasked is not None:
+            self.handoff.mark_refused(call_key(session_key(kwargs), kwargs, kwargs.get("args")))
+            return directives.unasked_approval(ask, unasked)
+        return directives.approval_directive(ask, tool_name)
 
     def _ask_key(self, kwargs):
         call = kwargs.get("tool_call_id") or id(kwargs.get("args"))

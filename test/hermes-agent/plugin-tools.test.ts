@@ -108,6 +108,40 @@ describe.runIf(built && python)(
       expect(approved?.ran_with).toEqual({ path: 'notes.md', content: 'safe' });
     });
 
+    for (const { form, middleware } of forms) {
+      it(`${form}: where Hermes approves unasked (yolo mode: --yolo, hermes -z), an ask refuses the call, saying why`, async () => {
+        const events = join(tree(), 'events.jsonl');
+        const asker = tsExtension(
+          'asker',
+          `hermes.on('intercept_tool_call', () => ask('writes a file'), { tools: ['write_file'] });`,
+          "import { ask } from 'hermes-extensions';",
+        );
+        const { records, code, stderr } = await standIn(
+          [llmCall('write'), tool('write_file', { path: 'notes.md', content: 'x' }, 'c1')],
+          {
+            home: homeWith({ asker, observer: observer(events) }, false),
+            project: tree(),
+            middleware,
+            env: { HERMES_YOLO_MODE: '1' },
+          },
+        );
+        expect(code, stderr).toBe(0);
+        const [call] = records.filter((r) => r.tool === 'write_file');
+        expect(call?.ran_with).toBeNull();
+        expect(call?.directive).toMatchObject({
+          action: 'block',
+          message: expect.stringContaining(
+            'asker asks a person to approve this call (writes a file)',
+          ),
+        });
+        expect(String(call?.model_gets)).toContain('yolo mode');
+        // Told once, as refused.
+        const told = jsonLines(events).filter((e) => e.tool_call_id === 'c1');
+        expect(told).toHaveLength(1);
+        expect(told[0]).toMatchObject({ status: 'blocked' });
+      });
+    }
+
     it('with middleware: a call another plugin’s tool_request changed after this one is judged again, and runs as judged', async () => {
       // Loaded after the plugin, so its replacement wins (request middleware does not chain): it
       // takes the pin away.

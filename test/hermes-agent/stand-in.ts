@@ -68,6 +68,8 @@ export async function standIn(
     middleware?: boolean;
     /** Plugin folders Hermes loads after this one, in this order. */
     pluginsAfter?: string[];
+    /** More of Hermes' environment (`HERMES_YOLO_MODE`…). */
+    env?: Record<string, string>;
   },
 ) {
   const results = join(tree(), 'results.jsonl');
@@ -81,6 +83,7 @@ export async function standIn(
       STAND_IN_HOOK_CALLBACK_TIMEOUT: String(options.hookTimeout ?? ''),
       STAND_IN_MIDDLEWARE: options.middleware === false ? '0' : '',
       STAND_IN_PLUGINS_AFTER: (options.pluginsAfter ?? []).join(delimiter),
+      ...options.env,
     },
   });
   return { ...run, records: jsonLines(results) as StandInRecord[] };

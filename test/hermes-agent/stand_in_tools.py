@@ -3,6 +3,7 @@ the tool middleware as stand_in_middleware.py runs it, each rule from the Hermes
 it names."""
 
 import json
+import os
 import subprocess
 
 from stand_in_middleware import apply_request_middleware, run_execution_middleware
@@ -47,7 +48,10 @@ def run_tool(ctx, call, invoke_hook, tool_call_directive, takes_modify):
                                            "middleware_trace": []}), args)
     record["directive"] = directive
     block = directive["message"] if directive["action"] == "block" else None
-    if directive["action"] == "approve" and not call.get("approve"):
+    # tools/approval.py ``_run_approval_gate``: in yolo mode (--yolo, hermes -z) every call is
+    # approved without asking anyone; otherwise the person answers.
+    yolo = os.environ.get("HERMES_YOLO_MODE", "").strip().lower() in {"1", "true", "yes", "on"}
+    if directive["action"] == "approve" and not (yolo or call.get("approve")):
         block = f"BLOCKED: plugin approval required for {name}"
     if block is not None:
         result = json.dumps({"error": block}, ensure_ascii=False)
