@@ -63,6 +63,11 @@ async function stopDaemons(): Promise<void> {
  * The model is a `custom` provider (hermes_cli/runtime_provider.py): an OpenAI-compatible base
  * URL on loopback. Its `context_length` is given, since without it Hermes asks openrouter.ai for
  * the model's metadata (agent/model_metadata.py, get_model_context_length).
+ *
+ * Lazy installs are off: Hermes otherwise pip-installs optional packages into its own venv while
+ * it runs (tools/lazy_deps.py `ensure`; its text-to-speech tool asks for edge-tts at every start),
+ * so the Hermes runs of files in parallel ran pip at once in the one venv the tests share, changing
+ * it under the others, and each run reached out to PyPI.
  */
 export async function hermesSetup(
   model: FakeChatCompletions,
@@ -79,6 +84,8 @@ export async function hermesSetup(
   base_url: ${model.baseUrl}
   api_key: e2e-key
   context_length: 200000
+security:
+  allow_lazy_installs: false
 `,
   });
   for (const [name, source] of Object.entries(extensions))
