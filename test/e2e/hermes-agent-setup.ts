@@ -29,7 +29,10 @@ export function describeRealHermes(title: string, body: (hermes: string) => void
       `test/e2e: the Hermes agent is not installed, its tests are skipped: ${unavailable ?? 'npm run setup:hermes installs it (Python 3.11 to 3.13 with venv and pip)'}`,
     );
   }
-  describe.runIf(built && (installed || required))(title, () => {
+  // A Hermes prompt takes 10 to 30 s alone, a minute when the machine is loaded (its Python
+  // start, a hook or bridge per call, a model request per tool call): in CI, beside the other
+  // end-to-end files on 2 cores, the default limit (vitest.config.ts) would cut healthy runs.
+  describe.runIf(built && (installed || required))(title, { timeout: HERMES_TEST_TIMEOUT }, () => {
     afterEach(closeLoopbackServers);
     afterEach(stopDaemons);
     it('is installed where CI runs', () => {
@@ -38,6 +41,10 @@ export function describeRealHermes(title: string, body: (hermes: string) => void
     body(hermesAgent);
   });
 }
+
+/** The limit of one test with the real Hermes agent, and of one of its prompts within it. */
+const HERMES_TEST_TIMEOUT = 240_000;
+const HERMES_PROMPT_TIMEOUT = 180_000;
 
 export interface HermesEnv {
   project: string;
@@ -112,6 +119,7 @@ security:
 export function hermesPrompt(hermes: string, env: HermesEnv, prompt: string): Promise<Answer> {
   return runAgent(hermes, ['--accept-hooks', '-z', prompt], {
     cwd: env.project,
+    timeout: HERMES_PROMPT_TIMEOUT,
     env: {
       HOME: env.home,
       HERMES_HOME: env.hermesHome,

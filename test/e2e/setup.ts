@@ -88,12 +88,12 @@ export function openTurns(hermesHome: string): string[] {
 export function runAgent(
   command: string,
   args: string[],
-  options: { cwd: string; env: Record<string, string | undefined> },
+  options: { cwd: string; env: Record<string, string | undefined>; timeout?: number },
 ): Promise<Answer> {
   return runProcess(command, args, {
     cwd: options.cwd,
     env: cleanEnv(options.env),
-    timeout: 60_000,
+    timeout: options.timeout ?? 60_000,
   });
 }
 
