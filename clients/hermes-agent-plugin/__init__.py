@@ -10,7 +10,8 @@ import argparse
 import subprocess
 import sys
 
-from . import locate
+from . import locate, tool_middleware
+from .hermes_version import has_middleware
 from .hooks import OBSERVED, Hooks
 from .llm_middleware import LlmMiddleware
 
@@ -18,13 +19,16 @@ from .llm_middleware import LlmMiddleware
 def register(ctx):
     hooks = Hooks()
     llm = LlmMiddleware(hooks)
-    # Hermes 0.17.0 and later take middleware (hermes_cli/plugins.py ``register_middleware``):
-    # there the model side runs at every request (llm_middleware.py); an older Hermes gets the
-    # input chains once per turn, at pre_llm_call, as context (hooks.py).
-    if callable(getattr(ctx, "register_middleware", None)):
+    # Hermes 0.17.0 and later take middleware (hermes_version.py): there the model side runs at
+    # every request (llm_middleware.py) and the tool side around every call (tool_middleware.py);
+    # an older Hermes gets the input chains once per turn, at pre_llm_call, as context, and the
+    # tool chains through the hooks alone (hooks.py).
+    middleware = has_middleware(ctx)
+    if middleware:
         ctx.register_hook("pre_llm_call", llm.pre_llm_call)
         ctx.register_middleware("llm_request", llm.llm_request)
         ctx.register_middleware("llm_execution", llm.llm_execution)
+        tool_middleware.register(ctx, hooks)
     else:
         ctx.register_hook("pre_llm_call", hooks.pre_llm_call)
     ctx.register_hook("transform_llm_output", llm.transform_llm_output)
@@ -32,9 +36,12 @@ def register(ctx):
     ctx.register_hook("pre_tool_call", hooks.pre_tool_call)
     ctx.register_hook("pre_tool_call", hooks.pre_tool_call_approval)
     ctx.register_hook("post_tool_call", hooks.post_tool_call)
-    # Hermes hands the model the first string a callback returns: a plugin registered before
-    # this one can still replace the result (docs/hermes-agent.md, Tool results).
-    ctx.register_hook("transform_tool_result", hooks.transform_tool_result)
+    if not middleware:
+        # Hermes hands the model the first string a callback returns: a plugin registered before
+        # this one can still replace the result (docs/hermes-agent.md, Tool results).
+        ctx.register_hook("transform_tool_result", hooks.transform_tool_result)
+    # A subagent's calls are judged in the turn that started it (agents.py).
+    ctx.register_hook("subagent_start", hooks.agents.subagent_start)
     ctx.register_hook("post_llm_call", hooks.post_llm_call)
     ctx.register_hook("on_session_end", hooks.on_session_end)
     for event in OBSERVED:

@@ -29,12 +29,14 @@ class Turn:
     refused (its request was blocked or could not be checked, or its bridge exited); None while
     it is not. ``bridge_id`` is None for a turn that is no longer (or never was) in a bridge."""
 
-    __slots__ = ("bridge_id", "hermes_id", "refused")
+    __slots__ = ("bridge_id", "hermes_id", "refused", "platform")
 
-    def __init__(self, bridge_id, hermes_id, refused=None):
+    def __init__(self, bridge_id, hermes_id, refused=None, platform=None):
         self.bridge_id = bridge_id
         self.hermes_id = hermes_id
         self.refused = refused
+        # Hermes' platform for the turn: "subagent" for a child agent's (tools/delegate_tool.py).
+        self.platform = platform
 
 
 class Bridge:
@@ -42,6 +44,8 @@ class Bridge:
         self._lock = threading.RLock()
         self._client = None
         self._turns = {}
+        # The folder the chains judge paths against: the bridge's own (--cwd), Hermes' at start.
+        self.cwd = None
         atexit.register(self.close)
 
     # -- the process ---------------------------------------------------------------------------
@@ -68,9 +72,8 @@ class Bridge:
                     turn.bridge_id = None
             try:
                 module = locate.client_module()
-                self._client = module.HermesExtensions(
-                    command=locate.bridge_command(), cwd=os.getcwd()
-                )
+                self.cwd = os.getcwd()
+                self._client = module.HermesExtensions(command=locate.bridge_command(), cwd=self.cwd)
             except locate.NotFound as error:
                 raise Unavailable(str(error))
             except Exception as error:  # an OSError starting it, a BridgeError from initialize
@@ -109,7 +112,7 @@ class Bridge:
             if hermes_turn_id:
                 params["turn_id"] = str(hermes_turn_id)
             started = self.call("turn/start", params)
-            turn = Turn(started["turn_id"], hermes_turn_id)
+            turn = Turn(started["turn_id"], hermes_turn_id, platform=platform)
             self._turns[session] = turn
             return turn
 
@@ -131,6 +134,17 @@ class Bridge:
             if turn.bridge_id is not None and not self._client_alive():
                 # Its bridge exited: noticing it refuses the turn (and starts a new bridge).
                 self.client()
+            return turn
+
+    def open_turn(self, session, hermes_turn_id):
+        """The session's open turn if it is ``hermes_turn_id``'s (any, when that is None); None
+        when there is none. Never starts one."""
+        with self._lock:
+            turn = self._turns.get(session)
+            if turn is None or (hermes_turn_id and turn.hermes_id and turn.hermes_id != hermes_turn_id):
+                return None
+            if turn.bridge_id is not None and not self._client_alive():
+                self.client()  # its bridge exited: noticing it refuses the turn
             return turn
 
     def end(self, session, hermes_turn_id=None):

@@ -33,6 +33,14 @@ def tool_call_directive(outcome, args):
     return {"action": "modify", "args": value}
 
 
+def unchecked_call(error):
+    return block(
+        f"{TAG} could not check this tool call, so it is refused: {error}. "
+        "Run `hermes extensions doctor` to see what is wrong; tool calls are refused "
+        "until hermes-extensions can check them."
+    )
+
+
 def approval_directive(ask, tool_name):
     """An ``ask`` as Hermes' approval directive: Hermes asks the person, and a denial, a time-out
     or no one to ask refuses the call. The rule key scopes a remembered "always" to this
@@ -43,6 +51,16 @@ def approval_directive(ask, tool_name):
         "message": f"{asked_by}: {ask.get('message') or 'asks for approval'}",
         "rule_key": f"hermes-extensions:{asked_by}:{tool_name}",
     }
+
+
+def unasked_approval(ask, reason):
+    """An ``ask`` where Hermes would approve the call without asking anyone: a block."""
+    asked_by = ask.get("asked_by") or "an extension"
+    return block(
+        f"{TAG} {asked_by} asks a person to approve this call ({ask.get('message') or 'no reason given'}), "
+        f"and nobody is asked: {reason}. The call is refused; run Hermes where it asks "
+        "(without --yolo, interactively, or through a gateway) to approve such calls."
+    )
 
 
 def rewriters(outcome):

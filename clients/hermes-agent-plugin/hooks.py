@@ -7,12 +7,16 @@
   injects, go to the model as context on the user's message (the only thing Hermes lets a
   plugin add).
 - ``pre_tool_call`` runs ``intercept_tool_call``: a block, a modify, or, through the second
-  callback, an approve that makes Hermes ask the person.
+  callback, an approve that makes Hermes ask the person; an allowed ``terminal`` command is put
+  in the folder it was judged in (terminal.py). Where Hermes has middleware, ``tool_request``
+  ran the chain already (tool_middleware.py) and ``pre_tool_call`` gives its block or ask.
 - ``transform_tool_result`` runs the chain of that name over what a tool returned, before the
   model reads it: a rewrite replaces it, a block puts a refusal in its place. Hermes calls
   ``post_tool_call`` first, with the tool's own result: the chain runs there already, so
   observers are told the result the model gets (a redaction keeps a secret out of telemetry
-  too), and ``transform_tool_result`` hands on that outcome.
+  too), and ``transform_tool_result`` hands on that outcome. Where Hermes has middleware,
+  ``tool_execution`` runs the chain instead, over every tool, and neither hook runs it. A refused
+  call's ``post_tool_call`` is only told: Hermes runs no tool and no ``transform_tool_result``.
 - ``post_llm_call`` and ``on_session_end`` end the turn; the observer hooks are told to the
   bridge's ``event`` method while someone listens.
 
@@ -25,8 +29,10 @@ import logging
 import threading
 from collections import OrderedDict
 
-from . import directives
+from . import approvals, bounded, directives, terminal
+from .agents import Agents
 from .bridge import Bridge, Unavailable
+from .handoff import Handoff, call_key
 
 logger = logging.getLogger(__name__)
 
@@ -53,21 +59,6 @@ MAX_PENDING_ASKS = 256
 MAX_PENDING_RESULTS = 256
 
 
-def result_deadline():
-    """Seconds a tool result may take to check: inside Hermes' own limit for this hook
-    (``plugins.hook_callback_timeout``, 30 s unless set; none when it is 0), with room to answer
-    before Hermes stops waiting."""
-    try:
-        from hermes_cli.plugins import _resolve_hook_callback_timeout
-
-        limit = float(_resolve_hook_callback_timeout())
-    except Exception:  # an older Hermes, or none (tests): its documented default
-        limit = 30.0
-    if limit <= 0:
-        return None
-    return max(0.5, min(limit - 2, limit * 0.8))
-
-
 def session_key(kwargs):
     """The bridge's session id: Hermes' session, else its task, else one for the process."""
     return str(kwargs.get("session_id") or kwargs.get("task_id") or "hermes-agent")
@@ -79,6 +70,10 @@ class Hooks:
         self._asks = OrderedDict()
         self._asks_lock = threading.Lock()
         self._results = OrderedDict()
+        self.handoff = Handoff()
+        self.agents = Agents()
+        # Set when tool_execution checks results (tool_middleware.py): post_tool_call only tells.
+        self.results_by_middleware = False
         self._untold = set()
         self._warned = set()
 
@@ -148,41 +143,69 @@ class Hooks:
     # -- tool calls ---------------------------------------------------------------------------
 
     def pre_tool_call(self, **kwargs):
-        """The decision on one tool call; an ask is kept for ``pre_tool_call_approval``."""
+        """The decision on one tool call; an ask is kept for ``pre_tool_call_approval``. A call
+        ``tool_request`` judged already (Hermes with middleware) gets that decision: the chain
+        runs once per call (handoff.py)."""
         args = kwargs.get("args")
-        self.tell("pre_tool_call", kwargs)
+        self.tell("pre_tool_call", self.agents.told(session_key(kwargs), kwargs))
+        call = call_key(session_key(kwargs), kwargs, args)
+        handed = self.handoff.take(call)
+        # Judged as it now is: another plugin's tool_request may have replaced the arguments since.
+        if handed is not None and handed.args == args:
+            if handed.block is None and handed.ask is not None:
+                self._keep_ask(kwargs, handed.ask)
+            return handed.block
+        outcome = {}
         try:
-            turn = self.bridge.current(
-                session_key(kwargs), kwargs.get("turn_id") or None, kwargs.get("platform")
-            )
-            if turn.refused is not None:
-                return directives.block(turn.refused)
-            if not isinstance(args, dict):
-                return directives.block(
-                    f"{directives.TAG} the call's arguments are not an object, so it cannot be checked"
-                )
-            if not self.bridge.has_hook("intercept_tool_call"):
-                return None
-            params = {
-                "turn_id": turn.bridge_id,
-                "tool_name": str(kwargs.get("tool_name") or ""),
-                "tool_args": directives.json_data(args),
-            }
-            for key in ("tool_call_id", "task_id"):
-                if kwargs.get(key):
-                    params[key] = str(kwargs[key])
-            outcome = self.bridge.call("intercept_tool_call", params)
+            outcome = self.judge_tool_call(kwargs)
             directive = directives.tool_call_directive(outcome, args)
+            if directive is None or directive["action"] == "modify":
+                runs = args if directive is None else directive["args"]
+                wrapped = terminal.pinned(kwargs.get("tool_name"), runs, self.bridge.cwd)
+                if wrapped is not runs:
+                    directive = {"action": "modify", "args": wrapped}
         except Exception as error:  # Unavailable, or an answer this plugin cannot read
-            return directives.block(
-                f"{directives.TAG} could not check this tool call, so it is refused: {error}. "
-                "Run `hermes extensions doctor` to see what is wrong; tool calls are refused "
-                "until hermes-extensions can check them."
-            )
-        if directive is None or directive["action"] == "modify":
-            if outcome.get("ask"):
-                self._keep_ask(kwargs, outcome["ask"])
+            directive = directives.unchecked_call(error)
+        if directive is not None and directive["action"] == "block":
+            self.handoff.mark_refused(call)
+            return directive
+        if directive is not None and self.results_by_middleware:
+            # A modify, where Hermes may not take one: tool_execution runs the call with it.
+            self.handoff.put_rewrite(call, directive["args"])
+        if outcome.get("ask"):
+            self._keep_ask(kwargs, outcome["ask"])
         return directive
+
+    def judge_tool_call(self, kwargs, deadline_ms=None):
+        """``intercept_tool_call``'s outcome for a call (a refusal when its turn is refused or its
+        arguments are no object). Raises when the bridge cannot answer."""
+        args = kwargs.get("args")
+        turn, agent = self.agents.turn(self.bridge, session_key(kwargs), kwargs)
+        if turn.refused is not None:
+            return {"blocked": True, "message": turn.refused}
+        if not isinstance(args, dict):
+            return {
+                "blocked": True,
+                "message": f"{directives.TAG} the call's arguments are not an object, so it cannot be checked",
+            }
+        if not self.bridge.has_hook("intercept_tool_call"):
+            return {}
+        params = {
+            "turn_id": turn.bridge_id,
+            "tool_name": str(kwargs.get("tool_name") or ""),
+            "tool_args": directives.json_data(args),
+        }
+        for key in ("tool_call_id", "task_id"):
+            if kwargs.get(key):
+                params[key] = str(kwargs[key])
+        if agent is not None:
+            params["agent"] = agent
+        if deadline_ms is not None:
+            params["deadline_ms"] = deadline_ms
+        outcome = self.bridge.call("intercept_tool_call", params)
+        if not isinstance(outcome, dict):
+            raise ValueError("the bridge answered intercept_tool_call with what is not an outcome")
+        return outcome
 
     def pre_tool_call_approval(self, **kwargs):
         """Registered after ``pre_tool_call``: one callback returns one directive, and a call
@@ -190,7 +213,13 @@ class Hooks:
         ask = self._take_ask(kwargs)
         if ask is None:
             return None
-        return directives.approval_directive(ask, str(kwargs.get("tool_name") or ""))
+        tool_name = str(kwargs.get("tool_name") or "")
+        # Where Hermes' gate would approve it unasked, an ask refuses the call (approvals.py).
+        unasked = approvals.unasked_reason()
+        if unasked is not None:
+            self.handoff.mark_refused(call_key(session_key(kwargs), kwargs, kwargs.get("args")))
+            return directives.unasked_approval(ask, unasked)
+        return directives.approval_directive(ask, tool_name)
 
     def _ask_key(self, kwargs):
         call = kwargs.get("tool_call_id") or id(kwargs.get("args"))
@@ -210,14 +239,21 @@ class Hooks:
 
     def post_tool_call(self, **kwargs):
         """Observers get the result the model will get: the chain runs here, and its answer is
-        kept for the ``transform_tool_result`` Hermes calls next with the same result."""
+        kept for the ``transform_tool_result`` Hermes calls next with the same result. A refused
+        call (Hermes' ``status="blocked"``) and, under middleware, every call (``tool_execution``
+        checked its result already) are told as they are: each call is reported once, and a
+        refusal is no tool's result to check."""
+        if kwargs.get("status") == "blocked" or self.results_by_middleware:
+            self.tell("post_tool_call", self.agents.told(session_key(kwargs), kwargs))
+            return
         result = kwargs.get("result")
         answer = self._checked_result(kwargs)
         with self._asks_lock:
             self._results[self._ask_key(kwargs)] = ((kwargs.get("tool_name"), result), answer)
             while len(self._results) > MAX_PENDING_RESULTS:
                 self._results.popitem(last=False)
-        self.tell("post_tool_call", {**kwargs, "result": result if answer is None else answer})
+        told = {**kwargs, "result": result if answer is None else answer}
+        self.tell("post_tool_call", self.agents.told(session_key(kwargs), told))
 
     def transform_tool_result(self, **kwargs):
         """The string that replaces the tool's result, or None to keep it. Never raises: Hermes
@@ -229,12 +265,13 @@ class Hooks:
             return kept[1]
         return self._checked_result(kwargs)
 
-    def _checked_result(self, kwargs):
+    def _checked_result(self, kwargs, seconds=None):
         """The string that replaces the result, None to keep it, or the refusal when it could
         not be checked in time: Hermes stops waiting for this hook after its
         ``plugins.hook_callback_timeout`` and then hands the model the tool's own result, so
-        the plugin answers first."""
-        deadline = result_deadline()
+        the plugin answers first. ``seconds`` bounds the wait instead (middleware has no limit
+        of Hermes' own)."""
+        deadline = bounded.hook_deadline() if seconds is None else seconds
         box = {}
 
         def check():
@@ -258,9 +295,7 @@ class Hooks:
 
     def _check_result(self, kwargs):
         args = kwargs.get("args")
-        turn = self.bridge.current(
-            session_key(kwargs), kwargs.get("turn_id") or None, kwargs.get("platform")
-        )
+        turn, agent = self.agents.turn(self.bridge, session_key(kwargs), kwargs)
         if turn.refused is not None:
             # The turn's checks are gone (or it was refused): nothing of it reaches the model.
             return directives.refused_result(turn.refused)
@@ -276,6 +311,8 @@ class Hooks:
         for key in ("tool_call_id", "task_id"):
             if kwargs.get(key):
                 params[key] = str(kwargs[key])
+        if agent is not None:
+            params["agent"] = agent
         return directives.result_text(self.bridge.call("transform_tool_result", params))
 
     # -- a turn ends ------------------------------------------------------------------------

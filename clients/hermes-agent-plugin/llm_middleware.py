@@ -20,8 +20,8 @@ import logging
 import threading
 from collections import OrderedDict
 
-from . import directives, request_edits, request_shapes
-from .hooks import result_deadline, session_key
+from . import bounded, directives, request_edits, request_shapes
+from .hooks import session_key
 
 logger = logging.getLogger(__name__)
 
@@ -79,7 +79,9 @@ class LlmMiddleware:
         """``{"request": …}`` for a request the chains changed; None to send it as it is."""
         api_mode = str(kwargs.get("api_mode") or "chat_completions")
         key = (session_key(kwargs), str(kwargs.get("api_request_id") or kwargs.get("turn_id") or ""))
-        answer = bounded(lambda deadline: self._check(kwargs, api_mode, deadline), "this request")
+        answer = checked(
+            lambda deadline: self._check(kwargs, api_mode, deadline), "this request", bounded.deadline()
+        )
         if isinstance(answer, str):
             verdict, request = Verdict(refusal=answer), None
             self._refuse_turn(kwargs, answer)
@@ -240,7 +242,12 @@ class LlmMiddleware:
         text = kwargs.get("response_text")
         if kwargs.get("platform") == "subagent" or not isinstance(text, str) or not text:
             return None
-        answer = bounded(lambda deadline: self._check_answer(kwargs, text, deadline), "this answer")
+        # A bounded hook: answered before Hermes stops waiting and keeps the answer unchecked.
+        answer = checked(
+            lambda deadline: self._check_answer(kwargs, text, deadline),
+            "this answer",
+            bounded.hook_deadline(),
+        )
         return answer if answer != text else None
 
     def _check_answer(self, kwargs, text, deadline):
@@ -280,25 +287,13 @@ def deadline_param(deadline):
     return {} if deadline is None else {"deadline_ms": max(1, int(deadline * 1000) - 200)}
 
 
-def bounded(check, what):
-    """``check(deadline)`` on a worker, waited for at most the plugin's deadline (hooks.py
-    ``result_deadline``: Hermes sets middleware none). Its answer; a refusal (a string) when it
-    failed or ran out of time."""
-    deadline = result_deadline()
-    box = {}
-
-    def run():
-        try:
-            box["answer"] = check(deadline)
-        except Exception as error:  # Unavailable, an api_mode not understood, an answer not read
-            box["answer"] = unchecked(what, error)
-
-    worker = threading.Thread(target=run, name="hermes-extensions-llm", daemon=True)
-    worker.start()
-    worker.join(deadline)
-    if worker.is_alive():
-        return unchecked(what, f"the extensions did not answer within {deadline:g} s")
-    return box["answer"]
+def checked(check, what, deadline):
+    """``check(deadline)``'s answer, waited for at most ``deadline`` seconds (None: as long as it
+    takes; bounded.py); a refusal (a string) when it failed or ran out of time."""
+    try:
+        return bounded.run(lambda: check(deadline), deadline)
+    except Exception as error:  # Unavailable, TimedOut, an api_mode not understood, an answer not read
+        return unchecked(what, error)
 
 
 def unchecked(what, error):

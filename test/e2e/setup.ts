@@ -88,12 +88,12 @@ export function openTurns(hermesHome: string): string[] {
 export function runAgent(
   command: string,
   args: string[],
-  options: { cwd: string; env: Record<string, string | undefined> },
+  options: { cwd: string; env: Record<string, string | undefined>; timeout?: number },
 ): Promise<Answer> {
   return runProcess(command, args, {
     cwd: options.cwd,
     env: cleanEnv(options.env),
-    timeout: 60_000,
+    timeout: options.timeout ?? 60_000,
   });
 }
 
@@ -135,12 +135,18 @@ export async function waitForDaemon(env: Record<string, string | undefined>): Pr
   throw new Error('no hook daemon started within 20 s');
 }
 
+/**
+ * The shell tool's names: `bash` from the command hooks, Hermes' own `terminal` under its plugin,
+ * which hands extensions the host's tool names as the bridge does (docs/hosts.md).
+ */
+const SHELL_TOOLS = "{ tools: ['bash', 'terminal'] }";
+
 /** Rewrites shell commands that would write a `.tmp` file to write the `.md` one instead. */
 export const noTmpExtension = tsExtension(
   'no-tmp',
   `hermes.on('intercept_tool_call', (e) => String(e.toolArgs.command).includes('.tmp')
     ? { action: 'rewrite', value: { ...e.toolArgs, command: String(e.toolArgs.command).replaceAll('.tmp', '.md') } }
-    : undefined, { tools: ['bash'] });`,
+    : undefined, ${SHELL_TOOLS});`,
 );
 
 /** Asks a person about every shell call that writes a file (`ask`). */
@@ -148,6 +154,6 @@ export const askingExtension = tsExtension(
   'cautious',
   `hermes.on('intercept_tool_call', (e) => String(e.toolArgs.command).includes('>')
     ? ask('shell writes are reviewed')
-    : undefined, { tools: ['bash'] });`,
+    : undefined, ${SHELL_TOOLS});`,
   `import { ask } from 'hermes-extensions';`,
 );

@@ -180,7 +180,12 @@ describe.runIf(built && python)('the plugin’s model side on a Hermes with midd
         { home: home(), project: tree({ '.git/HEAD': '' }) },
       );
       expect(code, stderr).toBe(0);
-      expect(records[0]?.middleware).toEqual({ llm_request: 1, llm_execution: 1 });
+      expect(records[0]?.middleware).toEqual({
+        llm_request: 1,
+        llm_execution: 1,
+        tool_request: 1,
+        tool_execution: 1,
+      });
       const requests = records.filter((r) => r.llm !== undefined);
       expect(requests).toHaveLength(4);
       for (const [i, record] of requests.entries()) {

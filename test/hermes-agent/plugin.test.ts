@@ -6,42 +6,16 @@ import { installHermesPlugin } from '../../src/host/hermes-agent/plugin-install.
 import { jsonLines, tree, tsExtension } from '../support/fixtures.js';
 import { built, root } from '../support/run-bin.js';
 import { python } from './python.js';
-import { PLUGIN, type Step, standIn } from './stand-in.js';
-
-const turn = { session_id: 's1', turn_id: 't1', platform: 'cli' };
-const llmCall = (userMessage: string, ids = turn) => ({
-  hook: 'pre_llm_call',
-  kwargs: {
-    ...ids,
-    user_message: userMessage,
-    conversation_history: [],
-    is_first_turn: true,
-    model: 'test/model',
-    task_id: '',
-  },
-});
-const toolCall = (toolName: string, args: Record<string, unknown>, id: string, ids = turn) => ({
-  hook: 'pre_tool_call',
-  kwargs: { ...ids, tool_name: toolName, args, task_id: '', tool_call_id: id },
-});
-
-/** A home with `extensions` of its own, and workflow-guard configured unless `guarded` is false. */
-function homeWith(extensions: Record<string, string> = {}, guarded = true): string {
-  const guard = join(root, 'extensions/workflow-guard');
-  return tree({
-    'config.yaml': `model: some/model\nextensions:\n  paths: [${guarded ? JSON.stringify(guard) : ''}]\n`,
-    ...Object.fromEntries(
-      Object.entries(extensions).map(([name, body]) => [`extensions/${name}.ts`, body]),
-    ),
-  });
-}
-
-const observer = (file: string) =>
-  tsExtension(
-    'observer',
-    `hermes.observe('post_tool_call', (e) => appendFileSync(${JSON.stringify(file)}, JSON.stringify(e) + '\\n'));`,
-    "import { appendFileSync } from 'node:fs';",
-  );
+import {
+  homeWith,
+  llmCall,
+  observer,
+  PLUGIN,
+  type Step,
+  standIn,
+  toolCall,
+  turn,
+} from './stand-in.js';
 
 /** A tool that ran: Hermes' post_tool_call, then transform_tool_result with the same result. */
 const ranTool = (
@@ -77,8 +51,12 @@ const asker = tsExtension(
 );
 
 describe.runIf(built && python)('the Hermes agent plugin in a stand-in for Hermes', () => {
-  it('registers only hooks Hermes knows, as plugin.yaml declares, transform_tool_result included', async () => {
-    const { records, code, stderr } = await standIn([], { home: homeWith(), project: tree() });
+  it('before Hermes 0.17.0, registers only hooks Hermes knows, as plugin.yaml declares, transform_tool_result included', async () => {
+    const { records, code, stderr } = await standIn([], {
+      home: homeWith(),
+      project: tree(),
+      middleware: false,
+    });
     expect(code, stderr).toBe(0);
     const [registration] = records;
     expect(registration?.problems).toEqual([]);
@@ -140,23 +118,25 @@ describe.runIf(built && python)('the Hermes agent plugin in a stand-in for Herme
   });
 
   it('a rewrite is a modify, an ask an approve Hermes asks the person about, a dropped argument a block', async () => {
+    const project = tree({ '.git/HEAD': '' });
     const { records, code, stderr } = await standIn(
       [
         llmCall('tidy up'),
         toolCall('terminal', { command: 'rm -rf build', timeout: 5 }, 'c1'),
         toolCall('fetch', { url: 'https://example.com', headers: { a: '1' } }, 'c2'),
       ],
-      { home: homeWith({ asker }, false), project: tree({ '.git/HEAD': '' }), middleware: false },
+      { home: homeWith({ asker }, false), project, middleware: false },
     );
     expect(code, stderr).toBe(0);
     const [, llm, terminal, fetch] = records;
     expect(llm?.results).toEqual([{ context: expect.stringContaining('Keep changes small.') }]);
-    // The command rewritten, the other argument kept, and the person asked about it.
+    // The command rewritten (and put in the folder it was judged in), the other argument kept,
+    // and the person asked about it.
     expect(terminal?.directive).toEqual({
       action: 'approve',
       message: 'asker: runs a shell command',
       rule_key: 'hermes-extensions:asker:terminal',
-      args: { command: 'echo safe', timeout: 5 },
+      args: { command: `cd -- ${project} && {\necho safe\n}`, timeout: 5 },
     });
     // Hermes merges a modify over the call's arguments: one that drops `headers` cannot be made.
     expect(fetch?.directive).toMatchObject({
@@ -218,7 +198,7 @@ describe.runIf(built && python)('the Hermes agent plugin in a stand-in for Herme
     expect(context).toContain('last: /start-feature fix the bug of 3');
   });
 
-  it('a tool result is redacted whatever its shape, refused, or withheld when its redactor throws; observers get what the model gets', async () => {
+  it('before Hermes 0.17.0, a tool result is redacted whatever its shape, refused, or withheld when its redactor throws; observers get what the model gets', async () => {
     const events = join(tree(), 'events.jsonl');
     const home = homeWith({ observer: observer(events), results: resultGuard }, false);
     const { records, code, stderr } = await standIn(
@@ -240,7 +220,7 @@ describe.runIf(built && python)('the Hermes agent plugin in a stand-in for Herme
         ...ranTool('broken', {}, 'KEY=sk-live-123', 'c4'),
         ...ranTool('read_file', { path: 'a.py' }, '{"content": "print(1)"}', 'c5'),
       ],
-      { home, project: tree({ '.git/HEAD': '' }) },
+      { home, project: tree({ '.git/HEAD': '' }), middleware: false },
     );
     expect(code, stderr).toBe(0);
     const gets = records.filter((r) => r.hook === 'transform_tool_result').map((r) => r.model_gets);
@@ -266,7 +246,7 @@ describe.runIf(built && python)('the Hermes agent plugin in a stand-in for Herme
   });
 
   it.runIf(process.platform === 'linux')(
-    'a bridge that dies before a result is checked: the result is withheld, never handed on',
+    'before Hermes 0.17.0, a bridge that dies before a result is checked: the result is withheld, never handed on',
     async () => {
       const { records, code, stderr } = await standIn(
         [
@@ -275,7 +255,11 @@ describe.runIf(built && python)('the Hermes agent plugin in a stand-in for Herme
           { kill_children: true },
           ...ranTool('read_file', { path: '.env' }, 'KEY=sk-live-123', 'c1'),
         ],
-        { home: homeWith({ results: resultGuard }, false), project: tree({ '.git/HEAD': '' }) },
+        {
+          home: homeWith({ results: resultGuard }, false),
+          project: tree({ '.git/HEAD': '' }),
+          middleware: false,
+        },
       );
       expect(code, stderr).toBe(0);
       const gets = records.find((r) => r.hook === 'transform_tool_result')?.model_gets;
@@ -286,7 +270,7 @@ describe.runIf(built && python)('the Hermes agent plugin in a stand-in for Herme
     },
   );
 
-  it('a result whose check outlasts Hermes’ hook timeout is withheld: the plugin answers before Hermes stops waiting', async () => {
+  it('before Hermes 0.17.0, a result whose check outlasts Hermes’ hook timeout is withheld: the plugin answers before Hermes stops waiting', async () => {
     const slow = tsExtension(
       'slow',
       `hermes.on('transform_tool_result', async () => { await new Promise((r) => setTimeout(r, 5000)); }, { timeoutMs: 20000 });`,
@@ -297,7 +281,12 @@ describe.runIf(built && python)('the Hermes agent plugin in a stand-in for Herme
         // transform_tool_result alone: no post_tool_call checked the result before it.
         ranTool('read_file', { path: 'keys.txt' }, 'KEY=sk-live-123', 'c1')[1] as Step,
       ],
-      { home: homeWith({ slow }, false), project: tree({ '.git/HEAD': '' }), hookTimeout: 3 },
+      {
+        home: homeWith({ slow }, false),
+        project: tree({ '.git/HEAD': '' }),
+        hookTimeout: 3,
+        middleware: false,
+      },
     );
     expect(code, stderr).toBe(0);
     const gets = records.find((r) => r.hook === 'transform_tool_result')?.model_gets;
@@ -379,7 +368,9 @@ describe.runIf(built && python)('the Hermes agent plugin in a stand-in for Herme
         { cli: ['extensions', 'list'] },
         ...ranTool('read', { path: 'a.py' }, 'KEY=sk-live-123', 'c1'),
       ],
-      { home: homeWith(), project: tree(), plugin },
+      // The hooks alone: the result is checked at post_tool_call (with middleware, tool_execution
+      // withholds it: plugin-tools.test.ts).
+      { home: homeWith(), project: tree(), plugin, middleware: false },
     );
     expect(code, stderr).toBe(0);
     const [, llm, call, cli, , result] = records;

@@ -6,17 +6,19 @@ runs a plugin's CLI command through argparse as ``hermes <name> …`` does.
 
     python3 stand_in.py PLUGIN_DIR RESULTS_FILE < steps.json
 
-Each step is ``{"hook": NAME, "kwargs": {...}}``, ``{"cli": [ARG, ...]}``,
-``{"kill_children": true}`` (the plugin's bridge dies; Linux only), or ``{"llm": {...}}`` (one
-model request of a turn: its context kwargs and ``request``, run through the middleware and a
-model that answers "model answer"; see ``llm_step``). RESULTS_FILE gets one JSON line per step (a
-``transform_tool_result`` step's has ``model_gets``: the result Hermes hands the model; a
-``transform_llm_output`` step's ``final``: the answer); stdout and stderr are the plugin's (its
-CLI's output, its log).
+Each step is ``{"hook": NAME, "kwargs": {...}}``, ``{"tool": {...}}`` (one tool call through
+Hermes' whole tool path: stand_in_tools.py ``run_tool``), ``{"llm": {...}}`` (one model request
+of a turn: its context kwargs and ``request``, run through the middleware and a model that answers
+"model answer": stand_in_middleware.py ``llm_step``), ``{"cli": [ARG, ...]}``, or
+``{"kill_children": true}`` (the plugin's bridge dies; Linux only). RESULTS_FILE gets one JSON
+line per step (a ``transform_tool_result`` or ``tool`` step's has ``model_gets``: the result
+Hermes hands the model; a ``transform_llm_output`` step's ``final``: the answer); stdout and
+stderr are the plugin's (its CLI's output, its log).
 
-$STAND_IN_MIDDLEWARE=0 stands in for a Hermes older than 0.17.0, whose plugin context has no
-``register_middleware``. $STAND_IN_PLUGINS_AFTER names more plugin folders (separated by the
-path separator), loaded after PLUGIN_DIR as Hermes loads plugins one after the other.
+The context has ``register_middleware`` (Hermes v0.17.0 and later, hermes_cli/middleware.py; the
+tool path as 0.19.0 runs it) unless ``STAND_IN_MIDDLEWARE=0``: then it stands in for an older
+Hermes, which has none. ``STAND_IN_PLUGINS_AFTER`` names more plugin folders (``os.pathsep``
+between), loaded after PLUGIN_DIR in this order, as Hermes loads plugins one after the other.
 """
 
 import argparse
@@ -32,6 +34,7 @@ import time
 import types
 
 from stand_in_middleware import VALID_MIDDLEWARE, llm_step
+from stand_in_tools import run_tool
 
 # The hook names the Hermes agent accepts from plugins, as it documents them.
 VALID_HOOKS = {
@@ -69,7 +72,8 @@ class PluginContext:
 
 class MiddlewareContext(PluginContext):
     """Hermes 0.17.0 and later: hermes_cli/plugins.py ``PluginContext.register_middleware`` keeps
-    the callbacks of each kind in registration (load) order."""
+    the callbacks of each kind in registration (load) order; an unknown kind is kept, with a
+    warning."""
 
     def __init__(self):
         super().__init__()
@@ -104,8 +108,19 @@ def load(plugin_dir, ctx):
 
 # Hooks Hermes waits for at most ``plugins.hook_callback_timeout`` seconds (30 unless set; here
 # $STAND_IN_HOOK_CALLBACK_TIMEOUT): a callback still running then is abandoned and its answer
-# ignored, so for these the tool's own result goes on (Hermes fails open there).
-BOUNDED_HOOKS = {"post_tool_call", "transform_tool_result", "pre_llm_call", "post_llm_call"}
+# ignored, so for these the tool's own result goes on (Hermes fails open there). From
+# hermes_cli/plugins_dispatch.py ``_HOOK_TIMEOUT_BOUNDED_HOOKS`` (the hooks this plugin takes).
+BOUNDED_HOOKS = {
+    "post_tool_call", "transform_tool_result", "transform_llm_output", "pre_llm_call",
+    "post_llm_call", "pre_api_request", "post_api_request", "api_request_error",
+    "on_session_start", "on_session_end",
+}
+
+# Bounded too, and failed closed: a callback that runs past the limit or raises is a block
+# (hermes_cli/plugins_dispatch.py ``_HOOK_TIMEOUT_FAIL_CLOSED_HOOKS`` and
+# ``PluginDispatchMixin.invoke_hook``; 0.19.0's hermes_cli/plugins.py ``invoke_hook`` had neither).
+FAIL_CLOSED_HOOKS = {"pre_tool_call"}
+TIMEOUT_BLOCK_MESSAGE = "pre_tool_call plugin callback timed out or is still running"
 
 
 def hook_callback_timeout(_name=None):
@@ -122,8 +137,12 @@ def provide_hermes_cli():
     sys.modules["hermes_cli.plugins"] = plugins
 
 
+class TimedOut(Exception):
+    pass
+
+
 def call_bounded(callback, kwargs, timeout):
-    """The callback on a worker, abandoned after ``timeout`` seconds (None: it was)."""
+    """The callback on a worker, abandoned after ``timeout`` seconds (``TimedOut``)."""
     box = {}
 
     def run():
@@ -137,7 +156,7 @@ def call_bounded(callback, kwargs, timeout):
     worker.join(timeout)
     if worker.is_alive():
         logging.warning("Hook callback %s timed out; skipped", callback.__name__)
-        return None
+        raise TimedOut()
     if "error" in box:
         raise box["error"]
     return box.get("result")
@@ -148,15 +167,20 @@ def invoke_hook(ctx, hook, kwargs):
     the non-None returns. An exception in a ``pre_tool_call`` callback blocks (Hermes fails
     closed there); elsewhere it is logged and skipped."""
     results = []
+    timeout = hook_callback_timeout()
     for callback in ctx.hooks.get(hook, []):
         payload = {**kwargs, "telemetry_schema_version": "hermes.observer.v1"}
         try:
-            if hook in BOUNDED_HOOKS:
-                result = call_bounded(callback, payload, hook_callback_timeout())
+            if timeout > 0 and (hook in BOUNDED_HOOKS or hook in FAIL_CLOSED_HOOKS):
+                result = call_bounded(callback, payload, timeout)
             else:
                 result = callback(**payload)
+        except TimedOut:
+            if hook in FAIL_CLOSED_HOOKS:
+                results.append({"action": "block", "message": TIMEOUT_BLOCK_MESSAGE})
+            continue
         except Exception as error:
-            if hook == "pre_tool_call":
+            if hook in FAIL_CLOSED_HOOKS:
                 results.append({
                     "action": "block",
                     "message": f"{hook} plugin callback raised {type(error).__name__}: {error}",
@@ -245,6 +269,7 @@ def main():
     ctx = PluginContext() if os.environ.get("STAND_IN_MIDDLEWARE") == "0" else MiddlewareContext()
     provide_hermes_cli()
     load(plugin_dir, ctx)
+    # Plugins loaded after it, in this order: their callbacks come after its.
     for other in filter(None, os.environ.get("STAND_IN_PLUGINS_AFTER", "").split(os.pathsep)):
         load(other, ctx)
     with open(results_file, "w") as out:
@@ -264,6 +289,10 @@ def main():
                 continue
             if "llm" in step:
                 record(llm_step(ctx, step["llm"]))
+                continue
+            if "tool" in step:
+                takes_modify = not isinstance(ctx, MiddlewareContext)
+                record(run_tool(ctx, step["tool"], invoke_hook, tool_call_directive, takes_modify))
                 continue
             results = invoke_hook(ctx, step["hook"], step.get("kwargs", {}))
             entry = {"hook": step["hook"], "results": results}
