@@ -16,8 +16,9 @@ type Args = Record<string, unknown>;
  * It reads stdout as JSON: at `pre_tool_call` `{"action": "block", "message"}` or
  * `{"action": "modify", "args"}` (args merged into the call's own), exit 2 a block with stderr
  * as its message; at any other event only `{"context": "…"}`, which `pre_llm_call` adds to the
- * user's message. With `fail_closed: true` (install writes it) a hook that cannot start, times
- * out or prints what is not JSON blocks the call. An exit other than 0 and 2 is logged as a
+ * user's message. With `fail_closed: true` (install writes it on `pre_tool_call`, the only
+ * event Hermes honours it at) a hook that cannot start, times out or prints what is not JSON
+ * blocks the call. An exit other than 0 and 2 is logged as a
  * warning with stderr, and stdout is still read: notices for the user go there
  * (`NOTICE_EXIT_CODE`). Facts from Hermes' hooks guide and its shell-hook bridge, as of its
  * `hermes.observer.v1` events.
