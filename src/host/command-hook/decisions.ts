@@ -70,6 +70,15 @@ export function answerDecided(
   };
 }
 
+/**
+ * Whether the call with this id was refused here in `turn`: its outcome was told observers when
+ * it was refused (run-hook.ts), so an agent's later report that it did not run is not told again.
+ */
+export function refusedHere(turn: StoredTurn | undefined, id: unknown): boolean {
+  if (typeof id !== 'string' || id === '') return false;
+  return turn?.decisions?.find((decided) => decided.id === id)?.answer?.refuses === true;
+}
+
 /** The turn's decided calls with this one added, the oldest dropped past `DECISIONS_KEPT`. */
 export function withDecision(turn: StoredTurn, key: CallKey, answer: PendingAnswer): DecidedCall[] {
   const kept = { refuses: answer.refuses, ...(answer.output ? { output: answer.output } : {}) };

@@ -27,7 +27,10 @@ type Args = Record<string, unknown>;
  * - `pre_llm_call` (once per user turn, before the first model request) → `UserPromptSubmit`:
  *   transform_user_input and the first before_llm_call. Hermes takes no block there, so a block
  *   refuses the turn (`blocksPrompt: false`); a rewrite and injections go in as context.
- * - `pre_tool_call` → `PreToolUse`; `post_tool_call` → `PostToolUse` (observers only).
+ * - `pre_tool_call` → `PreToolUse`; `post_tool_call` → `PostToolUse` (observers only). Hermes
+ *   sends `post_tool_call` for a call it did not run too, `status: "blocked"` (`error_type`
+ *   `plugin_block` after a `pre_tool_call` block, agent/tool_executor.py): `tool_status:
+ *   "blocked"`, not told again when the block was this hook's own (observed.ts).
  * - `on_session_end` (sent at the end of every turn) → `Stop`; `on_session_finalize` (the
  *   session's teardown) → `SessionEnd`.
  * - Hermes has no event between a tool result and the next model request a hook can answer, so
@@ -78,6 +81,10 @@ export const hermesAgent: CommandHookAgent = {
         tool_input: raw.tool_input,
         ...(callId === undefined ? {} : { tool_use_id: callId }),
         ...(engineName === 'PostToolUse' ? { tool_response: extra.result } : {}),
+        // A call Hermes did not run (a pre_tool_call block, its guardrail, a tool out of scope).
+        ...(engineName === 'PostToolUse' && extra.status === 'blocked'
+          ? { tool_status: 'blocked' }
+          : {}),
       });
     }
     if (engineName === 'UserPromptSubmit') event.prompt = extra.user_message;

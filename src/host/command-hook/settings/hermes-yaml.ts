@@ -98,7 +98,9 @@ export const hermesYaml: SettingsFormat = {
         changed = true;
       }
       // Hermes' other spelling (it takes either), and fail_closed where Hermes only warns of it.
-      const unwanted = FAILS_CLOSED.includes(event) ? ['failClosed'] : ['failClosed', 'fail_closed'];
+      const unwanted = FAILS_CLOSED.includes(event)
+        ? ['failClosed']
+        : ['failClosed', 'fail_closed'];
       for (const key of unwanted) {
         if (kept?.has(key)) {
           kept.delete(key);
