@@ -10,7 +10,7 @@ import argparse
 import subprocess
 import sys
 
-from . import locate
+from . import locate, registration_record
 from .hooks import OBSERVED, Hooks
 
 
@@ -35,6 +35,18 @@ def register(ctx):
         handler_fn=_run_cli,
         description="Runs `hermes-extensions extensions …` of the hermes-extensions package.",
     )
+    # What Hermes now runs, for `hermes extensions doctor` (registration_record.py): the hooks
+    # registered above, and no middleware yet.
+    hooks_registered = [
+        "pre_llm_call",
+        "pre_tool_call",
+        "post_tool_call",
+        "transform_tool_result",
+        "post_llm_call",
+        "on_session_end",
+        *OBSERVED,
+    ]
+    registration_record.record(ctx, hooks_registered, [])
 
 
 def _setup_cli(parser):
