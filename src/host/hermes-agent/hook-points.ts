@@ -9,7 +9,13 @@ export interface HermesHookPoint {
 const TURN_REFUSED = "a block refuses the turn's tool calls (the model is told why)";
 const ONCE_PER_TURN =
   'pre_llm_call, once per turn: injections go as added context; message rewrites and restrictTools are not applied';
-const MERGED = 'a rewrite is merged over the arguments, so one that drops an argument is refused';
+/**
+ * A `modify` is merged over the call's arguments where Hermes takes one; Hermes 0.19.0 has no
+ * `modify` at all (hermes_cli/plugins.py, `_get_pre_tool_call_directive_details`, reads block and
+ * approve; agent/shell_hooks.py, `_parse_response`, block only), so there the call runs as asked.
+ */
+const MERGED =
+  'a rewrite is a modify, merged over the arguments (one that drops an argument is refused), which Hermes 0.19.0 and earlier ignore: the call runs as asked';
 
 /**
  * What each hook point becomes under the shell hooks (agents/hermes-agent.ts): fixed, since the
@@ -26,7 +32,7 @@ export function shellHookPoints(): HermesHookPoint[] {
     { point: 'before_llm_call', becomes: `${ONCE_PER_TURN}; ${TURN_REFUSED}` },
     {
       point: 'intercept_tool_call',
-      becomes: `pre_tool_call: a block; ${MERGED}; an ask is a block that says who asked (no released Hermes takes an approve from a shell hook)`,
+      becomes: `pre_tool_call: a block; ${MERGED}, and a terminal call is not pinned to its folder; an ask is a block that says who asked (Hermes 0.19.0 and earlier take no approve from a shell hook)`,
     },
     { point: 'transform_tool_result', becomes: 'not run (a shell hook cannot replace a result)' },
     { point: 'transform_final_answer', becomes: 'not run' },

@@ -18,10 +18,13 @@ type Args = Record<string, unknown>;
  * as its message; at any other event only `{"context": "…"}`, which `pre_llm_call` adds to the
  * user's message. With `fail_closed: true` (install writes it on `pre_tool_call`, the only
  * event Hermes honours it at) a hook that cannot start, times out or prints what is not JSON
- * blocks the call. An exit other than 0 and 2 is logged as a
- * warning with stderr, and stdout is still read: notices for the user go there
- * (`NOTICE_EXIT_CODE`). Facts from Hermes' hooks guide and its shell-hook bridge, as of its
- * `hermes.observer.v1` events.
+ * blocks the call. An exit other than 0 and 2 is logged as a warning with stderr, and stdout is
+ * still read: notices for the user go there (`NOTICE_EXIT_CODE`). Facts from Hermes' hooks guide
+ * and its shell-hook bridge, as of its `hermes.observer.v1` events. The release 0.19.0 reads less
+ * (agent/shell_hooks.py, `_parse_response` and `_parse_single_entry`): a block only — no modify,
+ * no `fail_closed`, exit 2 no block of its own — and a hook that times out or cannot start lets
+ * the call run; a block on stdout, which every refusal here and the wrapper's fallback print, is
+ * read by every version.
  *
  * How its events become the engine's:
  * - `pre_llm_call` (once per user turn, before the first model request) → `UserPromptSubmit`:
@@ -35,7 +38,10 @@ type Args = Record<string, unknown>;
  *   session's teardown) → `SessionEnd`.
  * - Hermes has no event between a tool result and the next model request a hook can answer, so
  *   before_llm_call runs at the prompt only. It cannot ask a person from a shell hook, so an ask
- *   is a refusal that says who asked.
+ *   is a refusal that says who asked: Hermes 0.19.0 reads nothing but a block from a shell hook
+ *   at `pre_tool_call` (agent/shell_hooks.py, `_parse_response`), so an `{"action": "approve"}`
+ *   there would be no directive and the call would run unasked. (Later code takes approve, #92553;
+ *   no release up to 0.19.0 has it, and the hook cannot tell which Hermes runs it.)
  */
 const EVENTS: Readonly<Record<string, string>> = {
   pre_llm_call: 'UserPromptSubmit',
