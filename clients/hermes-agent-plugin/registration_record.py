@@ -83,8 +83,9 @@ def _record_path():
 
 def _write(path, content):
     folder = os.path.dirname(path)
-    # Only into the installed plugin's folder: a plugin run from elsewhere has nothing to report.
-    if not os.path.isdir(folder):
+    # Only into a copy the package's installer made: a plugin run from elsewhere has nothing to
+    # report, and a folder linked to the package's own is shared by every home linked to it.
+    if not os.path.isdir(folder) or os.path.islink(folder):
         return None
     handle, temporary = tempfile.mkstemp(prefix=f".{FILE_NAME}.", dir=folder)
     try:

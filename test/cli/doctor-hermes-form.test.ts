@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { python } from '../hermes-agent/python.js';
@@ -97,6 +97,18 @@ describe.runIf(built)('doctor: which form runs in the Hermes agent', { timeout: 
       expect((await hermes(home, 'hook', 'install', 'hermes-agent', '--plugin')).code).toBe(0);
       const reinstalled = await hermes(home, 'extensions', 'doctor', '--cwd', project);
       expect(reinstalled.stdout).toMatch(/has not loaded the plugin since it was installed/);
+    },
+  );
+
+  it.runIf(python)(
+    'the record is never written into a plugin folder linked to another (the package’s own, shared by every home linked to it)',
+    () => {
+      const home = tree();
+      const target = tree();
+      mkdirSync(join(home, 'plugins'));
+      symlinkSync(target, join(home, 'plugins', 'hermes-extensions'));
+      expect(recordRegistration(home, HOOKS, [])).toBe('None');
+      expect(readdirSync(target)).toEqual([]);
     },
   );
 });
