@@ -29,8 +29,9 @@ const FAILS_CLOSED: readonly string[] = ['pre_tool_call'];
  * key order and layout stay as the user wrote them, and only the hook entries change. Every entry
  * install writes has no matcher (every tool); the `pre_tool_call` one has `fail_closed: true` —
  * Hermes then blocks a tool call when the hook cannot start, times out or prints what is not
- * JSON. Hermes honours `fail_closed` at no other event and warns at every start of an entry that
- * has it there (agent/shell_hooks.py, `_parse_single_entry`), so install takes it off the others.
+ * JSON. Hermes honours `fail_closed` at no other event, and the versions that read it warn at
+ * every start of an entry that has it there (agent/shell_hooks.py, `_parse_single_entry`), so
+ * install takes it off the others.
  */
 export const hermesYaml: SettingsFormat = {
   hookCommands(file) {
