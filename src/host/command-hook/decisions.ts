@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CommandHookAgent } from './agents.js';
 import { deny, type PendingAnswer } from './answers.js';
+import { refusalOf } from './tool-call-answer.js';
 import type { DecidedCall, StoredTurn } from './turn-store.js';
 
 type HookEvent = Record<string, unknown>;
@@ -76,7 +77,8 @@ export function answerDecided(
  */
 export function refusedHere(turn: StoredTurn | undefined, id: unknown): boolean {
   if (typeof id !== 'string' || id === '') return false;
-  return turn?.decisions?.find((decided) => decided.id === id)?.answer?.refuses === true;
+  const answer = turn?.decisions?.find((decided) => decided.id === id)?.answer;
+  return answer !== undefined && refusalOf(answer) !== undefined;
 }
 
 /** The turn's decided calls with this one added, the oldest dropped past `DECISIONS_KEPT`. */

@@ -12,10 +12,11 @@ import { built, runHook } from '../../support/run-bin.js';
  * `pre_tool_call`, `"tool_scope_block"` (agent/tool_executor.py, `_emit_terminal_post_tool_call`
  * on each blocked path; model_tools.py, `handle_function_call`).
  */
-function setup() {
+function setup(extensions: Record<string, string> = {}) {
   const project = tree({ '.git/HEAD': '', 'src/a.ts': '' });
   const events = join(project, 'events.jsonl');
   const home = tree({
+    ...extensions,
     'config.yaml': 'extensions:\n  paths: [hermes-extensions/workflow-guard]\n',
     'extensions/recorder.ts': tsExtension(
       'recorder',
@@ -74,6 +75,28 @@ describe.runIf(built)('hermes hook hermes-agent: tool outcomes', { timeout: 60_0
     await blockedOutcome('write_file', args, 'c1', 'plugin_block', message);
     expect(outcomes('c1')).toEqual([
       expect.objectContaining({ status: 'blocked', tool_name: 'write', result: message }),
+    ]);
+  });
+
+  it('a rewrite Hermes cannot apply is refused, and reaches observers once, as blocked', async () => {
+    const { send, blockedOutcome, outcomes } = setup({
+      'extensions/dropper.ts': tsExtension(
+        'dropper',
+        `hermes.on('intercept_tool_call', (e) => { if (e.toolName !== 'read') return; const { offset, ...rest } = e.toolArgs; return { action: 'rewrite', value: rest }; });`,
+      ),
+    });
+    await send('pre_llm_call', { user_message: 'look', is_first_turn: true, platform: 'cli' });
+    const args = { path: 'src/a.ts', offset: 10 };
+    const refused = await send('pre_tool_call', {
+      tool_name: 'read_file',
+      args,
+      tool_call_id: 'c4',
+    });
+    const message = JSON.parse(refused.stdout).message as string;
+    expect(message).toMatch(/cannot apply/);
+    await blockedOutcome('read_file', args, 'c4', 'plugin_block', message);
+    expect(outcomes('c4')).toEqual([
+      expect.objectContaining({ status: 'blocked', tool_name: 'read', result: message }),
     ]);
   });
 
