@@ -10,20 +10,22 @@ import argparse
 import subprocess
 import sys
 
-from . import locate, tool_middleware
+from . import locate, registration_record, tool_middleware
 from .hermes_version import has_middleware
 from .hooks import OBSERVED, Hooks
 from .llm_middleware import LlmMiddleware
 
 
-def register(ctx):
+def register(hermes_ctx):
     hooks = Hooks()
     llm = LlmMiddleware(hooks)
+    # Every registration goes through this, so the record doctor reads lists what Hermes now runs.
+    ctx = _Recording(hermes_ctx)
     # Hermes 0.17.0 and later take middleware (hermes_version.py): there the model side runs at
     # every request (llm_middleware.py) and the tool side around every call (tool_middleware.py);
     # an older Hermes gets the input chains once per turn, at pre_llm_call, as context, and the
     # tool chains through the hooks alone (hooks.py).
-    middleware = has_middleware(ctx)
+    middleware = has_middleware(hermes_ctx)
     if middleware:
         ctx.register_hook("pre_llm_call", llm.pre_llm_call)
         ctx.register_middleware("llm_request", llm.llm_request)
@@ -53,6 +55,28 @@ def register(ctx):
         handler_fn=_run_cli,
         description="Runs `hermes-extensions extensions …` of the hermes-extensions package.",
     )
+    # What Hermes now runs, for `hermes extensions doctor` (registration_record.py).
+    registration_record.record(hermes_ctx, ctx.hooks, ctx.middleware)
+
+
+class _Recording:
+    """Hermes' plugin context, noting each hook and middleware kind registered through it."""
+
+    def __init__(self, ctx):
+        self._ctx = ctx
+        self.hooks = []
+        self.middleware = []
+
+    def register_hook(self, name, callback):
+        self.hooks.append(name)
+        return self._ctx.register_hook(name, callback)
+
+    def register_middleware(self, kind, callback):
+        self.middleware.append(kind)
+        return self._ctx.register_middleware(kind, callback)
+
+    def __getattr__(self, name):
+        return getattr(self._ctx, name)
 
 
 def _setup_cli(parser):

@@ -148,6 +148,8 @@ describe('whether the Hermes agent runs the plugin (for doctor)', () => {
       installed: true,
       enabled: true,
       problems: [],
+      // Until Hermes loads it, the plugin has recorded nothing (doctor says to start Hermes).
+      registration: { missing: 'Hermes has not loaded the plugin since it was installed' },
     });
   });
 

@@ -23,6 +23,7 @@ import { agentHookChecks, llmHandlers } from './doctor/agent-hooks.js';
 import type { Check } from './doctor/check.js';
 import { daemonLogChecks } from './doctor/daemon-log.js';
 import { finalAnswerChecks } from './doctor/final-answer.js';
+import { hermesFormChecks } from './doctor/hermes-form.js';
 import { hermesPluginChecks } from './doctor/hermes-plugin.js';
 import { optionalPeerChecks } from './doctor/optional-peers.js';
 import { resultHandlers, resultHookChecks } from './doctor/result-hooks.js';
@@ -64,6 +65,7 @@ export async function doctorCommand(context: CommandContext, options: { json?: b
     ...resultHookChecks(runtime.projectRoot, resultHandlers(runtime)),
     ...finalAnswerChecks(runtime.projectRoot, runtime),
     ...hermesPluginChecks(),
+    ...hermesFormChecks(),
     ...subagentChecks(runtime.projectRoot, workflowGuard),
     ...sharedPriorities(runtime.extensions),
     ...(sandboxRuntime ? [sandboxCheck(workflowGuard)] : []),

@@ -28,7 +28,8 @@ export type SettingsFormatName =
  * `cwd`, `tool_name`, `tool_input`, `tool_use_id`, `prompt`, `turn_id`, `agent_id`…; an answer
  * with `hookSpecificOutput.permissionDecision`, `additionalContext`, `decision: "block"`,
  * `systemMessage`. An agent that speaks another dialect maps its events onto these
- * (`readEvent`) and these answers onto its own (`writeAnswer`).
+ * (`readEvent`) and these answers onto its own (`writeAnswer`). One field is the engine's own: a
+ * `PostToolUse` with `tool_status: "blocked"` reports a call the agent did not run.
  */
 export interface CommandHookAgent {
   name: string;

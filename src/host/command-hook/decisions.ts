@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CommandHookAgent } from './agents.js';
 import { deny, type PendingAnswer } from './answers.js';
+import { refusalOf } from './tool-call-answer.js';
 import type { DecidedCall, StoredTurn } from './turn-store.js';
 
 type HookEvent = Record<string, unknown>;
@@ -68,6 +69,16 @@ export function answerDecided(
     refuses: earlier.answer.refuses,
     ...(earlier.answer.output === undefined ? {} : { output: earlier.answer.output }),
   };
+}
+
+/**
+ * Whether the call with this id was refused here in `turn`: its outcome was told observers when
+ * it was refused (run-hook.ts), so an agent's later report that it did not run is not told again.
+ */
+export function refusedHere(turn: StoredTurn | undefined, id: unknown): boolean {
+  if (typeof id !== 'string' || id === '') return false;
+  const answer = turn?.decisions?.find((decided) => decided.id === id)?.answer;
+  return answer !== undefined && refusalOf(answer) !== undefined;
 }
 
 /** The turn's decided calls with this one added, the oldest dropped past `DECISIONS_KEPT`. */

@@ -5,6 +5,7 @@ import type { Runtime } from '../../runtime/runtime.js';
 import { type Turn, turnTelemetry } from '../../runtime/turn.js';
 import { agentIds } from './agent-identity.js';
 import type { CommandHookAgent } from './agents.js';
+import { refusedHere } from './decisions.js';
 import { type RuntimeSource, usingRuntime } from './runtime-source.js';
 import type { TurnStore } from './turn-store.js';
 
@@ -107,7 +108,8 @@ export interface ReportOptions {
 
 /**
  * `PostToolUse` (and Claude Code's `PostToolUseFailure`, where it is sent): the call's outcome as
- * `post_tool_call`. Only a report: the caller answers with nothing whatever happens here, so the
+ * `post_tool_call`; `tool_status: "blocked"` a call the agent did not run, told only when it was
+ * not refused here (then it was told at the refusal). Only a report: the caller answers with nothing whatever happens here, so the
  * agent goes on as if there were no hook.
  */
 export async function reportToolOutcome(
@@ -118,7 +120,10 @@ export async function reportToolOutcome(
 ): Promise<void> {
   if (typeof event.tool_name !== 'string') return;
   const cwd = typeof event.cwd === 'string' ? event.cwd : process.cwd();
-  const turnId = options.store.peek(sessionId)?.turnId ?? turnIdOf(event) ?? '';
+  const stored = options.store.peek(sessionId);
+  // Told when it was refused: the agent's report that it did not run is the same outcome.
+  if (event.tool_status === 'blocked' && refusedHere(stored, event.tool_use_id)) return;
+  const turnId = stored?.turnId ?? turnIdOf(event) ?? '';
   await withRuntime(cwd, options, (runtime) =>
     tellToolOutcome(runtime, agent, event, sessionId, turnId),
   );
@@ -135,7 +140,13 @@ export function tellToolOutcome(
   if (typeof event.tool_name !== 'string' || !runtime.hasHook('post_tool_call')) return;
   const cwd = typeof event.cwd === 'string' ? event.cwd : process.cwd();
   const failed = event.hook_event_name === 'PostToolUseFailure';
-  const status: ToolStatus = failed ? (event.is_interrupt ? 'cancelled' : 'error') : 'ok';
+  const status: ToolStatus = failed
+    ? event.is_interrupt
+      ? 'cancelled'
+      : 'error'
+    : event.tool_status === 'blocked'
+      ? 'blocked'
+      : 'ok';
   const response = failed ? event.error : event.tool_response;
   reportTelemetry(runtime, agent, event, sessionId, turnId).postTool(
     hookToolCall(agent, event, cwd),

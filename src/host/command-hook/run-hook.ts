@@ -303,8 +303,13 @@ async function answerToolCall(
             ? { spawn: subagentCoverage(agent, agentVersionFromEnv(agent)) }
             : {}),
         });
+        const answer = toolCallAnswer(agent, result, {
+          input: toolInput,
+          updatedInput: () => agent.toolOut(toolName, toolInput, result.value),
+          pinned: agent.pinsTools?.includes(toolName) ?? false,
+        });
         // The agent sends no PostToolUse for a call it was told not to run: its outcome is now.
-        const refusal = refusalOf(agent, result);
+        const refusal = refusalOf(answer);
         if (refusal !== undefined)
           telemetry.postTool(call, undefined, {
             status: 'blocked',
@@ -324,11 +329,6 @@ async function answerToolCall(
             host: 'command_hook',
           });
         }
-        const answer = toolCallAnswer(agent, result, {
-          input: toolInput,
-          updatedInput: () => agent.toolOut(toolName, toolInput, result.value),
-          pinned: agent.pinsTools?.includes(toolName) ?? false,
-        });
         return {
           result: answer,
           state: { ...turn.state },

@@ -40,16 +40,15 @@ export function toolCallAnswer(
 }
 
 /**
- * Why the agent will not run the call, if it will not (observers are told then: the agent sends
- * no `PostToolUse` for it): a block, or an ask the agent cannot put to a person.
+ * Why the agent will not run the call, if the answer refuses it (observers are told then: the
+ * agent sends no `PostToolUse` for it): a block, an ask the agent cannot put to a person, a
+ * rewrite it cannot apply. An ask it puts to the person is no refusal: the person decides.
  */
-export function refusalOf(
-  agent: CommandHookAgent,
-  outcome: ChainOutcome<Args>,
-): string | undefined {
-  if (outcome.blocked) return reasonOf(outcome);
-  if (outcome.ask !== undefined && !agent.canAsk) return cannotAsk(agent, outcome.ask);
-  return undefined;
+export function refusalOf(answer: PendingAnswer): string | undefined {
+  const specific = answer.output?.hookSpecificOutput as Args | undefined;
+  return specific?.permissionDecision === 'deny'
+    ? String(specific.permissionDecisionReason ?? '')
+    : undefined;
 }
 
 /** What the person is shown (and, when nobody can answer, the model): why, and who asked. */

@@ -14,15 +14,16 @@ const NOTICE_KEY = 'hermes: tool calls ran without a decision';
 /**
  * The tool calls an event after tools reports, by id: `PostToolUse` and `PostToolUseFailure` one,
  * Claude Code's `PostToolBatch` every call in its `tool_calls`. A call without an id is left out:
- * it cannot be matched with a decision.
+ * it cannot be matched with a decision; so is one the agent did not run (`tool_status:
+ * "blocked"`, the Hermes agent's refusals of its own, some before any `PreToolUse`).
  */
 export function reportedCalls(event: HookEvent): UncheckedCall[] {
   const items = event.hook_event_name === 'PostToolBatch' ? event.tool_calls : [event];
   if (!Array.isArray(items)) return [];
   return items.flatMap((item: unknown) => {
     if (item === null || typeof item !== 'object') return [];
-    const { tool_use_id: id, tool_name: tool } = item as HookEvent;
-    if (typeof id !== 'string' || id === '') return [];
+    const { tool_use_id: id, tool_name: tool, tool_status: status } = item as HookEvent;
+    if (typeof id !== 'string' || id === '' || status === 'blocked') return [];
     return [{ id, tool: typeof tool === 'string' && tool !== '' ? tool : 'unnamed' }];
   });
 }

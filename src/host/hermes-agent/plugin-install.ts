@@ -20,6 +20,8 @@ export const PLUGIN_SOURCE = join(PACKAGE_ROOT, 'clients', 'hermes-agent-plugin'
 
 /** Written beside the copied plugin: where its package is, and that this package wrote it. */
 const RECORD = 'install.json';
+/** What a plugin folder may hold that is not the plugin's code (registration.ts: the record Hermes' load wrote). */
+const NOT_COPIED = ['__pycache__', RECORD, 'registered.json'];
 
 export interface HermesPluginOptions {
   /**
@@ -79,7 +81,7 @@ export function installHermesPlugin(options: HermesPluginOptions = {}): HermesPl
   mkdirSync(pluginDir, { recursive: true });
   cpSync(PLUGIN_SOURCE, pluginDir, {
     recursive: true,
-    filter: (source) => basename(source) !== '__pycache__' && basename(source) !== RECORD,
+    filter: (source) => !NOT_COPIED.includes(basename(source)),
   });
   const record = {
     installed_by: HERMES_PLUGIN_NAME,

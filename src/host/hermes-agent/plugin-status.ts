@@ -8,6 +8,7 @@ import {
   hermesAgentHome,
   isOurPlugin,
 } from './plugin-install.js';
+import { readHermesRegistration } from './registration.js';
 
 export interface HermesPluginStatus {
   pluginDir: string;
@@ -17,6 +18,11 @@ export interface HermesPluginStatus {
   enabled: boolean;
   /** What is wrong, each with what to do; empty when the plugin is installed, current and on. */
   problems: string[];
+  /**
+   * What the installed plugin registered when Hermes last loaded it (registration.ts), or why
+   * that is not known; undefined when the plugin is not installed.
+   */
+  registration?: ReturnType<typeof readHermesRegistration>;
 }
 
 /**
@@ -59,7 +65,13 @@ export function hermesPluginStatus(options: HermesPluginOptions = {}): HermesPlu
     problems.push(
       `plugins.enabled of ${configFile} does not name ${HERMES_PLUGIN_NAME}, so Hermes does not load it; install the plugin again, or run: hermes plugins enable ${HERMES_PLUGIN_NAME}`,
     );
-  return { pluginDir, installed, enabled, problems };
+  return {
+    pluginDir,
+    installed,
+    enabled,
+    problems,
+    ...(installed ? { registration: readHermesRegistration(pluginDir) } : {}),
+  };
 }
 
 function pluginLists(file: string): { enabled: unknown[]; disabled: unknown[]; problem?: string } {

@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { parse, parseDocument } from 'yaml';
 import { tree } from '../../support/fixtures.js';
 import { hermesEvent, hermesReads } from '../../support/hermes-agent-wire.js';
 import { built, runBin } from '../../support/run-bin.js';
@@ -74,7 +74,9 @@ describe.runIf(built)('hermes hook install hermes-agent', () => {
       expect(ours).toEqual({
         command: expect.stringContaining('hook hermes-agent'),
         timeout: 30,
-        fail_closed: true,
+        // Hermes honours fail_closed at pre_tool_call only, and warns of it anywhere else
+        // (agent/shell_hooks.py, _parse_single_entry).
+        ...(event === 'pre_tool_call' ? { fail_closed: true } : {}),
       });
       expect(ours).not.toHaveProperty('matcher');
     }
@@ -89,6 +91,35 @@ describe.runIf(built)('hermes hook install hermes-agent', () => {
     expect(uninstall.stdout).toContain(`Removed the hermes hook for ${EVENTS.join(', ')}`);
     expect(parse(readFileSync(file, 'utf8'))).toEqual(parse(USER_CONFIG));
     expect(readFileSync(file, 'utf8')).toContain('# the one I like');
+  });
+
+  it('takes fail_closed off the entries of an earlier install where Hermes would only warn of it, keeping the user’s comments; twice is once', async () => {
+    const home = tree({ 'config.yaml': USER_CONFIG });
+    const file = join(home, 'config.yaml');
+    await hermes(home, 'hook', 'install', 'hermes-agent');
+    // An install of an earlier version: fail_closed on every entry, and a comment of the user's.
+    const doc = parseDocument(readFileSync(file, 'utf8'));
+    for (const event of EVENTS) doc.setIn(['hooks', event, 0, 'fail_closed'], true);
+    doc.setIn(['hooks', 'post_tool_call', 0, 'failClosed'], true);
+    const earlier = `${doc.toString({ lineWidth: 0 })}# kept at the end\n`;
+    writeFileSync(file, earlier);
+    const install = await hermes(home, 'hook', 'install', 'hermes-agent');
+    expect(install.code, install.stderr).toBe(0);
+    expect(install.stdout).toMatch(
+      /Updated the hermes hook's command for pre_llm_call, post_tool_call, on_session_end, on_session_finalize/,
+    );
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('# my Hermes settings');
+    expect(text).toContain('# kept at the end');
+    const config = parse(text);
+    expect(config.hooks.pre_tool_call.at(-1)).toMatchObject({ fail_closed: true });
+    for (const event of EVENTS.filter((e) => e !== 'pre_tool_call')) {
+      expect(config.hooks[event].at(-1), event).not.toHaveProperty('fail_closed');
+      expect(config.hooks[event].at(-1), event).not.toHaveProperty('failClosed');
+    }
+    const again = await hermes(home, 'hook', 'install', 'hermes-agent');
+    expect(again.stdout).toContain('already runs the hermes hook; nothing changed');
+    expect(readFileSync(file, 'utf8')).toBe(text);
   });
 
   it('doctor says when Hermes has not been allowed to run the hooks, and is satisfied once it has', async () => {

@@ -100,6 +100,27 @@ describe.runIf(built)('hermes hook hermes-agent', () => {
     expect(ran.trim()).toBe(project);
   });
 
+  it('answers an ask with a block that says who asked: Hermes’ shell hooks would drop an approve and run the call', async () => {
+    const asker = tsExtension(
+      'asker',
+      `hermes.on('intercept_tool_call', (e) => e.toolName === 'bash' ? ask('deploys need a person') : undefined);`,
+      `import { ask } from 'hermes-extensions';`,
+    );
+    const { tool } = setup({ 'extensions/asker.ts': asker });
+    const deploy = await tool('terminal', { command: './deploy.sh' });
+    // Hermes 0.19.0 reads a block and nothing else from a shell hook at pre_tool_call
+    // (agent/shell_hooks.py, `_parse_response`): `{"action": "approve"}` would be no directive,
+    // and the call would run unasked. Only a plugin's approve reaches its approval gate
+    // (hermes_cli/plugins.py, `resolve_pre_tool_block`).
+    expect(JSON.parse(deploy.stdout)).toEqual({
+      action: 'block',
+      message: expect.stringMatching(
+        /^needs approval: deploys need a person \(asked by asker\); Hermes agent hooks cannot ask a person/,
+      ),
+    });
+    expect(blocked(deploy.reads)).toBeDefined();
+  });
+
   it('refuses a rewrite Hermes cannot apply (it merges arguments, so a dropped one would stay)', async () => {
     const dropper = tsExtension(
       'dropper',

@@ -16,22 +16,32 @@ type Args = Record<string, unknown>;
  * It reads stdout as JSON: at `pre_tool_call` `{"action": "block", "message"}` or
  * `{"action": "modify", "args"}` (args merged into the call's own), exit 2 a block with stderr
  * as its message; at any other event only `{"context": "…"}`, which `pre_llm_call` adds to the
- * user's message. With `fail_closed: true` (install writes it) a hook that cannot start, times
- * out or prints what is not JSON blocks the call. An exit other than 0 and 2 is logged as a
- * warning with stderr, and stdout is still read: notices for the user go there
- * (`NOTICE_EXIT_CODE`). Facts from Hermes' hooks guide and its shell-hook bridge, as of its
- * `hermes.observer.v1` events.
+ * user's message. With `fail_closed: true` (install writes it on `pre_tool_call`, the only
+ * event Hermes honours it at) a hook that cannot start, times out or prints what is not JSON
+ * blocks the call. An exit other than 0 and 2 is logged as a warning with stderr, and stdout is
+ * still read: notices for the user go there (`NOTICE_EXIT_CODE`). Facts from Hermes' hooks guide
+ * and its shell-hook bridge, as of its `hermes.observer.v1` events. The release 0.19.0 reads less
+ * (agent/shell_hooks.py, `_parse_response` and `_parse_single_entry`): a block only — no modify,
+ * no `fail_closed`, exit 2 no block of its own — and a hook that times out or cannot start lets
+ * the call run; a block on stdout, which every refusal here and the wrapper's fallback print, is
+ * read by every version.
  *
  * How its events become the engine's:
  * - `pre_llm_call` (once per user turn, before the first model request) → `UserPromptSubmit`:
  *   transform_user_input and the first before_llm_call. Hermes takes no block there, so a block
  *   refuses the turn (`blocksPrompt: false`); a rewrite and injections go in as context.
- * - `pre_tool_call` → `PreToolUse`; `post_tool_call` → `PostToolUse` (observers only).
+ * - `pre_tool_call` → `PreToolUse`; `post_tool_call` → `PostToolUse` (observers only). Hermes
+ *   sends `post_tool_call` for a call it did not run too, `status: "blocked"` (`error_type`
+ *   `plugin_block` after a `pre_tool_call` block, agent/tool_executor.py): `tool_status:
+ *   "blocked"`, not told again when the block was this hook's own (observed.ts).
  * - `on_session_end` (sent at the end of every turn) → `Stop`; `on_session_finalize` (the
  *   session's teardown) → `SessionEnd`.
  * - Hermes has no event between a tool result and the next model request a hook can answer, so
  *   before_llm_call runs at the prompt only. It cannot ask a person from a shell hook, so an ask
- *   is a refusal that says who asked.
+ *   is a refusal that says who asked: Hermes 0.19.0 reads nothing but a block from a shell hook
+ *   at `pre_tool_call` (agent/shell_hooks.py, `_parse_response`), so an `{"action": "approve"}`
+ *   there would be no directive and the call would run unasked. (Later code takes approve, #92553;
+ *   no release up to 0.19.0 has it, and the hook cannot tell which Hermes runs it.)
  */
 const EVENTS: Readonly<Record<string, string>> = {
   pre_llm_call: 'UserPromptSubmit',
@@ -77,6 +87,10 @@ export const hermesAgent: CommandHookAgent = {
         tool_input: raw.tool_input,
         ...(callId === undefined ? {} : { tool_use_id: callId }),
         ...(engineName === 'PostToolUse' ? { tool_response: extra.result } : {}),
+        // A call Hermes did not run (a pre_tool_call block, its guardrail, a tool out of scope).
+        ...(engineName === 'PostToolUse' && extra.status === 'blocked'
+          ? { tool_status: 'blocked' }
+          : {}),
       });
     }
     if (engineName === 'UserPromptSubmit') event.prompt = extra.user_message;

@@ -19,13 +19,19 @@ import type { SettingsFormat } from './format.js';
  */
 const TIMEOUT_SECONDS = 30;
 
+/** The events whose entry gets `fail_closed: true`: the only one where Hermes honours it. */
+const FAILS_CLOSED: readonly string[] = ['pre_tool_call'];
+
 /**
  * The Hermes agent's `config.yaml`: shell hooks under `hooks.<event>`, each a list of
  * `{ command, matcher?, timeout?, fail_closed? }`. The file holds the rest of Hermes' settings
  * (and this package's own `extensions:` section), so it is edited as a YAML document: comments,
  * key order and layout stay as the user wrote them, and only the hook entries change. Every entry
- * install writes has `fail_closed: true` — Hermes then blocks a tool call when the hook cannot
- * start, times out or prints what is not JSON — and no matcher (every tool).
+ * install writes has no matcher (every tool); the `pre_tool_call` one has `fail_closed: true` —
+ * Hermes then blocks a tool call when the hook cannot start, times out or prints what is not
+ * JSON. Hermes honours `fail_closed` at no other event, and the versions that read it warn at
+ * every start of an entry that has it there (agent/shell_hooks.py, `_parse_single_entry`), so
+ * install takes it off the others.
  */
 export const hermesYaml: SettingsFormat = {
   hookCommands(file) {
@@ -66,9 +72,14 @@ export const hermesYaml: SettingsFormat = {
       if (!isSeq(entries)) {
         throw new Error(`${file}: hooks.${event} is not a list; fix or move it first`);
       }
+      const want: Record<string, unknown> = {
+        command,
+        timeout: TIMEOUT_SECONDS,
+        ...(FAILS_CLOSED.includes(event) ? { fail_closed: true } : {}),
+      };
       const ours = entries.items.filter((entry) => isOurs(entry, agent));
       if (ours.length === 0) {
-        entries.add(doc.createNode({ command, timeout: TIMEOUT_SECONDS, fail_closed: true }));
+        entries.add(doc.createNode(want));
         added.push(event);
         continue;
       }
@@ -76,11 +87,6 @@ export const hermesYaml: SettingsFormat = {
       const [kept, ...extra] = ours as YAMLMap[];
       let changed = extra.length > 0;
       for (const entry of extra) entries.items.splice(entries.items.indexOf(entry), 1);
-      const want: Record<string, unknown> = {
-        command,
-        timeout: TIMEOUT_SECONDS,
-        fail_closed: true,
-      };
       for (const [key, value] of Object.entries(want)) {
         if (kept?.get(key) !== value) {
           kept?.set(key, value);
@@ -92,9 +98,15 @@ export const hermesYaml: SettingsFormat = {
         kept.delete('matcher');
         changed = true;
       }
-      if (kept?.has('failClosed')) {
-        kept.delete('failClosed');
-        changed = true;
+      // Hermes' other spelling (it takes either), and fail_closed where Hermes only warns of it.
+      const unwanted = FAILS_CLOSED.includes(event)
+        ? ['failClosed']
+        : ['failClosed', 'fail_closed'];
+      for (const key of unwanted) {
+        if (kept?.has(key)) {
+          kept.delete(key);
+          changed = true;
+        }
       }
       if (changed) updated.push(event);
     }
