@@ -54,7 +54,10 @@ export function hermesAnswerSchema(event: string): z.ZodType {
   return event === 'pre_tool_call' ? preToolCallAnswer : contextAnswer;
 }
 
-export type HermesDirective = { action: 'block'; message: string } | { context: string } | undefined;
+export type HermesDirective =
+  | { action: 'block'; message: string }
+  | { context: string }
+  | undefined;
 
 /**
  * What Hermes 0.19.0 makes of a hook's answer (agent/shell_hooks.py): `_make_callback` reads

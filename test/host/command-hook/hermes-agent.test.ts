@@ -92,9 +92,13 @@ describe.runIf(built)('hermes hook hermes-agent', () => {
     // Hermes' terminal runs where an earlier `cd` left it unless the call names a workdir
     // (tools/terminal_tool.py, `_resolve_command_cwd`), and a relative one is entered from there
     // (tools/environments/base.py, `_wrap_command`): neither is the folder the hook was told.
-    for (const args of [{ command: 'ls' }, { command: 'ls', workdir: 'src' }, { command: 'ls', workdir: '~' }]) {
+    for (const args of [
+      { command: 'ls' },
+      { command: 'ls', workdir: 'src' },
+      { command: 'ls', workdir: '~' },
+    ]) {
       const refused = await tool('terminal', args);
-      expect(refused.stdout).not.toMatch(/modify/);
+      expect(JSON.parse(refused.stdout)).toMatchObject({ action: 'block' });
       expect(blocked(refused.reads)).toContain(`"workdir": ${JSON.stringify(project)}`);
     }
     // The retry the message asks for passes as the model wrote it: no answer, nothing to apply.
@@ -111,7 +115,7 @@ describe.runIf(built)('hermes hook hermes-agent', () => {
   it('refuses a shell call workflow-guard would run in its sandbox before a plan: Hermes’ shell hooks cannot apply the wrapper', async () => {
     const { project, tool } = setup();
     const run = await tool('terminal', { command: 'npm test', workdir: project });
-    expect(run.stdout).not.toMatch(/modify/);
+    expect(JSON.parse(run.stdout)).toMatchObject({ action: 'block' });
     expect(blocked(run.reads)).toMatch(
       /^workflow-guard rewrote this call.*`command`.*hermes hook install hermes-agent --plugin/s,
     );
@@ -123,8 +127,8 @@ describe.runIf(built)('hermes hook hermes-agent', () => {
       `hermes.on('intercept_tool_call', (e) => e.toolName === 'bash' ? ask('deploys need a person') : undefined);`,
       `import { ask } from 'hermes-extensions';`,
     );
-    const { tool } = setup({ 'extensions/asker.ts': asker });
-    const deploy = await tool('terminal', { command: './deploy.sh' });
+    const { project, tool } = setup({ 'extensions/asker.ts': asker });
+    const deploy = await tool('terminal', { command: './deploy.sh', workdir: project });
     // Hermes 0.19.0 reads a block and nothing else from a shell hook at pre_tool_call
     // (agent/shell_hooks.py, `_parse_response`): `{"action": "approve"}` would be no directive,
     // and the call would run unasked. Only a plugin's approve reaches its approval gate
@@ -145,7 +149,7 @@ describe.runIf(built)('hermes hook hermes-agent', () => {
     );
     const { tool } = setup({ 'extensions/rewriter.ts': rewriter });
     const read = await tool('read_file', { path: 'src/login.ts', offset: 10 });
-    expect(read.stdout).not.toMatch(/modify/);
+    expect(JSON.parse(read.stdout)).toMatchObject({ action: 'block' });
     const message = blocked(read.reads);
     expect(message).toMatch(/^rewriter rewrote this call/);
     expect(message).toContain('`path` to "README.md"');
