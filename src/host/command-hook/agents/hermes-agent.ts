@@ -12,8 +12,9 @@ type Args = Record<string, unknown>;
  * The Hermes agent's shell hooks (its `hooks:` section of `$HERMES_HOME/config.yaml`).
  *
  * Hermes runs the configured command (split into words, no shell) once per event with
- * `{hook_event_name, tool_name, tool_input, session_id, cwd, profile, extra}` on stdin, `extra`
- * holding every other field of the event (`turn_id`, `tool_call_id`, `user_message`, `result`…).
+ * `{hook_event_name, tool_name, tool_input, session_id, cwd, extra}` on stdin (later code adds
+ * `profile`), `extra` holding every other field of the event (`turn_id`, `tool_call_id`,
+ * `user_message`, `result`…).
  * It reads stdout as JSON: at `pre_tool_call` `{"action": "block", "message"}`; at any other
  * event only `{"context": "…"}`, which `pre_llm_call` adds to the user's message. An exit other
  * than 0 is logged as a warning with stderr, and stdout is still read: notices for the user go
