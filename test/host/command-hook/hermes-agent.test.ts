@@ -112,6 +112,28 @@ describe.runIf(built)('hermes hook hermes-agent', () => {
     expect(blocked(outside.reads)).toBe(`judged in ${elsewhere}`);
   });
 
+  it('refuses a terminal call in a folder Hermes refuses as a workdir, saying to use the plugin rather than a retry that cannot pass', async () => {
+    const { home } = setup();
+    // Hermes' terminal takes a workdir of letters, digits and /\\:_-.~ +@=, only
+    // (tools/terminal_tool.py, `_validate_workdir`): a quote is refused there.
+    const folder = join(tree({ "o'clock/.git/HEAD": '' }), "o'clock");
+    const stdin = hermesEvent('pre_tool_call', {
+      session_id: 'h-quote',
+      cwd: folder,
+      tool_name: 'terminal',
+      args: { command: 'ls' },
+      turn_id: 't1',
+      tool_call_id: 'q1',
+      task_id: 'main',
+    });
+    const message = blocked(
+      hermesReads('pre_tool_call', await runHook('hermes-agent', home, stdin)),
+    );
+    expect(message).toMatch(/has a character Hermes refuses in a `workdir`/);
+    expect(message).toContain('hermes hook install hermes-agent --plugin');
+    expect(message).not.toMatch(/Send it again/);
+  });
+
   it('refuses a shell call workflow-guard would run in its sandbox before a plan: Hermes’ shell hooks cannot apply the wrapper', async () => {
     const { project, tool } = setup();
     const run = await tool('terminal', { command: 'npm test', workdir: project });
