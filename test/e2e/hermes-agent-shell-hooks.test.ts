@@ -39,12 +39,15 @@ const REWRITER = tsExtension(
 
 describeRealHermes('the real Hermes agent with hermes hook install hermes-agent', (hermes) => {
   it('workflow-guard refuses a shell write and a write_file before a plan, the files are unchanged, and a read passes', async () => {
+    const shell = { name: 'terminal', args: { command: 'echo fixed > src/app.ts' } };
     const model = await startFakeChatCompletions([
       { name: 'read_file', args: { path: 'src/app.ts' } },
-      { name: 'terminal', args: { command: 'echo fixed > src/app.ts' } },
+      shell,
       { name: 'write_file', args: { path: 'src/login.ts', content: 'export {};\n' } },
     ]);
     const env = await hermesSetup(model, 'shell hooks');
+    // Under the shell hooks a terminal call names its folder (a call without is refused for that).
+    Object.assign(shell.args, { workdir: env.project });
     write(env.project, { 'src/app.ts': APP });
     const run = await hermesPrompt(hermes, env, 'fix the login bug');
     const why = evidence(env, run, model);
@@ -62,11 +65,13 @@ describeRealHermes('the real Hermes agent with hermes hook install hermes-agent'
   });
 
   it('a `cat .env` and a read_file of .env are refused, and the secret never reaches the model server', async () => {
+    const shell = { name: 'terminal', args: { command: 'cat .env' } };
     const model = await startFakeChatCompletions([
-      { name: 'terminal', args: { command: 'cat .env' } },
+      shell,
       { name: 'read_file', args: { path: '.env' } },
     ]);
     const env = await hermesSetup(model, 'shell hooks', { 'no-env': NO_ENV });
+    Object.assign(shell.args, { workdir: env.project });
     write(env.project, { '.env': `SECRET=${SECRET}\n` });
     const run = await hermesPrompt(hermes, env, 'show me the settings');
     const why = evidence(env, run, model);

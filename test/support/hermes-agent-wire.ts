@@ -6,14 +6,17 @@ import { z } from 'zod';
  * checked against these, and read back as Hermes would read them.
  */
 
-/** What Hermes writes on stdin: the event's fields, every field but four under `extra`. */
+/**
+ * What Hermes writes on stdin: the event's fields, every field but four under `extra`. Hermes
+ * 0.19.0 sends no `profile` (agent/shell_hooks.py, `_serialize_payload`); later code does.
+ */
 export const hermesPayload = z.strictObject({
   hook_event_name: z.string(),
   tool_name: z.string().nullable(),
   tool_input: z.record(z.string(), z.unknown()).nullable(),
   session_id: z.string(),
   cwd: z.string(),
-  profile: z.string(),
+  profile: z.string().optional(),
   extra: z.record(z.string(), z.unknown()),
 });
 
@@ -29,17 +32,20 @@ export function hermesEvent(
     tool_input: args !== null && typeof args === 'object' && !Array.isArray(args) ? args : null,
     session_id: session_id ?? parent_session_id ?? '',
     cwd,
-    profile: 'default',
     extra: { ...extra, ...(parent_session_id === undefined ? {} : { parent_session_id }) },
   };
   return JSON.stringify(hermesPayload.parse(payload));
 }
 
-/** The answers Hermes reads at `pre_tool_call` (its own dialect; nothing else is sent). */
-const preToolCallAnswer = z.union([
-  z.strictObject({ action: z.literal('block'), message: z.string().min(1) }),
-  z.strictObject({ action: z.literal('modify'), args: z.record(z.string(), z.unknown()) }),
-]);
+/**
+ * The answer this package sends at `pre_tool_call`: a block, and nothing else. Hermes 0.19.0 reads
+ * no other directive there (agent/shell_hooks.py, `_parse_response`), so a `modify` or an
+ * `approve` would be dropped and the call would run as the model wrote it.
+ */
+const preToolCallAnswer = z.strictObject({
+  action: z.literal('block'),
+  message: z.string().min(1),
+});
 /** At every other event Hermes reads `context` only. */
 const contextAnswer = z.strictObject({ context: z.string().trim().min(1) });
 
@@ -50,70 +56,43 @@ export function hermesAnswerSchema(event: string): z.ZodType {
 
 export type HermesDirective =
   | { action: 'block'; message: string }
-  | { action: 'modify'; args: Record<string, unknown> }
   | { context: string }
   | undefined;
 
 /**
- * What Hermes makes of a hook's answer, as its bridge documents it: a spawn failure or time-out
- * blocks a `fail_closed` pre_tool_call hook and is nothing otherwise; exit 2 at pre_tool_call
- * blocks (a block in stdout, else stderr's first 400 characters); any other exit still has its
- * stdout read; stdout that is not a JSON object is nothing, or a block for a `fail_closed`
- * pre_tool_call hook when it is not empty.
+ * What Hermes 0.19.0 makes of a hook's answer (agent/shell_hooks.py): `_make_callback` reads
+ * stdout whatever the exit code (a code other than 0 is only logged, exit 2 included), and a hook
+ * that cannot start or times out is no directive; `_parse_response` takes stdout that is a JSON
+ * object, else nothing — at `pre_tool_call` `{"action": "block"}` (its `message`, else `reason`)
+ * or `{"decision": "block"}` (its `reason`, else `message`), and nothing else (no `modify`, no
+ * `approve`); at another event a non-blank `context`. `fail_closed` is not read at all.
  */
 export function hermesReads(
   event: string,
   answer: { code: number; stdout: string; stderr: string },
-  failClosed = true,
 ): HermesDirective {
-  const blocking = event === 'pre_tool_call';
   const stdout = answer.stdout.trim();
   let data: unknown;
   try {
     data = stdout === '' ? undefined : JSON.parse(stdout);
   } catch {
-    data = undefined;
+    return undefined;
   }
-  const object =
-    data !== null && typeof data === 'object' && !Array.isArray(data)
-      ? (data as Record<string, unknown>)
-      : undefined;
-  const parsed = object === undefined ? undefined : parse(event, object);
-  if (blocking && answer.code === 2) {
-    if (parsed !== undefined && 'action' in parsed && parsed.action === 'block') return parsed;
-    return {
-      action: 'block',
-      message: answer.stderr.trim().slice(0, 400) || 'Blocked by shell hook.',
-    };
-  }
-  if (parsed === undefined && blocking && failClosed && stdout !== '' && object === undefined) {
-    return { action: 'block', message: 'failed closed: unparseable stdout' };
-  }
-  return parsed;
-}
-
-function parse(event: string, data: Record<string, unknown>): HermesDirective {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return undefined;
+  const object = data as Record<string, unknown>;
   if (event === 'pre_tool_call') {
+    // `_block_message`: the first of two fields that is truthy, if a non-empty string.
     const message = (primary: unknown, secondary: unknown) => {
       const raw = primary || secondary;
       return typeof raw === 'string' && raw !== '' ? raw : 'Blocked by shell hook.';
     };
-    if (data.action === 'block')
-      return { action: 'block', message: message(data.message, data.reason) };
-    if (data.decision === 'block')
-      return { action: 'block', message: message(data.reason, data.message) };
-    const args =
-      data.action === 'modify'
-        ? data.args
-        : data.decision === 'modify'
-          ? data.tool_input
-          : undefined;
-    if (args !== null && typeof args === 'object' && !Array.isArray(args)) {
-      return { action: 'modify', args: args as Record<string, unknown> };
-    }
+    if (object.action === 'block')
+      return { action: 'block', message: message(object.message, object.reason) };
+    if (object.decision === 'block')
+      return { action: 'block', message: message(object.reason, object.message) };
     return undefined;
   }
-  return typeof data.context === 'string' && data.context.trim() !== ''
-    ? { context: data.context }
+  return typeof object.context === 'string' && object.context.trim() !== ''
+    ? { context: object.context }
     : undefined;
 }

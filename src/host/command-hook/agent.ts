@@ -74,26 +74,17 @@ export interface CommandHookAgent {
   /** Rewritten arguments, back in the agent's own names (its `updatedInput`). */
   toolOut(name: string, input: Args, args: Args): Args;
   /**
-   * Tools (the agent's names) whose allowed calls are always answered with their arguments as
-   * `toolOut` gives them, rewritten or not: where the agent's own running of a call depends on
-   * something its event does not tell (Hermes' terminal keeps the folder a `cd` left), `toolOut`
-   * pins it to what the call was judged on.
+   * Why the agent cannot run a tool call (its own names) where it would be judged, if so: it is
+   * refused before any extension sees it, with what to send instead. Hermes' terminal runs where an
+   * earlier `cd` left it unless the call names an absolute `workdir`, which its event does not tell.
    */
-  pinsTools?: readonly string[];
+  unjudged?(name: string, input: Args, cwd: string): string | undefined;
   /**
    * Why the agent cannot apply a rewrite of `input` to `args` (both in its own names), if it
-   * cannot: the call is then refused rather than run other than the extensions decided. Hermes
-   * merges a hook's arguments into the call's, so it cannot take an argument away.
+   * cannot: the call is then refused, naming the extensions that rewrote it, rather than run
+   * other than they decided. Hermes' shell hooks run every call as the model wrote it.
    */
   cannotRewrite?(input: Args, args: Args): string | undefined;
-  /**
-   * The `permissionDecision` that carries rewritten arguments nobody asked about, if any. Claude
-   * Code gets none: its own permission flow (rules, mode, prompt) judges the call as rewritten,
-   * since it evaluates its rules against a hook's `updatedInput`, so a rewrite neither approves a
-   * call for the user nor asks about one the user's settings let run. Codex applies
-   * `updatedInput` only with `allow` (and ignores a whole answer pairing it with anything else),
-   * which there never skips its own sandbox or approval.
-   */
   rewriteDecision: 'allow' | undefined;
   /**
    * Whether the agent takes `permissionDecision: "ask"` (an extension's `ask`: a person approves

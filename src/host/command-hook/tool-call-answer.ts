@@ -1,5 +1,6 @@
+import { isDeepStrictEqual } from 'node:util';
 import { match, P } from 'ts-pattern';
-import type { ApprovalAsk, ChainOutcome } from '../../chain/outcome.js';
+import type { ApprovalAsk, ChainOutcome, TraceEntry } from '../../chain/outcome.js';
 import type { CommandHookAgent } from './agent.js';
 import { deny, NO_DECISION, type PendingAnswer, reasonOf } from './answers.js';
 
@@ -10,22 +11,23 @@ type Args = Record<string, unknown>;
  * reason; an ask is `permissionDecision: "ask"` where the agent takes one (with the rewritten
  * arguments, when the chain rewrote the call too: the person is asked about the call as it would
  * run), else a deny that says who asked; a rewrite alone is `updatedInput` with the agent's
- * `rewriteDecision`; anything else is no decision. `updatedInput` gives the rewritten arguments
- * in the agent's own names. A `pinned` call (the agent's `pinsTools`) is always answered with them,
- * rewritten or not: that is what makes it run as it was judged.
+ * `rewriteDecision`, or a deny naming who rewrote it where the agent cannot apply it; anything
+ * else is no decision. `updatedInput` gives the rewritten arguments in the agent's own names: a
+ * rewrite that comes back as the call itself in them is no rewrite.
  */
 export function toolCallAnswer(
   agent: CommandHookAgent,
   outcome: ChainOutcome<Args>,
-  call: { input: Args; updatedInput: () => Args; pinned?: boolean },
+  call: { input: Args; updatedInput: () => Args },
 ): PendingAnswer {
   const rewrite = () => {
     const args = call.updatedInput();
+    if (isDeepStrictEqual(args, call.input)) return NO_DECISION;
     const problem = agent.cannotRewrite?.(call.input, args);
     return problem === undefined
       ? rewriteAnswer(agent, args)
       : deny(
-          `Hermes extensions rewrote this call in a way ${agent.title} cannot apply, so it is refused: ${problem}`,
+          `${rewriters(outcome.trace)} rewrote this call in a way ${agent.title} cannot apply, so it is refused: ${problem}`,
         );
   };
   return match(outcome)
@@ -36,7 +38,15 @@ export function toolCallAnswer(
         : deny(cannotAsk(agent, ask)),
     )
     .with({ changed: true }, rewrite)
-    .otherwise(() => (call.pinned ? rewrite() : NO_DECISION));
+    .otherwise(() => NO_DECISION);
+}
+
+/** The extensions whose rewrites made the call's arguments, by name. */
+function rewriters(trace: readonly TraceEntry[]): string {
+  const names = [
+    ...new Set(trace.filter((entry) => entry.action === 'rewrite').map((e) => e.extension)),
+  ];
+  return names.length === 0 ? 'Hermes extensions' : names.join(', ');
 }
 
 /**

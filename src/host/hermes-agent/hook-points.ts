@@ -19,9 +19,10 @@ const MERGED =
 
 /**
  * What each hook point becomes under the shell hooks (agents/hermes-agent.ts): fixed, since the
- * hook answers in Hermes' shell-hook wire whatever Hermes' version. An ask is a block: Hermes'
- * shell hooks take no `approve` up to 0.19.0 (agent/shell_hooks.py, `_parse_response`, reads
- * `block` only there), and an answer Hermes does not read lets the call run.
+ * hook answers in Hermes' shell-hook wire whatever Hermes' version. Hermes 0.19.0 reads `block`
+ * only at `pre_tool_call` (agent/shell_hooks.py, `_parse_response`), and an answer it does not
+ * read lets the call run as written: an ask is a block, a rewrite is a refusal, and a terminal
+ * call runs only where it was judged (its absolute `workdir`; agents/hermes-agent-calls.ts).
  */
 export function shellHookPoints(): HermesHookPoint[] {
   return [
@@ -32,7 +33,7 @@ export function shellHookPoints(): HermesHookPoint[] {
     { point: 'before_llm_call', becomes: `${ONCE_PER_TURN}; ${TURN_REFUSED}` },
     {
       point: 'intercept_tool_call',
-      becomes: `pre_tool_call: a block; ${MERGED}, and a terminal call is not pinned to its folder; an ask is a block that says who asked (Hermes 0.19.0 and earlier take no approve from a shell hook)`,
+      becomes: `pre_tool_call: a block; a rewrite is a refusal that names the extension (Hermes 0.19.0 reads no modify from a shell hook: the plugin applies rewrites); a terminal call is judged in its absolute workdir and runs there unchanged, one without is refused with the folder to name; an ask is a block that says who asked (Hermes 0.19.0 and earlier take no approve from a shell hook)`,
     },
     { point: 'transform_tool_result', becomes: 'not run (a shell hook cannot replace a result)' },
     { point: 'transform_final_answer', becomes: 'not run' },

@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tree, tsExtension } from '../../support/fixtures.js';
@@ -75,7 +74,7 @@ describe.runIf(built)('hermes hook hermes-agent', () => {
       new_string: 'x',
     });
     expect(blocked(patch.reads)).toMatch(/plan/);
-    const shell = await tool('terminal', { command: 'echo x > src/login.ts' });
+    const shell = await tool('terminal', { command: 'echo x > src/login.ts', workdir: project });
     expect(blocked(shell.reads)).toMatch(/plan/);
     const code = await tool('execute_code', { code: 'open("src/login.ts","w").write("x")' });
     expect(blocked(code.reads)).toBeDefined();
@@ -84,20 +83,64 @@ describe.runIf(built)('hermes hook hermes-agent', () => {
     expect(read.stdout).toBe('');
   });
 
-  it('pins a terminal call to the folder it was judged in: an earlier cd in Hermes’ shell does not move it', async () => {
-    const { project, tool } = setup();
-    mkdirSync(join(project, 'plans'));
-    const listed = await tool('terminal', { command: 'pwd', timeout: 30 });
-    expect(listed.reads).toMatchObject({ action: 'modify' });
-    const args = (listed.reads as { args: Record<string, unknown> }).args;
-    expect(args.timeout).toBe(30);
-    expect(args).not.toHaveProperty('workdir');
-    // The command as Hermes' shell would run it after the model's `cd plans` (or anywhere).
-    const ran = execFileSync('bash', ['-c', `cd plans && ${String(args.command)}`], {
-      cwd: project,
-      encoding: 'utf8',
+  it('judges a terminal call in its absolute workdir and lets it run there unchanged; one without is refused with the folder to name', async () => {
+    const where = tsExtension(
+      'where',
+      `hermes.on('intercept_tool_call', (e) => e.toolName === 'bash' && e.toolArgs.command === 'where' ? block('judged in ' + e.toolArgs.workdir) : undefined);`,
+    );
+    const { project, tool } = setup({ 'extensions/where.ts': where });
+    // Hermes' terminal runs where an earlier `cd` left it unless the call names a workdir
+    // (tools/terminal_tool.py, `_resolve_command_cwd`), and a relative one is entered from there
+    // (tools/environments/base.py, `_wrap_command`): neither is the folder the hook was told.
+    for (const args of [
+      { command: 'ls' },
+      { command: 'ls', workdir: 'src' },
+      { command: 'ls', workdir: '~' },
+    ]) {
+      const refused = await tool('terminal', args);
+      expect(JSON.parse(refused.stdout)).toMatchObject({ action: 'block' });
+      expect(blocked(refused.reads)).toContain(`"workdir": ${JSON.stringify(project)}`);
+    }
+    // The retry the message asks for passes as the model wrote it: no answer, nothing to apply.
+    const listed = await tool('terminal', { command: 'ls', workdir: project, timeout: 30 });
+    expect(listed.reads).toBeUndefined();
+    expect(listed.stdout).toBe('');
+    const inside = await tool('terminal', { command: 'where', workdir: join(project, 'src') });
+    expect(blocked(inside.reads)).toBe(`judged in ${join(project, 'src')}`);
+    const elsewhere = tree({ 'a.txt': '' });
+    const outside = await tool('terminal', { command: 'where', workdir: elsewhere });
+    expect(blocked(outside.reads)).toBe(`judged in ${elsewhere}`);
+  });
+
+  it('refuses a terminal call in a folder Hermes refuses as a workdir, saying to use the plugin rather than a retry that cannot pass', async () => {
+    const { home } = setup();
+    // Hermes' terminal takes a workdir of letters, digits and /\\:_-.~ +@=, only
+    // (tools/terminal_tool.py, `_validate_workdir`): a quote is refused there.
+    const folder = join(tree({ "o'clock/.git/HEAD": '' }), "o'clock");
+    const stdin = hermesEvent('pre_tool_call', {
+      session_id: 'h-quote',
+      cwd: folder,
+      tool_name: 'terminal',
+      args: { command: 'ls' },
+      turn_id: 't1',
+      tool_call_id: 'q1',
+      task_id: 'main',
     });
-    expect(ran.trim()).toBe(project);
+    const message = blocked(
+      hermesReads('pre_tool_call', await runHook('hermes-agent', home, stdin)),
+    );
+    expect(message).toMatch(/has a character Hermes refuses in a `workdir`/);
+    expect(message).toContain('hermes hook install hermes-agent --plugin');
+    expect(message).not.toMatch(/Send it again/);
+  });
+
+  it('refuses a shell call workflow-guard would run in its sandbox before a plan: Hermes’ shell hooks cannot apply the wrapper', async () => {
+    const { project, tool } = setup();
+    const run = await tool('terminal', { command: 'npm test', workdir: project });
+    expect(JSON.parse(run.stdout)).toMatchObject({ action: 'block' });
+    expect(blocked(run.reads)).toMatch(
+      /^workflow-guard rewrote this call.*`command`.*hermes hook install hermes-agent --plugin/s,
+    );
   });
 
   it('answers an ask with a block that says who asked: Hermes’ shell hooks would drop an approve and run the call', async () => {
@@ -106,8 +149,8 @@ describe.runIf(built)('hermes hook hermes-agent', () => {
       `hermes.on('intercept_tool_call', (e) => e.toolName === 'bash' ? ask('deploys need a person') : undefined);`,
       `import { ask } from 'hermes-extensions';`,
     );
-    const { tool } = setup({ 'extensions/asker.ts': asker });
-    const deploy = await tool('terminal', { command: './deploy.sh' });
+    const { project, tool } = setup({ 'extensions/asker.ts': asker });
+    const deploy = await tool('terminal', { command: './deploy.sh', workdir: project });
     // Hermes 0.19.0 reads a block and nothing else from a shell hook at pre_tool_call
     // (agent/shell_hooks.py, `_parse_response`): `{"action": "approve"}` would be no directive,
     // and the call would run unasked. Only a plugin's approve reaches its approval gate
@@ -121,14 +164,19 @@ describe.runIf(built)('hermes hook hermes-agent', () => {
     expect(blocked(deploy.reads)).toBeDefined();
   });
 
-  it('refuses a rewrite Hermes cannot apply (it merges arguments, so a dropped one would stay)', async () => {
-    const dropper = tsExtension(
-      'dropper',
-      `hermes.on('intercept_tool_call', (e) => { if (e.toolName !== 'read') return; const { offset, ...rest } = e.toolArgs; return { action: 'rewrite', value: rest }; });`,
+  it('refuses a rewrite, naming the extension and what it would change: Hermes’ shell hooks run a call as the model wrote it', async () => {
+    const rewriter = tsExtension(
+      'rewriter',
+      `hermes.on('intercept_tool_call', (e) => { if (e.toolName !== 'read') return; const { offset, ...rest } = e.toolArgs; return { action: 'rewrite', value: { ...rest, path: 'README.md' } }; });`,
     );
-    const { tool } = setup({ 'extensions/dropper.ts': dropper });
+    const { tool } = setup({ 'extensions/rewriter.ts': rewriter });
     const read = await tool('read_file', { path: 'src/login.ts', offset: 10 });
-    expect(blocked(read.reads)).toMatch(/takes away `offset`.*merges/);
+    expect(JSON.parse(read.stdout)).toMatchObject({ action: 'block' });
+    const message = blocked(read.reads);
+    expect(message).toMatch(/^rewriter rewrote this call/);
+    expect(message).toContain('`path` to "README.md"');
+    expect(message).toContain('without `offset`');
+    expect(message).toContain('hermes hook install hermes-agent --plugin');
   });
 
   it('refuses the turn where Hermes cannot refuse its prompt: the model is told, every call of the turn is denied, the next turn is free', async () => {

@@ -265,9 +265,10 @@ describe.runIf(built)('the project root pinned per session', { timeout: 60_000 }
         tool_call_id: `h_${calls++}`,
         task_id: 'main',
       });
-    expect(await tool('terminal', { command: 'echo pwned > ../../src/a.ts' })).toMatchObject({
-      action: 'block',
-    });
+    // Named as Hermes' shell hooks need it (a terminal call without a workdir is refused as such).
+    expect(
+      await tool('terminal', { command: 'echo pwned > ../../src/a.ts', workdir: fake }),
+    ).toMatchObject({ action: 'block' });
     expect(
       await tool('write_file', { path: join(project, 'src/a.ts'), content: 'pwned' }),
     ).toMatchObject({ action: 'block' });

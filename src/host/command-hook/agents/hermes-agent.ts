@@ -1,9 +1,10 @@
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { hermesHome } from '../../../config/locations.js';
 import type { CommandHookAgent } from '../agent.js';
 import { NOTICE_EXIT_CODE, wrappedHookCommand } from '../hook-wrapper.js';
 import type { HookAnswer, WireAnswer } from '../wire.js';
 import { unapprovedHermesHooks } from './hermes-agent-approvals.js';
+import { hermesCannotRewrite, terminalUnjudged } from './hermes-agent-calls.js';
 
 type Args = Record<string, unknown>;
 
@@ -11,20 +12,21 @@ type Args = Record<string, unknown>;
  * The Hermes agent's shell hooks (its `hooks:` section of `$HERMES_HOME/config.yaml`).
  *
  * Hermes runs the configured command (split into words, no shell) once per event with
- * `{hook_event_name, tool_name, tool_input, session_id, cwd, profile, extra}` on stdin, `extra`
- * holding every other field of the event (`turn_id`, `tool_call_id`, `user_message`, `result`…).
- * It reads stdout as JSON: at `pre_tool_call` `{"action": "block", "message"}` or
- * `{"action": "modify", "args"}` (args merged into the call's own), exit 2 a block with stderr
- * as its message; at any other event only `{"context": "…"}`, which `pre_llm_call` adds to the
- * user's message. With `fail_closed: true` (install writes it on `pre_tool_call`, the only
- * event Hermes honours it at) a hook that cannot start, times out or prints what is not JSON
- * blocks the call. An exit other than 0 and 2 is logged as a warning with stderr, and stdout is
- * still read: notices for the user go there (`NOTICE_EXIT_CODE`). Facts from Hermes' hooks guide
- * and its shell-hook bridge, as of its `hermes.observer.v1` events. The release 0.19.0 reads less
- * (agent/shell_hooks.py, `_parse_response` and `_parse_single_entry`): a block only — no modify,
- * no `fail_closed`, exit 2 no block of its own — and a hook that times out or cannot start lets
- * the call run; a block on stdout, which every refusal here and the wrapper's fallback print, is
- * read by every version.
+ * `{hook_event_name, tool_name, tool_input, session_id, cwd, extra}` on stdin (later code adds
+ * `profile`), `extra` holding every other field of the event (`turn_id`, `tool_call_id`,
+ * `user_message`, `result`…).
+ * It reads stdout as JSON: at `pre_tool_call` `{"action": "block", "message"}`; at any other
+ * event only `{"context": "…"}`, which `pre_llm_call` adds to the user's message. An exit other
+ * than 0 is logged as a warning with stderr, and stdout is still read: notices for the user go
+ * there (`NOTICE_EXIT_CODE`). The release 0.19.0 reads nothing else (agent/shell_hooks.py,
+ * `_parse_response` and `_make_callback`): no `modify` (later code merges one), no approve, no
+ * `fail_closed` (later code blocks on a hook that cannot start, times out or prints what is not
+ * JSON), exit 2 no block of its own. The hook cannot tell which Hermes runs it, so it answers
+ * what 0.19.0 reads: a block on stdout, which every refusal here and the wrapper's fallback print.
+ * A call that would run other than as judged is refused: every rewrite (`cannotRewrite`, naming
+ * the extension and what it would change; the plugin applies rewrites), and a `terminal` call
+ * without an absolute `workdir` (`unjudged`; hermes-agent-calls.ts), which Hermes runs wherever an
+ * earlier `cd` left its terminal.
  *
  * How its events become the engine's:
  * - `pre_llm_call` (once per user turn, before the first model request) → `UserPromptSubmit`:
@@ -100,7 +102,10 @@ export const hermesAgent: CommandHookAgent = {
   blocksPrompt: false,
   toolIn(name, input, cwd) {
     if (name === 'terminal') {
-      return { toolName: 'bash', toolArgs: { ...input, workdir: shellFolder(input, cwd) } };
+      // Its absolute `workdir`, where it runs; without one it is refused (`unjudged`), and the
+      // session's folder is only what observers are told it was asked in.
+      const workdir = isAbsolute(String(input.workdir ?? '')) ? input.workdir : cwd;
+      return { toolName: 'bash', toolArgs: { ...input, workdir } };
     }
     if (name === 'patch') {
       // `mode: "replace"` (the default) edits a string in one file; `mode: "patch"` applies a
@@ -111,26 +116,11 @@ export const hermesAgent: CommandHookAgent = {
     return { toolName: HERMES_TOOLS[name] ?? name, toolArgs: input };
   },
   toolOut(name, input, args) {
-    if (name === 'terminal') {
-      // Pinned (pinsTools): the command runs in the folder it was judged in, whatever folder an
-      // earlier `cd` left Hermes' terminal in; the folder is in the command, not an argument.
-      // A `workdir` the call named stays (Hermes could not take it away): the `cd` comes after it.
-      const { workdir, command, ...rest } = args;
-      const kept = 'workdir' in input ? { workdir: input.workdir } : {};
-      if (typeof command !== 'string' || typeof workdir !== 'string') {
-        return { ...rest, ...kept, command };
-      }
-      return { ...rest, ...kept, command: `cd -- ${shellWord(workdir)} && {\n${command}\n}` };
-    }
     if (name === 'patch') return 'mode' in input ? { ...args, mode: input.mode } : args;
     return args;
   },
-  pinsTools: ['terminal'],
-  cannotRewrite(input, args) {
-    const dropped = Object.keys(input).filter((key) => !(key in args));
-    if (dropped.length === 0) return undefined;
-    return `the rewrite takes away ${dropped.map((key) => `\`${key}\``).join(', ')}, and Hermes merges a hook's arguments into the call's, so it would keep ${dropped.length === 1 ? 'it' : 'them'}`;
-  },
+  unjudged: (name, input, cwd) => (name === 'terminal' ? terminalUnjudged(input, cwd) : undefined),
+  cannotRewrite: hermesCannotRewrite,
   rewriteDecision: undefined,
   canAsk: false,
   afterToolEvents: [],
@@ -162,7 +152,8 @@ export const hermesAgent: CommandHookAgent = {
 
 /**
  * The engine's answer in Hermes' wire. At a tool call, a deny (an ask too: Hermes' shell hooks
- * cannot ask) is a block with the reason, rewritten arguments a `modify`; at the prompt,
+ * cannot ask) is a block with the reason; rewritten arguments never come (`cannotRewrite` refuses
+ * every rewrite), and would be a block too: Hermes would run the call as written. At the prompt,
  * additional context is `context`. Anything else is no answer there. Notices and errors go to
  * stderr, with `NOTICE_EXIT_CODE` when the user must see them.
  */
@@ -174,8 +165,11 @@ function writeHermesAnswer(answer: WireAnswer): HookAnswer {
     const decision = specific.permissionDecision;
     if (decision === 'deny' || decision === 'ask') {
       json = { action: 'block', message: String(specific.permissionDecisionReason ?? '') };
-    } else if (isRecord(specific.updatedInput)) {
-      json = { action: 'modify', args: specific.updatedInput };
+    } else if (specific.updatedInput !== undefined) {
+      json = {
+        action: 'block',
+        message: `Hermes extensions rewrote this call, and Hermes' shell hooks cannot apply a rewrite, so it is refused; the plugin applies rewrites (\`hermes hook install hermes-agent --plugin\`).`,
+      };
     }
   } else if (event === 'UserPromptSubmit' && typeof specific.additionalContext === 'string') {
     json = { context: specific.additionalContext };
@@ -187,20 +181,6 @@ function writeHermesAnswer(answer: WireAnswer): HookAnswer {
     ...(json === undefined ? {} : { stdout: JSON.stringify(json) }),
     ...(stderr === '' ? {} : { stderr }),
   };
-}
-
-/** The folder a terminal call runs in, as judged: its own `workdir` (below `cwd`), else `cwd`. */
-function shellFolder(input: Args, cwd: string | undefined): string | undefined {
-  const workdir = input.workdir;
-  if (typeof workdir === 'string' && workdir !== '') {
-    return isAbsolute(workdir) || cwd === undefined ? workdir : resolve(cwd, workdir);
-  }
-  return cwd;
-}
-
-/** A word for bash: single-quoted, `'` as `'\''`. */
-function shellWord(text: string): string {
-  return `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
 /** An id Hermes sends as a string or a number, as a non-empty string. */
