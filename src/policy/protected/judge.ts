@@ -1,6 +1,7 @@
 import { isAbsolute } from 'node:path';
 import { analyzeShell } from '../shell/analyze.js';
-import { shellInvocationOf } from '../shell/invocation.js';
+import { groundSandboxedCommandOf } from '../sandbox/ground-sandbox.js';
+import { COMMAND_KEYS, shellInvocationOf } from '../shell/invocation.js';
 import { writeTargetsOf } from '../tool-paths.js';
 import { type ProtectedGround, type ProtectedHit, protectedHit } from './ground.js';
 import { protectedHermesCommand } from './hermes-commands.js';
@@ -48,6 +49,8 @@ function judgeShell(
   ground: ProtectedGround,
   args: Readonly<Record<string, unknown>>,
 ): GroundRefusal | undefined {
+  const inner = ownSandboxed(ground, args);
+  if (inner !== undefined) return judgeShell(ground, inner);
   const text = JSON.stringify(args);
   const command = protectedHermesCommand(text);
   if (command !== undefined) {
@@ -85,6 +88,21 @@ function judgeShell(
   return undefined;
 }
 
+/**
+ * The call with its command taken out of the rule's own sandbox (contain.ts), when it is exactly
+ * that sandbox's line (an agent sends back what it was given): the line names protected ground
+ * to make it read-only, and what runs inside is what is judged.
+ */
+function ownSandboxed(
+  ground: ProtectedGround,
+  args: Readonly<Record<string, unknown>>,
+): Record<string, unknown> | undefined {
+  const key = COMMAND_KEYS.find((name) => typeof args[name] === 'string');
+  if (key === undefined) return undefined;
+  const inner = groundSandboxedCommandOf(args[key] as string, ground);
+  return inner === undefined ? undefined : { ...args, [key]: inner };
+}
+
 function refusal(what: string, hit: ProtectedHit): GroundRefusal {
   return { what, decides: hit.what };
 }
@@ -92,3 +110,6 @@ function refusal(what: string, hit: ProtectedHit): GroundRefusal {
 function lineOf(run: string | readonly string[]): string {
   return typeof run === 'string' ? run : run.join(' ');
 }
+
+// Loaded with the judge (src/runtime/protected-ground.ts imports this module when first needed).
+export { containShellCall, type GroundContainment } from './contain.js';
