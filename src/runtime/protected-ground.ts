@@ -68,10 +68,7 @@ export class GroundRule {
    * handler, on the command that will run: a handler's rewrite (workflow-guard's sandbox before a
    * plan) is what the sandbox wraps, or what already holds protected ground.
    */
-  contained(
-    call: ToolCallInput,
-    outcome: Refused,
-  ): Refused | Promise<Refused> {
+  contained(call: ToolCallInput, outcome: Refused): Refused | Promise<Refused> {
     if (outcome.blocked || groundKindOf(call.toolName) !== 'shell') return outcome;
     if (loadedJudge !== undefined) return this.#contained(loadedJudge, call, outcome);
     return loadGroundJudge().then(

@@ -1,9 +1,9 @@
-import { basename, isAbsolute } from 'node:path';
-import { groundSandboxCommand, groundSandboxedCommandOf } from '../sandbox/ground-sandbox.js';
+import { isAbsolute } from 'node:path';
+import { groundSandboxCall, groundSandboxedCallOf } from '../sandbox/ground-call.js';
 import { heldBySandbox } from '../sandbox/held.js';
-import { rewrapShellCall } from '../sandbox/shell-call.js';
 import { analyzeShell } from '../shell/analyze.js';
 import { COMMAND_KEYS, shellInvocationOf } from '../shell/invocation.js';
+import { programName, unwrapCommand } from '../shell/unwrap.js';
 import { type ProtectedGround, protectedHit } from './ground.js';
 
 /** What becomes of a shell call the protected-ground rule let through (docs/trust.md, Protected ground). */
@@ -23,7 +23,6 @@ export type GroundContainment =
  * cannot be written; this rule holds with or without a plan, so they run sandboxed.
  */
 const RUN_BY_SETTINGS = new Set(['git', 'npm', 'npx', 'node', 'python', 'python3']);
-const WORDS = /[\s'"`;|&()<>{}[\],=\\]+/;
 
 /**
  * A shell call's fate under the rule: one whose every write the shell analysis can list (none
@@ -36,14 +35,11 @@ export function containShellCall(
   ground: ProtectedGround,
   args: Readonly<Record<string, unknown>>,
 ): GroundContainment {
+  if (groundSandboxedCallOf(args, ground) !== undefined) return { kind: 'runs' };
   const key = COMMAND_KEYS.find((name) => typeof args[name] === 'string');
-  const line = key === undefined ? undefined : (args[key] as string);
-  if (line !== undefined) {
-    if (groundSandboxedCommandOf(line, ground) !== undefined) return { kind: 'runs' };
-    if (heldBySandbox(line, ground)) return { kind: 'runs' };
-  }
+  if (key !== undefined && heldBySandbox(args[key] as string, ground)) return { kind: 'runs' };
   if (leavesGroundAlone(ground, args)) return { kind: 'runs' };
-  const call = rewrapShellCall(args, (command) => groundSandboxCommand(command, ground));
+  const call = groundSandboxCall(args, ground);
   if (call.kind === 'sandboxed') return { kind: 'sandboxed', args: call.args };
   return { kind: 'uncontained', reason: call.reason, fix: call.fix };
 }
@@ -55,10 +51,16 @@ function leavesGroundAlone(
   const invocation = shellInvocationOf(args);
   if (invocation.kind === 'unknown') return false;
   for (const run of invocation.runs) {
-    const text = typeof run === 'string' ? run : run.join(' ');
-    if (text.split(WORDS).some((word) => RUN_BY_SETTINGS.has(basename(word)))) return false;
     const analysis = analyzeShell(run, { root: ground.root, cwd: invocation.cwd });
     if (analysis.kind === 'opaque') return false;
+    for (const command of analysis.commands) {
+      const runs = unwrapCommand(command);
+      if (runs.unclear.length > 0) return false;
+      for (const ran of runs.commands) {
+        const name = programName(ran.command);
+        if (name !== undefined && RUN_BY_SETTINGS.has(name)) return false;
+      }
+    }
     for (const write of analysis.writes) {
       if (write.cwd === undefined && !isAbsolute(write.path)) return false;
       if (protectedHit(ground, write.path, write.cwd) !== undefined) return false;

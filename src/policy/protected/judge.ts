@@ -1,7 +1,7 @@
 import { isAbsolute } from 'node:path';
+import { groundSandboxedCallOf } from '../sandbox/ground-call.js';
 import { analyzeShell } from '../shell/analyze.js';
-import { groundSandboxedCommandOf } from '../sandbox/ground-sandbox.js';
-import { COMMAND_KEYS, shellInvocationOf } from '../shell/invocation.js';
+import { shellInvocationOf } from '../shell/invocation.js';
 import { writeTargetsOf } from '../tool-paths.js';
 import { type ProtectedGround, type ProtectedHit, protectedHit } from './ground.js';
 import { protectedHermesCommand } from './hermes-commands.js';
@@ -97,10 +97,7 @@ function ownSandboxed(
   ground: ProtectedGround,
   args: Readonly<Record<string, unknown>>,
 ): Record<string, unknown> | undefined {
-  const key = COMMAND_KEYS.find((name) => typeof args[name] === 'string');
-  if (key === undefined) return undefined;
-  const inner = groundSandboxedCommandOf(args[key] as string, ground);
-  return inner === undefined ? undefined : { ...args, [key]: inner };
+  return groundSandboxedCallOf(args, ground);
 }
 
 function refusal(what: string, hit: ProtectedHit): GroundRefusal {

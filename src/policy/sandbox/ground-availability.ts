@@ -35,7 +35,10 @@ function probe(): GroundSandboxAvailability {
   if (process.platform === 'darwin') {
     const sandboxExec = program('sandbox-exec');
     if (sandboxExec === undefined || bash === undefined) {
-      return unavailable('sandbox-exec or bash is not found', 'run the agent on macOS 10.5 or later');
+      return unavailable(
+        'sandbox-exec or bash is not found',
+        'run the agent on macOS 10.5 or later',
+      );
     }
     return { available: true, platform: 'darwin', sandboxExec, bash };
   }
@@ -60,11 +63,10 @@ function probe(): GroundSandboxAvailability {
       'install bubblewrap: `apt-get install bubblewrap` (Debian, Ubuntu), `dnf install bubblewrap` (Fedora)',
     );
   }
-  const run = spawnSync(
-    bwrap,
-    [...BWRAP_BASE, '--', find, '/', '-maxdepth', '0'],
-    { encoding: 'utf8', timeout: 10_000 },
-  );
+  const run = spawnSync(bwrap, [...BWRAP_BASE, '--', find, '/', '-maxdepth', '0'], {
+    encoding: 'utf8',
+    timeout: 10_000,
+  });
   if (run.status !== 0) {
     const said = (run.stderr || run.error?.message || `exit ${run.status}`).trim().split('\n')[0];
     return unavailable(

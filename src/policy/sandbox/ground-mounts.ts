@@ -1,4 +1,4 @@
-import { accessSync, constants, existsSync, lstatSync, realpathSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, realpathSync, type Stats } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ProtectedGround } from '../protected/ground.js';
 
@@ -11,15 +11,23 @@ import type { ProtectedGround } from '../protected/ground.js';
  *   `mv .claude old && mkdir .claude` would otherwise leave the read-only `settings.json` under
  *   `old/` and make a new one.
  * - `readOnly`: each protected place that exists, where it really is, bound read-only.
- * - `blocked`: for a protected place that does not exist, its first missing folder or file gets
- *   the null device bound over it, so it cannot be made. bubblewrap makes an empty read-only file
- *   there as the mount point, on the real disk; the command line removes it afterwards
- *   (ground-sandbox.ts).
+ * - `blocked`: for a protected place that does not exist, its first missing part gets something
+ *   read-only bound over it, so it cannot be made: the null device over the place itself, an
+ *   empty folder over a folder above it (`~/.cursor` for `~/.cursor/hooks.json`: the folder stays
+ *   one, so a program outside that makes it meanwhile still can). bubblewrap makes the mount
+ *   point on the real disk — an empty read-only file, an empty folder — and the command line
+ *   removes it afterwards (ground-sandbox.ts).
  */
 export interface GroundMounts {
   keep: string[];
   readOnly: string[];
-  blocked: string[];
+  blocked: Blocked[];
+}
+
+export interface Blocked {
+  path: string;
+  /** `file`: the place itself; `folder`: a folder above it. */
+  kind: 'file' | 'folder';
 }
 
 /** The mounts that keep `ground` read-only, as the disk is now. */
@@ -37,19 +45,29 @@ export function groundMounts(ground: ProtectedGround): GroundMounts {
   const readOnly = outermost(existing);
   const covered = (path: string) =>
     readOnly.some((place) => path === place || path.startsWith(`${place}/`));
-  const blocked = new Set<string>();
+  const blocked = new Map<string, Blocked['kind']>();
   for (const path of missing) {
     if (covered(path)) continue;
     const first = firstMissing(path);
-    if (first !== undefined && !covered(first)) blocked.add(first);
+    if (first === undefined || covered(first)) continue;
+    // A folder wins over a file where two places share it (`.claude` above both settings files).
+    if (first !== path || blocked.get(first) === 'folder') blocked.set(first, 'folder');
+    else blocked.set(first, 'file');
   }
   const keep = new Set<string>();
-  for (const path of [...readOnly, ...blocked]) {
+  for (const path of [...readOnly, ...blocked.keys()]) {
     for (let dir = dirname(path); dir !== '/' && dir !== dirname(dir); dir = dirname(dir)) {
       keep.add(dir);
     }
   }
-  return { keep: byDepth([...keep]), readOnly: byDepth(readOnly), blocked: byDepth([...blocked]) };
+  return {
+    keep: byDepth([...keep]),
+    readOnly: byDepth(readOnly),
+    blocked: byDepth([...blocked.keys()]).map((path) => ({
+      path,
+      kind: blocked.get(path) as Blocked['kind'],
+    })),
+  };
 }
 
 /**
@@ -63,7 +81,7 @@ function realPlace(path: string): string | undefined {
     try {
       return join(realpathSync(at), ...rest);
     } catch {
-      if (lstatSync(at, { throwIfNoEntry: false })?.isSymbolicLink()) return undefined;
+      if (statOf(at)?.isSymbolicLink()) return undefined;
       const parent = dirname(at);
       if (parent === at) return undefined;
       rest.unshift(at.slice(parent.length + 1));
@@ -97,14 +115,18 @@ function firstMissing(path: string): string | undefined {
  * place that does not exist, so it is blocked (and removed after) like one.
  */
 export function isLeftMountPoint(path: string): boolean {
-  const stats = lstatSync(path, { throwIfNoEntry: false });
-  return (
-    stats !== undefined &&
-    stats.isFile() &&
-    stats.size === 0 &&
-    (stats.mode & 0o222) === 0 &&
-    stats.nlink === 1
-  );
+  const stats = statOf(path);
+  if (stats === undefined) return false;
+  return stats.isFile() && stats.size === 0 && (stats.mode & 0o222) === 0 && stats.nlink === 1;
+}
+
+/** What is at `path` (not followed), or undefined for nothing, or a file where a folder is named. */
+function statOf(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The paths none of which lies inside another of them. */

@@ -63,7 +63,9 @@ export function groundSandboxedCommandOf(
 /** In every line: a cheap first test before the line is made again. */
 const MARK = ' -c ';
 
-type Parts = { kind: 'made'; before: string; after: string } | Extract<GroundSandboxed, { kind: 'unavailable' }>;
+type Parts =
+  | { kind: 'made'; before: string; after: string }
+  | Extract<GroundSandboxed, { kind: 'unavailable' }>;
 
 function lineParts(ground: ProtectedGround, makeLock = true): Parts {
   const availability = groundSandboxAvailability();
@@ -80,20 +82,26 @@ function linuxParts(
   makeLock: boolean,
 ): Parts {
   const mounts = groundMounts(ground);
+  const lock = join(ground.hermesHome, 'sandbox', 'ground.lock');
+  // The source of the empty folders bound over missing folders: on protected ground, so it stays empty.
+  const empty = join(ground.hermesHome, 'sandbox', 'empty');
   const bwrap = [
     shellWord(tools.bwrap),
     ...BWRAP_BASE,
     ...mounts.keep.flatMap((dir) => ['--bind', shellWord(dir), shellWord(dir)]),
     ...mounts.readOnly.flatMap((path) => ['--ro-bind', shellWord(path), shellWord(path)]),
-    ...mounts.blocked.flatMap((path) => ['--ro-bind', '/dev/null', shellWord(path)]),
+    ...mounts.blocked.flatMap(({ path, kind }) => [
+      '--ro-bind',
+      kind === 'file' ? '/dev/null' : shellWord(empty),
+      shellWord(path),
+    ]),
     '--',
     shellWord(tools.bash),
     '-c',
   ].join(' ');
   if (mounts.blocked.length === 0) return { kind: 'made', before: `${bwrap} `, after: '' };
-  const lock = join(ground.hermesHome, 'sandbox', 'ground.lock');
   if (makeLock) {
-    const problem = madeLock(lock);
+    const problem = madeLock(lock, empty);
     if (problem !== undefined) {
       return {
         kind: 'unavailable',
@@ -109,8 +117,9 @@ function linuxParts(
     '-x',
     shellWord(lock),
     shellWord(tools.find),
-    ...mounts.blocked.map(shellWord),
-    '-maxdepth 0 -type f -empty -perm 0444 -links 1 -delete 2>/dev/null',
+    ...mounts.blocked.map(({ path }) => shellWord(path)),
+    // What bubblewrap left, and only that: an empty read-only file, an empty folder.
+    "-maxdepth 0 '(' -type f -perm 0444 -links 1 -o -type d ')' -empty -delete 2>/dev/null",
   ].join(' ');
   return {
     kind: 'made',
@@ -119,9 +128,9 @@ function linuxParts(
   };
 }
 
-function madeLock(lock: string): string | undefined {
+function madeLock(lock: string, empty: string): string | undefined {
   try {
-    mkdirSync(dirname(lock), { recursive: true, mode: 0o700 });
+    mkdirSync(empty, { recursive: true, mode: 0o700 });
     closeSync(openSync(lock, 'a', 0o600));
     return undefined;
   } catch (error) {
@@ -149,9 +158,7 @@ function darwinParts(
     '(version 1)',
     '(allow default)',
     ...[...places].sort().map((path) => `(deny file-write* (subpath ${seatbeltString(path)}))`),
-    ...[...above]
-      .sort()
-      .map((dir) => `(deny file-write-unlink (literal ${seatbeltString(dir)}))`),
+    ...[...above].sort().map((dir) => `(deny file-write-unlink (literal ${seatbeltString(dir)}))`),
   ].join('\n');
   return {
     kind: 'made',

@@ -28,13 +28,14 @@ function setup(config: string) {
     'src/app.ts': 'export const app = 1;\n',
     'plans/active/plan.md': '# Plan\n\nGoal: build dist/.\n',
     // A project script: it writes the agents' hook settings, in the project and the user's.
-    'build.sh': 'mkdir -p .claude ~/.claude\necho pwned > .claude/settings.json\necho pwned > ~/.claude/settings.json\n',
+    'build.sh':
+      'mkdir -p .claude ~/.claude\necho pwned > .claude/settings.json\necho pwned > ~/.claude/settings.json\n',
     // An ordinary build: a file in dist/, and a fetch from a server on loopback.
     'build.mjs': [
       "import { mkdirSync, writeFileSync } from 'node:fs';",
-      'const body = await (await fetch(`http://127.0.0.1:${process.argv[2]}/`)).text();',
+      'const body = await (await fetch("http://127.0.0.1:" + process.argv[2] + "/")).text();',
       "mkdirSync('dist', { recursive: true });",
-      "writeFileSync('dist/out.txt', `built ${body}`);",
+      "writeFileSync('dist/out.txt', 'built ' + body);",
     ].join('\n'),
   });
   chmodSync(join(project, 'build.sh'), 0o755);
