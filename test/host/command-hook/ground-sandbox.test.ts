@@ -177,6 +177,29 @@ describe.runIf(built)(
           expect(again.command, again.reason).toBe(first.command);
         });
 
+        it('codex: the same call comes back allowed in the sandbox, and holds', async () => {
+          const env = setup(config);
+          const command = ATTACKS[0]?.[1] as string;
+          const sent = {
+            session_id: 'ground-sandbox-codex',
+            turn_id: 't1',
+            model: 'gpt-5.5',
+            cwd: env.project,
+            permission_mode: 'bypassPermissions',
+            hook_event_name: 'PreToolUse',
+            tool_name: 'Bash',
+            tool_input: { command },
+            tool_use_id: `call_${calls++}`,
+          };
+          const answer = await runHook('codex', env.home, sent, { HOME: env.user });
+          const output = JSON.parse(answer.stdout).hookSpecificOutput;
+          expect(output.permissionDecision, output.permissionDecisionReason).toBe('allow');
+          await runAsAgent(env, String(output.updatedInput.command));
+          expect(readFileSync(join(env.project, '.hermes/config.yaml'), 'utf8')).toBe(
+            'extensions: {}\n',
+          );
+        });
+
         it('a command shown to only read runs as it was sent', async () => {
           const env = setup(config);
           const got = await effective(env, 'ls -la && cat src/app.ts');
