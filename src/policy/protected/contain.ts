@@ -35,6 +35,8 @@ export function containShellCall(
   ground: ProtectedGround,
   args: Readonly<Record<string, unknown>>,
 ): GroundContainment {
+  // No argument at all: nothing to run.
+  if (Object.keys(args).length === 0) return { kind: 'runs' };
   if (groundSandboxedCallOf(args, ground) !== undefined) return { kind: 'runs' };
   const key = COMMAND_KEYS.find((name) => typeof args[name] === 'string');
   if (key !== undefined && heldBySandbox(args[key] as string, ground)) return { kind: 'runs' };
