@@ -43,9 +43,10 @@ describe.runIf(groundSandboxAvailability().available)('where the sandbox cannot 
   it('refuses a command it cannot read, saying why and how to go on; a read runs', async () => {
     const { outcome } = await decide(`python3 -c "open('x', 'w')"`);
     expect(outcome).toMatchObject({ blocked: true, blockedBy: 'hermes' });
-    expect(outcome.message).toContain('cannot run in the OS sandbox');
-    expect(outcome.message).toContain('lock');
-    expect(outcome.message).toContain('extensions.no_sandbox: run');
+    const message = outcome.blocked ? outcome.message : '';
+    expect(message).toContain('cannot run in the OS sandbox');
+    expect(message).toContain('lock');
+    expect(message).toContain('extensions.no_sandbox: run');
     const read = await decide('cat src/a.ts');
     expect(read.outcome).toMatchObject({ blocked: false, changed: false });
   });
