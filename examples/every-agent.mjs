@@ -60,7 +60,9 @@ const agents = [
     event: {
       hook_event_name: 'pre_tool_call',
       tool_name: 'terminal',
-      tool_input: { command },
+      // Under Hermes' shell hooks a terminal call names its folder: without it, it could run
+      // wherever an earlier `cd` left the terminal, and is refused (docs/hermes-agent.md).
+      tool_input: { command, workdir: project },
       session_id: 's3',
       cwd: project,
       profile: 'default',
