@@ -57,11 +57,8 @@ const hookCall = inTurn.extend({
 const METHODS: Readonly<Record<string, Method>> = {
   initialize: method(
     z.looseObject({
-      tool_dialect: z
-        .enum(TOOL_DIALECTS, {
-          error: `tool_dialect must be one of: ${TOOL_DIALECTS.join(', ')} (or left out, for the framework's own tool names)`,
-        })
-        .optional(),
+      // Whose tool names the host's calls use; left out, the framework's own.
+      tool_dialect: z.enum(TOOL_DIALECTS).optional(),
     }),
     (served, params) => {
       setDialect(served, params.tool_dialect);
