@@ -23,6 +23,11 @@ logger = logging.getLogger(__name__)
 TOOL_DIALECT = "hermes-agent"
 
 
+def session_key(kwargs):
+    """The bridge's session id: Hermes' session, else its task, else one for the process."""
+    return str(kwargs.get("session_id") or kwargs.get("task_id") or "hermes-agent")
+
+
 class Unavailable(Exception):
     """The bridge could not be started or did not answer; the message says what failed."""
 
