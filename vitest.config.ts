@@ -42,7 +42,7 @@ const PROCESS_TABLES = [
   'test/demo/**/*.test.ts',
   'test/readme/{quickstart,typecheck,examples-run}.test.ts',
   // The Hermes agent's plugin in its Python stand-in, and the `hermes` command beside the agent's.
-  'test/hermes-agent/{plugin,plugin-llm,plugin-tools,command-name}.test.ts',
+  'test/hermes-agent/{plugin,plugin-llm,plugin-tools,plugin-names,command-name}.test.ts',
 ];
 
 export default defineConfig({

@@ -37,11 +37,11 @@ def register(hermes_ctx):
     # In this order: Hermes takes a modify from the first and an approve from the second.
     ctx.register_hook("pre_tool_call", hooks.pre_tool_call)
     ctx.register_hook("pre_tool_call", hooks.pre_tool_call_approval)
-    ctx.register_hook("post_tool_call", hooks.post_tool_call)
+    ctx.register_hook("post_tool_call", hooks.results.post_tool_call)
     if not middleware:
         # Hermes hands the model the first string a callback returns: a plugin registered before
         # this one can still replace the result (docs/hermes-agent.md, Tool results).
-        ctx.register_hook("transform_tool_result", hooks.transform_tool_result)
+        ctx.register_hook("transform_tool_result", hooks.results.transform_tool_result)
     # A subagent's calls are judged in the turn that started it (agents.py).
     ctx.register_hook("subagent_start", hooks.agents.subagent_start)
     ctx.register_hook("post_llm_call", hooks.post_llm_call)

@@ -19,6 +19,14 @@ from . import locate
 
 logger = logging.getLogger(__name__)
 
+# The bridge's name for Hermes' tool calls (docs/bridge.md, initialize).
+TOOL_DIALECT = "hermes-agent"
+
+
+def session_key(kwargs):
+    """The bridge's session id: Hermes' session, else its task, else one for the process."""
+    return str(kwargs.get("session_id") or kwargs.get("task_id") or "hermes-agent")
+
 
 class Unavailable(Exception):
     """The bridge could not be started or did not answer; the message says what failed."""
@@ -73,7 +81,11 @@ class Bridge:
             try:
                 module = locate.client_module()
                 self.cwd = os.getcwd()
-                self._client = module.HermesExtensions(command=locate.bridge_command(), cwd=self.cwd)
+                # Hermes' tools as extensions see them under its shell hooks too (`bash`, `write`…):
+                # the bridge maps each call, and the answer back (src/host/hermes-agent-tools.ts).
+                self._client = module.HermesExtensions(
+                    command=locate.bridge_command(), cwd=self.cwd, tool_dialect=TOOL_DIALECT
+                )
             except locate.NotFound as error:
                 raise Unavailable(str(error))
             except Exception as error:  # an OSError starting it, a BridgeError from initialize

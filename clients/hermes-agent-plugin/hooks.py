@@ -10,13 +10,7 @@
   callback, an approve that makes Hermes ask the person; an allowed ``terminal`` command is put
   in the folder it was judged in (terminal.py). Where Hermes has middleware, ``tool_request``
   ran the chain already (tool_middleware.py) and ``pre_tool_call`` gives its block or ask.
-- ``transform_tool_result`` runs the chain of that name over what a tool returned, before the
-  model reads it: a rewrite replaces it, a block puts a refusal in its place. Hermes calls
-  ``post_tool_call`` first, with the tool's own result: the chain runs there already, so
-  observers are told the result the model gets (a redaction keeps a secret out of telemetry
-  too), and ``transform_tool_result`` hands on that outcome. Where Hermes has middleware,
-  ``tool_execution`` runs the chain instead, over every tool, and neither hook runs it. A refused
-  call's ``post_tool_call`` is only told: Hermes runs no tool and no ``transform_tool_result``.
+- ``post_tool_call`` and ``transform_tool_result``: the tool's result (results.py).
 - ``post_llm_call`` and ``on_session_end`` end the turn; the observer hooks are told to the
   bridge's ``event`` method while someone listens.
 
@@ -29,10 +23,11 @@ import logging
 import threading
 from collections import OrderedDict
 
-from . import approvals, bounded, directives, terminal
+from . import approvals, directives, terminal
 from .agents import Agents
-from .bridge import Bridge, Unavailable
+from .bridge import Bridge, Unavailable, session_key
 from .handoff import Handoff, call_key
+from .results import ToolResults
 
 logger = logging.getLogger(__name__)
 
@@ -55,25 +50,14 @@ UNTOLD_FIELDS = ("telemetry_schema_version", "conversation_history", "request_me
 # Asks waiting for the approval callback, at most this many (a call Hermes never got to is dropped).
 MAX_PENDING_ASKS = 256
 
-# Results decided at post_tool_call and waiting for transform_tool_result, at most this many.
-MAX_PENDING_RESULTS = 256
-
-
-def session_key(kwargs):
-    """The bridge's session id: Hermes' session, else its task, else one for the process."""
-    return str(kwargs.get("session_id") or kwargs.get("task_id") or "hermes-agent")
-
-
 class Hooks:
     def __init__(self, bridge=None):
         self.bridge = bridge or Bridge()
         self._asks = OrderedDict()
         self._asks_lock = threading.Lock()
-        self._results = OrderedDict()
         self.handoff = Handoff()
         self.agents = Agents()
-        # Set when tool_execution checks results (tool_middleware.py): post_tool_call only tells.
-        self.results_by_middleware = False
+        self.results = ToolResults(self)
         self._untold = set()
         self._warned = set()
 
@@ -169,7 +153,7 @@ class Hooks:
         if directive is not None and directive["action"] == "block":
             self.handoff.mark_refused(call)
             return directive
-        if directive is not None and self.results_by_middleware:
+        if directive is not None and self.results.by_middleware:
             # A modify, where Hermes may not take one: tool_execution runs the call with it.
             self.handoff.put_rewrite(call, directive["args"])
         if outcome.get("ask"):
@@ -221,99 +205,19 @@ class Hooks:
             return directives.unasked_approval(ask, unasked)
         return directives.approval_directive(ask, tool_name)
 
-    def _ask_key(self, kwargs):
+    def ask_key(self, kwargs):
         call = kwargs.get("tool_call_id") or id(kwargs.get("args"))
         return (session_key(kwargs), call)
 
     def _keep_ask(self, kwargs, ask):
         with self._asks_lock:
-            self._asks[self._ask_key(kwargs)] = ask
+            self._asks[self.ask_key(kwargs)] = ask
             while len(self._asks) > MAX_PENDING_ASKS:
                 self._asks.popitem(last=False)
 
     def _take_ask(self, kwargs):
         with self._asks_lock:
-            return self._asks.pop(self._ask_key(kwargs), None)
-
-    # -- tool results -------------------------------------------------------------------------
-
-    def post_tool_call(self, **kwargs):
-        """Observers get the result the model will get: the chain runs here, and its answer is
-        kept for the ``transform_tool_result`` Hermes calls next with the same result. A refused
-        call (Hermes' ``status="blocked"``) and, under middleware, every call (``tool_execution``
-        checked its result already) are told as they are: each call is reported once, and a
-        refusal is no tool's result to check."""
-        if kwargs.get("status") == "blocked" or self.results_by_middleware:
-            self.tell("post_tool_call", self.agents.told(session_key(kwargs), kwargs))
-            return
-        result = kwargs.get("result")
-        answer = self._checked_result(kwargs)
-        with self._asks_lock:
-            self._results[self._ask_key(kwargs)] = ((kwargs.get("tool_name"), result), answer)
-            while len(self._results) > MAX_PENDING_RESULTS:
-                self._results.popitem(last=False)
-        told = {**kwargs, "result": result if answer is None else answer}
-        self.tell("post_tool_call", self.agents.told(session_key(kwargs), told))
-
-    def transform_tool_result(self, **kwargs):
-        """The string that replaces the tool's result, or None to keep it. Never raises: Hermes
-        keeps the result when a callback fails, so every failure returns the refusal instead."""
-        with self._asks_lock:
-            kept = self._results.pop(self._ask_key(kwargs), None)
-        # Decided at post_tool_call for this very result; a result changed since is checked anew.
-        if kept is not None and kept[0] == (kwargs.get("tool_name"), kwargs.get("result")):
-            return kept[1]
-        return self._checked_result(kwargs)
-
-    def _checked_result(self, kwargs, seconds=None):
-        """The string that replaces the result, None to keep it, or the refusal when it could
-        not be checked in time: Hermes stops waiting for this hook after its
-        ``plugins.hook_callback_timeout`` and then hands the model the tool's own result, so
-        the plugin answers first. ``seconds`` bounds the wait instead (middleware has no limit
-        of Hermes' own)."""
-        deadline = bounded.hook_deadline() if seconds is None else seconds
-        box = {}
-
-        def check():
-            try:
-                box["answer"] = self._check_result(kwargs)
-            except Exception as error:  # Unavailable, or an answer this plugin cannot read
-                box["answer"] = directives.unchecked_result(error)
-
-        if deadline is None:
-            check()
-            return box["answer"]
-        worker = threading.Thread(target=check, name="hermes-extensions-result", daemon=True)
-        worker.start()
-        worker.join(deadline)
-        if worker.is_alive():
-            return directives.unchecked_result(
-                f"the extensions did not answer within {deadline:g} s, before Hermes stops "
-                "waiting for this hook (plugins.hook_callback_timeout)"
-            )
-        return box["answer"]
-
-    def _check_result(self, kwargs):
-        args = kwargs.get("args")
-        turn, agent = self.agents.turn(self.bridge, session_key(kwargs), kwargs)
-        if turn.refused is not None:
-            # The turn's checks are gone (or it was refused): nothing of it reaches the model.
-            return directives.refused_result(turn.refused)
-        if not self.bridge.has_hook("transform_tool_result"):
-            return None
-        params = {
-            "turn_id": turn.bridge_id,
-            "tool_name": str(kwargs.get("tool_name") or ""),
-            "tool_args": directives.json_data(args) if isinstance(args, dict) else {},
-            "result": directives.wire_result(kwargs.get("result")),
-            "is_error": kwargs.get("status") == "error",
-        }
-        for key in ("tool_call_id", "task_id"):
-            if kwargs.get(key):
-                params[key] = str(kwargs[key])
-        if agent is not None:
-            params["agent"] = agent
-        return directives.result_text(self.bridge.call("transform_tool_result", params))
+            return self._asks.pop(self.ask_key(kwargs), None)
 
     # -- a turn ends ------------------------------------------------------------------------
 

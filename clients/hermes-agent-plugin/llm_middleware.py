@@ -21,7 +21,7 @@ import threading
 from collections import OrderedDict
 
 from . import bounded, directives, request_edits, request_shapes
-from .hooks import session_key
+from .bridge import session_key
 
 logger = logging.getLogger(__name__)
 

@@ -20,13 +20,13 @@ refused at ``pre_tool_call``; a result whose check failed or ran out of time is 
 
 from . import bounded, directives, terminal
 from .handoff import Decision, call_key
-from .hooks import session_key
+from .bridge import session_key
 
 def register(ctx, hooks):
     middleware = ToolMiddleware(hooks)
     ctx.register_middleware("tool_request", middleware.tool_request)
     ctx.register_middleware("tool_execution", middleware.tool_execution)
-    hooks.results_by_middleware = True
+    hooks.results.by_middleware = True
     return middleware
 
 
@@ -90,7 +90,7 @@ class ToolMiddleware:
         try:
             call["result"] = result
             call["status"] = _status(result)
-            answer = self.hooks._checked_result(call, bounded.deadline())
+            answer = self.hooks.results.checked(call, bounded.deadline())
         except Exception as error:  # a fault of this plugin: the result is not handed on unchecked
             answer = directives.unchecked_result(error)
         return result if answer is None else answer

@@ -115,7 +115,8 @@ def _on_absolute_path(name):
 class HermesExtensions:
     """One ``hermes extensions serve --stdio`` process and the calls made through it.
     ``command`` defaults to ``default_command(cwd)``; ``max_line_bytes`` raises (or lowers) the
-    bridge's cap on one request, for both ends."""
+    bridge's cap on one request, for both ends; ``tool_dialect`` says whose tool names the calls
+    use (``"hermes-agent"``: the bridge names them as extensions know them, and answers in them)."""
 
     def __init__(
         self,
@@ -123,6 +124,7 @@ class HermesExtensions:
         cwd=None,
         env=None,
         max_line_bytes=None,
+        tool_dialect=None,
     ):
         command = default_command(cwd) if command is None else command
         args = list(command) + (["--cwd", str(cwd)] if cwd is not None else [])
@@ -137,7 +139,9 @@ class HermesExtensions:
         self._waiting = {}
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
-        self.info = self.call("initialize", {})
+        self.info = self.call(
+            "initialize", {} if tool_dialect is None else {"tool_dialect": tool_dialect}
+        )
 
     def call(self, method, params):
         """Sends one request and waits for its answer (the result, or a BridgeError)."""

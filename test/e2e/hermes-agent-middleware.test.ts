@@ -32,7 +32,7 @@ const EVERY_REQUEST = tsExtension(
   'every-request',
   `hermes.on('before_llm_call', (e) => injectSystem('E2E-REMINDER at iteration ' + e.iteration));
     hermes.on('before_llm_call', () =>
-      restrictTools((name) => name !== 'write' && name !== 'write_file', 'E2E: no writes this turn'));`,
+      restrictTools((name) => name !== 'write', 'E2E: no writes this turn'));`,
   `import { injectSystem, restrictTools } from 'hermes-extensions';`,
 );
 

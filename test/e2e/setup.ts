@@ -136,10 +136,10 @@ export async function waitForDaemon(env: Record<string, string | undefined>): Pr
 }
 
 /**
- * The shell tool's names: `bash` from the command hooks, Hermes' own `terminal` under its plugin,
- * which hands extensions the host's tool names as the bridge does (docs/hosts.md).
+ * The shell tool as extensions name it from every agent: Hermes' `terminal` too, under its shell
+ * hooks and its plugin alike (docs/hermes-agent.md, Hermes' tools as extensions see them).
  */
-const SHELL_TOOLS = "{ tools: ['bash', 'terminal'] }";
+const SHELL_TOOLS = "{ tools: ['bash'] }";
 
 /** Rewrites shell commands that would write a `.tmp` file to write the `.md` one instead. */
 export const noTmpExtension = tsExtension(

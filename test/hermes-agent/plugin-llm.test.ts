@@ -122,7 +122,7 @@ const shaper = tsExtension(
   `hermes.on('transform_user_input', (e) => e.userMessage.startsWith('drop') ? block('dropping tables is not allowed') : e.userMessage === 'fix the bug' ? rewrite('/careful ' + e.userMessage) : undefined);
    hermes.on('before_llm_call', () => injectSystem('Policy: be careful.'));
    hermes.on('before_llm_call', () => injectUser('Keep changes small.'));
-   hermes.on('before_llm_call', () => restrictTools((name) => name !== 'terminal', 'no shell here'));
+   hermes.on('before_llm_call', () => restrictTools((name) => name !== 'bash', 'no shell here'));
    hermes.on('before_llm_call', (e) => e.messages.some((m) => m.content.includes('BLOCKME')) ? block('this request carries a forbidden marker') : undefined);
    hermes.on('transform_final_answer', (e) => e.answer.includes('secret') ? block('the answer names a secret') : rewrite(e.answer + ' [checked]'));`,
   "import { rewrite, injectSystem, injectUser, restrictTools } from 'hermes-extensions';",

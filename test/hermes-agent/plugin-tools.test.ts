@@ -84,8 +84,8 @@ describe.runIf(built && python)(
     it('with middleware: an ask is handed to pre_tool_call, so Hermes asks the person; a yes runs the call as rewritten', async () => {
       const asker = tsExtension(
         'asker',
-        `hermes.on('intercept_tool_call', () => ask('writes a file'), { tools: ['write_file'] });
-         hermes.on('intercept_tool_call', (e) => rewrite({ path: e.toolArgs.path, content: 'safe' }), { tools: ['write_file'] });`,
+        `hermes.on('intercept_tool_call', () => ask('writes a file'), { tools: ['write'] });
+         hermes.on('intercept_tool_call', (e) => rewrite({ path: e.toolArgs.path, content: 'safe' }), { tools: ['write'] });`,
         "import { ask, rewrite } from 'hermes-extensions';",
       );
       const args = { path: 'notes.md', content: 'x', mode: 'append' };
@@ -113,7 +113,7 @@ describe.runIf(built && python)(
         const events = join(tree(), 'events.jsonl');
         const asker = tsExtension(
           'asker',
-          `hermes.on('intercept_tool_call', () => ask('writes a file'), { tools: ['write_file'] });`,
+          `hermes.on('intercept_tool_call', () => ask('writes a file'), { tools: ['write'] });`,
           "import { ask } from 'hermes-extensions';",
         );
         const { records, code, stderr } = await standIn(
@@ -245,7 +245,7 @@ describe.runIf(built && python)(
         expect(code, stderr).toBe(0);
         const call = records.find((r) => r.tool === 'write_file');
         expect(call?.ran_with).toBeNull();
-        expect(String(call?.model_gets)).toMatch(/Blocked by workflow-guard: write_file/);
+        expect(String(call?.model_gets)).toMatch(/Blocked by workflow-guard: write\b/);
         const ofCall = jsonLines(events).filter((e) => e.tool_call_id === 'c1');
         expect(ofCall.filter((e) => e.event === 'post_tool_call')).toEqual([
           expect.objectContaining({ status: 'blocked', error_type: 'plugin_block' }),
@@ -317,9 +317,9 @@ describe.runIf(built && python)(
         );
         expect(code, stderr).toBe(0);
         expect(jsonLines(seen)).toEqual([
-          { agent: null, session: 's1', tool: 'read_file' },
-          { agent: { id: 'sa-1', type: 'leaf' }, session: 's1', tool: 'read_file' },
-          { agent: { id: 'child-2' }, session: 'child-2', tool: 'read_file' },
+          { agent: null, session: 's1', tool: 'read' },
+          { agent: { id: 'sa-1', type: 'leaf' }, session: 's1', tool: 'read' },
+          { agent: { id: 'child-2' }, session: 'child-2', tool: 'read' },
         ]);
       });
     }

@@ -35,15 +35,15 @@ const ranTool = (
 const resultGuard = tsExtension(
   'results',
   `hermes.on('transform_tool_result', (e) => JSON.stringify(e.result).includes('sk-live-') ? rewrite(mapStrings(e.result, (s) => s.replaceAll('sk-live-123', '[redacted]'))) : undefined);
-   hermes.on('transform_tool_result', (e) => String(e.toolArgs.command).startsWith('env') ? block('environment dumps stay private') : undefined, { tools: ['terminal'], priority: 10 });
+   hermes.on('transform_tool_result', (e) => String(e.toolArgs.command).startsWith('env') ? block('environment dumps stay private') : undefined, { tools: ['bash'], priority: 10 });
    hermes.on('transform_tool_result', () => { throw new Error('redactor crashed'); }, { tools: ['broken'] });`,
   "import { rewrite } from 'hermes-extensions';\nimport { mapStrings } from 'hermes-extensions/policy';",
 );
 
 const asker = tsExtension(
   'asker',
-  `hermes.on('intercept_tool_call', (e) => e.toolName === 'terminal' ? ask('runs a shell command') : undefined);
-   hermes.on('intercept_tool_call', (e) => rewrite({ ...e.toolArgs, command: 'echo safe' }), { tools: ['terminal'] });
+  `hermes.on('intercept_tool_call', (e) => e.toolName === 'bash' ? ask('runs a shell command') : undefined);
+   hermes.on('intercept_tool_call', (e) => rewrite({ ...e.toolArgs, command: 'echo safe' }), { tools: ['bash'] });
    hermes.on('intercept_tool_call', (e) => rewrite({ url: e.toolArgs.url }), { tools: ['fetch'] });
    hermes.on('transform_user_input', (e) => e.userMessage.startsWith('drop') ? block('dropping tables is not allowed') : undefined);
    hermes.on('before_llm_call', () => injectUser('Keep changes small.'));`,

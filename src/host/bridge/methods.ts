@@ -6,13 +6,18 @@ import { sanitize } from '../../observe/sanitize.js';
 import { packageVersion } from '../../package-root.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { runHook } from '../../runtime/turn.js';
+import { eventInDialect, inDialect, TOOL_DIALECTS, type ToolDialect } from './dialect.js';
 import { RPC, RpcError } from './json-rpc.js';
 import type { BridgeTurns } from './turns.js';
 import { outcomeToWire } from './wire.js';
 
-interface Served {
+export interface Served {
   runtime: Runtime;
   turns: BridgeTurns;
+  /** The bridge's folder (`--cwd`): where the host runs a shell call that names no folder. */
+  cwd: string;
+  /** Whose tool names the host's calls use, once its `initialize` said (dialect.ts). */
+  toolDialect?: ToolDialect;
 }
 
 /** One method: its params as zod, checked before it runs, and what it does with them. */
@@ -50,7 +55,45 @@ const hookCall = inTurn.extend({
  * else throws is -32603. The hook methods come from the hook declarations (`src/hooks/`).
  */
 const METHODS: Readonly<Record<string, Method>> = {
-  initialize: method(z.looseObject({}), ({ runtime }) => ({
+  initialize: method(
+    z.looseObject({
+      // Whose tool names the host's calls use; left out, the framework's own.
+      tool_dialect: z.enum(TOOL_DIALECTS).optional(),
+    }),
+    (served, params) => {
+      setDialect(served, params.tool_dialect);
+      return info(served.runtime);
+    },
+  ),
+
+  'turn/start': method(
+    z.object({
+      session_id: nonEmpty,
+      platform: z.string().optional(),
+      turn_id: nonEmpty.optional(),
+    }),
+    ({ turns }, params) => turns.start(params),
+  ),
+
+  'turn/end': method(inTurn, ({ turns }, params) => turns.end(params.turn_id)),
+
+  event: method(z.looseObject({ event: z.enum(OBSERVER_EVENTS) }), (served, params) => {
+    // Observer events only the host knows (API requests, its own tool runs), usually sent as
+    // notifications; passed on sanitized, with the ids the host gives, a tool call named as
+    // extensions name it.
+    const { runtime, toolDialect, cwd } = served;
+    const { event, ...told } = params;
+    const fields = toolDialect === undefined ? told : eventInDialect(told, cwd);
+    if (runtime.hasHook(event)) runtime.emit(event, sanitize(fields) as Record<string, unknown>);
+    return { delivered: runtime.hasHook(event) };
+  }),
+
+  ...Object.fromEntries(HOOK_NAMES.map((hook) => [hook, hookMethod(hook)])),
+};
+
+/** What `initialize` answers: the server, its hooks and its extensions. */
+function info(runtime: Runtime) {
+  return {
     protocol: 'hermes-extensions/1',
     version: packageVersion(),
     project_root: runtime.projectRoot,
@@ -66,45 +109,44 @@ const METHODS: Readonly<Record<string, Method>> = {
       load_ms: e.loadMs,
     })),
     diagnostics: runtime.diagnostics,
-  })),
+  };
+}
 
-  'turn/start': method(
-    z.object({
-      session_id: nonEmpty,
-      platform: z.string().optional(),
-      turn_id: nonEmpty.optional(),
-    }),
-    ({ turns }, params) => turns.start(params),
-  ),
-
-  'turn/end': method(inTurn, ({ turns }, params) => turns.end(params.turn_id)),
-
-  event: method(z.looseObject({ event: z.enum(OBSERVER_EVENTS) }), ({ runtime }, params) => {
-    // Observer events only the host knows (API requests, its own tool runs), usually sent as
-    // notifications; passed on sanitized, with the ids the host gives.
-    const { event, ...fields } = params;
-    if (runtime.hasHook(event)) runtime.emit(event, sanitize(fields) as Record<string, unknown>);
-    return { delivered: runtime.hasHook(event) };
-  }),
-
-  ...Object.fromEntries(HOOK_NAMES.map((hook) => [hook, hookMethod(hook)])),
-};
+/**
+ * A host names its tools once, at `initialize`: the calls it sends are judged by that name, so a
+ * later `initialize` naming another is refused rather than renaming calls under way.
+ */
+function setDialect(served: Served, dialect: ToolDialect | undefined): void {
+  if (dialect === undefined || dialect === served.toolDialect) return;
+  if (served.toolDialect !== undefined) {
+    throw new RpcError(
+      RPC.invalidParams,
+      `tool_dialect is "${served.toolDialect}" for this server already; start another server for a host of another dialect`,
+    );
+  }
+  served.toolDialect = dialect;
+}
 
 /** A hook point as a method: its payload in the declaration's wire names, its outcome on the wire. */
 function hookMethod<H extends HookName>(hook: H): Method {
   const decl = declarationOf(hook);
-  return method(hookCall, async ({ turns }, params) => {
+  return method(hookCall, async ({ turns, toolDialect, cwd }, params) => {
     // Counted from when the request is read: the host's own wait started a little before.
     const deadline = params.deadline_ms === undefined ? undefined : Date.now() + params.deadline_ms;
     // The turn before the payload, as ever: a call naming no open turn is -32001 whatever it carries.
     const { turn } = turns.get(params.turn_id);
     const read = readPayload(decl, params, 'wire');
     if ('problem' in read) throw new RpcError(RPC.invalidParams, read.problem);
-    const outcome = await runHook(turn, hook, read.input, deadline);
+    // The host's tool names as extensions know them, and the answer back in the host's.
+    const named =
+      toolDialect === undefined
+        ? { input: read.input, valueOut: (value: unknown) => value }
+        : inDialect(hook, read.input as Record<string, unknown>, cwd);
+    const outcome = await runHook(turn, hook, named.input as typeof read.input, deadline);
     const { valueToWire } = decl.wire;
     return outcomeToWire(
       outcome,
-      valueToWire === undefined ? outcome.value : valueToWire(outcome.value),
+      named.valueOut(valueToWire === undefined ? outcome.value : valueToWire(outcome.value)),
     );
   });
 }

@@ -13,7 +13,7 @@ import {
   type RpcRequest,
 } from './json-rpc.js';
 import { type Line, LineTooLong, readLines } from './line-splitter.js';
-import { dispatch } from './methods.js';
+import { dispatch, type Served } from './methods.js';
 import { BridgeTurns } from './turns.js';
 
 /** 16 MiB: far past any real request (a long conversation is a few MB), yet a bounded buffer. */
@@ -55,7 +55,9 @@ export async function serveBridge(options: BridgeOptions): Promise<void> {
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const maxConcurrent = options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS;
   const runtime = loadRuntime({ cwd: options.cwd, home: options.home, logger });
-  const served = runtime.then((loaded) => ({ runtime: loaded, turns: new BridgeTurns(loaded) }));
+  const served = runtime.then(
+    (loaded): Served => ({ runtime: loaded, turns: new BridgeTurns(loaded), cwd: options.cwd }),
+  );
   served.catch(() => {}); // a failed load is reported to every request; the host decides
   const writer = new AnswerWriter(
     options.output,

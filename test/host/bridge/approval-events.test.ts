@@ -19,7 +19,7 @@ describe('the bridge and approvals', () => {
         ext('recorder', (h) => h.observe('*', (p) => void events.push(p))),
       ],
     });
-    const served = { runtime, turns: new BridgeTurns(runtime) };
+    const served = { runtime, turns: new BridgeTurns(runtime), cwd: runtime.projectRoot };
     const { turn_id } = (await dispatch(served, 'turn/start', { session_id: 's' })) as {
       turn_id: string;
     };

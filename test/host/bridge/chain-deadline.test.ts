@@ -17,7 +17,7 @@ describe('the bridge and the whole-chain deadline', () => {
       ),
       ...(chainTimeoutMs === undefined ? {} : { chainTimeoutMs }),
     });
-    const s = { runtime, turns: new BridgeTurns(runtime) };
+    const s = { runtime, turns: new BridgeTurns(runtime), cwd: runtime.projectRoot };
     const { turn_id } = (await dispatch(s, 'turn/start', { session_id: 's' })) as {
       turn_id: string;
     };

@@ -1,5 +1,6 @@
-import { isAbsolute, join } from 'node:path';
+import { join } from 'node:path';
 import { hermesHome } from '../../../config/locations.js';
+import { hermesToolIn, hermesToolOut } from '../../hermes-agent-tools.js';
 import type { CommandHookAgent } from '../agent.js';
 import { NOTICE_EXIT_CODE, wrappedHookCommand } from '../hook-wrapper.js';
 import type { HookAnswer, WireAnswer } from '../wire.js';
@@ -53,15 +54,6 @@ const EVENTS: Readonly<Record<string, string>> = {
   on_session_finalize: 'SessionEnd',
 };
 
-/** Hermes' tools under the names extensions see from every agent. */
-const HERMES_TOOLS: Readonly<Record<string, string>> = {
-  terminal: 'bash',
-  write_file: 'write',
-  read_file: 'read',
-  delegate_task: 'task',
-  todo: 'todo_write',
-};
-
 export const hermesAgent: CommandHookAgent = {
   name: 'hermes-agent',
   title: 'Hermes agent',
@@ -100,25 +92,11 @@ export const hermesAgent: CommandHookAgent = {
   },
   writeAnswer: writeHermesAnswer,
   blocksPrompt: false,
-  toolIn(name, input, cwd) {
-    if (name === 'terminal') {
-      // Its absolute `workdir`, where it runs; without one it is refused (`unjudged`), and the
-      // session's folder is only what observers are told it was asked in.
-      const workdir = isAbsolute(String(input.workdir ?? '')) ? input.workdir : cwd;
-      return { toolName: 'bash', toolArgs: { ...input, workdir } };
-    }
-    if (name === 'patch') {
-      // `mode: "replace"` (the default) edits a string in one file; `mode: "patch"` applies a
-      // patch in Codex's format, as Codex's apply_patch does.
-      const { mode, ...rest } = input;
-      return { toolName: mode === 'patch' ? 'patch' : 'edit', toolArgs: rest };
-    }
-    return { toolName: HERMES_TOOLS[name] ?? name, toolArgs: input };
-  },
-  toolOut(name, input, args) {
-    if (name === 'patch') return 'mode' in input ? { ...args, mode: input.mode } : args;
-    return args;
-  },
+  // One mapping for both of Hermes' forms (hermes-agent-tools.ts). A `terminal` call reaches the
+  // chain only with an absolute `workdir` (`unjudged`); without one, the session's folder is only
+  // what observers are told it was asked in.
+  toolIn: (name, input, cwd) => hermesToolIn(name, input, cwd),
+  toolOut: (name, input, args) => hermesToolOut(name, input, args, undefined),
   unjudged: (name, input, cwd) => (name === 'terminal' ? terminalUnjudged(input, cwd) : undefined),
   cannotRewrite: hermesCannotRewrite,
   rewriteDecision: undefined,
