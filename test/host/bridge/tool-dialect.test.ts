@@ -13,7 +13,9 @@ import { dispatch, type Served } from '../../../src/host/bridge/methods.js';
 import { BridgeTurns } from '../../../src/host/bridge/turns.js';
 import { ext } from '../../support/helpers.js';
 
-const CWD = '/project';
+// The runtime's project (createRuntime's root), with folders that exist: the protected-ground
+// rule sandboxes a command in a folder it cannot resolve, which would hide the names under test.
+const CWD = process.cwd();
 
 /**
  * A host that says `tool_dialect: "hermes-agent"` at `initialize` (the Hermes agent's plugin)
@@ -35,7 +37,7 @@ describe('the bridge and the Hermes agent’s tool names', () => {
           h.on('intercept_tool_call', () => block('no writes'), { tools: ['write'] });
           h.on(
             'intercept_tool_call',
-            (e) => rewrite({ ...e.toolArgs, command: `sandbox ${String(e.toolArgs.command)}` }),
+            (e) => rewrite({ ...e.toolArgs, command: `${String(e.toolArgs.command)} -la` }),
             { tools: ['bash'] },
           );
           h.on('before_llm_call', () =>
@@ -62,9 +64,9 @@ describe('the bridge and the Hermes agent’s tool names', () => {
     const { seen, call } = await served('hermes-agent');
     expect((await call('write_file', { path: 'a.md', content: 'x' })).blocked).toBe(true);
     const bare = await call('terminal', { command: 'ls', timeout: 5 });
-    expect(bare.value).toEqual({ command: 'sandbox ls', timeout: 5 });
-    const inSub = await call('terminal', { command: 'ls', workdir: 'sub' });
-    expect(inSub.value).toEqual({ command: 'sandbox ls', workdir: 'sub' });
+    expect(bare.value).toEqual({ command: 'ls -la', timeout: 5 });
+    const inSub = await call('terminal', { command: 'ls', workdir: 'src' });
+    expect(inSub.value).toEqual({ command: 'ls -la', workdir: 'src' });
     const edit = await call('patch', {
       mode: 'replace',
       path: 'a.ts',
@@ -75,7 +77,7 @@ describe('the bridge and the Hermes agent’s tool names', () => {
     expect(seen).toEqual([
       { toolName: 'write', toolArgs: { path: 'a.md', content: 'x' } },
       { toolName: 'bash', toolArgs: { command: 'ls', timeout: 5, workdir: CWD } },
-      { toolName: 'bash', toolArgs: { command: 'ls', workdir: join(CWD, 'sub') } },
+      { toolName: 'bash', toolArgs: { command: 'ls', workdir: join(CWD, 'src') } },
       { toolName: 'edit', toolArgs: { path: 'a.ts', old_string: 'a', new_string: 'b' } },
     ]);
   });
