@@ -247,7 +247,6 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
     section.on_load_error ?? 'block',
     closers,
     { ...section.chain_timeout_ms, ...options.chainTimeoutMs },
-    section.no_sandbox ?? 'refuse',
   );
 }
 

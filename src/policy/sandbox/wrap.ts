@@ -40,7 +40,7 @@ export function sandboxCommand(command: string, options: SandboxOptions): Sandbo
   }
   return {
     kind: 'sandboxed',
-    command: sandboxLine(availability, settings.file, settings.tmpDir, command),
+    command: line(availability, settings.file, settings.tmpDir, command),
     leftOut: settings.leftOut,
   };
 }
@@ -67,10 +67,9 @@ export function sandboxedCommandOf(line: string, options: SandboxOptions): strin
   return again.kind === 'sandboxed' && again.command === line ? candidate : undefined;
 }
 
-export const PRELUDE_START = 'export TMPDIR=';
+const PRELUDE_START = 'export TMPDIR=';
 
-/** The sandboxed command line, from its parts (here for held.ts, which makes it again). */
-export function sandboxLine(
+function line(
   availability: Extract<SandboxAvailability, { available: true }>,
   settingsFile: string,
   tmpDir: string,
