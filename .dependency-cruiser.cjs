@@ -95,7 +95,7 @@ module.exports = {
       to: {
         path: '^src/policy/',
         pathNot: [
-          '^src/policy/sandbox/(availability|quote|settings|wrap)\\.ts$',
+          '^src/policy/sandbox/(availability|quote|settings|wrap|ground-call)\\.ts$',
           '^src/policy/protected/(ground|kinds|judge|daemon-folder)\\.ts$',
         ],
       },

@@ -36,8 +36,8 @@ async function approvedAndDenied() {
         {
           content: '',
           toolCalls: [
-            toolCall('bash', { command: 'rm -rf build' }, 'c1'),
-            toolCall('bash', { command: 'rm -rf src' }, 'c2'),
+            toolCall('bash', { command: 'mkdir build' }, 'c1'),
+            toolCall('bash', { command: 'mkdir src' }, 'c2'),
           ],
         },
         { content: 'done' },
@@ -74,7 +74,7 @@ describe('extensions/otel: approvals', () => {
     expect(byCall('c1')?.attributes).toMatchObject({
       'hermes.approval.pattern_key': 'careful',
       'hermes.approval.surface': 'approver',
-      'hermes.approval.command': 'rm -rf build',
+      'hermes.approval.command': 'mkdir build',
       'hermes.approval.description': 'deletes files',
       'gen_ai.tool.call.id': 'c1',
       'hermes.approval.choice': 'once',

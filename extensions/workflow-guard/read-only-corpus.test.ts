@@ -1,5 +1,9 @@
 import { createRuntime } from 'hermes-extensions';
-import { sandboxedShellCallOf } from 'hermes-extensions/policy';
+import {
+  groundSandboxedCallOf,
+  protectedGround,
+  sandboxedShellCallOf,
+} from 'hermes-extensions/policy';
 import { memoryLogger } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
 import {
@@ -34,6 +38,13 @@ async function guardedTurn<T>(
     run(async (command) => turn.interceptToolCall({ toolName: 'bash', toolArgs: { command } })),
   );
 }
+
+/**
+ * Readers that take settings from files an agent may write once a plan exists (`.git/config`,
+ * `.npmrc`): the framework's protected-ground rule runs them in its own sandbox, with or without a
+ * plan (docs/trust.md, Protected ground).
+ */
+const RUN_BY_SETTINGS = /(?:^|[;|&(]\s*)(?:git|npm|npx|node|python3?)(?=\s|$)/;
 
 describe('workflow-guard without a plan: ordinary reading', () => {
   it('lets the read-only corpus through, but for the refusals it lists', async () => {
@@ -70,7 +81,9 @@ describe('workflow-guard without a plan: ordinary reading', () => {
                     writable: ['plans/', 'handoff/'],
                   }) === command
                   ? 'sandboxed'
-                  : 'rewritten otherwise'
+                  : groundSandboxedCallOf(outcome.value, protectedGround(root))?.command === command
+                    ? 'in the protected-ground sandbox'
+                    : 'rewritten otherwise'
                 : 'passed';
           }
           return found;
@@ -80,7 +93,11 @@ describe('workflow-guard without a plan: ordinary reading', () => {
       const expected = Object.fromEntries(
         READ_ONLY_CORPUS.map((command) => [
           command,
-          command in EXPECTED_REFUSALS ? 'sandboxed' : 'passed',
+          command in EXPECTED_REFUSALS
+            ? 'sandboxed'
+            : RUN_BY_SETTINGS.test(command)
+              ? 'in the protected-ground sandbox'
+              : 'passed',
         ]),
       );
       expect(decided).toEqual(expected);

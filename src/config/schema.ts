@@ -10,6 +10,7 @@ export const RESERVED_CONFIG_KEYS: readonly string[] = [
   'disabled',
   'on_load_error',
   'chain_timeout_ms',
+  'no_sandbox',
 ];
 
 const chainTimeoutSchema = z
@@ -41,6 +42,7 @@ const extensionsSectionSchema = z
     disabled: z.array(z.string()).optional(),
     on_load_error: z.enum(['block', 'warn']).optional(),
     chain_timeout_ms: chainTimeoutsSchema.optional(),
+    no_sandbox: z.enum(['refuse', 'run']).optional(),
   })
   .catchall(extensionConfigSchema);
 
@@ -69,6 +71,13 @@ export interface ExtensionsSection {
    * whole chain): past it the chain ends with the hook's fail rule. None by default.
    */
   chain_timeout_ms?: Partial<Record<HookName, number>>;
+  /**
+   * A shell command the protected-ground rule cannot show to leave protected ground alone, where
+   * no OS sandbox can run (docs/trust.md, Protected ground): `refuse` (default), or `run` it
+   * unsandboxed, accepting that it may change what decides the guards. Read from the user's own
+   * config only (`NO_SANDBOX_IN_PROJECT`).
+   */
+  no_sandbox?: 'refuse' | 'run';
   [extensionName: string]: unknown;
 }
 

@@ -79,6 +79,7 @@ export type DiagnosticCode =
   | 'DISABLED_NOT_FOUND'
   | 'PATH_OUTSIDE_PROJECT'
   | 'GLOBAL_DIR_IN_PROJECT'
+  | 'NO_SANDBOX_IN_PROJECT'
   | 'UNTRUSTED'
   | 'TRUST_HELD';
 

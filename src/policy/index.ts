@@ -59,6 +59,11 @@ export {
 } from './protected/index.js';
 export { mapStrings } from './result-strings.js';
 export {
+  type GroundSandboxAvailability,
+  groundSandboxAvailability,
+  groundSandboxCall,
+  groundSandboxedCallOf,
+  resetGroundSandboxAvailability,
   resetSandboxAvailability,
   type SandboxAvailability,
   type SandboxedCommand,

@@ -247,6 +247,7 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
     section.on_load_error ?? 'block',
     closers,
     { ...section.chain_timeout_ms, ...options.chainTimeoutMs },
+    section.no_sandbox ?? 'refuse',
   );
 }
 

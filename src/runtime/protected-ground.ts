@@ -36,9 +36,15 @@ export function loadGroundJudge(): Promise<Judge> {
  */
 export class GroundRule {
   readonly #ground: ProtectedGround;
+  readonly #noSandbox: 'refuse' | 'run';
 
-  constructor(projectRoot: string) {
+  /**
+   * `noSandbox`: what becomes of a shell command that needs the sandbox where none can run
+   * (`extensions.no_sandbox`, read from the user's own config only: load-runtime.ts).
+   */
+  constructor(projectRoot: string, noSandbox: 'refuse' | 'run' = 'refuse') {
     this.#ground = protectedGround(projectRoot);
+    this.#noSandbox = noSandbox;
     // Started here too, for a runtime made without the builders.
     loadGroundJudge().catch(() => undefined);
   }
@@ -51,6 +57,50 @@ export class GroundRule {
       (loaded) => this.#judged(loaded, call),
       (error: unknown) =>
         refused(call, `the protected-ground rule could not be loaded: ${String(error)}`),
+    );
+  }
+
+  /**
+   * The outcome of a call the handlers let through, as it is to run: a shell call the rule
+   * cannot show to leave protected ground alone runs in the protected-ground sandbox
+   * (docs/trust.md, Protected ground), and where none can run it is refused — unless the user's
+   * own config accepts running it unsandboxed (`extensions.no_sandbox: run`). Judged after every
+   * handler, on the command that will run: a handler's rewrite (workflow-guard's sandbox before a
+   * plan) is what the sandbox wraps, or what already holds protected ground.
+   */
+  contained(call: ToolCallInput, outcome: Refused): Refused | Promise<Refused> {
+    if (outcome.blocked || groundKindOf(call.toolName) !== 'shell') return outcome;
+    if (loadedJudge !== undefined) return this.#contained(loadedJudge, call, outcome);
+    return loadGroundJudge().then(
+      (loaded) => this.#contained(loaded, call, outcome),
+      (error: unknown) =>
+        refused(call, `the protected-ground rule could not be loaded: ${String(error)}`),
+    );
+  }
+
+  #contained(judge: Judge, call: ToolCallInput, outcome: Refused): Refused {
+    let found: ReturnType<Judge['containShellCall']>;
+    try {
+      found = judge.containShellCall(this.#ground, outcome.value);
+    } catch (error) {
+      return refused(
+        call,
+        `the protected-ground rule failed on this call (${error instanceof Error ? error.message : String(error)}), so it is refused`,
+      );
+    }
+    if (found.kind === 'runs') return outcome;
+    if (found.kind === 'sandboxed') {
+      return {
+        ...outcome,
+        value: found.args,
+        changed: true,
+        metadata: { ...outcome.metadata, [FRAMEWORK_NAME]: SANDBOXED },
+      };
+    }
+    if (this.#noSandbox === 'run') return outcome;
+    return refused(
+      call,
+      `this shell command cannot be shown to leave protected ground alone (what decides the guards: the hermes config, the agents' hook settings, $HERMES_HOME), and it cannot run in the OS sandbox that would keep that ground read-only: ${found.reason}. To run such commands, ${found.fix}; or, to accept the risk and run them unsandboxed, the user sets \`extensions.no_sandbox: run\` in their own $HERMES_HOME/config.yaml (docs/trust.md, Protected ground). Commands that only read (ls, cat, grep, …) run as they are`,
     );
   }
 
@@ -72,6 +122,9 @@ export class GroundRule {
     );
   }
 }
+
+/** The outcome's note on a call the rule made run in its sandbox. */
+const SANDBOXED = 'runs in the protected-ground sandbox (docs/trust.md, Protected ground)';
 
 function refused(call: ToolCallInput, why: string): Refused {
   return {

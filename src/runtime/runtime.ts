@@ -68,13 +68,15 @@ export class Runtime {
     closers: readonly RegisteredCloser[] = [],
     /** Each hook's whole-chain time limit (`chainTimeoutMs`, `extensions.chain_timeout_ms`). */
     readonly chainTimeouts: ChainTimeouts = {},
+    /** `extensions.no_sandbox`, from the user's own config (protected-ground.ts). */
+    noSandbox: 'refuse' | 'run' = 'refuse',
   ) {
     this.#handlers = handlers;
     this.#observers = observers;
     this.#reportsDecisions = observers.has('hook_decision');
     this.#closers = closers;
     this.#paths = new ToolCallPaths(projectRoot);
-    this.#ground = new GroundRule(projectRoot);
+    this.#ground = new GroundRule(projectRoot, noSandbox);
   }
 
   /**

@@ -204,10 +204,18 @@ export class Turn implements TurnContext {
     deadlines: ChainDeadlines | undefined,
   ): MaybePromise<ChainOutcome<Record<string, unknown>>> {
     const handlers = this.#handlers.forTool(call.toolName);
-    // The hot case of a host with no tool guard: answer before any chain machinery (a plain
-    // pass is no decision to report).
-    if (handlers.length === 0) return unchangedOutcome(call.toolArgs);
     const chains = this.#chains;
+    // The hot case of a host with no tool guard: answer before any chain machinery (a plain
+    // pass is no decision to report, and the protected-ground sandbox is the framework's).
+    if (handlers.length === 0) {
+      const plain = unchangedOutcome(call.toolArgs);
+      const ground = chains.ground;
+      if (ground === undefined) return plain;
+      const contained = ground.contained(call, plain);
+      return contained === plain || !chains.reportsDecisions
+        ? contained
+        : this.#reported('intercept_tool_call', contained, call);
+    }
     // Paths in one form for every host; the outcome goes back in the host's form.
     const shown = chains.paths.shown(call.toolArgs);
     const seen = shown === undefined ? call : { ...call, toolArgs: shown.args };
@@ -219,12 +227,20 @@ export class Turn implements TurnContext {
       chains.onTrace,
       deadlines?.limit('intercept_tool_call'),
     );
-    const outcome =
+    const back =
       shown === undefined
         ? settled
         : settled instanceof Promise
           ? settled.then(shown.back)
           : shown.back(settled);
+    // The protected-ground sandbox wraps the command as it will run, after every handler.
+    const ground = chains.ground;
+    const outcome =
+      ground === undefined
+        ? back
+        : back instanceof Promise
+          ? back.then((done) => ground.contained(call, done))
+          : ground.contained(call, back);
     return chains.reportsDecisions ? this.#reported('intercept_tool_call', outcome, call) : outcome;
   }
 

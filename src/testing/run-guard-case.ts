@@ -1,6 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { ChainOutcome, TraceEntry } from '../chain/outcome.js';
 import type { ExtensionDefinition } from '../extensions/define.js';
+import { type ProtectedGround, protectedGround } from '../policy/protected/ground.js';
+import { groundSandboxedCallOf } from '../policy/sandbox/ground-call.js';
 import { createRuntime } from '../runtime/create-runtime.js';
 import type { Turn } from '../runtime/turn.js';
 import {
@@ -24,6 +26,12 @@ export interface StepOutcome {
   message?: string;
   /** The value after the chain. */
   value: unknown;
+  /**
+   * What the host runs, when it is not `value`: a shell call the framework made run in its
+   * protected-ground sandbox (docs/trust.md, Protected ground), which `value` shows as the chain
+   * left it.
+   */
+  runs?: unknown;
   /** Each handler that ran, in order: its extension, its action, and its error if it failed. */
   trace: TraceEntry[];
 }
@@ -70,9 +78,10 @@ export async function runGuardCase(
       return fail(`  extension "${extension.name}" did not load (${loaded?.status}): ${why}`);
     }
     const done: StepOutcome[] = [];
+    const ground = protectedGround(runtime.projectRoot);
     const failure = await runtime.runTurn({ sessionId, platform: 'test' }, async (turn) => {
       for (const [index, step] of guardCase.steps.entries()) {
-        const got = await runStep(turn, step);
+        const got = await runStep(turn, step, ground);
         done.push(got);
         const problem = mismatch(step, got);
         if (problem !== undefined) {
@@ -87,7 +96,7 @@ export async function runGuardCase(
           got.outcome !== 'block' &&
           got.outcome !== 'ask'
         ) {
-          await step.execute?.(got.value as Record<string, unknown>);
+          await step.execute?.((got.runs ?? got.value) as Record<string, unknown>);
         }
       }
       return undefined;
@@ -100,9 +109,16 @@ export async function runGuardCase(
   }
 }
 
-async function runStep(turn: Turn, step: TurnStep): Promise<StepOutcome> {
+async function runStep(turn: Turn, step: TurnStep, ground: ProtectedGround): Promise<StepOutcome> {
   if (step.hook === 'intercept_tool_call') {
-    return read(await turn.interceptToolCall({ toolName: step.tool, toolArgs: step.args ?? {} }));
+    const args = step.args ?? {};
+    const outcome = await turn.interceptToolCall({ toolName: step.tool, toolArgs: args });
+    // The framework's sandbox is no decision of the guard's: the guard is judged on what its
+    // chain left, and the host runs the sandboxed form.
+    const chained = outcome.blocked ? undefined : groundSandboxedCallOf(outcome.value, ground);
+    if (chained === undefined) return read(outcome);
+    const changed = !isDeepStrictEqual(chained, args);
+    return { ...read({ ...outcome, value: chained, changed }), runs: outcome.value };
   }
   if (step.hook === 'transform_user_input') return read(await turn.transformUserInput(step.input));
   return read(

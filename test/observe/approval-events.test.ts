@@ -61,7 +61,7 @@ async function turn(events: ObserverPayload[], approve: Approver | undefined) {
     systemPrompt: '',
     model: scriptedModel(
       [
-        { content: '', toolCalls: [toolCall('bash', { command: 'rm a' }, 'c1')] },
+        { content: '', toolCalls: [toolCall('bash', { command: 'ls a' }, 'c1')] },
         { content: 'ok' },
       ],
       { name: 'test-model' },
@@ -95,8 +95,8 @@ describe('approval events of the reference loop', () => {
       api_call_count: 1,
       tool_name: 'bash',
       tool_call_id: 'c1',
-      args: { command: 'rm a -i' },
-      command: 'rm a -i',
+      args: { command: 'ls a -i' },
+      command: 'ls a -i',
       description: 'deletes files',
       pattern_key: 'careful',
       pattern_keys: ['careful', 'second-opinion'],
@@ -195,7 +195,7 @@ describe('approval events of the reference loop', () => {
       userMessage: 'go',
       systemPrompt: '',
       model: scriptedModel([
-        { content: '', toolCalls: [toolCall('bash', { command: 'rm a' }, 'c1')] },
+        { content: '', toolCalls: [toolCall('bash', { command: 'ls a' }, 'c1')] },
         { content: 'ok' },
       ]),
       tools: tools(),
@@ -219,7 +219,9 @@ describe('approval events of the reference loop', () => {
       model: scriptedModel([
         {
           content: '',
-          toolCalls: [toolCall('bash', { command: 'curl', api_key: 'sk-abcdefghijklmnop' }, 'c1')],
+          // A command the protected-ground rule can read (it refuses a shell call with an
+          // argument it does not know, and sandboxes one it cannot read).
+          toolCalls: [toolCall('bash', { command: 'echo sk-abcdefghijklmnop' }, 'c1')],
         },
         { content: 'ok' },
       ]),
@@ -227,7 +229,9 @@ describe('approval events of the reference loop', () => {
       approve: () => true,
     });
     const [request] = approvalEvents(events);
-    expect(request?.args).toMatchObject({ api_key: '[REDACTED]' });
+    const shown = String((request?.args as { command?: unknown } | undefined)?.command);
+    expect(shown).not.toContain('sk-abcdefghijklmnop');
+    expect(shown).toContain('[REDACTED]');
     expect(Object.isFrozen(request)).toBe(true);
   });
 
@@ -259,7 +263,7 @@ describe('approval events of the reference loop', () => {
         return counted('c1').value;
       },
       get toolArgs() {
-        return counted({ command: 'rm a' }).value;
+        return counted({ command: 'ls a' }).value;
       },
       get ask() {
         return counted({ message: 'deletes files', askedBy: 'careful' }).value;

@@ -123,7 +123,8 @@ describe('diagnostic codes', () => {
     const project = tree({
       '.git/HEAD': '',
       '.hermes/extensions/local.ts': tsExtension('local'),
-      '.hermes/config.yaml': 'extensions:\n  global_dir: ./mine\n  paths: [/elsewhere]\n',
+      '.hermes/config.yaml':
+        'extensions:\n  global_dir: ./mine\n  no_sandbox: run\n  paths: [/elsewhere]\n',
       'bad-entry/package.json': JSON.stringify({ main: '../outside.js' }),
       'outside.js': 'export default {};',
     });
@@ -136,6 +137,7 @@ describe('diagnostic codes', () => {
     const trusted = await loadRuntime({ home, cwd: project, trust: true, ...quiet });
     expect(trusted.diagnostics.map((d) => d.code).sort()).toEqual([
       'GLOBAL_DIR_IN_PROJECT',
+      'NO_SANDBOX_IN_PROJECT',
       'PATH_OUTSIDE_PROJECT',
     ]);
 

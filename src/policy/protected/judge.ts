@@ -1,4 +1,5 @@
 import { isAbsolute } from 'node:path';
+import { groundSandboxedCallOf } from '../sandbox/ground-call.js';
 import { analyzeShell } from '../shell/analyze.js';
 import { shellInvocationOf } from '../shell/invocation.js';
 import { writeTargetsOf } from '../tool-paths.js';
@@ -56,6 +57,8 @@ function judgeShell(
   ground: ProtectedGround,
   args: Readonly<Record<string, unknown>>,
 ): GroundRefusal | undefined {
+  const inner = ownSandboxed(ground, args);
+  if (inner !== undefined) return judgeShell(ground, inner);
   const text = JSON.stringify(args);
   const invocation = shellInvocationOf(args);
   const runs =
@@ -119,6 +122,18 @@ function judgeShell(
   return undefined;
 }
 
+/**
+ * The call with its command taken out of the rule's own sandbox (contain.ts), when it is exactly
+ * that sandbox's line (an agent sends back what it was given): the line names protected ground
+ * to make it read-only, and what runs inside is what is judged.
+ */
+function ownSandboxed(
+  ground: ProtectedGround,
+  args: Readonly<Record<string, unknown>>,
+): Record<string, unknown> | undefined {
+  return groundSandboxedCallOf(args, ground);
+}
+
 function refusal(what: string, hit: ProtectedHit): GroundRefusal {
   return { what, decides: hit.what };
 }
@@ -126,3 +141,6 @@ function refusal(what: string, hit: ProtectedHit): GroundRefusal {
 function lineOf(run: string | readonly string[]): string {
   return typeof run === 'string' ? run : run.join(' ');
 }
+
+// Loaded with the judge (src/runtime/protected-ground.ts imports this module when first needed).
+export { containShellCall, type GroundContainment } from './contain.js';

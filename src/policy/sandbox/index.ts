@@ -4,6 +4,12 @@ export {
   sandboxAvailability,
   sandboxRuntimeCli,
 } from './availability.js';
+export {
+  type GroundSandboxAvailability,
+  groundSandboxAvailability,
+  resetGroundSandboxAvailability,
+} from './ground-availability.js';
+export { groundSandboxCall, groundSandboxedCallOf } from './ground-call.js';
 export { sandboxRunning } from './running.js';
 export type { SandboxOptions } from './settings.js';
 export { type SandboxedShellCall, sandboxedShellCallOf, sandboxShellCall } from './shell-call.js';

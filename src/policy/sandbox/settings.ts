@@ -137,7 +137,7 @@ function runtimeDefaultWrites(): string[] {
  * Protected ground stays read-only in every sandbox, whatever it makes writable (docs/trust.md,
  * Protected ground): by its name and where it really is, and the project's config files by name.
  */
-function protectedPaths(root: string): string[] {
+export function protectedPaths(root: string): string[] {
   const paths = new Set<string>();
   for (const place of protectedGround(root).places) {
     paths.add(place.path);

@@ -23,6 +23,22 @@ export function sandboxShellCall(
   args: Readonly<Record<string, unknown>>,
   options: SandboxOptions,
 ): SandboxedShellCall {
+  return rewrapShellCall(args, (command) => sandboxCommand(command, options));
+}
+
+/** A wrapped command line, or why the command cannot be wrapped. */
+type Wrapped =
+  | { kind: 'sandboxed'; command: string; leftOut?: string[] }
+  | { kind: 'unavailable'; reason: string; fix: string };
+
+/**
+ * The arguments of a shell tool call with its one command line replaced by what `wrap` makes of
+ * it (a sandbox's command line), every other argument kept; or why it cannot be (as above).
+ */
+export function rewrapShellCall(
+  args: Readonly<Record<string, unknown>>,
+  wrap: (command: string) => Wrapped,
+): SandboxedShellCall {
   const invocation = shellInvocationOf(args);
   if (invocation.kind === 'unknown') {
     return {
@@ -41,14 +57,14 @@ export function sandboxShellCall(
       fix: 'give the command as one command line (`command`)',
     };
   }
-  const sandboxed = sandboxCommand(command, options);
+  const sandboxed = wrap(command);
   if (sandboxed.kind === 'unavailable') {
     return { kind: 'unsupported', reason: sandboxed.reason, fix: sandboxed.fix };
   }
   return {
     kind: 'sandboxed',
     args: { ...args, [key as string]: sandboxed.command },
-    leftOut: sandboxed.leftOut,
+    leftOut: sandboxed.leftOut ?? [],
   };
 }
 

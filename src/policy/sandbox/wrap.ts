@@ -40,7 +40,7 @@ export function sandboxCommand(command: string, options: SandboxOptions): Sandbo
   }
   return {
     kind: 'sandboxed',
-    command: line(availability, settings.file, settings.tmpDir, command),
+    command: sandboxLine(availability, settings.file, settings.tmpDir, command),
     leftOut: settings.leftOut,
   };
 }
@@ -67,9 +67,10 @@ export function sandboxedCommandOf(line: string, options: SandboxOptions): strin
   return again.kind === 'sandboxed' && again.command === line ? candidate : undefined;
 }
 
-const PRELUDE_START = 'export TMPDIR=';
+export const PRELUDE_START = 'export TMPDIR=';
 
-function line(
+/** The sandboxed command line, from its parts (here for held.ts, which makes it again). */
+export function sandboxLine(
   availability: Extract<SandboxAvailability, { available: true }>,
   settingsFile: string,
   tmpDir: string,

@@ -78,11 +78,12 @@ const cases: Case[] = [
       },
     }),
   },
-  { name: 'ask', events: (e) => [e.bash('deploy app')], last: (agent) => asked(agent) },
+  // Commands the protected-ground rule can read, so its sandbox leaves them as they are.
+  { name: 'ask', events: (e) => [e.bash('echo deploy app')], last: (agent) => asked(agent) },
   {
     name: 'ask about a rewritten call',
-    events: (e) => [e.bash('deploy a.tmp')],
-    last: (agent) => asked(agent, { command: 'deploy a.md' }),
+    events: (e) => [e.bash('echo deploy a.tmp')],
+    last: (agent) => asked(agent, { command: 'echo deploy a.md' }),
   },
   {
     name: 'ask, then a later block',

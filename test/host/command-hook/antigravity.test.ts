@@ -14,7 +14,7 @@ const careful = tsExtension(
   'careful',
   `hermes.on('intercept_tool_call', (e) => {
     const command = String(e.toolArgs.command ?? '');
-    if (command.startsWith('deploy')) return ask('deploys to production');
+    if (command.includes('deploy')) return ask('deploys to production');
     if (command.includes('.tmp')) return { action: 'rewrite', value: { ...e.toolArgs, command: command.replace('.tmp', '.md') } };
     return undefined;
   }, { tools: 'bash' });`,
@@ -72,7 +72,7 @@ describe.runIf(built)('hermes hook antigravity', () => {
     const { project, tool } = setup();
     write(project, { 'plans/active/plan.md': '# Plan\n' });
     expect(
-      (await tool('run_command', { CommandLine: 'deploy --prod', Cwd: project })).answer,
+      (await tool('run_command', { CommandLine: 'echo deploy --prod', Cwd: project })).answer,
     ).toEqual({
       decision: 'force_ask',
       reason: 'needs approval: deploys to production (asked by careful)',
@@ -84,6 +84,11 @@ describe.runIf(built)('hermes hook antigravity', () => {
     expect((await tool('run_command', { CommandLine: 'ls', Cwd: project })).answer).toEqual({
       decision: 'allow',
     });
+    // A command the protected-ground rule cannot read would run in its sandbox, which Antigravity
+    // cannot be handed: refused (docs/trust.md, Protected ground).
+    const unread = (await tool('run_command', { CommandLine: 'make', Cwd: project })).answer;
+    expect(unread.decision).toBe('deny');
+    expect(unread.reason).toMatch(/Antigravity hooks cannot rewrite one, so it is refused/);
   });
 
   it('starting a subagent is a spawn never covered: workflow-guard refuses it before a plan', async () => {

@@ -32,7 +32,8 @@ async function preToolUse(agent: typeof claudeCode) {
       cwd: home,
       hook_event_name: 'PreToolUse',
       tool_name: 'Bash',
-      tool_input: { command: 'rm -rf build' },
+      // One the protected-ground rule can read: it runs (and is asked about) as sent.
+      tool_input: { command: 'mkdir build' },
       tool_use_id: 'toolu_1',
     }),
     { home, logger: memoryLogger(), runtimes },
@@ -56,7 +57,7 @@ describe('approval events of the command hooks', () => {
         platform: 'claude-code',
         tool_name: 'bash',
         tool_call_id: 'toolu_1',
-        command: 'rm -rf build',
+        command: 'mkdir build',
         description: 'deletes files',
         pattern_key: 'careful',
         pattern_keys: ['careful'],

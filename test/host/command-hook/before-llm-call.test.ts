@@ -219,11 +219,11 @@ describe.runIf(built).each(['claude-code', 'codex'] as const)(
         ...base,
         hook_event_name: 'PreToolUse',
         tool_name: 'Bash',
-        tool_input: { command: 'make' },
+        tool_input: { command: 'ls' },
         tool_use_id: 'c1',
       });
       expect(call).toBeUndefined();
-      expect(context(await ask(agent, home, afterTool('c1', 'make', 'ok')))).toBe('Plan first.');
+      expect(context(await ask(agent, home, afterTool('c1', 'ls', 'ok')))).toBe('Plan first.');
     });
   },
 );

@@ -87,10 +87,13 @@ describe.runIf(built)('hermes hook cursor', () => {
       updated_input: { command: 'cat notes.md' },
     });
     const asked = (await tool('Shell', { command: 'deploy --prod' })).answer;
+    // Asked about as it would run: in the protected-ground sandbox, which the rule cannot read
+    // `deploy` out of (docs/trust.md, Protected ground).
     expect(asked).toEqual({
       permission: 'ask',
       user_message: 'needs approval: deploys to production (asked by careful)',
       agent_message: 'needs approval: deploys to production (asked by careful)',
+      updated_input: { command: expect.stringContaining("-c 'deploy --prod'") },
     });
     expect((await prompt('my password is hunter2')).answer).toEqual({
       continue: false,

@@ -112,9 +112,19 @@ describe.runIf(built)('workflow-guard through the command hooks', { timeout: SLO
       const reading = await decision(
         agent,
         home,
-        event(agent, project, 'Bash', { command: 'git status && ls -la && cat src/app.ts' }),
+        event(agent, project, 'Bash', { command: 'ls -la && cat src/app.ts' }),
       );
       expect(reading).toBe('exit 0: allowed');
+      // git takes settings from the repository's config, which an agent with a plan may write: it
+      // runs in the framework's protected-ground sandbox, never refused (docs/trust.md, Protected ground).
+      const git = await runHook(
+        agent,
+        home,
+        event(agent, project, 'Bash', { command: 'git status' }),
+      );
+      const gitOutput = JSON.parse(git.stdout).hookSpecificOutput;
+      expect(gitOutput.permissionDecision).not.toBe('deny');
+      expect(String(gitOutput.updatedInput.command)).toContain("-c 'git status'");
       // Some forty hook processes one after another, each contained command run in the sandbox:
       // on a loaded 2-core machine that nears the suite's 60 s limit, which only has to catch a hang.
     }, 180_000);

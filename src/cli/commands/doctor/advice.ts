@@ -73,6 +73,10 @@ function fixFor(code: DiagnosticCode): string {
       'GLOBAL_DIR_IN_PROJECT',
       () => "set global_dir in $HERMES_HOME/config.yaml, or remove it from the project's config",
     )
+    .with(
+      'NO_SANDBOX_IN_PROJECT',
+      () => "set no_sandbox in $HERMES_HOME/config.yaml, or remove it from the project's config",
+    )
     .with('UNTRUSTED', () => `${hermesCommand()} extensions trust`)
     .with('TRUST_HELD', () => `review the change and trust it: ${hermesCommand()} extensions trust`)
     .with(
@@ -125,6 +129,7 @@ export function shownBy(code: DiagnosticCode): 'extension' | 'trust' | 'itself' 
       'DISABLED_NOT_FOUND',
       'PATH_OUTSIDE_PROJECT',
       'GLOBAL_DIR_IN_PROJECT',
+      'NO_SANDBOX_IN_PROJECT',
       'ORDER_CYCLE',
       'ORDER_NOT_FOUND',
       'ORDER_ACROSS_PHASES',

@@ -1,0 +1,145 @@
+import { accessSync, constants, existsSync, lstatSync, realpathSync, type Stats } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { ProtectedGround } from '../protected/ground.js';
+
+/**
+ * What the protected-ground sandbox mounts (docs/trust.md, Protected ground): bubblewrap binds
+ * the whole system as it is, then, in this order (parents first, as bubblewrap applies them):
+ *
+ * - `keep`: each folder above a protected place bound onto itself, writable as before. A folder
+ *   that is a mount point cannot be renamed or removed, and one that holds a mount point can:
+ *   `mv .claude old && mkdir .claude` would otherwise leave the read-only `settings.json` under
+ *   `old/` and make a new one.
+ * - `readOnly`: each protected place that exists, where it really is, bound read-only.
+ * - `blocked`: for a protected place that does not exist, its first missing part gets something
+ *   read-only bound over it, so it cannot be made: the null device over the place itself, an
+ *   empty folder over a folder above it (`~/.cursor` for `~/.cursor/hooks.json`: the folder stays
+ *   one, so a program outside that makes it meanwhile still can). bubblewrap makes the mount
+ *   point on the real disk — an empty read-only file, an empty folder — and the command line
+ *   removes it afterwards (ground-sandbox.ts).
+ */
+export interface GroundMounts {
+  keep: string[];
+  readOnly: string[];
+  blocked: Blocked[];
+}
+
+export interface Blocked {
+  path: string;
+  /** `file`: the place itself; `folder`: a folder above it. */
+  kind: 'file' | 'folder';
+}
+
+/** The mounts that keep `ground` read-only, as the disk is now. */
+export function groundMounts(ground: ProtectedGround): GroundMounts {
+  const existing: string[] = [];
+  const missing: string[] = [];
+  for (const place of ground.places) {
+    const at = realPlace(place.real);
+    if (at === undefined || at.startsWith('/dev/') || at.startsWith('/proc/')) continue;
+    if (existsSync(at) && !isLeftMountPoint(at)) existing.push(at);
+    else missing.push(at);
+  }
+  // A place inside another that is read-only is read-only already (and a writable bind of a
+  // folder above it, there, would make it writable again).
+  const readOnly = outermost(existing);
+  const covered = (path: string) =>
+    readOnly.some((place) => path === place || path.startsWith(`${place}/`));
+  const blocked = new Map<string, Blocked['kind']>();
+  for (const path of missing) {
+    if (covered(path)) continue;
+    const first = firstMissing(path);
+    if (first === undefined || covered(first)) continue;
+    // A folder wins over a file where two places share it (`.claude` above both settings files).
+    if (first !== path || blocked.get(first) === 'folder') blocked.set(first, 'folder');
+    else blocked.set(first, 'file');
+  }
+  const keep = new Set<string>();
+  for (const path of [...readOnly, ...blocked.keys()]) {
+    for (let dir = dirname(path); dir !== '/' && dir !== dirname(dir); dir = dirname(dir)) {
+      keep.add(dir);
+    }
+  }
+  return {
+    keep: byDepth([...keep]),
+    readOnly: byDepth(readOnly),
+    blocked: byDepth([...blocked.keys()]).map((path) => ({
+      path,
+      kind: blocked.get(path) as Blocked['kind'],
+    })),
+  };
+}
+
+/**
+ * A place as bubblewrap will reach it: links resolved where it exists, else its nearest existing
+ * folder resolved with the rest of the name. Undefined when it cannot be resolved (a loop).
+ */
+function realPlace(path: string): string | undefined {
+  let at = path;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return join(realpathSync(at), ...rest);
+    } catch {
+      if (statOf(at)?.isSymbolicLink()) return undefined;
+      const parent = dirname(at);
+      if (parent === at) return undefined;
+      rest.unshift(at.slice(parent.length + 1));
+      at = parent;
+    }
+  }
+}
+
+/**
+ * The first missing component of `path` — where a blocking mount stops the rest from being made —
+ * or undefined when nothing can be made there anyway: what exists above it is not a folder, or
+ * this user cannot write in it.
+ */
+function firstMissing(path: string): string | undefined {
+  let at = path;
+  while (!existsSync(dirname(at)) && dirname(at) !== at) at = dirname(at);
+  if (existsSync(at) && !isLeftMountPoint(at)) return undefined;
+  const parent = dirname(at);
+  try {
+    if (!lstatSync(parent).isDirectory()) return undefined;
+    accessSync(parent, constants.W_OK);
+  } catch {
+    return undefined;
+  }
+  return at;
+}
+
+/**
+ * A mount point an earlier sandbox left (its command line was killed before it cleaned up): an
+ * empty regular file with no write bits and one name, as bubblewrap makes them. It stands for a
+ * place that does not exist, so it is blocked (and removed after) like one.
+ */
+export function isLeftMountPoint(path: string): boolean {
+  const stats = statOf(path);
+  if (stats === undefined) return false;
+  return stats.isFile() && stats.size === 0 && (stats.mode & 0o222) === 0 && stats.nlink === 1;
+}
+
+/** What is at `path` (not followed), or undefined for nothing, or a file where a folder is named. */
+function statOf(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The paths none of which lies inside another of them. */
+function outermost(paths: readonly string[]): string[] {
+  const sorted = [...new Set(paths)].sort();
+  const kept: string[] = [];
+  for (const path of sorted) {
+    if (!kept.some((outer) => path === outer || path.startsWith(`${outer}/`))) kept.push(path);
+  }
+  return kept;
+}
+
+function byDepth(paths: string[]): string[] {
+  const depth = (path: string) => path.split('/').length;
+  return paths.sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0));
+}

@@ -1,0 +1,172 @@
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { ProtectedGround } from '../protected/ground.js';
+import {
+  BWRAP_BASE,
+  type GroundSandboxAvailability,
+  groundSandboxAvailability,
+} from './ground-availability.js';
+import { groundMounts } from './ground-mounts.js';
+import { shellWord, unquoteShellWord } from './quote.js';
+
+/** A command line made to run in the protected-ground sandbox, or why it cannot be. */
+export type GroundSandboxed =
+  | { kind: 'sandboxed'; command: string }
+  | { kind: 'unavailable'; reason: string; fix: string };
+
+/**
+ * The command line that runs `command` with protected ground read-only and nothing else changed
+ * (docs/trust.md, Protected ground): every other file as writable as it was, the network as open.
+ * On Linux, bubblewrap with the mounts of ground-mounts.ts; on macOS, `sandbox-exec` with a
+ * profile that allows everything but writes there. One line of plain quoted words, made again
+ * and compared byte for byte to recognise it (`groundSandboxedCommandOf`), so it is made from
+ * what is on the disk now: a place made or removed since gives another line.
+ *
+ * On Linux a place that does not exist is blocked by a mount point bubblewrap leaves on the disk;
+ * the line removes those afterwards, under an exclusive lock that no sandbox of the user's still
+ * holds shared (a mount point removed while another sandbox runs would undo that sandbox's
+ * block). The lock is held by `flock` outside the sandbox (`-o`: the command gets no descriptor
+ * of it to unlock), and kept in `$HERMES_HOME/sandbox`, protected ground itself.
+ */
+export function groundSandboxCommand(command: string, ground: ProtectedGround): GroundSandboxed {
+  const made = lineParts(ground);
+  if (made.kind === 'unavailable') return made;
+  if (command.includes('\0')) {
+    return {
+      kind: 'unavailable',
+      reason: 'the command holds a NUL character, which no command line can carry',
+      fix: 'remove it',
+    };
+  }
+  return { kind: 'sandboxed', command: `${made.before}${shellWord(command)}${made.after}` };
+}
+
+/**
+ * The command a line made by `groundSandboxCommand` for this ground runs, or undefined when the
+ * line is anything else (made again from the candidate and compared: no pattern decides).
+ */
+export function groundSandboxedCommandOf(
+  line: string,
+  ground: ProtectedGround,
+): string | undefined {
+  if (!line.includes(MARK)) return undefined;
+  const made = lineParts(ground, false);
+  if (made.kind === 'unavailable') return undefined;
+  if (!line.startsWith(made.before) || !line.endsWith(made.after)) return undefined;
+  const quoted = line.slice(made.before.length, line.length - made.after.length);
+  const candidate = unquoteShellWord(quoted);
+  if (candidate === undefined) return undefined;
+  const again = groundSandboxCommand(candidate, ground);
+  return again.kind === 'sandboxed' && again.command === line ? candidate : undefined;
+}
+
+/** In every line: a cheap first test before the line is made again. */
+const MARK = ' -c ';
+
+type Parts =
+  | { kind: 'made'; before: string; after: string }
+  | Extract<GroundSandboxed, { kind: 'unavailable' }>;
+
+function lineParts(ground: ProtectedGround, makeLock = true): Parts {
+  const availability = groundSandboxAvailability();
+  if (!availability.available) {
+    return { kind: 'unavailable', reason: availability.reason, fix: availability.fix };
+  }
+  if (availability.platform === 'darwin') return darwinParts(availability, ground);
+  return linuxParts(availability, ground, makeLock);
+}
+
+function linuxParts(
+  tools: Extract<GroundSandboxAvailability, { platform: 'linux' }>,
+  ground: ProtectedGround,
+  makeLock: boolean,
+): Parts {
+  const mounts = groundMounts(ground);
+  const lock = join(ground.hermesHome, 'sandbox', 'ground.lock');
+  // The source of the empty folders bound over missing folders: on protected ground, so it stays empty.
+  const empty = join(ground.hermesHome, 'sandbox', 'empty');
+  const bwrap = [
+    shellWord(tools.bwrap),
+    ...BWRAP_BASE,
+    ...mounts.keep.flatMap((dir) => ['--bind', shellWord(dir), shellWord(dir)]),
+    ...mounts.readOnly.flatMap((path) => ['--ro-bind', shellWord(path), shellWord(path)]),
+    ...mounts.blocked.flatMap(({ path, kind }) => [
+      '--ro-bind',
+      kind === 'file' ? '/dev/null' : shellWord(empty),
+      shellWord(path),
+    ]),
+    '--',
+    shellWord(tools.bash),
+    '-c',
+  ].join(' ');
+  if (mounts.blocked.length === 0) return { kind: 'made', before: `${bwrap} `, after: '' };
+  if (makeLock) {
+    const problem = madeLock(lock, empty);
+    if (problem !== undefined) {
+      return {
+        kind: 'unavailable',
+        reason: `the sandbox's lock ${lock} could not be made: ${problem}`,
+        fix: 'make $HERMES_HOME writable by this user',
+      };
+    }
+  }
+  const flock = shellWord(tools.flock);
+  const cleanup = [
+    flock,
+    '-n',
+    '-x',
+    shellWord(lock),
+    shellWord(tools.find),
+    ...mounts.blocked.map(({ path }) => shellWord(path)),
+    // What bubblewrap left, and only that: an empty read-only file, an empty folder.
+    "-maxdepth 0 '(' -type f -perm 0444 -links 1 -o -type d ')' -empty -delete 2>/dev/null",
+  ].join(' ');
+  return {
+    kind: 'made',
+    before: `${flock} -o -s ${shellWord(lock)} ${bwrap} `,
+    after: `; hermes_ground_status=$?; ${cleanup}; (exit $hermes_ground_status)`,
+  };
+}
+
+function madeLock(lock: string, empty: string): string | undefined {
+  try {
+    mkdirSync(empty, { recursive: true, mode: 0o700 });
+    closeSync(openSync(lock, 'a', 0o600));
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/**
+ * Seatbelt denies by path, so a place that does not exist needs no mount point. The folders
+ * above a place may not be removed or renamed (that would move the place away from its name).
+ */
+function darwinParts(
+  tools: Extract<GroundSandboxAvailability, { platform: 'darwin' }>,
+  ground: ProtectedGround,
+): Parts {
+  const places = new Set<string>();
+  const above = new Set<string>();
+  for (const place of ground.places) {
+    for (const path of [place.path, place.real]) {
+      places.add(path);
+      for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) above.add(dir);
+    }
+  }
+  const profile = [
+    '(version 1)',
+    '(allow default)',
+    ...[...places].sort().map((path) => `(deny file-write* (subpath ${seatbeltString(path)}))`),
+    ...[...above].sort().map((dir) => `(deny file-write-unlink (literal ${seatbeltString(dir)}))`),
+  ].join('\n');
+  return {
+    kind: 'made',
+    before: `${shellWord(tools.sandboxExec)} -p ${shellWord(profile)} ${shellWord(tools.bash)} -c `,
+    after: '',
+  };
+}
+
+function seatbeltString(text: string): string {
+  return `"${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+}

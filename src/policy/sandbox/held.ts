@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, realpathSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type { ProtectedGround } from '../protected/ground.js';
+import { sandboxAvailability } from './availability.js';
+import { shellWord, unquoteShellWord } from './quote.js';
+import { privateTmpDirOf, protectedPaths } from './settings.js';
+import { PRELUDE_START, sandboxLine } from './wrap.js';
+
+/** `'<node>' '<cli>' --settings '<file>' -c '<script>'`, each word as `shellWord` quotes it. */
+const WORD = `'(?:[^']|'\\\\'')*'`;
+const LINE = new RegExp(`^(${WORD}) (${WORD}) --settings (${WORD}) -c (${WORD})$`, 's');
+const SETTINGS_NAME = /^srt-([0-9a-f]{32})\.json$/;
+
+/**
+ * Whether `line` runs in workflow-guard's OS sandbox (wrap.ts) with protected ground read-only,
+ * whatever else its settings allow: the protected-ground rule needs no sandbox of its own around
+ * it (and one could not start inside it). The line must be exactly one `sandboxCommand` makes;
+ * its settings file must be in `$HERMES_HOME/sandbox` (protected ground, read-only in every
+ * sandbox), named by the digest of its bytes, and deny writes to every protected place of this
+ * project (settings.ts). Nothing is taken on a pattern: the line is made again from its parts.
+ */
+export function heldBySandbox(line: string, ground: ProtectedGround): boolean {
+  if (!line.includes(' --settings ')) return false;
+  const availability = sandboxAvailability();
+  if (!availability.available) return false;
+  const match = LINE.exec(line);
+  if (match === null) return false;
+  const file = unquoteShellWord(match[3] as string);
+  const script = unquoteShellWord(match[4] as string);
+  if (file === undefined || script === undefined) return false;
+  const name = SETTINGS_NAME.exec(basename(file));
+  if (name === null || dirname(file) !== join(ground.hermesHome, 'sandbox')) return false;
+  let text: string;
+  let root: string;
+  try {
+    text = readFileSync(file, 'utf8');
+    root = realpathSync(ground.root);
+  } catch {
+    return false;
+  }
+  if (createHash('sha256').update(text).digest('hex').slice(0, 32) !== name[1]) return false;
+  if (!deniesAll(text, protectedPaths(root))) return false;
+  const tmpDir = privateTmpDirOf(root);
+  const prelude = `${PRELUDE_START}${shellWord(tmpDir)}\n`;
+  if (!script.startsWith(prelude)) return false;
+  const command = script.slice(prelude.length);
+  return sandboxLine(availability, file, tmpDir, command) === line;
+}
+
+function deniesAll(text: string, paths: readonly string[]): boolean {
+  try {
+    const settings = JSON.parse(text) as { filesystem?: { denyWrite?: unknown } };
+    const denied = settings.filesystem?.denyWrite;
+    if (!Array.isArray(denied)) return false;
+    const set = new Set(denied);
+    return paths.every((path) => set.has(path));
+  } catch {
+    return false;
+  }
+}
