@@ -13,8 +13,8 @@ import { dispatch, type Served } from '../../../src/host/bridge/methods.js';
 import { BridgeTurns } from '../../../src/host/bridge/turns.js';
 import { ext } from '../../support/helpers.js';
 
-// The runtime's project (createRuntime's root), and folders in it that exist: the calls are those
-// of a real terminal.
+// The runtime's project (createRuntime's root), with folders that exist: the protected-ground
+// rule sandboxes a command in a folder it cannot resolve, which would hide the names under test.
 const CWD = process.cwd();
 
 /**
