@@ -49,11 +49,16 @@ const result = await runConversation({
     },
     { content: 'Pushed.' },
   ]),
+  // A stand-in shell. It is given the command as it will run: git, which a repository's own
+  // settings can steer, runs in the framework's protected-ground sandbox (docs/trust.md).
   tools: {
-    bash: { execute: ({ command }) => (command.startsWith('git push') ? 'pushed' : 'clean') },
+    bash: { execute: ({ command }) => (command.includes('git push') ? 'pushed' : 'clean') },
   },
 });
-for (const call of result.toolCalls) console.log(`${call.arguments.command} -> ${call.result}`);
+// What the model asked for, and what came back: in shadow mode the push went ahead.
+for (const call of result.toolCalls) {
+  console.log(`${call.requestedArguments.command} -> ${call.result}`);
+}
 // Closing flushes the audit log to the disk.
 await runtime.close();
 

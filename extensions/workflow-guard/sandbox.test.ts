@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRuntime, defineExtension, rewrite } from 'hermes-extensions';
 import {
+  groundSandboxAvailability,
+  groundSandboxedCallOf,
+  protectedGround,
   resetSandboxAvailability,
   sandboxedShellCallOf,
   sandboxShellCall,
@@ -208,11 +211,24 @@ describe('workflow-guard without a plan: the sandbox', () => {
       expect(messageOf(outcome)).toContain('another extension changed the command');
     });
 
-    it('leaves a plan-time call alone: once a plan exists nothing is sandboxed', async () => {
+    it('leaves a plan-time call to the framework: only protected ground stays read-only', async () => {
       const root = project();
       write(root, { 'plans/active/plan.md': '# Plan\n\nGoal: x. Steps: y. Tests: z.\n' });
       const outcome = await decide(root, 'npm test');
-      expect(outcome).toMatchObject({ blocked: false, changed: false });
+      // npm reads settings the project may hold (.npmrc), so the framework's protected-ground
+      // sandbox runs it (docs/trust.md, Protected ground), where it is still `npm test`; where
+      // that sandbox cannot run, the framework refuses it.
+      if (!groundSandboxAvailability().available) {
+        expect(outcome).toMatchObject({ blocked: true, blockedBy: 'hermes' });
+        return;
+      }
+      expect(outcome.blocked).toBe(false);
+      // Not workflow-guard's sandbox: the plan lifts it.
+      expect(outcome.metadata.workflowGuard).toBeUndefined();
+      expect(sandboxedShellCallOf(outcome.value, options(root))).toBeUndefined();
+      expect(groundSandboxedCallOf(outcome.value, protectedGround(root))).toEqual({
+        command: 'npm test',
+      });
     });
   });
 });

@@ -64,6 +64,13 @@ export interface ApprovalAsk {
   askedBy: string;
   /** What the asker allows the answer to be remembered for (`ask`'s `remember`). */
   remember?: RememberScope;
+  /**
+   * The arguments the person is asked about and an answer is remembered for, when they differ
+   * from the outcome's `value`: the handlers' arguments, which the framework then made run in
+   * its protected-ground sandbox (docs/trust.md, Protected ground). A person approves the command
+   * they can read; it runs with less reach than they approved.
+   */
+  toolArgs?: Record<string, unknown>;
 }
 
 /**

@@ -9,7 +9,10 @@ import type { ApprovalMemory, RememberFor } from './approval-memory.js';
  */
 export interface ApprovalRequest {
   toolName: string;
-  /** The arguments the tool would run with: after every rewrite of the chain. */
+  /**
+   * The arguments the tool would run with: after every rewrite of the chain, before the
+   * framework's protected-ground sandbox (which only takes reach away: docs/trust.md).
+   */
   toolArgs: Record<string, unknown>;
   toolCallId: string;
   /** Why approval is needed: the ask's reason. */
@@ -167,7 +170,9 @@ export function approvalRequest(
   ids: { sessionId: string; turnId: string; taskId: string },
 ): ApprovalRequest {
   const remember = ask.remember === undefined ? {} : { remember: ask.remember };
-  return { ...call, message: ask.message, askedBy: ask.askedBy, ...remember, ...ids };
+  // The arguments before the framework's sandbox wrapped them, when it did (ApprovalAsk.toolArgs).
+  const toolArgs = ask.toolArgs ?? call.toolArgs;
+  return { ...call, toolArgs, message: ask.message, askedBy: ask.askedBy, ...remember, ...ids };
 }
 
 /**

@@ -6,6 +6,7 @@ import { groundKindOf } from '../policy/protected/kinds.js';
 type Args = Record<string, unknown>;
 type Judge = typeof import('../policy/protected/judge.js');
 type Refused = ChainOutcome<Args>;
+type Passed = Extract<Refused, { blocked: false }>;
 
 /** The judge, once imported: shared by every runtime of the process. */
 let loadedJudge: Judge | undefined;
@@ -78,7 +79,7 @@ export class GroundRule {
     );
   }
 
-  #contained(judge: Judge, call: ToolCallInput, outcome: Refused): Refused {
+  #contained(judge: Judge, call: ToolCallInput, outcome: Passed): Refused {
     let found: ReturnType<Judge['containShellCall']>;
     try {
       found = judge.containShellCall(this.#ground, outcome.value);
@@ -90,8 +91,12 @@ export class GroundRule {
     }
     if (found.kind === 'runs') return outcome;
     if (found.kind === 'sandboxed') {
+      // A person asked is shown, and remembers an answer for, the command the handlers made.
+      const ask =
+        outcome.ask === undefined ? {} : { ask: { ...outcome.ask, toolArgs: outcome.value } };
       return {
         ...outcome,
+        ...ask,
         value: found.args,
         changed: true,
         metadata: { ...outcome.metadata, [FRAMEWORK_NAME]: SANDBOXED },

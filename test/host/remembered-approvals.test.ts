@@ -20,6 +20,11 @@ import {
   rewrite,
   runConversation,
 } from 'hermes-extensions';
+import {
+  groundSandboxAvailability,
+  groundSandboxedCallOf,
+  protectedGround,
+} from 'hermes-extensions/policy';
 import { memoryLogger, scriptedModel, toolCall } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
 import { ext } from '../support/helpers.js';
@@ -51,12 +56,14 @@ async function turn(options: {
   memory?: ApprovalMemory;
   sessionId?: string;
   extensions?: ReturnType<typeof ext>[];
+  cwd?: string;
 }) {
   const asked: ApprovalRequest[] = [];
   const events: ObserverPayload[] = [];
   const ran: string[] = [];
   const runtime = await createRuntime({
     logger: memoryLogger(),
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
     extensions: [
       ...(options.extensions ?? [gate]),
       ext('recorder', (h) => h.observe('post_approval_response', (p) => void events.push(p))),
@@ -325,6 +332,28 @@ describe('remembered approvals', () => {
     });
     expect(plain.asked).toHaveLength(2);
     expect(plain.ran).toHaveLength(2);
+  });
+
+  it('a command the framework runs in its protected-ground sandbox is asked about, and remembered, as the handlers left it', async () => {
+    const { home, project } = folders();
+    const memory = createApprovalMemory({ project, home });
+    // npm reads settings the project may hold, so the framework's sandbox runs it
+    // (docs/trust.md, Protected ground); the person reads `npm test`, not the sandbox's line.
+    const first = await turn({ commands: ['npm test'], answer: 'always', memory, cwd: project });
+    expect(first.asked.map((r) => r.toolArgs)).toEqual([{ command: 'npm test' }]);
+    const again = await turn({ commands: ['npm test'], answer: false, memory, cwd: project });
+    expect(again.asked).toHaveLength(0);
+    expect(again.events[0]).toMatchObject({ choice: 'always', answered_via: 'remembered' });
+    // What ran is still the sandbox's line, approved or remembered alike.
+    for (const line of [...first.ran, ...again.ran]) {
+      if (!groundSandboxAvailability().available) throw new Error('ran without the sandbox');
+      expect(groundSandboxedCallOf({ command: line }, protectedGround(project))).toEqual({
+        command: 'npm test',
+      });
+    }
+    expect([...first.ran, ...again.ran]).toHaveLength(
+      groundSandboxAvailability().available ? 2 : 0,
+    );
   });
 
   it('an ask with an invalid remember scope is a handler error, never remembered', async () => {

@@ -10,7 +10,7 @@ import { tree } from '../support/fixtures.js';
  * Where the protected-ground sandbox cannot run (docs/trust.md, Protected ground), a shell command
  * the rule cannot show to leave protected ground alone is refused, saying why and how to go on;
  * `extensions.no_sandbox: run` in the user's own config runs it unsandboxed, and the same key in
- * a project's config is ignored. The sandbox is made unable to run for real: `$HERMES_HOME/sandbox`,
+ * a project's config is ignored. The sandbox is made unable to run for real: `$HERMES_HOME/ground-sandbox`,
  * where it keeps its lock, is a file.
  */
 let user: string;
@@ -21,7 +21,7 @@ beforeEach(() => {
   user = tree({});
   home = join(user, '.hermes');
   mkdirSync(home);
-  writeFileSync(join(home, 'sandbox'), 'not a folder\n');
+  writeFileSync(join(home, 'ground-sandbox'), 'not a folder\n');
   process.env.HOME = user;
   process.env.HERMES_HOME = home;
   project = tree({ '.git/HEAD': '', 'src/a.ts': 'export const a = 1;\n' });

@@ -26,7 +26,8 @@ export type GroundSandboxed =
  * the line removes those afterwards, under an exclusive lock that no sandbox of the user's still
  * holds shared (a mount point removed while another sandbox runs would undo that sandbox's
  * block). The lock is held by `flock` outside the sandbox (`-o`: the command gets no descriptor
- * of it to unlock), and kept in `$HERMES_HOME/sandbox`, protected ground itself.
+ * of it to unlock), and kept in `$HERMES_HOME/ground-sandbox`, protected ground itself (apart from
+ * workflow-guard's `$HERMES_HOME/sandbox`, which holds its settings files alone).
  */
 export function groundSandboxCommand(command: string, ground: ProtectedGround): GroundSandboxed {
   const made = lineParts(ground);
@@ -60,6 +61,9 @@ export function groundSandboxedCommandOf(
   return again.kind === 'sandboxed' && again.command === line ? candidate : undefined;
 }
 
+/** The folder of `$HERMES_HOME` that holds the lock and the empty folder of these lines. */
+const GROUND_SANDBOX_DIR = 'ground-sandbox';
+
 /** In every line: a cheap first test before the line is made again. */
 const MARK = ' -c ';
 
@@ -82,9 +86,9 @@ function linuxParts(
   makeLock: boolean,
 ): Parts {
   const mounts = groundMounts(ground);
-  const lock = join(ground.hermesHome, 'sandbox', 'ground.lock');
+  const lock = join(ground.hermesHome, GROUND_SANDBOX_DIR, 'ground.lock');
   // The source of the empty folders bound over missing folders: on protected ground, so it stays empty.
-  const empty = join(ground.hermesHome, 'sandbox', 'empty');
+  const empty = join(ground.hermesHome, GROUND_SANDBOX_DIR, 'empty');
   const bwrap = [
     shellWord(tools.bwrap),
     ...BWRAP_BASE,
