@@ -6,7 +6,11 @@
 //   filter), and the runtime's library (`SandboxManager.wrapWithSandbox` in a process that keeps
 //   its filter running; its one-time start is `initMs`);
 // - the guard's decision for a command proven to only read (`git status`), with the sandbox on
-//   and off, and for one it sandboxes (`npm test`): proven reads pay nothing.
+//   and off, and for one it sandboxes (`npm test`): proven reads pay nothing;
+// - the framework's protected-ground sandbox (docs/trust.md, Protected ground), which runs with no
+//   guard at all: the command in its bubblewrap line, and the decision with no extension for a
+//   command shown to leave protected ground alone (`ls src`) and one it wraps (`git status`:
+//   git takes settings from the project's files).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +19,13 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { loadRuntime } = await import('../dist/index.js');
-const { sandboxAvailability, sandboxCommand } = await import('../dist/policy/index.js');
+const {
+  groundSandboxAvailability,
+  groundSandboxCall,
+  protectedGround,
+  sandboxAvailability,
+  sandboxCommand,
+} = await import('../dist/policy/index.js');
 
 const RUNS = Number(process.env.BENCH_SANDBOX_RUNS ?? 15);
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
@@ -71,14 +81,30 @@ if (availability.available) {
   await SandboxManager.reset();
 }
 
-for (const mode of ['off', 'auto']) {
-  writeFileSync(join(home, 'config.yaml'), configFor(mode));
+if (groundSandboxAvailability().available) {
+  const command = 'cat src/app.ts > /dev/null';
+  const made = groundSandboxCall({ command }, protectedGround(project));
+  if (made.kind !== 'sandboxed') throw new Error(made.reason);
+  result.runs['protected-ground sandbox (bwrap line)'] = median(
+    Array.from({ length: RUNS }, () =>
+      timeMs(() => {
+        const run = spawnSync('bash', ['-c', made.args.command], { cwd: project });
+        if (run.status !== 0) throw new Error(`${made.args.command}: ${run.stderr}`);
+      }),
+    ),
+  );
+}
+
+for (const mode of ['none', 'off', 'auto']) {
+  // `none`: no extension at all, the framework's own rule alone.
+  writeFileSync(join(home, 'config.yaml'), mode === 'none' ? 'extensions: {}\n' : configFor(mode));
   const runtime = await loadRuntime({ cwd: project, home });
   const decide = (command) =>
     runtime.runTurn({ sessionId: 'bench' }, (turn) =>
       turn.interceptToolCall({ toolName: 'bash', toolArgs: { command } }),
     );
   for (const command of [
+    ...(mode === 'none' ? ['ls src'] : []),
     'git status',
     ...(mode === 'auto' && availability.available ? ['npm test'] : []),
   ]) {
@@ -89,7 +115,8 @@ for (const mode of ['off', 'auto']) {
       for (let i = 0; i < 200; i++) await decide(command);
       samples.push(((performance.now() - start) / 200) * 1000);
     }
-    result.decisions[`\`${command}\`, sandbox: ${mode}`] = median(samples);
+    const name = mode === 'none' ? 'no extension' : `sandbox: ${mode}`;
+    result.decisions[`\`${command}\`, ${name}`] = median(samples);
   }
   await runtime.close();
 }
