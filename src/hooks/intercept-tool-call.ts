@@ -22,6 +22,13 @@ export interface ToolCallInput {
   agent?: AgentIdentity;
   /** Set when the call starts a subagent, and whether its calls are covered (subagent-spawn.ts). */
   spawn?: SubagentSpawn;
+  /**
+   * Set by a host that cannot tell what the call would do (the Hermes agent's `terminal` without
+   * an absolute `workdir` under its shell hooks, which runs in a folder no event names): why, and
+   * how the model can retry. The framework refuses the call with it, without running a handler,
+   * and reports it as any decision.
+   */
+  unjudgeable?: string;
 }
 
 export interface InterceptToolCallEvent {
@@ -52,6 +59,7 @@ export const interceptToolCall: HookDeclaration<
     taskId: z.string().optional(),
     agent: agentIdentitySchema.optional(),
     spawn: subagentSpawnSchema.optional(),
+    unjudgeable: z.string().optional(),
   }),
   wire: {
     names: {
@@ -61,6 +69,7 @@ export const interceptToolCall: HookDeclaration<
       taskId: 'task_id',
       agent: 'agent',
       spawn: 'spawn',
+      unjudgeable: 'unjudgeable',
     },
   },
   samples: [

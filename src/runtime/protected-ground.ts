@@ -1,7 +1,8 @@
-import { type ChainOutcome, EMPTY_METADATA, FRAMEWORK_NAME } from '../chain/outcome.js';
+import { type ChainOutcome, FRAMEWORK_NAME } from '../chain/outcome.js';
 import type { ToolCallInput } from '../hooks/intercept-tool-call.js';
 import { type ProtectedGround, protectedGround } from '../policy/protected/ground.js';
 import { groundKindOf } from '../policy/protected/kinds.js';
+import { frameworkRefusal } from './tool-call-refusals.js';
 
 type Args = Record<string, unknown>;
 type Judge = typeof import('../policy/protected/judge.js');
@@ -132,13 +133,5 @@ export class GroundRule {
 const SANDBOXED = 'runs in the protected-ground sandbox (docs/trust.md, Protected ground)';
 
 function refused(call: ToolCallInput, why: string): Refused {
-  return {
-    blocked: true,
-    message: `Blocked by ${FRAMEWORK_NAME}: ${why}.`,
-    blockedBy: FRAMEWORK_NAME,
-    changed: false,
-    value: call.toolArgs,
-    metadata: EMPTY_METADATA,
-    trace: [],
-  };
+  return frameworkRefusal(call, `Blocked by ${FRAMEWORK_NAME}: ${why}.`);
 }

@@ -1,14 +1,8 @@
 import { ChainDeadlines } from '../chain/chain-deadline.js';
-import {
-  type ChainOutcome,
-  EMPTY_METADATA,
-  FRAMEWORK_NAME,
-  type OnTrace,
-  unchangedOutcome,
-} from '../chain/outcome.js';
+import { type ChainOutcome, type OnTrace, unchangedOutcome } from '../chain/outcome.js';
 import { runChain } from '../chain/run-chain.js';
 import type { AgentIdentity } from '../hooks/agent-identity.js';
-import type { BeforeLlmCallInput, LlmRequest, ToolRestriction } from '../hooks/before-llm-call.js';
+import type { BeforeLlmCallInput, LlmRequest } from '../hooks/before-llm-call.js';
 import type { TurnContext } from '../hooks/declaration.js';
 import { HOOKS, type HookInput, type HookName, type HookValue } from '../hooks/index.js';
 import type { ToolCallInput } from '../hooks/intercept-tool-call.js';
@@ -20,6 +14,12 @@ import { TurnEndedError } from './errors.js';
 import type { HandlerIndex } from './handler-index.js';
 import type { GroundRule } from './protected-ground.js';
 import type { ToolCallPaths } from './tool-call-paths.js';
+import {
+  frameworkRefusal,
+  NO_RESTRICTIONS,
+  notOffered,
+  type OfferedTools,
+} from './tool-call-refusals.js';
 
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -173,6 +173,9 @@ export class Turn implements TurnContext {
     const offered = agent === undefined ? this.#offered : this.#subagentsOffered?.get(agent.id);
     if (offered !== undefined && !offered.names.has(call.toolName)) {
       return this.#reportedRefusal(notOffered(call, offered), call);
+    }
+    if (call.unjudgeable !== undefined) {
+      return this.#reportedRefusal(frameworkRefusal(call, call.unjudgeable), call);
     }
     // Read now: a host call's deadline is in place only while this method runs (`runHook`).
     const deadlines = this.#chains.deadlines;
@@ -340,48 +343,6 @@ export class Turn implements TurnContext {
  */
 export function turnTelemetry(turn: Turn): TurnTelemetry {
   return telemetryOf(turn);
-}
-
-/** The tools one model request offered, and who took the others away. */
-interface OfferedTools {
-  readonly names: ReadonlySet<string>;
-  readonly restrictions: readonly ToolRestriction[];
-}
-
-const NO_RESTRICTIONS: readonly ToolRestriction[] = Object.freeze([]);
-/** Offered tools named in a refusal, at most: a model needs a hint, not a catalogue. */
-const NAMES_SHOWN = 20;
-
-/**
- * The refusal of a call to a tool the request did not offer, decided before any handler: a model
- * that names a hidden tool (or one it made up) gets a clear error. `blockedBy` is the extension
- * that hid the tool, or `hermes` when the host never offered it.
- */
-function notOffered(
-  call: ToolCallInput,
-  offered: OfferedTools,
-): ChainOutcome<Record<string, unknown>> {
-  const hider = offered.restrictions.find((r) => r.hidden.includes(call.toolName));
-  const names = [...offered.names];
-  const shown =
-    names.length === 0
-      ? 'none'
-      : names.length > NAMES_SHOWN
-        ? `${names.slice(0, NAMES_SHOWN).join(', ')}, …`
-        : names.join(', ');
-  const why =
-    hider === undefined
-      ? 'it was not offered in this request'
-      : `extension "${hider.extension}" took it away for this request${hider.reason === undefined ? '' : ` (${hider.reason})`}`;
-  return {
-    blocked: true,
-    message: `Tool "${call.toolName}" cannot be called: ${why}. Tools offered: ${shown}.`,
-    blockedBy: hider?.extension ?? FRAMEWORK_NAME,
-    changed: false,
-    value: call.toolArgs,
-    metadata: EMPTY_METADATA,
-    trace: [],
-  };
 }
 
 /** A Turn method's argument that failed its cheap check, worded from the hook's schema. */

@@ -293,27 +293,23 @@ async function answerToolCall(
         const call = hookToolCall(agent, event, cwd);
         const started = performance.now();
         telemetry.preTool(call);
-        const unjudged = agent.unjudged?.(toolName, toolInput, cwd);
+        // A call the agent runs where no event says is refused by the framework, as a decision.
+        const unjudgeable = agent.unjudged?.(toolName, toolInput, cwd);
         const caller = agentOf(event);
-        const result =
-          unjudged === undefined
-            ? await turn.interceptToolCall({
-                toolName: call.name,
-                toolArgs: call.arguments,
-                ...(typeof event.tool_use_id === 'string' ? { toolCallId: event.tool_use_id } : {}),
-                ...(caller === undefined ? {} : { agent: caller }),
-                ...(agent.spawnTools.includes(toolName)
-                  ? { spawn: subagentCoverage(agent, agentVersionFromEnv(agent)) }
-                  : {}),
-              })
-            : undefined;
-        const answer =
-          result === undefined
-            ? deny(unjudged ?? '')
-            : toolCallAnswer(agent, result, {
-                input: toolInput,
-                updatedInput: () => agent.toolOut(toolName, toolInput, result.value),
-              });
+        const result = await turn.interceptToolCall({
+          toolName: call.name,
+          toolArgs: call.arguments,
+          ...(typeof event.tool_use_id === 'string' ? { toolCallId: event.tool_use_id } : {}),
+          ...(caller === undefined ? {} : { agent: caller }),
+          ...(agent.spawnTools.includes(toolName)
+            ? { spawn: subagentCoverage(agent, agentVersionFromEnv(agent)) }
+            : {}),
+          ...(unjudgeable === undefined ? {} : { unjudgeable }),
+        });
+        const answer = toolCallAnswer(agent, result, {
+          input: toolInput,
+          updatedInput: () => agent.toolOut(toolName, toolInput, result.value),
+        });
         // The agent sends no PostToolUse for a call it was told not to run: its outcome is now.
         const refusal = refusalOf(answer);
         if (refusal !== undefined)
@@ -324,7 +320,7 @@ async function answerToolCall(
           });
         // The agent asks the person itself and never tells a hook the answer: only the request
         // is told (post_approval_response never comes from a command hook).
-        if (result !== undefined && !result.blocked && result.ask !== undefined && agent.canAsk) {
+        if (!result.blocked && result.ask !== undefined && agent.canAsk) {
           telemetry.approvalRequested({
             toolName: call.name,
             toolCallId: call.id,

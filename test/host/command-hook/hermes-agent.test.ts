@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tree, tsExtension } from '../../support/fixtures.js';
+import { jsonLines, tree, tsExtension } from '../../support/fixtures.js';
 import {
   type HermesDirective,
   hermesAnswerSchema,
@@ -110,6 +110,27 @@ describe.runIf(built)('hermes hook hermes-agent', () => {
     const elsewhere = tree({ 'a.txt': '' });
     const outside = await tool('terminal', { command: 'where', workdir: elsewhere });
     expect(blocked(outside.reads)).toBe(`judged in ${elsewhere}`);
+  });
+
+  it('reports the refusal of a terminal call without a workdir to observers, as a decision of the framework', async () => {
+    const decisions = join(tree({}), 'decisions.jsonl');
+    const recorder = tsExtension(
+      'recorder',
+      `hermes.observe('hook_decision', (p) => appendFileSync(${JSON.stringify(decisions)}, JSON.stringify(p) + '\\n'));`,
+      `import { appendFileSync } from 'node:fs';`,
+    );
+    const { tool } = setup({ 'extensions/recorder.ts': recorder });
+    const refused = await tool('terminal', { command: 'ls' });
+    expect(blocked(refused.reads)).toContain('workdir');
+    const [decision, ...more] = jsonLines(decisions);
+    expect(more).toEqual([]);
+    expect(decision).toMatchObject({
+      hook: 'intercept_tool_call',
+      tool_name: 'bash',
+      blocked: true,
+      blocked_by: 'hermes',
+      message: blocked(refused.reads),
+    });
   });
 
   it('refuses a terminal call in a folder Hermes refuses as a workdir, saying to use the plugin rather than a retry that cannot pass', async () => {
