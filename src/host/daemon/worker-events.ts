@@ -5,7 +5,7 @@ import type { Runtime } from '../../runtime/runtime.js';
 import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../command-hook/agents.js';
 import { failed, render } from '../command-hook/answers.js';
 import { answerInTime, printed } from '../command-hook/hook-process.js';
-import { crashReason, onProcessCrash, stackOf } from '../command-hook/process-crash.js';
+import { crashReason, onProcessCrash, stackOf } from '../process-crash.js';
 import { runCommandHook } from '../command-hook/run-hook.js';
 import type { RuntimeSource } from '../command-hook/runtime-source.js';
 import { eventLogger, stderrToEvents } from './event-log.js';
