@@ -133,4 +133,39 @@ describe.runIf(built)('hermes extensions serve --stdio, when an extension crashe
     expect(report.next_turn).toMatchObject({ blocked: false });
     expect(report.exit_code).toBe(0);
   }, 30_000);
+
+  it.runIf(process.platform === 'linux')(
+    'raises, in the Python client, an error saying how the bridge ended and what it said last, when it is killed',
+    async () => {
+      const home = tree({
+        'config.yaml': 'extensions: {}\n',
+        'extensions/killer.ts': tsExtension(
+          'killer',
+          `hermes.on('intercept_tool_call', (e) => {
+            if (e.toolName === 'die') execSync('kill -9 ' + process.pid);
+            if (e.toolName !== 'bomb') return undefined;
+            ${THROW_IN_TIMER};
+            return new Promise(() => {});
+          }, { timeoutMs: Infinity });`,
+          `import { execSync } from 'node:child_process';`,
+        ),
+      });
+      const { stdout } = await promisify(execFile)(
+        'python3',
+        [
+          join(root, 'test/host/bridge/check_bridge_death.py'),
+          process.execPath,
+          bin,
+          tree({ '.git/HEAD': '' }),
+        ],
+        { env: { ...process.env, HERMES_HOME: home } },
+      );
+      const report = JSON.parse(stdout);
+      expect(report.crashed).toMatchObject({ blocked: true, blocked_by: 'killer' });
+      expect(report.error.code).toBe(-32603);
+      expect(report.error.message).toContain('killed by signal 9');
+      expect(report.error.message).toContain('extension "killer" raised an uncaught exception');
+    },
+    30_000,
+  );
 });
