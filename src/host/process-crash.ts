@@ -77,7 +77,7 @@ export function crashReason(crash: ProcessCrash): string {
   const who = crash.extension === undefined ? 'an extension' : `extension "${crash.extension}"`;
   if (crash.kind === 'process.exit') {
     const call = crash.error instanceof Error ? crash.error.message : 'process.exit()';
-    return `${who} called ${call}, which ends no host: refused`;
+    return `${who} called ${call}, which the host refuses`;
   }
   return `${who} raised an ${crash.kind}: ${describeError(crash.error)}`;
 }

@@ -22,7 +22,12 @@ export function refusedAfterCrash<Input, Value>(
     value: decl.unchanged(input),
     metadata: EMPTY_METADATA,
     trace: [
-      { extension: crash.blamed, action: failClosed ? 'block' : 'error', durationMs: 0, error: why },
+      {
+        extension: crash.blamed,
+        action: failClosed ? 'block' : 'error',
+        durationMs: 0,
+        error: why,
+      },
     ],
   };
   if (!failClosed) return { ...base, blocked: false };

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { declarationOf, HOOK_NAMES, type HookName } from '../../hooks/index.js';
 import { firstIssue, readPayload, wordIssue } from '../../hooks/payload.js';
+import type { Logger } from '../../log/logger.js';
 import { OBSERVER_EVENTS } from '../../observe/events.js';
 import { sanitize } from '../../observe/sanitize.js';
-import type { Logger } from '../../log/logger.js';
 import { packageVersion } from '../../package-root.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { runHook } from '../../runtime/turn.js';

@@ -2,9 +2,9 @@ import { isAbsolute } from 'node:path';
 import { hermesCommand } from '../../command-name.js';
 import type { Logger } from '../../log/logger.js';
 import { chainsDeadline, hookDeadlineMs } from '../hook-deadline.js';
+import { crashReason, type ProcessCrash, stackOf } from '../process-crash.js';
 import type { CommandHookAgent } from './agents.js';
 import { engineEventName, failed, type HookAnswer, render } from './answers.js';
-import { crashReason, type ProcessCrash, stackOf } from '../process-crash.js';
 import { runCommandHook } from './run-hook.js';
 
 export interface HookProcessIo {

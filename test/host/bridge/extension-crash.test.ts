@@ -66,6 +66,16 @@ describe.runIf(built)('hermes extensions serve --stdio, when an extension crashe
       expect(String((sameTurn.result as { message: string }).message)).toContain(
         `extension "${name}"`,
       );
+      // A hook that fails open goes on with the host's input, the reason in the trace.
+      const prompt = await call(31, 'transform_user_input', { turn_id: 't1', user_message: 'hi' });
+      expect(prompt).toMatchObject({ result: { blocked: false, changed: false, value: 'hi' } });
+      expect((prompt.result as { trace: unknown[] }).trace).toMatchObject([
+        { extension: name, action: 'error', error: expect.stringContaining(said) },
+      ]);
+      // The session's turn is open still, in the crashed runtime: no second one beside it.
+      expect(await call(32, 'turn/start', { session_id: 's', turn_id: 't2' })).toMatchObject({
+        error: { code: -32002 },
+      });
       expect(await call(4, 'turn/end', { turn_id: 't1' })).toMatchObject({
         result: { ended: true },
       });
