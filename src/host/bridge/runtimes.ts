@@ -18,14 +18,10 @@ export interface RuntimeCrash {
  */
 export class BridgeRuntime {
   crash: RuntimeCrash | undefined;
-  readonly #crashed: Promise<RuntimeCrash>;
-  #tell: (crash: RuntimeCrash) => void = () => {};
+  /** What each call in flight does at a crash; removed as each settles, so none is held for ever. */
+  readonly #inFlight = new Set<(crash: RuntimeCrash) => void>();
 
-  constructor(readonly runtime: Promise<Runtime>) {
-    this.#crashed = new Promise((resolve) => {
-      this.#tell = resolve;
-    });
-  }
+  constructor(readonly runtime: Promise<Runtime>) {}
 
   /**
    * What `decide` settles with, or, once this runtime crashes, `refuse(crash)` — at once for a
@@ -33,13 +29,30 @@ export class BridgeRuntime {
    * still answer was decided by a runtime whose state is no longer known, and is dropped.
    */
   decide<T>(decide: () => Promise<T>, refuse: (crash: RuntimeCrash) => T): Promise<T> {
-    if (this.crash !== undefined) return Promise.resolve(refuse(this.crash));
-    return Promise.race([decide(), this.#crashed.then(refuse)]);
+    if (this.crash !== undefined) return Promise.resolve(this.crash).then(refuse);
+    return new Promise<T>((resolve, reject) => {
+      const crashed = (crash: RuntimeCrash) => {
+        try {
+          resolve(refuse(crash));
+        } catch (error) {
+          reject(error);
+        }
+      };
+      this.#inFlight.add(crashed);
+      let work: Promise<T>;
+      try {
+        work = decide();
+      } catch (error) {
+        work = Promise.reject(error);
+      }
+      work.then(resolve, reject).finally(() => this.#inFlight.delete(crashed));
+    });
   }
 
   fail(crash: RuntimeCrash): void {
     this.crash = crash;
-    this.#tell(crash);
+    for (const crashed of this.#inFlight) crashed(crash);
+    this.#inFlight.clear();
   }
 }
 
