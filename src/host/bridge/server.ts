@@ -64,13 +64,16 @@ export async function serveBridge(options: BridgeOptions): Promise<void> {
   const { logger } = options;
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const maxConcurrent = options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS;
+  // Subscribed before the first load starts: only then is each extension's code told apart.
+  let told: ((crash: ProcessCrash) => void) | undefined;
+  const stopListening = options.crashes?.((crash) => told?.(crash));
   const served = serving(
     () => loadRuntime({ cwd: options.cwd, home: options.home, logger }),
     options.cwd,
     logger,
   );
   const { runtimes } = served;
-  const stopListening = options.crashes?.((crash) => runtimes.crashed(crash));
+  told = (crash) => runtimes.crashed(crash);
   const writer = new AnswerWriter(
     options.output,
     logger,
