@@ -124,6 +124,28 @@ describe.runIf(built)('hermes extensions serve --stdio, when an extension crashe
     expect(await exited).toBe(0);
   }, 30_000);
 
+  it('refuses every turn of an extension that crashes each time it loads, naming it each time', async () => {
+    const home = tree({
+      'config.yaml': 'extensions: {}\n',
+      'extensions/load-bomb.ts': tsExtension(
+        'load-bomb',
+        `setTimeout(() => { throw new Error('boom as it loads'); }, 0);
+         hermes.on('intercept_tool_call', () => new Promise(() => {}), { timeoutMs: Infinity });`,
+      ),
+    });
+    const { call, child, exited } = bridgeProcess(home, tree({ '.git/HEAD': '' }));
+    expect(await call(1, 'initialize', {})).toMatchObject({ result: {} });
+    for (const turn of ['t1', 't2']) {
+      await call(2, 'turn/start', { session_id: 's', turn_id: turn });
+      const refused = await call(3, 'intercept_tool_call', tool(turn, 'read'));
+      expect(refused).toMatchObject({ result: { blocked: true, blocked_by: 'load-bomb' } });
+      expect(String((refused.result as { message: string }).message)).toContain('boom as it loads');
+      await call(4, 'turn/end', { turn_id: turn });
+    }
+    child.stdin.end();
+    expect(await exited).toBe(0);
+  }, 30_000);
+
   it('answers the Python client with a refusal naming the extension, then serves the next turn', async () => {
     const { stdout } = await promisify(execFile)(
       'python3',
