@@ -150,6 +150,7 @@ class HermesExtensions:
         self._lock = threading.Lock()
         self._waiting = {}
         self._stderr_tail = collections.deque(maxlen=STDERR_TAIL_LINES)
+        self._exit_reason = None
         self._relay = threading.Thread(target=self._relay_stderr, daemon=True)
         self._relay.start()
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -225,6 +226,8 @@ class HermesExtensions:
     def exit_reason(self):
         """Why the bridge process ended, once it has: its exit code or signal, and the last lines
         it wrote on stderr (an extension it blamed is named there)."""
+        if self._exit_reason is not None:
+            return self._exit_reason
         try:
             code = self._process.wait(timeout=5)
         except subprocess.TimeoutExpired:
@@ -235,7 +238,10 @@ class HermesExtensions:
             f"killed by signal {-code}" if code < 0 else f"exit code {code}"
         )
         said = " | ".join(self._stderr_tail)
-        return f"the bridge process exited ({how})" + (f"; it said last: {said}" if said else "")
+        reason = f"the bridge process exited ({how})" + (f"; it said last: {said}" if said else "")
+        if code is not None:
+            self._exit_reason = reason
+        return reason
 
     def _relay_stderr(self):
         """Passes the bridge's stderr on to this process's, as it comes, keeping its last lines."""
