@@ -151,6 +151,8 @@ class HermesExtensions:
         self._waiting = {}
         self._stderr_tail = collections.deque(maxlen=STDERR_TAIL_LINES)
         self._exit_reason = None
+        # Why it ended, once its output has: every later call raises it.
+        self._ended = None
         self._relay = threading.Thread(target=self._relay_stderr, daemon=True)
         self._relay.start()
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -160,7 +162,8 @@ class HermesExtensions:
         )
 
     def call(self, method, params):
-        """Sends one request and waits for its answer (the result, or a BridgeError)."""
+        """Sends one request and waits for its answer (the result, or a BridgeError; once the
+        bridge has exited, a BridgeError saying how, at once)."""
         request_id = next(self._ids)
         line = json.dumps({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
         if len(line) > self._max_line_bytes:  # json.dumps writes ASCII: characters are bytes
@@ -172,9 +175,18 @@ class HermesExtensions:
         done = threading.Event()
         slot = {"done": done}
         with self._lock:
+            if self._ended is not None:
+                raise BridgeError(-32603, self._ended)
             self._waiting[request_id] = slot
-            self._process.stdin.write(line + "\n")
-            self._process.stdin.flush()
+            try:
+                self._process.stdin.write(line + "\n")
+                self._process.stdin.flush()
+                broken = False
+            except (OSError, ValueError):  # a pipe the ended bridge no longer reads
+                self._waiting.pop(request_id, None)
+                broken = True
+        if broken:
+            raise BridgeError(-32603, self.exit_reason())
         done.wait()
         if "error" in slot:
             raise BridgeError(slot["error"].get("code"), slot["error"].get("message"))
@@ -218,6 +230,7 @@ class HermesExtensions:
             slot["done"].set()
         why = self.exit_reason()
         with self._lock:
+            self._ended = why
             for slot in self._waiting.values():
                 slot["error"] = {"code": -32603, "message": why}
                 slot["done"].set()

@@ -23,5 +23,10 @@ try:
     report["error"] = None
 except BridgeError as error:
     report["error"] = {"code": error.code, "message": str(error)}
+try:
+    hooks.call("turn/end", {"turn_id": turn})
+    report["later"] = None
+except BridgeError as error:
+    report["later"] = {"code": error.code, "message": str(error)}
 
 print(json.dumps(report))

@@ -197,6 +197,8 @@ describe.runIf(built)('hermes extensions serve --stdio, when an extension crashe
       expect(report.error.code).toBe(-32603);
       expect(report.error.message).toContain('killed by signal 9');
       expect(report.error.message).toContain('extension "killer" raised an uncaught exception');
+      // Every later call too, at once, saying the same.
+      expect(report.later).toEqual(report.error);
     },
     30_000,
   );
