@@ -64,16 +64,14 @@ class Bridge:
             if self._client is not None and self._client._process.poll() is None:
                 return self._client
             if self._client is not None:
-                code = self._client._process.poll()
-                logger.warning(
-                    "hermes-extensions: the bridge process exited (code %s); starting it again",
-                    code,
-                )
+                # How it ended and what it said last (the extension it blamed, if any).
+                why = self._client.exit_reason()
+                logger.warning("hermes-extensions: %s; starting it again", why)
                 self._client = None
                 for turn in self._turns.values():
                     if turn.refused is None:
                         turn.refused = (
-                            f"[hermes-extensions] the bridge exited during this turn (code {code}), "
+                            f"[hermes-extensions] the bridge exited during this turn ({why}), "
                             "so its checks lost their state and its remaining tool calls are "
                             "refused; the next message starts a new turn"
                         )

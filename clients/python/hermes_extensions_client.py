@@ -48,17 +48,20 @@ How the Python agent's ``run_conversation`` would use it (a sketch, in the agent
             function_result = handle_function_call(function_name, r["value"], effective_task_id)
 """
 
+import collections
 import itertools
 import json
 import os
 import shutil
 import subprocess
+import sys
 import threading
 from contextlib import contextmanager
 
 
 class BridgeError(Exception):
-    """The bridge answered with a JSON-RPC error."""
+    """The bridge answered with a JSON-RPC error, or exited (code -32603): then the message says
+    how it ended and the last lines it wrote on stderr, which name the extension it blamed."""
 
     def __init__(self, code, message):
         super().__init__(f"{message} (code {code})")
@@ -69,6 +72,9 @@ class BridgeError(Exception):
 # error it cannot address (id null, as it never reads the line), so a caller waiting for that
 # answer would wait forever: such a request is refused here instead, before it is sent.
 DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024
+
+# The bridge's last lines on stderr kept, to say in an error why it exited.
+STDERR_TAIL_LINES = 5
 
 
 def default_command(cwd=None):
@@ -132,11 +138,23 @@ class HermesExtensions:
             args += ["--max-line-bytes", str(max_line_bytes)]
         self._max_line_bytes = max_line_bytes or DEFAULT_MAX_LINE_BYTES
         self._process = subprocess.Popen(
-            args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, text=True, bufsize=1
+            args,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            text=True,
+            bufsize=1,
         )
         self._ids = itertools.count(1)
         self._lock = threading.Lock()
         self._waiting = {}
+        self._stderr_tail = collections.deque(maxlen=STDERR_TAIL_LINES)
+        self._exit_reason = None
+        # Why it ended, once its output has: every later call raises it.
+        self._ended = None
+        self._relay = threading.Thread(target=self._relay_stderr, daemon=True)
+        self._relay.start()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
         self.info = self.call(
@@ -144,7 +162,8 @@ class HermesExtensions:
         )
 
     def call(self, method, params):
-        """Sends one request and waits for its answer (the result, or a BridgeError)."""
+        """Sends one request and waits for its answer (the result, or a BridgeError; once the
+        bridge has exited, a BridgeError saying how, at once)."""
         request_id = next(self._ids)
         line = json.dumps({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
         if len(line) > self._max_line_bytes:  # json.dumps writes ASCII: characters are bytes
@@ -156,9 +175,18 @@ class HermesExtensions:
         done = threading.Event()
         slot = {"done": done}
         with self._lock:
+            if self._ended is not None:
+                raise BridgeError(-32603, self._ended)
             self._waiting[request_id] = slot
-            self._process.stdin.write(line + "\n")
-            self._process.stdin.flush()
+            try:
+                self._process.stdin.write(line + "\n")
+                self._process.stdin.flush()
+                broken = False
+            except (OSError, ValueError):  # a pipe the ended bridge no longer reads
+                self._waiting.pop(request_id, None)
+                broken = True
+        if broken:
+            raise BridgeError(-32603, self.exit_reason())
         done.wait()
         if "error" in slot:
             raise BridgeError(slot["error"].get("code"), slot["error"].get("message"))
@@ -200,11 +228,47 @@ class HermesExtensions:
             else:
                 slot["result"] = message.get("result")
             slot["done"].set()
+        why = self.exit_reason()
         with self._lock:
+            self._ended = why
             for slot in self._waiting.values():
-                slot["error"] = {"code": -32603, "message": "the bridge process exited"}
+                slot["error"] = {"code": -32603, "message": why}
                 slot["done"].set()
             self._waiting.clear()
+
+    def exit_reason(self):
+        """Why the bridge process ended, once it has: its exit code or signal, and the last lines
+        it wrote on stderr (an extension it blamed is named there)."""
+        if self._exit_reason is not None:
+            return self._exit_reason
+        try:
+            code = self._process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            code = None
+        # Its stderr closes as it ends: what it wrote last is read by then.
+        self._relay.join(timeout=5)
+        how = "exit code ?" if code is None else (
+            f"killed by signal {-code}" if code < 0 else f"exit code {code}"
+        )
+        said = " | ".join(self._stderr_tail)
+        reason = f"the bridge process exited ({how})" + (f"; it said last: {said}" if said else "")
+        if code is not None:
+            self._exit_reason = reason
+        return reason
+
+    def _relay_stderr(self):
+        """Passes the bridge's stderr on to this process's, as it comes, keeping its last lines."""
+        for line in self._process.stderr:
+            text = line.rstrip("\n")
+            # Stack frames are indented: the lines that say what happened are not.
+            if text.strip() and not text[:1].isspace():
+                self._stderr_tail.append(text)
+            if sys.stderr is not None:
+                try:
+                    sys.stderr.write(line)
+                    sys.stderr.flush()
+                except (OSError, ValueError):
+                    pass
 
 
 class Turn:

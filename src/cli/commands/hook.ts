@@ -27,7 +27,7 @@ export async function hookCommand(
   deadlineMs?: number,
 ): Promise<number> {
   const { answerHookProcess } = await import('../../host/command-hook/hook-process.js');
-  const { onProcessCrash } = await import('../../host/command-hook/process-crash.js');
+  const { onProcessCrash } = await import('../../host/process-crash.js');
   return answerHookProcess(
     agent,
     {

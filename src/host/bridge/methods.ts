@@ -1,23 +1,33 @@
 import { z } from 'zod';
 import { declarationOf, HOOK_NAMES, type HookName } from '../../hooks/index.js';
 import { firstIssue, readPayload, wordIssue } from '../../hooks/payload.js';
+import type { Logger } from '../../log/logger.js';
 import { OBSERVER_EVENTS } from '../../observe/events.js';
 import { sanitize } from '../../observe/sanitize.js';
 import { packageVersion } from '../../package-root.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { runHook } from '../../runtime/turn.js';
+import { refusedAfterCrash } from './crash-outcome.js';
 import { eventInDialect, inDialect, TOOL_DIALECTS, type ToolDialect } from './dialect.js';
 import { RPC, RpcError } from './json-rpc.js';
-import type { BridgeTurns } from './turns.js';
+import { BridgeRuntimes } from './runtimes.js';
+import { BridgeTurns } from './turns.js';
 import { outcomeToWire } from './wire.js';
 
 export interface Served {
-  runtime: Runtime;
+  /** The runtime serving, and those an extension crashed (runtimes.ts). */
+  runtimes: BridgeRuntimes;
   turns: BridgeTurns;
   /** The bridge's folder (`--cwd`): where the host runs a shell call that names no folder. */
   cwd: string;
   /** Whose tool names the host's calls use, once its `initialize` said (dialect.ts). */
   toolDialect?: ToolDialect;
+}
+
+/** What the methods serve: the runtimes `load` gives (runtimes.ts), their turns, the folder. */
+export function serving(load: () => Promise<Runtime>, cwd: string, logger: Logger): Served {
+  const runtimes = new BridgeRuntimes(load, logger);
+  return { runtimes, turns: new BridgeTurns(runtimes), cwd };
 }
 
 /** One method: its params as zod, checked before it runs, and what it does with them. */
@@ -60,9 +70,9 @@ const METHODS: Readonly<Record<string, Method>> = {
       // Whose tool names the host's calls use; left out, the framework's own.
       tool_dialect: z.enum(TOOL_DIALECTS).optional(),
     }),
-    (served, params) => {
+    async (served, params) => {
       setDialect(served, params.tool_dialect);
-      return info(served.runtime);
+      return info(await served.runtimes.fresh().runtime);
     },
   ),
 
@@ -77,11 +87,12 @@ const METHODS: Readonly<Record<string, Method>> = {
 
   'turn/end': method(inTurn, ({ turns }, params) => turns.end(params.turn_id)),
 
-  event: method(z.looseObject({ event: z.enum(OBSERVER_EVENTS) }), (served, params) => {
+  event: method(z.looseObject({ event: z.enum(OBSERVER_EVENTS) }), async (served, params) => {
     // Observer events only the host knows (API requests, its own tool runs), usually sent as
     // notifications; passed on sanitized, with the ids the host gives, a tool call named as
-    // extensions name it.
-    const { runtime, toolDialect, cwd } = served;
+    // extensions name it. To a working runtime's observers: one loaded afresh after a crash.
+    const { toolDialect, cwd } = served;
+    const runtime = await served.runtimes.fresh().runtime;
     const { event, ...told } = params;
     const fields = toolDialect === undefined ? told : eventInDialect(told, cwd);
     if (runtime.hasHook(event)) runtime.emit(event, sanitize(fields) as Record<string, unknown>);
@@ -127,14 +138,18 @@ function setDialect(served: Served, dialect: ToolDialect | undefined): void {
   served.toolDialect = dialect;
 }
 
-/** A hook point as a method: its payload in the declaration's wire names, its outcome on the wire. */
+/**
+ * A hook point as a method: its payload in the declaration's wire names, its outcome on the wire.
+ * In a turn whose runtime an extension crashed, the hook's fail rule answers instead of the
+ * chain, naming the extension (crash-outcome.ts): a call in flight then, and every later one.
+ */
 function hookMethod<H extends HookName>(hook: H): Method {
   const decl = declarationOf(hook);
   return method(hookCall, async ({ turns, toolDialect, cwd }, params) => {
     // Counted from when the request is read: the host's own wait started a little before.
     const deadline = params.deadline_ms === undefined ? undefined : Date.now() + params.deadline_ms;
     // The turn before the payload, as ever: a call naming no open turn is -32001 whatever it carries.
-    const { turn } = turns.get(params.turn_id);
+    const { turn, runtime } = turns.get(params.turn_id);
     const read = readPayload(decl, params, 'wire');
     if ('problem' in read) throw new RpcError(RPC.invalidParams, read.problem);
     // The host's tool names as extensions know them, and the answer back in the host's.
@@ -142,7 +157,11 @@ function hookMethod<H extends HookName>(hook: H): Method {
       toolDialect === undefined
         ? { input: read.input, valueOut: (value: unknown) => value }
         : inDialect(hook, read.input as Record<string, unknown>, cwd);
-    const outcome = await runHook(turn, hook, named.input as typeof read.input, deadline);
+    const input = named.input as typeof read.input;
+    const outcome = await runtime.decide(
+      async () => runHook(turn, hook, input, deadline),
+      (crash) => refusedAfterCrash(decl, input, crash),
+    );
     const { valueToWire } = decl.wire;
     return outcomeToWire(
       outcome,

@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Logger } from '../../log/logger.js';
 import { loadRuntime } from '../../runtime/load-runtime.js';
+import type { ProcessCrash } from '../process-crash.js';
 import { AnswerWriter } from './answer-writer.js';
 import { answerBatch, errorLine } from './batch.js';
 import {
@@ -13,8 +14,7 @@ import {
   type RpcRequest,
 } from './json-rpc.js';
 import { type Line, LineTooLong, readLines } from './line-splitter.js';
-import { dispatch, type Served } from './methods.js';
-import { BridgeTurns } from './turns.js';
+import { dispatch, serving } from './methods.js';
 
 /** 16 MiB: far past any real request (a long conversation is a few MB), yet a bounded buffer. */
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -35,6 +35,12 @@ export interface BridgeOptions {
   maxConcurrentRequests?: number;
   /** Bytes of answers the host has not taken yet; past them, the server reads no more. */
   maxBufferedAnswerBytes?: number;
+  /**
+   * Subscribes to the process's crashes an extension's code causes — uncaught exceptions,
+   * unhandled rejections, calls to `process.exit` (src/host/process-crash.ts) — before any
+   * extension loads; returns what unsubscribes. None: a host that keeps them to itself (a test).
+   */
+  crashes?(listener: (crash: ProcessCrash) => void): () => void;
 }
 
 /**
@@ -49,16 +55,25 @@ export interface BridgeOptions {
  * answers wait for a host that stops reading, until the output has drained, or while
  * `maxConcurrentRequests` are in flight, the server reads nothing, so what it holds stays bounded
  * whatever the host does; the host's own writes wait in the pipe.
+ *
+ * An extension's uncaught exception, unhandled rejection or `process.exit` (`crashes`) does not
+ * end the server: the runtime it crashed refuses its calls by each hook's fail rule, naming the
+ * extension, and the next turn is decided by the extensions loaded afresh (runtimes.ts).
  */
 export async function serveBridge(options: BridgeOptions): Promise<void> {
   const { logger } = options;
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const maxConcurrent = options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS;
-  const runtime = loadRuntime({ cwd: options.cwd, home: options.home, logger });
-  const served = runtime.then(
-    (loaded): Served => ({ runtime: loaded, turns: new BridgeTurns(loaded), cwd: options.cwd }),
+  // Subscribed before the first load starts: only then is each extension's code told apart.
+  let told: ((crash: ProcessCrash) => void) | undefined;
+  const stopListening = options.crashes?.((crash) => told?.(crash));
+  const served = serving(
+    () => loadRuntime({ cwd: options.cwd, home: options.home, logger }),
+    options.cwd,
+    logger,
   );
-  served.catch(() => {}); // a failed load is reported to every request; the host decides
+  const { runtimes } = served;
+  told = (crash) => runtimes.crashed(crash);
   const writer = new AnswerWriter(
     options.output,
     logger,
@@ -68,7 +83,9 @@ export async function serveBridge(options: BridgeOptions): Promise<void> {
   /** Runs one request to its answer line (none for a notification); never rejects. */
   const respond = async ({ id, method, params }: RpcRequest): Promise<string | undefined> => {
     try {
-      const result = await dispatch(await served, method, params);
+      // A failed load is reported to every request; the host decides.
+      await runtimes.serving.runtime;
+      const result = await dispatch(served, method, params);
       // Throws when the result is not JSON; answered as the internal error it is, below.
       return id === undefined ? undefined : JSON.stringify({ jsonrpc: '2.0', id, result });
     } catch (error) {
@@ -83,15 +100,11 @@ export async function serveBridge(options: BridgeOptions): Promise<void> {
   };
 
   const batch = async (elements: readonly unknown[]) => {
-    // Only to order a batch's elements by session; a failed load is answered per element.
-    const turns = await served.then(
-      (loaded) => loaded.turns,
-      () => undefined,
-    );
     send(
       await answerBatch(elements, {
         respond,
-        sessionOfTurn: (turnId) => turns?.sessionOf(turnId),
+        // Only to order a batch's elements by session.
+        sessionOfTurn: (turnId) => served.turns.sessionOf(turnId),
         maxConcurrent,
       }),
     );
@@ -146,12 +159,9 @@ export async function serveBridge(options: BridgeOptions): Promise<void> {
   }
 
   // The host closed its end: answer what it asked, end the turns it left open, then close the
-  // runtime so extensions flush what they buffered.
+  // runtimes so extensions flush what they buffered.
   await Promise.allSettled(inFlight);
-  const loaded = await served.then(
-    (served) => served,
-    () => undefined,
-  );
-  await loaded?.turns.endAll();
-  await loaded?.runtime.close();
+  await served.turns.endAll();
+  await runtimes.close();
+  stopListening?.();
 }

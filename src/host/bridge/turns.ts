@@ -1,10 +1,12 @@
 import { TurnInProgressError } from '../../runtime/errors.js';
-import type { Runtime } from '../../runtime/runtime.js';
 import type { Turn } from '../../runtime/turn.js';
 import { errorMessage, RPC, RpcError } from './json-rpc.js';
+import type { BridgeRuntime, BridgeRuntimes } from './runtimes.js';
 
 interface OpenTurn {
   turn: Turn;
+  /** The runtime it runs in: once that crashes, the turn's calls are refused (runtimes.ts). */
+  runtime: BridgeRuntime;
   /** Ends the turn: `runTurn`'s body returns. */
   finish: () => void;
   /** Settles once the turn has ended and its state is cleared. */
@@ -17,13 +19,17 @@ interface OpenTurn {
  * runs in that turn and no other. The id is free again once `turn/end` has been read for it;
  * from then on calls naming it get -32001 until a new turn takes it. Ended ids are not
  * remembered, so a long-running server does not grow with every turn it has served.
+ *
+ * A turn starts in the runtime serving then, loaded afresh if the one before crashed
+ * (runtimes.ts); a session whose turn is still open in a crashed runtime gets no second turn
+ * (-32002) until that one is ended, as within one runtime.
  */
 export class BridgeTurns {
   readonly #open = new Map<string, OpenTurn>();
   /** Turns being ended, by session: a next turn of the session waits for them. */
   readonly #ending = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly runtime: Runtime) {}
+  constructor(private readonly runtimes: BridgeRuntimes) {}
 
   /** The params as `turn/start` checked them. */
   async start(params: {
@@ -35,6 +41,12 @@ export class BridgeTurns {
     // A host that pipelines `turn/end` and the next `turn/start` of a session must not be told
     // the session is busy because the end has not finished yet.
     await this.#ending.get(sessionId);
+    const runtime = this.runtimes.fresh();
+    const loaded = await runtime.runtime;
+    for (const open of this.#open.values()) {
+      if (open.turn.sessionId === sessionId && open.runtime !== runtime)
+        throw new RpcError(RPC.turnInProgress, new TurnInProgressError(sessionId).message);
+    }
     // From this check to `set` below nothing awaits, so two starts cannot both take one id.
     if (askedId !== undefined && this.#open.has(askedId)) {
       throw new RpcError(
@@ -44,7 +56,7 @@ export class BridgeTurns {
     }
     let finish: () => void = () => {};
     let opened: Turn | undefined;
-    const closed = this.runtime.runTurn(
+    const closed = loaded.runTurn(
       {
         sessionId,
         ...(platform === undefined ? {} : { platform }),
@@ -58,7 +70,7 @@ export class BridgeTurns {
       },
     );
     if (opened === undefined) throw await refusal(closed);
-    this.#open.set(opened.turnId, { turn: opened, finish, closed });
+    this.#open.set(opened.turnId, { turn: opened, runtime, finish, closed });
     return { turn_id: opened.turnId };
   }
 

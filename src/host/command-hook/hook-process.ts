@@ -2,9 +2,9 @@ import { isAbsolute } from 'node:path';
 import { hermesCommand } from '../../command-name.js';
 import type { Logger } from '../../log/logger.js';
 import { chainsDeadline, hookDeadlineMs } from '../hook-deadline.js';
+import { crashReason, type ProcessCrash, stackOf } from '../process-crash.js';
 import type { CommandHookAgent } from './agents.js';
 import { engineEventName, failed, type HookAnswer, render } from './answers.js';
-import { crashReason, type ProcessCrash, stackOf } from './process-crash.js';
 import { runCommandHook } from './run-hook.js';
 
 export interface HookProcessIo {
@@ -15,7 +15,7 @@ export interface HookProcessIo {
   /** Ends the process once the answer is out (the deadline passed, and work may still hold it). */
   exit(code: number): void;
   /**
-   * Subscribes to the process's uncaught exceptions and unhandled rejections (process-crash.ts);
+   * Subscribes to the process's uncaught exceptions and unhandled rejections (src/host/process-crash.ts);
    * called before any extension loads. None: a host that keeps them to itself (a test).
    */
   crashes?(listener: (crash: ProcessCrash) => void): void;

@@ -1,6 +1,6 @@
 import { describeError } from '../../chain/errors.js';
 import type { Logger } from '../../log/logger.js';
-import { stackOf } from '../command-hook/process-crash.js';
+import { stackOf } from '../process-crash.js';
 
 /** How long stopping may take after a crash before the daemon exits anyway. */
 const STOP_MS = 5_000;

@@ -5,9 +5,15 @@ import type { Runtime } from '../../runtime/runtime.js';
 import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../command-hook/agents.js';
 import { failed, render } from '../command-hook/answers.js';
 import { answerInTime, printed } from '../command-hook/hook-process.js';
-import { crashReason, onProcessCrash, stackOf } from '../command-hook/process-crash.js';
 import { runCommandHook } from '../command-hook/run-hook.js';
 import type { RuntimeSource } from '../command-hook/runtime-source.js';
+import {
+  crashReason,
+  onProcessCrash,
+  type ProcessCrash,
+  refusedExits,
+  stackOf,
+} from '../process-crash.js';
 import { eventLogger, stderrToEvents } from './event-log.js';
 import type { ReadRecorder } from './read-recorder.js';
 import { sessionOf } from './requests.js';
@@ -23,8 +29,8 @@ import type { FromWorker, ToWorker } from './worker-messages.js';
  * kept for the worker's life, and closed when the daemon ends the worker. What the runtime logs, and what extensions write to stderr, while an event is
  * answered goes on that answer's stderr, as in the hook process; anything else to the daemon's.
  *
- * An uncaught exception or unhandled rejection of the thread (an extension's timer that throws)
- * is told to the daemon, naming the extension and the error: it answers the thread's pending
+ * An uncaught exception or unhandled rejection of the thread (an extension's timer that throws),
+ * or an extension's call to process.exit, is told to the daemon, naming the extension and the error: it answers the thread's pending
  * events with the failure and retires the thread (worker-handle.ts). The thread runs no chain
  * after it, since its runtime's state is no longer known.
  */
@@ -38,7 +44,7 @@ export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
   const post = (message: FromWorker) => port.postMessage(message);
   // Before any extension loads, so that everything an extension starts has an owner.
   let crashed: string | undefined;
-  onProcessCrash((crash) => {
+  const onCrash = (crash: ProcessCrash) => {
     const why = crashReason(crash);
     const stack = stackOf(crash.error);
     if (crashed === undefined) {
@@ -51,7 +57,11 @@ export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
         message: `hermes daemon: again, after its runtime failed: ${why}`,
       });
     }
-  });
+  };
+  onProcessCrash(onCrash);
+  // In a thread, process.exit ends the thread: refused in an extension's code, it is a crash
+  // that names the extension rather than a runtime that ended with no word.
+  refusedExits(onCrash);
   // What is logged after an answer goes to the daemon's log; warnings and errors are marked to be
   // told with a later answer, of the session whose event's work logged them if known (the daemon
   // keeps them: late-notices.ts).

@@ -33,7 +33,7 @@ export type FromWorker =
   /** The answer to event `id`, printed as the hook process prints it; `late`: past the deadline. */
   | { type: 'answer'; id: number; stdout: string; stderr: string; exitCode: number; late: boolean }
   /**
-   * The thread had an uncaught exception or an unhandled rejection (process-crash.ts): `why`
+   * The thread had an uncaught exception or an unhandled rejection (src/host/process-crash.ts): `why`
    * names the extension and the error. Its runtime answers no more events.
    */
   | { type: 'crashed'; why: string; stack?: string }

@@ -1,8 +1,7 @@
 import { ask, createRuntime, type ObserverPayload } from 'hermes-extensions';
 import { memoryLogger } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
-import { dispatch } from '../../../src/host/bridge/methods.js';
-import { BridgeTurns } from '../../../src/host/bridge/turns.js';
+import { dispatch, serving } from '../../../src/host/bridge/methods.js';
 import { ext } from '../../support/helpers.js';
 
 /**
@@ -19,7 +18,7 @@ describe('the bridge and approvals', () => {
         ext('recorder', (h) => h.observe('*', (p) => void events.push(p))),
       ],
     });
-    const served = { runtime, turns: new BridgeTurns(runtime), cwd: runtime.projectRoot };
+    const served = serving(async () => runtime, runtime.projectRoot, memoryLogger());
     const { turn_id } = (await dispatch(served, 'turn/start', { session_id: 's' })) as {
       turn_id: string;
     };

@@ -1,8 +1,7 @@
 import { createRuntime } from 'hermes-extensions';
 import { memoryLogger } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
-import { dispatch } from '../../../src/host/bridge/methods.js';
-import { BridgeTurns } from '../../../src/host/bridge/turns.js';
+import { dispatch, serving } from '../../../src/host/bridge/methods.js';
 import { ext } from '../../support/helpers.js';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -17,7 +16,7 @@ describe('the bridge and the whole-chain deadline', () => {
       ),
       ...(chainTimeoutMs === undefined ? {} : { chainTimeoutMs }),
     });
-    const s = { runtime, turns: new BridgeTurns(runtime), cwd: runtime.projectRoot };
+    const s = serving(async () => runtime, runtime.projectRoot, memoryLogger());
     const { turn_id } = (await dispatch(s, 'turn/start', { session_id: 's' })) as {
       turn_id: string;
     };

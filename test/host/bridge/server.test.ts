@@ -1,9 +1,9 @@
-import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { bridgeProcess } from '../../support/bridge-process.js';
 import { tree, tsExtension, write } from '../../support/fixtures.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -15,38 +15,7 @@ function homeWithGuard() {
   return tree({ 'config.yaml': `extensions:\n  paths: [${JSON.stringify(guardPath)}]\n` });
 }
 
-const children: ChildProcessWithoutNullStreams[] = [];
-// A test that fails half-way leaves no server behind.
-afterEach(() => {
-  for (const child of children.splice(0)) child.kill();
-});
-
-/** The real bridge process; `next()` reads its answers one line at a time. */
-function bridge(home: string, cwd: string, flags: string[] = []) {
-  const child = spawn(
-    process.execPath,
-    [bin, 'extensions', 'serve', '--stdio', '--cwd', cwd, ...flags],
-    { env: { ...process.env, HERMES_HOME: home } },
-  ) as ChildProcessWithoutNullStreams;
-  children.push(child);
-  const answers: Array<Record<string, unknown>> = [];
-  const waiting: Array<() => void> = [];
-  createInterface({ input: child.stdout }).on('line', (line) => {
-    answers.push(JSON.parse(line));
-    waiting.shift()?.();
-  });
-  const send = (message: unknown) =>
-    child.stdin.write(`${typeof message === 'string' ? message : JSON.stringify(message)}\n`);
-  const next = async () => {
-    if (answers.length === 0) await new Promise<void>((resolve) => waiting.push(resolve));
-    return answers.shift() as Record<string, unknown>;
-  };
-  const call = async (id: number, method: string, params: unknown) => {
-    send({ jsonrpc: '2.0', id, method, params });
-    return next();
-  };
-  return { child, send, next, call };
-}
+const bridge = bridgeProcess;
 
 describe.runIf(built)('hermes extensions serve --stdio', () => {
   it('answers malformed lines with JSON-RPC errors and keeps serving', async () => {

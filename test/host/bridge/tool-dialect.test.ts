@@ -9,8 +9,7 @@ import {
 import { memoryLogger } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
 import { RpcError } from '../../../src/host/bridge/json-rpc.js';
-import { dispatch, type Served } from '../../../src/host/bridge/methods.js';
-import { BridgeTurns } from '../../../src/host/bridge/turns.js';
+import { dispatch, type Served, serving } from '../../../src/host/bridge/methods.js';
 import { ext } from '../../support/helpers.js';
 
 // The runtime's project (createRuntime's root), with folders that exist: the protected-ground
@@ -47,7 +46,7 @@ describe('the bridge and the Hermes agent’s tool names', () => {
         }),
       ],
     });
-    const s: Served = { runtime, turns: new BridgeTurns(runtime), cwd: CWD };
+    const s: Served = serving(async () => runtime, CWD, memoryLogger());
     await dispatch(s, 'initialize', dialect === undefined ? {} : { tool_dialect: dialect });
     const { turn_id } = (await dispatch(s, 'turn/start', { session_id: 's' })) as {
       turn_id: string;

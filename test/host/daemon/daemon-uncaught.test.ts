@@ -15,7 +15,8 @@ import {
 
 /**
  * A global extension that, for the shell command `boom`, starts a timer that throws and then waits
- * forever; for `reject`, leaves a promise rejected and unawaited and waits forever; for
+ * forever; for `reject`, leaves a promise rejected and unawaited and waits forever; for `exit`,
+ * calls process.exit(0) in a timer and waits forever; for
  * `wait <file>`, refuses once the file exists; for `later <file>`, refuses at once and throws
  * in a timer once the file exists; refuses `forbidden`; lets everything else run.
  */
@@ -29,6 +30,10 @@ const bomb = tsExtension(
      }
      if (command === 'reject') {
        Promise.reject(new Error('boom unawaited'));
+       return new Promise(() => {});
+     }
+     if (command === 'exit') {
+       setTimeout(() => process.exit(0), 0);
        return new Promise(() => {});
      }
      if (command === 'forbidden') return block('forbidden by bomb');
@@ -129,6 +134,17 @@ describe.runIf(built)('the hook daemon, when an extension throws outside its cha
     const answer = await askHook(socket, 'claude-code', bash(project(), 's1', 'reject'));
     expect(reasonOf(answer)).toContain('"bomb"');
     expect(reasonOf(answer)).toContain('boom unawaited');
+  });
+
+  it('denies a call whose handler calls process.exit in a timer, naming the extension', async () => {
+    const { env, project } = setup();
+    const { socket } = await startDaemon(env);
+    const answer = await askHook(socket, 'claude-code', bash(project(), 's1', 'exit'));
+    expect(reasonOf(answer)).toContain('extension "bomb" called process.exit(0)');
+    // The worker is replaced; the next call is decided by the extension loaded afresh (of another
+    // session: the turn lock the ended worker held is not this test's concern).
+    const next = await askHook(socket, 'claude-code', bash(project(), 's2', 'forbidden'));
+    expect(reasonOf(next)).toContain('forbidden by bomb');
   });
 
   it('answers `hermes hook` of both agents with the deny, through the daemon', async () => {
