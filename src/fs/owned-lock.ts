@@ -122,8 +122,9 @@ function heldLock(path: string, text: string): OwnedLock {
 /** Creates the lock file with `text` in it, whole, unless it exists. */
 function create(path: string, text: string): boolean {
   const written = `${path}.${randomUUID()}.tmp`;
-  writeFileSync(written, text, { mode: 0o600 });
   try {
+    // Inside the try: a write that fails half-way (a full disk) leaves its empty file behind.
+    writeFileSync(written, text, { mode: 0o600 });
     linkSync(written, path);
     return true;
   } catch (error) {
