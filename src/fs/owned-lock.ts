@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { linkSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { currentLockUnit as unit } from './lock-unit.js';
 
 /**
  * A lock file that names its owner, so that a lock whose owner died is released at once and a
@@ -27,6 +28,12 @@ import { hostname } from 'node:os';
  *
  * Processes in other pid namespaces (containers) that share the folder must not share a host
  * name either: their pids cannot be asked from here.
+ *
+ * A lock taken inside a unit that its process can end while the process goes on (a hook daemon's
+ * runtime worker thread) names that unit too (lock-unit.ts `holdLocksIn`), and the unit's keeper is told
+ * of every lock (and break claim) before it is created and after it is removed, so that when it
+ * ends the unit it removes each one still holding that exact owner text: the process lives on,
+ * and no waiter could tell its locks were abandoned.
  */
 export interface OwnedLock {
   readonly path: string;
@@ -67,6 +74,29 @@ interface Owner {
   start: string | null;
   /** Tells two locks of one process apart. */
   token: string;
+  /** The unit of the process that holds it, when one can be ended alone (see LockUnit). */
+  unit?: string;
+}
+
+/** This thread's owner text for a new lock or claim. */
+function ownerText(): string {
+  const held = unit();
+  const owner: Owner = { ...thisProcess(), token: randomUUID() };
+  if (held !== undefined) owner.unit = held.name;
+  return JSON.stringify(owner);
+}
+
+/** Creates `path` with `text` (see create), its unit told before and, if not created, after. */
+function createHeld(path: string, text: string, make: () => boolean): boolean {
+  const held = unit();
+  held?.taking(path, text);
+  let made = false;
+  try {
+    made = make();
+  } finally {
+    if (!made) held?.released(path, text);
+  }
+  return made;
 }
 
 /**
@@ -95,8 +125,8 @@ export function tryAcquireOwnedLock(path: string): OwnedLock | undefined {
   // A look first: waiting on a live owner costs a read, not a file written and removed.
   const seen = look(path);
   if (seen !== undefined && !takeAbandoned(path, seen)) return undefined;
-  const text = JSON.stringify({ ...thisProcess(), token: randomUUID() } satisfies Owner);
-  return create(path, text) ? heldLock(path, text) : undefined;
+  const text = ownerText();
+  return createHeld(path, text, () => create(path, text)) ? heldLock(path, text) : undefined;
 }
 
 /**
@@ -115,6 +145,7 @@ function heldLock(path: string, text: string): OwnedLock {
       // Only a lock judged abandoned is ever taken from its owner, so this is ours unless the
       // judgement was wrong (a host renamed under a running process): then leave it be.
       if (readText(path) === text) unlinkQuietly(path);
+      unit()?.released(path, text);
     },
   };
 }
@@ -154,11 +185,17 @@ function create(path: string, text: string): boolean {
 function takeAbandoned(path: string, seen: Seen): boolean {
   if (!abandoned(seen)) return false;
   const claim = `${path}.break-${seen.ino}`;
-  const text = JSON.stringify({ ...thisProcess(), token: randomUUID() } satisfies Owner);
-  try {
-    writeFileSync(claim, text, { flag: 'wx', mode: 0o600 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  const text = ownerText();
+  const claimed = createHeld(claim, text, () => {
+    try {
+      writeFileSync(claim, text, { flag: 'wx', mode: 0o600 });
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      return false;
+    }
+  });
+  if (!claimed) {
     // Another waiter is taking it. If that waiter died doing so, its claim goes, and the next
     // look tries again.
     const other = look(claim);
@@ -173,6 +210,7 @@ function takeAbandoned(path: string, seen: Seen): boolean {
     return true;
   } finally {
     unlinkQuietly(claim);
+    unit()?.released(claim, text);
   }
 }
 
@@ -208,9 +246,10 @@ function describeHolder(path: string): string {
   }
   const owner = seen && parseOwner(seen.text);
   if (owner === undefined) return 'a process that did not name itself';
+  const within = owner.unit === undefined ? '' : `, its ${owner.unit}`;
   return owner.host === thisProcess().host
-    ? `process ${owner.pid} (still running)`
-    : `process ${owner.pid} on ${owner.host}`;
+    ? `process ${owner.pid} (still running)${within}`
+    : `process ${owner.pid} on ${owner.host}${within}`;
 }
 
 function parseOwner(text: string): Owner | undefined {
@@ -220,7 +259,8 @@ function parseOwner(text: string): Owner | undefined {
       typeof value?.host === 'string' &&
       typeof value.pid === 'number' &&
       (typeof value.start === 'string' || value.start === null) &&
-      typeof value.token === 'string'
+      typeof value.token === 'string' &&
+      (value.unit === undefined || typeof value.unit === 'string')
     ) {
       return value as Owner;
     }

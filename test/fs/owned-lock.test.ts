@@ -133,22 +133,30 @@ describe.runIf(built)('an owned lock, across processes', () => {
     expect(existsSync(lockFile)).toBe(false);
   }, 60_000);
 
-  it.runIf(built)('leaves no temporary file behind when its owner cannot be written (a full disk)', () => {
-    const dir = tree();
-    const lockFile = join(dir, 'a.lock');
-    // A process that may write no byte (ulimit -f 0, the signal ignored so the write fails with
-    // EFBIG), as on a full disk: the temporary file is created, its content cannot be written.
-    const script = `
+  it.runIf(built)(
+    'leaves no temporary file behind when its owner cannot be written (a full disk)',
+    () => {
+      const dir = tree();
+      const lockFile = join(dir, 'a.lock');
+      // A process that may write no byte (ulimit -f 0, the signal ignored so the write fails with
+      // EFBIG), as on a full disk: the temporary file is created, its content cannot be written.
+      const script = `
       import { tryAcquireOwnedLock } from ${OWNED_LOCK};
       for (let i = 0; i < 3; i++) {
         try { tryAcquireOwnedLock(${JSON.stringify(lockFile)}); } catch (error) { console.log(error.code); }
       }`;
-    const run = spawnSync(
-      'bash',
-      ['-c', 'trap "" XFSZ; ulimit -f 0; exec "$0" --input-type=module -e "$1"', process.execPath, script],
-      { encoding: 'utf8' },
-    );
-    expect(run.stdout.trim().split('\n'), run.stderr).toEqual(['EFBIG', 'EFBIG', 'EFBIG']);
-    expect(readdirSync(dir)).toEqual([]);
-  });
+      const run = spawnSync(
+        'bash',
+        [
+          '-c',
+          'trap "" XFSZ; ulimit -f 0; exec "$0" --input-type=module -e "$1"',
+          process.execPath,
+          script,
+        ],
+        { encoding: 'utf8' },
+      );
+      expect(run.stdout.trim().split('\n'), run.stderr).toEqual(['EFBIG', 'EFBIG', 'EFBIG']);
+      expect(readdirSync(dir)).toEqual([]);
+    },
+  );
 });
