@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { linkSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { currentLockUnit as unit } from './lock-unit.js';
+import { answerWaits } from './lock-waits.js';
 
 /**
  * A lock file that names its owner, so that a lock whose owner died is released at once and a
@@ -46,6 +47,11 @@ export interface OwnedLockOptions {
   timeoutMs?: number;
   /** Between two looks at a taken lock. Default 10 ms. */
   retryMs?: number;
+  /**
+   * An answer waits for this lock: a wait in progress is noted where `noteLockWaits` asks, for
+   * a deadline passed meanwhile to name it (lock-waits.ts).
+   */
+  answerWaits?: boolean;
 }
 
 /** The lock was held by a live owner for the whole wait. The message names the file and owner. */
@@ -111,13 +117,25 @@ export async function acquireOwnedLock(
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const retryMs = options.retryMs ?? DEFAULT_RETRY_MS;
   const giveUpAt = Date.now() + timeoutMs;
-  for (;;) {
-    const lock = tryAcquireOwnedLock(path);
-    if (lock !== undefined) return lock;
-    if (Date.now() >= giveUpAt) throw new LockTimeoutError(path, timeoutMs, describeHolder(path));
-    // Some jitter, so waiters that started together do not keep colliding.
-    await new Promise((resolve) => setTimeout(resolve, retryMs * (0.5 + Math.random())));
+  const waits = options.answerWaits ? answerWaits() : undefined;
+  try {
+    for (;;) {
+      const lock = tryAcquireOwnedLock(path);
+      if (lock !== undefined) return lock;
+      if (Date.now() >= giveUpAt) throw new LockTimeoutError(path, timeoutMs, describeHolder(path));
+      waits?.add(path);
+      // Some jitter, so waiters that started together do not keep colliding.
+      await new Promise((resolve) => setTimeout(resolve, retryMs * (0.5 + Math.random())));
+    }
+  } finally {
+    waits?.delete(path);
   }
+}
+
+/** The locks at `paths` and what holds each, for a message; undefined for none. */
+export function describeLockWaits(paths: Iterable<string>): string | undefined {
+  const each = [...paths].map((path) => `the lock ${path}, held by ${describeHolder(path)}`);
+  return each.length === 0 ? undefined : each.join('; and ');
 }
 
 /** The lock, if it is free or its owner is dead; undefined while a live owner holds it. */
