@@ -53,6 +53,14 @@ describe('an owned lock', () => {
     lock?.release();
   });
 
+  it('names the unit of its process that holds it, when one does', async () => {
+    const lockFile = join(tree(), 'a.lock');
+    writeFileSync(lockFile, ownerRecord({ unit: "hook daemon's runtime worker 3" }));
+    await expect(acquireOwnedLock(lockFile, { timeoutMs: 30 })).rejects.toThrow(
+      `held by process ${process.pid} (still running), its hook daemon's runtime worker 3`,
+    );
+  });
+
   it('is never taken from an owner on another host, which cannot be asked', async () => {
     const lockFile = join(tree(), 'a.lock');
     writeFileSync(lockFile, ownerRecord({ host: `not-${hostname()}`, pid: 999_999_999 }));

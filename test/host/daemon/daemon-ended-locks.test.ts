@@ -3,7 +3,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tree, tsExtension } from '../../support/fixtures.js';
 import { built, root } from '../../support/run-bin.js';
-import { askHook, bash, ended, reasonOf, socketFolder, startDaemon } from './daemon-support.js';
+import {
+  askHook,
+  bash,
+  ended,
+  freshHook,
+  reasonOf,
+  socketFolder,
+  startDaemon,
+} from './daemon-support.js';
 
 /**
  * A global extension that, for the shell command `loop`, takes the project's audit lock (as
@@ -38,7 +46,7 @@ function setup() {
     HERMES_DAEMON: undefined,
     HERMES_DAEMON_DIR: socketFolder(),
     // The runtime is taken for stuck 2 s past this.
-    HERMES_HOOK_DEADLINE_MS: '3000',
+    HERMES_HOOK_DEADLINE_MS: '8000',
     // Each runtime worker's heap, as the daemon's: `oom` reaches it in a moment.
     NODE_OPTIONS: '--max-old-space-size=160',
   };
@@ -78,11 +86,14 @@ describe.runIf(built)('a runtime the hook daemon ends while it holds locks', () 
       // turn lock; and so is another.
       expect(reasonOf(await ask('s1', 'after'))).toBe('decided: after');
       expect(reasonOf(await ask('s2', 'other'))).toBe('decided: other');
+      // And so is a hook process that answers in-process, outside the daemon.
+      const fresh = await freshHook(daemon.socket, 'claude-code', bash(project, 's1', 'fresh'));
+      expect(reasonOf(fresh)).toBe('decided: fresh');
 
       // Stopped, the daemon closes its runtimes: the trail has a line for every decided call.
       expect(await ended(daemon.child, 'SIGTERM')).toBe(0);
       const trail = audited(project).join('\n');
-      for (const decided of ['first', 'after', 'other'])
+      for (const decided of ['first', 'after', 'other', 'fresh'])
         expect(trail, daemon.stderr()).toContain(`decided: ${decided}`);
       // No lock is left in the project or the home.
       const locks = (dir: string) =>
