@@ -314,6 +314,26 @@ describe('audit-log', () => {
     ]);
   });
 
+  it('keeps apart at once, past a thousand, the oldest lines a failing trail holds', async () => {
+    const project = tree();
+    mkdirSync(join(project, '.hermes/audit'), { recursive: true });
+    execFileSync('mkfifo', [join(project, '.hermes/audit/audit.jsonl')]);
+    const runtime = await createRuntime({
+      extensions: [auditLog],
+      cwd: project,
+      logger: memoryLogger(),
+    });
+    for (let seq = 0; seq < 1_005; seq++) runtime.emit('hook_decision', { seq });
+    const record = join(project, '.hermes/audit-log.unwritten.jsonl');
+    const early = await lines(record, 5);
+    expect(early.map((kept) => (kept.line as { seq: number }).seq)).toEqual([0, 1, 2, 3, 4]);
+    await runtime.close();
+    const all = await lines(record, 1_005);
+    expect(all.map((kept) => (kept.line as { seq: number }).seq)).toEqual(
+      Array.from({ length: 1_005 }, (_, seq) => seq),
+    );
+  });
+
   it('follows a link above a log path named outside the project, which the user chose', async () => {
     const real = tree();
     const home = tree();

@@ -7,6 +7,8 @@ import { recordUnwritten } from './unwritten.js';
 
 /** Between a failed write and the next try, when no new line comes first. */
 const RETRY_MS = 1_000;
+/** Lines kept in memory for the next try at most. */
+const KEPT = 1_000;
 
 const config = z.object({
   /** The audit file (JSON lines), relative to the project root. */
@@ -143,6 +145,11 @@ export default defineExtension({
         // at the end is recorded apart (onClose), never dropped.
         lastError = (error as Error).message;
         pending.unshift(...lines.slice(done.count));
+        // A failure that lasts (a daemon's runtime lives for hours) must not grow without end:
+        // past KEPT lines, the oldest are kept apart now.
+        if (pending.length > KEPT) {
+          await recordUnwritten(hermes, file, pending.splice(0, pending.length - KEPT), lastError);
+        }
         if (!closed && retry === undefined) {
           retry = setTimeout(() => {
             retry = undefined;
