@@ -70,8 +70,11 @@ export class WorkerHandle {
   #keep = true;
   #exited = false;
   #closing: Promise<void> | undefined;
+  #stuck = false;
+  readonly #log: Logger;
 
   constructor(start: WorkerStart) {
+    this.#log = start.log;
     this.#worker = new Worker(start.file, { workerData: start.setup });
     this.#worker.on('message', (message: FromWorker) => {
       if (message.type === 'loaded') {
@@ -180,6 +183,13 @@ export class WorkerHandle {
     return new Promise<Printed & { late: boolean }>((settle) => {
       const timer = setTimeout(() => {
         this.#settle(id, { ...printed(lateAnswer(agent, eventName, deadlineMs)), late: true });
+        if (!this.#exited && !this.#stuck) {
+          this.#stuck = true;
+          // Logged (doctor shows it): what its observers held in memory goes with it.
+          this.#log.error(
+            `hermes daemon: the runtime of ${this.root || 'no project'} is ended, stuck past an event's deadline (a handler that never yields); what it had not yet written (audit lines, spans) is lost with it`,
+          );
+        }
         void this.#worker.terminate();
       }, deadlineMs + STUCK_AFTER_MS);
       this.#pending.set(id, { agent, eventName, timer, settle });

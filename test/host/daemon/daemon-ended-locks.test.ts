@@ -95,6 +95,15 @@ describe.runIf(built)('a runtime the hook daemon ends while it holds locks', () 
       const trail = audited(project).join('\n');
       for (const decided of ['first', 'after', 'other', 'fresh'])
         expect(trail, daemon.stderr()).toContain(`decided: ${decided}`);
+      // The daemon's log (which doctor shows) says why the runtime ended and which locks went.
+      const log = daemon.stderr();
+      expect(log).toMatch(
+        command === 'loop' ? /is ended, stuck past an event's deadline/ : /JS heap out of memory/,
+      );
+      expect(log).toContain(
+        `ended holding the lock ${join(project, '.hermes/audit/audit.jsonl.lock')}`,
+      );
+      expect(log).toMatch(/ended holding the lock .*\/turns\/s1\.lock; removed/);
       // No lock is left in the project or the home.
       const locks = (dir: string) =>
         existsSync(dir) ? readdirSync(dir).filter((name) => name.includes('.lock')) : [];
