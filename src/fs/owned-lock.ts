@@ -31,10 +31,10 @@ import { answerWaits } from './lock-waits.js';
  * name either: their pids cannot be asked from here.
  *
  * A lock taken inside a unit that its process can end while the process goes on (a hook daemon's
- * runtime worker thread) names that unit too (lock-unit.ts `holdLocksIn`), and the unit's keeper is told
- * of every lock (and break claim) before it is created and after it is removed, so that when it
- * ends the unit it removes each one still holding that exact owner text: the process lives on,
- * and no waiter could tell its locks were abandoned.
+ * runtime worker thread) names that unit too (lock-unit.ts `holdLocksIn`), and the unit's keeper
+ * is told of every lock (and break claim) before it is created and after it is removed, so that
+ * when it ends the unit it removes each one still holding that exact owner text: the process
+ * lives on, and no waiter could tell its locks were abandoned.
  */
 export interface OwnedLock {
   readonly path: string;
