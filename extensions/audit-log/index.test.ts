@@ -1,5 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, symlinkSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  symlinkSync,
+  unlinkSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { ask, block, createRuntime, runConversation, subagentTool } from 'hermes-extensions';
 import { memoryLogger, scriptedModel, toolCall } from 'hermes-extensions/testing';
@@ -241,6 +249,89 @@ describe('audit-log', () => {
       expect(warned[0]).toContain(join(project, '.hermes/audit/audit.jsonl'));
       expect(warned[0]).toContain(`${join(project, linked)} is a symbolic link`);
     }
+  });
+
+  it('writes again the lines a failed write kept, once the trail can take them', async () => {
+    const project = tree();
+    mkdirSync(join(project, '.hermes'));
+    // Refused while `.hermes/audit` is a link (to nowhere), taken once it is a real folder.
+    symlinkSync(join(project, 'nowhere'), join(project, '.hermes/audit'));
+    const logger = memoryLogger();
+    const runtime = await createRuntime({ extensions: [guard, auditLog], cwd: project, logger });
+    await runConversation({
+      runtime,
+      sessionId: 's0',
+      userMessage: 'go',
+      systemPrompt: '',
+      model: scriptedModel([
+        { content: '', toolCalls: [toolCall('write', { path: 'b' }, 'w1')] },
+        { content: 'done' },
+      ]),
+      tools: { write: { execute: () => 'written' } },
+    });
+    for (let i = 0; i < 200 && logger.lines.length === 0; i++)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(logger.lines.map((l) => l.message).join('\n')).toMatch(/cannot write the audit log/);
+    unlinkSync(join(project, '.hermes/audit'));
+    mkdirSync(join(project, '.hermes/audit'));
+    // No new line comes: the kept one is written all the same.
+    const log = await lines(join(project, '.hermes/audit/audit.jsonl'), 1);
+    expect(log[0]).toMatchObject({ event: 'hook_decision', blocked: true });
+    await runtime.close();
+    expect(existsSync(join(project, '.hermes/audit-log.unwritten.jsonl'))).toBe(false);
+  });
+
+  it('keeps apart, and reports, the lines the trail still could not take when it closes', async () => {
+    const project = tree();
+    mkdirSync(join(project, '.hermes/audit'), { recursive: true });
+    execFileSync('mkfifo', [join(project, '.hermes/audit/audit.jsonl')]);
+    const logger = memoryLogger();
+    const runtime = await createRuntime({ extensions: [guard, auditLog], cwd: project, logger });
+    await runConversation({
+      runtime,
+      sessionId: 's0',
+      userMessage: 'go',
+      systemPrompt: '',
+      model: scriptedModel([
+        { content: '', toolCalls: [toolCall('write', { path: 'b' }, 'w1')] },
+        { content: 'done' },
+      ]),
+      tools: { write: { execute: () => 'written' } },
+    });
+    await runtime.close();
+    const kept = await lines(join(project, '.hermes/audit-log.unwritten.jsonl'), 2);
+    const unwritten = (event: string) => ({
+      trail: join(project, '.hermes/audit/audit.jsonl'),
+      why: expect.stringMatching(/not a regular file/),
+      line: expect.objectContaining({ event }),
+    });
+    expect(kept).toEqual([unwritten('hook_decision'), unwritten('post_tool_call')]);
+    const errors = logger.lines.filter((l) => l.level === 'error').map((l) => l.message);
+    expect(errors).toEqual([
+      expect.stringMatching(
+        /^\[hermes:audit-log\] 2 audit line\(s\) could not be written to .*; kept in .*doctor/,
+      ),
+    ]);
+  });
+
+  it('keeps apart at once, past a thousand, the oldest lines a failing trail holds', async () => {
+    const project = tree();
+    mkdirSync(join(project, '.hermes/audit'), { recursive: true });
+    execFileSync('mkfifo', [join(project, '.hermes/audit/audit.jsonl')]);
+    const runtime = await createRuntime({
+      extensions: [auditLog],
+      cwd: project,
+      logger: memoryLogger(),
+    });
+    for (let seq = 0; seq < 1_005; seq++) runtime.emit('hook_decision', { seq });
+    const record = join(project, '.hermes/audit-log.unwritten.jsonl');
+    const early = await lines(record, 5);
+    expect(early.map((kept) => (kept.line as { seq: number }).seq)).toEqual([0, 1, 2, 3, 4]);
+    await runtime.close();
+    const all = await lines(record, 1_005);
+    expect(all.map((kept) => (kept.line as { seq: number }).seq)).toEqual(
+      Array.from({ length: 1_005 }, (_, seq) => seq),
+    );
   });
 
   it('follows a link above a log path named outside the project, which the user chose', async () => {

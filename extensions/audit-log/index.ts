@@ -1,8 +1,14 @@
-import { constants } from 'node:fs';
-import { type FileHandle, lstat, mkdir, open, readlink, rename, rm } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { rename, rm } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { acquireOwnedLock, defineExtension, type ObserverPayload } from 'hermes-extensions';
 import { z } from 'zod';
+import { openLog, realFolders } from './files.js';
+import { recordUnwritten } from './unwritten.js';
+
+/** Between a failed write and the next try, when no new line comes first. */
+const RETRY_MS = 1_000;
+/** Lines kept in memory for the next try at most. */
+const KEPT = 1_000;
 
 const config = z.object({
   /** The audit file (JSON lines), relative to the project root. */
@@ -24,7 +30,9 @@ const config = z.object({
  * agent's parallel hook processes, two agents in one project): each appends under a lock on the
  * file (`<path>.lock`, one that knows its owner, so a writer killed holding it holds nobody up),
  * sizes it as it is on disk, and rotates it under that lock, so no line is lost or torn and no
- * file grows past `max_bytes`.
+ * file grows past `max_bytes`. A write that fails keeps its lines for the next try; those still
+ * unwritten when the runtime closes go to the project's `.hermes/audit-log.unwritten.jsonl`
+ * (unwritten.ts), which `hermes extensions doctor` reports.
  */
 export default defineExtension({
   name: 'audit-log',
@@ -57,7 +65,7 @@ export default defineExtension({
      * the file has it now, since other processes write it too. A line longer than `max_bytes`
      * gets a file of its own. Run under the lock every process writing this file takes.
      */
-    const writeRotating = async (lines: readonly string[]) => {
+    const writeRotating = async (lines: readonly string[], done: { count: number }) => {
       let next = 0;
       let rotated = false;
       while (next < lines.length) {
@@ -78,6 +86,7 @@ export default defineExtension({
             next++;
           }
           if (bytes > 0) await handle.appendFile(chunk);
+          done.count = next;
           rotateFirst = next < lines.length;
         } finally {
           await handle.close();
@@ -87,9 +96,8 @@ export default defineExtension({
       }
     };
 
-    const flush = async () => {
-      const lines = pending.splice(0);
-      if (lines.length === 0) return;
+    /** Writes `lines`, counting in `done` those on the disk (a failure may come half-way). */
+    const write = async (lines: readonly string[], done: { count: number }) => {
       // Every flush, just before the lock, the open and any rotation in that folder.
       await realFolders(hermes.projectRoot, file);
       let lock: Awaited<ReturnType<typeof acquireOwnedLock>>;
@@ -109,26 +117,64 @@ export default defineExtension({
         const handle = await openLog(file);
         try {
           await handle.appendFile(lines.join(''));
+          done.count = lines.length;
         } finally {
           await handle.close();
         }
         return;
       }
       try {
-        await writeRotating(lines);
+        await writeRotating(lines, done);
       } finally {
         lock.release();
       }
     };
 
-    const record = (payload: ObserverPayload) => {
-      pending.push(`${JSON.stringify({ at: new Date().toISOString(), ...payload })}\n`);
+    let closed = false;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let lastError = '';
+    const flush = async () => {
+      const lines = pending.splice(0);
+      if (lines.length === 0) return;
+      const done = { count: 0 };
+      try {
+        await write(lines, done);
+      } catch (error) {
+        // Kept, in order, for the next flush, and tried again soon even if no line comes: a
+        // failure that passes (a lock freed, a disk with room again) loses nothing. What is left
+        // at the end is recorded apart (onClose), never dropped.
+        lastError = (error as Error).message;
+        pending.unshift(...lines.slice(done.count));
+        // A failure that lasts (a daemon's runtime lives for hours) must not grow without end:
+        // past KEPT lines, the oldest are kept apart now.
+        if (pending.length > KEPT) {
+          await recordUnwritten(hermes, file, pending.splice(0, pending.length - KEPT), lastError);
+        }
+        if (!closed && retry === undefined) {
+          retry = setTimeout(() => {
+            retry = undefined;
+            schedule();
+          }, RETRY_MS);
+          retry.unref?.();
+        }
+        throw error;
+      }
+    };
+
+    const schedule = () => {
       queue = queue.then(flush, flush);
       queue.catch((error: unknown) => {
         if (warned) return;
         warned = true;
-        hermes.log.warn(`cannot write the audit log ${file}: ${(error as Error).message}`);
+        hermes.log.warn(
+          `cannot write the audit log ${file}: ${(error as Error).message}; its lines are kept and written again`,
+        );
       });
+    };
+
+    const record = (payload: ObserverPayload) => {
+      pending.push(`${JSON.stringify({ at: new Date().toISOString(), ...payload })}\n`);
+      schedule();
     };
     hermes.observe('hook_decision', record);
     hermes.observe('post_tool_call', record);
@@ -138,74 +184,18 @@ export default defineExtension({
     // A subagent's life, so the trail says which agent made each call (docs/observing.md).
     hermes.observe('subagent_start', record);
     hermes.observe('subagent_stop', record);
-    // A host that exits right after its last decision still gets every line on the disk; a
-    // failed write was reported when it failed.
-    hermes.onClose(() => queue.catch(() => {}));
+    // A host that exits right after its last decision still gets every line on the disk; lines
+    // that could not be written, after one last try, are recorded apart for `doctor`.
+    hermes.onClose(async () => {
+      closed = true;
+      clearTimeout(retry);
+      await queue.catch(() => {});
+      if (pending.length > 0) {
+        schedule();
+        await queue.catch(() => {});
+      }
+      const left = pending.splice(0);
+      if (left.length > 0) await recordUnwritten(hermes, file, left, lastError);
+    });
   },
 });
-
-/**
- * Makes the log's folder, and refuses it unless every folder from the project root down to it is
- * a real folder: a cloned repository can commit `.hermes` or `.hermes/audit` as a symbolic link
- * to a folder of its choosing (the user's home), and the log, written by the user's own guard even
- * in a project not trusted, would be created and appended there. Each folder is made alone (no
- * `mkdir -p`, which follows a link) and checked with `lstat`, on every flush just before the
- * log is locked, opened and rotated. Chosen over comparing the parent's realpath with its
- * lexical path because it also keeps `mkdir` from making folders through a link; Node has no
- * `openat`, so a folder swapped for a link between the check and the open (a window of a few
- * system calls) is not excluded — winning it takes a process racing inside the project, not a
- * file committed to it. A path outside the project (the user's own config names it) is the
- * user's choice and is followed.
- */
-async function realFolders(root: string, file: string): Promise<void> {
-  const path = relative(root, dirname(file));
-  if (path === '..' || path.startsWith(`..${sep}`) || isAbsolute(path)) {
-    await mkdir(dirname(file), { recursive: true });
-    return;
-  }
-  let folder = root;
-  for (const name of path.split(sep).filter(Boolean)) {
-    folder = join(folder, name);
-    await mkdir(folder).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EEXIST') throw error;
-    });
-    const info = await lstat(folder);
-    if (info.isSymbolicLink()) {
-      const target = await readlink(folder).catch(() => 'somewhere');
-      throw new Error(
-        `${folder} is a symbolic link (to ${target}), which the log is never written through; make it a real folder in the project, or name a path outside the project in your own config`,
-      );
-    }
-    if (!info.isDirectory()) throw new Error(`${folder} is not a folder`);
-  }
-}
-
-/**
- * The log opened to append, a regular file only. The log's folder is usually in the project
- * (`.hermes/audit/`), where a cloned repository can commit a symbolic link at its name (to
- * `~/.bashrc`, to another project's file) or a FIFO (opening it to write would wait for a reader
- * forever, and the hook with it): neither is followed or waited on, and the write fails, warned of.
- */
-async function openLog(file: string): Promise<FileHandle> {
-  const flags =
-    constants.O_WRONLY |
-    constants.O_APPEND |
-    constants.O_CREAT |
-    constants.O_NOFOLLOW |
-    constants.O_NONBLOCK;
-  let handle: FileHandle;
-  try {
-    handle = await open(file, flags, 0o666);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP')
-      throw new Error('it is a symbolic link, which the log is never written through');
-    if (code === 'ENXIO') throw new Error('it is not a regular file (a FIFO)');
-    throw error;
-  }
-  if (!(await handle.stat()).isFile()) {
-    await handle.close();
-    throw new Error('it is not a regular file (a FIFO, a device or a folder)');
-  }
-  return handle;
-}

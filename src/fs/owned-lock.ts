@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { linkSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { currentLockUnit as unit } from './lock-unit.js';
+import { answerWaits } from './lock-waits.js';
 
 /**
  * A lock file that names its owner, so that a lock whose owner died is released at once and a
@@ -27,6 +29,12 @@ import { hostname } from 'node:os';
  *
  * Processes in other pid namespaces (containers) that share the folder must not share a host
  * name either: their pids cannot be asked from here.
+ *
+ * A lock taken inside a unit that its process can end while the process goes on (a hook daemon's
+ * runtime worker thread) names that unit too (lock-unit.ts `holdLocksIn`), and the unit's keeper
+ * is told of every lock (and break claim) before it is created and after it is removed, so that
+ * when it ends the unit it removes each one still holding that exact owner text: the process
+ * lives on, and no waiter could tell its locks were abandoned.
  */
 export interface OwnedLock {
   readonly path: string;
@@ -39,6 +47,11 @@ export interface OwnedLockOptions {
   timeoutMs?: number;
   /** Between two looks at a taken lock. Default 10 ms. */
   retryMs?: number;
+  /**
+   * An answer waits for this lock: a wait in progress is noted where `noteLockWaits` asks, for
+   * a deadline passed meanwhile to name it (lock-waits.ts).
+   */
+  answerWaits?: boolean;
 }
 
 /** The lock was held by a live owner for the whole wait. The message names the file and owner. */
@@ -67,6 +80,29 @@ interface Owner {
   start: string | null;
   /** Tells two locks of one process apart. */
   token: string;
+  /** The unit of the process that holds it, when one can be ended alone (see LockUnit). */
+  unit?: string;
+}
+
+/** This thread's owner text for a new lock or claim. */
+function ownerText(): string {
+  const held = unit();
+  const owner: Owner = { ...thisProcess(), token: randomUUID() };
+  if (held !== undefined) owner.unit = held.name;
+  return JSON.stringify(owner);
+}
+
+/** Creates `path` with `text` (see create), its unit told before and, if not created, after. */
+function createHeld(path: string, text: string, make: () => boolean): boolean {
+  const held = unit();
+  held?.taking(path, text);
+  let made = false;
+  try {
+    made = make();
+  } finally {
+    if (!made) held?.released(path, text);
+  }
+  return made;
 }
 
 /**
@@ -81,13 +117,25 @@ export async function acquireOwnedLock(
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const retryMs = options.retryMs ?? DEFAULT_RETRY_MS;
   const giveUpAt = Date.now() + timeoutMs;
-  for (;;) {
-    const lock = tryAcquireOwnedLock(path);
-    if (lock !== undefined) return lock;
-    if (Date.now() >= giveUpAt) throw new LockTimeoutError(path, timeoutMs, describeHolder(path));
-    // Some jitter, so waiters that started together do not keep colliding.
-    await new Promise((resolve) => setTimeout(resolve, retryMs * (0.5 + Math.random())));
+  const waits = options.answerWaits ? answerWaits() : undefined;
+  try {
+    for (;;) {
+      const lock = tryAcquireOwnedLock(path);
+      if (lock !== undefined) return lock;
+      if (Date.now() >= giveUpAt) throw new LockTimeoutError(path, timeoutMs, describeHolder(path));
+      waits?.add(path);
+      // Some jitter, so waiters that started together do not keep colliding.
+      await new Promise((resolve) => setTimeout(resolve, retryMs * (0.5 + Math.random())));
+    }
+  } finally {
+    waits?.delete(path);
   }
+}
+
+/** The locks at `paths` and what holds each, for a message; undefined for none. */
+export function describeLockWaits(paths: Iterable<string>): string | undefined {
+  const each = [...paths].map((path) => `the lock ${path}, held by ${describeHolder(path)}`);
+  return each.length === 0 ? undefined : each.join('; and ');
 }
 
 /** The lock, if it is free or its owner is dead; undefined while a live owner holds it. */
@@ -95,8 +143,8 @@ export function tryAcquireOwnedLock(path: string): OwnedLock | undefined {
   // A look first: waiting on a live owner costs a read, not a file written and removed.
   const seen = look(path);
   if (seen !== undefined && !takeAbandoned(path, seen)) return undefined;
-  const text = JSON.stringify({ ...thisProcess(), token: randomUUID() } satisfies Owner);
-  return create(path, text) ? heldLock(path, text) : undefined;
+  const text = ownerText();
+  return createHeld(path, text, () => create(path, text)) ? heldLock(path, text) : undefined;
 }
 
 /**
@@ -115,6 +163,7 @@ function heldLock(path: string, text: string): OwnedLock {
       // Only a lock judged abandoned is ever taken from its owner, so this is ours unless the
       // judgement was wrong (a host renamed under a running process): then leave it be.
       if (readText(path) === text) unlinkQuietly(path);
+      unit()?.released(path, text);
     },
   };
 }
@@ -122,8 +171,9 @@ function heldLock(path: string, text: string): OwnedLock {
 /** Creates the lock file with `text` in it, whole, unless it exists. */
 function create(path: string, text: string): boolean {
   const written = `${path}.${randomUUID()}.tmp`;
-  writeFileSync(written, text, { mode: 0o600 });
   try {
+    // Inside the try: a write that fails half-way (a full disk) leaves its empty file behind.
+    writeFileSync(written, text, { mode: 0o600 });
     linkSync(written, path);
     return true;
   } catch (error) {
@@ -153,11 +203,17 @@ function create(path: string, text: string): boolean {
 function takeAbandoned(path: string, seen: Seen): boolean {
   if (!abandoned(seen)) return false;
   const claim = `${path}.break-${seen.ino}`;
-  const text = JSON.stringify({ ...thisProcess(), token: randomUUID() } satisfies Owner);
-  try {
-    writeFileSync(claim, text, { flag: 'wx', mode: 0o600 });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  const text = ownerText();
+  const claimed = createHeld(claim, text, () => {
+    try {
+      writeFileSync(claim, text, { flag: 'wx', mode: 0o600 });
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      return false;
+    }
+  });
+  if (!claimed) {
     // Another waiter is taking it. If that waiter died doing so, its claim goes, and the next
     // look tries again.
     const other = look(claim);
@@ -172,6 +228,7 @@ function takeAbandoned(path: string, seen: Seen): boolean {
     return true;
   } finally {
     unlinkQuietly(claim);
+    unit()?.released(claim, text);
   }
 }
 
@@ -207,9 +264,10 @@ function describeHolder(path: string): string {
   }
   const owner = seen && parseOwner(seen.text);
   if (owner === undefined) return 'a process that did not name itself';
+  const within = owner.unit === undefined ? '' : `, its ${owner.unit}`;
   return owner.host === thisProcess().host
-    ? `process ${owner.pid} (still running)`
-    : `process ${owner.pid} on ${owner.host}`;
+    ? `process ${owner.pid} (still running)${within}`
+    : `process ${owner.pid} on ${owner.host}${within}`;
 }
 
 function parseOwner(text: string): Owner | undefined {
@@ -219,7 +277,8 @@ function parseOwner(text: string): Owner | undefined {
       typeof value?.host === 'string' &&
       typeof value.pid === 'number' &&
       (typeof value.start === 'string' || value.start === null) &&
-      typeof value.token === 'string'
+      typeof value.token === 'string' &&
+      (value.unit === undefined || typeof value.unit === 'string')
     ) {
       return value as Owner;
     }

@@ -38,3 +38,22 @@ describe.runIf(built)("hermes extensions doctor: the hook daemon's log", () => {
     expect(never.stdout).not.toContain('hook daemon log');
   });
 });
+
+describe.runIf(built)('hermes extensions doctor: the audit trail', () => {
+  it('shows the lines audit-log could not write to the trail, as a warning', async () => {
+    const trail = '/p/.hermes/audit/audit.jsonl';
+    const kept = (event: string) =>
+      `${JSON.stringify({ trail, why: 'it is not a regular file (a FIFO)', line: { at: stamp(HOUR), event } })}\n`;
+    const project = tree({
+      '.git/HEAD': '',
+      '.hermes/audit-log.unwritten.jsonl': kept('hook_decision') + kept('post_tool_call'),
+    });
+    const run = await hermes(tree(), 'extensions', 'doctor', '--cwd', project);
+    expect(run.stdout).toContain(
+      `! audit trail: 2 line(s) could not be written to the audit trail and are kept in ${project}/.hermes/audit-log.unwritten.jsonl`,
+    );
+    expect(run.stdout).toContain(`post_tool_call for ${trail}: it is not a regular file (a FIFO)`);
+    const clean = await hermes(tree(), 'extensions', 'doctor', '--cwd', tree({ '.git/HEAD': '' }));
+    expect(clean.stdout).not.toContain('audit trail');
+  });
+});

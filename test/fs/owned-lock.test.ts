@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -50,6 +51,14 @@ describe('an owned lock', () => {
     expect(lock).toBeDefined();
     expect(JSON.parse(readFileSync(lockFile, 'utf8')).start).not.toBe('1');
     lock?.release();
+  });
+
+  it('names the unit of its process that holds it, when one does', async () => {
+    const lockFile = join(tree(), 'a.lock');
+    writeFileSync(lockFile, ownerRecord({ unit: "hook daemon's runtime worker 3" }));
+    await expect(acquireOwnedLock(lockFile, { timeoutMs: 30 })).rejects.toThrow(
+      `held by process ${process.pid} (still running), its hook daemon's runtime worker 3`,
+    );
   });
 
   it('is never taken from an owner on another host, which cannot be asked', async () => {
@@ -131,4 +140,31 @@ describe.runIf(built)('an owned lock, across processes', () => {
     }
     expect(existsSync(lockFile)).toBe(false);
   }, 60_000);
+
+  it.runIf(built)(
+    'leaves no temporary file behind when its owner cannot be written (a full disk)',
+    () => {
+      const dir = tree();
+      const lockFile = join(dir, 'a.lock');
+      // A process that may write no byte (ulimit -f 0, the signal ignored so the write fails with
+      // EFBIG), as on a full disk: the temporary file is created, its content cannot be written.
+      const script = `
+      import { tryAcquireOwnedLock } from ${OWNED_LOCK};
+      for (let i = 0; i < 3; i++) {
+        try { tryAcquireOwnedLock(${JSON.stringify(lockFile)}); } catch (error) { console.log(error.code); }
+      }`;
+      const run = spawnSync(
+        'bash',
+        [
+          '-c',
+          'trap "" XFSZ; ulimit -f 0; exec "$0" --input-type=module -e "$1"',
+          process.execPath,
+          script,
+        ],
+        { encoding: 'utf8' },
+      );
+      expect(run.stdout.trim().split('\n'), run.stderr).toEqual(['EFBIG', 'EFBIG', 'EFBIG']);
+      expect(readdirSync(dir)).toEqual([]);
+    },
+  );
 });

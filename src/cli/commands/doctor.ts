@@ -20,6 +20,7 @@ import { type CommandContext, loadForCommand } from '../context.js';
 import { type Io, paint } from '../io.js';
 import { advice, shownBy } from './doctor/advice.js';
 import { agentHookChecks, llmHandlers } from './doctor/agent-hooks.js';
+import { auditTrailChecks } from './doctor/audit-trail.js';
 import type { Check } from './doctor/check.js';
 import { daemonLogChecks } from './doctor/daemon-log.js';
 import { finalAnswerChecks } from './doctor/final-answer.js';
@@ -71,6 +72,10 @@ export async function doctorCommand(context: CommandContext, options: { json?: b
     ...(sandboxRuntime ? [sandboxCheck(workflowGuard)] : []),
     ...dryRunChecks,
     ...daemonLogChecks(context.home),
+    ...auditTrailChecks(
+      runtime.projectRoot,
+      runtime.extensions.some((e) => e.name === 'audit-log' && e.status === 'enabled'),
+    ),
   ];
   const errors = checks.filter((c) => c.level === 'error').length;
   const warnings = checks.filter((c) => c.level === 'warning').length;

@@ -1,5 +1,7 @@
 import { isAbsolute } from 'node:path';
 import { hermesCommand } from '../../command-name.js';
+import { noteLockWaits } from '../../fs/lock-waits.js';
+import { describeLockWaits } from '../../fs/owned-lock.js';
 import type { Logger } from '../../log/logger.js';
 import { chainsDeadline, hookDeadlineMs } from '../hook-deadline.js';
 import { crashReason, type ProcessCrash, stackOf } from '../process-crash.js';
@@ -139,7 +141,10 @@ export async function answerInTime(
 ): Promise<{ answer: HookAnswer; late: boolean }> {
   let eventName: string | undefined;
   const deadline = chainsDeadline(Date.now(), deadlineMs);
-  const work = (async () => {
+  // The locks its work waits for: a deadline passed waiting for one (a turn lock another hook of
+  // the session holds) is told as that, not as a handler that hangs.
+  const waits = new Set<string>();
+  const work = noteLockWaits(waits, async () => {
     let input: string;
     try {
       input = await read();
@@ -149,7 +154,7 @@ export async function answerInTime(
     }
     eventName = engineEventName(agent, input);
     return answer(input, deadline);
-  })();
+  });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), deadlineMs);
@@ -157,16 +162,23 @@ export async function answerInTime(
   const answered = await Promise.race([work, late]);
   clearTimeout(timer);
   if (answered !== undefined) return { answer: answered, late: false };
-  return { answer: lateAnswer(agent, eventName, deadlineMs), late: true };
+  return { answer: lateAnswer(agent, eventName, deadlineMs, describeLockWaits(waits)), late: true };
 }
 
-/** The answer to an event not decided within `deadlineMs`: a refusal for a tool call. */
+/**
+ * The answer to an event not decided within `deadlineMs`: a refusal for a tool call. `waiting`:
+ * the locks (and their holders) its work was still waiting for, if any.
+ */
 export function lateAnswer(
   agent: CommandHookAgent,
   eventName: string | undefined,
   deadlineMs: number,
+  waiting?: string,
 ): HookAnswer {
   const seconds = Number((deadlineMs / 1000).toFixed(1));
-  const why = `the extensions did not decide within ${seconds} s (HERMES_HOOK_DEADLINE_MS); a handler or an extension's loading is hanging — \`${hermesCommand()} extensions doctor\` runs every hook and names slow ones`;
+  const why =
+    waiting === undefined
+      ? `the extensions did not decide within ${seconds} s (HERMES_HOOK_DEADLINE_MS); a handler or an extension's loading is hanging — \`${hermesCommand()} extensions doctor\` runs every hook and names slow ones`
+      : `it was not decided within ${seconds} s (HERMES_HOOK_DEADLINE_MS): it was still waiting for ${waiting} (another hook of this session at work with its turn; if that process is not a hook of this agent, end it or remove the file)`;
   return render(agent, eventName, failed(agent, eventName, why));
 }

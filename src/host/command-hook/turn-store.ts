@@ -300,7 +300,10 @@ export class TurnStore {
     const path = this.#lockFile(sessionId);
     let lock: OwnedLock;
     try {
-      lock = await acquireOwnedLock(path, { timeoutMs: this.#options.lockTimeoutMs });
+      lock = await acquireOwnedLock(path, {
+        timeoutMs: this.#options.lockTimeoutMs,
+        answerWaits: true,
+      });
     } catch (error) {
       if (error instanceof LockTimeoutError) throw new TurnStoreError(error.message);
       throw new TurnStoreError(`cannot lock the turn state ${path}: ${oneLine(error)}`);

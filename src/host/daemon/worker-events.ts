@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, threadId } from 'node:worker_threads';
+import { holdLocksIn } from '../../fs/lock-unit.js';
 import { loadRuntime } from '../../runtime/load-runtime.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../command-hook/agents.js';
@@ -42,6 +43,13 @@ export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
   // what the framework reads for itself is not what the runtime depends on.
   createRequire(import.meta.url)('jiti');
   const post = (message: FromWorker) => port.postMessage(message);
+  // Before any extension loads: the locks this thread takes are the daemon's to remove when it
+  // ends the thread (stuck, out of memory), since its process — the daemon — lives on.
+  holdLocksIn({
+    name: `hook daemon's runtime worker ${threadId}`,
+    taking: (path, text) => post({ type: 'lock', path, text, held: true }),
+    released: (path, text) => post({ type: 'lock', path, text, held: false }),
+  });
   // Before any extension loads, so that everything an extension starts has an owner.
   let crashed: string | undefined;
   const onCrash = (crash: ProcessCrash) => {

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { UnitLocks } from '../../fs/lock-unit.js';
 import type { Logger } from '../../log/logger.js';
 import type { CommandHookAgent } from '../command-hook/agents.js';
 import { failed, render } from '../command-hook/answers.js';
@@ -45,7 +46,9 @@ let lastId = 0;
  * that crashes (an extension's uncaught exception or unhandled rejection, told by the thread
  * naming the extension), dies, or is stuck past an event's deadline (a handler that never yields)
  * answers its pending events with a failure — a refusal for a tool call, as the hook process
- * would give — and ends.
+ * would give — and ends. Once ended, the owned locks its thread still held (the audit log's, a
+ * session's turn lock) are removed, as a process's end releases them: they name the daemon's pid,
+ * which lives on, so no waiter would ever take them over.
  */
 export class WorkerHandle {
   /** Events being answered by it now. */
@@ -57,6 +60,8 @@ export class WorkerHandle {
   root = '';
   readonly #worker: Worker;
   readonly #pending = new Map<number, Pending>();
+  /** The owned locks its thread holds (lock-unit.ts): removed once it has ended. */
+  readonly #locks = new UnitLocks();
   readonly #ended: Promise<void>;
   #watch: WatchSet | undefined;
   /** The environment it adopted (its load's), and the variables its load read. */
@@ -65,8 +70,11 @@ export class WorkerHandle {
   #keep = true;
   #exited = false;
   #closing: Promise<void> | undefined;
+  #stuck = false;
+  readonly #log: Logger;
 
   constructor(start: WorkerStart) {
+    this.#log = start.log;
     this.#worker = new Worker(start.file, { workerData: start.setup });
     this.#worker.on('message', (message: FromWorker) => {
       if (message.type === 'loaded') {
@@ -76,6 +84,9 @@ export class WorkerHandle {
       } else if (message.type === 'log') {
         start.log[message.level](message.message);
         if (message.tell !== undefined) start.tell?.(message.message, message.tell.session);
+      } else if (message.type === 'lock') {
+        if (message.held) this.#locks.taking(message.path, message.text);
+        else this.#locks.released(message.path, message.text);
       } else if (message.type === 'crashed') {
         const line = `hermes daemon: the runtime of ${this.root || 'no project'} failed: ${message.why}`;
         start.log.error(message.stack === undefined ? line : `${line}\n${message.stack}`);
@@ -99,6 +110,12 @@ export class WorkerHandle {
       this.#worker.once('exit', () => {
         this.#exited = true;
         this.#keep = false;
+        // What it held, released as its end would have released it in a process of its own.
+        for (const path of this.#locks.removeAll()) {
+          start.log.warn(
+            `hermes daemon: the runtime of ${this.root || 'no project'} ended holding the lock ${path}; removed`,
+          );
+        }
         this.#fail("the project's runtime ended before it answered");
         resolve();
       });
@@ -166,6 +183,13 @@ export class WorkerHandle {
     return new Promise<Printed & { late: boolean }>((settle) => {
       const timer = setTimeout(() => {
         this.#settle(id, { ...printed(lateAnswer(agent, eventName, deadlineMs)), late: true });
+        if (!this.#exited && !this.#stuck) {
+          this.#stuck = true;
+          // Logged (doctor shows it): what its observers held in memory goes with it.
+          this.#log.error(
+            `hermes daemon: the runtime of ${this.root || 'no project'} is ended, stuck past an event's deadline (a handler that never yields); what it had not yet written (audit lines, spans) is lost with it`,
+          );
+        }
         void this.#worker.terminate();
       }, deadlineMs + STUCK_AFTER_MS);
       this.#pending.set(id, { agent, eventName, timer, settle });

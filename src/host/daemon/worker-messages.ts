@@ -38,6 +38,12 @@ export type FromWorker =
    */
   | { type: 'crashed'; why: string; stack?: string }
   /**
+   * An owned lock (or break claim) at `path` with owner text `text` is about to be created
+   * (`held`), or was removed or never made: the daemon removes those it still holds once the
+   * thread has ended (lock-unit.ts).
+   */
+  | { type: 'lock'; path: string; text: string; held: boolean }
+  /**
    * A line the runtime logged while no event was being answered: the daemon's own log. With
    * `tell`, a warning also told once with a later answer: of `session` if the work of an event of
    * that session logged it, else of any session this runtime serves (late-notices.ts).
