@@ -13,6 +13,11 @@ import { type Printed, WorkerHandle } from './worker-handle.js';
 
 /** How many runtimes are kept at most (`HERMES_DAEMON_MAX_RUNTIMES`). */
 export const MAX_RUNTIMES = 8;
+/**
+ * How long a loaded runtime's thread may leave an event it was sent untaken before it is taken for
+ * stuck (a handler that never yields): taking a message is well under a millisecond otherwise.
+ */
+export const STALL_MS = 2_000;
 
 export interface RuntimeWorkersOptions {
   /** `$HERMES_HOME`, resolved. */
@@ -33,6 +38,22 @@ export interface RuntimeEvent {
   cwd: string;
   env: Record<string, string>;
   deadlineMs: number;
+  /**
+   * When (epoch ms) its client stops waiting: it waits for a runtime (a place under the bound, or
+   * another runtime than one that did not take it) at most half of what is left until then, and
+   * is not started after: its client answers it in-process. Default: `deadlineMs` from now.
+   */
+  until?: number;
+  /** Whether its client has gone: it is not started then. */
+  gone?: () => boolean;
+}
+
+/** A call waiting for a place for a new runtime (a project's, or a hook environment's). */
+interface Waiter {
+  key: string;
+  since: number;
+  /** Given a place (true), or not in time (false). */
+  wake(placed: boolean): void;
 }
 
 /**
@@ -62,6 +83,11 @@ export class RuntimeWorkers {
   readonly #all = new Set<WorkerHandle>();
   readonly #closing = new Set<Promise<void>>();
   readonly #notices = new LateNotices();
+  /** Calls waiting for a place for a new runtime (#placed), and places given to them not yet used. */
+  readonly #waiting = new Set<Waiter>();
+  #given = 0;
+  /** Runtimes being probed for stuck (#probe). */
+  readonly #probing = new Set<WorkerHandle>();
   readonly #home: string;
   readonly #log: Logger;
   readonly #max: number;
@@ -79,7 +105,13 @@ export class RuntimeWorkers {
     this.#exclude = frameworkFolders(options.home);
   }
 
-  async answer(event: RuntimeEvent): Promise<Printed> {
+  /**
+   * The event's answer from a runtime of its project and hook environment; undefined when it was
+   * not started (no runtime took it in time, or its client has gone): its client answers it
+   * in-process. An event a runtime did not take (its thread stuck, or ended first) is sent to a
+   * fresh one while there is time; one it took is never sent again (event-claims.ts).
+   */
+  async answer(event: RuntimeEvent): Promise<Printed | undefined> {
     // The session's pinned project (session-root.ts), as the worker's hook will load it; a store
     // that cannot be used is the worker's hook's to refuse with its reason.
     const pin = await pinOfInput(event.agent, event.stdin, this.#home, event.env).catch(
@@ -88,42 +120,171 @@ export class RuntimeWorkers {
     const dir = pin?.from ?? resolve(event.cwd);
     const root = pin?.root ?? findProjectRoot(dir, this.#home);
     const key = `${root}\0${findProjectConfig(dir, root)?.file ?? ''}`;
-    let worker = this.#serving(key, event.env);
-    if (worker !== undefined && !worker.fresh) {
-      this.#retire(worker);
-      worker = undefined;
-    }
-    if (worker === undefined) {
-      worker = this.#take();
-      worker.adopt(key, root, event.env);
-      this.#all.add(worker);
-    }
-    // Most recently used last.
-    this.#live.delete(worker);
-    this.#live.add(worker);
-    const used = worker;
-    const answering = used.answer(
-      event.agent,
-      event.eventName,
-      event.stdin,
-      this.#home,
-      event.env,
-      event.deadlineMs,
-    );
-    // After the worker counts this event as its own: it is never the one evicted for it.
-    this.#evict();
-    try {
-      const answer = await answering;
-      if (this.#notices.empty) return answer;
-      // What was logged after earlier answers, told once (late-notices.ts).
-      const told = this.#notices.take(key, sessionOf(event.stdin), daemonLogPath(this.#home));
-      return { ...answer, stderr: answer.stderr + told };
-    } finally {
-      if (!used.kept) this.#retire(used);
-      else if (used.retired && used.users === 0) this.#end(used);
+    const received = Date.now();
+    const until = Math.min(event.until ?? Number.POSITIVE_INFINITY, received + event.deadlineMs);
+    const startBy = received + (until - received) / 2;
+    for (;;) {
+      const used = await this.#workerFor(key, root, event.env, startBy);
+      if (used === undefined) return undefined;
+      if (event.gone?.() || Date.now() > startBy) {
+        this.#done(used);
+        return undefined;
+      }
+      // A loaded runtime's thread takes an event at once unless it is stuck. One still starting or
+      // loading has what the event's deadline leaves it (its stuck timer ends it past that).
+      const takeBy = used.loaded ? Date.now() + STALL_MS : Number.POSITIVE_INFINITY;
+      const answering = used.answer(
+        event.agent,
+        event.eventName,
+        event.stdin,
+        this.#home,
+        event.env,
+        // What waiting for a runtime took is not the chains' to have.
+        event.deadlineMs - (Date.now() - received),
+        takeBy,
+      );
+      // After the worker counts this event as its own: it is never the one evicted for it.
       this.#evict();
-      // The next new runtime's thread, started once this answer is on its way.
-      setImmediate(() => this.#prepare());
+      let answer: Printed | undefined;
+      try {
+        answer = await answering;
+      } finally {
+        this.#done(used);
+      }
+      if (answer !== undefined) {
+        if (this.#notices.empty) return answer;
+        // What was logged after earlier answers, told once (late-notices.ts).
+        const told = this.#notices.take(key, sessionOf(event.stdin), daemonLogPath(this.#home));
+        return { ...answer, stderr: answer.stderr + told };
+      }
+      this.#log.info(
+        `hermes daemon: a ${event.agent.name} ${event.eventName ?? 'event'} not taken by the runtime of ${root}: sent to a fresh one`,
+      );
+    }
+  }
+
+  /**
+   * The worker that answers project `key` for a hook with `env`: its fresh runtime, else a new
+   * one once there is a place for it (#placed); undefined when there is none by `startBy`.
+   */
+  async #workerFor(
+    key: string,
+    root: string,
+    env: Record<string, string>,
+    startBy: number,
+  ): Promise<WorkerHandle | undefined> {
+    for (;;) {
+      if (this.#closed) return undefined;
+      let worker = this.#serving(key, env);
+      if (worker !== undefined && !worker.fresh) {
+        this.#retire(worker);
+        worker = undefined;
+      }
+      if (worker === undefined && this.#room()) {
+        worker = this.#take();
+        worker.adopt(key, root, env);
+        this.#all.add(worker);
+      }
+      if (worker !== undefined) {
+        // Most recently used last.
+        this.#live.delete(worker);
+        this.#live.add(worker);
+        return worker;
+      }
+      // Every place is taken by a runtime answering now: wait for one, then look again (another
+      // call may have made this project's runtime meanwhile).
+      if (!(await this.#placed(key, startBy))) return undefined;
+      // Its place, kept for it since #wake gave it, is taken below before anything else runs.
+      this.#given--;
+    }
+  }
+
+  /** After an event of `used`: retired if it failed, ended if retired and idle; places given. */
+  #done(used: WorkerHandle): void {
+    if (!used.kept) this.#retire(used);
+    else if (used.retired && used.users === 0) this.#end(used);
+    this.#evict();
+    this.#wake();
+    // The next new runtime's thread, started once this answer is on its way.
+    setImmediate(() => this.#prepare());
+  }
+
+  /**
+   * Whether a new runtime may start now: fewer than the bound live, or the least recently used
+   * idle one retired to make room. Places a waiter was given (#wake) are kept for it.
+   */
+  #room(): boolean {
+    if (this.#live.size + this.#given < this.#max) return true;
+    for (const worker of this.#live) {
+      if (worker.users === 0) {
+        this.#retire(worker);
+        return this.#live.size + this.#given < this.#max;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Waits for a place for a new runtime of `key`, until `startBy` (false then). While it waits, the
+   * loaded runtimes answering now are probed: a stuck one (a handler that never yields) gives its
+   * place up at once, rather than when its event's deadline ends it.
+   */
+  #placed(key: string, startBy: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const waiter: Waiter = {
+        key,
+        since: Date.now(),
+        wake: (placed) => {
+          clearTimeout(timer);
+          this.#waiting.delete(waiter);
+          resolve(placed);
+        },
+      };
+      const timer = setTimeout(() => waiter.wake(false), Math.max(0, startBy - Date.now()));
+      this.#waiting.add(waiter);
+      this.#probe();
+      this.#wake();
+    });
+  }
+
+  /** Probes each loaded runtime in use, once at a time: a stuck one is retired. */
+  #probe(): void {
+    for (const worker of this.#live) {
+      if (worker.users === 0 || !worker.loaded || this.#probing.has(worker)) continue;
+      this.#probing.add(worker);
+      void worker.stuck(STALL_MS).then((stuck) => {
+        this.#probing.delete(worker);
+        if (stuck && this.#live.has(worker)) {
+          this.#log.warn(
+            `hermes daemon: the runtime of ${worker.root} is stuck (its thread takes no event): its place is given to another`,
+          );
+          this.#retire(worker);
+        }
+        this.#wake();
+        if (this.#waiting.size > 0) this.#probe();
+      });
+    }
+  }
+
+  /**
+   * Gives the places there are to waiting calls, fairly: first to the project that has the fewest
+   * runtimes (a project whose runtimes are all busy, or stuck, does not take every place), then to
+   * the call that has waited longest.
+   */
+  #wake(): void {
+    while (this.#waiting.size > 0 && this.#room()) {
+      const held = (key: string) => [...this.#live].filter((w) => w.key === key).length;
+      let next: Waiter | undefined;
+      for (const waiter of this.#waiting) {
+        if (next === undefined) next = waiter;
+        else {
+          const order = held(waiter.key) - held(next.key) || waiter.since - next.since;
+          if (order < 0) next = waiter;
+        }
+      }
+      if (next === undefined) return;
+      this.#given++;
+      next.wake(true);
     }
   }
 
@@ -140,6 +301,7 @@ export class RuntimeWorkers {
   /** Ends every worker, in use or not (the daemon is exiting), closing their runtimes. */
   async closeAll(): Promise<void> {
     this.#closed = true;
+    for (const waiter of [...this.#waiting]) waiter.wake(false);
     this.#live.clear();
     if (this.#spare !== undefined) this.#all.add(this.#spare);
     this.#spare = undefined;

@@ -8,6 +8,7 @@ import { answerInTime, printed } from '../command-hook/hook-process.js';
 import { crashReason, onProcessCrash, stackOf } from '../command-hook/process-crash.js';
 import { runCommandHook } from '../command-hook/run-hook.js';
 import type { RuntimeSource } from '../command-hook/runtime-source.js';
+import { takeClaim } from './event-claims.js';
 import { eventLogger, stderrToEvents } from './event-log.js';
 import type { ReadRecorder } from './read-recorder.js';
 import { sessionOf } from './requests.js';
@@ -91,13 +92,10 @@ export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
     const agent = COMMAND_HOOK_AGENTS[event.agent] as CommandHookAgent;
     let reply: { stdout: string; stderr: string; exitCode: number; late: boolean };
     const session = sessionOf(event.stdin);
-    if (crashed !== undefined) {
-      // An event sent before the daemon heard of the crash: it has refused it already
-      // (worker-handle.ts fails every pending event), so this only ends it, running no chain.
-      const answer = printed(render(agent, undefined, failed(agent, undefined, crashed)));
-      post({ type: 'answer', id: event.id, ...answer, late: false });
-      return;
-    }
+    // Not taken after a crash: the daemon withdraws what this thread has not taken when it hears
+    // of the crash (worker-handle.ts), and sends it to a fresh runtime. Nor one it withdrew before
+    // this thread came to it (stuck meanwhile): it is another runtime's now.
+    if (crashed !== undefined || !takeClaim(event.claim)) return;
     try {
       const { value, lines } = await env.run(event.env, () =>
         collect(
@@ -128,6 +126,7 @@ export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
 
   port.on('message', (message: ToWorker) => {
     if (message.type === 'event') void answer(message);
+    else if (message.type === 'probe') takeClaim(message.claim);
     else if (message.type === 'adopt') env.adopt(message.env);
     else void close();
   });
