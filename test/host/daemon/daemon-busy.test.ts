@@ -4,7 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { DAEMON_PROTOCOL } from '../../../src/host/daemon/protocol.js';
 import { tree, tsExtension } from '../../support/fixtures.js';
 import { built } from '../../support/run-bin.js';
-import { ask, askHook, bash, reasonOf, socketFolder, startDaemon } from './daemon-support.js';
+import {
+  ask,
+  askHook,
+  bash,
+  hookClient,
+  reasonOf,
+  socketFolder,
+  startDaemon,
+} from './daemon-support.js';
 import { eventually } from './fault-support.js';
 
 // A runtime that does not take what it is sent (its thread in a synchronous loop), and more
@@ -38,7 +46,13 @@ function setup() {
     `import { appendFileSync } from 'node:fs';\nimport { threadId } from 'node:worker_threads';`,
   );
   const home = tree({ 'extensions/busy.ts': busy });
-  const env = { HERMES_HOME: home, HOME: home, HERMES_DAEMON_DIR: socketFolder() };
+  // The tests' own HERMES_DAEMON=0 (vitest.config.ts) is not the hooks'.
+  const env = {
+    HERMES_HOME: home,
+    HOME: home,
+    HERMES_DAEMON_DIR: socketFolder(),
+    HERMES_DAEMON: undefined,
+  };
   const lines = (file: string) =>
     existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
   return {
@@ -124,5 +138,25 @@ describe.runIf(built)('the hook daemon, with more runtimes wanted than it keeps'
     expect(await eventually(() => hasStarted(SPIN))).toBe(true);
     expect(allowed(await askHook(socket, 'claude-code', bash(two, 'o', 'other')))).toBe(true);
     expect(reasonOf(await spun)).toMatch(/did not decide within 10 s/);
+  });
+
+  it("leaves a call to its client's in-process answer when no runtime is free in half its time, rather than letting it wait out its deadline", async () => {
+    const { env, hasStarted, decisions } = setup();
+    const [one, two] = [tree({ '.git/HEAD': '' }), tree({ '.git/HEAD': '' })];
+    // 6 s to the deadline: the hook client waits for the daemon until 3 s before it, so the call
+    // for the other project waits at most 1.5 s for a place, which the slow call holds for 3 s.
+    const { socket, stderr } = await startDaemon({
+      ...env,
+      HERMES_DAEMON_MAX_RUNTIMES: '1',
+      HERMES_HOOK_DEADLINE_MS: '6000',
+    });
+    expect(allowed(await askHook(socket, 'claude-code', bash(one, 'w', 'warm')))).toBe(true);
+    const slow = askHook(socket, 'claude-code', bash(one, 'c', SLOW));
+    expect(await eventually(() => hasStarted(SLOW))).toBe(true);
+    expect(allowed(await hookClient(socket, 'claude-code', bash(two, 'o', 'other')))).toBe(true);
+    // Decided by the hook process itself (its main thread), not by a runtime of the daemon.
+    expect(decisions().find(({ command }) => command === 'other')?.thread).toBe(0);
+    expect(stderr()).toMatch(/a claude-code PreToolUse not started: no runtime took it in time/);
+    expect(allowed(await slow)).toBe(true);
   });
 });
