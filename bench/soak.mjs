@@ -2,7 +2,7 @@
 // Claude Code PreToolUse events over BENCH_SOAK_PROJECTS projects (default 10) and
 // BENCH_SOAK_ENVS hook environments (default 2: a variable the extension reads as it loads, so
 // each is a runtime of its own — 20 runtimes wanted, over the daemon's bound of 8), as sessions of
-// BENCH_SOAK_SESSION events (default 20) each, BENCH_SOAK_AT_ONCE sessions at once (default 8),
+// BENCH_SOAK_SESSION events (default 20) each, BENCH_SOAK_AT_ONCE sessions at once (default 6),
 // each sending its next event once the last is answered, the sessions going round the projects
 // and environments; sent over the daemon's socket as the hook client sends them (the client's
 // deadline included). Every BENCH_SOAK_FAULT_EVERY-th event (default 100) ends
@@ -39,12 +39,12 @@ const count = (name, fallback) => Math.max(1, Math.floor(Number(process.env[name
 const EVENTS = count('BENCH_SOAK_EVENTS', 2000);
 const PROJECTS = count('BENCH_SOAK_PROJECTS', 10);
 const ENVS = count('BENCH_SOAK_ENVS', 2);
-const AT_ONCE = count('BENCH_SOAK_AT_ONCE', 8);
+const AT_ONCE = count('BENCH_SOAK_AT_ONCE', 6);
 const SESSION = count('BENCH_SOAK_SESSION', 20);
 const FAULT_EVERY = count('BENCH_SOAK_FAULT_EVERY', 100);
 const SAMPLES = count('BENCH_SOAK_SAMPLES', 10);
-/** The hook deadline (HERMES_HOOK_DEADLINE_MS): short, so a stuck runtime is ended sooner. */
-const DEADLINE_MS = 8_000;
+/** The hook deadline (HERMES_HOOK_DEADLINE_MS): the agents' own by default. */
+const DEADLINE_MS = count('BENCH_SOAK_DEADLINE_MS', 25_000);
 /** What the hook client keeps of its deadline for its in-process answer (client.ts). */
 const RESERVE_MS = 3_000;
 const PROTOCOL = 3;
@@ -319,6 +319,7 @@ try {
       projects: PROJECTS,
       envs: ENVS,
       atOnce: AT_ONCE,
+      session: SESSION,
       faultEvery: FAULT_EVERY,
       deadlineMs: DEADLINE_MS,
       seconds,
