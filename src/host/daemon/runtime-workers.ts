@@ -1,14 +1,14 @@
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { findProjectConfig } from '../../config/find-project-config.js';
-import { findProjectRoot, transpileCacheDir } from '../../config/locations.js';
+import { findProjectRoot } from '../../config/locations.js';
 import type { Logger } from '../../log/logger.js';
-import { PACKAGE_ROOT } from '../../package-root.js';
 import type { CommandHookAgent } from '../command-hook/agents.js';
 import { pinOfInput } from '../command-hook/session-root.js';
 import { daemonLogPath } from './daemon-log.js';
 import { LateNotices } from './late-notices.js';
 import { sessionOf } from './requests.js';
+import { RuntimeQueue } from './runtime-queue.js';
+import { frameworkFolders, workerEntry } from './worker-entry.js';
 import { type Printed, WorkerHandle } from './worker-handle.js';
 
 /** How many runtimes are kept at most (`HERMES_DAEMON_MAX_RUNTIMES`). */
@@ -48,14 +48,6 @@ export interface RuntimeEvent {
   gone?: () => boolean;
 }
 
-/** A call waiting for a place for a new runtime (a project's, or a hook environment's). */
-interface Waiter {
-  key: string;
-  since: number;
-  /** Given a place (true), or not in time (false). */
-  wake(placed: boolean): void;
-}
-
 /**
  * The hook daemon's runtimes, each in a worker thread of its own (worker-handle.ts), for what a
  * fresh hook process would load from: the project root pinned for the event's session (or found
@@ -72,9 +64,13 @@ interface Waiter {
  * its load failed, or an extension failed to load or set up, or it answered late, a new worker
  * loads the runtime afresh and the old one ends once the events using it are answered — so no
  * module cache of an old load can answer, and nothing failed is kept. At most `maxRuntimes`
- * workers live: past that, the least recently used idle ones end. One more thread is kept started
- * ahead, with the framework loaded and no runtime, for the next runtime to be made. A warning a
- * runtime logs after an answer is told once with a later one (late-notices.ts).
+ * workers live, whatever the load: a new one takes the place of the least recently used idle one,
+ * and when every one is answering, calls that need another wait for a place, given fairly
+ * (#wake), while the busy ones are probed for a stuck thread (#probe); no call waits more than
+ * half of what its client has left. An event a worker never took (its thread stuck, crashed or
+ * ended first) is sent to a fresh one; one it took, never (event-claims.ts). One more thread is
+ * kept started ahead, with the framework loaded and no runtime, for the next runtime to be made. A
+ * warning a runtime logs after an answer is told once with a later one (late-notices.ts).
  */
 export class RuntimeWorkers {
   /** The workers that take events, least recently used first. */
@@ -83,9 +79,8 @@ export class RuntimeWorkers {
   readonly #all = new Set<WorkerHandle>();
   readonly #closing = new Set<Promise<void>>();
   readonly #notices = new LateNotices();
-  /** Calls waiting for a place for a new runtime (#placed), and places given to them not yet used. */
-  readonly #waiting = new Set<Waiter>();
-  #given = 0;
+  /** Calls waiting for a place for a new runtime, when every one is answering. */
+  readonly #queue = new RuntimeQueue();
   /** Runtimes being probed for stuck (#probe). */
   readonly #probing = new Set<WorkerHandle>();
   readonly #home: string;
@@ -165,7 +160,7 @@ export class RuntimeWorkers {
 
   /**
    * The worker that answers project `key` for a hook with `env`: its fresh runtime, else a new
-   * one once there is a place for it (#placed); undefined when there is none by `startBy`.
+   * one once there is a place for it; undefined when there is none by `startBy`.
    */
   async #workerFor(
     key: string,
@@ -193,9 +188,12 @@ export class RuntimeWorkers {
       }
       // Every place is taken by a runtime answering now: wait for one, then look again (another
       // call may have made this project's runtime meanwhile).
-      if (!(await this.#placed(key, startBy))) return undefined;
-      // Its place, kept for it since #wake gave it, is taken below before anything else runs.
-      this.#given--;
+      this.#probe();
+      const placed = this.#queue.wait(key, startBy);
+      this.#wake();
+      if (!(await placed)) return undefined;
+      // Its place, kept for it since it was given, is taken below before anything else runs.
+      this.#queue.take();
     }
   }
 
@@ -211,40 +209,18 @@ export class RuntimeWorkers {
 
   /**
    * Whether a new runtime may start now: fewer than the bound live, or the least recently used
-   * idle one retired to make room. Places a waiter was given (#wake) are kept for it.
+   * idle one retired to make room. Places given to waiting calls are kept for them.
    */
   #room(): boolean {
-    if (this.#live.size + this.#given < this.#max) return true;
+    const given = this.#queue.given;
+    if (this.#live.size + given < this.#max) return true;
     for (const worker of this.#live) {
       if (worker.users === 0) {
         this.#retire(worker);
-        return this.#live.size + this.#given < this.#max;
+        return this.#live.size + given < this.#max;
       }
     }
     return false;
-  }
-
-  /**
-   * Waits for a place for a new runtime of `key`, until `startBy` (false then). While it waits, the
-   * loaded runtimes answering now are probed: a stuck one (a handler that never yields) gives its
-   * place up at once, rather than when its event's deadline ends it.
-   */
-  #placed(key: string, startBy: number): Promise<boolean> {
-    return new Promise((resolve) => {
-      const waiter: Waiter = {
-        key,
-        since: Date.now(),
-        wake: (placed) => {
-          clearTimeout(timer);
-          this.#waiting.delete(waiter);
-          resolve(placed);
-        },
-      };
-      const timer = setTimeout(() => waiter.wake(false), Math.max(0, startBy - Date.now()));
-      this.#waiting.add(waiter);
-      this.#probe();
-      this.#wake();
-    });
   }
 
   /** Probes each loaded runtime in use, once at a time: a stuck one is retired. */
@@ -261,31 +237,15 @@ export class RuntimeWorkers {
           this.#retire(worker);
         }
         this.#wake();
-        if (this.#waiting.size > 0) this.#probe();
+        if (this.#queue.waiting > 0) this.#probe();
       });
     }
   }
 
-  /**
-   * Gives the places there are to waiting calls, fairly: first to the project that has the fewest
-   * runtimes (a project whose runtimes are all busy, or stuck, does not take every place), then to
-   * the call that has waited longest.
-   */
+  /** Places there are, given to waiting calls (runtime-queue.ts). */
   #wake(): void {
-    while (this.#waiting.size > 0 && this.#room()) {
-      const held = (key: string) => [...this.#live].filter((w) => w.key === key).length;
-      let next: Waiter | undefined;
-      for (const waiter of this.#waiting) {
-        if (next === undefined) next = waiter;
-        else {
-          const order = held(waiter.key) - held(next.key) || waiter.since - next.since;
-          if (order < 0) next = waiter;
-        }
-      }
-      if (next === undefined) return;
-      this.#given++;
-      next.wake(true);
-    }
+    const held = (key: string) => [...this.#live].filter((w) => w.key === key).length;
+    this.#queue.wake(() => this.#room(), held);
   }
 
   /** The projects whose runtimes are kept now. */
@@ -301,7 +261,7 @@ export class RuntimeWorkers {
   /** Ends every worker, in use or not (the daemon is exiting), closing their runtimes. */
   async closeAll(): Promise<void> {
     this.#closed = true;
-    for (const waiter of [...this.#waiting]) waiter.wake(false);
+    this.#queue.close();
     this.#live.clear();
     if (this.#spare !== undefined) this.#all.add(this.#spare);
     this.#spare = undefined;
@@ -358,53 +318,5 @@ export class RuntimeWorkers {
     if (!this.#all.delete(worker)) return;
     const closing = worker.close().finally(() => this.#closing.delete(closing));
     this.#closing.add(closing);
-  }
-}
-
-/**
- * The worker's entry as built: bundled into one file (scripts/bundle-cli.mjs), which a new thread
- * loads faster than the ~150 modules it is made of, else as compiled.
- */
-function workerEntry(): string {
-  const bundled = join(PACKAGE_ROOT, 'dist', 'daemon-worker.bundle.js');
-  return existsSync(bundled) ? bundled : join(PACKAGE_ROOT, 'dist/host/daemon/runtime-worker.js');
-}
-
-/**
- * Folders whose reads say nothing about a runtime: the framework's own code and the packages it
- * depends on (fixed for the daemon's version, which names its socket), and the transpile cache.
- */
-export function frameworkFolders(home: string): string[] {
-  const folders = [
-    transpileCacheDir(home),
-    join(PACKAGE_ROOT, 'dist'),
-    join(PACKAGE_ROOT, 'loader'),
-    join(PACKAGE_ROOT, 'node_modules'),
-  ];
-  let dependencies: string[] = [];
-  try {
-    const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8'));
-    dependencies = Object.keys((manifest.dependencies as object | undefined) ?? {});
-  } catch {}
-  for (const name of dependencies) {
-    // Where Node finds it from the framework: its own node_modules, or one above (hoisted).
-    for (let dir = PACKAGE_ROOT; ; dir = dirname(dir)) {
-      const folder = join(dir, 'node_modules', name);
-      if (existsSync(join(folder, 'package.json'))) {
-        folders.push(folder);
-        break;
-      }
-      if (dirname(dir) === dir) break;
-    }
-  }
-  // And where they really are (a node_modules that is a link: Node reads by the real path).
-  return [...new Set([...folders, ...folders.map(realPath)])];
-}
-
-function realPath(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
   }
 }
