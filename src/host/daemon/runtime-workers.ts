@@ -18,6 +18,11 @@ export const MAX_RUNTIMES = 8;
  * stuck (a handler that never yields): taking a message is well under a millisecond otherwise.
  */
 export const STALL_MS = 2_000;
+/**
+ * How many runtimes an event is sent to at most: when a fresh one does not take it either (each
+ * new thread dies at once), runtimes are failing as such, and its client answers it in-process.
+ */
+const MAX_SENDS = 3;
 
 export interface RuntimeWorkersOptions {
   /** `$HERMES_HOME`, resolved. */
@@ -118,7 +123,7 @@ export class RuntimeWorkers {
     const received = Date.now();
     const until = Math.min(event.until ?? Number.POSITIVE_INFINITY, received + event.deadlineMs);
     const startBy = received + (until - received) / 2;
-    for (;;) {
+    for (let sends = 1; sends <= MAX_SENDS; sends++) {
       const used = await this.#workerFor(key, root, event.env, startBy);
       if (used === undefined) return undefined;
       if (event.gone?.() || Date.now() > startBy) {
@@ -152,10 +157,13 @@ export class RuntimeWorkers {
         const told = this.#notices.take(key, sessionOf(event.stdin), daemonLogPath(this.#home));
         return { ...answer, stderr: answer.stderr + told };
       }
-      this.#log.info(
-        `hermes daemon: a ${event.agent.name} ${event.eventName ?? 'event'} not taken by the runtime of ${root}: sent to a fresh one`,
-      );
+      if (sends < MAX_SENDS) {
+        this.#log.info(
+          `hermes daemon: a ${event.agent.name} ${event.eventName ?? 'event'} not taken by the runtime of ${root}: sent to a fresh one`,
+        );
+      }
     }
+    return undefined;
   }
 
   /**

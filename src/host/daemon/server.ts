@@ -223,7 +223,8 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
           ? await answerEvent(agent, stdin, judged, asked, deadline, gone)
           : undefined;
       if (answer === undefined) {
-        const reason = why ?? 'no runtime took it in time (every one busy, or stuck)';
+        const reason =
+          why ?? 'no runtime took it in time (every one busy or stuck), or its client went';
         own.info(`hermes daemon: a ${agent.name} ${judged.name ?? 'event'} not started: ${reason}`);
       }
       return answer;

@@ -25,8 +25,9 @@ import type { FromWorker, ToWorker } from './worker-messages.js';
  * answered goes on that answer's stderr, as in the hook process; anything else to the daemon's.
  *
  * An uncaught exception or unhandled rejection of the thread (an extension's timer that throws)
- * is told to the daemon, naming the extension and the error: it answers the thread's pending
- * events with the failure and retires the thread (worker-handle.ts). The thread runs no chain
+ * is told to the daemon, naming the extension and the error: it refuses the events the thread
+ * took with the failure, sends those it did not take to a fresh runtime, and retires the thread
+ * (worker-handle.ts). The thread runs no chain
  * after it, since its runtime's state is no longer known.
  */
 export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {

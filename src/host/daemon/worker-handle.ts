@@ -49,8 +49,9 @@ let lastId = 0;
  * end. A worker
  * that crashes (an extension's uncaught exception or unhandled rejection, told by the thread
  * naming the extension), dies, or is stuck past an event's deadline (a handler that never yields)
- * answers its pending events with a failure — a refusal for a tool call, as the hook process
- * would give — and ends.
+ * answers the pending events its thread took with a failure — a refusal for a tool call, as the
+ * hook process would give — and ends; those it never took are withdrawn (event-claims.ts), for
+ * the daemon to send to a fresh runtime.
  */
 export class WorkerHandle {
   /** Events being answered by it now. */

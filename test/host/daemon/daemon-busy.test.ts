@@ -24,6 +24,8 @@ const SPIN = 'spin';
 /** The command on which it waits SLOW_MS (yielding) before it decides. */
 const SLOW = 'slow';
 const SLOW_MS = 3_000;
+/** The command on which it fills its heap, slowly (about a second to the daemon's 96 MB). */
+const OOM = 'oom';
 
 /**
  * A home whose one extension notes each call it starts (`started`), and each it decides with the
@@ -40,6 +42,14 @@ function setup() {
       appendFileSync(${JSON.stringify(started)}, command + '\\n');
       if (command === ${JSON.stringify(SLOW)}) await new Promise((r) => setTimeout(r, ${SLOW_MS}));
       if (command === ${JSON.stringify(SPIN)}) for (;;) {}
+      if (command === ${JSON.stringify(OOM)}) {
+        const hog: number[][] = [];
+        for (;;) {
+          hog.push(new Array(100_000).fill(hog.length));
+          const t = Date.now();
+          while (Date.now() - t < 10) {}
+        }
+      }
       appendFileSync(${JSON.stringify(decided)}, threadId + ' ' + command + '\\n');
       return undefined;
     }, { timeoutMs: 60_000 });`,
@@ -99,6 +109,27 @@ describe.runIf(built)('the hook daemon, with a runtime that does not take what i
     expect(reasonOf(await slow)).toMatch(/did not decide within 10 s/);
     expect(reasonOf(await spun)).toMatch(/runtime ended before it answered/);
     expect(decisions().map(({ command }) => command)).toEqual(['warm', 'next']);
+  });
+
+  it('sends a call pending when its runtime ran out of memory to a fresh runtime', async () => {
+    const { env, hasStarted, decisions } = setup();
+    const project = tree({ '.git/HEAD': '' });
+    // Every thread of the daemon with a small heap, which the extension fills on OOM.
+    const { socket, stderr } = await startDaemon({
+      ...env,
+      NODE_OPTIONS: '--max-old-space-size=96',
+    });
+    expect(allowed(await askHook(socket, 'claude-code', bash(project, 'w', 'warm')))).toBe(true);
+    const [warm] = decisions();
+    const filling = askHook(socket, 'claude-code', bash(project, 'a', OOM));
+    expect(await eventually(() => hasStarted(OOM))).toBe(true);
+    // Sent while the thread fills its heap: it never takes it.
+    expect(allowed(await askHook(socket, 'claude-code', bash(project, 'b', 'next')))).toBe(true);
+    expect(reasonOf(await filling)).toMatch(/out of memory/i);
+    const next = decisions().find(({ command }) => command === 'next');
+    expect(next?.thread).toBeDefined();
+    expect(next?.thread).not.toBe(warm?.thread);
+    expect(stderr()).toMatch(/not taken by the runtime of .*: sent to a fresh one/);
   });
 });
 
