@@ -13,11 +13,12 @@
 // typing before the prompt). Each is run BENCH_STORM_ROUNDS times (default 3), each round from a
 // cold start (no daemon, a new socket folder). Run by bench/run.mjs, which prints the table; the
 // samples go to stdout as one JSON line.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { timedCall } from './timed-call.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(root, 'bin', 'hermes.js');
@@ -105,28 +106,8 @@ function decisionOf(stdout) {
   return 'context';
 }
 
-/** One process, its stdin the event; resolves its wall time and output. */
-function call(args, env, input) {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, args, { env, cwd: project });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const ms = performance.now() - started;
-      if (code !== 0) reject(new Error(`${args.join(' ')} exited with ${code}: ${stderr}`));
-      else resolve({ ms, stdout });
-    });
-    child.stdin.end(input);
-  });
-}
+/** One process in the project, its stdin the event; resolves its wall time and output. */
+const call = (args, env, input) => timedCall(args, env, input, project);
 
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 const base = { ...process.env, HERMES_HOME: home };

@@ -8,9 +8,10 @@
 // decision with the sandbox on and off (bench/sandbox.mjs), then a trusted project's own 10
 // TypeScript and 10 `.mjs` extensions: its load, cold and warm, and its hook call in-process and
 // through the daemon (bench/trusted-project.mjs), then 20 agent sessions at once through the hook
-// from no daemon running (bench/hook-storm.mjs).
+// from no daemon running (bench/hook-storm.mjs), then a soak of one daemon with runtimes ended on
+// purpose (bench/soak.mjs: this run exits 1 when its audit trails lost a line).
 // BENCH_ONLY=coldstart (or any comma-separated list of dispatch, memory, coldstart, cli, bridge,
-// observers, shell, hook, sandbox, trusted, storm) runs only those parts.
+// observers, shell, hook, sandbox, trusted, storm, soak) runs only those parts.
 // Every dispatch figure is a median: mitata's p50 per bench, then the median of that over the
 // rounds (ratios and slopes are taken within a round, then their median; the range is min–max).
 // Every cold-start figure is the median of its runs, with the 10th–90th percentile in brackets.
@@ -51,6 +52,7 @@ const PARTS = [
   'sandbox',
   'trusted',
   'storm',
+  'soak',
 ];
 const only = new Set((process.env.BENCH_ONLY ?? PARTS.join(',')).split(',').map((p) => p.trim()));
 const unknown = [...only].filter((part) => !PARTS.includes(part));
@@ -134,6 +136,11 @@ if (only.has('storm')) {
   console.error('hook storm benchmark…');
   storm = await runChild('hook-storm.mjs');
 }
+let soak;
+if (only.has('soak')) {
+  console.error('daemon soak benchmark…');
+  soak = await runChild('soak.mjs');
+}
 const elapsed = (performance.now() - started) / 1000;
 
 // --- aggregation -----------------------------------------------------------------------------
@@ -171,6 +178,7 @@ const ran = [
     `${trusted.runs} warm and ${trusted.coldRuns} cold run(s) of the trusted-project load and hook calls`,
   bridge && `${bridge.bridge.n} calls over the bridge`,
   storm && `${storm.rounds} round(s) of each hook storm`,
+  soak && `a daemon soak of ${soak.events.toLocaleString('en-US')} events`,
 ].filter(Boolean);
 out.push(
   `node ${process.version}, ${process.platform}/${process.arch}, ${cpus()[0]?.model ?? rounds[0]?.cpu ?? 'unknown CPU'}, ` +
@@ -514,6 +522,7 @@ if (hook) {
 }
 
 if (storm) out.push('', ...stormTables(storm));
+if (soak) out.push('', ...soakTables(soak));
 
 if (bridge) {
   const ms = (value) => (value < 1 ? value.toFixed(3) : value.toFixed(1));
@@ -680,6 +689,86 @@ if (trusted) {
 }
 
 console.log(out.join('\n').trimEnd());
+// Lines lost from an audit trail are a failure of the run, not a figure to read past.
+if (soak && soak.audit.lines !== soak.audit.decided) {
+  console.error(
+    `daemon soak: ${soak.audit.lines} audit lines written for ${soak.audit.decided} calls decided`,
+  );
+  process.exitCode = 1;
+}
+
+/**
+ * The daemon soak (bench/soak.mjs): what became of the events, the audit lines against the
+ * decisions, what was left behind, and the daemon's resources over the run.
+ */
+function soakTables(soak) {
+  const { outcomes, faultOutcomes, audit } = soak;
+  const mb = (v) => (v === null ? '—' : v.toFixed(0));
+  const n = (v) => (v === null ? '—' : String(v));
+  const lost = audit.perProject.filter((p) => p.lines !== p.decided);
+  const faults = faultOutcomes.decided + faultOutcomes.refused + faultOutcomes.notStarted;
+  return [
+    `### Daemon soak: one daemon, ${soak.events.toLocaleString('en-US')} PreToolUse events over ${soak.projects} projects and ${soak.envs} hook environments, ${faults} runtimes ended on purpose`,
+    '',
+    `${soak.atOnce} sessions of ${soak.session} events at once, each sending its next event once the last is answered, over the daemon's socket as the hook client sends it; every ${soak.faultEvery}th event ends its runtime (a loop that never yields, a heap filled past 192 MB, alternately); hook deadline ${soak.deadlineMs / 1000} s; ${soak.seconds.toFixed(0)} s in all.`,
+    '',
+    table(
+      [
+        'events',
+        'decided by the extensions',
+        'refused by the framework',
+        'not started (left to the client)',
+      ],
+      [
+        ['all', outcomes.decided, outcomes.refused, outcomes.notStarted],
+        [
+          'marked to end their runtime',
+          faultOutcomes.decided,
+          faultOutcomes.refused,
+          faultOutcomes.notStarted,
+        ],
+      ],
+    ),
+    '',
+    `Audit lines written: ${audit.lines} for ${audit.decided} calls decided — ${yes(audit.lines === audit.decided)}${
+      lost.length > 0
+        ? ` (short in ${lost.length} of ${audit.perProject.length} projects: ${lost.map((p) => `${p.project} ${p.lines}/${p.decided}`).join(', ')})`
+        : ''
+    }. Lock files left: ${soak.locksLeft.length === 0 ? 'none' : `**${soak.locksLeft.length}** (${soak.locksLeft.slice(0, 5).join(', ')}${soak.locksLeft.length > 5 ? ', …' : ''})`}. Calls sent to a fresh runtime after a stuck one did not take them: ${soak.rerouted}; runtimes found stuck and their place given: ${soak.stuckFound}. Daemon exit code after \`stop\`: ${soak.daemonExit}.`,
+    ...(Object.keys(soak.refusals).length > 0
+      ? [
+          '',
+          table(
+            ['why the framework refused (numbers as N)', 'calls'],
+            Object.entries(soak.refusals)
+              .sort((a, b) => b[1] - a[1])
+              .map(([why, calls]) => [why.replace(/\|/g, '\\|'), calls]),
+          ),
+        ]
+      : []),
+    '',
+    table(
+      [
+        'events answered',
+        's',
+        'daemon RSS (MB)',
+        'open fds',
+        'threads',
+        'runtimes',
+        'files under the home and .hermes',
+      ],
+      soak.samples.map((s) => [
+        s.done,
+        s.seconds.toFixed(0),
+        mb(s.rssMb),
+        n(s.fds),
+        n(s.threads),
+        n(s.runtimes),
+        n(s.files),
+      ]),
+    ),
+  ];
+}
 
 /**
  * The hook storm (bench/hook-storm.mjs): per event and overall, p50 and p99 of every call of every

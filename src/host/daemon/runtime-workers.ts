@@ -1,18 +1,28 @@
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { findProjectConfig } from '../../config/find-project-config.js';
-import { findProjectRoot, transpileCacheDir } from '../../config/locations.js';
+import { findProjectRoot } from '../../config/locations.js';
 import type { Logger } from '../../log/logger.js';
-import { PACKAGE_ROOT } from '../../package-root.js';
 import type { CommandHookAgent } from '../command-hook/agents.js';
 import { pinOfInput } from '../command-hook/session-root.js';
 import { daemonLogPath } from './daemon-log.js';
 import { LateNotices } from './late-notices.js';
 import { sessionOf } from './requests.js';
+import { RuntimeQueue } from './runtime-queue.js';
+import { frameworkFolders, workerEntry } from './worker-entry.js';
 import { type Printed, WorkerHandle } from './worker-handle.js';
 
 /** How many runtimes are kept at most (`HERMES_DAEMON_MAX_RUNTIMES`). */
 export const MAX_RUNTIMES = 8;
+/**
+ * How long a loaded runtime's thread may leave an event it was sent untaken before it is taken for
+ * stuck (a handler that never yields): taking a message is well under a millisecond otherwise.
+ */
+export const STALL_MS = 2_000;
+/**
+ * How many runtimes an event is sent to at most: when a fresh one does not take it either (each
+ * new thread dies at once), runtimes are failing as such, and its client answers it in-process.
+ */
+const MAX_SENDS = 3;
 
 export interface RuntimeWorkersOptions {
   /** `$HERMES_HOME`, resolved. */
@@ -33,6 +43,14 @@ export interface RuntimeEvent {
   cwd: string;
   env: Record<string, string>;
   deadlineMs: number;
+  /**
+   * When (epoch ms) its client stops waiting: it waits for a runtime (a place under the bound, or
+   * another runtime than one that did not take it) at most half of what is left until then, and
+   * is not started after: its client answers it in-process. Default: `deadlineMs` from now.
+   */
+  until?: number;
+  /** Whether its client has gone: it is not started then. */
+  gone?: () => boolean;
 }
 
 /**
@@ -51,9 +69,13 @@ export interface RuntimeEvent {
  * its load failed, or an extension failed to load or set up, or it answered late, a new worker
  * loads the runtime afresh and the old one ends once the events using it are answered — so no
  * module cache of an old load can answer, and nothing failed is kept. At most `maxRuntimes`
- * workers live: past that, the least recently used idle ones end. One more thread is kept started
- * ahead, with the framework loaded and no runtime, for the next runtime to be made. A warning a
- * runtime logs after an answer is told once with a later one (late-notices.ts).
+ * workers live, whatever the load: a new one takes the place of the least recently used idle one,
+ * and when every one is answering, calls that need another wait for a place, given fairly
+ * (#wake), while the busy ones are probed for a stuck thread (#probe); no call waits more than
+ * half of what its client has left. An event a worker never took (its thread stuck, crashed or
+ * ended first) is sent to a fresh one; one it took, never (event-claims.ts). One more thread is
+ * kept started ahead, with the framework loaded and no runtime, for the next runtime to be made. A
+ * warning a runtime logs after an answer is told once with a later one (late-notices.ts).
  */
 export class RuntimeWorkers {
   /** The workers that take events, least recently used first. */
@@ -62,6 +84,10 @@ export class RuntimeWorkers {
   readonly #all = new Set<WorkerHandle>();
   readonly #closing = new Set<Promise<void>>();
   readonly #notices = new LateNotices();
+  /** Calls waiting for a place for a new runtime, when every one is answering. */
+  readonly #queue = new RuntimeQueue();
+  /** Runtimes being probed for stuck (#probe). */
+  readonly #probing = new Set<WorkerHandle>();
   readonly #home: string;
   readonly #log: Logger;
   readonly #max: number;
@@ -79,7 +105,13 @@ export class RuntimeWorkers {
     this.#exclude = frameworkFolders(options.home);
   }
 
-  async answer(event: RuntimeEvent): Promise<Printed> {
+  /**
+   * The event's answer from a runtime of its project and hook environment; undefined when it was
+   * not started (no runtime took it in time, or its client has gone): its client answers it
+   * in-process. An event a runtime did not take (its thread stuck, or ended first) is sent to a
+   * fresh one while there is time; one it took is never sent again (event-claims.ts).
+   */
+  async answer(event: RuntimeEvent): Promise<Printed | undefined> {
     // The session's pinned project (session-root.ts), as the worker's hook will load it; a store
     // that cannot be used is the worker's hook's to refuse with its reason.
     const pin = await pinOfInput(event.agent, event.stdin, this.#home, event.env).catch(
@@ -88,43 +120,140 @@ export class RuntimeWorkers {
     const dir = pin?.from ?? resolve(event.cwd);
     const root = pin?.root ?? findProjectRoot(dir, this.#home);
     const key = `${root}\0${findProjectConfig(dir, root)?.file ?? ''}`;
-    let worker = this.#serving(key, event.env);
-    if (worker !== undefined && !worker.fresh) {
-      this.#retire(worker);
-      worker = undefined;
-    }
-    if (worker === undefined) {
-      worker = this.#take();
-      worker.adopt(key, root, event.env);
-      this.#all.add(worker);
-    }
-    // Most recently used last.
-    this.#live.delete(worker);
-    this.#live.add(worker);
-    const used = worker;
-    const answering = used.answer(
-      event.agent,
-      event.eventName,
-      event.stdin,
-      this.#home,
-      event.env,
-      event.deadlineMs,
-    );
-    // After the worker counts this event as its own: it is never the one evicted for it.
-    this.#evict();
-    try {
-      const answer = await answering;
-      if (this.#notices.empty) return answer;
-      // What was logged after earlier answers, told once (late-notices.ts).
-      const told = this.#notices.take(key, sessionOf(event.stdin), daemonLogPath(this.#home));
-      return { ...answer, stderr: answer.stderr + told };
-    } finally {
-      if (!used.kept) this.#retire(used);
-      else if (used.retired && used.users === 0) this.#end(used);
+    const received = Date.now();
+    const until = Math.min(event.until ?? Number.POSITIVE_INFINITY, received + event.deadlineMs);
+    const startBy = received + (until - received) / 2;
+    for (let sends = 1; sends <= MAX_SENDS; sends++) {
+      const used = await this.#workerFor(key, root, event.env, startBy);
+      if (used === undefined) return undefined;
+      if (event.gone?.() || Date.now() > startBy) {
+        this.#done(used);
+        return undefined;
+      }
+      // A loaded runtime's thread takes an event at once unless it is stuck. One still starting or
+      // loading has what the event's deadline leaves it (its stuck timer ends it past that).
+      const takeBy = used.loaded ? Date.now() + STALL_MS : Number.POSITIVE_INFINITY;
+      const answering = used.answer(
+        event.agent,
+        event.eventName,
+        event.stdin,
+        this.#home,
+        event.env,
+        // What waiting for a runtime took is not the chains' to have.
+        event.deadlineMs - (Date.now() - received),
+        takeBy,
+      );
+      // After the worker counts this event as its own: it is never the one evicted for it.
       this.#evict();
-      // The next new runtime's thread, started once this answer is on its way.
-      setImmediate(() => this.#prepare());
+      let answer: Printed | undefined;
+      try {
+        answer = await answering;
+      } finally {
+        this.#done(used);
+      }
+      if (answer !== undefined) {
+        if (this.#notices.empty) return answer;
+        // What was logged after earlier answers, told once (late-notices.ts).
+        const told = this.#notices.take(key, sessionOf(event.stdin), daemonLogPath(this.#home));
+        return { ...answer, stderr: answer.stderr + told };
+      }
+      if (sends < MAX_SENDS) {
+        this.#log.info(
+          `hermes daemon: a ${event.agent.name} ${event.eventName ?? 'event'} not taken by the runtime of ${root}: sent to a fresh one`,
+        );
+      }
     }
+    return undefined;
+  }
+
+  /**
+   * The worker that answers project `key` for a hook with `env`: its fresh runtime, else a new
+   * one once there is a place for it; undefined when there is none by `startBy`.
+   */
+  async #workerFor(
+    key: string,
+    root: string,
+    env: Record<string, string>,
+    startBy: number,
+  ): Promise<WorkerHandle | undefined> {
+    for (;;) {
+      if (this.#closed) return undefined;
+      let worker = this.#serving(key, env);
+      if (worker !== undefined && !worker.fresh) {
+        this.#retire(worker);
+        worker = undefined;
+      }
+      if (worker === undefined && this.#room()) {
+        worker = this.#take();
+        worker.adopt(key, root, env);
+        this.#all.add(worker);
+      }
+      if (worker !== undefined) {
+        // Most recently used last.
+        this.#live.delete(worker);
+        this.#live.add(worker);
+        return worker;
+      }
+      // Every place is taken by a runtime answering now: wait for one, then look again (another
+      // call may have made this project's runtime meanwhile).
+      this.#probe();
+      const placed = this.#queue.wait(key, startBy);
+      this.#wake();
+      if (!(await placed)) return undefined;
+      // Its place, kept for it since it was given, is taken below before anything else runs.
+      this.#queue.take();
+    }
+  }
+
+  /** After an event of `used`: retired if it failed, ended if retired and idle; places given. */
+  #done(used: WorkerHandle): void {
+    if (!used.kept) this.#retire(used);
+    else if (used.retired && used.users === 0) this.#end(used);
+    this.#evict();
+    this.#wake();
+    // The next new runtime's thread, started once this answer is on its way.
+    setImmediate(() => this.#prepare());
+  }
+
+  /**
+   * Whether a new runtime may start now: fewer than the bound live, or the least recently used
+   * idle one retired to make room. Places given to waiting calls are kept for them.
+   */
+  #room(): boolean {
+    const given = this.#queue.given;
+    if (this.#live.size + given < this.#max) return true;
+    for (const worker of this.#live) {
+      if (worker.users === 0) {
+        this.#retire(worker);
+        return this.#live.size + given < this.#max;
+      }
+    }
+    return false;
+  }
+
+  /** Probes each loaded runtime in use, once at a time: a stuck one is retired. */
+  #probe(): void {
+    for (const worker of this.#live) {
+      if (worker.users === 0 || !worker.loaded || this.#probing.has(worker)) continue;
+      this.#probing.add(worker);
+      void worker.stuck(STALL_MS).then((stuck) => {
+        this.#probing.delete(worker);
+        if (stuck && this.#live.has(worker)) {
+          this.#log.warn(
+            `hermes daemon: the runtime of ${worker.root} is stuck (its thread takes no event): its place is given to another`,
+          );
+          this.#retire(worker);
+        }
+        this.#wake();
+        if (this.#queue.waiting > 0) this.#probe();
+      });
+    }
+  }
+
+  /** Places there are, given to waiting calls (runtime-queue.ts). */
+  #wake(): void {
+    const held = (key: string) => [...this.#live].filter((w) => w.key === key).length;
+    this.#queue.wake(() => this.#room(), held);
   }
 
   /** The projects whose runtimes are kept now. */
@@ -140,6 +269,7 @@ export class RuntimeWorkers {
   /** Ends every worker, in use or not (the daemon is exiting), closing their runtimes. */
   async closeAll(): Promise<void> {
     this.#closed = true;
+    this.#queue.close();
     this.#live.clear();
     if (this.#spare !== undefined) this.#all.add(this.#spare);
     this.#spare = undefined;
@@ -196,53 +326,5 @@ export class RuntimeWorkers {
     if (!this.#all.delete(worker)) return;
     const closing = worker.close().finally(() => this.#closing.delete(closing));
     this.#closing.add(closing);
-  }
-}
-
-/**
- * The worker's entry as built: bundled into one file (scripts/bundle-cli.mjs), which a new thread
- * loads faster than the ~150 modules it is made of, else as compiled.
- */
-function workerEntry(): string {
-  const bundled = join(PACKAGE_ROOT, 'dist', 'daemon-worker.bundle.js');
-  return existsSync(bundled) ? bundled : join(PACKAGE_ROOT, 'dist/host/daemon/runtime-worker.js');
-}
-
-/**
- * Folders whose reads say nothing about a runtime: the framework's own code and the packages it
- * depends on (fixed for the daemon's version, which names its socket), and the transpile cache.
- */
-export function frameworkFolders(home: string): string[] {
-  const folders = [
-    transpileCacheDir(home),
-    join(PACKAGE_ROOT, 'dist'),
-    join(PACKAGE_ROOT, 'loader'),
-    join(PACKAGE_ROOT, 'node_modules'),
-  ];
-  let dependencies: string[] = [];
-  try {
-    const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8'));
-    dependencies = Object.keys((manifest.dependencies as object | undefined) ?? {});
-  } catch {}
-  for (const name of dependencies) {
-    // Where Node finds it from the framework: its own node_modules, or one above (hoisted).
-    for (let dir = PACKAGE_ROOT; ; dir = dirname(dir)) {
-      const folder = join(dir, 'node_modules', name);
-      if (existsSync(join(folder, 'package.json'))) {
-        folders.push(folder);
-        break;
-      }
-      if (dirname(dir) === dir) break;
-    }
-  }
-  // And where they really are (a node_modules that is a link: Node reads by the real path).
-  return [...new Set([...folders, ...folders.map(realPath)])];
-}
-
-function realPath(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
   }
 }

@@ -117,12 +117,15 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
     requests,
   });
 
+  /** Undefined when no runtime took it in time, or its client went: its client answers it. */
   const answerEvent = async (
     agent: CommandHookAgent,
     stdin: string,
     judged: Judged,
     env: Record<string, string>,
-  ): Promise<DaemonAnswer> => {
+    until: number,
+    gone: () => boolean,
+  ): Promise<DaemonAnswer | undefined> => {
     const answer =
       judged.event === undefined
         ? // Not an event at all: answered as the hook process answers it, with no runtime.
@@ -134,7 +137,10 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
             cwd: judged.cwd,
             env,
             deadlineMs: hookDeadlineMs(),
+            until,
+            gone,
           });
+    if (answer === undefined) return undefined;
     requests++;
     return { v: DAEMON_PROTOCOL, ...answer };
   };
@@ -212,9 +218,16 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
       typeof request.deadline === 'number' ? request.deadline : Number.POSITIVE_INFINITY;
     return inOrder(queues, session && `${agent.name}\0${session}`, async () => {
       const why = await notToStart(deadline, gone);
-      if (why === undefined) return answerEvent(agent, stdin, judged, asked);
-      own.info(`hermes daemon: a ${agent.name} ${judged.name ?? 'event'} not started: ${why}`);
-      return undefined;
+      const answer =
+        why === undefined
+          ? await answerEvent(agent, stdin, judged, asked, deadline, gone)
+          : undefined;
+      if (answer === undefined) {
+        const reason =
+          why ?? 'no runtime took it in time (every one busy or stuck), or its client went';
+        own.info(`hermes daemon: a ${agent.name} ${judged.name ?? 'event'} not started: ${reason}`);
+      }
+      return answer;
     });
   };
 

@@ -15,6 +15,7 @@ import {
   refusedExits,
   stackOf,
 } from '../process-crash.js';
+import { takeClaim } from './event-claims.js';
 import { eventLogger, stderrToEvents } from './event-log.js';
 import type { ReadRecorder } from './read-recorder.js';
 import { sessionOf } from './requests.js';
@@ -31,8 +32,9 @@ import type { FromWorker, ToWorker } from './worker-messages.js';
  * answered goes on that answer's stderr, as in the hook process; anything else to the daemon's.
  *
  * An uncaught exception or unhandled rejection of the thread (an extension's timer that throws),
- * or an extension's call to process.exit, is told to the daemon, naming the extension and the error: it answers the thread's pending
- * events with the failure and retires the thread (worker-handle.ts). The thread runs no chain
+ * or an extension's call to process.exit, is told to the daemon, naming the extension and the
+ * error: it refuses the events the thread took with the failure, sends those it did not take to a
+ * fresh runtime, and retires the thread (worker-handle.ts). The thread runs no chain
  * after it, since its runtime's state is no longer known.
  */
 export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
@@ -109,13 +111,10 @@ export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
     const agent = COMMAND_HOOK_AGENTS[event.agent] as CommandHookAgent;
     let reply: { stdout: string; stderr: string; exitCode: number; late: boolean };
     const session = sessionOf(event.stdin);
-    if (crashed !== undefined) {
-      // An event sent before the daemon heard of the crash: it has refused it already
-      // (worker-handle.ts fails every pending event), so this only ends it, running no chain.
-      const answer = printed(render(agent, undefined, failed(agent, undefined, crashed)));
-      post({ type: 'answer', id: event.id, ...answer, late: false });
-      return;
-    }
+    // Not taken after a crash: the daemon withdraws what this thread has not taken when it hears
+    // of the crash (worker-handle.ts), and sends it to a fresh runtime. Nor one it withdrew before
+    // this thread came to it (stuck meanwhile): it is another runtime's now.
+    if (crashed !== undefined || !takeClaim(event.claim)) return;
     try {
       const { value, lines } = await env.run(event.env, () =>
         collect(
@@ -146,6 +145,7 @@ export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
 
   port.on('message', (message: ToWorker) => {
     if (message.type === 'event') void answer(message);
+    else if (message.type === 'probe') takeClaim(message.claim);
     else if (message.type === 'adopt') env.adopt(message.env);
     else void close();
   });

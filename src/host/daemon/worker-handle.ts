@@ -4,6 +4,7 @@ import type { Logger } from '../../log/logger.js';
 import type { CommandHookAgent } from '../command-hook/agents.js';
 import { failed, render } from '../command-hook/answers.js';
 import { lateAnswer, printed } from '../command-hook/hook-process.js';
+import { type Claim, newClaim, withdrawClaim } from './event-claims.js';
 import type { EnvRead } from './thread-env.js';
 import { WatchSet } from './watch-set.js';
 import type { FromWorker, ToWorker, WorkerSetup } from './worker-messages.js';
@@ -23,7 +24,11 @@ interface Pending {
   agent: CommandHookAgent;
   eventName: string | undefined;
   timer: ReturnType<typeof setTimeout>;
-  settle(answer: Printed & { late: boolean }): void;
+  /** Withdraws it if the thread has not taken it by its `startBy`. */
+  untaken?: ReturnType<typeof setTimeout>;
+  claim: Claim;
+  /** Undefined: withdrawn before the thread took it (event-claims.ts). */
+  settle(answer: (Printed & { late: boolean }) | undefined): void;
 }
 
 export interface WorkerStart {
@@ -45,10 +50,11 @@ let lastId = 0;
  * end. A worker
  * that crashes (an extension's uncaught exception or unhandled rejection, told by the thread
  * naming the extension), dies, or is stuck past an event's deadline (a handler that never yields)
- * answers its pending events with a failure — a refusal for a tool call, as the hook process
- * would give — and ends. Once ended, the owned locks its thread still held (the audit log's, a
- * session's turn lock) are removed, as a process's end releases them: they name the daemon's pid,
- * which lives on, so no waiter would ever take them over.
+ * answers the pending events its thread took with a failure — a refusal for a tool call, as the
+ * hook process would give — and ends; those it never took are withdrawn (event-claims.ts), for
+ * the daemon to send to a fresh runtime. Once ended, the owned locks its thread still held (the
+ * audit log's, a session's turn lock) are removed, as a process's end releases them: they name
+ * the daemon's pid, which lives on, so no waiter would ever take them over.
  */
 export class WorkerHandle {
   /** Events being answered by it now. */
@@ -164,12 +170,38 @@ export class WorkerHandle {
     return !this.retired && this.#keep && !(this.#watch?.changed() ?? false);
   }
 
+  /** Whether its runtime has loaded: its thread reads its port promptly from then on. */
+  get loaded(): boolean {
+    return this.#watch !== undefined;
+  }
+
+  /**
+   * Whether its thread is stuck: it has not taken a probe within `withinMs` (a handler that never
+   * yields). A stuck worker is not kept.
+   */
+  stuck(withinMs: number): Promise<boolean> {
+    const claim = newClaim();
+    const probe: ToWorker = { type: 'probe', claim };
+    if (!this.#exited) this.#worker.postMessage(probe);
+    return new Promise((resolve) => {
+      setTimeout(() => {
+        const stuck = withdrawClaim(claim);
+        if (stuck) this.#keep = false;
+        resolve(stuck);
+      }, withinMs);
+    });
+  }
+
   /** Whether what it loaded may be kept (false once a load failure or a late answer is known). */
   get kept(): boolean {
     return this.#keep;
   }
 
-  /** The event answered by the worker, or by a failure if it is stuck past `deadlineMs`. */
+  /**
+   * The event answered by the worker, or by a failure if it is stuck past `deadlineMs`; undefined
+   * when the thread never took it (event-claims.ts): it ended or failed first, or had not taken it
+   * by `startBy` (epoch ms; its thread busy in a handler that never yields, and so not kept).
+   */
   answer(
     agent: CommandHookAgent,
     eventName: string | undefined,
@@ -177,10 +209,12 @@ export class WorkerHandle {
     home: string,
     env: Record<string, string>,
     deadlineMs: number,
-  ): Promise<Printed> {
+    startBy = Number.POSITIVE_INFINITY,
+  ): Promise<Printed | undefined> {
     const id = ++lastId;
+    const claim = newClaim();
     this.users++;
-    return new Promise<Printed & { late: boolean }>((settle) => {
+    return new Promise<(Printed & { late: boolean }) | undefined>((settle) => {
       const timer = setTimeout(() => {
         this.#settle(id, { ...printed(lateAnswer(agent, eventName, deadlineMs)), late: true });
         if (!this.#exited && !this.#stuck) {
@@ -192,15 +226,24 @@ export class WorkerHandle {
         }
         void this.#worker.terminate();
       }, deadlineMs + STUCK_AFTER_MS);
-      this.#pending.set(id, { agent, eventName, timer, settle });
-      const event: ToWorker = { type: 'event', id, agent: agent.name, stdin, home, env };
+      const untaken = Number.isFinite(startBy)
+        ? setTimeout(() => {
+            if (!withdrawClaim(claim)) return;
+            this.#keep = false;
+            this.#settle(id, undefined);
+          }, startBy - Date.now())
+        : undefined;
+      this.#pending.set(id, { agent, eventName, timer, untaken, claim, settle });
+      const event: ToWorker = { type: 'event', id, agent: agent.name, stdin, home, env, claim };
       if (this.#exited) this.#fail("the project's runtime ended before it answered");
       else this.#worker.postMessage(event);
-    }).then(({ late, ...answer }) => {
+    }).then((answer) => {
       this.users--;
+      if (answer === undefined) return undefined;
+      const { late, ...printedAnswer } = answer;
       // Past the deadline the hook process would have exited, ending what was still running.
       if (late) this.#keep = false;
-      return answer;
+      return printedAnswer;
     });
   }
 
@@ -221,21 +264,26 @@ export class WorkerHandle {
     return this.#closing;
   }
 
-  #settle(id: number, answer: Printed & { late: boolean }): void {
+  #settle(id: number, answer: (Printed & { late: boolean }) | undefined): void {
     const pending = this.#pending.get(id);
     if (pending === undefined) return;
     this.#pending.delete(id);
     clearTimeout(pending.timer);
+    clearTimeout(pending.untaken);
     pending.settle(answer);
   }
 
+  /** Its pending events refused with `why`, but those its thread never took: withdrawn. */
   #fail(why: string): void {
     this.#keep = false;
-    for (const [id, { agent, eventName }] of this.#pending) {
-      this.#settle(id, {
-        ...printed(render(agent, eventName, failed(agent, eventName, why))),
-        late: false,
-      });
+    for (const [id, { agent, eventName, claim }] of this.#pending) {
+      if (withdrawClaim(claim)) this.#settle(id, undefined);
+      else {
+        this.#settle(id, {
+          ...printed(render(agent, eventName, failed(agent, eventName, why))),
+          late: false,
+        });
+      }
     }
   }
 }

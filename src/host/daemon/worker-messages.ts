@@ -1,3 +1,4 @@
+import type { Claim } from './event-claims.js';
 import type { ReadRecord } from './read-stamps.js';
 import type { EnvRead } from './thread-env.js';
 
@@ -10,7 +11,8 @@ export type ToWorker =
   | { type: 'adopt'; env: Record<string, string> }
   /**
    * One hook event to answer as the hook process would, with `$HERMES_HOME` `home` and the asking
-   * hook's environment `env`.
+   * hook's environment `env`. Started only if the worker takes its `claim` (event-claims.ts):
+   * the daemon may have withdrawn it meanwhile, to send it to another runtime.
    */
   | {
       type: 'event';
@@ -19,7 +21,10 @@ export type ToWorker =
       stdin: string;
       home: string;
       env: Record<string, string>;
+      claim: Claim;
     }
+  /** Take `claim` at once: a thread that does not within a while is not reading its port (stuck). */
+  | { type: 'probe'; claim: Claim }
   /** Close the runtime (observers flush) and end. */
   | { type: 'close' };
 
