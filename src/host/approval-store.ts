@@ -1,17 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, statSync, unlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { acquireOwnedLock } from '../fs/owned-lock.js';
+import { replaceFile, underFileLock } from '../fs/locked-file.js';
 import { type ApprovalGrant, grantKey } from '../hooks/remember-scope.js';
 
 /**
@@ -21,12 +12,11 @@ import { type ApprovalGrant, grantKey } from '../hooks/remember-scope.js';
  * of the folder there (projectIdentity): a folder deleted and made again at that path — another
  * repository cloned where the approved one was — is another project and is asked again.
  *
- * A change is a read of the file, a change and a write: each is made under the file's lock
- * (`<file>.lock`, an owned lock, as the turn state's: src/fs/owned-lock.ts), so that processes
- * answering at once (hooks of parallel tool calls, two agents in one project, a revoke from the
- * command line) never write from a read that another change has made old — which would drop the
- * answers given in between, or bring a revoked one back. The file itself is replaced whole
- * (written beside it, then renamed), so a reader, which takes no lock, sees one or the other.
+ * A change is a read of the file, a change and a write, made with the file's lock held
+ * (src/fs/locked-file.ts), so that processes answering at once (hooks of parallel tool calls, two
+ * agents in one project, a revoke from the command line) never write from a read that another
+ * change has made old — which would drop the answers given in between, or bring a revoked one
+ * back. The file itself is replaced whole, so a reader, which takes no lock, sees one or the other.
  */
 export interface StoredApproval extends ApprovalGrant {
   id: string;
@@ -245,7 +235,7 @@ export async function storeApproval(
   const real = projectKey(project);
   const identity = projectIdentity(real);
   const file = projectFile(home, real, identity);
-  return underLock(file, () => {
+  return underFileLock(file, () => {
     const current = readApprovalsFile(file, { project: real, identity }) ?? {
       project: real,
       identity,
@@ -269,7 +259,7 @@ export async function storeApproval(
 
 /** Removes the approval `id` from a store file; false when the file does not hold it (now). */
 export async function revokeApproval(file: string, id: string): Promise<boolean> {
-  return underLock(file, () => {
+  return underFileLock(file, () => {
     const current = readApprovalsFile(file);
     if (current === undefined) return false;
     const kept = current.approvals.filter((approval) => approval.id !== id);
@@ -284,7 +274,7 @@ export async function revokeApproval(file: string, id: string): Promise<boolean>
  * was not there. Whether it can be read does not matter: this is how an unreadable one is cleared.
  */
 export async function removeApprovalsFile(file: string): Promise<boolean> {
-  return underLock(file, () => {
+  return underFileLock(file, () => {
     try {
       unlinkSync(file);
       return true;
@@ -295,17 +285,6 @@ export async function removeApprovalsFile(file: string): Promise<boolean> {
   });
 }
 
-/** `change` with the store file's lock held (see the top of this file). */
-async function underLock<T>(file: string, change: () => T): Promise<T> {
-  mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
-  const lock = await acquireOwnedLock(`${file}.lock`);
-  try {
-    return change();
-  } finally {
-    lock.release();
-  }
-}
-
 /**
  * Rewrites a project's file atomically (a reader sees the old file or the new one, whole), under
  * its lock. A file of version 1 keeps its version: revoking from it never makes it apply.
@@ -314,7 +293,5 @@ function writeApprovals(approvals: ProjectApprovals): void {
   const { project, identity } = approvals;
   const head = identity === undefined ? { version: 1, project } : { version: 2, project, identity };
   const text = `${JSON.stringify({ ...head, approvals: approvals.approvals }, null, 2)}\n`;
-  const temporary = `${approvals.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  writeFileSync(temporary, text, { mode: 0o600 });
-  renameSync(temporary, approvals.file);
+  replaceFile(approvals.file, text);
 }

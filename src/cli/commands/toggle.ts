@@ -68,7 +68,7 @@ export async function toggleCommand(
       `${name} is ${enable ? 'not' : 'already'} in extensions.disabled of ${file}; nothing changed.`,
     );
   } else if (options.project) {
-    const trust = writeTrustedEdit({
+    const trust = await writeTrustedEdit({
       cwd: context.cwd,
       home: context.home,
       file,
