@@ -4,6 +4,13 @@ import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { replaceFile, underFileLock } from '../fs/locked-file.js';
 import { type ApprovalGrant, grantKey } from '../hooks/remember-scope.js';
+import {
+  type Revocations,
+  revocationFields,
+  revokedSchema,
+  revokedSince,
+  withRevoked,
+} from './approval-revocations.js';
 
 /**
  * "Always for this project" answers, one JSON file per project under `$HERMES_HOME/approvals/`,
@@ -29,7 +36,11 @@ export interface ProjectApprovals {
   identity: string | undefined;
   file: string;
   approvals: StoredApproval[];
+  /** What it keeps of its revokes, so that a revoke wins over an answer given meanwhile. */
+  revocations: Revocations;
 }
+
+const NO_REVOCATIONS: Revocations = { revoked: [], clearedAt: undefined };
 
 const approvalSchema = z.strictObject({
   id: z.string().regex(/^[0-9a-f]{12}$/),
@@ -51,6 +62,8 @@ const fileSchema = z.discriminatedUnion('version', [
     project: z.string().min(1),
     identity: z.string().min(1),
     approvals: z.array(approvalSchema),
+    revoked: revokedSchema.optional(),
+    clearedAt: z.string().optional(),
   }),
 ]);
 
@@ -125,11 +138,16 @@ export function readApprovalsFile(
       `${file}: holds the approvals of ${parsed.data.project} (${identity ?? 'no identity'}), not of ${expected.project} (${expected.identity}); ${fix}`,
     );
   }
+  const read = parsed.data;
   return {
-    project: parsed.data.project,
+    project: read.project,
     identity,
     file,
-    approvals: parsed.data.approvals as StoredApproval[],
+    approvals: read.approvals as StoredApproval[],
+    revocations:
+      read.version === 2
+        ? { revoked: read.revoked ?? [], clearedAt: read.clearedAt }
+        : NO_REVOCATIONS,
   };
 }
 
@@ -144,6 +162,7 @@ export function projectApprovals(home: string, project: string): ProjectApproval
       identity,
       file,
       approvals: [],
+      revocations: NO_REVOCATIONS,
     }
   );
 }
@@ -226,11 +245,16 @@ function isStale(approvals: ProjectApprovals): boolean {
   }
 }
 
-/** Adds a grant to a project's store (once: an equal grant already there is kept). */
+/**
+ * Adds a grant to a project's store (once: an equal grant already there is kept). `askedAt`, when
+ * the person was asked: a revoke of this scope (or `revoke --all`) made since wins, and the grant
+ * is not stored (an error saying so).
+ */
 export async function storeApproval(
   home: string,
   project: string,
   grant: ApprovalGrant,
+  askedAt?: Date,
 ): Promise<StoredApproval> {
   const real = projectKey(project);
   const identity = projectIdentity(real);
@@ -241,8 +265,14 @@ export async function storeApproval(
       identity,
       file,
       approvals: [],
+      revocations: NO_REVOCATIONS,
     };
     const key = grantKey(grant);
+    if (askedAt !== undefined && revokedSince(current.revocations, key, askedAt)) {
+      throw new Error(
+        `${file}: not remembered: this approval was revoked while the person was asked (a revoke wins over an answer given at the same time); the call is asked about again next time`,
+      );
+    }
     const existing = current.approvals.find((stored) => grantKey(stored) === key);
     if (existing !== undefined) return existing;
     const stored: StoredApproval = {
@@ -264,17 +294,37 @@ export async function revokeApproval(file: string, id: string): Promise<boolean>
     if (current === undefined) return false;
     const kept = current.approvals.filter((approval) => approval.id !== id);
     if (kept.length === current.approvals.length) return false;
-    writeApprovals({ ...current, approvals: kept });
+    const gone = current.approvals.filter((approval) => approval.id === id).map(grantKey);
+    const revoked = withRevoked(current.revocations, gone);
+    writeApprovals({
+      ...current,
+      approvals: kept,
+      revocations: { ...current.revocations, revoked },
+    });
     return true;
   });
 }
 
 /**
- * Deletes a store file, under its lock (a change in progress would write it back); false when it
- * was not there. Whether it can be read does not matter: this is how an unreadable one is cleared.
+ * Forgets every approval of a store file, under its lock (a change in progress would write them
+ * back); false when it was not there. The file of the folder now at its path is emptied and keeps
+ * when (so that an answer to an ask made before is not stored: approval-revocations.ts); any other
+ * — stale, or unreadable (this is how an unreadable one is cleared) — is deleted.
  */
-export async function removeApprovalsFile(file: string): Promise<boolean> {
+export async function clearApprovalsFile(file: string): Promise<boolean> {
   return underFileLock(file, () => {
+    let current: ProjectApprovals | undefined;
+    try {
+      current = readApprovalsFile(file);
+    } catch {
+      current = undefined;
+    }
+    if (current !== undefined && current.identity !== undefined && !isStale(current)) {
+      const revoked = withRevoked(current.revocations, []);
+      const clearedAt = new Date().toISOString();
+      writeApprovals({ ...current, approvals: [], revocations: { revoked, clearedAt } });
+      return true;
+    }
     try {
       unlinkSync(file);
       return true;
@@ -291,7 +341,18 @@ export async function removeApprovalsFile(file: string): Promise<boolean> {
  */
 function writeApprovals(approvals: ProjectApprovals): void {
   const { project, identity } = approvals;
-  const head = identity === undefined ? { version: 1, project } : { version: 2, project, identity };
-  const text = `${JSON.stringify({ ...head, approvals: approvals.approvals }, null, 2)}\n`;
+  const text = `${JSON.stringify(
+    identity === undefined
+      ? { version: 1, project, approvals: approvals.approvals }
+      : {
+          version: 2,
+          project,
+          identity,
+          approvals: approvals.approvals,
+          ...revocationFields(approvals.revocations),
+        },
+    null,
+    2,
+  )}\n`;
   replaceFile(approvals.file, text);
 }
