@@ -117,7 +117,7 @@ describe.runIf(built)('hermes extensions approvals', () => {
       project,
     );
     expect(cleared.code).toBe(0);
-    expect(cleared.stdout).toMatch(/1 project file removed/);
+    expect(cleared.stdout).toMatch(/1 project file cleared/);
     expect(readdirSync(join(home, 'approvals'))).toHaveLength(1);
     const left = JSON.parse(
       (await hermes(home, 'extensions', 'approvals', 'list', '--json')).stdout,
