@@ -1,6 +1,7 @@
 import { hermesHome } from '../config/locations.js';
 import { type ApprovalGrant, grantCovers, grantKey } from '../hooks/remember-scope.js';
-import { projectApprovals, projectKey, storeApproval } from './approval-store.js';
+import { storeApproval } from './approval-changes.js';
+import { projectApprovals, projectKey } from './approval-store.js';
 
 /** How long an approval is remembered: this session, or this project until revoked. */
 export type RememberFor = 'session' | 'always';

@@ -6,7 +6,7 @@ import { z } from 'zod';
  * at once, the first remembered, then revoked from the command line) answers "always" after the
  * revoke, and without this the answer would store the revoked approval again. A revoke records
  * the approval's scope and when (`revoked`), `revoke --all` when it cleared the file (`clearedAt`);
- * an answer to an ask that began before either is not stored (approval-store.ts, storeApproval).
+ * an answer to an ask that began before either is not stored (approval-changes.ts, storeApproval).
  * Kept {@link KEPT_MS}: no ask waits that long for its answer.
  */
 export interface Revocations {

@@ -1,16 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, realpathSync, statSync, unlinkSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { replaceFile, underFileLock } from '../fs/locked-file.js';
-import { type ApprovalGrant, grantKey } from '../hooks/remember-scope.js';
-import {
-  type Revocations,
-  revocationFields,
-  revokedSchema,
-  revokedSince,
-  withRevoked,
-} from './approval-revocations.js';
+import type { ApprovalGrant } from '../hooks/remember-scope.js';
+import { type Revocations, revokedSchema } from './approval-revocations.js';
 
 /**
  * "Always for this project" answers, one JSON file per project under `$HERMES_HOME/approvals/`,
@@ -19,8 +12,8 @@ import {
  * of the folder there (projectIdentity): a folder deleted and made again at that path — another
  * repository cloned where the approved one was — is another project and is asked again.
  *
- * A change is a read of the file, a change and a write, made with the file's lock held
- * (src/fs/locked-file.ts), so that processes answering at once (hooks of parallel tool calls, two
+ * A change (approval-changes.ts) is a read of the file, a change and a write, made with the
+ * file's lock held (src/fs/locked-file.ts), so that processes answering at once (hooks of parallel tool calls, two
  * agents in one project, a revoke from the command line) never write from a read that another
  * change has made old — which would drop the answers given in between, or bring a revoked one
  * back. The file itself is replaced whole, so a reader, which takes no lock, sees one or the other.
@@ -40,7 +33,7 @@ export interface ProjectApprovals {
   revocations: Revocations;
 }
 
-const NO_REVOCATIONS: Revocations = { revoked: [], clearedAt: undefined };
+export const NO_REVOCATIONS: Revocations = { revoked: [], clearedAt: undefined };
 
 const approvalSchema = z.strictObject({
   id: z.string().regex(/^[0-9a-f]{12}$/),
@@ -233,7 +226,8 @@ function realOrResolved(project: string): string {
   }
 }
 
-function isStale(approvals: ProjectApprovals): boolean {
+/** Whether a file's approvals no longer belong to the folder at its path (or predate identities). */
+export function isStale(approvals: ProjectApprovals): boolean {
   if (approvals.identity === undefined) return true;
   try {
     return (
@@ -243,116 +237,4 @@ function isStale(approvals: ProjectApprovals): boolean {
   } catch {
     return true;
   }
-}
-
-/**
- * Adds a grant to a project's store (once: an equal grant already there is kept). `askedAt`, when
- * the person was asked: a revoke of this scope (or `revoke --all`) made since wins, and the grant
- * is not stored (an error saying so).
- */
-export async function storeApproval(
-  home: string,
-  project: string,
-  grant: ApprovalGrant,
-  askedAt?: Date,
-): Promise<StoredApproval> {
-  const real = projectKey(project);
-  const identity = projectIdentity(real);
-  const file = projectFile(home, real, identity);
-  return underFileLock(file, () => {
-    const current = readApprovalsFile(file, { project: real, identity }) ?? {
-      project: real,
-      identity,
-      file,
-      approvals: [],
-      revocations: NO_REVOCATIONS,
-    };
-    const key = grantKey(grant);
-    if (askedAt !== undefined && revokedSince(current.revocations, key, askedAt)) {
-      throw new Error(
-        `${file}: not remembered: this approval was revoked while the person was asked (a revoke wins over an answer given at the same time); the call is asked about again next time`,
-      );
-    }
-    const existing = current.approvals.find((stored) => grantKey(stored) === key);
-    if (existing !== undefined) return existing;
-    const stored: StoredApproval = {
-      id: randomBytes(6).toString('hex'),
-      extension: grant.extension,
-      tool: grant.tool,
-      args: grant.args,
-      createdAt: new Date().toISOString(),
-    };
-    writeApprovals({ ...current, approvals: [...current.approvals, stored] });
-    return stored;
-  });
-}
-
-/** Removes the approval `id` from a store file; false when the file does not hold it (now). */
-export async function revokeApproval(file: string, id: string): Promise<boolean> {
-  return underFileLock(file, () => {
-    const current = readApprovalsFile(file);
-    if (current === undefined) return false;
-    const kept = current.approvals.filter((approval) => approval.id !== id);
-    if (kept.length === current.approvals.length) return false;
-    const gone = current.approvals.filter((approval) => approval.id === id).map(grantKey);
-    const revoked = withRevoked(current.revocations, gone);
-    writeApprovals({
-      ...current,
-      approvals: kept,
-      revocations: { ...current.revocations, revoked },
-    });
-    return true;
-  });
-}
-
-/**
- * Forgets every approval of a store file, under its lock (a change in progress would write them
- * back); false when it was not there. The file of the folder now at its path is emptied and keeps
- * when (so that an answer to an ask made before is not stored: approval-revocations.ts); any other
- * — stale, or unreadable (this is how an unreadable one is cleared) — is deleted.
- */
-export async function clearApprovalsFile(file: string): Promise<boolean> {
-  return underFileLock(file, () => {
-    let current: ProjectApprovals | undefined;
-    try {
-      current = readApprovalsFile(file);
-    } catch {
-      current = undefined;
-    }
-    if (current !== undefined && current.identity !== undefined && !isStale(current)) {
-      const revoked = withRevoked(current.revocations, []);
-      const clearedAt = new Date().toISOString();
-      writeApprovals({ ...current, approvals: [], revocations: { revoked, clearedAt } });
-      return true;
-    }
-    try {
-      unlinkSync(file);
-      return true;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-      throw error;
-    }
-  });
-}
-
-/**
- * Rewrites a project's file atomically (a reader sees the old file or the new one, whole), under
- * its lock. A file of version 1 keeps its version: revoking from it never makes it apply.
- */
-function writeApprovals(approvals: ProjectApprovals): void {
-  const { project, identity } = approvals;
-  const text = `${JSON.stringify(
-    identity === undefined
-      ? { version: 1, project, approvals: approvals.approvals }
-      : {
-          version: 2,
-          project,
-          identity,
-          approvals: approvals.approvals,
-          ...revocationFields(approvals.revocations),
-        },
-    null,
-    2,
-  )}\n`;
-  replaceFile(approvals.file, text);
 }

@@ -9,7 +9,8 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectFile, projectIdentity, storeApproval } from '../../src/host/approval-store.js';
+import { storeApproval } from '../../src/host/approval-changes.js';
+import { projectFile, projectIdentity } from '../../src/host/approval-store.js';
 import { tree } from '../support/fixtures.js';
 import { built } from '../support/run-bin.js';
 import { hermes } from './hermes-cli.js';

@@ -1,13 +1,12 @@
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { clearApprovalsFile, revokeApproval } from '../../host/approval-changes.js';
 import {
   allApprovals,
   approvalsDir,
-  clearApprovalsFile,
   type ProjectApprovals,
   pathApprovals,
   pathFiles,
-  revokeApproval,
 } from '../../host/approval-store.js';
 import type { CommandContext } from '../context.js';
 import { CliError, type Io } from '../io.js';
