@@ -26,7 +26,7 @@ export async function underFileLock<T>(file: string, change: () => T): Promise<T
  * another thread of this one), then renamed over it. A write that fails leaves the file as it was
  * and no temporary file behind.
  */
-export function replaceFile(file: string, text: string): void {
+export function replaceFile(file: string, text: string | Uint8Array): void {
   const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   try {
     writeFileSync(temporary, text, { mode: 0o600 });
