@@ -5,17 +5,17 @@ import { acquireOwnedLock } from './owned-lock.js';
 
 /**
  * The one way a store file under `$HERMES_HOME` is changed (remembered approvals, trusted
- * projects): its read, change and write are made with `<file>.lock` held, an owned lock
+ * projects, and the config files `enable` / `disable` edit): its read, change and write are made with `<file>.lock` held, an owned lock
  * (owned-lock.ts), so that processes changing it at once (hooks of parallel tool calls, two
  * agents, a revoke from the command line) never write from a read that another change has made
  * old — which would drop what was added in between, or bring back what was revoked. Readers take
  * no lock: the file is replaced whole ({@link replaceFile}), so they see one version or the next.
  */
-export async function underFileLock<T>(file: string, change: () => T): Promise<T> {
+export async function underFileLock<T>(file: string, change: () => T | Promise<T>): Promise<T> {
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const lock = await acquireOwnedLock(`${file}.lock`);
   try {
-    return change();
+    return await change();
   } finally {
     lock.release();
   }
