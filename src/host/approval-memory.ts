@@ -1,6 +1,7 @@
 import { hermesHome } from '../config/locations.js';
 import { type ApprovalGrant, grantCovers, grantKey } from '../hooks/remember-scope.js';
-import { projectApprovals, projectKey, storeApproval } from './approval-store.js';
+import { storeApproval } from './approval-changes.js';
+import { projectApprovals, projectKey } from './approval-store.js';
 
 /** How long an approval is remembered: this session, or this project until revoked. */
 export type RememberFor = 'session' | 'always';
@@ -14,9 +15,16 @@ export interface ApprovalMemory {
   covers(sessionId: string, call: ApprovalGrant): RememberFor | undefined;
   /**
    * Remembers an answer; an `always` one is written to the project's store (a promise that
-   * rejects, naming the file, when it cannot be).
+   * rejects, naming the file, when it cannot be). `askedAt`, when the person was asked (before
+   * `covers` was consulted): an `always` answer is then not stored if that approval was revoked
+   * since — a revoke wins over an answer given at the same time (the promise rejects, saying so).
    */
-  remember(sessionId: string, grant: ApprovalGrant, how: RememberFor): void | Promise<void>;
+  remember(
+    sessionId: string,
+    grant: ApprovalGrant,
+    how: RememberFor,
+    askedAt?: Date,
+  ): void | Promise<void>;
 }
 
 export interface ApprovalMemoryOptions {
@@ -40,9 +48,9 @@ export function createApprovalMemory(options: ApprovalMemoryOptions): ApprovalMe
       const stored = projectApprovals(home, project).approvals;
       return stored.some((grant) => grantCovers(grant, call)) ? 'always' : undefined;
     },
-    async remember(sessionId, grant, how) {
+    async remember(sessionId, grant, how, askedAt) {
       if (how === 'always') {
-        await storeApproval(home, project, grant);
+        await storeApproval(home, project, grant, askedAt);
         return;
       }
       const session = sessions.get(sessionId) ?? new Map<string, ApprovalGrant>();

@@ -1,18 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
-import {
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { acquireOwnedLock } from '../fs/owned-lock.js';
-import { type ApprovalGrant, grantKey } from '../hooks/remember-scope.js';
+import type { ApprovalGrant } from '../hooks/remember-scope.js';
+import { type Revocations, revokedSchema } from './approval-revocations.js';
 
 /**
  * "Always for this project" answers, one JSON file per project under `$HERMES_HOME/approvals/`,
@@ -21,12 +12,11 @@ import { type ApprovalGrant, grantKey } from '../hooks/remember-scope.js';
  * of the folder there (projectIdentity): a folder deleted and made again at that path — another
  * repository cloned where the approved one was — is another project and is asked again.
  *
- * A change is a read of the file, a change and a write: each is made under the file's lock
- * (`<file>.lock`, an owned lock, as the turn state's: src/fs/owned-lock.ts), so that processes
- * answering at once (hooks of parallel tool calls, two agents in one project, a revoke from the
- * command line) never write from a read that another change has made old — which would drop the
- * answers given in between, or bring a revoked one back. The file itself is replaced whole
- * (written beside it, then renamed), so a reader, which takes no lock, sees one or the other.
+ * A change (approval-changes.ts) is a read of the file, a change and a write, made with the
+ * file's lock held (src/fs/locked-file.ts), so that processes answering at once (hooks of parallel tool calls, two
+ * agents in one project, a revoke from the command line) never write from a read that another
+ * change has made old — which would drop the answers given in between, or bring a revoked one
+ * back. The file itself is replaced whole, so a reader, which takes no lock, sees one or the other.
  */
 export interface StoredApproval extends ApprovalGrant {
   id: string;
@@ -39,7 +29,11 @@ export interface ProjectApprovals {
   identity: string | undefined;
   file: string;
   approvals: StoredApproval[];
+  /** What it keeps of its revokes, so that a revoke wins over an answer given meanwhile. */
+  revocations: Revocations;
 }
+
+export const NO_REVOCATIONS: Revocations = { revoked: [], clearedAt: undefined };
 
 const approvalSchema = z.strictObject({
   id: z.string().regex(/^[0-9a-f]{12}$/),
@@ -61,6 +55,8 @@ const fileSchema = z.discriminatedUnion('version', [
     project: z.string().min(1),
     identity: z.string().min(1),
     approvals: z.array(approvalSchema),
+    revoked: revokedSchema.optional(),
+    clearedAt: z.string().optional(),
   }),
 ]);
 
@@ -135,11 +131,16 @@ export function readApprovalsFile(
       `${file}: holds the approvals of ${parsed.data.project} (${identity ?? 'no identity'}), not of ${expected.project} (${expected.identity}); ${fix}`,
     );
   }
+  const read = parsed.data;
   return {
-    project: parsed.data.project,
+    project: read.project,
     identity,
     file,
-    approvals: parsed.data.approvals as StoredApproval[],
+    approvals: read.approvals as StoredApproval[],
+    revocations:
+      read.version === 2
+        ? { revoked: read.revoked ?? [], clearedAt: read.clearedAt }
+        : NO_REVOCATIONS,
   };
 }
 
@@ -154,6 +155,7 @@ export function projectApprovals(home: string, project: string): ProjectApproval
       identity,
       file,
       approvals: [],
+      revocations: NO_REVOCATIONS,
     }
   );
 }
@@ -224,7 +226,8 @@ function realOrResolved(project: string): string {
   }
 }
 
-function isStale(approvals: ProjectApprovals): boolean {
+/** Whether a file's approvals no longer belong to the folder at its path (or predate identities). */
+export function isStale(approvals: ProjectApprovals): boolean {
   if (approvals.identity === undefined) return true;
   try {
     return (
@@ -234,87 +237,4 @@ function isStale(approvals: ProjectApprovals): boolean {
   } catch {
     return true;
   }
-}
-
-/** Adds a grant to a project's store (once: an equal grant already there is kept). */
-export async function storeApproval(
-  home: string,
-  project: string,
-  grant: ApprovalGrant,
-): Promise<StoredApproval> {
-  const real = projectKey(project);
-  const identity = projectIdentity(real);
-  const file = projectFile(home, real, identity);
-  return underLock(file, () => {
-    const current = readApprovalsFile(file, { project: real, identity }) ?? {
-      project: real,
-      identity,
-      file,
-      approvals: [],
-    };
-    const key = grantKey(grant);
-    const existing = current.approvals.find((stored) => grantKey(stored) === key);
-    if (existing !== undefined) return existing;
-    const stored: StoredApproval = {
-      id: randomBytes(6).toString('hex'),
-      extension: grant.extension,
-      tool: grant.tool,
-      args: grant.args,
-      createdAt: new Date().toISOString(),
-    };
-    writeApprovals({ ...current, approvals: [...current.approvals, stored] });
-    return stored;
-  });
-}
-
-/** Removes the approval `id` from a store file; false when the file does not hold it (now). */
-export async function revokeApproval(file: string, id: string): Promise<boolean> {
-  return underLock(file, () => {
-    const current = readApprovalsFile(file);
-    if (current === undefined) return false;
-    const kept = current.approvals.filter((approval) => approval.id !== id);
-    if (kept.length === current.approvals.length) return false;
-    writeApprovals({ ...current, approvals: kept });
-    return true;
-  });
-}
-
-/**
- * Deletes a store file, under its lock (a change in progress would write it back); false when it
- * was not there. Whether it can be read does not matter: this is how an unreadable one is cleared.
- */
-export async function removeApprovalsFile(file: string): Promise<boolean> {
-  return underLock(file, () => {
-    try {
-      unlinkSync(file);
-      return true;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-      throw error;
-    }
-  });
-}
-
-/** `change` with the store file's lock held (see the top of this file). */
-async function underLock<T>(file: string, change: () => T): Promise<T> {
-  mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
-  const lock = await acquireOwnedLock(`${file}.lock`);
-  try {
-    return change();
-  } finally {
-    lock.release();
-  }
-}
-
-/**
- * Rewrites a project's file atomically (a reader sees the old file or the new one, whole), under
- * its lock. A file of version 1 keeps its version: revoking from it never makes it apply.
- */
-function writeApprovals(approvals: ProjectApprovals): void {
-  const { project, identity } = approvals;
-  const head = identity === undefined ? { version: 1, project } : { version: 2, project, identity };
-  const text = `${JSON.stringify({ ...head, approvals: approvals.approvals }, null, 2)}\n`;
-  const temporary = `${approvals.file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  writeFileSync(temporary, text, { mode: 0o600 });
-  renameSync(temporary, approvals.file);
 }

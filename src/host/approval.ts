@@ -83,6 +83,8 @@ export async function decideApproval(
     askedBy: request.askedBy,
   };
   const grant = memory === undefined ? undefined : grantOf(request);
+  // Before memory is consulted: a revoke from then on wins over this ask's answer.
+  const askedAt = new Date();
   if (memory !== undefined && grant !== undefined) {
     try {
       const call = { extension: request.askedBy, tool: request.toolName, args: request.toolArgs };
@@ -101,7 +103,7 @@ export async function decideApproval(
       return { ...asked, approved: allow };
     }
     try {
-      await memory.remember(request.sessionId, grant, remember);
+      await memory.remember(request.sessionId, grant, remember, askedAt);
       return { ...asked, approved: true, rememberFor: remember };
     } catch (error) {
       return { ...asked, approved: true, memoryFailure: (error as Error).message };

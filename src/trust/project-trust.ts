@@ -22,8 +22,15 @@ import {
   hasChanges,
   type TrustChanges,
 } from './records.js';
-import { readTrust, type TrustRecord, writeTrust } from './store.js';
-import { keepTrustedCopies } from './trusted-copies.js';
+import {
+  type OutdatedRecord,
+  readTrust,
+  sameTrustRecord,
+  type TrustRecord,
+  underTrustLock,
+  writeTrust,
+} from './store.js';
+import { keepTrustedCopies, pruneTrustedCopies } from './trusted-copies.js';
 
 export interface ProjectTrust {
   /** The project root the trust is recorded for. */
@@ -160,6 +167,12 @@ export interface TrustProjectOptions {
   /** The files the user reviewed: trusting fails if any of them changed since. */
   reviewed?: readonly FileRecord[];
   /**
+   * The trust records as they were when the review began (default: when this call begins).
+   * Trusting fails, recording nothing, if the project's record changed since: a revoke made
+   * while it was reviewed wins, and so does another trust, which reviewed other files.
+   */
+  seen?: Readonly<Record<string, TrustRecord | OutdatedRecord>>;
+  /**
    * Asked when a code config's `paths` bring in files beyond the review (they are known only once
    * it runs), with the records that will be kept of them; answering false trusts nothing. Without
    * it they are trusted too.
@@ -182,6 +195,7 @@ export async function trustProject(
 ): Promise<ProjectTrust> {
   const resolvedHome = hermesHome(home);
   const resolvedCwd = resolve(cwd ?? process.cwd());
+  const seen = options.seen ?? readTrust(resolvedHome);
   const review = await reviewWithBundles({ cwd: resolvedCwd, home: resolvedHome });
   if (review.problems.length > 0) throw new Error(cannotTrust(review));
   if (options.reviewed) {
@@ -220,36 +234,53 @@ export async function trustProject(
       guardFor(review.root, resolvedHome, undefined),
     );
   }
-  const records = readTrust(resolvedHome);
   const record: TrustRecord = {
     fingerprint: fingerprintOf(files),
     files,
     paths,
     trustedAt: new Date().toISOString(),
   };
-  records[review.root] = record;
-  writeTrust(resolvedHome, records);
-  // Copies of the small files, for the next review's diff and for the held state
-  // (held-state.ts): without one, a change later refuses every tool call rather than fall open.
-  try {
-    keepTrustedCopies(resolvedHome, review.root, files);
-  } catch {
-    // Not kept (a folder in the way): the held state says which copy it misses.
-  }
+  await underTrustLock(resolvedHome, () => {
+    const records = readTrust(resolvedHome);
+    if (!sameTrustRecord(records[review.root], seen[review.root])) {
+      throw new Error(
+        `the trust of ${review.root} was changed by another command (revoked, or given) while this one reviewed it; nothing was recorded: run the trust command again`,
+      );
+    }
+    records[review.root] = record;
+    writeTrust(resolvedHome, records);
+    // Copies of the small files, for the next review's diff and for the held state
+    // (held-state.ts): without one, a change later refuses every tool call rather than fall open.
+    try {
+      keepTrustedCopies(resolvedHome, review.root, files);
+    } catch {
+      // Not kept (a folder in the way): the held state says which copy it misses.
+    }
+  });
   // Made from the bytes just recorded: the next load runs them without bundling again.
   for (const [entry, bundle] of bundles) keepBundle(projectBundleDir(resolvedHome), entry, bundle);
   return inspectProjectTrust({ cwd: resolvedCwd, home: resolvedHome });
 }
 
-/** Forgets the project's trust. Returns whether there was any. */
-export function revokeProjectTrust(cwd?: string, home?: string): boolean {
+/**
+ * Forgets the project's trust, and prunes the copies no record needs any more. Resolves to
+ * whether there was any.
+ */
+export function revokeProjectTrust(cwd?: string, home?: string): Promise<boolean> {
   const resolvedHome = hermesHome(home);
   const root = findProjectRoot(resolve(cwd ?? process.cwd()), resolvedHome);
-  const records = readTrust(resolvedHome);
-  if (!(root in records)) return false;
-  delete records[root];
-  writeTrust(resolvedHome, records);
-  return true;
+  return underTrustLock(resolvedHome, () => {
+    const records = readTrust(resolvedHome);
+    if (!(root in records)) return false;
+    delete records[root];
+    writeTrust(resolvedHome, records);
+    try {
+      pruneTrustedCopies(resolvedHome);
+    } catch {
+      // A copy left behind is pruned by the next trust; the trust itself is gone.
+    }
+    return true;
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { replaceFile, underFileLock } from '../fs/locked-file.js';
 import type { FileRecord } from './records.js';
 
 /** What `hermes extensions trust` recorded for one project root. */
@@ -68,21 +69,38 @@ function isRecord(value: Partial<TrustRecord> | null): value is TrustRecord {
 }
 
 /**
- * Written whole to a temporary file and renamed, so a reader never sees half a file. Records of
- * the older version are dropped: they trust nothing any more.
+ * `change` with the trust file's lock held (src/fs/locked-file.ts): every change of the records —
+ * trust, revoke, a renewal after an edit — reads them, and writes them with {@link writeTrust},
+ * inside it, so that two commands at once never lose a project's trust nor bring back one
+ * revoked meanwhile. The copies kept for the records (trusted-copies.ts) are written and pruned
+ * inside it too, so that a prune never removes a copy a record written meanwhile refers to.
+ */
+export function underTrustLock<T>(home: string, change: () => T): Promise<T> {
+  mkdirSync(home, { recursive: true });
+  return underFileLock(trustFile(home), change);
+}
+
+/** Whether two reads of a project's record are the same record (none: both none). */
+export function sameTrustRecord(
+  a: TrustRecord | OutdatedRecord | undefined,
+  b: TrustRecord | OutdatedRecord | undefined,
+): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * Written whole, so a reader never sees half a file; with the lock held ({@link underTrustLock}).
+ * Records of the older version are dropped: they trust nothing any more.
  */
 export function writeTrust(
   home: string,
   projects: Record<string, TrustRecord | OutdatedRecord>,
 ): void {
   mkdirSync(home, { recursive: true });
-  const file = trustFile(home);
-  const temporary = `${file}.${process.pid}.tmp`;
   const kept: Record<string, TrustRecord> = {};
   for (const [root, record] of Object.entries(projects)) {
     if (!('outdated' in record)) kept[root] = record;
   }
   const content: TrustFile = { version: 2, projects: kept };
-  writeFileSync(temporary, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
-  renameSync(temporary, file);
+  replaceFile(trustFile(home), `${JSON.stringify(content, null, 2)}\n`);
 }

@@ -5,13 +5,12 @@ import {
   readdirSync,
   readFileSync,
   realpathSync,
-  renameSync,
   rmSync,
   statSync,
-  writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { sha256 } from '../fs/digest.js';
+import { replaceFile } from '../fs/locked-file.js';
 import type { FileRecord } from './records.js';
 import { readTrust } from './store.js';
 
@@ -140,10 +139,7 @@ function ownFolder(home: string): string {
 
 /** Written whole to a temporary file and renamed, so a reader never sees half a copy. */
 function writeCopy(folder: string, digest: string, bytes: Buffer): void {
-  const temporary = join(folder, `${digest}.${process.pid}.tmp`);
-  rmSync(temporary, { force: true });
-  writeFileSync(temporary, bytes, { mode: 0o600, flag: 'wx' });
-  renameSync(temporary, join(folder, digest));
+  replaceFile(join(folder, digest), bytes);
 }
 
 function isStale(path: string): boolean {

@@ -3,7 +3,14 @@ import { dirname } from 'node:path';
 import { insideRelative } from '../fs/paths.js';
 import { inspectProjectTrust, type ProjectTrust } from './project-trust.js';
 import { compareRecords, type FileRecord, fingerprintOf, hasChanges, recordOf } from './records.js';
-import { readTrust, writeTrust } from './store.js';
+import {
+  type OutdatedRecord,
+  readTrust,
+  sameTrustRecord,
+  type TrustRecord,
+  underTrustLock,
+  writeTrust,
+} from './store.js';
 import { keepTrustedCopies } from './trusted-copies.js';
 
 export interface TrustedEdit {
@@ -31,15 +38,17 @@ export interface TrustedEdit {
  * The new record is the old one with `file`'s entry replaced by `next`'s, so a file that changes
  * meanwhile still fails the digest check; and `next` differs from `previous` only by the edit
  * the user asked for, so nothing is trusted that was not trusted or made by that command.
+ * The record is renewed, with the trust file's lock held, only if it is still the one the edit
+ * was checked against: a revoke (or another trust) made meanwhile wins.
  * Otherwise the file is written and the project is left as it now is: untrusted.
  */
-export function writeTrustedEdit(options: {
+export async function writeTrustedEdit(options: {
   cwd: string;
   home: string;
   file: string;
   previous: Buffer | undefined;
   next: Buffer;
-}): TrustedEdit {
+}): Promise<TrustedEdit> {
   const { cwd, home, file, previous, next } = options;
   const before = inspectProjectTrust({ cwd, home });
   const baseline = trustedBaseline(before, home);
@@ -57,33 +66,43 @@ export function writeTrustedEdit(options: {
   if (!madeFromTrusted || hasChanges(compareRecords(expected, after.records))) {
     return { before, after, renewed: false };
   }
-  const records = readTrust(home);
-  records[before.root] = {
-    fingerprint: fingerprintOf(expected),
-    files: expected,
-    paths: baseline.paths,
-    trustedAt: new Date().toISOString(),
-  };
-  writeTrust(home, records);
-  try {
-    // The next `hermes extensions trust` diffs against this edit, as it is what is trusted now.
-    keepTrustedCopies(home, before.root, expected);
-  } catch {
-    // Without copies the next review names the changed files without their diff; trust holds.
-  }
+  const renewed = await underTrustLock(home, () => {
+    const records = readTrust(home);
+    if (!sameTrustRecord(records[before.root], baseline.record)) return false;
+    records[before.root] = {
+      fingerprint: fingerprintOf(expected),
+      files: expected,
+      paths: baseline.paths,
+      trustedAt: new Date().toISOString(),
+    };
+    writeTrust(home, records);
+    try {
+      // The next `hermes extensions trust` diffs against this edit, as it is what is trusted now.
+      keepTrustedCopies(home, before.root, expected);
+    } catch {
+      // Without copies the next review names the changed files without their diff; trust holds.
+    }
+    return true;
+  });
+  if (!renewed) return { before, after: inspectProjectTrust({ cwd, home }), renewed: false };
   return { before, after: inspectProjectTrust({ cwd, home }), renewed: true };
 }
 
-/** The files and config paths the project is trusted with now, if it is trusted as recorded. */
+/**
+ * The files and config paths the project is trusted with now, and the record they are read from
+ * (none for a project without code or config), if it is trusted as recorded.
+ */
 function trustedBaseline(
   trust: ProjectTrust,
   home: string,
-): { files: FileRecord[]; paths: string[] } | undefined {
-  if (trust.state === 'no-project-code') return { files: [], paths: [] };
-  if (trust.state !== 'trusted') return undefined;
+):
+  | { files: FileRecord[]; paths: string[]; record: TrustRecord | OutdatedRecord | undefined }
+  | undefined {
   const record = readTrust(home)[trust.root];
+  if (trust.state === 'no-project-code') return { files: [], paths: [], record };
+  if (trust.state !== 'trusted') return undefined;
   if (record === undefined || 'outdated' in record) return undefined;
-  return { files: record.files, paths: record.paths };
+  return { files: record.files, paths: record.paths, record };
 }
 
 function sameRecord(a: FileRecord | undefined, b: FileRecord): boolean {

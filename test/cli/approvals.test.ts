@@ -9,7 +9,8 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectFile, projectIdentity, storeApproval } from '../../src/host/approval-store.js';
+import { storeApproval } from '../../src/host/approval-changes.js';
+import { projectFile, projectIdentity } from '../../src/host/approval-store.js';
 import { tree } from '../support/fixtures.js';
 import { built } from '../support/run-bin.js';
 import { hermes } from './hermes-cli.js';
@@ -117,7 +118,7 @@ describe.runIf(built)('hermes extensions approvals', () => {
       project,
     );
     expect(cleared.code).toBe(0);
-    expect(cleared.stdout).toMatch(/1 project file removed/);
+    expect(cleared.stdout).toMatch(/1 project file cleared/);
     expect(readdirSync(join(home, 'approvals'))).toHaveLength(1);
     const left = JSON.parse(
       (await hermes(home, 'extensions', 'approvals', 'list', '--json')).stdout,

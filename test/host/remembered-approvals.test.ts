@@ -27,6 +27,8 @@ import {
 } from 'hermes-extensions/policy';
 import { memoryLogger, scriptedModel, toolCall } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
+import { revokeApproval, storeApproval } from '../../src/host/approval-changes.js';
+import { projectApprovals } from '../../src/host/approval-store.js';
 import { ext } from '../support/helpers.js';
 
 /**
@@ -57,6 +59,8 @@ async function turn(options: {
   sessionId?: string;
   extensions?: ReturnType<typeof ext>[];
   cwd?: string;
+  /** Done while the person is asked, before the answer. */
+  meanwhile?: () => Promise<void>;
 }) {
   const asked: ApprovalRequest[] = [];
   const events: ObserverPayload[] = [];
@@ -85,8 +89,9 @@ async function turn(options: {
         },
       },
     },
-    approve: (request) => {
+    approve: async (request) => {
       asked.push(request);
+      await options.meanwhile?.();
       return options.answer;
     },
     ...(options.memory === undefined ? {} : { approvals: options.memory }),
@@ -96,6 +101,27 @@ async function turn(options: {
 }
 
 describe('remembered approvals', () => {
+  it('a revoke made while the person is asked wins over their "always": allowed once, not stored', async () => {
+    const { home, project } = folders();
+    const memory = createApprovalMemory({ project, home });
+    const grant = { extension: 'gate', tool: 'bash', args: { command: 'ls build' } };
+    const { ran, result } = await turn({
+      commands: ['ls build'],
+      answer: 'always',
+      memory,
+      // Another ask of the call is answered "always" first, and that approval revoked.
+      async meanwhile() {
+        const stored = await storeApproval(home, project, grant);
+        expect(await revokeApproval(projectApprovals(home, project).file, stored.id)).toBe(true);
+      },
+    });
+    expect(ran).toEqual(['ls build']);
+    expect(result.toolCalls[0]?.approval?.memoryFailure).toMatch(
+      /not remembered: this approval was revoked while the person was asked/,
+    );
+    expect(projectApprovals(home, project).approvals).toEqual([]);
+  });
+
   it('"session": the same command is not asked again in the session, another command and another session are', async () => {
     const { home, project } = folders();
     const memory = createApprovalMemory({ project, home });

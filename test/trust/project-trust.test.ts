@@ -190,8 +190,8 @@ describe('project trust', () => {
     const project = tree({ '.git/HEAD': '', '.hermes/extensions/a.ts': tsExtension('a') });
     const home = tree();
     await trustProject(project, home);
-    expect(revokeProjectTrust(project, home)).toBe(true);
+    expect(await revokeProjectTrust(project, home)).toBe(true);
     expect(isProjectTrusted(project, home)).toBe(false);
-    expect(revokeProjectTrust(project, home)).toBe(false);
+    expect(await revokeProjectTrust(project, home)).toBe(false);
   });
 });

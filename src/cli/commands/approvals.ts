@@ -1,13 +1,12 @@
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { clearApprovalsFile, revokeApproval } from '../../host/approval-changes.js';
 import {
   allApprovals,
   approvalsDir,
   type ProjectApprovals,
   pathApprovals,
   pathFiles,
-  removeApprovalsFile,
-  revokeApproval,
 } from '../../host/approval-store.js';
 import type { CommandContext } from '../context.js';
 import { CliError, type Io } from '../io.js';
@@ -46,7 +45,7 @@ export async function approvalsListCommand(
 
 /**
  * `hermes extensions approvals revoke <id> | --all [--project <dir>]`: forgets approvals. `--all`
- * deletes the files, so it also clears a store that cannot be read.
+ * empties the files (deletes a stale one), so it also clears a store that cannot be read.
  */
 export async function approvalsRevokeCommand(
   context: CommandContext,
@@ -60,10 +59,10 @@ export async function approvalsRevokeCommand(
       options.project !== undefined
         ? pathFiles(context.home, resolve(context.cwd, options.project))
         : storeFiles(context.home);
-    let removed = 0;
-    for (const file of files) if (await removeApprovalsFile(file)) removed++;
+    let cleared = 0;
+    for (const file of files) if (await clearApprovalsFile(file)) cleared++;
     io.out(
-      `revoked every remembered approval (${removed} project file${removed === 1 ? '' : 's'} removed)`,
+      `revoked every remembered approval (${cleared} project file${cleared === 1 ? '' : 's'} cleared)`,
     );
     return 0;
   }

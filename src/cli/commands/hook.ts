@@ -102,11 +102,12 @@ export async function hookInstallCommand(
     io.err(
       `Warning: ${agent.title} ${version?.join('.')} would ignore every hook of a settings file that names ${leftOut.join(', ')}, so ${leftOut.length === 1 ? 'it is' : 'they are'} not registered: ${missingEventsMean(agent, leftOut)}. Upgrade ${agent.title} and run this again.`,
     );
+  // First, so that a file install refuses is not written at all.
+  const { added, updated } = failingWith1(() => format.install(agent, { file, command, events }));
   if (leftOut.length > 0) {
     // A hook an earlier install registered for them would make that version ignore the file.
     failingWith1(() => format.uninstall(agent, file, leftOut));
   }
-  const { added, updated } = failingWith1(() => format.install(agent, { file, command, events }));
   if (added.length > 0) io.out(`Added the hermes hook for ${added.join(', ')} to ${file}.`);
   if (updated.length > 0)
     io.out(`Updated the hermes hook's command for ${updated.join(', ')} in ${file}.`);

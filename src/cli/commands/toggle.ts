@@ -12,6 +12,7 @@ import { findProjectConfig } from '../../config/find-project-config.js';
 import { findProjectRoot } from '../../config/locations.js';
 import { didYouMean } from '../../config/suggest.js';
 import { editYamlList } from '../../config/yaml-list.js';
+import { underFileLock } from '../../fs/locked-file.js';
 import { insideRelative } from '../../fs/paths.js';
 import { untrustedStanding, whyUntrusted } from '../../trust/project-trust.js';
 import { type TrustedEdit, writeTrustedEdit } from '../../trust/trusted-edit.js';
@@ -43,45 +44,49 @@ export async function toggleCommand(
     );
   }
   const file = options.project ? projectConfigFile(context) : join(context.home, 'config.yaml');
-  let previous: Buffer | undefined;
-  try {
-    if (existsSync(file)) previous = readFileSync(file);
-  } catch (error) {
-    // A read error does not name the file (EISDIR): this does.
-    throw new CliError(`cannot read ${file}: ${(error as Error).message.split('\n')[0]}`, 2);
-  }
-  let edit: ReturnType<typeof editYamlList>;
-  try {
-    edit = editYamlList(
-      previous?.toString('utf8') ?? '',
-      ['extensions', 'disabled'],
-      name,
-      !enable,
-    );
-  } catch (error) {
-    throw new CliError(`cannot edit ${file}: ${(error as Error).message}`, 2);
-  }
-  const { changed } = edit;
-  const verb = enable ? 'Enabled' : 'Disabled';
-  if (!changed) {
-    io.out(
-      `${name} is ${enable ? 'not' : 'already'} in extensions.disabled of ${file}; nothing changed.`,
-    );
-  } else if (options.project) {
-    const trust = writeTrustedEdit({
-      cwd: context.cwd,
-      home: context.home,
-      file,
-      previous,
-      next: Buffer.from(edit.text),
-    });
-    io.out(`${verb} ${name} in ${file}.`);
-    tellTrust(io, trust);
-  } else {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, edit.text);
-    io.out(`${verb} ${name} in ${file}. It takes effect on the next session.`);
-  }
+  // Read, edited and written with the file's lock held: two edits at once both land.
+  const changed = await underFileLock(file, async () => {
+    let previous: Buffer | undefined;
+    try {
+      if (existsSync(file)) previous = readFileSync(file);
+    } catch (error) {
+      // A read error does not name the file (EISDIR): this does.
+      throw new CliError(`cannot read ${file}: ${(error as Error).message.split('\n')[0]}`, 2);
+    }
+    let edit: ReturnType<typeof editYamlList>;
+    try {
+      edit = editYamlList(
+        previous?.toString('utf8') ?? '',
+        ['extensions', 'disabled'],
+        name,
+        !enable,
+      );
+    } catch (error) {
+      throw new CliError(`cannot edit ${file}: ${(error as Error).message}`, 2);
+    }
+    const { changed } = edit;
+    const verb = enable ? 'Enabled' : 'Disabled';
+    if (!changed) {
+      io.out(
+        `${name} is ${enable ? 'not' : 'already'} in extensions.disabled of ${file}; nothing changed.`,
+      );
+    } else if (options.project) {
+      const trust = await writeTrustedEdit({
+        cwd: context.cwd,
+        home: context.home,
+        file,
+        previous,
+        next: Buffer.from(edit.text),
+      });
+      io.out(`${verb} ${name} in ${file}.`);
+      tellTrust(io, trust);
+    } else {
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, edit.text);
+      io.out(`${verb} ${name} in ${file}. It takes effect on the next session.`);
+    }
+    return changed;
+  });
   const disabledElsewhere = runtime.extensions.some(
     (e) => e.name === name && e.status === 'disabled',
   );

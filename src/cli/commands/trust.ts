@@ -9,9 +9,9 @@ import {
   trustProject,
 } from '../../trust/project-trust.js';
 import type { FileRecord } from '../../trust/records.js';
-import { readTrust } from '../../trust/store.js';
+import { readTrust, underTrustLock } from '../../trust/store.js';
 import { changesSinceTrust, type FileChange } from '../../trust/trust-diff.js';
-import { keepTrustedCopies, pruneTrustedCopies } from '../../trust/trusted-copies.js';
+import { keepTrustedCopies } from '../../trust/trusted-copies.js';
 import type { CommandContext } from '../context.js';
 import { CliError, type Io } from '../io.js';
 import { countChanges, printable, showChanges } from './trust/show-changes.js';
@@ -34,6 +34,8 @@ interface TrustOptions {
 export async function trustCommand(context: CommandContext, options: TrustOptions, io: Io) {
   const { home } = context;
   if (options.revoke) return revoke(context, io);
+  // What the review is made against: a revoke or another trust meanwhile wins (trustProject).
+  const seen = readTrust(home);
   const review = await reviewProject({ cwd: context.cwd, home }).catch((error: unknown) => {
     // Without rolldown nothing can be reviewed: say what to install, as a problem of this run.
     if (error instanceof RolldownUnavailable) {
@@ -81,6 +83,7 @@ export async function trustCommand(context: CommandContext, options: TrustOption
   let declined = false;
   const trusted = await trustProject(context.cwd, home, {
     reviewed: review.records,
+    seen,
     async confirmMore(files, records) {
       io.out(`The config's paths add ${files.length} file(s)${previous ? '' : ':'}`);
       if (previous === undefined || options.list) {
@@ -111,11 +114,13 @@ export async function trustCommand(context: CommandContext, options: TrustOption
     if (gone.length > 0)
       io.out(`No longer covered, removed since it was trusted: ${gone.join(', ')}`);
   }
-  try {
-    keepTrustedCopies(home, trusted.root, recorded);
-  } catch (error) {
-    io.err(`Note: no copies kept to diff against next time: ${(error as Error).message}`);
-  }
+  await underTrustLock(home, () => {
+    try {
+      keepTrustedCopies(home, trusted.root, recorded);
+    } catch (error) {
+      io.err(`Note: no copies kept to diff against next time: ${(error as Error).message}`);
+    }
+  });
   io.out(
     `Trusted ${trusted.root} (fingerprint ${trusted.fingerprint.slice(0, 16)}). A change to these files waits for you to trust it again: until then, these run.`,
   );
@@ -170,14 +175,9 @@ function trustedFiles(home: string, root: string): FileRecord[] | undefined {
   return record === undefined || 'outdated' in record ? undefined : record.files;
 }
 
-function revoke(context: CommandContext, io: Io): number {
+async function revoke(context: CommandContext, io: Io): Promise<number> {
   const current = inspectProjectTrust({ cwd: context.cwd, home: context.home });
-  const had = revokeProjectTrust(context.cwd, context.home);
-  try {
-    pruneTrustedCopies(context.home);
-  } catch {
-    // A copy left behind is pruned by the next trust; the trust itself is gone.
-  }
+  const had = await revokeProjectTrust(context.cwd, context.home);
   io.out(
     had
       ? `Trust of ${current.root} revoked; its code and config will be ignored.`

@@ -1,6 +1,7 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256 } from '../../fs/digest.js';
+import { replaceFile } from '../../fs/locked-file.js';
 import { bundlerVersion } from './bundle-format.js';
 
 /** What a bundle was made from: each input's recorded path and digest, and the code's digest. */
@@ -37,7 +38,11 @@ export function keptBundle(
   }
 }
 
-/** Keeps a bundle made from checked (or reviewed) bytes, for the next load of `entry`. */
+/**
+ * Keeps a bundle made from checked (or reviewed) bytes, for the next load of `entry`. No lock: each
+ * file is written whole and read back checked, and of two writers of one entry's index (two loads,
+ * a trust) the last wins, each naming a bundle made from bytes its record allowed.
+ */
 export function keepBundle(
   cacheDir: string,
   entry: string,
@@ -45,19 +50,12 @@ export function keepBundle(
 ): void {
   mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
   const code = sha256(bundle.code);
-  write(join(cacheDir, `${code}.mjs`), bundle.code);
+  replaceFile(join(cacheDir, `${code}.mjs`), bundle.code);
   const index: Index = { inputs: bundle.inputs.map((i) => [i.path, i.sha256]), code };
-  write(indexFile(cacheDir, entry), JSON.stringify(index));
+  replaceFile(indexFile(cacheDir, entry), JSON.stringify(index));
 }
 
 /** One index per entry and bundler: the latest bundle made of it. */
 function indexFile(cacheDir: string, entry: string): string {
   return join(cacheDir, `${sha256(JSON.stringify([bundlerVersion(), entry]))}.json`);
-}
-
-/** Whole or not at all: written aside, then renamed over. */
-function write(file: string, content: string): void {
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, content, { mode: 0o600 });
-  renameSync(temporary, file);
 }

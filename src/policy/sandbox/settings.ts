@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   chmodSync,
   existsSync,
@@ -95,7 +95,8 @@ export function sandboxSettings(options: SandboxOptions): SandboxSettings {
   }
   if (!sameBytes(file, text)) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const temporary = `${file}.${process.pid}.tmp`;
+    // A name of its own: the daemon's runtimes are threads of one process, with one pid.
+    const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
     writeFileSync(temporary, text, { mode: 0o600 });
     renameSync(temporary, file);
   }

@@ -3,7 +3,9 @@ import type { CommandHookAgent } from '../agent.js';
 import { byInstallOrder, isHermesHookCommand } from '../hook-command.js';
 import type { SettingsFormat } from './format.js';
 import {
+  eventList,
   hooksOf,
+  isObject,
   readHooks,
   readSettingsFile,
   type SettingsFile,
@@ -23,7 +25,8 @@ interface CursorEntry {
  * file's layout (json-file.ts), and writes `version: 1` into a file that has none; a hermes entry
  * under a matcher is given none (a matcher that leaves tools out lets them through); running it
  * twice adds nothing. Uninstall removes this package's entries only. A file that is not a JSON
- * object, or whose `hooks` or `version` is not what Cursor reads, is an error, not overwritten.
+ * object, or whose `hooks` or `version` is not what Cursor reads, or an event entry of another
+ * form (an object, a string: `eventList`), is an error, not overwritten.
  */
 export const cursorHooksJson: SettingsFormat = {
   hookCommands(file) {
@@ -41,7 +44,7 @@ export const cursorHooksJson: SettingsFormat = {
     const added: string[] = [];
     const updated: string[] = [];
     for (const event of events) {
-      const entries = Array.isArray(hooks[event]) ? (hooks[event] as CursorEntry[]) : [];
+      const entries = eventList(file, hooks, event, isCursorEntry, 'a list of { command } entries');
       let ours = 0;
       let changed = false;
       const kept = entries.filter((entry) => {
@@ -93,6 +96,11 @@ export const cursorHooksJson: SettingsFormat = {
     return { removed: removed.sort(byInstallOrder(agent)) };
   },
 };
+
+/** An entry Cursor reads: an object, its command a string if it has one. */
+function isCursorEntry(entry: unknown): entry is CursorEntry {
+  return isObject(entry) && (entry.command === undefined || typeof entry.command === 'string');
+}
 
 function isOurs(entry: CursorEntry, agent: CommandHookAgent): boolean {
   return typeof entry?.command === 'string' && isHermesHookCommand(entry.command, agent);

@@ -70,7 +70,10 @@ export const hermesYaml: SettingsFormat = {
         hooks.set(event, entries);
       }
       if (!isSeq(entries)) {
-        throw new Error(`${file}: hooks.${event} is not a list; fix or move it first`);
+        const kind = isMap(entries) ? 'a mapping' : 'a single value';
+        throw new Error(
+          `${file}: hooks.${event} is ${kind}, not a list of { command, matcher?, timeout? } entries; hermes does not replace what it does not understand, so nothing was written: make it such a list (or move your entry aside), then install again`,
+        );
       }
       const want: Record<string, unknown> = {
         command,

@@ -79,3 +79,40 @@ export function readHooks(file: string): Record<string, unknown> | undefined {
     return undefined;
   }
 }
+
+/**
+ * The list under `hooks.<event>` that install adds the hermes hook to (none yet: a new, empty one).
+ * Anything else there — an object, a string, a list holding an entry `isEntry` does not take — is
+ * the user's and is refused, never replaced: the error names the file, the key and what was
+ * expected. Install reads every event before it writes, so a refusal leaves the file untouched.
+ */
+export function eventList<T>(
+  file: string,
+  hooks: Record<string, unknown>,
+  event: string,
+  isEntry: (entry: unknown) => entry is T,
+  expected: string,
+): T[] {
+  const value = hooks[event];
+  if (value === undefined) return [];
+  const found = Array.isArray(value) ? value.findIndex((entry) => !isEntry(entry)) : -1;
+  if (Array.isArray(value) && found < 0) return value as T[];
+  const what = Array.isArray(value)
+    ? `a list whose entry ${found + 1} is ${kindOf(value[found])} of another form`
+    : kindOf(value);
+  throw new Error(
+    `${file}: hooks.${event} is ${what}, not ${expected}; hermes does not replace what it does not understand, so nothing was written: make it such a list (or move your entry aside), then install again`,
+  );
+}
+
+/** A plain JSON object (not a list, not null). */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'an object';
+  return typeof value === 'string' ? 'a string' : `a ${typeof value}`;
+}
