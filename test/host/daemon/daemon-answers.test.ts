@@ -206,7 +206,9 @@ describe.runIf(built)('the hook daemon answers', () => {
     );
     const { project, env } = setup({ 'extensions/spin.ts': spin });
     const elsewhere = tree({ '.git/HEAD': '' });
-    const { socket } = await startDaemon({ ...env, HERMES_HOOK_DEADLINE_MS: '500' });
+    // Two seconds: the other project's call is answered while a thread spins on one of the two
+    // cores, which on a machine busy with other work can take more than half a second.
+    const { socket } = await startDaemon({ ...env, HERMES_HOOK_DEADLINE_MS: '2000' });
     // The other project's runtime is loaded first: loading one on a loaded 2-core machine while a
     // thread spins may itself take longer than the deadline, which is not what this is about.
     expect((await askHook(socket, 'claude-code', bash(elsewhere, 'warm'))).code).toBe(0);
@@ -217,7 +219,7 @@ describe.runIf(built)('the hook daemon answers', () => {
       stdout: '',
       stderr: '',
     });
-    expect(reasonOf(await stuck)).toMatch(/did not decide within 0\.5 s/);
+    expect(reasonOf(await stuck)).toMatch(/did not decide within 2 s/);
     // And this one again, once its stuck runtime has been ended.
     expect(await askHook(socket, 'claude-code', bash(project, 'other'))).toEqual({
       code: 0,
