@@ -172,9 +172,12 @@ export default defineExtension({
       });
     };
 
+    // Returns the write that takes the line: the runtime knows it is still at work
+    // (`observersSettled`, `close`), though the agent never waits for it.
     const record = (payload: ObserverPayload) => {
       pending.push(`${JSON.stringify({ at: new Date().toISOString(), ...payload })}\n`);
       schedule();
+      return queue.catch(() => {});
     };
     hermes.observe('hook_decision', record);
     hermes.observe('post_tool_call', record);

@@ -86,6 +86,21 @@ export class ObserverIndex implements ObserverSink {
     }
   }
 
+  /**
+   * Resolves once the observers' promises pending now have settled, or after `timeoutMs`; the
+   * observers stay open. Never rejects.
+   */
+  async settled(timeoutMs: number): Promise<void> {
+    if (this.#pending.size === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+    });
+    await Promise.race([Promise.all(this.#pending.keys()), timedOut]).finally(() =>
+      clearTimeout(timer),
+    );
+  }
+
   #track(observer: RegisteredObserver, pending: Promise<void> | undefined): void {
     if (pending === undefined) return;
     this.#pending.set(pending, observer);

@@ -161,6 +161,17 @@ export class Runtime {
     return this.#closing;
   }
 
+  /**
+   * Resolves once the work observers have returned promises for so far has settled (an audit
+   * line on the disk), or after `timeoutMs` (default 1 000); the runtime stays open and never
+   * rejects. For a host that is about to do what could end it before that work is done: the hook
+   * daemon's runtime thread waits on it before it takes its next event, which may be the one that
+   * never yields.
+   */
+  observersSettled(options: { timeoutMs?: number } = {}): Promise<void> {
+    return this.#observers.settled(options.timeoutMs ?? 1_000);
+  }
+
   /** The state of the session's turn in progress, or undefined between turns. */
   getTurnState(sessionId: string): Record<string, unknown> | undefined {
     return this.#turns.get(sessionId)?.state;

@@ -114,6 +114,10 @@ export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
     // Not taken after a crash: the daemon withdraws what this thread has not taken when it hears
     // of the crash (worker-handle.ts), and sends it to a fresh runtime. Nor one it withdrew before
     // this thread came to it (stuck meanwhile): it is another runtime's now.
+    // The observers' work of the events answered before (their audit lines) is done before this
+    // one is taken, bounded: this one may never yield, and what they hold in memory would end
+    // with the thread.
+    await (await runtime?.catch(() => undefined))?.observersSettled();
     if (crashed !== undefined || !takeClaim(event.claim)) return;
     try {
       const { value, lines } = await env.run(event.env, () =>

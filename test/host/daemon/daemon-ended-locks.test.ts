@@ -1,5 +1,6 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { acquireOwnedLock } from 'hermes-extensions';
 import { describe, expect, it } from 'vitest';
 import { tree, tsExtension } from '../../support/fixtures.js';
 import { built, root } from '../../support/run-bin.js';
@@ -23,6 +24,7 @@ const holder = tsExtension(
   'holder',
   `hermes.on('intercept_tool_call', async (e) => {
      const command = String(e.toolArgs.command);
+     if (command === 'spin') for (;;) {}
      if (command === 'loop' || command === 'oom') {
        await acquireOwnedLock(join(hermes.projectRoot, '.hermes/audit/audit.jsonl.lock'));
        const kept = [];
@@ -112,4 +114,22 @@ describe.runIf(built)('a runtime the hook daemon ends while it holds locks', () 
     },
     60_000,
   );
+
+  it('writes the audit lines of the calls it answered before the one that never yields', async () => {
+    const { env, project } = setup();
+    const daemon = await startDaemon(env);
+    const ask = (session: string, what: string) =>
+      askHook(daemon.socket, 'claude-code', bash(project, session, what));
+    // The trail's writer must wait for its lock (another writer holds it a moment), so the line
+    // of `first` is still in the runtime's memory when the next event comes: one that never yields.
+    mkdirSync(join(project, '.hermes/audit'), { recursive: true });
+    const other = await acquireOwnedLock(join(project, '.hermes/audit/audit.jsonl.lock'));
+    expect(reasonOf(await ask('s1', 'first'))).toBe('decided: first');
+    const stuck = ask('s2', 'spin');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    other.release();
+    expect((await stuck).stdout).toMatch(/"permissionDecision":"deny"/);
+    expect(await ended(daemon.child, 'SIGTERM')).toBe(0);
+    expect(audited(project).join('\n'), daemon.stderr()).toContain('decided: first');
+  }, 60_000);
 });
