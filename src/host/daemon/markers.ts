@@ -5,6 +5,7 @@ import {
   lstatSync,
   openSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -57,9 +58,17 @@ export function stuckPath(socket: string): string {
  * its path instead of leaving it be, and the daemon behind it, if it ever runs again, stops.
  */
 export function markStuck(socket: string, id: SocketId): void {
-  writeFileSync(stuckPath(socket), `${JSON.stringify({ ...id, at: Date.now() })}\n`, {
-    mode: 0o600,
-  });
+  // Whole or not at all (written aside, then renamed): a client that read it half-written would
+  // take the socket as serving. Here, not with src/fs's helper: the client imports Node alone.
+  const path = stuckPath(socket);
+  const aside = `${path}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    writeFileSync(aside, `${JSON.stringify({ ...id, at: Date.now() })}\n`, { mode: 0o600 });
+    renameSync(aside, path);
+  } catch (error) {
+    rmSync(aside, { force: true });
+    throw error;
+  }
 }
 
 /** Whether the socket `id` is the one marked not serving (a marker of an older socket is not). */
