@@ -70,6 +70,7 @@ export async function hookInstallCommand(
   io: Io,
 ): Promise<number> {
   const agent = agentNamed(name);
+  refuseOffPosix(agent);
   if (options.plugin) {
     pluginOnlyFor(agent, options);
     const { installHermesPluginCommand } = await import('./hook-hermes-plugin.js');
@@ -162,6 +163,20 @@ export async function hookUninstallCommand(
       : `${file} has no hermes hook; nothing changed.`,
   );
   return 0;
+}
+
+/**
+ * The hook command install writes is a POSIX `sh` line, and the sandbox runs on Linux and macOS.
+ * On Windows an agent may run it in PowerShell (Claude Code does without Git Bash), where it
+ * errors, and a hook that errors lets the call run: install refuses rather than write a guard
+ * that fails open. The Hermes plugin too: the guarantees it gives rest on the same ground.
+ */
+function refuseOffPosix(agent: CommandHookAgent): void {
+  if (process.platform !== 'win32') return;
+  throw new CliError(
+    `the hermes hook guards ${agent.title} on Linux and macOS only, not on Windows: its command is a POSIX sh line, which ${agent.title} may run in a shell that cannot run it (PowerShell), and a hook that fails there lets the call run. Nothing was written. Run ${agent.title} and hermes in WSL (Windows Subsystem for Linux), where they are on Linux.`,
+    1,
+  );
 }
 
 /** `--plugin` is the Hermes agent's, user-wide (Hermes loads plugins from its home). */
