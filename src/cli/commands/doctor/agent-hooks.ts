@@ -12,7 +12,7 @@ import { failingHookMeans, hookStartProblem } from './hook-start.js';
  * current command by refusing every tool call, a bare one from an earlier version by letting
  * them all through (both agents run a call whose hook failed). No hook installed, no check.
  */
-export function agentHookChecks(projectRoot: string, llmExtensions: string[]): Check[] {
+export function agentHookChecks(projectRoot: string, llmExtensions: LlmHandler[]): Check[] {
   return Object.values(COMMAND_HOOK_AGENTS).flatMap((agent) => {
     const hooks = inspectInstalledHooks(agent, projectRoot);
     const checks = hooks.flatMap((hook): Check[] => {
@@ -122,9 +122,13 @@ function installedHookCheck(
  * before_llm_call in hook mode (docs/command-hooks.md): injections reach the model as
  * context; a rewrite of the messages cannot be expressed, and neither can `restrictTools` (the
  * agent offers its own tools, and tells a hook not even which). Whether a handler rewrites or
- * restricts cannot be known without running it, so the extensions that handle the hook are named.
+ * restricts cannot be known without running it, so the extensions that handle the hook are named:
+ * a warning for the user's own (theirs to change), worth knowing only when every one is shipped,
+ * since the shipped guards hold at call time what they restrict before it (workflow-guard hides
+ * tools as prevention; its intercept_tool_call is the check) and no one could act on it.
  */
-function hookModeLlmCheck(agent: CommandHookAgent, file: string, extensions: string[]): Check {
+function hookModeLlmCheck(agent: CommandHookAgent, file: string, handlers: LlmHandler[]): Check {
+  const extensions = handlers.map((handler) => handler.name);
   const where =
     agent.afterToolEvents.length === 0
       ? 'at the prompt only'
@@ -132,17 +136,22 @@ function hookModeLlmCheck(agent: CommandHookAgent, file: string, extensions: str
         ? 'at the prompt and after each batch of tool results'
         : 'at the prompt and after each tool result';
   return {
-    level: 'warning',
+    level: handlers.every((handler) => handler.shipped) ? 'info' : 'warning',
     subject: `${agent.title} hook (${file})`,
     message: `${extensions.join(', ')} handle${extensions.length === 1 ? 's' : ''} before_llm_call, which runs ${where}: ${agent.takesContext === false ? `injections are not delivered (${agent.title} takes no context from a hook)` : 'injections are delivered as context'}; if it rewrites messages, that is not applied in hook mode; restrictTools has no effect under ${agent.title} hooks (the call-time checks still apply)`,
   };
 }
 
-/** The enabled extensions with a before_llm_call handler. */
-export function llmHandlers(runtime: Runtime): string[] {
+/** An enabled extension with a before_llm_call handler, and whether it is a shipped one. */
+export interface LlmHandler {
+  name: string;
+  shipped: boolean;
+}
+
+export function llmHandlers(runtime: Runtime): LlmHandler[] {
   return runtime.extensions
     .filter(
       (ext) => ext.status === 'enabled' && ext.hooks.some((h) => h.hook === 'before_llm_call'),
     )
-    .map((ext) => ext.name);
+    .map((ext) => ({ name: ext.name, shipped: ext.source === 'shipped' }));
 }

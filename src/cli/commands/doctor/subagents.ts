@@ -60,7 +60,8 @@ function subagentCheck(
   // A version not told is not known to be old: no upgrade to name.
   const upgrade = version === undefined ? undefined : firstCoveredVersion(agent);
   return {
-    level: 'warning',
+    // An agent that tells no version at all (OpenCode): nothing to upgrade to, worth knowing.
+    level: agent.versionProgram === undefined ? 'info' : 'warning',
     subject,
     message: `not covered: ${coverage.reason}${workflowGuard ? '; workflow-guard refuses every call that starts a subagent until a plan exists' : '; a guard that needs to see them refuses starting a subagent'}`,
     ...(upgrade === undefined
