@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { hermesCommand } from '../../command-name.js';
 import { findProjectRoot, hermesHome } from '../../config/locations.js';
+import { agentEventNames } from '../../host/command-hook/agent.js';
 import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../../host/command-hook/agents.js';
 import { wrappedHookCommand } from '../../host/command-hook/hook-wrapper.js';
 import { inspectInstalledHooks } from '../../host/command-hook/installed.js';
@@ -109,9 +110,10 @@ export async function hookInstallCommand(
     // A hook an earlier install registered for them would make that version ignore the file.
     failingWith1(() => format.uninstall(agent, file, leftOut));
   }
-  if (added.length > 0) io.out(`Added the hermes hook for ${added.join(', ')} to ${file}.`);
+  if (added.length > 0)
+    io.out(`Added the hermes hook for ${agentEventNames(agent, added)} to ${file}.`);
   if (updated.length > 0)
-    io.out(`Updated the hermes hook's command for ${updated.join(', ')} in ${file}.`);
+    io.out(`Updated the hermes hook's command for ${agentEventNames(agent, updated)} in ${file}.`);
   if (added.length + updated.length === 0)
     io.out(`${file} already runs the hermes hook; nothing changed.`);
   else if (agent.afterInstall) io.out(agent.afterInstall);
@@ -159,7 +161,7 @@ export async function hookUninstallCommand(
   const { removed } = failingWith1(() => settingsFormat(agent).uninstall(agent, file));
   io.out(
     removed.length > 0
-      ? `Removed the hermes hook for ${removed.join(', ')} from ${file}.`
+      ? `Removed the hermes hook for ${agentEventNames(agent, removed)} from ${file}.`
       : `${file} has no hermes hook; nothing changed.`,
   );
   return 0;

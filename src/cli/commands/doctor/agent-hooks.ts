@@ -1,4 +1,5 @@
 import { hermesCommand } from '../../../command-name.js';
+import { agentEventNames } from '../../../host/command-hook/agent.js';
 import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../../../host/command-hook/agents.js';
 import { type InstalledHook, inspectInstalledHooks } from '../../../host/command-hook/installed.js';
 import { missingEventsMean } from '../../../host/command-hook/missing-events.js';
@@ -75,7 +76,10 @@ function installedHookCheck(
   const notRegistered: Check = {
     level: 'warning',
     subject,
-    message: [`not registered for ${absent.join(', ')}`, missingEventsMean(agent, absent)]
+    message: [
+      `not registered for ${agentEventNames(agent, absent)}`,
+      missingEventsMean(agent, absent),
+    ]
       .filter((part) => part !== '')
       .join(': '),
     fix,
@@ -114,7 +118,7 @@ function installedHookCheck(
   return {
     level: 'ok',
     subject,
-    message: `runs the hermes hook for ${hook.events.join(', ')}${note}`,
+    message: `runs the hermes hook for ${agentEventNames(agent, hook.events)}${note}`,
   };
 }
 
