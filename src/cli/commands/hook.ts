@@ -11,6 +11,7 @@ import { settingsFormat } from '../../host/command-hook/settings/formats.js';
 import { stderrLogger } from '../../log/logger.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
 import { daemonFolder } from '../../policy/protected/daemon-folder.js';
+import { cwdFlag } from '../cwd-flag.js';
 import { CliError, type Io } from '../io.js';
 
 /** The agents `hermes hook <agent>` and `hermes hook install <agent>` take, for messages. */
@@ -123,11 +124,11 @@ export async function hookInstallCommand(
     if (shared && other.scope === 'user') {
       // Yours is the guard to rely on: a project's settings are the project's (docs/trust.md).
       io.out(
-        `${other.file} runs the hermes hook too, so ${agent.title} would run it twice; keep that one, yours (a project's settings are the project's to change): leave both, or take this one out with ${hermesCommand()} hook uninstall ${agent.name} --project --cwd ${project}`,
+        `${other.file} runs the hermes hook too, so ${agent.title} would run it twice; keep that one, yours (a project's settings are the project's to change): leave both, or take this one out with ${hermesCommand()} hook uninstall ${agent.name} --project${cwdFlag(project)}`,
       );
       continue;
     }
-    const flag = other.scope === 'user' ? '' : ` --${other.scope} --cwd ${project}`;
+    const flag = other.scope === 'user' ? '' : ` --${other.scope}${cwdFlag(project)}`;
     io.out(
       `${other.file} runs the hermes hook too, so ${agent.title} would run it twice; remove one: ${hermesCommand()} hook uninstall ${agent.name}${flag}`,
     );

@@ -4,6 +4,7 @@ import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../../../host/comman
 import { type InstalledHook, inspectInstalledHooks } from '../../../host/command-hook/installed.js';
 import { missingEventsMean } from '../../../host/command-hook/missing-events.js';
 import type { Runtime } from '../../../runtime/runtime.js';
+import { cwdFlag } from '../../cwd-flag.js';
 import type { Check } from './check.js';
 import { failingHookMeans, hookStartProblem } from './hook-start.js';
 
@@ -52,7 +53,7 @@ function installedHookCheck(
   projectRoot: string,
 ): Check {
   const subject = `${agent.title} hook (${hook.file})`;
-  const fix = `${hermesCommand()} hook install ${agent.name}${hook.scope === 'user' ? '' : ` --${hook.scope} --cwd ${projectRoot}`}`;
+  const fix = `${hermesCommand()} hook install ${agent.name}${hook.scope === 'user' ? '' : ` --${hook.scope}${cwdFlag(projectRoot)}`}`;
   if (hook.missing.length > 0 && hook.project) {
     return {
       level: 'error',
