@@ -9,6 +9,7 @@ import { type Io, paint } from '../io.js';
 import { advice, shownBy } from './doctor/advice.js';
 import type { HookLabel } from './list/hook-labels.js';
 import { type ListRow, layOut } from './list/layout.js';
+import { readableTools } from './list/tool-patterns.js';
 
 /** `hermes extensions list [--json]`: every discovered extension and what it hooks. */
 export async function listCommand(context: CommandContext, options: { json?: boolean }, io: Io) {
@@ -88,7 +89,7 @@ export async function listCommand(context: CommandContext, options: { json?: boo
 function describeHooks(ext: ExtensionInfo): HookLabel[] {
   return ext.hooks.map((h) => ({
     head: `${h.hook}@${h.priority}${h.phase ? `:${h.phase}` : ''}`,
-    ...(h.tools ? { tools: h.tools } : {}),
+    ...(h.tools ? readableTools(h.tools) : {}),
     when: Boolean(h.when),
     ...(h.before?.length ? { before: h.before } : {}),
     ...(h.after?.length ? { after: h.after } : {}),
