@@ -94,6 +94,27 @@ describe.runIf(built)(
         message: expect.stringContaining('`claude --version` printed no version'),
       });
       expect(check?.message).not.toContain('workflow-guard');
+      expect(check?.fix).toBeUndefined();
+    });
+
+    it('says a program not on the PATH is not found, and never names an upgrade', async () => {
+      const home = guardHome();
+      // A PATH with no `claude` on it: doctor cannot ask which version a new session runs.
+      const env = { PATH: tree() };
+      expect((await hermesWith(env, home, 'hook', 'install', 'claude-code')).code).toBe(0);
+      const project = tree({ '.git/HEAD': '' });
+      const json = await hermesWith(env, home, 'extensions', 'doctor', '--json', '--cwd', project);
+      const { checks } = JSON.parse(json.stdout) as { checks: Check[] };
+      const check = checks.find((c) => c.subject === 'Claude Code subagents');
+      expect(check).toMatchObject({
+        level: 'info',
+        message: expect.stringContaining('`claude` is not found on the PATH'),
+      });
+      expect(check?.message).toContain('the hook tells from each session');
+      expect(JSON.stringify(check)).not.toMatch(/upgrade|printed no version/i);
+      const text = await hermesWith(env, home, 'extensions', 'doctor', '--cwd', project);
+      expect(text.stdout).toContain('not found on the PATH');
+      expect(text.stdout).not.toMatch(/upgrade Claude Code/);
     });
 
     it('says nothing without an installed hook', async () => {

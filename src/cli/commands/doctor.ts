@@ -17,6 +17,7 @@ import {
   untrustedStanding,
 } from '../../trust/project-trust.js';
 import { type CommandContext, loadForCommand } from '../context.js';
+import { cwdFlag } from '../cwd-flag.js';
 import { type Io, paint } from '../io.js';
 import { advice, shownBy } from './doctor/advice.js';
 import { agentHookChecks, llmHandlers } from './doctor/agent-hooks.js';
@@ -177,7 +178,7 @@ function trustChecks(context: CommandContext, runtime: Runtime): Check[] {
         level: 'warning',
         subject: 'project trust',
         message: `${trust.root} is trusted for this run only, by HERMES_TRUST_PROJECT=1 (it ${untrustedStanding(recorded)}): its ${trust.files.length} file(s) of extensions and config are loaded`,
-        fix: `review them, then: ${hermesCommand()} extensions trust --cwd ${trust.root}`,
+        fix: `review them, then: ${hermesCommand()} extensions trust${cwdFlag(trust.root)}`,
       },
     ];
   }
@@ -198,7 +199,7 @@ function trustChecks(context: CommandContext, runtime: Runtime): Check[] {
         level: held.severity === 'error' ? 'error' : 'warning',
         subject: 'project trust',
         message: held.message,
-        fix: `review the change, then: ${hermesCommand()} extensions trust --cwd ${trust.root}`,
+        fix: `review the change, then: ${hermesCommand()} extensions trust${cwdFlag(trust.root)}`,
       },
     ];
   }
@@ -217,7 +218,7 @@ function trustChecks(context: CommandContext, runtime: Runtime): Check[] {
       level: 'warning',
       subject: 'project trust',
       message: `${trust.root} ${untrustedStanding(trust)}: its ${trust.files.length} file(s) of extensions and config are ignored`,
-      fix: `review them, then: ${hermesCommand()} extensions trust --cwd ${trust.root}`,
+      fix: `review them, then: ${hermesCommand()} extensions trust${cwdFlag(trust.root)}`,
     },
   ];
 }

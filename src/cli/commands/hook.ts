@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { hermesCommand } from '../../command-name.js';
 import { findProjectRoot, hermesHome } from '../../config/locations.js';
+import { agentEventNames } from '../../host/command-hook/agent.js';
 import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../../host/command-hook/agents.js';
 import { wrappedHookCommand } from '../../host/command-hook/hook-wrapper.js';
 import { inspectInstalledHooks } from '../../host/command-hook/installed.js';
@@ -10,6 +11,7 @@ import { settingsFormat } from '../../host/command-hook/settings/formats.js';
 import { stderrLogger } from '../../log/logger.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
 import { daemonFolder } from '../../policy/protected/daemon-folder.js';
+import { cwdFlag } from '../cwd-flag.js';
 import { CliError, type Io } from '../io.js';
 
 /** The agents `hermes hook <agent>` and `hermes hook install <agent>` take, for messages. */
@@ -70,6 +72,7 @@ export async function hookInstallCommand(
   io: Io,
 ): Promise<number> {
   const agent = agentNamed(name);
+  refuseOffPosix(agent);
   if (options.plugin) {
     pluginOnlyFor(agent, options);
     const { installHermesPluginCommand } = await import('./hook-hermes-plugin.js');
@@ -108,9 +111,10 @@ export async function hookInstallCommand(
     // A hook an earlier install registered for them would make that version ignore the file.
     failingWith1(() => format.uninstall(agent, file, leftOut));
   }
-  if (added.length > 0) io.out(`Added the hermes hook for ${added.join(', ')} to ${file}.`);
+  if (added.length > 0)
+    io.out(`Added the hermes hook for ${agentEventNames(agent, added)} to ${file}.`);
   if (updated.length > 0)
-    io.out(`Updated the hermes hook's command for ${updated.join(', ')} in ${file}.`);
+    io.out(`Updated the hermes hook's command for ${agentEventNames(agent, updated)} in ${file}.`);
   if (added.length + updated.length === 0)
     io.out(`${file} already runs the hermes hook; nothing changed.`);
   else if (agent.afterInstall) io.out(agent.afterInstall);
@@ -120,11 +124,11 @@ export async function hookInstallCommand(
     if (shared && other.scope === 'user') {
       // Yours is the guard to rely on: a project's settings are the project's (docs/trust.md).
       io.out(
-        `${other.file} runs the hermes hook too, so ${agent.title} would run it twice; keep that one, yours (a project's settings are the project's to change): leave both, or take this one out with ${hermesCommand()} hook uninstall ${agent.name} --project --cwd ${project}`,
+        `${other.file} runs the hermes hook too, so ${agent.title} would run it twice; keep that one, yours (a project's settings are the project's to change): leave both, or take this one out with ${hermesCommand()} hook uninstall ${agent.name} --project${cwdFlag(project)}`,
       );
       continue;
     }
-    const flag = other.scope === 'user' ? '' : ` --${other.scope} --cwd ${project}`;
+    const flag = other.scope === 'user' ? '' : ` --${other.scope}${cwdFlag(project)}`;
     io.out(
       `${other.file} runs the hermes hook too, so ${agent.title} would run it twice; remove one: ${hermesCommand()} hook uninstall ${agent.name}${flag}`,
     );
@@ -158,10 +162,24 @@ export async function hookUninstallCommand(
   const { removed } = failingWith1(() => settingsFormat(agent).uninstall(agent, file));
   io.out(
     removed.length > 0
-      ? `Removed the hermes hook for ${removed.join(', ')} from ${file}.`
+      ? `Removed the hermes hook for ${agentEventNames(agent, removed)} from ${file}.`
       : `${file} has no hermes hook; nothing changed.`,
   );
   return 0;
+}
+
+/**
+ * The hook command install writes is a POSIX `sh` line, and the sandbox runs on Linux and macOS.
+ * On Windows an agent may run it in PowerShell (Claude Code does without Git Bash), where it
+ * errors, and a hook that errors lets the call run: install refuses rather than write a guard
+ * that fails open. The Hermes plugin too: the guarantees it gives rest on the same ground.
+ */
+function refuseOffPosix(agent: CommandHookAgent): void {
+  if (process.platform !== 'win32') return;
+  throw new CliError(
+    `the hermes hook guards ${agent.title} on Linux and macOS only, not on Windows: its command is a POSIX sh line, which ${agent.title} may run in a shell that cannot run it (PowerShell), and a hook that fails there lets the call run. Nothing was written. Run ${agent.title} and hermes in WSL (Windows Subsystem for Linux), where they are on Linux.`,
+    1,
+  );
 }
 
 /** `--plugin` is the Hermes agent's, user-wide (Hermes loads plugins from its home). */

@@ -4,10 +4,12 @@ import { indentedMessage } from '../../log/message-lines.js';
 import { sinceTrusted } from '../../trust/held-state.js';
 import { cannotTrust, trustForRun, untrustedStanding } from '../../trust/project-trust.js';
 import { type CommandContext, loadForCommand } from '../context.js';
+import { cwdFlag } from '../cwd-flag.js';
 import { type Io, paint } from '../io.js';
 import { advice, shownBy } from './doctor/advice.js';
 import type { HookLabel } from './list/hook-labels.js';
 import { type ListRow, layOut } from './list/layout.js';
+import { readableTools } from './list/tool-patterns.js';
 
 /** `hermes extensions list [--json]`: every discovered extension and what it hooks. */
 export async function listCommand(context: CommandContext, options: { json?: boolean }, io: Io) {
@@ -58,7 +60,7 @@ export async function listCommand(context: CommandContext, options: { json?: boo
         : `Project ${trust.root} ${sinceTrusted(trust)}. The config and extensions trusted then are in force (held): the change does nothing until you trust it.`,
     );
     io.out(
-      `Review the change, then trust it with: ${hermesCommand()} extensions trust --cwd ${trust.root}`,
+      `Review the change, then trust it with: ${hermesCommand()} extensions trust${cwdFlag(trust.root)}`,
     );
   } else if (trust.state === 'override') {
     io.out('');
@@ -66,7 +68,7 @@ export async function listCommand(context: CommandContext, options: { json?: boo
       `Project ${trust.root} is not trusted, but HERMES_TRUST_PROJECT=1 trusts it for this run: its extensions and config are loaded.`,
     );
     io.out(
-      `To trust it for good, review its ${trust.files.length} file(s), then: ${hermesCommand()} extensions trust --cwd ${trust.root}`,
+      `To trust it for good, review its ${trust.files.length} file(s), then: ${hermesCommand()} extensions trust${cwdFlag(trust.root)}`,
     );
   } else if (!trust.trusted) {
     io.out('');
@@ -77,7 +79,7 @@ export async function listCommand(context: CommandContext, options: { json?: boo
         `Project ${trust.root} ${untrustedStanding(trust)}: its extensions and config are ignored.`,
       );
       io.out(
-        `Review its ${trust.files.length} file(s), then trust it with: ${hermesCommand()} extensions trust --cwd ${trust.root}`,
+        `Review its ${trust.files.length} file(s), then trust it with: ${hermesCommand()} extensions trust${cwdFlag(trust.root)}`,
       );
     }
   }
@@ -87,7 +89,7 @@ export async function listCommand(context: CommandContext, options: { json?: boo
 function describeHooks(ext: ExtensionInfo): HookLabel[] {
   return ext.hooks.map((h) => ({
     head: `${h.hook}@${h.priority}${h.phase ? `:${h.phase}` : ''}`,
-    ...(h.tools ? { tools: h.tools } : {}),
+    ...(h.tools ? readableTools(h.tools) : {}),
     when: Boolean(h.when),
     ...(h.before?.length ? { before: h.before } : {}),
     ...(h.after?.length ? { after: h.after } : {}),

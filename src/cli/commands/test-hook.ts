@@ -10,6 +10,7 @@ import { indentedMessage } from '../../log/message-lines.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { runHook } from '../../runtime/turn.js';
 import { type CommandContext, loadForCommand } from '../context.js';
+import { cwdFlag } from '../cwd-flag.js';
 import { CliError, type Io, paint } from '../io.js';
 
 /**
@@ -141,7 +142,7 @@ function showNotRunning(io: Io, held: readonly NotRunning[], runtime: Runtime): 
   }
   if (held.some((h) => h.status === 'untrusted')) {
     io.out(
-      `Review the project's code, then: ${hermesCommand()} extensions trust --cwd ${runtime.projectRoot}`,
+      `Review the project's code, then: ${hermesCommand()} extensions trust${cwdFlag(runtime.projectRoot)}`,
     );
   }
 }

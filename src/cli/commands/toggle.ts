@@ -17,6 +17,7 @@ import { insideRelative } from '../../fs/paths.js';
 import { untrustedStanding, whyUntrusted } from '../../trust/project-trust.js';
 import { type TrustedEdit, writeTrustedEdit } from '../../trust/trusted-edit.js';
 import { type CommandContext, loadForCommand } from '../context.js';
+import { cwdFlag } from '../cwd-flag.js';
 import { CliError, type Io } from '../io.js';
 
 /**
@@ -136,7 +137,7 @@ function leadsOut(path: string, realRoot: string): boolean {
 
 /** What the edit did to the project's trust, which covers the file it changed. */
 function tellTrust(io: Io, { before, after, renewed }: TrustedEdit): void {
-  const trustCommand = `  ${hermesCommand()} extensions trust --cwd ${after.root}`;
+  const trustCommand = `  ${hermesCommand()} extensions trust${cwdFlag(after.root)}`;
   if (renewed) {
     io.out(
       before.state === 'trusted'

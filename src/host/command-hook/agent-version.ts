@@ -9,9 +9,17 @@ export type Version = readonly [number, number, number];
  * not on the PATH, does not answer within 5 s, or prints no version: then nothing is assumed.
  */
 export function installedAgentVersion(program: string): Version | undefined {
+  return askAgentVersion(program).version;
+}
+
+/** What `program --version` answered: `found` false when there is no such program on the PATH. */
+export function askAgentVersion(program: string): { found: boolean; version?: Version } {
   const run = spawnSync(program, ['--version'], { encoding: 'utf8', timeout: 5_000 });
+  if ((run.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT') return { found: false };
   const found = typeof run.stdout === 'string' ? /(\d+)\.(\d+)\.(\d+)/.exec(run.stdout) : null;
-  return found === null ? undefined : [Number(found[1]), Number(found[2]), Number(found[3])];
+  return found === null
+    ? { found: true }
+    : { found: true, version: [Number(found[1]), Number(found[2]), Number(found[3])] };
 }
 
 export const older = (a: Version, b: Version): boolean =>

@@ -142,6 +142,11 @@ export interface CommandHookAgent {
    */
   installEvents: readonly string[];
   /**
+   * What the agent itself calls each install event, when that is not the engine's name (OpenCode's
+   * plugin hooks: `tool.execute.before` is `PreToolUse`): messages to the user say the agent's.
+   */
+  eventTitles?: Readonly<Record<string, string>>;
+  /**
    * Install events an older agent cannot be given: the version from which its settings may name
    * them, and the command that prints the installed version (agent-version.ts).
    */
@@ -200,3 +205,8 @@ export interface CommandHookAgent {
 export type ProjectScopedAgent = Omit<CommandHookAgent, 'settingsFile'> & {
   settingsFile(project: string | undefined): string;
 };
+
+/** `events` (the engine's names) as the agent calls them, for messages. */
+export function agentEventNames(agent: CommandHookAgent, events: readonly string[]): string {
+  return events.map((event) => agent.eventTitles?.[event] ?? event).join(', ');
+}

@@ -1,5 +1,5 @@
 import { SHELL_TOOL_NAMES } from '../shell/invocation.js';
-import { normalizeToolName, READER_TOOL_NAMES } from '../tool-names.js';
+import { normalizeToolName, READER_TOOL_NAMES, WRITER_TOOL_NAMES } from '../tool-names.js';
 
 const SHELLS = new Set(SHELL_TOOL_NAMES.map(normalizeToolName));
 const READERS = new Set(READER_TOOL_NAMES.map(normalizeToolName));
@@ -14,3 +14,11 @@ export function groundKindOf(tool: string): 'shell' | 'reader' | 'other' {
   if (SHELLS.has(name)) return 'shell';
   return READERS.has(name) ? 'reader' : 'other';
 }
+
+/**
+ * Every tool name the framework knows by its kind, shells first: for what a tool pattern is
+ * shown by (`hermes extensions list`), without loading the shell parser.
+ */
+export const KNOWN_TOOL_NAMES: readonly string[] = [
+  ...new Set([...SHELL_TOOL_NAMES, ...WRITER_TOOL_NAMES, ...READER_TOOL_NAMES]),
+];

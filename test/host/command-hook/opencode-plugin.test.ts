@@ -298,8 +298,10 @@ describe.runIf(built)('hermes hook install / uninstall opencode', () => {
     const installed = await hermes(home, 'hook', 'install', 'opencode');
     expect(installed.code, installed.stderr).toBe(0);
     expect(installed.stdout).toContain(
-      `Added the hermes hook for UserPromptSubmit, PreToolUse, PostToolUse, Stop to ${file}`,
+      `Added the hermes hook for chat.message, tool.execute.before, tool.execute.after, session.idle to ${file}`,
     );
+    // OpenCode's own names, not Claude Code's.
+    expect(installed.stdout).not.toMatch(/PreToolUse|UserPromptSubmit/);
     const text = readFileSync(file, 'utf8');
     // The command it runs is this Node and this package, by path; the plugin exports one plugin.
     expect(text).toContain(JSON.stringify([process.execPath, bin, 'hook', 'opencode']));
@@ -309,7 +311,7 @@ describe.runIf(built)('hermes hook install / uninstall opencode', () => {
     );
     const removed = await hermes(home, 'hook', 'uninstall', 'opencode');
     expect(removed.stdout).toContain(
-      `Removed the hermes hook for UserPromptSubmit, PreToolUse, PostToolUse, Stop from ${file}`,
+      `Removed the hermes hook for chat.message, tool.execute.before, tool.execute.after, session.idle from ${file}`,
     );
     expect(existsSync(file)).toBe(false);
   });

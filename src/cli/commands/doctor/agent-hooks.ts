@@ -1,8 +1,10 @@
 import { hermesCommand } from '../../../command-name.js';
+import { agentEventNames } from '../../../host/command-hook/agent.js';
 import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../../../host/command-hook/agents.js';
 import { type InstalledHook, inspectInstalledHooks } from '../../../host/command-hook/installed.js';
 import { missingEventsMean } from '../../../host/command-hook/missing-events.js';
 import type { Runtime } from '../../../runtime/runtime.js';
+import { cwdFlag } from '../../cwd-flag.js';
 import type { Check } from './check.js';
 import { failingHookMeans, hookStartProblem } from './hook-start.js';
 
@@ -12,7 +14,7 @@ import { failingHookMeans, hookStartProblem } from './hook-start.js';
  * current command by refusing every tool call, a bare one from an earlier version by letting
  * them all through (both agents run a call whose hook failed). No hook installed, no check.
  */
-export function agentHookChecks(projectRoot: string, llmExtensions: string[]): Check[] {
+export function agentHookChecks(projectRoot: string, llmExtensions: LlmHandler[]): Check[] {
   return Object.values(COMMAND_HOOK_AGENTS).flatMap((agent) => {
     const hooks = inspectInstalledHooks(agent, projectRoot);
     const checks = hooks.flatMap((hook): Check[] => {
@@ -51,7 +53,7 @@ function installedHookCheck(
   projectRoot: string,
 ): Check {
   const subject = `${agent.title} hook (${hook.file})`;
-  const fix = `${hermesCommand()} hook install ${agent.name}${hook.scope === 'user' ? '' : ` --${hook.scope} --cwd ${projectRoot}`}`;
+  const fix = `${hermesCommand()} hook install ${agent.name}${hook.scope === 'user' ? '' : ` --${hook.scope}${cwdFlag(projectRoot)}`}`;
   if (hook.missing.length > 0 && hook.project) {
     return {
       level: 'error',
@@ -75,7 +77,10 @@ function installedHookCheck(
   const notRegistered: Check = {
     level: 'warning',
     subject,
-    message: [`not registered for ${absent.join(', ')}`, missingEventsMean(agent, absent)]
+    message: [
+      `not registered for ${agentEventNames(agent, absent)}`,
+      missingEventsMean(agent, absent),
+    ]
       .filter((part) => part !== '')
       .join(': '),
     fix,
@@ -114,7 +119,7 @@ function installedHookCheck(
   return {
     level: 'ok',
     subject,
-    message: `runs the hermes hook for ${hook.events.join(', ')}${note}`,
+    message: `runs the hermes hook for ${agentEventNames(agent, hook.events)}${note}`,
   };
 }
 
@@ -122,9 +127,13 @@ function installedHookCheck(
  * before_llm_call in hook mode (docs/command-hooks.md): injections reach the model as
  * context; a rewrite of the messages cannot be expressed, and neither can `restrictTools` (the
  * agent offers its own tools, and tells a hook not even which). Whether a handler rewrites or
- * restricts cannot be known without running it, so the extensions that handle the hook are named.
+ * restricts cannot be known without running it, so the extensions that handle the hook are named:
+ * a warning for the user's own (theirs to change), worth knowing only when every one is shipped,
+ * since the shipped guards hold at call time what they restrict before it (workflow-guard hides
+ * tools as prevention; its intercept_tool_call is the check) and no one could act on it.
  */
-function hookModeLlmCheck(agent: CommandHookAgent, file: string, extensions: string[]): Check {
+function hookModeLlmCheck(agent: CommandHookAgent, file: string, handlers: LlmHandler[]): Check {
+  const extensions = handlers.map((handler) => handler.name);
   const where =
     agent.afterToolEvents.length === 0
       ? 'at the prompt only'
@@ -132,17 +141,22 @@ function hookModeLlmCheck(agent: CommandHookAgent, file: string, extensions: str
         ? 'at the prompt and after each batch of tool results'
         : 'at the prompt and after each tool result';
   return {
-    level: 'warning',
+    level: handlers.every((handler) => handler.shipped) ? 'info' : 'warning',
     subject: `${agent.title} hook (${file})`,
     message: `${extensions.join(', ')} handle${extensions.length === 1 ? 's' : ''} before_llm_call, which runs ${where}: ${agent.takesContext === false ? `injections are not delivered (${agent.title} takes no context from a hook)` : 'injections are delivered as context'}; if it rewrites messages, that is not applied in hook mode; restrictTools has no effect under ${agent.title} hooks (the call-time checks still apply)`,
   };
 }
 
-/** The enabled extensions with a before_llm_call handler. */
-export function llmHandlers(runtime: Runtime): string[] {
+/** An enabled extension with a before_llm_call handler, and whether it is a shipped one. */
+export interface LlmHandler {
+  name: string;
+  shipped: boolean;
+}
+
+export function llmHandlers(runtime: Runtime): LlmHandler[] {
   return runtime.extensions
     .filter(
       (ext) => ext.status === 'enabled' && ext.hooks.some((h) => h.hook === 'before_llm_call'),
     )
-    .map((ext) => ext.name);
+    .map((ext) => ({ name: ext.name, shipped: ext.source === 'shipped' }));
 }

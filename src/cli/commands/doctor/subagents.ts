@@ -1,9 +1,5 @@
 import type { SubagentSpawn } from '../../../hooks/subagent-spawn.js';
-import {
-  installedAgentVersion,
-  older,
-  type Version,
-} from '../../../host/command-hook/agent-version.js';
+import { askAgentVersion, older, type Version } from '../../../host/command-hook/agent-version.js';
 import { VERSION_IN_HOOK_ENV_SINCE } from '../../../host/command-hook/agent-version-env.js';
 import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../../../host/command-hook/agents.js';
 import { inspectInstalledHooks } from '../../../host/command-hook/installed.js';
@@ -27,10 +23,24 @@ export function subagentChecks(projectRoot: string, workflowGuard: boolean): Che
       hook.events.includes('PreToolUse'),
     );
     if (!checking) return [];
-    const version =
-      agent.versionProgram === undefined ? undefined : installedAgentVersion(agent.versionProgram);
-    return [subagentCheck(agent, version, workflowGuard)];
+    if (agent.versionProgram === undefined) return [subagentCheck(agent, undefined, workflowGuard)];
+    const asked = askAgentVersion(agent.versionProgram);
+    if (!asked.found) return [notOnPath(agent, agent.versionProgram)];
+    return [subagentCheck(agent, asked.version, workflowGuard)];
   });
+}
+
+/**
+ * The program is not on doctor's PATH (the agent may be started another way): doctor cannot ask
+ * its version, but nothing is wrong for that. The hook reads the version from each session's
+ * environment and fails closed itself when it cannot tell, so there is no upgrade to name.
+ */
+function notOnPath(agent: CommandHookAgent, program: string): Check {
+  return {
+    level: 'info',
+    subject: `${agent.title} subagents`,
+    message: `\`${program}\` is not found on the PATH, so doctor cannot ask which version of ${agent.title} runs; the hook tells from each session whether its subagents' tool calls are covered (when it cannot, a guard that needs to see them refuses starting a subagent). Put \`${program}\` on the PATH for doctor to check it`,
+  };
 }
 
 function subagentCheck(
@@ -47,9 +57,11 @@ function subagentCheck(
       message: `${agent.title} ${shown(version)} sends each tool call of its subagents to the hook as the subagent's: each is checked${workflowGuard ? ', and workflow-guard lets a subagent start before a plan' : ''}`,
     };
   }
-  const upgrade = firstCoveredVersion(agent);
+  // A version not told is not known to be old: no upgrade to name.
+  const upgrade = version === undefined ? undefined : firstCoveredVersion(agent);
   return {
-    level: 'warning',
+    // An agent that tells no version at all (OpenCode): nothing to upgrade to, worth knowing.
+    level: agent.versionProgram === undefined ? 'info' : 'warning',
     subject,
     message: `not covered: ${coverage.reason}${workflowGuard ? '; workflow-guard refuses every call that starts a subagent until a plan exists' : '; a guard that needs to see them refuses starting a subagent'}`,
     ...(upgrade === undefined

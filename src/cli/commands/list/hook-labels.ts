@@ -8,6 +8,8 @@ export interface HookLabel {
   /** `intercept_tool_call@100:validate`. */
   head: string;
   tools?: readonly string[];
+  /** The tools are the known names a pattern matches (tool-patterns.ts): shown as `~[…]`. */
+  matched?: boolean;
   when: boolean;
   before?: readonly string[];
   after?: readonly string[];
@@ -53,7 +55,9 @@ export function wrapHooks(labels: readonly HookLabel[], width: number): string[]
 function labelPieces(label: HookLabel, width: number): string[] {
   return [
     label.head,
-    ...(label.tools === undefined ? [] : [toolGroup(label.tools, width)]),
+    ...(label.tools === undefined
+      ? []
+      : [`${label.matched ? '~' : ''}${toolGroup(label.tools, width - (label.matched ? 1 : 0))}`]),
     ...(label.when ? ['(when)'] : []),
     ...(label.before === undefined ? [] : [`(before:${label.before.join(',')})`]),
     ...(label.after === undefined ? [] : [`(after:${label.after.join(',')})`]),

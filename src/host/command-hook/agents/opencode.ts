@@ -74,6 +74,12 @@ export const opencode: CommandHookAgent = {
   endLoop: (reason) => ({ continue: false, stopReason: reason }),
   endEvents: ['Stop'],
   installEvents: ['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'],
+  eventTitles: {
+    UserPromptSubmit: 'chat.message',
+    PreToolUse: 'tool.execute.before',
+    PostToolUse: 'tool.execute.after',
+    Stop: 'session.idle',
+  },
   // Every tool call reaches `tool.execute.before`: there is no matcher to get wrong.
   matchAllTools: undefined,
   matchesAllTools: () => true,
