@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { tree } from '../../test/support/fixtures.js';
 import secretsGuard from './index.js';
 
-const ENV = 'DATABASE_URL=postgres://app:hunter2-prod@db/app\nexport API_TOKEN="tok-9f8e7d6c5b4a"\nPORT=3000\n';
+const ENV =
+  'DATABASE_URL=postgres://app:hunter2-prod@db/app\nexport API_TOKEN="tok-9f8e7d6c5b4a"\nPORT=3000\n';
 
 /** A project with a `.env`, its example, a key, code, and a link to `.env` under another name. */
 function project() {
@@ -61,7 +62,11 @@ const REFUSED: Array<[string, string, Record<string, unknown>]> = [
   ['Read ~/.aws/credentials', 'Read', { file_path: '~/.aws/credentials' }],
   ['Grep in .env', 'Grep', { pattern: 'KEY', path: '.env' }],
   ['Grep with a glob of .env files', 'Grep', { pattern: 'KEY', glob: '.env*' }],
-  ['Edit .env (its result shows the file)', 'Edit', { file_path: '.env', old_string: 'a', new_string: 'b' }],
+  [
+    'Edit .env (its result shows the file)',
+    'Edit',
+    { file_path: '.env', old_string: 'a', new_string: 'b' },
+  ],
   ['cat .env', 'Bash', { command: 'cat .env' }],
   ['grep x .env', 'Bash', { command: 'grep x .env' }],
   ['cat ./.env', 'Bash', { command: 'cat ./.env' }],
@@ -79,7 +84,11 @@ const REFUSED: Array<[string, string, Record<string, unknown>]> = [
   ['through xargs', 'Bash', { command: 'echo x | xargs cat .env' }],
   ['in a substitution', 'Bash', { command: 'echo "$(cat .env)"' }],
   ['a variable set to .env', 'Bash', { command: 'F=.env; cat "$F"' }],
-  ['a program given it as an option value', 'Bash', { command: 'node --env-file=.env -p process.env' }],
+  [
+    'a program given it as an option value',
+    'Bash',
+    { command: 'node --env-file=.env -p process.env' },
+  ],
   ['code that opens it', 'Bash', { command: `python3 -c "print(open('.env').read())"` }],
   ['a here-document', 'Bash', { command: "python3 - <<'EOF'\nprint(open('.env').read())\nEOF" }],
   ['an argv', 'exec', { command: ['cat', '.env'] }],
@@ -123,7 +132,9 @@ describe('secrets-guard: config', () => {
     const root = project();
     const config = { files: ['secrets.json'], allow: ['.env.local'] };
     expect((await decide(root, 'Read', { file_path: 'secrets.json' }, config)).blocked).toBe(true);
-    expect((await decide(root, 'Bash', { command: 'cat secrets.json' }, config)).blocked).toBe(true);
+    expect((await decide(root, 'Bash', { command: 'cat secrets.json' }, config)).blocked).toBe(
+      true,
+    );
     expect((await decide(root, 'Read', { file_path: '.env.local' }, config)).blocked).toBe(false);
     // The defaults stay.
     expect((await decide(root, 'Read', { file_path: '.env' }, config)).blocked).toBe(true);
@@ -149,8 +160,14 @@ const SHAPES: Array<[string, string]> = [
   ['an OpenAI key', 'sk-proj-abcdefghijklmnop1234567890'],
   ['an Anthropic key', 'sk-ant-api03-abcdefghijklmnopqrstuvwxyz'],
   ['a Slack token', 'xoxb-1234567890-abcdefghij'],
-  ['a JWT', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'],
-  ['a private key block', '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----'],
+  [
+    'a JWT',
+    'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U',
+  ],
+  [
+    'a private key block',
+    '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----',
+  ],
   ['a bearer token', 'Authorization: Bearer abcdefghijklmnopqrstuvwxyz012345'],
 ];
 

@@ -21,7 +21,10 @@ export function globRegExp(glob: string): RegExp {
       const end = glob.indexOf(']', i + 1);
       if (end === -1) source += '\\[';
       else {
-        source += `[${glob.slice(i + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
+        source += `[${glob
+          .slice(i + 1, end)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\')}]`;
         i = end;
       }
     } else source += char.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -59,7 +62,11 @@ export class SecretFiles {
     if (given === '') return undefined;
     const expanded = given === '~' || given.startsWith('~/') ? homedir() + given.slice(1) : given;
     const start =
-      from === undefined ? this.root : typeof from === 'string' ? resolve(this.root, from) : from.lexical;
+      from === undefined
+        ? this.root
+        : typeof from === 'string'
+          ? resolve(this.root, from)
+          : from.lexical;
     const lexical = isAbsolute(expanded) ? resolve(expanded) : resolve(start, expanded);
     const real = resolveProjectPath(this.root, given, from).real;
     for (const path of new Set([lexical, real])) {
@@ -88,7 +95,10 @@ export class SecretFiles {
     const matcher = globRegExp(last);
     const hidden = dots || last.startsWith('.');
     if (!/[*?[{]/.test(folder)) {
-      const at = resolve(from ?? this.root, folder === '.' ? '' : folder.replace(/^~(?=\/|$)/, homedir()));
+      const at = resolve(
+        from ?? this.root,
+        folder === '.' ? '' : folder.replace(/^~(?=\/|$)/, homedir()),
+      );
       let names: string[] | undefined;
       try {
         names = readdirSync(at);
