@@ -140,13 +140,18 @@ describe('secrets-guard: config', () => {
     expect((await decide(root, 'Read', { file_path: '.env' }, config)).blocked).toBe(true);
   });
 
-  it('a bad config is a clear error', async () => {
+  it('a bad config is a clear error, and every call is refused until it is fixed', async () => {
     const root = project();
-    const runtime = await guarded(root, { files: 'secrets.json' });
+    const runtime = await guarded(root, { files: 'secrets.json', bogus: 1 });
     try {
       const ext = runtime.extensions.find((e) => e.name === 'secrets-guard');
-      expect(ext?.status).not.toBe('enabled');
-      expect(JSON.stringify(ext)).toMatch(/files/);
+      expect(ext).toMatchObject({ status: 'error', code: 'CONFIG_SCHEMA' });
+      expect(ext?.reason).toMatch(/secrets-guard\.files: .*expected array/);
+      expect(ext?.reason).toMatch(/Unrecognized key: "bogus"/);
+      const outcome = await runtime.runTurn({ sessionId: 's' }, (t) =>
+        t.interceptToolCall({ toolName: 'Read', toolArgs: { file_path: 'src/app.ts' } }),
+      );
+      expect(outcome).toMatchObject({ blocked: true, blockedBy: 'secrets-guard' });
     } finally {
       await runtime.close();
     }
