@@ -7,7 +7,7 @@ import { tree } from '../../test/support/fixtures.js';
 import secretsGuard from './index.js';
 
 const ENV =
-  'DATABASE_URL=postgres://app:hunter2-prod@db/app\nexport API_TOKEN="tok-9f8e7d6c5b4a"\nPORT=3000\n';
+  'DATABASE_URL=postgres://app:hunter2-prod@db/app\nexport API_TOKEN="tok-9f8e7d6c5b4a"\nPORT=3000\nNODE_ENV=development\nDB_HOST=localhost\n';
 
 /** A project with a `.env`, its example, a key, code, and a link to `.env` under another name. */
 function project() {
@@ -195,14 +195,14 @@ describe('secrets-guard: results', () => {
     expect(text).toMatch(/before .*\[redacted [^\]]+\].* after/);
   });
 
-  it("redacts the project's own .env values of 8 characters or more", async () => {
+  it("redacts the project's own .env values of 8 characters or more, not plain words or numbers", async () => {
     const root = project();
     const outcome = await transformed(
       root,
-      'url postgres://app:hunter2-prod@db/app token tok-9f8e7d6c5b4a local local-secret-value port 3000',
+      'url postgres://app:hunter2-prod@db/app token tok-9f8e7d6c5b4a local local-secret-value port 3000 development localhost',
     );
     expect(outcome.value).toBe(
-      'url [redacted .env value DATABASE_URL] token [redacted .env value API_TOKEN] local [redacted .env value LOCAL_SECRET] port 3000',
+      'url [redacted .env value DATABASE_URL] token [redacted .env value API_TOKEN] local [redacted .env value LOCAL_SECRET] port 3000 development localhost',
     );
   });
 

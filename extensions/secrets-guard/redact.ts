@@ -20,6 +20,11 @@ const SHAPES: ReadonlyArray<readonly [RegExp, string]> = [
 
 /** A `.env` value shorter than this is too common a string to replace (`true`, `3000`). */
 const MIN_VALUE = 8;
+/**
+ * Values that are settings, not secrets, however long (`development`, `localhost`, `86400`):
+ * replacing every such word in every result would hide what the agent needs to read.
+ */
+const PLAIN = /^(?:[A-Za-z]+|[0-9]+)$/;
 
 /** Replaces each known secret shape in `text` with `[redacted <what>]`. */
 export function redactShapes(text: string): string {
@@ -91,7 +96,7 @@ function readOr(path: string): string {
   }
 }
 
-/** `NAME=value` lines (`export` and quotes taken off), values of at least `MIN_VALUE` characters. */
+/** `NAME=value` lines (`export` and quotes taken off): values of at least `MIN_VALUE` characters that are not a plain word or number. */
 export function parseEnv(text: string): Array<[string, string]> {
   const found: Array<[string, string]> = [];
   for (const raw of text.split(/\r?\n/)) {
@@ -103,7 +108,7 @@ export function parseEnv(text: string): Array<[string, string]> {
     if ((quote === '"' || quote === "'") && value.endsWith(quote) && value.length >= 2)
       value = value.slice(1, -1);
     else value = value.replace(/\s+#.*$/, '');
-    if (value.length >= MIN_VALUE) found.push([match[1] as string, value]);
+    if (value.length >= MIN_VALUE && !PLAIN.test(value)) found.push([match[1] as string, value]);
   }
   return found;
 }
