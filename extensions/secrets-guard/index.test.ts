@@ -1,4 +1,5 @@
 import { symlinkSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createRuntime } from 'hermes-extensions';
 import { memoryLogger } from 'hermes-extensions/testing';
@@ -21,6 +22,7 @@ function project() {
     'secrets.json': '{}',
   });
   symlinkSync(join(root, '.env'), join(root, 'notes.txt'));
+  symlinkSync(join(homedir(), '.aws'), join(root, 'cloud'));
   return root;
 }
 
@@ -94,6 +96,15 @@ const REFUSED: Array<[string, string, Record<string, unknown>]> = [
   ['an argv', 'exec', { command: ['cat', '.env'] }],
   ['a line the parser cannot read', 'Bash', { command: 'cat .env |' }],
   ['an ssh key from the shell', 'Bash', { command: 'cat ~/.ssh/id_ed25519' }],
+  ['git show of a revision of it', 'Bash', { command: 'git show HEAD:.env' }],
+  ['a bracket glob', 'Bash', { command: 'cat .[e]nv' }],
+  ['an ANSI-C quoted name', 'Bash', { command: "cat $'\\x2eenv'" }],
+  ['after a cd that may fail', 'Bash', { command: 'cd nowhere; cat .env' }],
+  ['through /proc', 'Bash', { command: 'cat /proc/self/cwd/.env' }],
+  ['eval', 'Bash', { command: 'eval "cat .env"' }],
+  ['a descriptor opened on it', 'Bash', { command: 'exec 3<.env; cat <&3' }],
+  ['credentials through a link to ~/.aws', 'Bash', { command: 'cat cloud/credentials' }],
+  ['Read credentials through a link to ~/.aws', 'Read', { file_path: 'cloud/credentials' }],
 ];
 
 const ALLOWED: Array<[string, string, Record<string, unknown>]> = [
