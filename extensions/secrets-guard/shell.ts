@@ -27,8 +27,8 @@ const SEPARATORS = /[\s'"`;|&()<>{}[\],=:+\\]+/;
  * such as `sh -c`, `env`, `xargs` taken off) is read as paths from the folder the command runs
  * in, links followed; a glob by the files it may match. What is not followed (a line the parser
  * cannot read, a here-document, a word only known when it runs, a call whose command cannot be
- * found) is read as text: a secret file's name anywhere in it is enough. Words of `echo` and
- * `printf`, and files a redirection only writes, are not reads.
+ * found, words `xargs` adds) is read as text: a secret file's name anywhere in it is enough.
+ * Words of `echo` and `printf`, and files a redirection only writes, are not reads.
  */
 export function shellSecret(
   args: Readonly<Record<string, unknown>>,
@@ -46,7 +46,9 @@ export function shellSecret(
     for (const command of script.commands) {
       const found = unwrapCommand(command);
       if (found.unclear.length > 0) unclear = true;
-      for (const { command: inner } of found.commands) {
+      for (const { command: inner, moreUnknown } of found.commands) {
+        // Words it is given when it runs (`xargs cat`) may be what another command printed.
+        if (moreUnknown) unclear = true;
         const hit = commandSecret(inner, secrets, dots);
         if (hit === 'unclear') unclear = true;
         else if (hit !== undefined) return hit;
