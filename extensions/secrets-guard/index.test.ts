@@ -20,6 +20,7 @@ function project() {
     'deploy/server.pem': '-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----\n',
     'src/app.ts': 'export {};\n',
     'secrets.json': '{}',
+    'py/.env/bin/activate': '',
   });
   symlinkSync(join(root, '.env'), join(root, 'notes.txt'));
   symlinkSync(join(homedir(), '.aws'), join(root, 'cloud'));
@@ -120,6 +121,7 @@ const ALLOWED: Array<[string, string, Record<string, unknown>]> = [
   ['echo .env >> .gitignore', 'Bash', { command: 'echo .env >> .gitignore' }],
   ['a glob that takes no dotfile', 'Bash', { command: 'cat *.json' }],
   ['ls -la', 'Bash', { command: 'ls -la' }],
+  ['a virtualenv folder named .env', 'Bash', { command: 'ls py/.env && . py/.env/bin/activate' }],
   ['npm test', 'Bash', { command: 'npm test' }],
   ['Read ~/.ssh/id_rsa.pub', 'Read', { file_path: '~/.ssh/id_rsa.pub' }],
 ];

@@ -1,4 +1,4 @@
-import { readdirSync, realpathSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { type PathBase, resolveProjectPath } from 'hermes-extensions/policy';
@@ -69,11 +69,18 @@ export class SecretFiles {
           : from.lexical;
     const lexical = isAbsolute(expanded) ? resolve(expanded) : resolve(start, expanded);
     const real = resolveProjectPath(this.root, given, from).real;
+    // A folder is no secret file: Python projects often keep their virtualenv in `.env/`.
+    if (isFolder(real)) return undefined;
     for (const path of new Set([lexical, real])) {
       const hit = this.match(path);
       if (hit !== undefined) return hit;
     }
     return undefined;
+  }
+
+  /** Whether `given` is a folder, from `from` (default the root), links followed. */
+  isFolder(given: string, from?: string | PathBase): boolean {
+    return isFolder(resolveProjectPath(this.root, given, from).real);
   }
 
   /** Whether a file's name alone (a word only known in part when it runs) names a secret file. */
@@ -156,5 +163,13 @@ function realOr(path: string): string {
     return realpathSync(path);
   } catch {
     return path;
+  }
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }

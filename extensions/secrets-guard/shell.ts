@@ -98,7 +98,9 @@ function commandSecret(
 export function textSecret(text: string, secrets: SecretFiles): NamedSecret | undefined {
   for (const token of text.split(SEPARATORS)) {
     if (token === '' || !/[./~_]/.test(token)) continue;
-    const pattern = secrets.secretName(token) ?? secrets.secretAt(token);
+    // From the root, where a token names no folder (a virtualenv in `.env/`), by its name too.
+    const pattern =
+      secrets.secretAt(token) ?? (secrets.isFolder(token) ? undefined : secrets.secretName(token));
     if (pattern !== undefined) return { given: token, pattern };
   }
   return undefined;
