@@ -36,9 +36,10 @@ export default defineExtension({
       [...DEFAULT_ALLOW, ...config.allow],
     );
     const shells = new Set((config.shell_tools ?? SHELL_TOOL_NAMES).map(normalizeToolName));
-    const refusal = (tool: string, hit: NamedSecret) =>
+    /** `what`: the call and what it does with the file (`Read would read`, `the command names`). */
+    const refusal = (what: string, hit: NamedSecret) =>
       block(
-        `Blocked by secrets-guard: ${tool} would read ${hit.given}, a secret file (${hit.pattern}). ` +
+        `Blocked by secrets-guard: ${what} ${hit.given}, a secret file (${hit.pattern}). ` +
           'Its values must not reach the model. Ask the user for the variable names you need, or read an example ' +
           'file (.env.example); if the command does not read the file, run it without naming it. ' +
           'A file that holds no secret can be let through with `allow` in the secrets-guard config.',
@@ -51,11 +52,11 @@ export default defineExtension({
         const tool = event.toolName;
         if (shells.has(normalizeToolName(tool))) {
           const hit = shellSecret(event.toolArgs, root, secrets);
-          return hit === undefined ? undefined : refusal('the command', hit);
+          return hit === undefined ? undefined : refusal('the command names', hit);
         }
         for (const path of extractToolPaths(event.toolArgs)) {
           const pattern = secrets.secretAt(path);
-          if (pattern !== undefined) return refusal(tool, { given: path, pattern });
+          if (pattern !== undefined) return refusal(`${tool} would read`, { given: path, pattern });
         }
         // A search reads the files its glob takes; a listing (a tool named for globs) only names them.
         if (!/glob|list|ls$/i.test(tool)) {
@@ -64,7 +65,10 @@ export default defineExtension({
             if (typeof value !== 'string') continue;
             const hit = secrets.secretInGlob(value, undefined, true) ?? textSecret(value, secrets);
             if (hit !== undefined)
-              return refusal(tool, typeof hit === 'string' ? { given: value, pattern: hit } : hit);
+              return refusal(
+                `${tool} would read`,
+                typeof hit === 'string' ? { given: value, pattern: hit } : hit,
+              );
           }
         }
         return undefined;
