@@ -6,6 +6,7 @@ import { type PathBase, resolveProjectPath } from 'hermes-extensions/policy';
 /** A glob of file names (`*`, `?`, `**`, `{a,b}`) as a regular expression, case aside. */
 export function globRegExp(glob: string): RegExp {
   let source = '';
+  let braces = 0;
   for (let i = 0; i < glob.length; i++) {
     const char = glob[i] as string;
     if (char === '*') {
@@ -14,9 +15,13 @@ export function globRegExp(glob: string): RegExp {
         i++;
       } else source += '[^/]*';
     } else if (char === '?') source += '[^/]';
-    else if (char === '{') source += '(?:';
-    else if (char === '}') source += ')';
-    else if (char === ',' && source.includes('(?:')) source += '|';
+    else if (char === '{') {
+      braces++;
+      source += '(?:';
+    } else if (char === '}' && braces > 0) {
+      braces--;
+      source += ')';
+    } else if (char === ',' && braces > 0) source += '|';
     else if (char === '[') {
       const end = glob.indexOf(']', i + 1);
       if (end === -1) source += '\\[';
