@@ -54,7 +54,7 @@ export default defineConfig({
       { find: /^hermes-extensions\/ai-sdk$/, replacement: src('host/ai-sdk/index.ts') },
       // The shipped extensions' entries (package.json `exports`), as their sources.
       {
-        find: /^hermes-extensions\/(audit-log|module-router|otel|workflow-guard)$/,
+        find: /^hermes-extensions\/(audit-log|module-router|otel|secrets-guard|workflow-guard)$/,
         replacement: fileURLToPath(new URL('./extensions/$1/index.ts', import.meta.url)),
       },
       { find: /^hermes-extensions$/, replacement: src('index.ts') },

@@ -10,7 +10,7 @@ export const SHIPPED_PACKAGE = 'hermes-extensions';
 
 /**
  * The extensions shipped with hermes-extensions (`extensions/` in the package: workflow-guard,
- * audit-log, module-router, otel), named `hermes-extensions/<name>` in two places that mean the
+ * secrets-guard, audit-log, module-router, otel), named `hermes-extensions/<name>` in two places that mean the
  * same code:
  *
  * - in config, `extensions: { paths: ['hermes-extensions/workflow-guard'] }` loads the folder

@@ -11,7 +11,7 @@ import { hermes, hermesWith } from './hermes-cli.js';
  * line meets them.
  */
 
-const SHIPPED = ['audit-log', 'module-router', 'otel', 'workflow-guard'];
+const SHIPPED = ['audit-log', 'module-router', 'otel', 'secrets-guard', 'workflow-guard'];
 
 /** A project whose code config names every shipped extension, and the files their rules need. */
 function projectNaming(paths: string[], files: Record<string, string> = {}) {
@@ -88,6 +88,9 @@ describe.runIf(built)('config paths: the shipped extensions by name', () => {
     // module-router: a search across modules before the routing file was read.
     const grep = await decide(home, project, toolCall('grep', { pattern: 'login' }));
     expect(grep.outcome).toMatchObject({ blocked: true, blockedBy: 'module-router' });
+    // secrets-guard: a read of .env.
+    const secret = await decide(home, project, toolCall('read', { path: '.env' }));
+    expect(secret.outcome).toMatchObject({ blocked: true, blockedBy: 'secrets-guard' });
     // Both let a read through, and audit-log records the calls it saw.
     const read = await decide(home, project, toolCall('read', { path: 'src/auth/login.ts' }));
     expect(read.outcome).toMatchObject({ blocked: false });
@@ -105,7 +108,7 @@ describe.runIf(built)('config paths: the shipped extensions by name', () => {
         `${join(project, 'hermes.config.ts')} names no extension shipped with hermes-extensions; ` +
         'did you mean "hermes-extensions/workflow-guard"? The shipped ones are: ' +
         'hermes-extensions/audit-log, hermes-extensions/module-router, hermes-extensions/otel, ' +
-        'hermes-extensions/workflow-guard.',
+        'hermes-extensions/secrets-guard, hermes-extensions/workflow-guard.',
     );
     expect(doctor.code).toBe(1);
   });

@@ -9,7 +9,7 @@ import { root } from '../support/run-bin.js';
 /** `hermes-extensions/<name>` in config `paths` (src/extensions/shipped.ts), in process. */
 
 const SHIPPED_LIST =
-  'The shipped ones are: hermes-extensions/audit-log, hermes-extensions/module-router, hermes-extensions/otel, hermes-extensions/workflow-guard.';
+  'The shipped ones are: hermes-extensions/audit-log, hermes-extensions/module-router, hermes-extensions/otel, hermes-extensions/secrets-guard, hermes-extensions/workflow-guard.';
 
 describe('discovery of hermes-extensions/<name>', () => {
   it("finds the running framework's own folder, whatever sits beside the config", () => {

@@ -21,7 +21,13 @@ describe('the shipped extensions by name, in code', () => {
       .filter((key) => String(JSON.stringify(manifest.exports[key])).includes('dist/shipped/'))
       .map((key) => key.slice(2));
     expect(entries).toEqual(shippedNames());
-    expect(shippedNames()).toEqual(['audit-log', 'module-router', 'otel', 'workflow-guard']);
+    expect(shippedNames()).toEqual([
+      'audit-log',
+      'module-router',
+      'otel',
+      'secrets-guard',
+      'workflow-guard',
+    ]);
   });
 
   it.runIf(built)(
@@ -34,6 +40,7 @@ describe('the shipped extensions by name, in code', () => {
 import auditLog from 'hermes-extensions/audit-log';
 import moduleRouter from 'hermes-extensions/module-router';
 import otel from 'hermes-extensions/otel';
+import secretsGuard from 'hermes-extensions/secrets-guard';
 import { runGuardCases } from 'hermes-extensions/testing';
 import workflowGuard from 'hermes-extensions/workflow-guard';
 
@@ -55,7 +62,7 @@ const results = await runGuardCases(workflowGuard, {
 });
 console.log(JSON.stringify({
   tester: results.map((r) => [r.name, r.ok]),
-  names: [auditLog, moduleRouter, otel, workflowGuard].map((ext) => ext.name),
+  names: [auditLog, moduleRouter, otel, secretsGuard, workflowGuard].map((ext) => ext.name),
   status: runtime.extensions.map((ext) => ext.status),
   blocked: outcome.blocked,
   blockedBy: outcome.blockedBy,
@@ -72,7 +79,7 @@ console.log(JSON.stringify({
       const run = await runProcess(process.execPath, [join(project, 'app.mjs')], { cwd: project });
       expect(run.stderr).toBe('');
       expect(JSON.parse(run.stdout)).toEqual({
-        names: ['audit-log', 'module-router', 'otel', 'workflow-guard'],
+        names: ['audit-log', 'module-router', 'otel', 'secrets-guard', 'workflow-guard'],
         status: ['enabled'],
         blocked: true,
         blockedBy: 'workflow-guard',
