@@ -3,14 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { tree } from '../support/fixtures.js';
 import { docExample, writeExample } from './doc-blocks.js';
 
-/** A README recipe, written where the project's tests are, and imported. */
+/** A recipe of docs/writing-guards.md, written where the project's tests are, and imported. */
 async function recipe(name: string): Promise<{ file: string; extension: ExtensionDefinition }> {
   const file = writeExample(`${name}.ts`, docExample(name).text);
   const { default: extension } = (await import(file)) as { default: ExtensionDefinition };
   return { file, extension };
 }
 
-describe("the README's guard that refuses dangerous shell commands", () => {
+describe("docs/writing-guards.md's guard that refuses dangerous shell commands", () => {
   const REFUSED = [
     'rm -r -f build',
     'rm -rf /',
@@ -63,7 +63,7 @@ describe("the README's guard that refuses dangerous shell commands", () => {
   });
 });
 
-describe("the README's guard that asks before protected files change", () => {
+describe("docs/writing-guards.md's guard that asks before protected files change", () => {
   it('asks for writes and edits of protected files and folders, and for nothing else', async () => {
     const { extension } = await recipe('guard-protected-files');
     const runtime = await createRuntime({

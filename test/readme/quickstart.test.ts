@@ -66,8 +66,8 @@ async function loadsWorkflowGuard(project: string, env: Record<string, string>):
   return listed.some((e) => e.name === 'workflow-guard' && e.status === 'enabled');
 }
 
-describe("the README's quickstart, run in a project of its own (needs npm run build)", () => {
-  it('each command prints what the README shows, in order, from install to a guard of your own', async () => {
+describe("the README's quickstart and docs/writing-guards.md, run in a project of its own (needs npm run build)", () => {
+  it('each command prints what the page shows, in order, from install to a guard of your own', async () => {
     const home = join(realpathSync(mkdtempSync(join(tmpdir(), 'hermes-quickstart-'))), 'you');
     const project = join(home, 'my-app');
     mkdirSync(join(project, '.git'), { recursive: true });
@@ -109,17 +109,19 @@ describe("the README's quickstart, run in a project of its own (needs npm run bu
     mkdirSync(join(project, '.hermes'));
     writeFileSync(join(project, '.hermes/config.yaml'), config.text);
     expect(await loadsWorkflowGuard(project, env)).toBe(true);
-    // `npm i -D rolldown@…`: the version the framework pins, linked in beside it as npm would.
+    // `npm i -D rolldown@…` (docs/writing-guards.md): the version the framework pins, linked in
+    // beside it as npm would, below.
     expect(consoleSteps(docExample('quickstart-rolldown')).map((s) => s.command)).toEqual([
       `npm i -D rolldown@${peerVersion('rolldown')}`,
     ]);
+    await runSteps('quickstart-trust');
+    await runSteps('quickstart-hook-install');
+    await runSteps('quickstart-test');
+    // docs/writing-guards.md, from the same project: a guard scaffolded, trusted and tested...
     symlinkSync(join(root, 'node_modules/rolldown'), join(project, 'node_modules/rolldown'));
     await runSteps('quickstart-init');
-    await runSteps('quickstart-trust');
-    await runSteps('quickstart-test');
     await runSteps('quickstart-test-suite');
-    await runSteps('quickstart-hook-install');
-    // Writing a guard: the recipe and its test replace the scaffold's.
+    // ...then the recipe and its test in place of the scaffold's.
     const guard = join(project, '.hermes/extensions/no-destructive-shell');
     writeFileSync(join(guard, 'index.ts'), docExample('guard-shell').text);
     writeFileSync(join(guard, 'index.test.ts'), docExample('guard-shell-test').text);

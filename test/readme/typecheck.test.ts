@@ -13,7 +13,7 @@ import {
  * what it takes from the code around it, and each `check: typecheck` block as a module of its own.
  */
 
-/** What the README's AI SDK example takes from the host around it. */
+/** What the AI SDK example (docs/hosts.md) takes from the host around it. */
 const AI_SDK_HOST = `
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { ToolSet } from 'ai';
