@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -71,6 +72,7 @@ require('node:fs').writeFileSync(require('node:path').join(__dirname, '..', 'ran
   cwd: process.cwd(),
   marker: process.env.HERMES_EXTENSIONS_HANDED_OVER ?? null,
 }));
+if (process.argv.includes('die')) process.kill(process.pid, 'SIGTERM');
 process.exit(7);
 `,
   });
@@ -123,6 +125,16 @@ describe.runIf(built)('a global hermes in a project with its own copy', () => {
     expect(doctor.code).toBe(7);
     expect(recorded(record).argv).toEqual(['extensions', 'doctor', '--cwd', project]);
     expect(recorded(record).cwd).toBe(elsewhere);
+
+    // Ended by a signal, it ends the global hermes by the same signal.
+    const ended = spawnSync(global.bin, ['extensions', 'die'], {
+      cwd: project,
+      env: Object.fromEntries(
+        Object.entries({ ...process.env, ...environment(home) }).filter(([, v]) => v !== undefined),
+      ),
+    });
+    expect(ended.signal).toBe('SIGTERM');
+    expect(recorded(record).argv).toEqual(['extensions', 'die']);
   });
 
   it('the real copies: the project’s answers, with its own shipped extensions', async () => {
