@@ -4,9 +4,9 @@
 // `hook`, `daemon` and `demo`, and hands anything else to the agent's `hermes` found here (the
 // other way round, the agent's plugin in clients/hermes-agent-plugin/ hands `hermes extensions …`
 // to this package). README.md, "The command line", says it for users.
-const { spawn } = require('node:child_process');
 const { accessSync, constants, readFileSync, realpathSync, statSync } = require('node:fs');
 const { basename, delimiter, dirname, join } = require('node:path');
+const { runChild } = require('./run-child.js');
 
 /** The names a command called `hermes` can have on this system. */
 function commandNames() {
@@ -82,35 +82,17 @@ function agentCommand(ownScript) {
   return undefined;
 }
 
-/**
- * Runs `command` with `args`, this process's stdio and environment, and exits as it exits: its
- * code, or the signal that ended it. A terminal's Ctrl-C reaches both processes: this one waits
- * for the agent to decide what an interrupt means; a signal sent to this process alone is passed on.
- */
+/** Runs the agent's `hermes` with `args` in this process's place (run-child.js), one hand-off more. */
 function runAgent(command, args) {
   const handoffs = (Number(process.env[HANDOFFS]) || 0) + 1;
   const env = { ...process.env, [HANDOFFS]: String(handoffs) };
-  const child = spawn(command, args, { stdio: 'inherit', env });
-  const forwarded = ['SIGTERM', 'SIGHUP'];
-  for (const signal of ['SIGINT', 'SIGQUIT', ...forwarded]) {
-    process.on(signal, () => {
-      if (forwarded.includes(signal)) child.kill(signal);
-    });
-  }
-  child.on('error', (error) => {
-    process.stderr.write(
-      `hermes: cannot run the Hermes agent's ${command}: ${error.message}. Run this package's commands as hermes-extensions.\n`,
-    );
-    process.exit(127);
-  });
-  child.on('exit', (code, signal) => {
-    if (signal) {
-      process.removeAllListeners(signal);
-      process.kill(process.pid, signal);
-      return;
-    }
-    process.exit(code ?? 1);
-  });
+  runChild(
+    command,
+    args,
+    env,
+    (error) =>
+      `cannot run the Hermes agent's ${command}: ${error.message}. Run this package's commands as hermes-extensions.`,
+  );
 }
 
 module.exports = { agentCommand, runAgent };

@@ -86,10 +86,29 @@ const client =
   ['claude-code', 'codex', 'hermes-agent', 'cursor', 'antigravity', 'opencode'].includes(args[1]) &&
   daemonClient();
 
+/**
+ * Any other command: this copy's answer, or, in a trusted project that has its own copy of this
+ * package, that copy's (src/cli/hand-over.ts, docs/cli.md "Two copies"), run in this process's
+ * place with the same arguments, folder and stdio, its exit code this one's.
+ */
+async function command() {
+  const entry = await cli();
+  const project = entry.handOverTarget(args, (line) => process.stderr.write(`hermes: ${line}\n`));
+  if (project === undefined) return entry.main(args);
+  const env = { ...process.env, [entry.HANDED_OVER]: root };
+  require('./run-child.js').runChild(
+    process.execPath,
+    [project, ...args],
+    env,
+    (error) => `cannot run the project's own hermes-extensions (${project}): ${error.message}`,
+  );
+  return new Promise(() => {}); // run-child.js exits as the project's copy does
+}
+
 if (agent !== undefined) {
   require('./agent-command.js').runAgent(agent, args);
 } else {
-  (client ? hook(args[1], client) : cli().then(({ main }) => main(args))).then((code) => {
+  (client ? hook(args[1], client) : command()).then((code) => {
     process.exitCode = code;
   });
 }

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { PACKAGE_ROOT } from './package-root.js';
+import { projectCopyAdvice } from './project-copy.js';
 
 /**
  * The optional peer dependencies the framework loads itself (package.json `peerDependencies`,
@@ -55,9 +56,16 @@ export function installPeerCommand(name: OptionalPeerName): string {
 /**
  * How to install it, as a clause: `run \`npm i -D rolldown@1.2.19\` in <project>`, the project
  * whose node_modules holds hermes-extensions (its own folder for a checkout of the repository);
- * a global install takes `npm i -g`.
+ * a global install takes `npm i -g`. A command run in a project that has its own copy of
+ * hermes-extensions (project-copy.ts) names that copy first: its peers are the project's.
  */
 export function installPeerAdvice(name: OptionalPeerName): string {
+  const project = projectCopyAdvice();
+  const here = installHere(name);
+  return project === undefined ? here : `${project}; or, for this copy, ${here}`;
+}
+
+function installHere(name: OptionalPeerName): string {
   const command = installPeerCommand(name);
   if (installsGlobally()) {
     return `run \`${command}\` (beside the global hermes-extensions in ${dirname(PACKAGE_ROOT)})`;

@@ -273,6 +273,9 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
   }
 }
 
+/** bin/hermes.js asks, before `main`, whether the project's own copy answers instead. */
+export { HANDED_OVER, handOverTarget } from './hand-over.js';
+
 /**
  * `hermes hook <agent>` for an event bin/hermes.js has read already (the hook daemon did not
  * answer it), within what is left of the hook's deadline.

@@ -170,11 +170,40 @@ describe('whether the Hermes agent runs the plugin (for doctor)', () => {
     expect(status).toMatchObject({ installed: true, enabled: false });
     expect(status.problems).toEqual([
       expect.stringMatching(
-        /is of hermes-extensions 0\.0\.1 at .*, not this one .*; install it again$/,
+        /is of hermes-extensions 0\.0\.1 at .*, not this one .*; install it again with the copy Hermes should run$/,
       ),
       expect.stringMatching(
         /^plugins\.disabled of .* names hermes-extensions, so Hermes does not load it/,
       ),
     ]);
+  });
+
+  it('installed by another copy of this release (a global install, a project’s): no problems', () => {
+    const home = tree();
+    const { pluginDir } = installHermesPlugin({ hermesHome: home });
+    const record = JSON.parse(read(join(pluginDir, 'install.json')));
+    const other = tree({
+      'package.json': read(join(PACKAGE_ROOT, 'package.json')),
+    });
+    const installedBy = (packageRoot: string) =>
+      writeFileSync(
+        join(pluginDir, 'install.json'),
+        JSON.stringify({ ...record, package_root: packageRoot }),
+      );
+    installedBy(other);
+    const status = hermesPluginStatus({ hermesHome: home });
+    expect(status.problems).toEqual([]);
+    expect(status.installedBy).toBe(other);
+
+    // That copy gone: the plugin would start a bridge that is not there.
+    installedBy(join(other, 'gone'));
+    expect(hermesPluginStatus({ hermesHome: home }).problems).toEqual([
+      expect.stringMatching(/is of hermes-extensions .* at .*gone, not this one/),
+    ]);
+
+    // Same version, other plugin code (a copy edited, a build of another checkout): not the same.
+    installedBy(other);
+    writeFileSync(join(pluginDir, 'hooks.py'), `${read(join(pluginDir, 'hooks.py'))}\n# edited\n`);
+    expect(hermesPluginStatus({ hermesHome: home }).problems).toHaveLength(1);
   });
 });

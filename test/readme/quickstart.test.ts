@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { linkDependencies } from '../support/install-without.js';
+import { linkDependencies } from '../support/installed-copy.js';
 import { docExample, root } from './doc-blocks.js';
 import { consoleSteps, transcriptMismatch } from './transcripts.js';
 

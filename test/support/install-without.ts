@@ -8,7 +8,7 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { tree } from './fixtures.js';
-import { shippedFiles } from './installed-copy.js';
+import { linkDependencies, shippedFiles } from './installed-copy.js';
 import { root } from './run-bin.js';
 
 /** A project with hermes-extensions installed as npm lays it out, some packages left out. */
@@ -46,28 +46,6 @@ export function projectInstallWithout(without: readonly string[]): ProjectInstal
   mkdirSync(join(modules, '.bin'));
   symlinkSync(binFile, join(modules, '.bin', 'hermes'));
   return { project, packageDir, binFile, modules };
-}
-
-/**
- * Into `modules` (a project's node_modules), a link to each package of this repository's
- * node_modules, as npm installs a package's dependencies beside it, but those `without` names
- * (`rolldown`, `@anthropic-ai/sandbox-runtime`).
- */
-export function linkDependencies(modules: string, without: readonly string[]): void {
-  mkdirSync(modules, { recursive: true });
-  const left = new Set(without);
-  for (const name of readdirSync(join(root, 'node_modules'))) {
-    if (name.startsWith('.') || left.has(name)) continue;
-    if (!name.startsWith('@')) {
-      symlinkSync(join(root, 'node_modules', name), join(modules, name));
-      continue;
-    }
-    mkdirSync(join(modules, name));
-    for (const scoped of readdirSync(join(root, 'node_modules', name))) {
-      if (left.has(`${name}/${scoped}`)) continue;
-      symlinkSync(join(root, 'node_modules', name, scoped), join(modules, name, scoped));
-    }
-  }
 }
 
 /** `name` installed beside hermes-extensions in `install`: this repository's copy of it. */

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { tree } from './fixtures.js';
 import { root } from './run-bin.js';
@@ -36,9 +36,13 @@ export function shippedFiles(): string[] {
  * own, and node_modules/.bin/hermes linked to its bin, as `npm install` leaves them. Removed
  * after the test, as `tree()` folders are. With `global`, laid out as `npm install --global`
  * does instead: `<prefix>/lib/node_modules/hermes-extensions` and `<prefix>/bin/hermes` (no
- * package.json above that node_modules); `project` is then the prefix.
+ * package.json above that node_modules); `project` is then the prefix. With `without`, the
+ * dependencies are linked one by one beside it, but those it names (an optional peer a default
+ * install leaves out), as install-without.ts does.
  */
-export function installedCopy(options: { global?: boolean } = {}): InstalledCopy {
+export function installedCopy(
+  options: { global?: boolean; without?: readonly string[] } = {},
+): InstalledCopy {
   const project = tree();
   const modules = options.global
     ? join(project, 'lib', 'node_modules')
@@ -56,10 +60,36 @@ export function installedCopy(options: { global?: boolean } = {}): InstalledCopy
     copyFileSync(join(root, file), join(packageDir, file));
   }
   // The dependencies npm would install beside it: this repository's, which has them all.
-  symlinkSync(join(root, 'node_modules'), join(packageDir, 'node_modules'), 'dir');
+  if (options.without === undefined) {
+    symlinkSync(join(root, 'node_modules'), join(packageDir, 'node_modules'), 'dir');
+  } else {
+    linkDependencies(modules, options.without);
+  }
   const binDir = options.global ? join(project, 'bin') : join(modules, '.bin');
   mkdirSync(binDir);
   const bin = join(binDir, 'hermes');
   symlinkSync(join(packageDir, 'bin', 'hermes.js'), bin);
   return { project, packageDir, bin };
+}
+
+/**
+ * Into `modules` (a project's node_modules), a link to each package of this repository's
+ * node_modules, as npm installs a package's dependencies beside it, but those `without` names
+ * (`rolldown`, `@anthropic-ai/sandbox-runtime`).
+ */
+export function linkDependencies(modules: string, without: readonly string[]): void {
+  mkdirSync(modules, { recursive: true });
+  const left = new Set(without);
+  for (const name of readdirSync(join(root, 'node_modules'))) {
+    if (name.startsWith('.') || left.has(name)) continue;
+    if (!name.startsWith('@')) {
+      symlinkSync(join(root, 'node_modules', name), join(modules, name));
+      continue;
+    }
+    mkdirSync(join(modules, name));
+    for (const scoped of readdirSync(join(root, 'node_modules', name))) {
+      if (left.has(`${name}/${scoped}`)) continue;
+      symlinkSync(join(root, 'node_modules', name, scoped), join(modules, name, scoped));
+    }
+  }
 }

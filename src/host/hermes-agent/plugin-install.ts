@@ -3,11 +3,12 @@ import {
   existsSync,
   lstatSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, join, sep } from 'node:path';
 import { hermesHome } from '../../config/locations.js';
 import { PACKAGE_ROOT, packageVersion } from '../../package-root.js';
 import { editPluginList, type PluginList } from './plugin-config.js';
@@ -121,6 +122,37 @@ export function isOurPlugin(pluginDir: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether `pluginDir` holds, byte for byte, the plugin this copy ships (what install copies; not
+ * install.json nor what Hermes writes beside it): a plugin another copy of the same version
+ * installed runs the same code.
+ */
+export function isShippedPlugin(pluginDir: string): boolean {
+  try {
+    const shipped = pluginFiles(PLUGIN_SOURCE);
+    const there = pluginFiles(pluginDir);
+    return (
+      shipped.length === there.length &&
+      shipped.every(
+        (file, at) =>
+          there[at] === file &&
+          readFileSync(join(PLUGIN_SOURCE, file)).equals(readFileSync(join(pluginDir, file))),
+      )
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** The plugin's files under `dir`, relative and sorted, without what install does not copy. */
+function pluginFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1))
+    .filter((file) => !file.split(sep).some((part) => NOT_COPIED.includes(part)))
+    .sort();
 }
 
 function refuseForeign(pluginDir: string): void {

@@ -7,6 +7,7 @@ import {
   type HermesPluginOptions,
   hermesAgentHome,
   isOurPlugin,
+  isShippedPlugin,
 } from './plugin-install.js';
 import { readHermesRegistration } from './registration.js';
 
@@ -19,6 +20,12 @@ export interface HermesPluginStatus {
   /** What is wrong, each with what to do; empty when the plugin is installed, current and on. */
   problems: string[];
   /**
+   * The folder of the other copy of hermes-extensions that installed the plugin, when it is of
+   * this version and the plugin's files are this copy's (sameRelease): Hermes runs that copy,
+   * which is as good as this one.
+   */
+  installedBy?: string;
+  /**
    * What the installed plugin registered when Hermes last loaded it (registration.ts), or why
    * that is not known; undefined when the plugin is not installed.
    */
@@ -27,14 +34,16 @@ export interface HermesPluginStatus {
 
 /**
  * Whether the Hermes agent runs this package's plugin, for `doctor`: installed by this package,
- * of this version and this package's folder (an older copy keeps running older plugin code, and
- * a copy of another install starts that install's bridge), and enabled in config.yaml.
+ * of this version — by this copy, or by another copy of the same release (sameRelease; a global
+ * install and a project's, docs/cli.md "Two copies") — and enabled in config.yaml. An older copy
+ * keeps running older plugin code, and a copy of another version starts that version's bridge.
  */
 export function hermesPluginStatus(options: HermesPluginOptions = {}): HermesPluginStatus {
   const home = hermesAgentHome(options.hermesHome);
   const pluginDir = join(home, 'plugins', HERMES_PLUGIN_NAME);
   const configFile = join(home, 'config.yaml');
   const problems: string[] = [];
+  let installedBy: string | undefined;
   const installed = isOurPlugin(pluginDir);
   if (!installed) {
     problems.push(
@@ -48,9 +57,11 @@ export function hermesPluginStatus(options: HermesPluginOptions = {}): HermesPlu
       package_root?: unknown;
     };
     if (record.package_root !== PACKAGE_ROOT || record.version !== packageVersion()) {
-      problems.push(
-        `the plugin in ${pluginDir} is of hermes-extensions ${String(record.version)} at ${String(record.package_root)}, not this one (${packageVersion()} at ${PACKAGE_ROOT}); install it again`,
-      );
+      if (sameRelease(record, pluginDir)) installedBy = record.package_root as string;
+      else
+        problems.push(
+          `the plugin in ${pluginDir} is of hermes-extensions ${String(record.version)} at ${String(record.package_root)}, not this one (${packageVersion()} at ${PACKAGE_ROOT}); install it again with the copy Hermes should run`,
+        );
     }
   }
   const lists = pluginLists(configFile);
@@ -70,8 +81,28 @@ export function hermesPluginStatus(options: HermesPluginOptions = {}): HermesPlu
     installed,
     enabled,
     problems,
+    ...(installedBy === undefined ? {} : { installedBy }),
     ...(installed ? { registration: readHermesRegistration(pluginDir) } : {}),
   };
+}
+
+/**
+ * The plugin was installed by another copy of this very release: its record says this version,
+ * that copy is still there at this version (the plugin starts its bridge from it), and the
+ * plugin's files are byte for byte the ones this copy ships.
+ */
+function sameRelease(record: { version?: unknown; package_root?: unknown }, pluginDir: string) {
+  if (record.version !== packageVersion() || typeof record.package_root !== 'string') return false;
+  try {
+    const manifest = JSON.parse(
+      readFileSync(join(record.package_root, 'package.json'), 'utf8'),
+    ) as { name?: unknown; version?: unknown };
+    if (manifest.name !== 'hermes-extensions' || manifest.version !== packageVersion())
+      return false;
+  } catch {
+    return false;
+  }
+  return isShippedPlugin(pluginDir);
 }
 
 function pluginLists(file: string): { enabled: unknown[]; disabled: unknown[]; problem?: string } {

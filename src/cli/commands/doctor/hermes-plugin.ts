@@ -13,7 +13,13 @@ export function hermesPluginChecks(): Check[] {
   if (!existsSync(status.pluginDir)) return [];
   const subject = `Hermes agent plugin (${status.pluginDir})`;
   if (status.problems.length === 0) {
-    return [{ level: 'ok', subject, message: 'installed, current and enabled: Hermes runs it' }];
+    const by =
+      status.installedBy === undefined
+        ? ''
+        : ` (installed by the hermes-extensions of this version at ${status.installedBy}, which it runs)`;
+    return [
+      { level: 'ok', subject, message: `installed, current and enabled: Hermes runs it${by}` },
+    ];
   }
   return [
     {
