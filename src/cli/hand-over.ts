@@ -21,9 +21,17 @@ export const HANDED_OVER = 'HERMES_EXTENSIONS_HANDED_OVER';
 const STAYS = new Set(['hook', 'daemon', 'demo']);
 
 /**
+ * `extensions` commands that stay too. `serve` is a host's hook runtime. `trust` and
+ * `approvals` are how the user reviews and grants: trust does not cover `node_modules`, so a
+ * project trusted once could later ship a copy that shows a review of its choosing and records
+ * whatever it likes. The user's own copy answers them.
+ */
+const EXTENSIONS_STAY = new Set(['serve', 'trust', 'approvals']);
+
+/**
  * The bin of the project's own copy of hermes-extensions when this command is to be handed over
- * to it (docs/cli.md, "Two copies"): an interactive command (not the hook, the daemon, `serve`
- * or `demo`), run in a project (`--cwd`, else the working directory) that has its own copy
+ * to it (docs/cli.md, "Two copies"): an interactive command (not the hook, the daemon, `serve`,
+ * `demo`, `trust` or `approvals`), run in a project (`--cwd`, else the working directory) that has its own copy
  * (project-copy.ts), not handed over already, and a project the user trusted (its trust record
  * is there and its code unchanged, trust/project-trust.ts): the project's copy is the project's
  * code, which runs only once the user trusted the project. Otherwise undefined, and when that
@@ -35,14 +43,14 @@ export function handOverTarget(
   tell: (line: string) => void,
   env: NodeJS.ProcessEnv = process.env,
 ): string | undefined {
-  const command = argv[0] === 'extensions' ? argv[1] : argv[0];
-  if (STAYS.has(argv[0] ?? '') || command === 'serve' || env[HANDED_OVER]) return undefined;
+  if (STAYS.has(argv[0] ?? '') || env[HANDED_OVER]) return undefined;
+  const stays = argv[0] === 'extensions' && EXTENSIONS_STAY.has(argv[1] ?? '');
   const home = hermesHome();
   if (hermesHomeProblem(home) !== undefined) return undefined;
   const cwd = resolve(cwdOption(argv) ?? process.cwd());
   const copy = projectCopyOf(cwd, home);
   if (copy === undefined) return undefined;
-  if (trusted(cwd, home)) return copy.bin;
+  if (!stays && trusted(cwd, home)) return copy.bin;
   const run = `npx ${hermesCommand().replace(/^npx /, '')} ${quote([...argv])}`.trimEnd();
   noteProjectCopy(copy, run);
   if (copy.version !== packageVersion()) tell(otherVersion(copy, run));

@@ -171,6 +171,18 @@ describe.runIf(built)('a global hermes in a project with its own copy', () => {
     expect(existsSync(record)).toBe(false);
   });
 
+  it('never hands over trust or approvals: a trusted project’s later copy must not show the review', async () => {
+    const global = installedCopy({ global: true });
+    const { project, record } = projectWithRecorder();
+    const home = tree();
+    await trust(global, project, home);
+    const review = await run(global.bin, project, home, ['extensions', 'trust', '--yes']);
+    expect(review.code, review.stderr).toBe(0);
+    const approvals = await run(global.bin, project, home, ['extensions', 'approvals', 'list']);
+    expect(approvals.code, approvals.stderr).toBe(0);
+    expect(existsSync(record)).toBe(false);
+  });
+
   it('never runs an untrusted project’s copy: it answers itself and names npx hermes', async () => {
     const global = installedCopy({ global: true });
     const { project, record } = projectWithRecorder('9.9.9');
