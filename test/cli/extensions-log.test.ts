@@ -101,6 +101,10 @@ describe.runIf(built)('hermes extensions log', () => {
       ['session-…', 'bash', 'rewrite', 'shell-guard'],
       ['session-…', 'read', 'pass', '-'],
     ]);
+    // The reason, and what a rewrite changed, in the last column.
+    expect(rows[0]).toMatch(/plan-guard\s+write the plan first$/);
+    expect(rows[2]).toMatch(/shell-guard\s+rewrite of the call$/);
+    expect(rows[3]).toMatch(/ran \(ok\)$/);
     expect(shown.stdout).toMatch(/^blocked\s+1\s+plan-guard 1$/m);
     expect(shown.stdout).toMatch(/^asked\s+1\s+shell-guard 1$/m);
     expect(shown.stdout).toMatch(/^rewritten\s+1\s+shell-guard 1$/m);

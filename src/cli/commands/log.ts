@@ -150,12 +150,25 @@ function shortSession(e: LogEntry): string {
   return e.agent === undefined ? shown : `${shown} (${e.agent.slice(0, SESSION_SHOWN)})`;
 }
 
-/** What the WHY column says: the reason, the answer, what changed, what shadow mode saw. */
+/** What a hook's rewrite changed, as the WHY column says it. */
+const CHANGED: Record<string, string> = {
+  intercept_tool_call: 'the call',
+  transform_tool_result: 'the result',
+  before_llm_call: 'the model request',
+  transform_user_input: 'the prompt',
+};
+
+/**
+ * What the WHY column says: the reason (its first sentence, without the `Blocked by NAME:` the BY
+ * column says already; `--json` has it whole), the answer, what changed, what shadow mode saw.
+ */
 function why(e: LogEntry): string {
   const parts: string[] = [];
-  if (e.message !== undefined) parts.push(e.message);
+  if (e.message !== undefined) parts.push(firstSentence(e.message, e.by));
   if (e.answer !== undefined) parts.push(`(answered: ${e.answer})`);
-  if (e.actions !== undefined && e.actions.length > 0) parts.push(e.actions.join(', '));
+  if (e.actions !== undefined && e.actions.length > 0) {
+    parts.push(`${e.actions.join(', ')} of ${CHANGED[e.hook] ?? e.hook}`);
+  }
   if (e.status !== undefined) parts.push(`ran (${e.status})`);
   for (const s of e.shadow ?? []) {
     const reason = s.message === undefined ? '' : `: ${s.message}`;
@@ -163,6 +176,14 @@ function why(e: LogEntry): string {
   }
   if (e.failed !== undefined) parts.push(`failed, passed over: ${e.failed.join(', ')}`);
   return parts.join('; ');
+}
+
+function firstSentence(message: string, by: readonly string[]): string {
+  const [who] = by;
+  const own = who !== undefined && message.startsWith(`Blocked by ${who}: `);
+  const reason = own ? message.slice(`Blocked by ${who}: `.length) : message;
+  const end = /[.!?](?=\s+\S)/.exec(reason.slice(20));
+  return end === null ? reason : `${reason.slice(0, 20 + end.index + 1)} …`;
 }
 
 /** One line per decision kind: how many, and by whom. */
