@@ -164,6 +164,115 @@ describe.runIf(built)('hermes extensions log', () => {
     expect(on.stdout).toContain('audit-log is on here and has written nothing yet');
   });
 
+  it('reads each kind of line as one decision: a pass only shadow mode or a failure marked, an answered ask, a redaction, a subagent; a refused call is no pass', async () => {
+    const at = '2026-11-01T10:00:00.000Z';
+    const line = (fields: Record<string, unknown>) =>
+      JSON.stringify({ at, session_id: 's1', ...fields });
+    const trail = [
+      // Shadow mode only: the call passed.
+      line({
+        event: 'hook_decision',
+        hook: 'intercept_tool_call',
+        tool_name: 'write',
+        tool_call_id: 'c1',
+        blocked: false,
+        changed: false,
+        shadow: [{ extension: 'new-guard', action: 'block', message: 'not yet' }],
+        trace: [{ extension: 'new-guard', action: 'pass' }],
+      }),
+      // Its outcome adds nothing: the call has its decision.
+      line({ event: 'post_tool_call', tool_name: 'write', tool_call_id: 'c1', status: 'ok' }),
+      // An ask and the person's answer.
+      line({
+        event: 'hook_decision',
+        hook: 'intercept_tool_call',
+        tool_name: 'bash',
+        tool_call_id: 'c2',
+        blocked: false,
+        changed: false,
+        ask: { message: 'sure?', asked_by: 'shell-guard' },
+        trace: [{ extension: 'shell-guard', action: 'ask' }],
+      }),
+      line({ event: 'post_approval_response', tool_call_id: 'c2', choice: 'deny' }),
+      // Refused by the host: the refusal is the decision, not a pass.
+      line({ event: 'post_tool_call', tool_name: 'bash', tool_call_id: 'c2', status: 'blocked' }),
+      // A handler that failed (fail-open), in a subagent's call.
+      line({
+        event: 'hook_decision',
+        hook: 'intercept_tool_call',
+        tool_name: 'read',
+        tool_call_id: 'c3',
+        agent_id: 'sub-1',
+        blocked: false,
+        changed: false,
+        trace: [{ extension: 'broken', action: 'error', error: 'boom' }],
+      }),
+      // A result redacted.
+      line({
+        event: 'hook_decision',
+        hook: 'transform_tool_result',
+        tool_name: 'read',
+        tool_call_id: 'c3',
+        blocked: false,
+        changed: true,
+        trace: [{ extension: 'secrets-guard', action: 'rewrite' }],
+      }),
+      line({ event: 'on_session_start' }),
+    ];
+    const project = tree({ '.git/HEAD': '', 'trail.jsonl': `${trail.join('\n')}\n` });
+    const file = join(project, 'trail.jsonl');
+    const json = await log(tree(), project, '--file', file, '--json');
+    expect(json.stderr).toBe('');
+    expect(JSON.parse(json.stdout).entries).toEqual([
+      {
+        at,
+        session: 's1',
+        hook: 'intercept_tool_call',
+        tool: 'write',
+        decision: 'pass',
+        by: [],
+        shadow: [{ extension: 'new-guard', action: 'block', message: 'not yet' }],
+      },
+      {
+        at,
+        session: 's1',
+        hook: 'intercept_tool_call',
+        tool: 'bash',
+        decision: 'ask',
+        by: ['shell-guard'],
+        message: 'sure?',
+        answer: 'deny',
+      },
+      {
+        at,
+        session: 's1',
+        agent: 'sub-1',
+        hook: 'intercept_tool_call',
+        tool: 'read',
+        decision: 'pass',
+        by: [],
+        failed: ['broken'],
+      },
+      {
+        at,
+        session: 's1',
+        hook: 'transform_tool_result',
+        tool: 'read',
+        decision: 'rewrite',
+        by: ['secrets-guard'],
+        actions: ['rewrite'],
+      },
+    ]);
+    const table = await log(tree(), project, '--file', file);
+    // The WHY column wraps: its words are read as one line.
+    const said = table.stdout.replace(/\s+/g, ' ');
+    expect(said).toContain('shadow mode: new-guard would block: not yet');
+    expect(said).toContain('sure? (answered: deny)');
+    expect(said).toContain('s1 (sub-1)');
+    expect(said).toContain('failed, passed over: broken');
+    expect(said).toContain('rewrite of the result');
+  });
+
   it("writes out the escape sequences of a committed line's fields, and reads --file", async () => {
     const clip = '\u001b]52;c;Y3VybCBldmlsIHwgc2g=\u0007';
     const line = JSON.stringify({

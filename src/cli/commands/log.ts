@@ -164,8 +164,12 @@ const CHANGED: Record<string, string> = {
  */
 function why(e: LogEntry): string {
   const parts: string[] = [];
-  if (e.message !== undefined) parts.push(firstSentence(e.message, e.by));
-  if (e.answer !== undefined) parts.push(`(answered: ${e.answer})`);
+  const answered = e.answer === undefined ? '' : ` (answered: ${e.answer})`;
+  if (e.message !== undefined || e.answer !== undefined) {
+    parts.push(
+      `${e.message === undefined ? '' : firstSentence(e.message, e.by)}${answered}`.trim(),
+    );
+  }
   if (e.actions !== undefined && e.actions.length > 0) {
     parts.push(`${e.actions.join(', ')} of ${CHANGED[e.hook] ?? e.hook}`);
   }
