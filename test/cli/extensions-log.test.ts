@@ -122,6 +122,7 @@ describe.runIf(built)('hermes extensions log', () => {
     };
     expect(await kept('--session', 'session-two')).toEqual(['bash:rewrite', 'read:pass']);
     expect(await kept('--tool', 'bash')).toEqual(['bash:ask', 'bash:rewrite']);
+    expect(await kept('--tool', 'Bash')).toEqual(['bash:ask', 'bash:rewrite']);
     expect(await kept('--decision', 'block,ask')).toEqual(['write:block', 'bash:ask']);
     expect(await kept('--limit', '2')).toEqual(['bash:rewrite', 'read:pass']);
     expect(await kept('--since', '1h')).toHaveLength(4);

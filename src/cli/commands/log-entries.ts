@@ -165,7 +165,8 @@ export function filterEntries(entries: readonly LogEntry[], filter: LogFilter): 
   return entries.filter(
     (e) =>
       (filter.session === undefined || e.session.startsWith(filter.session)) &&
-      (filter.tool === undefined || e.tool === filter.tool) &&
+      // As hermes names the tool (`bash`) or as the agent does (Claude Code's `Bash`).
+      (filter.tool === undefined || e.tool?.toLowerCase() === filter.tool.toLowerCase()) &&
       (filter.decisions === undefined || filter.decisions.has(e.decision)) &&
       (filter.since === undefined || Date.parse(e.at) >= filter.since),
   );
