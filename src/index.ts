@@ -129,6 +129,7 @@ export {
   TELEMETRY_SCHEMA_VERSION,
 } from './observe/events.js';
 export { sanitize } from './observe/sanitize.js';
+export { redactSecretShapes, SECRET_SHAPES } from './observe/secret-shapes.js';
 // Guard-author helpers: their entry is `hermes-extensions/policy` (src/policy/index.ts); these
 // root re-exports stay for 0.1 users only.
 export {

@@ -1,22 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { redactSecretShapes } from 'hermes-extensions';
 import type { SecretFiles } from './secret-files.js';
-
-/** Secret shapes the common providers give their credentials, each with what it is called. */
-const SHAPES: ReadonlyArray<readonly [RegExp, string]> = [
-  [
-    /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g,
-    'private key',
-  ],
-  [/\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g, 'AWS access key'],
-  [/\bgithub_pat_[A-Za-z0-9_]{22,}/g, 'GitHub token'],
-  [/\bgh[pousr]_[A-Za-z0-9]{30,}\b/g, 'GitHub token'],
-  [/\bsk-ant-[A-Za-z0-9_-]{20,}/g, 'Anthropic key'],
-  [/\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g, 'OpenAI key'],
-  [/\bxox[abposr]-[A-Za-z0-9-]{10,}/g, 'Slack token'],
-  [/\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, 'JWT'],
-  [/\b(Bearer\s+)[A-Za-z0-9._~+/-]{20,}=*/g, 'bearer token'],
-];
 
 /** A `.env` value shorter than this is too common a string to replace (`true`, `3000`). */
 const MIN_VALUE = 8;
@@ -26,15 +11,12 @@ const MIN_VALUE = 8;
  */
 const PLAIN = /^(?:[A-Za-z]+|[0-9]+)$/;
 
-/** Replaces each known secret shape in `text` with `[redacted <what>]`. */
+/**
+ * Replaces each known secret shape in `text` with `[redacted <what>]`: the framework's one list
+ * (src/observe/secret-shapes.ts), which the observers' sanitizer redacts too.
+ */
 export function redactShapes(text: string): string {
-  let out = text;
-  for (const [shape, what] of SHAPES) {
-    out = out.replace(shape, (_match, bearer?: unknown) =>
-      typeof bearer === 'string' ? `${bearer}[redacted ${what}]` : `[redacted ${what}]`,
-    );
-  }
-  return out;
+  return redactSecretShapes(text, (what) => `[redacted ${what}]`);
 }
 
 /**

@@ -14,6 +14,7 @@ import {
 } from './commands/hook.js';
 import { initCommand } from './commands/init.js';
 import { listCommand } from './commands/list.js';
+import { type LogOptions, logCommand } from './commands/log.js';
 import { reportCommand } from './commands/report.js';
 import { serveCommand } from './commands/serve.js';
 import { testCommand } from './commands/test-hook.js';
@@ -134,7 +135,10 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     .description(
       'what each extension in shadow mode would have blocked or asked, read from the audit log',
     )
-    .option('--since <iso>', 'only decisions at or after this date or time')
+    .option(
+      '--since <when>',
+      'only decisions at or after this ISO date or time, or within a duration (30m, 2h, 7d)',
+    )
     .option('--file <audit.jsonl>', "read this audit log instead of the audit-log extension's")
     .option('--json', 'print the report as JSON')
     .action(
@@ -142,6 +146,24 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
         reportCommand(commandContext(o), o, io),
       ),
     );
+  withCwd(extensions.command('log'))
+    .description(
+      'what the guards did: each call blocked, asked about, rewritten or allowed, by which extension, from the audit log (newest last)',
+    )
+    .option('--session <id>', 'only this session (its id, or the start of it as the table shows)')
+    .option('--tool <name>', 'only calls of this tool')
+    .option(
+      '--decision <kinds>',
+      'only these decisions: block, ask, rewrite, pass (comma-separated)',
+    )
+    .option(
+      '--since <when>',
+      'only decisions at or after this ISO date or time, or within a duration (30m, 2h, 7d)',
+    )
+    .option('--limit <n>', `show the newest N entries (default 50; --json: all)`)
+    .option('--file <audit.jsonl>', "read this audit log instead of the audit-log extension's")
+    .option('--json', 'print the entries and the summary as JSON')
+    .action(run((o: LogOptions & { cwd?: string }) => logCommand(commandContext(o), o, io)));
   for (const enable of [true, false]) {
     withCwd(extensions.command(`${enable ? 'enable' : 'disable'} <name>`))
       .description(

@@ -14,6 +14,12 @@ export interface ObserverSink {
   emit(event: ObserverEvent, fields: Record<string, unknown>): void;
 }
 
+/** The sink of a trial's turn (`TurnOptions.trial`): nobody hears of it. */
+export const NO_OBSERVERS: ObserverSink = Object.freeze({
+  has: () => false,
+  emit: () => {},
+});
+
 /** An observer as registered: which event (or every one, `*`), by whom. */
 export interface RegisteredObserver {
   readonly extension: string;

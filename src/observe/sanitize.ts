@@ -1,3 +1,5 @@
+import { redactSecretShapes } from './secret-shapes.js';
+
 /** Bounds for what observers receive: telemetry, not a copy of everything. */
 const MAX_STRING = 4096;
 const MAX_ITEMS = 100;
@@ -5,13 +7,11 @@ const MAX_DEPTH = 8;
 /** Key names (in snake case) whose values are secrets; `input_tokens` is a count, not a token. */
 const SENSITIVE_KEY =
   /(^|_)(pass|passwd|password|secret|token|api_?key|authorization|auth|cookie|set_cookie|credentials?|private_key|session_key|access_key)$/;
-const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g;
-const KEY_LIKE = /\b(sk|pk|ghp|gho|xox[abp])[-_][A-Za-z0-9_-]{12,}\b/g;
 export const REDACTED = '[REDACTED]';
 
 /**
- * A JSON-safe, size-bounded, frozen copy for observers: sensitive keys and bearer tokens
- * redacted, long strings and lists cut (saying so), cycles and depth stopped, errors as
+ * A JSON-safe, size-bounded, frozen copy for observers: sensitive keys and secret shapes
+ * (secret-shapes.ts: API keys, tokens, private keys) redacted, long strings and lists cut (saying so), cycles and depth stopped, errors as
  * `{ type, message }`, dates as ISO strings, functions and symbols dropped.
  */
 export function sanitize(value: unknown): unknown {
@@ -46,13 +46,8 @@ function clean(value: unknown, depth: number, seen: WeakSet<object>): unknown {
   return Object.freeze(copy);
 }
 
-/** Cheap test first: most strings hold nothing that looks like a credential. */
-const MAYBE_SECRET = /Bearer|Basic|sk[-_]|pk[-_]|gh[po][-_]|xox/;
-
 function redactText(text: string): string {
-  const redacted = MAYBE_SECRET.test(text)
-    ? text.replace(BEARER, `$1 ${REDACTED}`).replace(KEY_LIKE, REDACTED)
-    : text;
+  const redacted = redactSecretShapes(text, () => REDACTED);
   return redacted.length > MAX_STRING
     ? `${redacted.slice(0, MAX_STRING)}[Truncated: ${redacted.length - MAX_STRING} more characters]`
     : redacted;

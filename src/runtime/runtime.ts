@@ -5,7 +5,7 @@ import type { RegisteredCloser } from '../extensions/setup.js';
 import type { Diagnostic, ExtensionInfo } from '../extensions/types.js';
 import { isHookName } from '../hooks/index.js';
 import { isObserverEvent, type ObserverEvent } from '../observe/events.js';
-import type { ObserverIndex } from '../observe/observers.js';
+import { NO_OBSERVERS, type ObserverIndex } from '../observe/observers.js';
 import { OBSERVER_CLOSE_TIMEOUT_MS, runClosers } from './close.js';
 import { RuntimeClosedError, TurnInProgressError } from './errors.js';
 import type { HandlerIndex } from './handler-index.js';
@@ -36,6 +36,12 @@ export interface TurnOptions {
    * left of it, or its `chainTimeoutMs` when that is less (docs/chain-semantics.md).
    */
   deadline?: number;
+  /**
+   * A trial, not an agent's turn (doctor's dry run, `hermes extensions test`): its chains run as
+   * they would for the agent, and no observer hears of them, so a made-up call never reaches an
+   * audit trail nor is counted as a decision the guards made.
+   */
+  trial?: boolean;
 }
 
 /** The loaded extensions and their chains. Built by `createRuntime` or `loadRuntime`. */
@@ -114,6 +120,7 @@ export class Runtime {
       onTrace = options?.onStep,
       initialState,
       deadline,
+      trial = false,
     } = options ?? {};
     if (typeof sessionId !== 'string' || sessionId.length === 0) {
       throw new TypeError('runTurn: sessionId must be a non-empty string');
@@ -127,8 +134,8 @@ export class Runtime {
     }
     const turn = new Turn(sessionId, turnId, platform, {
       handlers: this.#handlers,
-      observers: this.#observers,
-      reportsDecisions: this.#reportsDecisions,
+      observers: trial ? NO_OBSERVERS : this.#observers,
+      reportsDecisions: trial ? false : this.#reportsDecisions,
       onTrace,
       paths: this.#paths,
       ground: this.#ground,

@@ -91,10 +91,23 @@ describe.runIf(built)('config paths: the shipped extensions by name', () => {
     // secrets-guard: a read of .env.
     const secret = await decide(home, project, toolCall('read', { path: '.env' }));
     expect(secret.outcome).toMatchObject({ blocked: true, blockedBy: 'secrets-guard' });
-    // Both let a read through, and audit-log records the calls it saw.
+    // Both let a read through.
     const read = await decide(home, project, toolCall('read', { path: 'src/auth/login.ts' }));
     expect(read.outcome).toMatchObject({ blocked: false });
-    expect(existsSync(join(project, '.hermes/audit/audit.jsonl'))).toBe(true);
+    // audit-log records what an agent's calls met, never a trial's (`extensions test`).
+    const trail = join(project, '.hermes/audit/audit.jsonl');
+    expect(existsSync(trail)).toBe(false);
+    const hook = await runHook('claude-code', home, {
+      session_id: 'by-name',
+      transcript_path: '/dev/null',
+      cwd: project,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Write',
+      tool_use_id: 'toolu_1',
+      tool_input: { file_path: join(project, 'src/a.ts'), content: 'x' },
+    });
+    expect(hook.code, hook.stderr).toBe(0);
+    expect(readFileSync(trail, 'utf8')).toContain('"blocked_by":"workflow-guard"');
   });
 
   it('refuses a name that is not shipped, listing the ones that are', async () => {

@@ -344,3 +344,18 @@ describe('the unobserved path', () => {
     });
   });
 });
+
+describe('a trial turn (doctor, `hermes extensions test`)', () => {
+  it('runs the chains as for the agent and tells no observer', async () => {
+    const { runtime, events } = await observed();
+    const outcome = await runtime.runTurn({ sessionId: 'trial', trial: true }, (turn) =>
+      turn.interceptToolCall({ toolName: 'write', toolArgs: { path: 'a' } }),
+    );
+    expect(outcome).toMatchObject({ blocked: true, blockedBy: 'guard' });
+    // The same call in an agent's turn is heard: the trial's silence is the flag's doing.
+    await runtime.runTurn({ sessionId: 'agent' }, (turn) =>
+      turn.interceptToolCall({ toolName: 'write', toolArgs: { path: 'a' } }),
+    );
+    expect(events.map((e) => [e.event, e.session_id])).toEqual([['hook_decision', 'agent']]);
+  });
+});

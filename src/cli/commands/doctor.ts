@@ -266,6 +266,8 @@ async function dryRun(runtime: Runtime): Promise<Check[]> {
   await runtime.runTurn(
     {
       sessionId: `doctor-${process.pid}`,
+      // Sample calls, not the agent's: kept out of the observers, the audit trail among them.
+      trial: true,
       onTrace: (step) => {
         if (step.error === undefined) return;
         failures.set(`${step.extension}:${step.hook}:${step.error}`, {

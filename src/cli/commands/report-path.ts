@@ -23,6 +23,17 @@ export const DEFAULT_AUDIT_PATH = '.hermes/audit/audit.jsonl';
  * Nothing is loaded but config: reading a log needs no extension to run.
  */
 export async function auditLogPath(context: CommandContext): Promise<string> {
+  return (await auditLogSetting(context)).path;
+}
+
+/**
+ * `auditLogPath`, and whether the config names the audit-log extension (in `paths`, by name or
+ * a path ending in `audit-log`) and does not disable it: a reader with no log to read can then say
+ * whether to turn it on or to wait for the agent's first decision.
+ */
+export async function auditLogSetting(
+  context: CommandContext,
+): Promise<{ path: string; on: boolean }> {
   const { cwd, home } = context;
   const root = findProjectRoot(cwd, home);
   const loader = moduleLoader(transpileCacheDir(home), projectBundleDir(home));
@@ -40,7 +51,12 @@ export async function auditLogPath(context: CommandContext): Promise<string> {
       file: projectConfig.file,
     });
   }
-  const own = mergeConfigs(layers).section['audit-log'] as { path?: unknown } | undefined;
+  const { section, paths } = mergeConfigs(layers);
+  const own = section['audit-log'] as { path?: unknown } | undefined;
   const path = typeof own?.path === 'string' && own.path !== '' ? own.path : DEFAULT_AUDIT_PATH;
-  return resolve(root, path);
+  const on =
+    section.enabled !== false &&
+    !(section.disabled ?? []).includes('audit-log') &&
+    paths.some(({ spec }) => /(^|[\\/])audit-log(\/index)?(\.[cm]?[jt]s)?\/?$/.test(spec));
+  return { path: resolve(root, path), on };
 }

@@ -25,21 +25,26 @@ export interface AuditRead {
 /** How far the rotated files are looked for: far past any `keep` a trail would use. */
 const MAX_ROTATED = 1000;
 
+/** Every line of an audit log that is a JSON object, oldest first, as written. */
+export interface AuditEntries {
+  /** The files read, oldest first: `audit.jsonl.N` … `audit.jsonl.1`, then `audit.jsonl`. */
+  files: string[];
+  entries: Array<Record<string, unknown>>;
+  /** Lines that are not JSON objects (a torn write, another tool's line): skipped, counted. */
+  unreadable: number;
+}
+
 /**
- * The shadowed decisions in an audit log and its rotated files (extensions/audit-log keeps
- * `<path>.1` as the newest rotated one), at or after `since` (milliseconds) when given.
- * `links`: whether a symbolic link at a file's own name is followed — yes for a path the user
- * named, no for one found in the project, where a cloned repository can commit one.
+ * The lines of an audit log and its rotated files (extensions/audit-log keeps `<path>.1` as the
+ * newest rotated one), oldest first: what `report` and `log` read. `links`: whether a symbolic
+ * link at a file's own name is followed — yes for a path the user named, no for one found in the
+ * project, where a cloned repository can commit one.
  */
-export function readAuditLog(
-  path: string,
-  since: number | undefined,
-  links: 'follow' | 'refuse',
-): AuditRead {
+export function readAuditEntries(path: string, links: 'follow' | 'refuse'): AuditEntries {
   const rotated: string[] = [];
   for (let i = 1; i <= MAX_ROTATED && present(`${path}.${i}`); i++) rotated.push(`${path}.${i}`);
   const files = [...rotated.reverse(), ...(present(path) ? [path] : [])];
-  const read: AuditRead = { files, decisions: 0, records: [], unreadable: 0 };
+  const read: AuditEntries = { files, entries: [], unreadable: 0 };
   for (const file of files) {
     for (const line of readRegular(file, links).split('\n')) {
       if (line.trim() === '') continue;
@@ -50,13 +55,25 @@ export function readAuditLog(
         read.unreadable++;
         continue;
       }
-      if (entry === null || typeof entry !== 'object') {
+      if (entry === null || typeof entry !== 'object' || Array.isArray(entry)) {
         read.unreadable++;
         continue;
       }
-      collect(entry as Record<string, unknown>, since, read);
+      read.entries.push(entry as Record<string, unknown>);
     }
   }
+  return read;
+}
+
+/** The shadowed decisions in an audit log, at or after `since` (milliseconds) when given. */
+export function readAuditLog(
+  path: string,
+  since: number | undefined,
+  links: 'follow' | 'refuse',
+): AuditRead {
+  const { files, entries, unreadable } = readAuditEntries(path, links);
+  const read: AuditRead = { files, decisions: 0, records: [], unreadable };
+  for (const entry of entries) collect(entry, since, read);
   return read;
 }
 
@@ -104,7 +121,7 @@ function readRegular(file: string, links: 'follow' | 'refuse'): string {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ELOOP') {
       throw new CliError(
-        `${shown} is a symbolic link: the report does not follow a link at the audit log's path, which a cloned repository can commit. Remove it, or name the log you mean with --file.`,
+        `${shown} is a symbolic link: the audit log is not read through a link at its path, which a cloned repository can commit. Remove it, or name the log you mean with --file.`,
         1,
       );
     }
@@ -113,7 +130,7 @@ function readRegular(file: string, links: 'follow' | 'refuse'): string {
   try {
     if (!fstatSync(fd).isFile()) {
       throw new CliError(
-        `${shown} is not a regular file (a FIFO, a device or a folder): the report reads only the regular files the audit-log extension writes. Remove it, or name the log with --file.`,
+        `${shown} is not a regular file (a FIFO, a device or a folder): the audit log is read only from the regular files the audit-log extension writes. Remove it, or name the log with --file.`,
         1,
       );
     }

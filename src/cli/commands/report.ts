@@ -5,13 +5,14 @@ import { CliError, type Io, paint } from '../io.js';
 import { auditLogPath } from './report-path.js';
 import { readAuditLog } from './report-read.js';
 import { type ShadowSummary, summarize } from './report-summary.js';
+import { sinceOf } from './since-flag.js';
 import { printable } from './trust/show-changes.js';
 
 /** Reasons shown per extension in the table; `--json` has them all. */
 const REASONS_SHOWN = 10;
 
 /**
- * `hermes extensions report [--since ISO] [--json] [--file PATH]`: what each extension in shadow
+ * `hermes extensions report [--since ISO|DURATION] [--json] [--file PATH]`: what each extension in shadow
  * mode would have refused (docs/chain-semantics.md, Shadow mode), read from the audit log the
  * audit-log extension writes (its `path` from config, rotated files included), so a new guard can
  * be judged on real traffic before it is enforced. Every field of a line is the log's (a cloned
@@ -90,17 +91,4 @@ function describe(io: Io, s: ShadowSummary): string[] {
     lines.push(`    … ${s.reasons.length - REASONS_SHOWN} more (--json lists them all)`);
   }
   return lines;
-}
-
-/** `--since` as milliseconds; refused when it is not a date. */
-function sinceOf(since: string | undefined): number | undefined {
-  if (since === undefined) return undefined;
-  const at = Date.parse(since);
-  if (Number.isNaN(at)) {
-    throw new CliError(
-      `--since must be an ISO date or time, such as 2026-11-01 or 2026-11-01T12:00:00Z; got ${JSON.stringify(since)}`,
-      2,
-    );
-  }
-  return at;
 }

@@ -37,7 +37,8 @@ export async function testCommand(
   let outcome: ChainOutcome<unknown>;
   try {
     outcome = await runtime.runTurn(
-      { sessionId, onTrace: (step) => void steps.push(step) },
+      // A trial, not the agent's call: no observer hears of it, the audit trail among them.
+      { sessionId, trial: true, onTrace: (step) => void steps.push(step) },
       (turn) => runHook(turn, hook, input),
     );
   } finally {
