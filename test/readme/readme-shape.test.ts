@@ -22,7 +22,7 @@ const QUESTIONS: Array<[question: string, answer: RegExp]> = [
   ['how do I put it in front of Claude Code?', /hook install claude-code/],
   ['Codex, OpenCode, the Hermes agent?', /Codex, OpenCode, the Hermes agent.*\]\(#agents\)/s],
   ['how do I write my own guard?', /\]\(docs\/writing-guards\.md\)/],
-  ['how do I see what was blocked?', /\]\(docs\/observing\.md\)/],
+  ['how do I see what was blocked?', /extensions log|\]\(docs\/observing\.md/],
   ['how do I remove it?', /hook uninstall/],
   ['can I trust a repository I cloned?', /\]\(docs\/trust\.md\)/],
   ['what does it hold against?', /\]\(docs\/trust\.md#threat-model\)/],
