@@ -1,0 +1,162 @@
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRuntime, type ExtensionDefinition } from 'hermes-extensions';
+import { groundSandboxAvailability } from 'hermes-extensions/policy';
+import { memoryLogger } from 'hermes-extensions/testing';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { tree, write } from '../../test/support/fixtures.js';
+import { runShell, sandbox, sandboxMissingTest } from '../../test/support/sandbox.js';
+import workflowGuard from '../workflow-guard/index.js';
+import secretsGuard from './index.js';
+
+/**
+ * Secret files out of sandboxed commands' reach (README.md, In the sandbox): a command that
+ * names no secret file passes secrets-guard's reading of its words, and the program it runs may
+ * still read one by itself (`node read-env.js`, a name built at run time). Where the framework
+ * runs such a call in a sandbox — workflow-guard's before a plan, the protected-ground sandbox
+ * after one or without workflow-guard — the secret files exist there but read empty, and every
+ * other file reads as before. Run for real, as the agent's shell runs what the chain hands back.
+ */
+const SECRET = 'sk-live-0123456789abcdefSECRET';
+const HOME_SECRET = 'aws_secret_access_key=HOMESECRET0123456789';
+
+/** Prints each file, or the error reading it: the secret must not be printed, the rest must. */
+const READER = `const fs = require('fs');
+const home = process.env['HO' + 'ME'];
+for (const f of ['.e' + 'nv', 'config/.e' + 'nv.local', 'link.txt', 'notes.txt', 'plans/.e' + 'nv',
+  home + '/.aws/cred' + 'entials', home + '/notes.txt']) {
+  let said;
+  try { said = fs.readFileSync(f, 'utf8'); } catch (error) { said = error.code; }
+  console.log(f.slice(f.lastIndexOf('/') + 1) + '=' + JSON.stringify(said));
+}
+`;
+
+let user: string;
+
+beforeEach(() => {
+  user = tree({ '.aws/credentials': `${HOME_SECRET}\n`, 'notes.txt': 'home notes\n' });
+  const home = join(user, '.hermes');
+  mkdirSync(home);
+  process.env.HOME = user;
+  process.env.HERMES_HOME = home;
+});
+
+function project(planned = false) {
+  const root = tree({
+    '.git/HEAD': '',
+    '.env': `API_KEY=${SECRET}\n`,
+    'config/.env.local': `LOCAL_KEY=${SECRET}\n`,
+    '.env.example': 'API_KEY=\n',
+    'notes.txt': 'project notes\n',
+    'read-env.js': READER,
+    'make-env.js': `require('fs').writeFileSync('plans/.e' + 'nv', 'MADE=inside\\n');\n${READER}`,
+    'plans/.keep': '',
+    ...(planned ? { 'plans/active/plan.md': '# Plan\n\nGoal: read the config.\n' } : {}),
+  });
+  // A link to the secret file under a name that is none.
+  symlinkSync('.env', join(root, 'link.txt'));
+  return root;
+}
+
+async function runAsAgent(root: string, extensions: ExtensionDefinition[], command: string) {
+  const runtime = await createRuntime({
+    extensions: extensions as ExtensionDefinition<Record<string, unknown>>[],
+    cwd: root,
+    config: {},
+    logger: memoryLogger(),
+  });
+  const outcome = await runtime.runTurn({ sessionId: 's' }, (turn) =>
+    turn.interceptToolCall({ toolName: 'Bash', toolArgs: { command } }),
+  );
+  expect(outcome.blocked, JSON.stringify(outcome)).toBe(false);
+  if (outcome.blocked) throw new Error('refused');
+  const ran = String(outcome.value.command);
+  return { ran, changed: outcome.changed, ...runShell(ran, root) };
+}
+
+const SETUPS = [
+  ['workflow-guard without a plan', [secretsGuard, workflowGuard], false, 'srt'],
+  ['workflow-guard with a plan', [secretsGuard, workflowGuard], true, 'ground'],
+  ['no workflow-guard', [secretsGuard], false, 'ground'],
+] as const;
+
+const COMMANDS = [
+  'node read-env.js',
+  `python3 -c "print(open('.e' + 'nv').read())" ; node read-env.js`,
+];
+
+describe('secret files in the sandbox', { timeout: 60_000 }, () => {
+  sandboxMissingTest();
+  const both = sandbox.available && groundSandboxAvailability().available;
+
+  describe.runIf(both)('with the sandboxes', () => {
+    for (const [name, extensions, planned, which] of SETUPS) {
+      describe(name, () => {
+        for (const command of COMMANDS) {
+          it(`${command}: reads the other files, and the secret files read empty`, async () => {
+            const root = project(planned);
+            const run = await runAsAgent(root, [...extensions], command);
+            expect(run.changed, 'the call runs in a sandbox').toBe(true);
+            expect(run.ran).toContain(which === 'srt' ? '--settings' : 'bwrap');
+            expect(run.code, run.stderr).toBe(0);
+            expect(run.stdout).not.toContain(SECRET);
+            expect(run.stdout).not.toContain('HOMESECRET');
+            expect(run.stdout).toContain('.env=""');
+            expect(run.stdout).toContain('.env.local=""');
+            expect(run.stdout).toContain('link.txt=""');
+            expect(run.stdout).toContain('credentials=""');
+            expect(run.stdout).toContain('notes.txt="project notes\\n"');
+            expect(run.stdout).toContain('notes.txt="home notes\\n"');
+            // Outside, nothing changed.
+            expect(readFileSync(join(root, '.env'), 'utf8')).toBe(`API_KEY=${SECRET}\n`);
+          });
+        }
+      });
+    }
+
+    it('a secret file a sandboxed command makes is its own bytes to it, and the next call is denied it', async () => {
+      const root = project();
+      const made = await runAsAgent(root, [secretsGuard, workflowGuard], 'node make-env.js');
+      expect(made.code, made.stderr).toBe(0);
+      expect(made.stdout).toContain('.env="MADE=inside\\n"');
+      // The user puts a value in it meanwhile; the next sandbox finds it by its name.
+      write(root, { 'plans/.env': `LATER=${SECRET}\n` });
+      const next = await runAsAgent(root, [secretsGuard, workflowGuard], 'node read-env.js');
+      expect(next.code, next.stderr).toBe(0);
+      expect(next.stdout).not.toContain(SECRET);
+    });
+
+    it('a file allowed by the config is read', async () => {
+      const root = project();
+      const runtime = await createRuntime({
+        extensions: [secretsGuard, workflowGuard] as ExtensionDefinition<Record<string, unknown>>[],
+        cwd: root,
+        config: { extensions: { 'secrets-guard': { allow: ['config/.env.local'] } } },
+        logger: memoryLogger(),
+      });
+      const outcome = await runtime.runTurn({ sessionId: 's' }, (turn) =>
+        turn.interceptToolCall({ toolName: 'Bash', toolArgs: { command: 'node read-env.js' } }),
+      );
+      if (outcome.blocked) throw new Error(outcome.message);
+      const run = runShell(String(outcome.value.command), root);
+      expect(run.stdout).toContain(`.env.local="LOCAL_KEY=${SECRET}\\n"`);
+      expect(run.stdout).toContain('.env=""');
+    });
+
+    describe('without secrets-guard nothing changes', () => {
+      for (const [name, extensions, planned] of [
+        ['workflow-guard without a plan', [workflowGuard], false],
+        ['no extension', [], false],
+      ] as const) {
+        it(`${name}: the sandboxed command reads the secret files`, async () => {
+          const root = project(planned);
+          const run = await runAsAgent(root, [...extensions], 'node read-env.js');
+          expect(run.changed).toBe(true);
+          expect(run.code, run.stderr).toBe(0);
+          expect(run.stdout).toContain(`.env="API_KEY=${SECRET}\\n"`);
+          expect(run.stdout).toContain('HOMESECRET');
+        });
+      }
+    });
+  });
+});
