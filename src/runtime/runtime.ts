@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type ChainTimeouts, chainDeadlinesOf } from '../chain/chain-deadline.js';
 import type { OnTrace } from '../chain/outcome.js';
+import { SandboxDenyRead } from '../extensions/sandbox-deny-read.js';
 import type { RegisteredCloser } from '../extensions/setup.js';
 import type { Diagnostic, ExtensionInfo } from '../extensions/types.js';
 import { isHookName } from '../hooks/index.js';
@@ -70,13 +71,15 @@ export class Runtime {
     readonly chainTimeouts: ChainTimeouts = {},
     /** `extensions.no_sandbox`, from the user's own config (protected-ground.ts). */
     noSandbox: 'refuse' | 'run' = 'refuse',
+    /** What extensions keep from every sandboxed command (`hermes.denySandboxRead`). */
+    denyRead: SandboxDenyRead = new SandboxDenyRead(),
   ) {
     this.#handlers = handlers;
     this.#observers = observers;
     this.#reportsDecisions = observers.has('hook_decision');
     this.#closers = closers;
     this.#paths = new ToolCallPaths(projectRoot);
-    this.#ground = new GroundRule(projectRoot, noSandbox);
+    this.#ground = new GroundRule(projectRoot, noSandbox, denyRead);
   }
 
   /**

@@ -30,20 +30,41 @@ const RUN_BY_SETTINGS = new Set(['git', 'npm', 'npx', 'node', 'python', 'python3
  * so does one already in a sandbox that keeps protected ground read-only (the framework's own,
  * sent back as it was made, or workflow-guard's). Every other runs in the protected-ground
  * sandbox, where protected ground is read-only and nothing else changes.
+ *
+ * `denyRead` gives the paths no sandboxed command may read (docs/policy.md, The OS sandbox),
+ * asked only when a sandbox is made or recognised: a sandbox that holds the call must deny them.
  */
 export function containShellCall(
   ground: ProtectedGround,
   args: Readonly<Record<string, unknown>>,
+  denyRead: () => readonly string[] = () => [],
 ): GroundContainment {
   // No argument at all: nothing to run.
   if (Object.keys(args).length === 0) return { kind: 'runs' };
-  if (groundSandboxedCallOf(args, ground) !== undefined) return { kind: 'runs' };
+  let denied: readonly string[] | undefined;
+  const unread = () => {
+    denied ??= denyRead();
+    return denied;
+  };
+  if (mayBeSandboxed(args) && groundSandboxedCallOf(args, ground, unread()) !== undefined) {
+    return { kind: 'runs' };
+  }
   const key = COMMAND_KEYS.find((name) => typeof args[name] === 'string');
-  if (key !== undefined && heldBySandbox(args[key] as string, ground)) return { kind: 'runs' };
+  if (key !== undefined && mayBeSandboxed(args) && heldBySandbox(args[key] as string, ground, unread())) {
+    return { kind: 'runs' };
+  }
   if (leavesGroundAlone(ground, args)) return { kind: 'runs' };
-  const call = groundSandboxCall(args, ground);
+  const call = groundSandboxCall(args, ground, unread());
   if (call.kind === 'sandboxed') return { kind: 'sandboxed', args: call.args };
   return { kind: 'uncontained', reason: call.reason, fix: call.fix };
+}
+
+/** Whether the call could be a sandbox's line at all: every such line runs a shell with `-c`. */
+function mayBeSandboxed(args: Readonly<Record<string, unknown>>): boolean {
+  return COMMAND_KEYS.some((name) => {
+    const value = args[name];
+    return (typeof value === 'string' && value.includes(' -c ')) || Array.isArray(value);
+  });
 }
 
 function leavesGroundAlone(
