@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRuntime, type ExtensionDefinition } from 'hermes-extensions';
-import { groundSandboxAvailability } from 'hermes-extensions/policy';
+import { groundSandboxAvailability, sandboxCommand } from 'hermes-extensions/policy';
 import { memoryLogger } from 'hermes-extensions/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { tree, write } from '../../test/support/fixtures.js';
@@ -126,6 +126,29 @@ describe('secret files in the sandbox', { timeout: 60_000 }, () => {
       expect(next.code, next.stderr).toBe(0);
       expect(next.stdout).not.toContain(SECRET);
     });
+
+    for (const planned of [false, true]) {
+      it(`a sandbox line made without the denials, sent as the call, does not run as sent (${planned ? 'with' : 'without'} a plan)`, async () => {
+        const root = project(planned);
+        // What workflow-guard's sandbox made before secrets-guard was on: its settings file is
+        // still in $HERMES_HOME/sandbox, and it keeps protected ground read-only.
+        const old = sandboxCommand('node read-env.js', { root, writable: ['plans/', 'handoff/'] });
+        if (old.kind !== 'sandboxed') throw new Error(old.reason);
+        const runtime = await createRuntime({
+          extensions: [secretsGuard, workflowGuard] as ExtensionDefinition<Record<string, unknown>>[],
+          cwd: root,
+          config: {},
+          logger: memoryLogger(),
+        });
+        const outcome = await runtime.runTurn({ sessionId: 's' }, (turn) =>
+          turn.interceptToolCall({ toolName: 'Bash', toolArgs: { command: old.command } }),
+        );
+        if (outcome.blocked) return;
+        expect(outcome.value.command).not.toBe(old.command);
+        const run = runShell(String(outcome.value.command), root);
+        expect(run.stdout).not.toContain(SECRET);
+      });
+    }
 
     it('a file allowed by the config is read', async () => {
       const root = project();
