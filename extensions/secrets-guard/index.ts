@@ -6,8 +6,8 @@ import {
   SHELL_TOOL_NAMES,
 } from 'hermes-extensions/policy';
 import { DEFAULT_ALLOW, DEFAULT_FILES, secretsGuardConfig } from './config.js';
-import { EnvValues, redactShapes } from './redact.js';
 import { MAX_ENTRIES, secretFilesOnDisk } from './on-disk.js';
+import { EnvValues, redactShapes } from './redact.js';
 import { SecretFiles } from './secret-files.js';
 import { type NamedSecret, shellSecret, textSecret } from './shell.js';
 

@@ -135,7 +135,9 @@ describe('secret files in the sandbox', { timeout: 60_000 }, () => {
         const old = sandboxCommand('node read-env.js', { root, writable: ['plans/', 'handoff/'] });
         if (old.kind !== 'sandboxed') throw new Error(old.reason);
         const runtime = await createRuntime({
-          extensions: [secretsGuard, workflowGuard] as ExtensionDefinition<Record<string, unknown>>[],
+          extensions: [secretsGuard, workflowGuard] as ExtensionDefinition<
+            Record<string, unknown>
+          >[],
           cwd: root,
           config: {},
           logger: memoryLogger(),

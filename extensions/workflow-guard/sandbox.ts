@@ -31,8 +31,9 @@ export function guardSandbox(
       sandboxShellCall(args, options()),
     // Only a line that runs the sandbox with settings can be one: the rest is not asked for files.
     holds: (args: Readonly<Record<string, unknown>>): boolean =>
-      Object.values(args).some((value) => typeof value === 'string' && value.includes(' --settings ')) &&
-      sandboxedShellCallOf(args, options()) !== undefined,
+      Object.values(args).some(
+        (value) => typeof value === 'string' && value.includes(' --settings '),
+      ) && sandboxedShellCallOf(args, options()) !== undefined,
     /** Why a write to `allowed_paths` cannot be judged now, or undefined (extensions/workflow-guard/README.md, The sandbox). */
     busy: (): string | undefined => {
       // Where the sandbox cannot run, no sandboxed command can be running (Windows has neither

@@ -50,7 +50,11 @@ export function containShellCall(
     return { kind: 'runs' };
   }
   const key = COMMAND_KEYS.find((name) => typeof args[name] === 'string');
-  if (key !== undefined && mayBeSandboxed(args) && heldBySandbox(args[key] as string, ground, unread())) {
+  if (
+    key !== undefined &&
+    mayBeSandboxed(args) &&
+    heldBySandbox(args[key] as string, ground, unread())
+  ) {
     return { kind: 'runs' };
   }
   if (leavesGroundAlone(ground, args)) return { kind: 'runs' };

@@ -76,7 +76,9 @@ export function groundMounts(
     else blocked.set(first, 'file');
   }
   const masked = new Map<string, Blocked['kind']>();
-  for (const path of outermost(denyRead.flatMap((given) => existingReal(resolve(ground.root, given)) ?? []))) {
+  for (const path of outermost(
+    denyRead.flatMap((given) => existingReal(resolve(ground.root, given)) ?? []),
+  )) {
     if (path === '/' || path.startsWith('/dev/') || path.startsWith('/proc/')) continue;
     masked.set(path, statSync(path, { throwIfNoEntry: false })?.isDirectory() ? 'folder' : 'file');
   }

@@ -79,11 +79,7 @@ type Parts =
   | { kind: 'made'; before: string; after: string }
   | Extract<GroundSandboxed, { kind: 'unavailable' }>;
 
-function lineParts(
-  ground: ProtectedGround,
-  denyRead: readonly string[],
-  makeLock = true,
-): Parts {
+function lineParts(ground: ProtectedGround, denyRead: readonly string[], makeLock = true): Parts {
   const availability = groundSandboxAvailability();
   if (!availability.available) {
     return { kind: 'unavailable', reason: availability.reason, fix: availability.fix };
