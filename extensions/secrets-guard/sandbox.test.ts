@@ -23,7 +23,7 @@ const HOME_SECRET = 'aws_secret_access_key=HOMESECRET0123456789';
 /** Prints each file, or the error reading it: the secret must not be printed, the rest must. */
 const READER = `const fs = require('fs');
 const home = process.env['HO' + 'ME'];
-for (const f of ['.e' + 'nv', 'config/.e' + 'nv.local', 'link.txt', 'notes.txt', 'plans/.e' + 'nv',
+for (const f of ['.e' + 'nv', 'config/.e' + 'nv.local', 'link.txt', 'notes.txt', 'plans/.e' + 'nv', 'keys/a[1].pem',
   home + '/.aws/cred' + 'entials', home + '/notes.txt']) {
   let said;
   try { said = fs.readFileSync(f, 'utf8'); } catch (error) { said = error.code; }
@@ -46,6 +46,9 @@ function project(planned = false) {
     '.git/HEAD': '',
     '.env': `API_KEY=${SECRET}\n`,
     'config/.env.local': `LOCAL_KEY=${SECRET}\n`,
+    // A name the sandbox runtime would read as a glob (matching `a1.pem`, not itself).
+    'keys/a[1].pem': `${SECRET}\n`,
+    'keys/a1.pem.txt': 'not a key\n',
     '.env.example': 'API_KEY=\n',
     'notes.txt': 'project notes\n',
     'read-env.js': READER,
@@ -106,6 +109,7 @@ describe('secret files in the sandbox', { timeout: 60_000 }, () => {
             expect(run.stdout).toContain('.env.local="EACCES"');
             expect(run.stdout).toContain('link.txt="EACCES"');
             expect(run.stdout).toContain('credentials="EACCES"');
+            expect(run.stdout).toContain('a[1].pem="EACCES"');
             expect(run.stdout).toContain('notes.txt="project notes\\n"');
             expect(run.stdout).toContain('notes.txt="home notes\\n"');
             // Outside, nothing changed.
