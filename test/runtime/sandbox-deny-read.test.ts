@@ -104,7 +104,10 @@ describe.runIf(groundSandboxAvailability().available)('hermes.denySandboxRead', 
 
   it('may only be called in setup', async () => {
     let late: HermesApi | undefined;
-    await decide(project(), [ext('late', (hermes) => void (late = hermes))], 'ls');
+    const keep = ext('late', (hermes) => {
+      late = hermes;
+    });
+    await decide(project(), [keep], 'ls');
     expect(() => late?.denySandboxRead(() => [])).toThrow(/after setup finished/);
   });
 
