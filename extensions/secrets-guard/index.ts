@@ -1,8 +1,11 @@
 import { block, defineExtension, rewrite } from 'hermes-extensions';
 import {
   extractToolPaths,
+  groundSandboxedCallOf,
   mapStrings,
+  mayBeSandboxLine,
   normalizeToolName,
+  protectedGround,
   SHELL_TOOL_NAMES,
 } from 'hermes-extensions/policy';
 import { DEFAULT_ALLOW, DEFAULT_FILES, secretsGuardConfig } from './config.js';
@@ -47,6 +50,7 @@ export default defineExtension({
       }
       return found.files;
     });
+    const ground = protectedGround(root);
     const shells = new Set((config.shell_tools ?? SHELL_TOOL_NAMES).map(normalizeToolName));
     /** `what`: the call and what it does with the file (`Read would read`, `the command names`). */
     const refusal = (what: string, hit: NamedSecret) =>
@@ -63,7 +67,13 @@ export default defineExtension({
       (event) => {
         const tool = event.toolName;
         if (shells.has(normalizeToolName(tool))) {
-          const hit = shellSecret(event.toolArgs, root, secrets);
+          // The framework's sandbox line (a model sends back what it was given) names the secret
+          // files to hide them: what runs inside it is judged.
+          const args = event.toolArgs;
+          const inner = mayBeSandboxLine(args)
+            ? groundSandboxedCallOf(args, ground, hermes.sandboxDenyRead())
+            : undefined;
+          const hit = shellSecret(inner ?? args, root, secrets);
           return hit === undefined ? undefined : refusal('the command names', hit);
         }
         for (const path of extractToolPaths(event.toolArgs)) {

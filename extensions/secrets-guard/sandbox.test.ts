@@ -156,6 +156,28 @@ describe('secret files in the sandbox', { timeout: 60_000 }, () => {
       });
     }
 
+    it('the protected-ground sandbox line, sent back as it was, runs as it is (its masks name the secret files)', async () => {
+      const root = project(true);
+      const runtime = await createRuntime({
+        extensions: [secretsGuard, workflowGuard] as ExtensionDefinition<Record<string, unknown>>[],
+        cwd: root,
+        config: {},
+        logger: memoryLogger(),
+      });
+      const send = (command: string) =>
+        runtime.runTurn({ sessionId: 's' }, (turn) =>
+          turn.interceptToolCall({ toolName: 'Bash', toolArgs: { command } }),
+        );
+      const first = await send('node read-env.js');
+      if (first.blocked) throw new Error(first.message);
+      expect(first.value.command).toContain(join(root, '.env'));
+      const again = await send(String(first.value.command));
+      expect(again, JSON.stringify(again)).toMatchObject({ blocked: false, changed: false });
+      // What runs inside is still judged: a line naming the file is refused, sandboxed or not.
+      const named = await send(String(first.value.command).replace('read-env.js', '.env'));
+      expect(named.blocked).toBe(true);
+    });
+
     it('a file allowed by the config is read', async () => {
       const root = project();
       const runtime = await createRuntime({

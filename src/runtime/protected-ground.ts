@@ -122,7 +122,9 @@ export class GroundRule {
   #judged(judge: Judge, call: ToolCallInput): Refused | undefined {
     let found: ReturnType<Judge['judgeGround']>;
     try {
-      found = judge.judgeGround(this.#ground, call.toolName, call.toolArgs);
+      found = judge.judgeGround(this.#ground, call.toolName, call.toolArgs, () =>
+        this.#denyRead.paths(),
+      );
     } catch (error) {
       // Fails closed: a call the rule could not judge might change what decides the guards.
       return refused(

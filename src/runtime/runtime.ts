@@ -49,6 +49,7 @@ export class Runtime {
   readonly #closers: readonly RegisteredCloser[];
   readonly #paths: ToolCallPaths;
   readonly #ground: GroundRule;
+  readonly #denyRead: SandboxDenyRead;
   #closing: Promise<void> | undefined;
 
   constructor(
@@ -80,6 +81,7 @@ export class Runtime {
     this.#closers = closers;
     this.#paths = new ToolCallPaths(projectRoot);
     this.#ground = new GroundRule(projectRoot, noSandbox, denyRead);
+    this.#denyRead = denyRead;
   }
 
   /**
@@ -92,6 +94,15 @@ export class Runtime {
     if (name === 'intercept_tool_call') return true;
     if (isHookName(name)) return this.#handlers.has(name);
     return isObserverEvent(name) && this.#observers.has(name);
+  }
+
+  /**
+   * The paths extensions keep from every sandboxed command, as they are now
+   * (`hermes.denySandboxRead`; docs/policy.md, Files a sandboxed command may not read): what the
+   * protected-ground sandbox hides, for a host or a tool that reads its line back.
+   */
+  sandboxDenyRead(): string[] {
+    return this.#denyRead.paths();
   }
 
   /**

@@ -1,5 +1,9 @@
 import { isAbsolute } from 'node:path';
-import { groundSandboxCall, groundSandboxedCallOf } from '../sandbox/ground-call.js';
+import {
+  groundSandboxCall,
+  groundSandboxedCallOf,
+  mayBeSandboxLine,
+} from '../sandbox/ground-call.js';
 import { heldBySandbox } from '../sandbox/held.js';
 import { analyzeShell } from '../shell/analyze.js';
 import { COMMAND_KEYS, shellInvocationOf } from '../shell/invocation.js';
@@ -46,13 +50,13 @@ export function containShellCall(
     denied ??= denyRead();
     return denied;
   };
-  if (mayBeSandboxed(args) && groundSandboxedCallOf(args, ground, unread()) !== undefined) {
+  if (mayBeSandboxLine(args) && groundSandboxedCallOf(args, ground, unread()) !== undefined) {
     return { kind: 'runs' };
   }
   const key = COMMAND_KEYS.find((name) => typeof args[name] === 'string');
   if (
     key !== undefined &&
-    mayBeSandboxed(args) &&
+    mayBeSandboxLine(args) &&
     heldBySandbox(args[key] as string, ground, unread())
   ) {
     return { kind: 'runs' };
@@ -61,14 +65,6 @@ export function containShellCall(
   const call = groundSandboxCall(args, ground, unread());
   if (call.kind === 'sandboxed') return { kind: 'sandboxed', args: call.args };
   return { kind: 'uncontained', reason: call.reason, fix: call.fix };
-}
-
-/** Whether the call could be a sandbox's line at all: every such line runs a shell with `-c`. */
-function mayBeSandboxed(args: Readonly<Record<string, unknown>>): boolean {
-  return COMMAND_KEYS.some((name) => {
-    const value = args[name];
-    return (typeof value === 'string' && value.includes(' -c ')) || Array.isArray(value);
-  });
 }
 
 function leavesGroundAlone(

@@ -66,6 +66,17 @@ export function groundSandboxedCallOf(
     : undefined;
 }
 
+/**
+ * Whether a call could be a sandbox's line at all — every one runs a shell with `-c` — so what a
+ * sandbox would hide (`denyRead`, a search of the disk) is asked only for one that could.
+ */
+export function mayBeSandboxLine(args: Readonly<Record<string, unknown>>): boolean {
+  return COMMAND_KEYS.some((name) => {
+    const value = args[name];
+    return (typeof value === 'string' && value.includes(' -c ')) || Array.isArray(value);
+  });
+}
+
 const ARGV_KEYS = ['args', 'argv', 'arguments'];
 
 /** The call's argument vector, when it gives its command as one (and nothing else that runs). */
