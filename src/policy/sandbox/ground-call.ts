@@ -67,13 +67,15 @@ export function groundSandboxedCallOf(
 }
 
 /**
- * Whether a call could be a sandbox's line at all — every one runs a shell with `-c` — so what a
- * sandbox would hide (`denyRead`, a search of the disk) is asked only for one that could.
+ * Whether a call could be a sandbox's line at all — every one starts with a program by its quoted
+ * absolute path and runs a shell with `-c`, or is `[bash, -c, line]` — so what a sandbox would
+ * hide (`denyRead`, a search of the disk) is asked only for one that could.
  */
 export function mayBeSandboxLine(args: Readonly<Record<string, unknown>>): boolean {
   return COMMAND_KEYS.some((name) => {
     const value = args[name];
-    return (typeof value === 'string' && value.includes(' -c ')) || Array.isArray(value);
+    if (typeof value === 'string') return value.startsWith("'/") && value.includes(' -c ');
+    return Array.isArray(value) && value.length === 3 && value[1] === '-c';
   });
 }
 
