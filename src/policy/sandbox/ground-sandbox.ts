@@ -114,9 +114,10 @@ function linuxParts(
   ].join(' ');
   if (mounts.blocked.length === 0) {
     // A masked folder needs the empty folder, and no cleanup: it is there before and after.
-    const problem = mounts.masked.some(({ kind }) => kind === 'folder')
-      ? madeEmpty(empty)
-      : undefined;
+    const problem =
+      makeLock && mounts.masked.some(({ kind }) => kind === 'folder')
+        ? madeEmpty(empty)
+        : undefined;
     if (problem !== undefined) {
       return {
         kind: 'unavailable',
@@ -164,8 +165,9 @@ function madeEmpty(empty: string): string | undefined {
 }
 
 function madeLock(lock: string, empty: string): string | undefined {
+  const problem = madeEmpty(empty);
+  if (problem !== undefined) return problem;
   try {
-    mkdirSync(empty, { recursive: true, mode: 0o700 });
     closeSync(openSync(lock, 'a', 0o600));
     return undefined;
   } catch (error) {
