@@ -24,7 +24,8 @@ const HOME_SECRET = 'aws_secret_access_key=HOMESECRET0123456789';
 const READER = `const fs = require('fs');
 const home = process.env['HO' + 'ME'];
 for (const f of ['.e' + 'nv', 'config/.e' + 'nv.local', 'link.txt', 'notes.txt', 'plans/.e' + 'nv', 'keys/a[1].pem',
-  home + '/.aws/cred' + 'entials', home + '/notes.txt']) {
+  home + '/.aws/cred' + 'entials', home + '/.ne' + 'trc', home + '/.ssh/id_' + 'ed25519',
+  home + '/.ssh/known_hosts', home + '/notes.txt']) {
   let said;
   try { said = fs.readFileSync(f, 'utf8'); } catch (error) { said = error.code; }
   console.log(f.slice(f.lastIndexOf('/') + 1) + '=' + JSON.stringify(said));
@@ -34,7 +35,13 @@ for (const f of ['.e' + 'nv', 'config/.e' + 'nv.local', 'link.txt', 'notes.txt',
 let user: string;
 
 beforeEach(() => {
-  user = tree({ '.aws/credentials': `${HOME_SECRET}\n`, 'notes.txt': 'home notes\n' });
+  user = tree({
+    '.aws/credentials': `${HOME_SECRET}\n`,
+    '.netrc': `machine example.com password ${HOME_SECRET}\n`,
+    '.ssh/id_ed25519': `${HOME_SECRET}\n`,
+    '.ssh/known_hosts': 'example.com ssh-ed25519 AAAA\n',
+    'notes.txt': 'home notes\n',
+  });
   const home = join(user, '.hermes');
   mkdirSync(home);
   process.env.HOME = user;
@@ -109,6 +116,9 @@ describe('secret files in the sandbox', { timeout: 60_000 }, () => {
             expect(run.stdout).toContain('.env.local="EACCES"');
             expect(run.stdout).toContain('link.txt="EACCES"');
             expect(run.stdout).toContain('credentials="EACCES"');
+            expect(run.stdout).toContain('.netrc="EACCES"');
+            expect(run.stdout).toContain('id_ed25519="EACCES"');
+            expect(run.stdout).toContain('known_hosts="example.com ssh-ed25519 AAAA\\n"');
             expect(run.stdout).toContain('a[1].pem="EACCES"');
             expect(run.stdout).toContain('notes.txt="project notes\\n"');
             expect(run.stdout).toContain('notes.txt="home notes\\n"');
