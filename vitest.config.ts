@@ -39,6 +39,7 @@ const PROCESS_TABLES = [
   // subagents, tool names and the final answer, which `npm test` runs.
   'test/host/command-hook/!(claude-code|codex|subagent-turns|subagent-coverage|agent-version-env|codex-tool-names|final-answer).test.ts',
   'extensions/workflow-guard/sandbox*.test.ts',
+  'extensions/secrets-guard/sandbox.test.ts',
   'test/demo/**/*.test.ts',
   'test/readme/{quickstart,typecheck,examples-run}.test.ts',
   // The Hermes agent's plugin in its Python stand-in, and the `hermes` command beside the agent's.

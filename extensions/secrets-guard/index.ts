@@ -1,11 +1,15 @@
 import { block, defineExtension, rewrite } from 'hermes-extensions';
 import {
   extractToolPaths,
+  groundSandboxedCallOf,
   mapStrings,
+  mayBeSandboxLine,
   normalizeToolName,
+  protectedGround,
   SHELL_TOOL_NAMES,
 } from 'hermes-extensions/policy';
 import { DEFAULT_ALLOW, DEFAULT_FILES, secretsGuardConfig } from './config.js';
+import { MAX_ENTRIES, secretFilesOnDisk } from './on-disk.js';
 import { EnvValues, redactShapes } from './redact.js';
 import { SecretFiles } from './secret-files.js';
 import { type NamedSecret, shellSecret, textSecret } from './shell.js';
@@ -19,8 +23,9 @@ const READ_GLOB_KEYS = ['glob', 'include', 'include_pattern', 'file_pattern', 'f
  * a search by the files its glob takes, a shell command by every file its words name — is
  * refused; and every tool result has known secret shapes and the values of the project's own
  * `.env` files replaced before the model reads it. It judges names, not programs: what a program
- * reads by itself (`node app.js` loading `.env`) and a secret re-encoded are out of its sight
- * (README.md, What it cannot see).
+ * reads by itself (`node app.js` loading `.env`) is out of its sight, except in a sandbox the
+ * framework starts for the call, where the secret files cannot be opened (README.md, In the sandbox);
+ * a secret re-encoded is out of its sight (README.md, What it cannot see).
  */
 export default defineExtension({
   name: 'secrets-guard',
@@ -30,11 +35,22 @@ export default defineExtension({
   setup(hermes) {
     const config = hermes.config;
     const root = hermes.projectRoot;
-    const secrets = new SecretFiles(
-      root,
-      [...DEFAULT_FILES, ...config.files],
-      [...DEFAULT_ALLOW, ...config.allow],
-    );
+    const patterns = [...DEFAULT_FILES, ...config.files];
+    const secrets = new SecretFiles(root, patterns, [...DEFAULT_ALLOW, ...config.allow]);
+    // What a program reads by itself is out of sight of the names above; in a sandbox the
+    // framework starts for a call, the secret files that exist then cannot be opened (README.md, In the sandbox).
+    let warned = false;
+    hermes.denySandboxRead(() => {
+      const found = secretFilesOnDisk(root, secrets, patterns);
+      if (found.incomplete && !warned) {
+        warned = true;
+        hermes.log.warn(
+          `secrets-guard searched ${MAX_ENTRIES} entries of a folder for secret files and stopped: sandboxed commands may read a secret file it did not reach (name such files in a pattern with a folder, or keep them nearer the project root)`,
+        );
+      }
+      return found.files;
+    });
+    const ground = protectedGround(root);
     const shells = new Set((config.shell_tools ?? SHELL_TOOL_NAMES).map(normalizeToolName));
     /** `what`: the call and what it does with the file (`Read would read`, `the command names`). */
     const refusal = (what: string, hit: NamedSecret) =>
@@ -51,7 +67,13 @@ export default defineExtension({
       (event) => {
         const tool = event.toolName;
         if (shells.has(normalizeToolName(tool))) {
-          const hit = shellSecret(event.toolArgs, root, secrets);
+          // The framework's sandbox line (a model sends back what it was given) names the secret
+          // files to hide them: what runs inside it is judged.
+          const args = event.toolArgs;
+          const inner = mayBeSandboxLine(args)
+            ? groundSandboxedCallOf(args, ground, hermes.sandboxDenyRead())
+            : undefined;
+          const hit = shellSecret(inner ?? args, root, secrets);
           return hit === undefined ? undefined : refusal('the command names', hit);
         }
         for (const path of extractToolPaths(event.toolArgs)) {

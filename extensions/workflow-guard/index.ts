@@ -142,7 +142,8 @@ export default defineExtension({
     }
 
     // Validators: they judge the call as it will run, after every extension that rewrites it.
-    const sandbox = config.sandbox === 'off' ? undefined : guardSandbox(root, config);
+    const sandbox =
+      config.sandbox === 'off' ? undefined : guardSandbox(root, config, hermes.sandboxDenyRead);
     // While a sandboxed command runs, a write to allowed_paths is not judged (sandbox.ts).
     const judging = judgeHandedOn(toolJudge(root, config, sandbox?.busy));
     const judge = judging.judge;

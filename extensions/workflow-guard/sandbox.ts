@@ -10,20 +10,30 @@ import type { WorkflowGuardConfig } from './config.js';
 
 /**
  * The guard's sandbox (extensions/workflow-guard/README.md, The sandbox): the project read-only except `allowed_paths`, no
- * network except `sandbox_network`. `wrap` makes a shell call run in it; `holds` says whether a
- * call is exactly the guard's own sandboxed form of some command (made again and compared).
+ * network except `sandbox_network`, and unreadable what other extensions keep from sandboxes
+ * (`denyRead`: `hermes.sandboxDenyRead`, asked when a call is wrapped or recognised). `wrap`
+ * makes a shell call run in it; `holds` says whether a call is exactly the guard's own sandboxed
+ * form of some command (made again and compared).
  */
-export function guardSandbox(root: string, config: WorkflowGuardConfig) {
-  const options: SandboxOptions = {
+export function guardSandbox(
+  root: string,
+  config: WorkflowGuardConfig,
+  denyRead: () => readonly string[] = () => [],
+) {
+  const options = (): SandboxOptions => ({
     root,
     writable: config.allowed_paths,
     network: config.sandbox_network,
-  };
+    denyRead: denyRead(),
+  });
   return {
     wrap: (args: Readonly<Record<string, unknown>>): SandboxedShellCall =>
-      sandboxShellCall(args, options),
+      sandboxShellCall(args, options()),
+    // Only a line that runs the sandbox with settings can be one: the rest is not asked for files.
     holds: (args: Readonly<Record<string, unknown>>): boolean =>
-      sandboxedShellCallOf(args, options) !== undefined,
+      Object.values(args).some(
+        (value) => typeof value === 'string' && value.includes(' --settings '),
+      ) && sandboxedShellCallOf(args, options()) !== undefined,
     /** Why a write to `allowed_paths` cannot be judged now, or undefined (extensions/workflow-guard/README.md, The sandbox). */
     busy: (): string | undefined => {
       // Where the sandbox cannot run, no sandboxed command can be running (Windows has neither

@@ -46,6 +46,19 @@ export interface HermesApi<Config = Record<string, unknown>> {
    * the value must be JSON data (no Date, Map, class instance or function).
    */
   turnState<T>(init: () => T): (event: { readonly state: Record<string, unknown> }) => T;
+  /**
+   * Keep files from every sandbox a tool call runs in (docs/policy.md, The OS sandbox): `paths`
+   * is called each time one is made — the protected-ground sandbox, workflow-guard's — and gives
+   * absolute paths; inside, each cannot be read. A throw refuses the call the sandbox was for.
+   * Only during `setup`; in shadow mode it is recorded nowhere (the extension enforces nothing).
+   */
+  denySandboxRead(paths: () => readonly string[]): void;
+  /**
+   * The paths every extension keeps from sandboxes, as they are now: what an extension that
+   * makes its own sandbox passes as its `denyRead` (hermes-extensions/policy's `SandboxOptions`).
+   * Call it when the sandbox is made, not in `setup` (another extension may not be set up yet).
+   */
+  sandboxDenyRead(): string[];
   /** This extension's config section, parsed (defaults applied) by its `configSchema`. */
   readonly config: Config;
   readonly log: Logger;

@@ -17,6 +17,7 @@ import type { ExtensionDefinition, HermesApi } from './define.js';
 import { codingFailures, withDiagnosticCode } from './failure-codes.js';
 import { assertHookName } from './hook-names.js';
 import { ownedBy, runOwnedBy } from './owner.js';
+import { SandboxDenyRead } from './sandbox-deny-read.js';
 
 /** Setup that has not finished by then is a load failure, not a hang of the whole agent. */
 export const SETUP_TIMEOUT_MS = 10_000;
@@ -30,6 +31,8 @@ export interface SetupContext {
   timeoutMs?: number;
   /** Its config section says `mode: shadow`: every handler it registers is shadowed. */
   shadow?: boolean;
+  /** The runtime's paths no sandboxed command may read (sandbox-deny-read.ts). */
+  denyRead?: SandboxDenyRead;
 }
 
 /** How long one extension's `onClose` may take before `runtime.close()` goes on without it. */
@@ -74,6 +77,7 @@ export async function runSetup(
   const observers: RegisteredObserver[] = [];
   const closers: RegisteredCloser[] = [];
   let open = true;
+  const denyRead = context.denyRead ?? new SandboxDenyRead();
   const hermes: HermesApi<unknown> = Object.freeze({
     name: definition.name,
     config: context.config,
@@ -123,6 +127,21 @@ export async function runSetup(
     },
     turnState<T>(init: () => T) {
       return turnStateSlot(definition.name, init);
+    },
+    denySandboxRead(paths: unknown) {
+      if (!open) throw new Error('hermes.denySandboxRead() was called after setup finished');
+      codingFailures('INVALID_REGISTRATION', () => {
+        if (typeof paths !== 'function') {
+          throw new TypeError('hermes.denySandboxRead(paths): paths must be a function');
+        }
+      });
+      // In shadow mode the extension decides nothing, and hiding files is deciding.
+      if (context.shadow !== true) {
+        denyRead.add(definition.name, ownedBy(definition.name, paths as () => readonly string[]));
+      }
+    },
+    sandboxDenyRead() {
+      return denyRead.paths();
     },
     onClose(fn: unknown, options?: { timeoutMs?: number }) {
       if (!open) throw new Error('hermes.onClose() was called after setup finished');

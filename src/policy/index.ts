@@ -63,6 +63,7 @@ export {
   groundSandboxAvailability,
   groundSandboxCall,
   groundSandboxedCallOf,
+  mayBeSandboxLine,
   resetGroundSandboxAvailability,
   resetSandboxAvailability,
   type SandboxAvailability,

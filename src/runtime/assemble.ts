@@ -5,6 +5,7 @@ import type { ExtensionsSection } from '../config/schema.js';
 import type { ExtensionDefinition } from '../extensions/define.js';
 import { diagnosticCodeOf, withDiagnosticCode } from '../extensions/failure-codes.js';
 import { orderHandlers } from '../extensions/order.js';
+import { SandboxDenyRead } from '../extensions/sandbox-deny-read.js';
 import { type RegisteredCloser, type Registration, runSetup } from '../extensions/setup.js';
 import type {
   Diagnostic,
@@ -66,6 +67,7 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
   const registrations: Array<{ loadOrder: number; registration: Registration }> = [];
   const observers: RegisteredObserver[] = [];
   const closers: RegisteredCloser[] = [];
+  const denyRead = new SandboxDenyRead();
   // Code that was not loaded cannot replace code that was.
   const winners = new Map<string, number>();
   candidates.forEach((candidate, i) => {
@@ -158,6 +160,7 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
         const registered = await runSetup(definition, {
           config,
           shadow,
+          denyRead,
           projectRoot,
           extensionDir: candidate.extensionDir ?? candidate.path,
           log: scopedLogger(logger, definition.name),
@@ -248,6 +251,7 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
     closers,
     { ...section.chain_timeout_ms, ...options.chainTimeoutMs },
     section.no_sandbox ?? 'refuse',
+    denyRead,
   );
 }
 

@@ -1,4 +1,5 @@
 import { type ChainOutcome, FRAMEWORK_NAME } from '../chain/outcome.js';
+import { SandboxDenyRead } from '../extensions/sandbox-deny-read.js';
 import type { ToolCallInput } from '../hooks/intercept-tool-call.js';
 import { type ProtectedGround, protectedGround } from '../policy/protected/ground.js';
 import { groundKindOf } from '../policy/protected/kinds.js';
@@ -39,14 +40,22 @@ export function loadGroundJudge(): Promise<Judge> {
 export class GroundRule {
   readonly #ground: ProtectedGround;
   readonly #noSandbox: 'refuse' | 'run';
+  readonly #denyRead: SandboxDenyRead;
 
   /**
    * `noSandbox`: what becomes of a shell command that needs the sandbox where none can run
    * (`extensions.no_sandbox`, read from the user's own config only: load-runtime.ts).
+   * `denyRead`: what extensions keep from sandboxed commands (`hermes.denySandboxRead`), hidden
+   * in the sandbox this rule makes and required of one that already holds the call.
    */
-  constructor(projectRoot: string, noSandbox: 'refuse' | 'run' = 'refuse') {
+  constructor(
+    projectRoot: string,
+    noSandbox: 'refuse' | 'run' = 'refuse',
+    denyRead: SandboxDenyRead = new SandboxDenyRead(),
+  ) {
     this.#ground = protectedGround(projectRoot);
     this.#noSandbox = noSandbox;
+    this.#denyRead = denyRead;
     // Started here too, for a runtime made without the builders.
     loadGroundJudge().catch(() => undefined);
   }
@@ -83,7 +92,7 @@ export class GroundRule {
   #contained(judge: Judge, call: ToolCallInput, outcome: Passed): Refused {
     let found: ReturnType<Judge['containShellCall']>;
     try {
-      found = judge.containShellCall(this.#ground, outcome.value);
+      found = judge.containShellCall(this.#ground, outcome.value, () => this.#denyRead.paths());
     } catch (error) {
       return refused(
         call,
@@ -113,7 +122,9 @@ export class GroundRule {
   #judged(judge: Judge, call: ToolCallInput): Refused | undefined {
     let found: ReturnType<Judge['judgeGround']>;
     try {
-      found = judge.judgeGround(this.#ground, call.toolName, call.toolArgs);
+      found = judge.judgeGround(this.#ground, call.toolName, call.toolArgs, () =>
+        this.#denyRead.paths(),
+      );
     } catch (error) {
       // Fails closed: a call the rule could not judge might change what decides the guards.
       return refused(

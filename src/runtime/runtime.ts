@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type ChainTimeouts, chainDeadlinesOf } from '../chain/chain-deadline.js';
 import type { OnTrace } from '../chain/outcome.js';
+import { SandboxDenyRead } from '../extensions/sandbox-deny-read.js';
 import type { RegisteredCloser } from '../extensions/setup.js';
 import type { Diagnostic, ExtensionInfo } from '../extensions/types.js';
 import { isHookName } from '../hooks/index.js';
@@ -54,6 +55,7 @@ export class Runtime {
   readonly #closers: readonly RegisteredCloser[];
   readonly #paths: ToolCallPaths;
   readonly #ground: GroundRule;
+  readonly #denyRead: SandboxDenyRead;
   #closing: Promise<void> | undefined;
 
   constructor(
@@ -76,13 +78,16 @@ export class Runtime {
     readonly chainTimeouts: ChainTimeouts = {},
     /** `extensions.no_sandbox`, from the user's own config (protected-ground.ts). */
     noSandbox: 'refuse' | 'run' = 'refuse',
+    /** What extensions keep from every sandboxed command (`hermes.denySandboxRead`). */
+    denyRead: SandboxDenyRead = new SandboxDenyRead(),
   ) {
     this.#handlers = handlers;
     this.#observers = observers;
     this.#reportsDecisions = observers.has('hook_decision');
     this.#closers = closers;
     this.#paths = new ToolCallPaths(projectRoot);
-    this.#ground = new GroundRule(projectRoot, noSandbox);
+    this.#ground = new GroundRule(projectRoot, noSandbox, denyRead);
+    this.#denyRead = denyRead;
   }
 
   /**
@@ -95,6 +100,15 @@ export class Runtime {
     if (name === 'intercept_tool_call') return true;
     if (isHookName(name)) return this.#handlers.has(name);
     return isObserverEvent(name) && this.#observers.has(name);
+  }
+
+  /**
+   * The paths extensions keep from every sandboxed command, as they are now
+   * (`hermes.denySandboxRead`; docs/policy.md, Files a sandboxed command may not read): what the
+   * protected-ground sandbox hides, for a host or a tool that reads its line back.
+   */
+  sandboxDenyRead(): string[] {
+    return this.#denyRead.paths();
   }
 
   /**

@@ -81,7 +81,7 @@ export async function runGuardCase(
     const ground = protectedGround(runtime.projectRoot);
     const failure = await runtime.runTurn({ sessionId, platform: 'test' }, async (turn) => {
       for (const [index, step] of guardCase.steps.entries()) {
-        const got = await runStep(turn, step, ground);
+        const got = await runStep(turn, step, ground, () => runtime.sandboxDenyRead());
         done.push(got);
         const problem = mismatch(step, got);
         if (problem !== undefined) {
@@ -109,13 +109,20 @@ export async function runGuardCase(
   }
 }
 
-async function runStep(turn: Turn, step: TurnStep, ground: ProtectedGround): Promise<StepOutcome> {
+async function runStep(
+  turn: Turn,
+  step: TurnStep,
+  ground: ProtectedGround,
+  denyRead: () => readonly string[],
+): Promise<StepOutcome> {
   if (step.hook === 'intercept_tool_call') {
     const args = step.args ?? {};
     const outcome = await turn.interceptToolCall({ toolName: step.tool, toolArgs: args });
     // The framework's sandbox is no decision of the guard's: the guard is judged on what its
     // chain left, and the host runs the sandboxed form.
-    const chained = outcome.blocked ? undefined : groundSandboxedCallOf(outcome.value, ground);
+    const chained = outcome.blocked
+      ? undefined
+      : groundSandboxedCallOf(outcome.value, ground, denyRead());
     if (chained === undefined) return read(outcome);
     const changed = !isDeepStrictEqual(chained, args);
     return { ...read({ ...outcome, value: chained, changed }), runs: outcome.value };

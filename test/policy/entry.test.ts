@@ -23,6 +23,7 @@ describe('hermes-extensions/policy', () => {
       'groundSandboxAvailability',
       'groundSandboxCall',
       'groundSandboxedCallOf',
+      'mayBeSandboxLine',
       'resetGroundSandboxAvailability',
       'argumentTexts',
       'looksLikePath',

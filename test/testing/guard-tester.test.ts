@@ -2,6 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ask, block, defineExtension, injectSystem, pass, rewrite } from 'hermes-extensions';
+import { groundSandboxAvailability } from 'hermes-extensions/policy';
+import secretsGuard from 'hermes-extensions/secrets-guard';
 import {
   type GuardTables,
   runGuardCases,
@@ -217,6 +219,24 @@ describe('runGuardCases: each case through a real runtime', () => {
       /^turn › no plan\n {2}step 3 of 3: intercept_tool_call write \{"path":"src\/app.ts","content":"y"\}\n {2}expected: pass\n {2}got: {6}block by workflow-guard: /,
     );
   });
+
+  it.runIf(groundSandboxAvailability().available)(
+    "a call the framework runs in its sandbox, hiding secrets-guard's files, passes unchanged",
+    async () => {
+      const project = tree({ '.git/HEAD': '', '.env': 'KEY=x\n', 'app.js': '' });
+      const results = await runGuardCases(secretsGuard, {
+        cwd: project,
+        intercept_tool_call: {
+          pass: [{ tool: 'Bash', args: { command: 'node app.js' } }],
+          block: [{ tool: 'Bash', args: { command: 'cat .env' }, message: /secret file/ }],
+        },
+      });
+      expect(results.map((r) => [r.ok, r.failure])).toEqual([
+        [true, undefined],
+        [true, undefined],
+      ]);
+    },
+  );
 
   it('loads the extension from its place on disk, as a path or a file URL', async () => {
     // Its transpile cache goes to $HERMES_HOME, this test's own.

@@ -1,5 +1,9 @@
 import { isAbsolute } from 'node:path';
-import { groundSandboxCall, groundSandboxedCallOf } from '../sandbox/ground-call.js';
+import {
+  groundSandboxCall,
+  groundSandboxedCallOf,
+  mayBeSandboxLine,
+} from '../sandbox/ground-call.js';
 import { heldBySandbox } from '../sandbox/held.js';
 import { analyzeShell } from '../shell/analyze.js';
 import { COMMAND_KEYS, shellInvocationOf } from '../shell/invocation.js';
@@ -30,18 +34,35 @@ const RUN_BY_SETTINGS = new Set(['git', 'npm', 'npx', 'node', 'python', 'python3
  * so does one already in a sandbox that keeps protected ground read-only (the framework's own,
  * sent back as it was made, or workflow-guard's). Every other runs in the protected-ground
  * sandbox, where protected ground is read-only and nothing else changes.
+ *
+ * `denyRead` gives the paths no sandboxed command may read (docs/policy.md, The OS sandbox),
+ * asked only when a sandbox is made or recognised: a sandbox that holds the call must deny them.
  */
 export function containShellCall(
   ground: ProtectedGround,
   args: Readonly<Record<string, unknown>>,
+  denyRead: () => readonly string[] = () => [],
 ): GroundContainment {
   // No argument at all: nothing to run.
   if (Object.keys(args).length === 0) return { kind: 'runs' };
-  if (groundSandboxedCallOf(args, ground) !== undefined) return { kind: 'runs' };
+  let denied: readonly string[] | undefined;
+  const unread = () => {
+    denied ??= denyRead();
+    return denied;
+  };
+  if (mayBeSandboxLine(args) && groundSandboxedCallOf(args, ground, unread()) !== undefined) {
+    return { kind: 'runs' };
+  }
   const key = COMMAND_KEYS.find((name) => typeof args[name] === 'string');
-  if (key !== undefined && heldBySandbox(args[key] as string, ground)) return { kind: 'runs' };
+  if (
+    key !== undefined &&
+    mayBeSandboxLine(args) &&
+    heldBySandbox(args[key] as string, ground, unread())
+  ) {
+    return { kind: 'runs' };
+  }
   if (leavesGroundAlone(ground, args)) return { kind: 'runs' };
-  const call = groundSandboxCall(args, ground);
+  const call = groundSandboxCall(args, ground, unread());
   if (call.kind === 'sandboxed') return { kind: 'sandboxed', args: call.args };
   return { kind: 'uncontained', reason: call.reason, fix: call.fix };
 }

@@ -1,5 +1,5 @@
 import { isAbsolute } from 'node:path';
-import { groundSandboxedCallOf } from '../sandbox/ground-call.js';
+import { groundSandboxedCallOf, mayBeSandboxLine } from '../sandbox/ground-call.js';
 import { analyzeShell } from '../shell/analyze.js';
 import { shellInvocationOf } from '../shell/invocation.js';
 import { writeTargetsOf } from '../tool-paths.js';
@@ -22,16 +22,18 @@ export interface GroundRefusal {
  * protected ground, or run a framework command that does, is refused, whoever the agent, with or
  * without a plan. A tool known to only read passes; a shell tool is judged by its command; any
  * other tool by every path its arguments name for writing (the paths of writer tools, of
- * patches, of any tool the framework does not know).
+ * patches, of any tool the framework does not know). `denyRead`: what the rule's sandbox hides
+ * (contain.ts), asked only to recognise that sandbox's line.
  */
 export function judgeGround(
   ground: ProtectedGround,
   tool: string,
   args: Readonly<Record<string, unknown>>,
+  denyRead: () => readonly string[] = () => [],
 ): GroundRefusal | undefined {
   const kind = groundKindOf(tool);
   if (kind === 'reader') return undefined;
-  if (kind === 'shell') return judgeShell(ground, args);
+  if (kind === 'shell') return judgeShell(ground, args, denyRead);
   const targets = writeTargetsOf(args);
   for (const path of targets.paths) {
     const hit = protectedHit(ground, path);
@@ -56,9 +58,10 @@ const ONLY_STAGES = ['git add'];
 function judgeShell(
   ground: ProtectedGround,
   args: Readonly<Record<string, unknown>>,
+  denyRead: () => readonly string[],
 ): GroundRefusal | undefined {
-  const inner = ownSandboxed(ground, args);
-  if (inner !== undefined) return judgeShell(ground, inner);
+  const inner = ownSandboxed(ground, args, denyRead);
+  if (inner !== undefined) return judgeShell(ground, inner, denyRead);
   const text = JSON.stringify(args);
   const invocation = shellInvocationOf(args);
   const runs =
@@ -130,8 +133,10 @@ function judgeShell(
 function ownSandboxed(
   ground: ProtectedGround,
   args: Readonly<Record<string, unknown>>,
+  denyRead: () => readonly string[],
 ): Record<string, unknown> | undefined {
-  return groundSandboxedCallOf(args, ground);
+  if (!mayBeSandboxLine(args)) return undefined;
+  return groundSandboxedCallOf(args, ground, denyRead());
 }
 
 function refusal(what: string, hit: ProtectedHit): GroundRefusal {

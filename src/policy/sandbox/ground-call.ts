@@ -9,17 +9,19 @@ import { rewrapShellCall, type SandboxedShellCall } from './shell-call.js';
  * A shell tool call made to run in the protected-ground sandbox (ground-sandbox.ts): its one
  * command line replaced by the sandbox's, or its argument vector (`["bash", "-lc", "…"]`, run
  * without a shell) by `[bash, -c, the sandbox's line for those words]`; every other argument kept.
+ * `denyRead`: paths the command may not read (ground-sandbox.ts).
  */
 export function groundSandboxCall(
   args: Readonly<Record<string, unknown>>,
   ground: ProtectedGround,
+  denyRead: readonly string[] = [],
 ): SandboxedShellCall {
   const argv = argvOf(args);
   if (argv === undefined) {
-    return rewrapShellCall(args, (command) => groundSandboxCommand(command, ground));
+    return rewrapShellCall(args, (command) => groundSandboxCommand(command, ground, denyRead));
   }
   const availability = groundSandboxAvailability();
-  const made = groundSandboxCommand(argv.words.map(shellWord).join(' '), ground);
+  const made = groundSandboxCommand(argv.words.map(shellWord).join(' '), ground, denyRead);
   if (!availability.available || made.kind !== 'sandboxed') {
     const why = made.kind === 'unavailable' ? made : { reason: 'no sandbox', fix: '' };
     return { kind: 'unsupported', reason: why.reason, fix: why.fix };
@@ -38,13 +40,14 @@ export function groundSandboxCall(
 export function groundSandboxedCallOf(
   args: Readonly<Record<string, unknown>>,
   ground: ProtectedGround,
+  denyRead: readonly string[] = [],
 ): Record<string, unknown> | undefined {
   const key = COMMAND_KEYS.find((name) => args[name] !== undefined && args[name] !== null);
   if (key === undefined) return undefined;
   const value = args[key];
   let inner: Record<string, unknown> | undefined;
   if (typeof value === 'string') {
-    const command = groundSandboxedCommandOf(value, ground);
+    const command = groundSandboxedCommandOf(value, ground, denyRead);
     inner = command === undefined ? undefined : { ...args, [key]: command };
   } else if (Array.isArray(value) && value.length === 3 && value[1] === '-c') {
     const availability = groundSandboxAvailability();
@@ -52,15 +55,28 @@ export function groundSandboxedCallOf(
     if (!availability.available || value[0] !== availability.bash || typeof line !== 'string') {
       return undefined;
     }
-    const command = groundSandboxedCommandOf(line, ground);
+    const command = groundSandboxedCommandOf(line, ground, denyRead);
     const words = command === undefined ? undefined : shellWords(command);
     inner = words === undefined ? undefined : { ...args, [key]: words };
   }
   if (inner === undefined) return undefined;
-  const again = groundSandboxCall(inner, ground);
+  const again = groundSandboxCall(inner, ground, denyRead);
   return again.kind === 'sandboxed' && JSON.stringify(again.args) === JSON.stringify(args)
     ? inner
     : undefined;
+}
+
+/**
+ * Whether a call could be a sandbox's line at all — every one starts with a program by its quoted
+ * absolute path and runs a shell with `-c`, or is `[bash, -c, line]` — so what a sandbox would
+ * hide (`denyRead`, a search of the disk) is asked only for one that could.
+ */
+export function mayBeSandboxLine(args: Readonly<Record<string, unknown>>): boolean {
+  return COMMAND_KEYS.some((name) => {
+    const value = args[name];
+    if (typeof value === 'string') return value.startsWith("'/") && value.includes(' -c ');
+    return Array.isArray(value) && value.length === 3 && value[1] === '-c';
+  });
 }
 
 const ARGV_KEYS = ['args', 'argv', 'arguments'];

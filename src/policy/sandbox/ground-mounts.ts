@@ -1,5 +1,13 @@
-import { accessSync, constants, existsSync, lstatSync, realpathSync, type Stats } from 'node:fs';
-import { dirname, join } from 'node:path';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  lstatSync,
+  realpathSync,
+  type Stats,
+  statSync,
+} from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { ProtectedGround } from '../protected/ground.js';
 
 /**
@@ -17,21 +25,34 @@ import type { ProtectedGround } from '../protected/ground.js';
  *   one, so a program outside that makes it meanwhile still can). bubblewrap makes the mount
  *   point on the real disk — an empty read-only file, an empty folder — and the command line
  *   removes it afterwards (ground-sandbox.ts).
+ * - `masked`: each path the command may not read (`denyRead`, docs/policy.md, The OS sandbox)
+ *   that exists, where it really is, with something bound read-only over it: the null device
+ *   over a file, an empty folder over a folder. bubblewrap's binds allow no devices, so the file
+ *   cannot be opened (EACCES, permission denied) — as the sandbox runtime's `denyRead` does on
+ *   Linux, so a program meets a denied file the same way in both sandboxes, and sees why — and
+ *   the folder lists nothing. An empty file instead would pass for a real one with nothing in
+ *   it (a program would go on without its settings, unaware). Each folder above it is kept too:
+ *   renamed, it would take the mask along and leave the file, unmasked, under a name the next
+ *   sandbox may not know. A path that does not exist has nothing to hide.
  */
 export interface GroundMounts {
   keep: string[];
   readOnly: string[];
   blocked: Blocked[];
+  masked: Blocked[];
 }
 
 export interface Blocked {
   path: string;
-  /** `file`: the place itself; `folder`: a folder above it. */
+  /** What is bound over it: the null device (`file`) or an empty folder (`folder`). */
   kind: 'file' | 'folder';
 }
 
-/** The mounts that keep `ground` read-only, as the disk is now. */
-export function groundMounts(ground: ProtectedGround): GroundMounts {
+/** The mounts that keep `ground` read-only and `denyRead` unread, as the disk is now. */
+export function groundMounts(
+  ground: ProtectedGround,
+  denyRead: readonly string[] = [],
+): GroundMounts {
   const existing: string[] = [];
   const missing: string[] = [];
   for (const place of ground.places) {
@@ -54,20 +75,37 @@ export function groundMounts(ground: ProtectedGround): GroundMounts {
     if (first !== path || blocked.get(first) === 'folder') blocked.set(first, 'folder');
     else blocked.set(first, 'file');
   }
+  const masked = new Map<string, Blocked['kind']>();
+  for (const path of outermost(
+    denyRead.flatMap((given) => existingReal(resolve(ground.root, given)) ?? []),
+  )) {
+    if (path === '/' || path.startsWith('/dev/') || path.startsWith('/proc/')) continue;
+    masked.set(path, statSync(path, { throwIfNoEntry: false })?.isDirectory() ? 'folder' : 'file');
+  }
   const keep = new Set<string>();
-  for (const path of [...readOnly, ...blocked.keys()]) {
+  for (const path of [...readOnly, ...blocked.keys(), ...masked.keys()]) {
     for (let dir = dirname(path); dir !== '/' && dir !== dirname(dir); dir = dirname(dir)) {
-      keep.add(dir);
+      // Inside a read-only place nothing can be renamed, and a writable bind there would undo it.
+      if (!covered(dir)) keep.add(dir);
     }
   }
+  const kinds = (map: Map<string, Blocked['kind']>) =>
+    byDepth([...map.keys()]).map((path) => ({ path, kind: map.get(path) as Blocked['kind'] }));
   return {
     keep: byDepth([...keep]),
     readOnly: byDepth(readOnly),
-    blocked: byDepth([...blocked.keys()]).map((path) => ({
-      path,
-      kind: blocked.get(path) as Blocked['kind'],
-    })),
+    blocked: kinds(blocked),
+    masked: kinds(masked),
   };
+}
+
+/** Where an existing path really is; undefined when nothing is there (or it cannot be resolved). */
+function existingReal(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
-import { closeSync, mkdirSync, openSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { closeSync, mkdirSync, openSync, realpathSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { ProtectedGround } from '../protected/ground.js';
 import {
   BWRAP_BASE,
@@ -28,9 +28,16 @@ export type GroundSandboxed =
  * block). The lock is held by `flock` outside the sandbox (`-o`: the command gets no descriptor
  * of it to unlock), and kept in `$HERMES_HOME/ground-sandbox`, protected ground itself (apart from
  * workflow-guard's `$HERMES_HOME/sandbox`, which holds its settings files alone).
+ *
+ * `denyRead`: paths the command may not read (docs/policy.md, The OS sandbox), each hidden by
+ * something empty bound over it (ground-mounts.ts); on macOS, denied by the profile.
  */
-export function groundSandboxCommand(command: string, ground: ProtectedGround): GroundSandboxed {
-  const made = lineParts(ground);
+export function groundSandboxCommand(
+  command: string,
+  ground: ProtectedGround,
+  denyRead: readonly string[] = [],
+): GroundSandboxed {
+  const made = lineParts(ground, denyRead);
   if (made.kind === 'unavailable') return made;
   if (command.includes('\0')) {
     return {
@@ -49,15 +56,16 @@ export function groundSandboxCommand(command: string, ground: ProtectedGround): 
 export function groundSandboxedCommandOf(
   line: string,
   ground: ProtectedGround,
+  denyRead: readonly string[] = [],
 ): string | undefined {
   if (!line.includes(MARK)) return undefined;
-  const made = lineParts(ground, false);
+  const made = lineParts(ground, denyRead, false);
   if (made.kind === 'unavailable') return undefined;
   if (!line.startsWith(made.before) || !line.endsWith(made.after)) return undefined;
   const quoted = line.slice(made.before.length, line.length - made.after.length);
   const candidate = unquoteShellWord(quoted);
   if (candidate === undefined) return undefined;
-  const again = groundSandboxCommand(candidate, ground);
+  const again = groundSandboxCommand(candidate, ground, denyRead);
   return again.kind === 'sandboxed' && again.command === line ? candidate : undefined;
 }
 
@@ -71,21 +79,22 @@ type Parts =
   | { kind: 'made'; before: string; after: string }
   | Extract<GroundSandboxed, { kind: 'unavailable' }>;
 
-function lineParts(ground: ProtectedGround, makeLock = true): Parts {
+function lineParts(ground: ProtectedGround, denyRead: readonly string[], makeLock = true): Parts {
   const availability = groundSandboxAvailability();
   if (!availability.available) {
     return { kind: 'unavailable', reason: availability.reason, fix: availability.fix };
   }
-  if (availability.platform === 'darwin') return darwinParts(availability, ground);
-  return linuxParts(availability, ground, makeLock);
+  if (availability.platform === 'darwin') return darwinParts(availability, ground, denyRead);
+  return linuxParts(availability, ground, denyRead, makeLock);
 }
 
 function linuxParts(
   tools: Extract<GroundSandboxAvailability, { platform: 'linux' }>,
   ground: ProtectedGround,
+  denyRead: readonly string[],
   makeLock: boolean,
 ): Parts {
-  const mounts = groundMounts(ground);
+  const mounts = groundMounts(ground, denyRead);
   const lock = join(ground.hermesHome, GROUND_SANDBOX_DIR, 'ground.lock');
   // The source of the empty folders bound over missing folders: on protected ground, so it stays empty.
   const empty = join(ground.hermesHome, GROUND_SANDBOX_DIR, 'empty');
@@ -94,7 +103,7 @@ function linuxParts(
     ...BWRAP_BASE,
     ...mounts.keep.flatMap((dir) => ['--bind', shellWord(dir), shellWord(dir)]),
     ...mounts.readOnly.flatMap((path) => ['--ro-bind', shellWord(path), shellWord(path)]),
-    ...mounts.blocked.flatMap(({ path, kind }) => [
+    ...[...mounts.blocked, ...mounts.masked].flatMap(({ path, kind }) => [
       '--ro-bind',
       kind === 'file' ? '/dev/null' : shellWord(empty),
       shellWord(path),
@@ -103,7 +112,21 @@ function linuxParts(
     shellWord(tools.bash),
     '-c',
   ].join(' ');
-  if (mounts.blocked.length === 0) return { kind: 'made', before: `${bwrap} `, after: '' };
+  if (mounts.blocked.length === 0) {
+    // A masked folder needs the empty folder, and no cleanup: it is there before and after.
+    const problem =
+      makeLock && mounts.masked.some(({ kind }) => kind === 'folder')
+        ? madeEmpty(empty)
+        : undefined;
+    if (problem !== undefined) {
+      return {
+        kind: 'unavailable',
+        reason: `the sandbox's empty folder ${empty} could not be made: ${problem}`,
+        fix: 'make $HERMES_HOME writable by this user',
+      };
+    }
+    return { kind: 'made', before: `${bwrap} `, after: '' };
+  }
   if (makeLock) {
     const problem = madeLock(lock, empty);
     if (problem !== undefined) {
@@ -132,9 +155,19 @@ function linuxParts(
   };
 }
 
-function madeLock(lock: string, empty: string): string | undefined {
+function madeEmpty(empty: string): string | undefined {
   try {
     mkdirSync(empty, { recursive: true, mode: 0o700 });
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+function madeLock(lock: string, empty: string): string | undefined {
+  const problem = madeEmpty(empty);
+  if (problem !== undefined) return problem;
+  try {
     closeSync(openSync(lock, 'a', 0o600));
     return undefined;
   } catch (error) {
@@ -149,19 +182,34 @@ function madeLock(lock: string, empty: string): string | undefined {
 function darwinParts(
   tools: Extract<GroundSandboxAvailability, { platform: 'darwin' }>,
   ground: ProtectedGround,
+  denyRead: readonly string[],
 ): Parts {
   const places = new Set<string>();
   const above = new Set<string>();
+  const unread = new Set<string>();
+  const aboveAll = (path: string) => {
+    for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) above.add(dir);
+  };
   for (const place of ground.places) {
     for (const path of [place.path, place.real]) {
       places.add(path);
-      for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) above.add(dir);
+      aboveAll(path);
+    }
+  }
+  // A path not to read, by its name and where it really is; it may not be moved away either.
+  for (const given of denyRead) {
+    const path = resolve(ground.root, given);
+    for (const name of new Set([path, realOr(path)])) {
+      unread.add(name);
+      above.add(name);
+      aboveAll(name);
     }
   }
   const profile = [
     '(version 1)',
     '(allow default)',
     ...[...places].sort().map((path) => `(deny file-write* (subpath ${seatbeltString(path)}))`),
+    ...[...unread].sort().map((path) => `(deny file-read* (subpath ${seatbeltString(path)}))`),
     ...[...above].sort().map((dir) => `(deny file-write-unlink (literal ${seatbeltString(dir)}))`),
   ].join('\n');
   return {
@@ -169,6 +217,14 @@ function darwinParts(
     before: `${shellWord(tools.sandboxExec)} -p ${shellWord(profile)} ${shellWord(tools.bash)} -c `,
     after: '',
   };
+}
+
+function realOr(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 function seatbeltString(text: string): string {

@@ -4,7 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import type { ProtectedGround } from '../protected/ground.js';
 import { sandboxAvailability } from './availability.js';
 import { shellWord, unquoteShellWord } from './quote.js';
-import { privateTmpDirOf, protectedPaths } from './settings.js';
+import { privateTmpDirOf, protectedPaths, readDenials } from './settings.js';
 import { PRELUDE_START, sandboxLine } from './wrap.js';
 
 /** `'<node>' '<cli>' --settings '<file>' -c '<script>'`, each word as `shellWord` quotes it. */
@@ -18,9 +18,15 @@ const SETTINGS_NAME = /^srt-([0-9a-f]{32})\.json$/;
  * it (and one could not start inside it). The line must be exactly one `sandboxCommand` makes;
  * its settings file must be in `$HERMES_HOME/sandbox` (protected ground, read-only in every
  * sandbox), named by the digest of its bytes, and deny writes to every protected place of this
- * project (settings.ts). Nothing is taken on a pattern: the line is made again from its parts.
+ * project (settings.ts), and deny reading every path of `denyRead` (a settings file left from
+ * before secrets-guard was on does not). Nothing is taken on a pattern: the line is made again
+ * from its parts.
  */
-export function heldBySandbox(line: string, ground: ProtectedGround): boolean {
+export function heldBySandbox(
+  line: string,
+  ground: ProtectedGround,
+  denyRead: readonly string[] = [],
+): boolean {
   if (!line.includes(' --settings ')) return false;
   const availability = sandboxAvailability();
   if (!availability.available) return false;
@@ -40,7 +46,8 @@ export function heldBySandbox(line: string, ground: ProtectedGround): boolean {
     return false;
   }
   if (createHash('sha256').update(text).digest('hex').slice(0, 32) !== name[1]) return false;
-  if (!deniesAll(text, protectedPaths(root))) return false;
+  if (!listsAll(text, 'denyWrite', protectedPaths(root))) return false;
+  if (!listsAll(text, 'denyRead', readDenials(root, denyRead))) return false;
   const tmpDir = privateTmpDirOf(root);
   const prelude = `${PRELUDE_START}${shellWord(tmpDir)}\n`;
   if (!script.startsWith(prelude)) return false;
@@ -48,10 +55,10 @@ export function heldBySandbox(line: string, ground: ProtectedGround): boolean {
   return sandboxLine(availability, file, tmpDir, command) === line;
 }
 
-function deniesAll(text: string, paths: readonly string[]): boolean {
+function listsAll(text: string, key: 'denyWrite' | 'denyRead', paths: readonly string[]): boolean {
   try {
-    const settings = JSON.parse(text) as { filesystem?: { denyWrite?: unknown } };
-    const denied = settings.filesystem?.denyWrite;
+    const settings = JSON.parse(text) as { filesystem?: Record<string, unknown> };
+    const denied = settings.filesystem?.[key];
     if (!Array.isArray(denied)) return false;
     const set = new Set(denied);
     return paths.every((path) => set.has(path));

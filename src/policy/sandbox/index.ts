@@ -9,7 +9,7 @@ export {
   groundSandboxAvailability,
   resetGroundSandboxAvailability,
 } from './ground-availability.js';
-export { groundSandboxCall, groundSandboxedCallOf } from './ground-call.js';
+export { groundSandboxCall, groundSandboxedCallOf, mayBeSandboxLine } from './ground-call.js';
 export { sandboxRunning } from './running.js';
 export type { SandboxOptions } from './settings.js';
 export { type SandboxedShellCall, sandboxedShellCallOf, sandboxShellCall } from './shell-call.js';

@@ -26,6 +26,13 @@ export interface SandboxOptions {
   /** Domains the command may reach (`example.com`, `*.npmjs.org`); none: no network at all. */
   network?: readonly string[];
   /**
+   * Files or folders the command may not read (absolute, or relative to `root`): inside, a file
+   * is there but cannot be opened (on Linux the null device is bound over it on a mount without
+   * devices: EACCES, permission denied; on macOS the profile denies it) and a folder is empty. A
+   * path that does not exist when the command starts is left out: there is nothing to read yet.
+   */
+  denyRead?: readonly string[];
+  /**
    * Where the sandbox's settings files are kept: a folder the sandboxed command cannot write.
    * Default `$HERMES_HOME/sandbox` (`~/.hermes/sandbox`).
    */
@@ -76,7 +83,7 @@ export function sandboxSettings(options: SandboxOptions): SandboxSettings {
   const settings = {
     network: { allowedDomains: [...(options.network ?? [])], deniedDomains: [] },
     filesystem: {
-      denyRead: [],
+      denyRead: readDenials(root, options.denyRead),
       allowWrite: [...allowWrite, tmpDir],
       denyWrite: [...denyWrite, ...runtimeDefaultWrites(), ...protectedPaths(root)],
     },
@@ -101,6 +108,19 @@ export function sandboxSettings(options: SandboxOptions): SandboxSettings {
     renameSync(temporary, file);
   }
   return { file, tmpDir, leftOut };
+}
+
+/**
+ * `denyRead` as the sandbox runtime's settings take it: absolute paths, in a stable order (the
+ * settings file is named by its digest). The runtime reads an entry holding `*`, `?`, `[` or `]`
+ * as a glob, which it expands when the command starts, on Linux by listing folders; so each such
+ * character of a path is written as a class that matches it alone (`[[]`), and a file named
+ * `a[1].pem` is denied rather than a file `a1.pem`. A `]` needs no class: the runtime's glob
+ * takes one outside a class as itself.
+ */
+export function readDenials(root: string, paths: readonly string[] | undefined): string[] {
+  const absolute = new Set((paths ?? []).map((path) => resolve(root, path)));
+  return [...absolute].sort().map((path) => path.replace(/[*?[]/g, (char) => `[${char}]`));
 }
 
 /** Where a folder (or its nearest existing parent, with the rest of the name) really is. */
