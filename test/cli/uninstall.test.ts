@@ -184,6 +184,22 @@ describe.runIf(built)('hermes extensions uninstall', () => {
     expect(removed.stdout).toContain('--project');
     expect(snapshot(home)).not.toHaveProperty('.hermes/trusted-projects.json');
   });
+  it('a settings file it cannot read is named, exit 1, and the rest is removed all the same', async () => {
+    const { home, run } = machine();
+    const repo = project();
+    expect((await run(['hook', 'install', 'claude-code'])).code).toBe(0);
+    write(repo, { '.claude/settings.json': '{ "hooks": ' });
+    const removed = await run(['extensions', 'uninstall', '--project', '--global', '--yes'], {
+      cwd: repo,
+    });
+    expect(removed.code).toBe(1);
+    expect(removed.stderr).toContain(
+      `not removed: the hermes hooks of Claude Code in ${join(repo, '.claude/settings.json')}`,
+    );
+    expect(removed.stderr).toMatch(/not valid JSON/);
+    expect(readFileSync(join(repo, '.claude/settings.json'), 'utf8')).toBe('{ "hooks": ');
+    expect(snapshot(home)).not.toHaveProperty('.claude/settings.json');
+  });
 });
 
 describe.runIf(built)('install then uninstall leaves nothing it created', () => {

@@ -88,9 +88,18 @@ export async function uninstallCommand(
     io.out('Nothing removed.');
     return 1;
   }
-  for (const step of steps) await step.run();
+  // One step that fails (a settings file that no longer parses) does not keep back the others.
+  const failed: string[] = [];
+  for (const step of steps) {
+    try {
+      await step.run();
+    } catch (error) {
+      failed.push(`${step.what}: ${(error as Error).message}`);
+    }
+  }
   if (global) pruneHome(context.home);
-  return 0;
+  for (const line of failed) io.err(`hermes: not removed: ${line}`);
+  return failed.length > 0 ? 1 : 0;
 }
 
 /** The agent's hermes hooks in the settings file of `scope`, as one step; none when there are none. */
@@ -105,8 +114,15 @@ function hookSteps(
   } catch {
     return []; // The agent has no such settings (its hooks are only the user's).
   }
-  const commands = settingsFormat(agent).hookCommands(file) ?? [];
-  if (!commands.some(({ command }) => isHermesHookCommand(command, agent))) return [];
+  const commands = settingsFormat(agent).hookCommands(file);
+  if (commands === undefined && existsSync(file))
+    return [
+      {
+        what: `the hermes hooks of ${agent.title} in ${file}, if it has any (it cannot be read now)`,
+        run: () => hookUninstallCommand(agent.name, scope, io),
+      },
+    ];
+  if (!commands?.some(({ command }) => isHermesHookCommand(command, agent))) return [];
   return [
     {
       what: `the hermes hooks of ${agent.title} in ${file}`,
@@ -127,10 +143,13 @@ async function globalSteps(home: string, io: Io): Promise<Step[]> {
   // Before the entries: a daemon still running would write its log and turns again.
   const { dir, daemons } = await daemonsOfHome(home);
   for (const { socket, pid } of daemons)
-    steps.push({ what: `the hook daemon ${pid} (stopped)`, run: () => stopDaemon(socket, io) });
+    steps.push({
+      what: `the hook daemon ${pid} serving ${home} (stopped first)`,
+      run: () => stopDaemon(socket, io),
+    });
   if (daemons.length > 0)
     steps.push({
-      what: `${dir}, if the daemons leave it empty`,
+      what: `${dir}, the daemons' folder, when they leave it empty`,
       run: () => removeEmptyFolders(dir, dirname(dir)),
     });
   for (const entry of HOME_ENTRIES) {
