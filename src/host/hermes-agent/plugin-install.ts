@@ -133,10 +133,12 @@ function createdByInstall(
   before: ConfigCreated | undefined,
 ): ConfigCreated | undefined {
   if (!existsSync(file)) return 'file';
-  const config = parseDocument(readFileSync(file, 'utf8')).toJS() as {
-    plugins?: { enabled?: unknown } | null;
-  } | null;
-  if (config?.plugins == null) return 'plugins';
+  const document = parseDocument(readFileSync(file, 'utf8'));
+  // One that does not parse is refused by the edit that follows, naming what to fix.
+  if (document.errors.length > 0) return undefined;
+  const config = document.toJS() as { plugins?: { enabled?: unknown } | null } | null;
+  if (!document.has('plugins')) return 'plugins';
+  if (config?.plugins == null) return undefined;
   const list = config.plugins.enabled;
   if (list == null) return 'enabled';
   return Array.isArray(list) && list.includes(HERMES_PLUGIN_NAME) ? before : undefined;
