@@ -159,6 +159,22 @@ describe.runIf(built)('hermes extensions uninstall', () => {
     expect({ home: snapshot(home), repo: snapshot(repo) }).toEqual(before);
   });
 
+  it("--project alone takes out only the project's hooks", async () => {
+    const { home, hermesHome, run } = machine();
+    const repo = project();
+    expect((await run(['hook', 'install', 'claude-code'])).code).toBe(0);
+    expect((await run(['hook', 'install', 'claude-code', '--project', '--cwd', repo])).code).toBe(
+      0,
+    );
+    expect((await run(['extensions', 'trust', '--yes', '--cwd', repo])).code).toBe(0);
+    const before = snapshot(home);
+    const removed = await run(['extensions', 'uninstall', '--project', '--yes'], { cwd: repo });
+    expect(removed.code).toBe(0);
+    expect(removed.stdout).not.toContain(hermesHome);
+    expect(snapshot(home)).toEqual(before);
+    expect(snapshot(repo)).not.toHaveProperty('.claude/');
+  });
+
   it('off a terminal, without --yes, refuses and changes nothing', async () => {
     const { home, run } = machine();
     expect((await run(['hook', 'install', 'claude-code'])).code).toBe(0);
