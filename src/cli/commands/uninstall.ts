@@ -52,18 +52,18 @@ export async function uninstallCommand(
   const kept: string[] = [];
   for (const agent of Object.values(COMMAND_HOOK_AGENTS)) {
     if (global) steps.push(...hookSteps(agent, { cwd: context.cwd }, io));
-    const inProject = [
+    for (const scope of [
       { cwd: context.cwd, project: true },
       { cwd: context.cwd, local: true },
-    ].flatMap((scope) => hookSteps(agent, scope, io));
-    if (options.project) steps.push(...inProject);
-    else
-      kept.push(
-        ...inProject.map(
-          (step) =>
-            `${step.what}: the project's (add --project${cwdFlag(root)} to take it out too)`,
-        ),
-      );
+    ]) {
+      const found = hookSteps(agent, scope, io);
+      if (options.project) steps.push(...found);
+      else
+        for (const step of found)
+          kept.push(
+            `${step.what}: ${scope.local ? 'in the project, yours' : "the project's, shared"} (add --project${cwdFlag(root)} to take it out too)`,
+          );
+    }
   }
   if (global) {
     steps.push(...(await globalSteps(context.home, io)));
