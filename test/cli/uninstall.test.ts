@@ -175,6 +175,17 @@ describe.runIf(built)('hermes extensions uninstall', () => {
     expect(snapshot(repo)).not.toHaveProperty('.claude/');
   });
 
+  it('names the hooks of the other projects it trusted, with the command that removes them', async () => {
+    const { run } = machine();
+    const other = project();
+    expect((await run(['hook', 'install', 'codex', '--project', '--cwd', other])).code).toBe(0);
+    expect((await run(['extensions', 'trust', '--yes', '--cwd', other])).code).toBe(0);
+    const removed = await run(['extensions', 'uninstall', '--dry-run'], { cwd: project() });
+    expect(removed.stdout).toContain(
+      `Kept the hermes hooks of Codex in ${join(other, '.codex', 'hooks.json')}: another project's (hermes extensions uninstall --project --cwd ${other})`,
+    );
+  });
+
   it('off a terminal, without --yes, refuses and changes nothing', async () => {
     const { home, run } = machine();
     expect((await run(['hook', 'install', 'claude-code'])).code).toBe(0);

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseDocument } from 'yaml';
+import { hermesRun } from '../../command-name.js';
 import { HOME_ENTRIES, sharedParents } from '../../config/home-entries.js';
 import { findProjectRoot } from '../../config/locations.js';
 import { removeEmptyFolders } from '../../fs/empty-folders.js';
@@ -9,6 +10,7 @@ import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../../host/command-h
 import { isHermesHookCommand } from '../../host/command-hook/installed.js';
 import { settingsFormat } from '../../host/command-hook/settings/formats.js';
 import { HERMES_PLUGIN_NAME, isOurPlugin } from '../../host/hermes-agent/plugin-install.js';
+import { readTrust } from '../../trust/store.js';
 import type { CommandContext } from '../context.js';
 import { cwdFlag } from '../cwd-flag.js';
 import { CliError, type Io } from '../io.js';
@@ -67,7 +69,7 @@ export async function uninstallCommand(
   }
   if (global) {
     steps.push(...(await globalSteps(context.home, io)));
-    kept.push(...keptInHome(context.home));
+    kept.push(...keptInHome(context.home), ...otherProjects(context.home, root, io));
   }
   const local = join(root, '.hermes');
   if (existsSync(local) && local !== context.home)
@@ -164,6 +166,24 @@ async function globalSteps(home: string, io: Io): Promise<Step[]> {
     });
   }
   return steps;
+}
+
+/**
+ * The hooks of the other projects this home trusted, before their records go: uninstall cannot
+ * know every project the user installed a hook in, but these it can name, with the command.
+ */
+function otherProjects(home: string, root: string, io: Io): string[] {
+  const kept: string[] = [];
+  for (const project of Object.keys(readTrust(home))) {
+    if (project === root || !existsSync(project)) continue;
+    for (const agent of Object.values(COMMAND_HOOK_AGENTS))
+      for (const scope of [{ project: true }, { local: true }])
+        for (const step of hookSteps(agent, { cwd: project, ...scope }, io))
+          kept.push(
+            `${step.what}: another project's (${hermesRun(`extensions uninstall --project${cwdFlag(project)}`)})`,
+          );
+  }
+  return kept;
 }
 
 /** What of `home` is the user's, said as kept: their extensions, their `extensions:` settings. */
