@@ -21,6 +21,7 @@ import { testCommand } from './commands/test-hook.js';
 import { testSuiteCommand } from './commands/test-suite.js';
 import { toggleCommand } from './commands/toggle.js';
 import { trustCommand } from './commands/trust.js';
+import type { UninstallOptions } from './commands/uninstall.js';
 import { commandContext } from './context.js';
 import { CliError, type Io, processIo } from './io.js';
 
@@ -245,6 +246,21 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       run((id: string | undefined, o: { cwd?: string; all?: boolean; project?: string }) =>
         approvalsRevokeCommand(commandContext(o), id, o, io),
       ),
+    );
+
+  withCwd(extensions.command('uninstall'))
+    .description(
+      "remove every hook, the Hermes plugin, the daemon and this package's files in $HERMES_HOME (docs/uninstall.md)",
+    )
+    .option('--global', "the user's hooks and $HERMES_HOME's entries (the default)")
+    .option('--project', "the project's hooks too (alone: only them)")
+    .option('--dry-run', 'only list what it would remove')
+    .option('--yes', 'remove without asking (needed when not on a terminal)')
+    .action(
+      run(async (o: UninstallOptions) => {
+        const { uninstallCommand } = await import('./commands/uninstall.js');
+        return uninstallCommand(commandContext(o), o, io);
+      }),
     );
 
   withCwd(extensions.command('serve'))

@@ -151,3 +151,38 @@ function insertLine(text: string, at: number, line: string): string {
 function withNewline(text: string): string {
   return text === '' || text.endsWith('\n') ? text : `${text}\n`;
 }
+
+/**
+ * Removes the key at `path` (`['plugins']`, `['plugins', 'enabled']`) and its value from a YAML
+ * config, cutting only its lines when the key starts its line and the value ends one (the layout
+ * an installer appends); otherwise the yaml library writes the document without it, keeping
+ * comments. Unchanged when there is no such key. Throws on a text that does not parse.
+ */
+export function removeYamlKey(text: string, path: readonly string[]): string {
+  const document = parseDocument(text);
+  const problem = document.errors[0];
+  if (problem) throw new Error(problem.message);
+  if (!document.hasIn(path)) return text;
+  const expected = document.clone();
+  expected.deleteIn(path);
+  const key = keyAt(document, path);
+  const value = document.getIn(path, true) as Node | undefined;
+  const from = key?.range ? lineStart(text, key.range[0]) : -1;
+  const valueEnd = value?.range?.[1] ?? key?.range?.[1];
+  if (from !== -1 && valueEnd !== undefined && /^\s*$/.test(text.slice(from, key?.range?.[0]))) {
+    const to = text[valueEnd - 1] === '\n' ? valueEnd : lineEnd(text, valueEnd);
+    const spliced = text.slice(0, from) + text.slice(to);
+    // Nothing left is no setting at all, as the empty mapping the library would write says.
+    const emptied = spliced.trim() === '' && isDeepStrictEqual(expected.toJS(), {});
+    if (emptied || sameData(spliced, expected)) return spliced;
+  }
+  return expected.toString({ flowCollectionPadding: false });
+}
+
+/** The key node of the entry at `path`, at any depth of mappings. */
+function keyAt(document: Document, path: readonly string[]): Node | undefined {
+  const parent = path.length === 1 ? document.contents : document.getIn(path.slice(0, -1), true);
+  if (!isMap(parent)) return undefined;
+  const pair = parent.items.find((p) => isScalar(p.key) && p.key.value === path.at(-1));
+  return pair?.key as Node | undefined;
+}

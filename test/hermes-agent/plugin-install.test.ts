@@ -53,8 +53,22 @@ describe('installing the Hermes agent plugin', () => {
       version: JSON.parse(read(join(PACKAGE_ROOT, 'package.json'))).version,
       package_root: PACKAGE_ROOT,
       node: process.execPath,
+      // Install made config.yaml: uninstall takes it out again, when nothing else is in it.
+      config_created: 'file',
     });
     expect(read(join(home, 'config.yaml'))).toBe('plugins:\n  enabled:\n    - hermes-extensions\n');
+  });
+
+  it('installed twice (an upgrade), uninstall still takes out what the first install made', () => {
+    for (const config of [undefined, 'model: x\n', 'model: x\nplugins:\n  disabled: [a]\n']) {
+      const home = tree(config === undefined ? {} : { 'config.yaml': config });
+      installHermesPlugin({ hermesHome: home });
+      installHermesPlugin({ hermesHome: home });
+      uninstallHermesPlugin({ hermesHome: home });
+      const file = join(home, 'config.yaml');
+      expect(existsSync(file) ? read(file) : undefined).toBe(config);
+      expect(readdirSync(home)).toEqual(config === undefined ? [] : ['config.yaml']);
+    }
   });
 
   it('changes only the plugin lists of an existing config, and a second install nothing', () => {

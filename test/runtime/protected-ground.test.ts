@@ -84,6 +84,14 @@ const COMMANDS = [
   'npm exec -- hermes extensions approvals revoke',
   'node node_modules/hermes-extensions/bin/hermes.js --cwd . extensions trust',
   "python3 -c \"import subprocess; subprocess.run(['hermes','extensions','trust','--yes'])\"",
+  // Everything the guard relies on, taken out at once.
+  'hermes extensions uninstall --yes',
+  'hermes-extensions extensions uninstall --project --yes',
+  // The short forms: `hermes trust` is `hermes extensions trust`.
+  'hermes uninstall --yes',
+  'npx hermes --cwd . uninstall --global --yes',
+  'hermes trust --yes',
+  'hermes enable workflow-guard',
   'echo x > .hermes/config.yaml',
   'echo x > ~/.hermes/trusted-projects.json',
   'echo x >> "$HERMES_HOME/config.yaml"',
@@ -115,6 +123,8 @@ const ALLOWED: Array<[string, Record<string, unknown>]> = [
   ['Bash', { command: 'ls -la ~/.claude' }],
   ['Bash', { command: 'hermes extensions list' }],
   ['Bash', { command: 'hermes extensions doctor' }],
+  ['Bash', { command: 'hermes list' }],
+  ['Bash', { command: 'hermes --cwd . doctor' }],
   ['Bash', { command: 'npm test' }],
   ['Bash', { command: 'echo x > plans/notes.md' }],
   ['Bash', { command: 'cd plans || true; echo x > a.md' }],

@@ -98,25 +98,60 @@ export async function daemonStatusCommand(options: { json?: boolean }, io: Io): 
 
 /** `hermes daemon stop [--all]`: stops this environment's daemon (or every one), and waits. */
 export async function daemonStopCommand(options: { all?: boolean }, io: Io): Promise<number> {
-  const { askDaemon, daemonSockets } = await import('../../host/daemon/control.js');
+  const { daemonSockets } = await import('../../host/daemon/control.js');
   const { dir, socket } = await ownSocket();
   checkDir(dir, await import('../../host/daemon/daemon-dir.js'));
   const targets = options.all ? daemonSockets(dir) : [socket];
   let stopped = 0;
-  for (const path of targets) {
-    const status = await askDaemon(path, 'stop');
-    if (status === undefined) continue;
-    // Gone once it has closed its runtimes and removed its socket.
-    for (let waited = 0; existsSync(path) && waited < 10_000; waited += 50)
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    io.out(`Stopped the hook daemon ${status.pid} (${path}).`);
-    stopped++;
-  }
+  for (const path of targets) if (await stopDaemon(path, io)) stopped++;
   if (stopped === 0)
     io.out(
       options.all ? 'No hook daemon is running.' : 'No hook daemon runs for this environment.',
     );
   return 0;
+}
+
+/**
+ * The hook daemons that serve `home`, whatever their version or environment (`hermes extensions
+ * uninstall` stops them all), with their pids; none when the daemons' folder cannot be used.
+ */
+export async function daemonsOfHome(
+  home: string,
+): Promise<{ dir: string; daemons: Array<{ socket: string; pid: number }> }> {
+  const { askDaemon, daemonSockets } = await import('../../host/daemon/control.js');
+  const { daemonDirProblem } = await import('../../host/daemon/daemon-dir.js');
+  const { dir } = await ownSocket();
+  if (!existsSync(dir) || daemonDirProblem(dir) !== undefined) return { dir, daemons: [] };
+  const daemons = [];
+  for (const socket of daemonSockets(dir)) {
+    const status = await askDaemon(socket, 'status');
+    if (status !== undefined && status.home === home) daemons.push({ socket, pid: status.pid });
+  }
+  return { dir, daemons };
+}
+
+/**
+ * Stops the daemon at `socket` and waits until its process has ended (it removes its socket
+ * first, then writes its last log line): whatever comes next may remove its files. False when
+ * no daemon answered there.
+ */
+export async function stopDaemon(socket: string, io: Io): Promise<boolean> {
+  const { askDaemon } = await import('../../host/daemon/control.js');
+  const status = await askDaemon(socket, 'stop');
+  if (status === undefined) return false;
+  for (let waited = 0; (existsSync(socket) || alive(status.pid)) && waited < 10_000; waited += 50)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  io.out(`Stopped the hook daemon ${status.pid} (${socket}).`);
+  return true;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 function checkDir(

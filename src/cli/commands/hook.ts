@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { hermesCommand } from '../../command-name.js';
 import { findProjectRoot, hermesHome } from '../../config/locations.js';
+import { removeEmptyFolders } from '../../fs/empty-folders.js';
 import { agentEventNames } from '../../host/command-hook/agent.js';
 import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../../host/command-hook/agents.js';
 import { wrappedHookCommand } from '../../host/command-hook/hook-wrapper.js';
@@ -158,13 +160,19 @@ export async function hookUninstallCommand(
     const { uninstallHermesPluginCommand } = await import('./hook-hermes-plugin.js');
     return uninstallHermesPluginCommand(io);
   }
-  const { file } = settingsTarget(agent, options);
+  const { file, project } = settingsTarget(agent, options);
   const { removed } = failingWith1(() => settingsFormat(agent).uninstall(agent, file));
   io.out(
     removed.length > 0
       ? `Removed the hermes hook for ${agentEventNames(agent, removed)} from ${file}.`
       : `${file} has no hermes hook; nothing changed.`,
   );
+  // A file left with nothing in it is removed by its format; the folders install made for it
+  // (`.claude/`, `.opencode/plugins/`) go too when nothing else is in them.
+  if (removed.length > 0 && !existsSync(file)) {
+    const folders = removeEmptyFolders(dirname(file), project ?? homedir());
+    if (folders.length > 0) io.out(`Removed ${folders.join(', ')}, left empty.`);
+  }
   return 0;
 }
 
@@ -207,7 +215,7 @@ function agentNamed(name: string): CommandHookAgent {
  * agent reads the project's hooks in (`projectCommandRoot`: Codex's git root): a settings file
  * in a subfolder would never be read.
  */
-function settingsTarget(
+export function settingsTarget(
   agent: CommandHookAgent,
   options: HookSettingsOptions,
 ): { file: string; project?: string; shared: boolean } {

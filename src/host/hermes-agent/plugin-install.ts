@@ -8,8 +8,11 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { basename, join, sep } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
+import { parseDocument } from 'yaml';
 import { hermesHome } from '../../config/locations.js';
+import { removeYamlKey } from '../../config/yaml-list.js';
+import { removeEmptyFolders } from '../../fs/empty-folders.js';
 import { PACKAGE_ROOT, packageVersion } from '../../package-root.js';
 import { editPluginList, type PluginList } from './plugin-config.js';
 
@@ -78,6 +81,8 @@ export function installHermesPlugin(options: HermesPluginOptions = {}): HermesPl
   const home = hermesAgentHome(options.hermesHome);
   const pluginDir = join(home, 'plugins', HERMES_PLUGIN_NAME);
   refuseForeign(pluginDir);
+  const configFile = join(home, 'config.yaml');
+  const configCreated = createdByInstall(configFile, readRecord(pluginDir)?.config_created);
   rmSync(pluginDir, { recursive: true, force: true });
   mkdirSync(pluginDir, { recursive: true });
   cpSync(PLUGIN_SOURCE, pluginDir, {
@@ -89,9 +94,9 @@ export function installHermesPlugin(options: HermesPluginOptions = {}): HermesPl
     version: packageVersion(),
     package_root: PACKAGE_ROOT,
     node: process.execPath,
+    ...(configCreated === undefined ? {} : { config_created: configCreated }),
   };
   writeFileSync(join(pluginDir, RECORD), `${JSON.stringify(record, null, 2)}\n`);
-  const configFile = join(home, 'config.yaml');
   const enabled = editConfig(configFile, 'enabled', true);
   const undisabled = editConfig(configFile, 'disabled', false);
   return { pluginDir, configFile, enabled, undisabled };
@@ -105,11 +110,79 @@ export function uninstallHermesPlugin(options: HermesPluginOptions = {}): Hermes
   const home = hermesAgentHome(options.hermesHome);
   const pluginDir = join(home, 'plugins', HERMES_PLUGIN_NAME);
   refuseForeign(pluginDir);
+  const created = readRecord(pluginDir)?.config_created;
   const removed = existsSync(pluginDir);
   rmSync(pluginDir, { recursive: true, force: true });
+  // Hermes makes `plugins/` when it first needs it; one left empty here was made for ours.
+  removeEmptyFolders(dirname(pluginDir), home);
   const configFile = join(home, 'config.yaml');
   const disabled = existsSync(configFile) && editConfig(configFile, 'enabled', false);
+  if (disabled && created !== undefined) undoCreated(configFile, created);
   return { pluginDir, configFile, removed, disabled };
+}
+
+/**
+ * What of config.yaml install made for the plugin's `plugins.enabled` entry, the outermost: the
+ * file, the `plugins:` section, or the `enabled:` list (none: the list was there). Kept in the
+ * install record, so that uninstall takes out what install made and nothing the user had: the
+ * file's text alone cannot tell a `plugins: {enabled: []}` the user wrote from one install left.
+ * Installed again over itself (an upgrade), the name is in the list already: the record before
+ * says what the first install made.
+ */
+function createdByInstall(
+  file: string,
+  before: ConfigCreated | undefined,
+): ConfigCreated | undefined {
+  if (!existsSync(file)) return 'file';
+  const document = parseDocument(readFileSync(file, 'utf8'));
+  // One that does not parse is refused by the edit that follows, naming what to fix.
+  if (document.errors.length > 0) return undefined;
+  const config = document.toJS() as { plugins?: { enabled?: unknown } | null } | null;
+  if (!document.has('plugins')) return 'plugins';
+  if (config?.plugins == null) return undefined;
+  const list = config.plugins.enabled;
+  if (list == null) return 'enabled';
+  return Array.isArray(list) && list.includes(HERMES_PLUGIN_NAME) ? before : undefined;
+}
+
+/**
+ * Takes out what install made, once its entry is gone, when nothing else is in it: an empty
+ * `enabled:` list, a `plugins:` section left empty, a file left empty. What the user or Hermes
+ * wrote there since stays, with the file.
+ */
+function undoCreated(file: string, created: ConfigCreated): void {
+  const before = readFileSync(file, 'utf8');
+  const plugins = (parseDocument(before).toJS() as { plugins?: Record<string, unknown> } | null)
+    ?.plugins;
+  const list = plugins?.enabled;
+  if (!Array.isArray(list) || list.length > 0) return;
+  const alone = Object.keys(plugins ?? {}).length === 1;
+  const text = removeYamlKey(
+    before,
+    created !== 'enabled' && alone ? ['plugins'] : ['plugins', 'enabled'],
+  );
+  const left = parseDocument(text);
+  if (created === 'file' && text.trim() === '' && !left.commentBefore && !left.comment)
+    rmSync(file, { force: true });
+  else if (text !== before) writeFileSync(file, text);
+}
+
+type ConfigCreated = 'file' | 'plugins' | 'enabled';
+
+function readRecord(pluginDir: string): { config_created?: ConfigCreated } | undefined {
+  try {
+    const record = JSON.parse(readFileSync(join(pluginDir, RECORD), 'utf8')) as {
+      installed_by?: unknown;
+      config_created?: unknown;
+    };
+    if (record.installed_by !== HERMES_PLUGIN_NAME) return undefined;
+    const created = record.config_created;
+    return created === 'file' || created === 'plugins' || created === 'enabled'
+      ? { config_created: created }
+      : {};
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether `pluginDir` holds a plugin this package installed (its install.json says so). */

@@ -1,15 +1,15 @@
 /**
  * The framework's own commands that change protected ground (docs/trust.md, Protected ground):
- * `extensions trust|enable|disable|approvals|init` and `hook install|uninstall`, however the
- * program is reached (`hermes`, `hermes-extensions`, `npx hermes-extensions@1`, `npm exec`, a
- * path to `bin/hermes.js`). The text is read as words, not parsed as a shell line: the command
+ * `extensions trust|enable|disable|approvals|init|uninstall` (and their short forms: `hermes
+ * trust`) and `hook install|uninstall`, however the program is reached (`hermes`,
+ * `hermes-extensions`, `npx hermes-extensions@1`, `npm exec`, a path to `bin/hermes.js`). The text is read as words, not parsed as a shell line: the command
  * may sit in `sh -c '…'`, behind `xargs`, `env` or `timeout`, in a `python3 -c` string, or in a
  * line the shell parser refuses, and is found in all of them. A line that only mentions one is
  * refused too, unless it is made only of programs known to only read and writes no file
  * (protected/judge.ts): `grep "hermes extensions trust" docs` runs nothing.
  */
 const SUBCOMMANDS: Readonly<Record<string, ReadonlySet<string>>> = {
-  extensions: new Set(['trust', 'enable', 'disable', 'approvals', 'init']),
+  extensions: new Set(['trust', 'enable', 'disable', 'approvals', 'init', 'uninstall']),
   hook: new Set(['install', 'uninstall']),
 };
 
@@ -28,6 +28,13 @@ export function protectedHermesCommand(text: string): string | undefined {
     const word = words[at] as string;
     const name = word.slice(word.lastIndexOf('/') + 1);
     if (!PROGRAM.test(name)) continue;
+    // The short form (`hermes trust` is `hermes extensions trust`, src/cli/main.ts): the first
+    // word after the program that is not an option nor `--cwd`'s value.
+    const first = words.slice(at + 1).find((later, i, rest) => {
+      return !later.startsWith('-') && rest[i - 1] !== '--cwd';
+    });
+    if (first !== undefined && SUBCOMMANDS.extensions?.has(first))
+      return `hermes extensions ${first}`;
     // Options (and their values: `--cwd DIR`) may stand between the program, the group and
     // the subcommand, so the group is looked for in the words that follow.
     for (let next = at + 1; next < words.length; next++) {
