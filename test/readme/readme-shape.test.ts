@@ -23,7 +23,7 @@ const QUESTIONS: Array<[question: string, answer: RegExp]> = [
   ['Codex, OpenCode, the Hermes agent?', /Codex, OpenCode, the Hermes agent.*\]\(#agents\)/s],
   ['how do I write my own guard?', /\]\(docs\/writing-guards\.md\)/],
   ['how do I see what was blocked?', /extensions log|\]\(docs\/observing\.md/],
-  ['how do I remove it?', /hook uninstall/],
+  ['how do I remove it?', /extensions uninstall/],
   ['can I trust a repository I cloned?', /\]\(docs\/trust\.md\)/],
   ['what does it hold against?', /\]\(docs\/trust\.md#threat-model\)/],
 ];
@@ -57,7 +57,7 @@ describe('the README, read in ten minutes', () => {
   });
 
   it('can fail: an answer past the first 40 %, or none, is reported', () => {
-    expect(lateAnswers(readme.replaceAll('hook uninstall', 'hook remove'))).toEqual([
+    expect(lateAnswers(readme.replaceAll('extensions uninstall', 'extensions remove'))).toEqual([
       'how do I remove it?',
     ]);
     const pushedDown = `${'text\n'.repeat(readme.split('\n').length * 2)}${readme}`;
