@@ -44,7 +44,9 @@ export function handOverTarget(
   env: NodeJS.ProcessEnv = process.env,
 ): string | undefined {
   if (STAYS.has(argv[0] ?? '') || env[HANDED_OVER]) return undefined;
-  const stays = argv[0] === 'extensions' && EXTENSIONS_STAY.has(argv[1] ?? '');
+  // `hermes trust` is `hermes extensions trust` (main.ts, short forms).
+  const command = argv[0] === 'extensions' ? argv[1] : argv[0];
+  const stays = EXTENSIONS_STAY.has(command ?? '');
   const home = hermesHome();
   if (hermesHomeProblem(home) !== undefined) return undefined;
   const cwd = resolve(cwdOption(argv) ?? process.cwd());

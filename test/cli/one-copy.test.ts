@@ -178,6 +178,8 @@ describe.runIf(built)('a global hermes in a project with its own copy', () => {
     await trust(global, project, home);
     const review = await run(global.bin, project, home, ['extensions', 'trust', '--yes']);
     expect(review.code, review.stderr).toBe(0);
+    const short = await run(global.bin, project, home, ['trust', '--yes']);
+    expect(short.code, short.stderr).toBe(0);
     const approvals = await run(global.bin, project, home, ['extensions', 'approvals', 'list']);
     expect(approvals.code, approvals.stderr).toBe(0);
     expect(existsSync(record)).toBe(false);
