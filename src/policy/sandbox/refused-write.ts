@@ -7,7 +7,16 @@
 const REFUSED_WRITE = /read-only file system|\bEROFS\b/i;
 
 /** Result fields where a shell tool's output is, in the order the advice goes to the first. */
-const OUTPUT_FIELDS = ['stdout', 'output', 'content', 'text', 'result', 'stderr'];
+const OUTPUT_FIELDS = [
+  'stdout',
+  'output',
+  'content',
+  'text',
+  'result',
+  'stderr',
+  'error',
+  'message',
+];
 
 /**
  * Whether a shell call's result says a write was refused as read-only — in a call known to have
