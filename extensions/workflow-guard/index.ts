@@ -174,6 +174,7 @@ export default defineExtension({
 
       // The model reads why a write failed in the sandbox, and what would let it: only for the
       // call the guard wrapped (the line it made, made again and compared), never another's.
+      // Advice only: should it fail, the model gets the tool's own result rather than a refusal.
       hermes.on(
         'transform_tool_result',
         (event) => {
@@ -185,7 +186,7 @@ export default defineExtension({
             ? undefined
             : rewrite(advised, { workflowGuard: 'told the model why the sandbox refused a write' });
         },
-        { tools: toolNamePattern(config.shell_tools) },
+        { tools: toolNamePattern(config.shell_tools), onError: 'pass' },
       );
     }
 

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRuntime } from 'hermes-extensions';
+import { createRuntime, defineExtension } from 'hermes-extensions';
 import { memoryLogger } from 'hermes-extensions/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tree } from '../../test/support/fixtures.js';
@@ -88,6 +88,44 @@ describe.runIf(sandbox.available)(
     });
   },
 );
+
+describe.runIf(sandbox.available)('advice that cannot be made', { timeout: 60_000 }, () => {
+  it("leaves the tool's own result (never a refusal in its place)", async () => {
+    const root = tree({ 'src/app.ts': 'export const app = 1;\n', 'plans/.keep': '' });
+    let broken = false;
+    const denying = defineExtension({
+      name: 'denying',
+      setup(hermes) {
+        hermes.denySandboxRead(() => {
+          if (broken) throw new Error('the secret list is gone');
+          return [];
+        });
+      },
+    });
+    const runtime = await createRuntime({
+      extensions: [workflowGuard, denying],
+      cwd: root,
+      config: {},
+      logger: memoryLogger(),
+    });
+    const outcome = await runtime.runTurn({ sessionId: 's' }, async (turn) => {
+      const call = await turn.interceptToolCall({
+        toolName: 'bash',
+        toolArgs: { command: 'touch src/y' },
+      });
+      if (call.blocked) throw new Error(call.message);
+      broken = true;
+      const ran = runShell(String(call.value.command), root);
+      return turn.transformToolResult({
+        toolName: 'bash',
+        toolArgs: call.value,
+        result: ran.stderr,
+      });
+    });
+    expect(outcome.blocked).toBe(false);
+    expect(outcome.blocked ? undefined : outcome.value).toMatch(/Read-only file system\n$/);
+  });
+});
 
 describe('a result that only says read-only', () => {
   it('of a call the guard did not sandbox gets no advice', async () => {
