@@ -228,7 +228,7 @@ for (const [title, prefix] of [
   ['async handlers (Promise.resolve())', 'async '],
   ['first handler blocks', 'bail '],
   ['handlers with a `when` pattern', 'when '],
-  ['a writer\'s call (the protected-ground rule first)', 'write '],
+  ["a writer's call (the protected-ground rule first)", 'write '],
 ]) {
   group(title, () => {
     for (const [name, fn] of cases) if (name.startsWith(prefix)) bench(name, fn);

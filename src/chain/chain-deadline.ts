@@ -155,7 +155,7 @@ function names(extensions: readonly string[]): string {
   return distinct.length === 0 ? 'none' : distinct.join(', ');
 }
 
-/** Distinct messages logged per handler, at most, as for its own failures (run-chain.ts). */
+/** Distinct messages logged per handler, at most, as for its own failures (handler-failure.ts). */
 const MAX_LOGGED = 50;
 
 function logOnce(handler: RegisteredHandler, message: string): void {

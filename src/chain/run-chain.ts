@@ -99,8 +99,9 @@ class ChainRun implements ChainState, Watched {
     const handlers = this.handlers;
     for (; this.index < handlers.length; this.index++) {
       // `start` is when the last handler ended: nothing starts past the chain's deadline.
-      if (start >= this.chainEnd)
+      if (start >= this.chainEnd) {
         return endPastDeadline(this, this.limit as ChainLimit, undefined, 0);
+      }
       const handler = handlers[this.index] as RegisteredHandler;
       // One field read for a handler without `when`: matching stays off its path.
       if (handler.when !== undefined) {

@@ -54,23 +54,13 @@ function isPathName(key: string): boolean {
  * slash. A plain relative path (`src/a.ts`), the common case, costs no more than this test.
  */
 function mayChange(path: string): boolean {
-  // One pass over the path for: a leading `/`, `./`, `//`, or a trailing `/.`.
-  const last = path.length - 1;
-  for (let i = 0; i <= last; i++) {
-    const c = path.charCodeAt(i);
-    if (c === SLASH) {
-      if (i === 0) return true;
-      const next = path.charCodeAt(i + 1);
-      if (next === SLASH || (next === DOT && i + 1 === last)) return true;
-    } else if (c === DOT && path.charCodeAt(i + 1) === SLASH) {
-      return true;
-    }
-  }
-  return false;
+  return (
+    path.charCodeAt(0) === 47 /* / */ ||
+    path.includes('./') ||
+    path.includes('//') ||
+    path.endsWith('/.')
+  );
 }
-
-const SLASH = 47;
-const DOT = 46;
 
 /** How one path argument was shown to the chain, so a rewrite can be put back in the host's form. */
 interface Shown {
