@@ -35,6 +35,7 @@ export function recordShadow(
   return false;
 }
 
+/** A shadowed handler's trace entry: what it did (`recorded`) and what it would have done. */
 export function shadowEntry(
   handler: RegisteredHandler,
   /** `pass` for a decision it made, `error` for a failure. */
