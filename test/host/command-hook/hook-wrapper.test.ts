@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answerSchema } from '../../support/agent-answers.js';
@@ -431,6 +431,37 @@ describe.runIf(built).each(AGENTS)('the installed %s hook when hermes cannot run
       /\/gone\/bin\/node is missing \(Node\.js moved or was removed\)/,
     );
   });
+
+  // Codex starts a hook with the user's `$SHELL -lc`: the outer line must mean the same to each.
+  for (const outer of ['/usr/bin/zsh', '/usr/bin/fish'])
+    it.runIf(existsSync(outer))(
+      `passes through ${outer} as it is, and fails closed there`,
+      async () => {
+        const { env } = userHome();
+        const project = repository();
+        const command = await installedCommand(agent, env);
+        const through = (line: string, name: string, extra: Record<string, unknown> = {}) =>
+          runProcess(outer, ['-c', line], {
+            cwd: join(project, 'src/deep'),
+            env: { ...env, CLAUDE_PROJECT_DIR: project },
+            stdin: JSON.stringify({ ...event(agent, name, project), ...extra }),
+          });
+        const secret = await through(command, 'PreToolUse');
+        expect(secret.code, secret.stderr).toBe(0);
+        expect(JSON.parse(secret.stdout).hookSpecificOutput.permissionDecisionReason).toBe(
+          'no secrets',
+        );
+        const gone = command.replace(process.execPath, '/gone/bin/node');
+        const pre = await through(gone, 'PreToolUse', { tool_use_id: 'c2' });
+        expect(JSON.parse(pre.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+        expect(pre.stderr).toMatch(/\/gone\/bin\/node is missing/);
+        const stop = await through(gone, 'Stop');
+        expect([stop.code, JSON.parse(stop.stdout)]).toEqual([
+          0,
+          { systemMessage: expect.stringMatching(/\/gone\/bin\/node is missing/) },
+        ]);
+      },
+    );
 
   it.runIf(agent === 'claude-code')(
     'stays valid JSON for a project whose path holds a quote or a backslash',
