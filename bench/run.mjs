@@ -526,7 +526,7 @@ if (cli) {
 
 if (hook) {
   const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  const { node, inProcess, cold, steady } = hook.samples;
+  const { node, inProcess, cold, steady, installed } = hook.samples;
   const over = (samples) => median(samples.map((ms, i) => ms / node[i]));
   const steadyRatio = over(steady);
   out.push(
@@ -541,6 +541,7 @@ if (hook) {
     `| in-process (\`HERMES_DAEMON=0\`) | ${median(inProcess).toFixed(0)} | ${over(inProcess).toFixed(2)}× |`,
     `| cold: no daemon running (answers in-process, starts one) | ${median(cold).toFixed(0)} | ${over(cold).toFixed(2)}× |`,
     `| steady: a warm daemon answers | ${median(steady).toFixed(0)} | ${steadyRatio.toFixed(2)}× |`,
+    `| installed: the command \`hook install claude-code\` writes, through \`sh -c\`, a warm daemon | ${median(installed).toFixed(0)} | ${over(installed).toFixed(2)}× |`,
     '',
     `Target "a steady-state hook call within 1.2× of \`node -e 0\`": ${steadyRatio <= 1.2 ? 'yes' : '**NO**'} (${steadyRatio.toFixed(2)}×).`,
   );
