@@ -1,8 +1,11 @@
 // Dispatch benchmark: the cost of one `turn.interceptToolCall` against a hand-written loop with
 // the same semantics and against hookable, koa-compose and tapable, at 0, 1, 10 and 100
 // synchronous pass handlers; async handlers against a naive `await` loop; and a chain whose
-// first handler blocks. Run by bench/run.mjs, which prints the tables; this writes the medians
-// (p50, ns) of every bench to stdout as one JSON line.
+// first handler blocks. The call is a `read`: the protected-ground rule decides a reader by its
+// name, so the rows time the chain; one writer's call (`write`, which the rule places on the file
+// system before any handler) is timed beside it, to show the rule's own cost. Run by
+// bench/run.mjs, which prints the tables; this writes the medians (p50, ns) of every bench to
+// stdout as one JSON line.
 import { createHooks } from 'hookable';
 import compose from 'koa-compose';
 import { bench, do_not_optimize as doNotOptimize, group, run, summary } from 'mitata';
@@ -19,13 +22,17 @@ const BAIL_SIZES = [1, 10, 100];
 /** Handlers with a `when` pattern that matches every call, against the same without one. */
 const WHEN_SIZE = 10;
 const WHEN = {
-  toolName: P.union('write', 'edit'),
+  toolName: P.union('read', 'write', 'edit'),
   toolArgs: { path: P.string.startsWith('src/') },
 };
 const EXTENSIONS = 10;
 
 const silentLogger = { debug() {}, info() {}, warn() {}, error() {} };
-const call = { toolName: 'write', toolArgs: { path: 'src/a.ts', content: 'x' } };
+const call = { toolName: 'read', toolArgs: { path: 'src/a.ts', content: 'x' } };
+/** The same call by a tool that writes: the protected-ground rule judges its path first. */
+const writeCall = { toolName: 'write', toolArgs: call.toolArgs };
+/** The chain lengths the writer's call is timed at. */
+const WRITE_SIZES = [0, 1];
 
 // Every handler is its own function, compiled from its own source, as separately written
 // extensions would be: V8 sees as many distinct call targets as there are handlers.
@@ -146,6 +153,13 @@ for (const n of SIZES) {
   );
 }
 
+for (const n of WRITE_SIZES) {
+  const s = await setup(range(n, syncPass));
+  closers.push(s.close);
+  checkOutcome(s.turn.interceptToolCall(writeCall), n);
+  cases.push([`write runtime ${n}`, () => doNotOptimize(s.turn.interceptToolCall(writeCall))]);
+}
+
 for (const n of ASYNC_SIZES) {
   const fns = range(n, asyncPass);
   const s = await setup(fns);
@@ -214,6 +228,7 @@ for (const [title, prefix] of [
   ['async handlers (Promise.resolve())', 'async '],
   ['first handler blocks', 'bail '],
   ['handlers with a `when` pattern', 'when '],
+  ["a writer's call (the protected-ground rule first)", 'write '],
 ]) {
   group(title, () => {
     for (const [name, fn] of cases) if (name.startsWith(prefix)) bench(name, fn);
@@ -242,6 +257,7 @@ process.stdout.write(
     asyncSizes: ASYNC_SIZES,
     bailSizes: BAIL_SIZES,
     whenSize: WHEN_SIZE,
+    writeSizes: WRITE_SIZES,
     medians,
   })}\n`,
 );

@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hermesHome } from '../dist/config/locations.js';
+import { wrappedHookCommand } from '../dist/host/command-hook/hook-wrapper.js';
 import { daemonKey, daemonSocketPath } from '../dist/host/daemon/protocol.js';
 import { N, writeExtensions } from './fifty-extensions.mjs';
 
@@ -61,6 +62,27 @@ const run = (args, env, input) => {
   return { ms, stdout: result.stdout.toString() };
 };
 const hook = (env) => run([bin, 'hook', 'claude-code'], env, event);
+// The command `hermes hook install claude-code` writes, run as Claude Code runs a hook (`sh -c`).
+const installedCommand = wrappedHookCommand(
+  'claude-code',
+  [process.execPath, bin, 'hook', 'claude-code'],
+  {
+    HERMES_HOME: home,
+    HERMES_DAEMON_DIR: sockets,
+  },
+);
+const installed = (env) => {
+  const started = performance.now();
+  const result = spawnSync('/bin/sh', ['-c', installedCommand], {
+    env,
+    cwd: project,
+    input: event,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const ms = performance.now() - started;
+  if (result.status !== 0) throw new Error(`the installed command exited with ${result.status}`);
+  return { ms, stdout: result.stdout.toString() };
+};
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 async function until(check, timeoutMs) {
   const end = Date.now() + timeoutMs;
@@ -91,7 +113,7 @@ try {
   if (!(await until(() => existsSync(socketOf(base)), 30_000)))
     throw new Error(`the daemon (${daemonKind}) did not start listening within 30 s`);
   for (let i = 0; i < 3; i++) {
-    const answer = hook(base).stdout;
+    const answer = (i === 2 ? installed : hook)(base).stdout;
     if (answer !== expected)
       throw new Error(
         `the daemon answered ${JSON.stringify(answer)}, in-process ${JSON.stringify(expected)}`,
@@ -112,12 +134,13 @@ try {
   await cold();
   run(['-e', '0'], base);
 
-  const samples = { node: [], inProcess: [], cold: [], steady: [] };
+  const samples = { node: [], inProcess: [], cold: [], steady: [], installed: [] };
   for (let r = 0; r < RUNS; r++) {
     samples.node.push(run(['-e', '0'], base).ms);
     samples.inProcess.push(hook(inProcessEnv).ms);
     samples.cold.push((await cold()).ms);
     samples.steady.push(hook(base).ms);
+    samples.installed.push(installed(base).ms);
   }
   process.stdout.write(
     `${JSON.stringify({ extensions: N, runs: RUNS, daemon: daemonKind, samples })}\n`,

@@ -1,7 +1,8 @@
 import type { AnyHookDeclaration } from '../hooks/declaration.js';
 import type { HookName } from '../hooks/index.js';
+import { blockChain, type ChainState, chainOutcome, tellStep } from './chain-state.js';
 import type { RegisteredHandler } from './handler.js';
-import { FRAMEWORK_NAME, type TraceEntry } from './outcome.js';
+import { type ChainOutcome, FRAMEWORK_NAME, type TraceEntry } from './outcome.js';
 
 /**
  * The whole-chain deadline (docs/chain-semantics.md, A deadline for the whole chain): however
@@ -80,7 +81,7 @@ export interface PastDeadline {
  * for or that finished too late, its result discarded), who never ran, and how to give it more
  * time. Logged once per distinct message per handler, as a handler's failure is.
  */
-export function pastDeadline(
+function pastDeadline(
   decl: AnyHookDeclaration,
   limit: ChainLimit,
   trace: readonly TraceEntry[],
@@ -121,13 +122,40 @@ export function pastDeadline(
   return { entry, blockMessage: failClosed ? `Blocked because ${message}.` : undefined };
 }
 
+/**
+ * Ends a chain past its deadline with the hook's fail rule; `cut` is the handler that was running
+ * then, if one was (the runner calls this only under a limit).
+ */
+export function endPastDeadline(
+  state: ChainState,
+  limit: ChainLimit,
+  cut: RegisteredHandler | undefined,
+  durationMs: number,
+): ChainOutcome<unknown> {
+  const { entry, blockMessage } = pastDeadline(
+    state.decl,
+    limit,
+    state.trace,
+    state.handlers,
+    state.index,
+    cut,
+    durationMs,
+  );
+  state.trace.push(entry);
+  if (state.onTrace !== undefined && cut !== undefined) {
+    tellStep(state, cut, entry.action, durationMs, entry.error);
+  }
+  if (blockMessage !== undefined) blockChain(state, FRAMEWORK_NAME, blockMessage);
+  return chainOutcome(state);
+}
+
 /** Distinct extension names, in order, as a list for a message. */
 function names(extensions: readonly string[]): string {
   const distinct = [...new Set(extensions)];
   return distinct.length === 0 ? 'none' : distinct.join(', ');
 }
 
-/** Distinct messages logged per handler, at most, as for its own failures (run-chain.ts). */
+/** Distinct messages logged per handler, at most, as for its own failures (handler-failure.ts). */
 const MAX_LOGGED = 50;
 
 function logOnce(handler: RegisteredHandler, message: string): void {

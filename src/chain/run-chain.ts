@@ -1,19 +1,14 @@
 import type { AnyHookDeclaration, HookDeclaration, TurnContext } from '../hooks/declaration.js';
 import type { RememberScope } from '../hooks/remember-scope.js';
 import { type AnyHookResult, type Metadata, PASS } from '../hooks/results.js';
-import { type ChainLimit, pastDeadline } from './chain-deadline.js';
-import { describeError, describeThrown, HandlerTimeoutError, HookHandlerError } from './errors.js';
+import { type ChainLimit, endPastDeadline } from './chain-deadline.js';
+import { blockChain, type ChainState, chainOutcome, tellStep, traceEntry } from './chain-state.js';
+import { describeThrown, HandlerTimeoutError } from './errors.js';
 import type { RegisteredHandler } from './handler.js';
-import {
-  type ChainOutcome,
-  EMPTY_METADATA,
-  FRAMEWORK_NAME,
-  type OnTrace,
-  type TraceEntry,
-  unchangedOutcome,
-} from './outcome.js';
+import { failHandler, reportHandlerError, runnerBroken } from './handler-failure.js';
+import { type ChainOutcome, EMPTY_METADATA, type OnTrace, unchangedOutcome } from './outcome.js';
 import { type ReadResult, readResult } from './read-result.js';
-import { shadowEntry, shadowMessage } from './shadow.js';
+import { shadowDecision } from './shadow.js';
 import { releaseIfIdle, unwatch, type Watched, watch } from './watchdog.js';
 
 const now = () => performance.now();
@@ -21,8 +16,6 @@ const now = () => performance.now();
 const WAITING = Symbol('waiting');
 /** `then` of native promises: a result whose `then` is this is awaited with one call of it. */
 const NATIVE_THEN = Promise.prototype.then;
-/** Distinct failure reasons logged per handler, at most: a guard failing in new ways every call must not grow memory. */
-const MAX_LOGGED_REASONS = 50;
 
 /**
  * Runs one hook's handlers over one payload (docs/chain-semantics.md, How a chain runs and Two phases):
@@ -48,10 +41,10 @@ export function runChain<Input, Value, Event>(
   const run = new ChainRun(decl as AnyHookDeclaration, handlers, input, turn, onTrace);
   let outcome: ChainOutcome<unknown> | typeof WAITING;
   try {
-    outcome = limit === undefined ? run.loop() : run.loop(run.startClock(limit));
+    outcome = run.loop(limit === undefined ? now() : run.startClock(limit));
   } catch (error) {
     // Every handler value is read inside a guard, so this is the runner's own fault: fail closed.
-    return run.broken(error) as ChainOutcome<Value>;
+    return runnerBroken(run, error) as ChainOutcome<Value>;
   }
   if (outcome !== WAITING) return outcome as ChainOutcome<Value>;
   // Safe to attach after the loop: a handler's promise settles in a later microtask at the earliest.
@@ -63,18 +56,18 @@ export function runChain<Input, Value, Event>(
 /**
  * One run of one chain. While it waits for an async handler it is also that handler's entry in
  * the timeout watchdog; `waitId` tells a settlement that arrives after a timeout to go away.
+ * Only the path of a handler that passes, rewrites or blocks is here: a failure, a shadowed
+ * decision and the chain's deadline are decided in their own files, called when they happen.
  */
-class ChainRun implements Watched {
+class ChainRun implements ChainState, Watched {
   index = 0;
   changed = false;
   blocked = false;
-  /** Set with `blocked` (`block`), read only when it is true. */
   message = '';
   blockedBy = '';
-  /** The first ask (`intercept_tool_call`); `askedBy` stays empty while nobody asked. */
   askMessage = '';
   askedBy = '';
-  askRemember: RememberScope | undefined;
+  askRemember: RememberScope | undefined = undefined;
   metadata: Metadata = EMPTY_METADATA;
   value: unknown;
   event: unknown;
@@ -95,7 +88,6 @@ class ChainRun implements Watched {
     readonly handlers: readonly RegisteredHandler[],
     readonly input: unknown,
     readonly turn: TurnContext,
-    /** Tooling that follows the chain handler by handler (`TurnOptions.onTrace`). */
     readonly onTrace: OnTrace | undefined,
   ) {
     this.value = decl.view(input);
@@ -103,11 +95,13 @@ class ChainRun implements Watched {
   }
 
   /** Runs handlers from `index` on, synchronously, until the chain ends or a handler is async. */
-  loop(start = now()): ChainOutcome<unknown> | typeof WAITING {
+  loop(start: number): ChainOutcome<unknown> | typeof WAITING {
     const handlers = this.handlers;
     for (; this.index < handlers.length; this.index++) {
       // `start` is when the last handler ended: nothing starts past the chain's deadline.
-      if (start >= this.chainEnd) return this.endPastDeadline(undefined, 0);
+      if (start >= this.chainEnd) {
+        return endPastDeadline(this, this.limit as ChainLimit, undefined, 0);
+      }
       const handler = handlers[this.index] as RegisteredHandler;
       // One field read for a handler without `when`: matching stays off its path.
       if (handler.when !== undefined) {
@@ -117,7 +111,7 @@ class ChainRun implements Watched {
         } catch (error) {
           const end = now();
           const reason = `its \`when\` pattern failed: ${describeThrown(error)}`;
-          if (this.fail(handler, reason, end - start, error)) return this.outcome();
+          if (failHandler(this, handler, reason, end - start, error)) return chainOutcome(this);
           start = end;
           continue;
         }
@@ -128,11 +122,14 @@ class ChainRun implements Watched {
         result = (handler.fn as (event: unknown) => unknown)(this.event);
       } catch (error) {
         const end = now();
-        if (this.fail(handler, describeThrown(error), end - start, error)) return this.outcome();
+        if (failHandler(this, handler, describeThrown(error), end - start, error)) {
+          return chainOutcome(this);
+        }
         start = end;
         continue;
       }
-      if (result !== null && typeof result === 'object') {
+      // The shared `pass()` is an object, but not a thenable: no `then` to look up.
+      if (result !== PASS && result !== null && typeof result === 'object') {
         // `then` is read once, here; a getter or a proxy trap may throw.
         let then: unknown;
         let failure: string | undefined;
@@ -146,7 +143,9 @@ class ChainRun implements Watched {
         }
         if (failure !== undefined) {
           const end = now();
-          if (this.fail(handler, failure, end - start, undefined)) return this.outcome();
+          if (failHandler(this, handler, failure, end - start, undefined)) {
+            return chainOutcome(this);
+          }
           start = end;
           continue;
         }
@@ -155,17 +154,19 @@ class ChainRun implements Watched {
       const durationMs = end - start;
       start = end;
       // A synchronous handler that ends past the chain's deadline ends it; its result is discarded.
-      if (end > this.chainEnd) return this.endPastDeadline(handler, durationMs);
+      if (end > this.chainEnd) {
+        return endPastDeadline(this, this.limit as ChainLimit, handler, durationMs);
+      }
       if (durationMs > handler.timeoutMs) {
         // A synchronous handler cannot be interrupted, but running past its limit is still a
         // failure: its result is discarded so a slow guard behaves the same sync or async.
         const reason = `ran ${Math.round(durationMs)} ms, past its timeoutMs of ${handler.timeoutMs}`;
-        if (this.fail(handler, reason, durationMs, undefined)) return this.outcome();
+        if (failHandler(this, handler, reason, durationMs, undefined)) return chainOutcome(this);
         continue;
       }
-      if (this.apply(handler, result, durationMs)) return this.outcome();
+      if (this.apply(handler, result, durationMs)) return chainOutcome(this);
     }
-    return this.outcome();
+    return chainOutcome(this);
   }
 
   /**
@@ -230,7 +231,7 @@ class ChainRun implements Watched {
       this.resume(value, failed, cutOff);
     } catch (error) {
       releaseIfIdle();
-      this.resolve?.(this.broken(error));
+      this.resolve?.(runnerBroken(this, error));
     }
   }
 
@@ -240,12 +241,14 @@ class ChainRun implements Watched {
     const durationMs = end - this.waitStart;
     let ended = true;
     // Cut off by the chain's deadline, or settled past it before the timer fired: the chain ends.
-    if (cutOff || end > this.chainEnd) this.endPastDeadline(handler, durationMs);
-    else if (failed) ended = this.fail(handler, describeThrown(value), durationMs, value);
-    else ended = this.apply(handler, value, durationMs);
+    if (cutOff || end > this.chainEnd) {
+      endPastDeadline(this, this.limit as ChainLimit, handler, durationMs);
+    } else if (failed) {
+      ended = failHandler(this, handler, describeThrown(value), durationMs, value);
+    } else ended = this.apply(handler, value, durationMs);
     let outcome: ChainOutcome<unknown> | typeof WAITING;
     if (ended) {
-      outcome = this.outcome();
+      outcome = chainOutcome(this);
     } else {
       this.index++;
       outcome = this.loop(end);
@@ -259,7 +262,7 @@ class ChainRun implements Watched {
   private apply(handler: RegisteredHandler, result: unknown, durationMs: number): boolean {
     if (result === undefined || result === null || result === PASS) {
       this.trace.push(traceEntry(handler, 'pass', durationMs));
-      if (this.onTrace !== undefined) this.step(handler, 'pass', durationMs);
+      if (this.onTrace !== undefined) tellStep(this, handler, 'pass', durationMs);
       return false;
     }
     let r: ReadResult | string;
@@ -267,19 +270,18 @@ class ChainRun implements Watched {
       r = readResult(this.decl, this.value, result);
     } catch (error) {
       const reason = `returned a result that cannot be read: ${describeThrown(error)}`;
-      return this.fail(handler, reason, durationMs, undefined);
+      return failHandler(this, handler, reason, durationMs, undefined);
     }
-    if (typeof r === 'string') return this.fail(handler, r, durationMs, undefined);
+    if (typeof r === 'string') return failHandler(this, handler, r, durationMs, undefined);
     const { action, metadata } = r;
     const changes = action !== 'pass' && action !== 'block' && action !== 'ask';
     if (changes && handler.phase === 'validate') {
       const reason = `returned ${action} in the validate phase; a validator may only pass, ${this.decl.asks ? 'ask ' : ''}or block (register a handler that changes the value without phase: 'validate')`;
-      return this.fail(handler, reason, durationMs, undefined);
+      return failHandler(this, handler, reason, durationMs, undefined);
     }
     // Read only on a result that is not a pass: an unshadowed chain pays one field read there.
     if (handler.shadow && action !== 'pass') {
-      const message = shadowMessage(action, r.value);
-      return this.record(handler, shadowEntry(handler, 'pass', action, message, durationMs));
+      return shadowDecision(this, handler, action, r.value, durationMs);
     }
     let value = this.value;
     let merged = this.metadata;
@@ -291,11 +293,12 @@ class ChainRun implements Watched {
       if (changes) value = this.decl.fold(value, r as AnyHookResult, handler.extension);
     } catch (error) {
       const reason = `returned a ${action} that cannot be copied: ${describeThrown(error)}`;
-      return this.fail(handler, reason, durationMs, error);
+      return failHandler(this, handler, reason, durationMs, error);
     }
     const entry = traceEntry(handler, action, durationMs);
     if (r.droppedMetadata !== undefined) {
-      entry.error = this.report(
+      entry.error = reportHandlerError(
+        this,
         handler,
         r.droppedMetadata,
         `${action === 'ask' ? 'asked' : 'blocked'} all the same; the metadata was dropped`,
@@ -307,9 +310,9 @@ class ChainRun implements Watched {
       this.value = value;
       this.changed = true;
     }
-    if (this.onTrace !== undefined) this.step(handler, action, durationMs, entry.error);
+    if (this.onTrace !== undefined) tellStep(this, handler, action, durationMs, entry.error);
     if (action === 'block') {
-      this.block(handler.extension, r.value as string);
+      blockChain(this, handler.extension, r.value as string);
       return true;
     }
     if (action === 'ask' && this.askedBy === '') {
@@ -326,56 +329,6 @@ class ChainRun implements Watched {
     return false;
   }
 
-  /**
-   * A handler error: never thrown, decided by the handler's `onError`. Logged once per distinct
-   * reason per handler, recorded in the trace either way. Returns true when the chain ends here.
-   */
-  private fail(
-    handler: RegisteredHandler,
-    reason: string,
-    durationMs: number,
-    cause: unknown,
-  ): boolean {
-    const failClosed = handler.onError === 'block';
-    const message = `Blocked because extension "${handler.extension}" failed in ${this.decl.name} (${reason}).`;
-    if (failClosed && handler.shadow) {
-      const entry = shadowEntry(handler, 'error', 'block', message, durationMs);
-      entry.error = this.report(handler, reason, 'ignored (shadow mode)', cause);
-      return this.record(handler, entry);
-    }
-    const action = failClosed ? 'block' : 'error';
-    const entry = traceEntry(handler, action, durationMs);
-    const consequence = failClosed ? 'blocked (onError: block)' : 'ignored (onError: pass)';
-    entry.error = this.report(handler, reason, consequence, cause);
-    this.trace.push(entry);
-    if (this.onTrace !== undefined) this.step(handler, action, durationMs, entry.error);
-    if (!failClosed) return false;
-    this.block(handler.extension, message);
-    return true;
-  }
-
-  /**
-   * The handler error's message, for the trace. Logged once per distinct reason per handler,
-   * with what came of it.
-   */
-  private report(
-    handler: RegisteredHandler,
-    reason: string,
-    consequence: string,
-    cause?: unknown,
-  ): string {
-    const { message } = new HookHandlerError(handler.extension, this.decl.name, reason, { cause });
-    if (!handler.loggedErrors.has(reason) && handler.loggedErrors.size < MAX_LOGGED_REASONS) {
-      handler.loggedErrors.add(reason);
-      try {
-        handler.log.warn(`${message} — ${consequence}`);
-      } catch {
-        // A host's logger that throws must not turn a handled failure into a crash.
-      }
-    }
-    return message;
-  }
-
   /** Starts the chain's clock under `limit`: returns the start time for `loop`. */
   startClock(limit: ChainLimit): number {
     const start = now();
@@ -383,116 +336,4 @@ class ChainRun implements Watched {
     this.chainEnd = start + limit.ms;
     return start;
   }
-
-  /**
-   * Ends the chain past its deadline with the hook's fail rule (chain-deadline.ts); `cut` is the
-   * handler that was running then, if one was.
-   */
-  private endPastDeadline(
-    cut: RegisteredHandler | undefined,
-    durationMs: number,
-  ): ChainOutcome<unknown> {
-    const limit = this.limit as ChainLimit;
-    const { entry, blockMessage } = pastDeadline(
-      this.decl,
-      limit,
-      this.trace,
-      this.handlers,
-      this.index,
-      cut,
-      durationMs,
-    );
-    this.trace.push(entry);
-    if (this.onTrace !== undefined && cut !== undefined) {
-      this.step(cut, entry.action, durationMs, entry.error);
-    }
-    if (blockMessage !== undefined) this.block(FRAMEWORK_NAME, blockMessage);
-    return this.outcome();
-  }
-
-  /**
-   * The outcome when the runner itself failed (never a handler: their values are read inside
-   * guards). Blocked, whatever the hook, since nothing it decided so far can be trusted.
-   */
-  broken(error: unknown): ChainOutcome<unknown> {
-    const extension = this.handlers[this.index]?.extension ?? FRAMEWORK_NAME;
-    this.block(
-      extension,
-      `Blocked because the ${this.decl.name} chain failed while running extension "${extension}" (${describeError(error)}). This is a fault in hermes-extensions, not in the extension; please report it.`,
-    );
-    return this.outcome();
-  }
-
-  /** A shadowed handler's entry: recorded, told, and the chain goes on unchanged. */
-  private record(handler: RegisteredHandler, entry: TraceEntry): false {
-    this.trace.push(entry);
-    if (this.onTrace !== undefined) {
-      this.step(handler, entry.action, entry.durationMs, entry.error, entry.shadow);
-    }
-    return false;
-  }
-
-  private step(
-    handler: RegisteredHandler,
-    action: string,
-    durationMs: number,
-    error?: string,
-    shadow?: TraceEntry['shadow'],
-  ): void {
-    try {
-      this.onTrace?.({
-        hook: this.decl.name,
-        extension: handler.extension,
-        action,
-        durationMs,
-        value: this.value,
-        ...(handler.phase === 'validate' ? { phase: 'validate' as const } : {}),
-        ...(error === undefined ? {} : { error }),
-        ...(shadow === undefined ? {} : { shadow }),
-      });
-    } catch {
-      // A tool's observer must not change what the chain decides.
-    }
-  }
-
-  private block(extension: string, message: string): void {
-    this.blocked = true;
-    this.blockedBy = extension;
-    this.message = message;
-  }
-
-  outcome(): ChainOutcome<unknown> {
-    const value = this.changed ? this.value : this.decl.unchanged(this.input);
-    if (!this.blocked) {
-      const passed: ChainOutcome<unknown> = {
-        blocked: false,
-        changed: this.changed,
-        value,
-        metadata: this.metadata,
-        trace: this.trace,
-      };
-      // Only an outcome somebody asked in has the key.
-      if (this.askedBy !== '') {
-        const remember = this.askRemember === undefined ? {} : { remember: this.askRemember };
-        passed.ask = { message: this.askMessage, askedBy: this.askedBy, ...remember };
-      }
-      return passed;
-    }
-    return {
-      blocked: true,
-      message: this.message,
-      blockedBy: this.blockedBy,
-      changed: this.changed,
-      value,
-      metadata: this.metadata,
-      trace: this.trace,
-    };
-  }
-}
-
-/** A validator's entry says so; a mutator's keeps the shape it always had. */
-function traceEntry(handler: RegisteredHandler, action: string, durationMs: number): TraceEntry {
-  return handler.phase === 'validate'
-    ? { extension: handler.extension, action, durationMs, phase: 'validate' }
-    : { extension: handler.extension, action, durationMs };
 }

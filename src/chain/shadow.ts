@@ -1,3 +1,4 @@
+import { type ChainState, tellStep } from './chain-state.js';
 import type { RegisteredHandler } from './handler.js';
 import type { TraceEntry } from './outcome.js';
 
@@ -8,6 +9,33 @@ import type { TraceEntry } from './outcome.js';
  * on as if it had passed. A shadowed guard changes nothing: not the value later handlers see, not
  * the metadata, not who asked. Kept apart from run-chain.ts so the runner reads one flag.
  */
+
+/** A shadowed handler's decision, not applied: recorded and told; the chain goes on unchanged. */
+export function shadowDecision(
+  state: ChainState,
+  handler: RegisteredHandler,
+  action: string,
+  value: unknown,
+  durationMs: number,
+): false {
+  const entry = shadowEntry(handler, 'pass', action, shadowMessage(action, value), durationMs);
+  return recordShadow(state, handler, entry);
+}
+
+/** A shadowed handler's entry: recorded, told, and the chain goes on unchanged. */
+export function recordShadow(
+  state: ChainState,
+  handler: RegisteredHandler,
+  entry: TraceEntry,
+): false {
+  state.trace.push(entry);
+  if (state.onTrace !== undefined) {
+    tellStep(state, handler, entry.action, entry.durationMs, entry.error, entry.shadow);
+  }
+  return false;
+}
+
+/** A shadowed handler's trace entry: what it did (`recorded`) and what it would have done. */
 export function shadowEntry(
   handler: RegisteredHandler,
   /** `pass` for a decision it made, `error` for a failure. */
@@ -23,6 +51,6 @@ export function shadowEntry(
 }
 
 /** The reason a block or an ask carries; other results are recorded by their action alone. */
-export function shadowMessage(action: string, value: unknown): string | undefined {
+function shadowMessage(action: string, value: unknown): string | undefined {
   return (action === 'block' || action === 'ask') && typeof value === 'string' ? value : undefined;
 }

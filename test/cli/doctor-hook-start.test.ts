@@ -161,3 +161,42 @@ describe.runIf(built)(
     );
   },
 );
+
+describe.runIf(built)(
+  'hermes extensions doctor: a user hook that buffered the event with cat',
+  () => {
+    it('finds nothing to warn of (it guards as the current one does), and install replaces it', async () => {
+      const home = tree();
+      const project = tree({ '.git/HEAD': '' });
+      const sockets = tree();
+      const earlier = JSON.parse(
+        readFileSync(
+          new URL('../host/command-hook/buffered-commands.json', import.meta.url),
+          'utf8',
+        ),
+      )['claude-code'].user as string;
+      const command = earlier
+        .replace('/home/me/.hermes', join(home, '.hermes'))
+        .replace('/run/user/1000/hermes', sockets)
+        .replace('/usr/bin/node', process.execPath)
+        .replace('/opt/hermes-extensions/bin/hermes.js', bin);
+      const settings = join(home, '.claude/settings.json');
+      write(home, {
+        '.claude/settings.json': JSON.stringify({
+          hooks: Object.fromEntries(
+            claudeCode.installEvents.map((event) => [
+              event,
+              [{ hooks: [{ type: 'command', command }] }],
+            ]),
+          ),
+        }),
+      });
+      const doctor = await hermes(home, 'extensions', 'doctor', '--cwd', project);
+      expect(doctor.stdout).toMatch(/✓ Claude Code hook \(.*\): runs the hermes hook/);
+      expect(doctor.stdout).not.toContain('installed by an earlier version');
+      const install = await hermes(home, 'hook', 'install', 'claude-code');
+      expect(install.stdout).toMatch(/Updated the hermes hook's command for/);
+      expect(readFileSync(settings, 'utf8')).not.toContain('cat; echo');
+    });
+  },
+);

@@ -204,6 +204,27 @@ describe('protected ground, in every runtime', () => {
     expect(seen).toEqual(['Write']);
     expect(existsSync(join(root, '.hermes/config.yaml'))).toBe(true);
   });
+
+  it('judges each call by its own tool name, whatever came before it and however many names a host makes up', async () => {
+    // A tool's kind is remembered by its name: a reader's must not carry over to the next call,
+    // and a host that sends a new name every call must not be waved through once the memory is full.
+    const runtime = await createRuntime({ extensions: [], cwd: root, logger: memoryLogger() });
+    const target = { file_path: '.hermes/config.yaml', content: 'extensions: {}\n' };
+    const blocked = await runtime.runTurn({ sessionId: 's' }, async (turn) => {
+      const decided: Array<[string, boolean]> = [];
+      const names = ['Read', 'Write', 'read', 'write', 'Read', 'mcp__fs__write_file', 'READ'];
+      for (let i = 0; i < 1100; i++) names.push(`made_up_writer_${i}`, 'Read');
+      for (const toolName of names) {
+        decided.push([
+          toolName,
+          (await turn.interceptToolCall({ toolName, toolArgs: target })).blocked,
+        ]);
+      }
+      return decided;
+    });
+    const wrong = blocked.filter(([name, refused]) => refused !== !/^read$/i.test(name));
+    expect(wrong).toEqual([]);
+  });
 });
 
 describe("protected ground: the hook daemon's folder", () => {

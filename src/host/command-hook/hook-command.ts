@@ -7,9 +7,9 @@ export interface HookForm {
   project: boolean;
   failsClosed: boolean;
   /**
-   * It is the current wrapped program (hook-wrapper.ts): it unsets what would let the agent's
-   * environment weaken a guard, and the user form carries the user's `$HERMES_HOME`. False for
-   * every command an earlier version wrote.
+   * A wrapped program (hook-wrapper.ts) that unsets what would let the agent's environment weaken
+   * a guard, and whose user form carries the user's `$HERMES_HOME` and daemon folder. False for
+   * the commands of the versions before that.
    */
   pinned: boolean;
   /** hermes' command line; none for a project command (it depends on the project). */

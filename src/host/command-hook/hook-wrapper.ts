@@ -26,11 +26,13 @@ import { HERMES_AGENT_FALLBACK, HERMES_AGENT_PASSED } from './agents/hermes-agen
  *
  * The program lives in the command line itself, not in a file: what it guards against is
  * missing files (a script in the project could be missing as well, and would fail open the same
- * way), and it must not need anything from `node_modules`. It reads the event into a variable,
- * hands it to hermes unchanged on stdin, and prints hermes' stdout byte for byte when hermes
- * exits 0 (hermes' stderr is never touched); the event's name is read only when hermes failed,
- * with `tr` and a `case` pattern (no jq): the agents write compact JSON, and whitespace is
- * ignored anyway. A tool call's arguments may hold a `"hook_event_name"` key of their own, so
+ * way), and it must not need anything from `node_modules`. hermes reads the event from the
+ * agent's stdin itself (no `cat` in between: a fork and an exec on every call); the program
+ * captures hermes' stdout and prints it byte for byte when hermes exits 0 (half an answer from a
+ * hermes that then died is never printed; hermes' stderr is never touched). Only when hermes
+ * failed does the program read the event, what hermes left of it (`program` says when that is
+ * trusted), with `tr` and a `case` pattern (no jq): the agents write compact JSON, and
+ * whitespace is ignored anyway. A tool call's arguments may hold a `"hook_event_name"` key of their own, so
  * `PreToolUse` anywhere in the event wins; text inside a string has its quotes escaped and
  * never matches.
  *
@@ -109,8 +111,21 @@ export type Pins = { [name in (typeof PINS)[number]]?: string };
  * took `$HERMES_HOME` from its first word, but the daemon's folder from the environment; 2 (the
  * current one) takes both of PINS from its words.
  */
-type Version = 0 | 1 | 2;
-const CURRENT: Version = 2;
+type Version = 0 | 1 | 2 | 3;
+const CURRENT: Version = 3;
+
+/**
+ * How versions 0 to 2 handed hermes the event: buffered with `cat` first (a fork and an exec on
+ * every call), so that the fallback could read its name whatever hermes did with it. Version 3
+ * lets hermes read its stdin itself, and reads what is left of it only when hermes failed.
+ */
+const BUFFERED = [
+  // `.` keeps the event's trailing newlines, which `$(...)` would drop.
+  'e=$(cat; echo .)',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
+  'e=${e%.}',
+  'o=$(printf %s "$e" 2>/dev/null | "$@"; echo " $?")',
+];
 
 /** The line that takes `NAME=/…` off the front of the arguments and exports it. */
 const pinLine = (name: string) =>
@@ -122,6 +137,14 @@ const pinLine = (name: string) =>
  * project form: the project's own). `$s` is hermes' exit code, `$m` what went wrong, `$k` the
  * start of `"hook_event_name":"`, `$n` the event without spaces. `version`: the program of an
  * earlier version, still known (Version).
+ *
+ * Since version 3 hermes reads the event from the agent itself, and the program reads what is
+ * left of it (`$n`) only when hermes failed and the event may still be there whole (`$e` set):
+ * hermes never started (a missing file, no node), or it ended by itself (an exit code below 128)
+ * — hermes reads its stdin to the end before it does anything that can end it without an
+ * answer, so then it read nothing or all. Killed by a signal (128 and above), it may have read
+ * part of it, and what is left could spell another event's name (a tool call's arguments hold
+ * what the model wrote): that is answered as an event whose name cannot be read.
  */
 const program = (answers: string, passed?: string, version: Version = CURRENT) =>
   [
@@ -129,16 +152,13 @@ const program = (answers: string, passed?: string, version: Version = CURRENT) =
     'shift 2',
     ...(version > 0 ? [`unset ${UNSET.join(' ')}`] : []),
     ...(version === 1 ? [pinLine('HERMES_HOME')] : []),
-    ...(version === 2 ? PINS.map(pinLine) : []),
+    ...(version >= 2 ? PINS.map(pinLine) : []),
     'p=',
+    ...(version < 3 ? [] : ['e=1']),
     // The project form: Claude Code names the project's root; Codex runs the hook in the session's
     // folder, below the repository's root, or outside a repository in the folder it read .codex/ in.
     'if [ $# = 0 ]; then p=1; case $a in claude-code) r=$CLAUDE_PROJECT_DIR;; *) r=$(git rev-parse --show-toplevel 2>/dev/null || pwd);; esac; set -- "$r/node_modules/.bin/hermes" hook "$a"; fi',
-    // `.` keeps the event's trailing newlines, which `$(...)` would drop.
-    'e=$(cat; echo .)',
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
-    'e=${e%.}',
-    'o=$(printf %s "$e" 2>/dev/null | "$@"; echo " $?")',
+    ...(version < 3 ? BUFFERED : ['o=$("$@"; echo " $?")']),
     // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
     's=${o##* }',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
@@ -149,14 +169,16 @@ const program = (answers: string, passed?: string, version: Version = CURRENT) =
     'elif [ -n "$p" ] && [ "$s" = 127 ] && ! command -v node >/dev/null 2>&1; then m="node is not on the PATH the hook runs with ($PATH): install Node.js, or put it on that PATH"',
     'elif [ -z "$p" ] && [ ! -e "$1" ]; then m="$1 is missing (Node.js moved or was removed): run hermes hook install $a again"',
     'elif [ -z "$p" ] && [ ! -e "$2" ]; then m="$2 is missing (hermes-extensions moved or was removed): install it again, then run hermes hook install $a"',
-    'else m="hermes ended with exit code $s and no answer (its error output says why; hermes extensions doctor checks the setup)"; fi',
+    `else m="hermes ended with exit code $s and no answer (its error output says why; hermes extensions doctor checks the setup)"${version < 3 ? '' : '; if [ "$s" -gt 127 ]; then e=; fi'}; fi`,
     // JSON-safe: a quote, a backslash (the range [ to ^ holds it) or a control character becomes ?.
     't=$m',
     'm=',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
     'while [ -n "$t" ]; do c=${t%"${t#?}"}; t=${t#?}; case $c in "$q"|[[-^]|[[:cntrl:]]) c=?;; esac; m=$m$c; done',
     'echo "hermes hook $a: $m" >&2',
-    'n=$(printf %s "$e" | tr -d "[:space:]")',
+    ...(version < 3
+      ? ['n=$(printf %s "$e" | tr -d "[:space:]")']
+      : ['n=$(tr -d "[:space:]")', 'if [ -z "$e" ]; then n=; fi']),
     // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
     'k=${q}hook_event_name${q}:${q}',
     answers,
@@ -223,10 +245,12 @@ export interface UnwrappedHook {
   /** The values of PINS the command carries (the user form as install writes it). */
   pins: Pins;
   /**
-   * The current program, which unsets UNSET and exports the PINS it carries; false for an
+   * A program that unsets UNSET and exports the PINS it carries (versions 2 and 3); false for an
    * earlier version's, which took some of them from whatever environment the agent gave it.
    */
   pinned: boolean;
+  /** The current program: install rewrites any other (an upgrade), as it does a changed argv. */
+  current: boolean;
 }
 
 /**
@@ -240,7 +264,7 @@ export function unwrapHookCommand(command: string): UnwrappedHook | undefined {
   const [shell, flag, text, name, agent, quote, ...rest] = words as string[];
   if (shell !== '/bin/sh' || flag !== '-c' || name !== NAME) return undefined;
   if (agent === undefined || quote !== '"') return undefined;
-  const version = ([0, 1, 2] as const).find((v) => text === programOf(agent, v));
+  const version = ([0, 1, 2, 3] as const).find((v) => text === programOf(agent, v));
   if (version === undefined) return undefined;
   const pins: Pins = {};
   const names = version === 0 ? [] : version === 1 ? ['HERMES_HOME' as const] : PINS;
@@ -252,7 +276,7 @@ export function unwrapHookCommand(command: string): UnwrappedHook | undefined {
     pins[pin] = first.slice(pin.length + 1);
     argv = argv.slice(1);
   }
-  return { agent, argv, pins, pinned: version === CURRENT };
+  return { agent, argv, pins, pinned: version >= 2, current: version === CURRENT };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answerSchema } from '../../support/agent-answers.js';
@@ -342,25 +342,126 @@ describe.runIf(built).each(AGENTS)('the installed %s hook when hermes cannot run
       // Both agents ignore the output of an exit 1: half an answer is no answer.
       { body: 'printf "{\\"hookSpecificOutput\\":"; exit 1', code: 1 },
     ];
-    for (const { body, code } of cases) {
-      const project = repository();
-      binLink(project, script(join(tree(), 'hermes'), `#!/bin/sh\ncat >/dev/null\n${body}\n`));
-      const command = await installedCommand(agent, env, project);
-      for (const shell of SHELLS) {
-        const run = { agent, command, shell, project, env };
-        const why = new RegExp(`hermes ended with exit code ${code} and no answer`);
-        const pre = await runAsAgent(run, JSON.stringify(event(agent, 'PreToolUse', project)));
-        expect([pre.code, JSON.parse(pre.stdout).hookSpecificOutput.permissionDecision]).toEqual([
-          0,
-          'deny',
-        ]);
-        expect(pre.stderr).toMatch(why);
-        const stop = await runAsAgent(run, JSON.stringify(event(agent, 'Stop', project)));
-        expect(stop.code).toBe(0);
-        expect(JSON.parse(stop.stdout)).toEqual({ systemMessage: expect.stringMatching(why) });
+    // hermes reads the event itself: one that read it and failed leaves no name to read, and the
+    // answer is the one for an event that may have been a tool call (it blocks nothing at Stop);
+    // one that failed before reading it leaves it whole, and the answer is the event's own —
+    // unless it was killed (it may have read part of it).
+    for (const read of [true, false]) {
+      for (const { body, code } of cases) {
+        const project = repository();
+        const stand = `#!/bin/sh\n${read ? 'cat >/dev/null\n' : ''}${body}\n`;
+        binLink(project, script(join(tree(), 'hermes'), stand));
+        const command = await installedCommand(agent, env, project);
+        for (const shell of SHELLS) {
+          const run = { agent, command, shell, project, env };
+          const why = new RegExp(`hermes ended with exit code ${code} and no answer`);
+          const pre = await runAsAgent(run, JSON.stringify(event(agent, 'PreToolUse', project)));
+          expect([pre.code, JSON.parse(pre.stdout).hookSpecificOutput.permissionDecision]).toEqual([
+            0,
+            'deny',
+          ]);
+          expect(pre.stderr).toMatch(why);
+          const stop = await runAsAgent(run, JSON.stringify(event(agent, 'Stop', project)));
+          expect(stop.code).toBe(0);
+          expect(stop.stderr).toMatch(why);
+          if (read || code > 127)
+            expect(JSON.parse(stop.stdout).hookSpecificOutput, `${code} ${shell}`).toEqual({
+              hookEventName: 'PreToolUse',
+              permissionDecision: 'deny',
+              permissionDecisionReason: expect.stringMatching(why),
+            });
+          else
+            expect(JSON.parse(stop.stdout)).toEqual({ systemMessage: expect.stringMatching(why) });
+        }
       }
     }
   });
+
+  it('never takes what a killed hermes left of a tool call for another event', async () => {
+    // The model writes a tool call whose arguments end in an object that spells a Stop; were
+    // hermes killed right after reading up to it, what is left on stdin would read as a Stop,
+    // whose answer refuses nothing.
+    const { env } = userHome();
+    const project = repository();
+    const call = {
+      ...event(agent, 'PreToolUse', project),
+      tool_input: { command: 'rm -rf src', x: { hook_event_name: 'Stop' } },
+    };
+    const text = JSON.stringify(call);
+    const at = text.indexOf('{"hook_event_name":"Stop"');
+    expect(at).toBeGreaterThan(0);
+    binLink(
+      project,
+      script(join(tree(), 'hermes'), `#!/bin/sh\nhead -c ${at} >/dev/null\nkill -9 $$\n`),
+    );
+    const command = await installedCommand(agent, env, project);
+    for (const shell of SHELLS) {
+      const answer = await runAsAgent({ agent, command, shell, project, env }, text);
+      expect(answer.code).toBe(0);
+      expect(JSON.parse(answer.stdout).hookSpecificOutput?.permissionDecision, shell).toBe('deny');
+    }
+  });
+
+  it.each(SHELLS)('hermes reads the event itself: no cat runs on the way (%s)', async (shell) => {
+    // A PATH without cat: a command that buffered the event with it would hand hermes nothing.
+    const { env } = userHome();
+    const project = repository();
+    const command = await installedCommand(agent, env);
+    const noCat = tree();
+    for (const tool of ['tr', 'git', 'env', 'sh', 'head'])
+      symlinkSync(`/usr/bin/${tool}`, join(noCat, tool));
+    const run = { agent, command, shell, project, env: { ...env, PATH: noCat } };
+    const secret = await runAsAgent(run, JSON.stringify(event(agent, 'PreToolUse', project)));
+    expect(secret.code, secret.stderr).toBe(0);
+    expect(JSON.parse(secret.stdout).hookSpecificOutput.permissionDecisionReason).toBe(
+      'no secrets',
+    );
+    const ls = await runAsAgent(
+      run,
+      JSON.stringify({
+        ...event(agent, 'PreToolUse', project),
+        tool_input: { command: 'ls' },
+        tool_use_id: 'c2',
+      }),
+    );
+    expect([ls.code, ls.stdout], ls.stderr).toEqual([0, '']);
+    // And when hermes cannot start, the program still reads the event's name without it.
+    await expectFailsClosed(
+      { ...run, command: command.replace(process.execPath, '/gone/bin/node') },
+      /\/gone\/bin\/node is missing \(Node\.js moved or was removed\)/,
+    );
+  });
+
+  // Codex starts a hook with the user's `$SHELL -lc`: the outer line must mean the same to each.
+  for (const outer of ['/usr/bin/zsh', '/usr/bin/fish'])
+    it.runIf(existsSync(outer))(
+      `passes through ${outer} as it is, and fails closed there`,
+      async () => {
+        const { env } = userHome();
+        const project = repository();
+        const command = await installedCommand(agent, env);
+        const through = (line: string, name: string, extra: Record<string, unknown> = {}) =>
+          runProcess(outer, ['-c', line], {
+            cwd: join(project, 'src/deep'),
+            env: { ...env, CLAUDE_PROJECT_DIR: project },
+            stdin: JSON.stringify({ ...event(agent, name, project), ...extra }),
+          });
+        const secret = await through(command, 'PreToolUse');
+        expect(secret.code, secret.stderr).toBe(0);
+        expect(JSON.parse(secret.stdout).hookSpecificOutput.permissionDecisionReason).toBe(
+          'no secrets',
+        );
+        const gone = command.replace(process.execPath, '/gone/bin/node');
+        const pre = await through(gone, 'PreToolUse', { tool_use_id: 'c2' });
+        expect(JSON.parse(pre.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+        expect(pre.stderr).toMatch(/\/gone\/bin\/node is missing/);
+        const stop = await through(gone, 'Stop');
+        expect([stop.code, JSON.parse(stop.stdout)]).toEqual([
+          0,
+          { systemMessage: expect.stringMatching(/\/gone\/bin\/node is missing/) },
+        ]);
+      },
+    );
 
   it.runIf(agent === 'claude-code')(
     'stays valid JSON for a project whose path holds a quote or a backslash',

@@ -25,6 +25,14 @@ const UNPINNED = JSON.parse(
   readFileSync(new URL('./unpinned-commands.json', import.meta.url), 'utf8'),
 ) as Record<string, { project: string; user: string }>;
 
+/**
+ * The same, of the version that pinned both and buffered the event with `cat` before hermes
+ * started, as it wrote them.
+ */
+const BUFFERED = JSON.parse(
+  readFileSync(new URL('./buffered-commands.json', import.meta.url), 'utf8'),
+) as Record<string, { project: string; user: string }>;
+
 /** The same, of the version that pinned `$HERMES_HOME` but not the daemon's folder. */
 const HOME_PINNED = JSON.parse(
   readFileSync(new URL('./home-pinned-commands.json', import.meta.url), 'utf8'),
@@ -116,20 +124,80 @@ describe('isHermesHookCommand and the commands that fail closed', () => {
       argv,
       pins,
       pinned: true,
+      current: true,
     });
     expect(unwrapHookCommand(wrappedHookCommand('codex', argv))).toEqual({
       agent: 'codex',
       argv,
       pins: {},
       pinned: true,
+      current: true,
     });
     expect(unwrapHookCommand(codex.projectCommand)).toEqual({
       agent: 'codex',
       argv: [],
       pins: {},
       pinned: true,
+      current: true,
     });
     expect(unwrapHookCommand(bareProject.codex)).toBeUndefined();
+  });
+
+  it('knows the commands of the version that buffered the event as pinned, and replaces them on install', () => {
+    // They guard as the current ones do, only slower: doctor has nothing to warn about, and
+    // install (an upgrade) writes the current command in their place; uninstall removes them.
+    for (const [name, earlier] of Object.entries(BUFFERED)) {
+      const agent = COMMAND_HOOK_AGENTS[name] as CommandHookAgent;
+      expect(earlier.project).not.toBe(agent.projectCommand);
+      expect(hookForm(earlier.project, agent)).toEqual({
+        project: true,
+        failsClosed: true,
+        pinned: true,
+        argv: [],
+      });
+      const argv = ['/usr/bin/node', '/opt/hermes-extensions/bin/hermes.js', 'hook', name];
+      expect(hookForm(earlier.user, agent)).toEqual({
+        project: false,
+        failsClosed: true,
+        pinned: true,
+        argv,
+      });
+      const pins = { HERMES_HOME: '/home/me/.hermes', HERMES_DAEMON_DIR: '/run/user/1000/hermes' };
+      expect(unwrapHookCommand(earlier.user)).toEqual({
+        agent: name,
+        argv,
+        pins,
+        pinned: true,
+        current: false,
+      });
+      expect(unwrapHookCommand(wrappedHookCommand(name, argv, pins))).toMatchObject({
+        pinned: true,
+        current: true,
+      });
+      for (const other of Object.values(COMMAND_HOOK_AGENTS))
+        if (other !== agent) expect(hookForm(earlier.user, other)).toBeUndefined();
+    }
+    const project = tree({ '.git/HEAD': '' });
+    const file = claudeCode.settingsFile(project);
+    const earlier = BUFFERED['claude-code'] as { project: string; user: string };
+    write(project, {
+      '.claude/settings.json': JSON.stringify({
+        hooks: {
+          PreToolUse: [{ hooks: [{ type: 'command', command: earlier.project }] }],
+          Stop: [{ hooks: [{ type: 'command', command: earlier.project }] }],
+        },
+      }),
+    });
+    const before = readFileSync(file, 'utf8');
+    const { updated } = installCommandHooks(claudeCode, {
+      file,
+      command: claudeCode.projectCommand,
+      events: ['PreToolUse', 'Stop'],
+    });
+    expect(updated).toEqual(['PreToolUse', 'Stop']);
+    expect(readFileSync(file, 'utf8')).not.toContain('cat; echo');
+    write(project, { '.claude/settings.json': before });
+    expect(uninstallCommandHooks(claudeCode, file).removed).toEqual(['PreToolUse', 'Stop']);
   });
 
   it('knows the commands of the version that pinned the home alone as not pinned, for every agent', () => {
