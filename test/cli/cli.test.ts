@@ -183,7 +183,7 @@ describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
     const installed = await doctor();
     expect(installed.code).toBe(0);
     expect(installed.stdout).toMatch(
-      /✓ Claude Code hook \(.*\.claude\/settings\.json\): runs the hermes hook for UserPromptSubmit, PreToolUse, PostToolUse, PostToolBatch, SubagentStart, SubagentStop, Stop, SessionEnd/,
+      /✓ Claude Code hook \(.*\.claude\/settings\.json\): runs the hermes hook for UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, PostToolBatch, SubagentStart, SubagentStop, Stop, SessionEnd/,
     );
 
     // A project whose Codex hook was installed by a Node and a package that are gone since, and
@@ -263,7 +263,7 @@ describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
     const run = await hermes(home, 'extensions', 'doctor', '--cwd', project);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(
-      /! Claude Code hook \(.*\): not registered for PostToolBatch, SubagentStart, SubagentStop: before_llm_call does not run after tool results/,
+      /! Claude Code hook \(.*\): not registered for PostToolUseFailure, PostToolBatch, SubagentStart, SubagentStop: before_llm_call does not run after tool results/,
     );
     expect(run.stdout).toMatch(
       /! Codex hook \(.*\): reminder handles before_llm_call, which runs at the prompt and after each tool result: injections are delivered as context; if it rewrites messages, that is not applied in hook mode; restrictTools has no effect under Codex hooks \(the call-time checks still apply\)/,
@@ -305,7 +305,7 @@ describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
     });
     const run = await hermes(home, 'extensions', 'doctor', '--cwd', tree());
     expect(run.stdout).toMatch(
-      /! Claude Code hook \(.*\): not registered for UserPromptSubmit, PreToolUse, PostToolUse, PostToolBatch, SubagentStart, SubagentStop, SessionEnd: tool calls are not checked/,
+      /! Claude Code hook \(.*\): not registered for UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, PostToolBatch, SubagentStart, SubagentStop, SessionEnd: tool calls are not checked/,
     );
   });
 });

@@ -133,6 +133,12 @@ export interface CommandHookAgent {
     response: unknown,
     replacement: ResultReplacement,
   ): Record<string, unknown>;
+  /**
+   * Whether the agent takes `additionalContext` at `PostToolUseFailure`, next to a failed tool's
+   * error it shows as it is (Claude Code): transform_tool_result runs on the error there, and
+   * what a rewrite adds after it reaches the model (failure-advice.ts). Absent: it does not.
+   */
+  failureContext?: boolean;
   /** Events that end the turn (its state goes), in the engine's names. */
   endEvents: readonly string[];
   /**

@@ -16,6 +16,7 @@ import {
   render,
 } from './answers.js';
 import { answerDecided, callKeyOf, withDecision } from './decisions.js';
+import { answerToolFailure } from './failure-advice.js';
 import { gateAtStop } from './final-answer-gate.js';
 import { hookTelemetry, hookToolCall, laterWork, reportToolOutcome, turnIdOf } from './observed.js';
 import { answerPrompt } from './prompt-answer.js';
@@ -156,6 +157,14 @@ async function answerEvent(
     ) {
       const replaces = { ...agent, replaceToolResult: agent.replaceToolResult };
       return render(agent, name, await answerToolResult(replaces, event, sessionId, reporting));
+    }
+    // A failed tool's error: what transform_tool_result adds to it reaches the model as context.
+    if (
+      name === 'PostToolUseFailure' &&
+      agent.failureContext === true &&
+      later?.includes('transform_tool_result') !== false
+    ) {
+      return render(agent, name, await answerToolFailure(agent, event, sessionId, reporting));
     }
     const reports = name !== 'PostToolBatch' && later?.includes('post_tool_call') !== false;
     if (!afterTools || later?.includes('before_llm_call') === false) {

@@ -80,6 +80,72 @@ async function modelReads(command: string) {
   return { output, updated: after?.updatedToolOutput as Record<string, unknown> | undefined };
 }
 
+/**
+ * The same call as Claude Code reports it when the command exits with another status than 0: at
+ * `PostToolUseFailure`, with its `error` text (`Exit code N`, then the output, as Claude Code
+ * 2.1.330 words it), which no hook can replace: the advice comes as `additionalContext`.
+ */
+async function modelReadsAfterFailure(command: string, wrap = true) {
+  const env = setup();
+  const id = `call_${calls++}`;
+  const before = await send(env, {
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: { command },
+    tool_use_id: id,
+  });
+  const updated = before?.updatedInput as { command?: string } | undefined;
+  const input = wrap ? updated : { command };
+  if (wrap) expect(updated?.command, JSON.stringify(before)).toContain(' --settings ');
+  const ran = await runShellAsync(String(input?.command), env.project, {
+    ...process.env,
+    HOME: env.user,
+    HERMES_HOME: env.home,
+  });
+  expect(ran.code).not.toBe(0);
+  const output = `${ran.stderr}${ran.stdout}`.trimEnd();
+  const after = await send(env, {
+    hook_event_name: 'PostToolUseFailure',
+    tool_name: 'Bash',
+    tool_input: input,
+    tool_use_id: id,
+    error: `Exit code ${ran.code}\n${output}`,
+    is_interrupt: false,
+  });
+  return { output, context: after?.additionalContext as string | undefined, after };
+}
+
+describe.runIf(built && sandbox.available)(
+  "the sandbox's advice at Claude Code's PostToolUseFailure",
+  { timeout: 120_000 },
+  () => {
+    it('touch src/y before a plan exits 1: the advice comes as context beside the error', async () => {
+      const got = await modelReadsAfterFailure('touch src/y');
+      expect(got.output).toMatch(/Read-only file system/);
+      expect(got.context).toMatch(/^workflow-guard: the OS sandbox refused this write/);
+      expect(got.context).toContain('plans/active/plan.md');
+      expect(got.context).toContain('plans/');
+      // The advice only: the error itself the model reads already.
+      expect(got.context).not.toContain('Read-only file system');
+    });
+
+    it('a sandboxed command that fails for another reason: nothing added', async () => {
+      const got = await modelReadsAfterFailure('eval "ls no-such-file"');
+      expect(got.output).toMatch(/No such file or directory/);
+      expect(got.after).toBeUndefined();
+    });
+
+    it('a failure of a command the guard did not wrap, read-only as it says: nothing added', async () => {
+      const got = await modelReadsAfterFailure(
+        'echo "touch: cannot touch \'src/y\': Read-only file system" >&2; exit 1',
+        false,
+      );
+      expect(got.output).toMatch(/Read-only file system/);
+      expect(got.after).toBeUndefined();
+    });
+  },
+);
+
 describe.runIf(built && sandbox.available)(
   "the sandbox's advice through `hermes hook claude-code`",
   { timeout: 120_000 },
