@@ -233,6 +233,25 @@ describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
     );
   });
 
+  it('says what a Claude Code hook installed before PostToolUseFailure misses, and install adds it', async () => {
+    const home = tree();
+    const project = tree({ '.git/HEAD': '' });
+    expect((await hermes(home, 'hook', 'install', 'claude-code')).code).toBe(0);
+    const file = join(home, '.claude/settings.json');
+    const settings = JSON.parse(readFileSync(file, 'utf8'));
+    delete settings.hooks.PostToolUseFailure;
+    write(home, { '.claude/settings.json': JSON.stringify(settings) });
+    const run = await hermes(home, 'extensions', 'doctor', '--cwd', project);
+    expect(run.stdout).toMatch(
+      /! Claude Code hook \(.*\): not registered for PostToolUseFailure: a failed tool's error reaches the model without what transform_tool_result adds to it/,
+    );
+    const again = await hermes(home, 'hook', 'install', 'claude-code');
+    expect(again.stdout).toMatch(/Added the hermes hook for PostToolUseFailure/);
+    expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).hooks)).toContain(
+      'PostToolUseFailure',
+    );
+  });
+
   it('says what before_llm_call handlers get in hook mode, and that a hook without PostToolBatch runs them at the prompt only', async () => {
     const home = tree({
       // The Hermes agent runs its hooks unasked (doctor would report them unapproved otherwise).
