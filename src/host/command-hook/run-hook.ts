@@ -64,7 +64,9 @@ export interface CommandHookOptions {
  * with the reason; ask ⇒ `"ask"` where the agent has it, else a deny saying who asked; rewrite ⇒
  * `updatedInput`, with the agent's rewrite decision); the agent's end events (`Stop`,
  * and Claude Code's `SessionEnd`) → the turn ends and its state goes; `PostToolUse` → answered
- * with nothing unless it is an after-tools event (otherwise only reported). Observers are told
+ * with nothing unless it is an after-tools event (otherwise only reported); Claude Code's
+ * `PostToolUseFailure` → transform_tool_result on the failed tool's error, what it adds as
+ * context (failure-advice.ts). Observers are told
  * what the process knows, as the in-process host tells them (observed.ts): `on_session_start` at
  * the prompt, `pre_tool_call`, `hook_decision`, for a call put to the person `pre_approval_request`
  * (the answer is the agent's, never a hook's) and, for a refused call, its `post_tool_call` at
