@@ -20,7 +20,7 @@ import {
 import { isImplementationRequest } from './intent.js';
 import { moduleJudge } from './module-roots.js';
 import { hasValidPlan, readPlan } from './plan.js';
-import { guardSandbox, notSandboxedHint } from './sandbox.js';
+import { adviseRefusedWrite, guardSandbox, notSandboxedHint } from './sandbox.js';
 import { toolKinds, toolNamePattern } from './tool-kinds.js';
 
 /** What the guard learned in this turn, in its slot of the per-turn state. */
@@ -170,6 +170,23 @@ export default defineExtension({
           });
         },
         { priority: SANDBOX_PRIORITY, tools: toolNamePattern(config.shell_tools) },
+      );
+
+      // The model reads why a write failed in the sandbox, and what would let it: only for the
+      // call the guard wrapped (the line it made, made again and compared), never another's.
+      // Advice only: should it fail, the model gets the tool's own result rather than a refusal.
+      hermes.on(
+        'transform_tool_result',
+        (event) => {
+          if (kindOf(event.toolName) !== 'shell' || !sandbox.holds(event.toolArgs)) {
+            return undefined;
+          }
+          const advised = adviseRefusedWrite(config, event.result, planned());
+          return advised === undefined
+            ? undefined
+            : rewrite(advised, { workflowGuard: 'told the model why the sandbox refused a write' });
+        },
+        { tools: toolNamePattern(config.shell_tools), onError: 'pass' },
       );
     }
 

@@ -3,8 +3,10 @@ import {
   type SandboxOptions,
   sandboxAvailability,
   sandboxedShellCallOf,
+  sandboxRefusedWrite,
   sandboxRunning,
   sandboxShellCall,
+  withAdvice,
 } from 'hermes-extensions/policy';
 import type { WorkflowGuardConfig } from './config.js';
 
@@ -46,6 +48,25 @@ export function guardSandbox(
         : 'this system does not say whether a command of this project still runs in the OS sandbox, which could turn a folder there into a link elsewhere between this check and the write';
     },
   };
+}
+
+/**
+ * The result of a shell call the guard ran in its sandbox, with the guard's advice as its last
+ * line when the sandbox refused a write (the output says `Read-only file system`, or EROFS);
+ * undefined when it did not, or when the result has no text to add a line to. Without it the
+ * model reads only the kernel's error and tries other ways to write (extensions/workflow-guard/README.md, The sandbox).
+ */
+export function adviseRefusedWrite(
+  config: WorkflowGuardConfig,
+  result: unknown,
+  planned: boolean,
+): unknown {
+  if (!sandboxRefusedWrite(result)) return undefined;
+  const writable = config.allowed_paths.join(', ');
+  const advice = planned
+    ? `workflow-guard: the OS sandbox refused this write: the command ran before the plan at ${config.plan_path} existed, when only ${writable} (and $TMPDIR) could be written; it exists now, so run the command again.`
+    : `workflow-guard: the OS sandbox refused this write: until a plan exists at ${config.plan_path}, a shell command the guard cannot read runs in the OS sandbox, where only ${writable} (and $TMPDIR) can be written. Write the plan first; then the command runs outside this sandbox (protected ground, such as .hermes/ and the agents' hook settings, stays read-only with a plan too).`;
+  return withAdvice(result, advice);
 }
 
 /** Why a shell call was not run in the sandbox, for the refusal's hint. */

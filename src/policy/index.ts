@@ -74,9 +74,11 @@ export {
   sandboxCommand,
   sandboxedCommandOf,
   sandboxedShellCallOf,
+  sandboxRefusedWrite,
   sandboxRunning,
   sandboxRuntimeCli,
   sandboxShellCall,
+  withAdvice,
 } from './sandbox/index.js';
 export {
   analyzeShell,

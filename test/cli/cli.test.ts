@@ -183,7 +183,7 @@ describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
     const installed = await doctor();
     expect(installed.code).toBe(0);
     expect(installed.stdout).toMatch(
-      /✓ Claude Code hook \(.*\.claude\/settings\.json\): runs the hermes hook for UserPromptSubmit, PreToolUse, PostToolUse, PostToolBatch, SubagentStart, SubagentStop, Stop, SessionEnd/,
+      /✓ Claude Code hook \(.*\.claude\/settings\.json\): runs the hermes hook for UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, PostToolBatch, SubagentStart, SubagentStop, Stop, SessionEnd/,
     );
 
     // A project whose Codex hook was installed by a Node and a package that are gone since, and
@@ -233,6 +233,25 @@ describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
     );
   });
 
+  it('says what a Claude Code hook installed before PostToolUseFailure misses, and install adds it', async () => {
+    const home = tree();
+    const project = tree({ '.git/HEAD': '' });
+    expect((await hermes(home, 'hook', 'install', 'claude-code')).code).toBe(0);
+    const file = join(home, '.claude/settings.json');
+    const settings = JSON.parse(readFileSync(file, 'utf8'));
+    delete settings.hooks.PostToolUseFailure;
+    write(home, { '.claude/settings.json': JSON.stringify(settings) });
+    const run = await hermes(home, 'extensions', 'doctor', '--cwd', project);
+    expect(run.stdout).toMatch(
+      /! Claude Code hook \(.*\): not registered for PostToolUseFailure: a failed tool's error reaches the model without what transform_tool_result adds to it/,
+    );
+    const again = await hermes(home, 'hook', 'install', 'claude-code');
+    expect(again.stdout).toMatch(/Added the hermes hook for PostToolUseFailure/);
+    expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).hooks)).toContain(
+      'PostToolUseFailure',
+    );
+  });
+
   it('says what before_llm_call handlers get in hook mode, and that a hook without PostToolBatch runs them at the prompt only', async () => {
     const home = tree({
       // The Hermes agent runs its hooks unasked (doctor would report them unapproved otherwise).
@@ -263,7 +282,7 @@ describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
     const run = await hermes(home, 'extensions', 'doctor', '--cwd', project);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(
-      /! Claude Code hook \(.*\): not registered for PostToolBatch, SubagentStart, SubagentStop: before_llm_call does not run after tool results/,
+      /! Claude Code hook \(.*\): not registered for PostToolUseFailure, PostToolBatch, SubagentStart, SubagentStop: before_llm_call does not run after tool results/,
     );
     expect(run.stdout).toMatch(
       /! Codex hook \(.*\): reminder handles before_llm_call, which runs at the prompt and after each tool result: injections are delivered as context; if it rewrites messages, that is not applied in hook mode; restrictTools has no effect under Codex hooks \(the call-time checks still apply\)/,
@@ -305,7 +324,7 @@ describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
     });
     const run = await hermes(home, 'extensions', 'doctor', '--cwd', tree());
     expect(run.stdout).toMatch(
-      /! Claude Code hook \(.*\): not registered for UserPromptSubmit, PreToolUse, PostToolUse, PostToolBatch, SubagentStart, SubagentStop, SessionEnd: tool calls are not checked/,
+      /! Claude Code hook \(.*\): not registered for UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, PostToolBatch, SubagentStart, SubagentStop, SessionEnd: tool calls are not checked/,
     );
   });
 });

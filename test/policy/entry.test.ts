@@ -20,6 +20,8 @@ describe('hermes-extensions/policy', () => {
       'sandboxRuntimeCli',
       'sandboxRunning',
       'sandboxShellCall',
+      'sandboxRefusedWrite',
+      'withAdvice',
       'groundSandboxAvailability',
       'groundSandboxCall',
       'groundSandboxedCallOf',

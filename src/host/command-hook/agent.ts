@@ -24,7 +24,7 @@ export type SettingsFormatName =
  *
  * The engine speaks the hook protocol Claude Code defined, which Codex and others took over: an
  * event on stdin named by `hook_event_name` (`UserPromptSubmit`, `PreToolUse`, `PostToolUse`,
- * `PostToolBatch`, `Stop`, `SessionEnd`, `SubagentStart`, `SubagentStop`) with `session_id`,
+ * `PostToolUseFailure`, `PostToolBatch`, `Stop`, `SessionEnd`, `SubagentStart`, `SubagentStop`) with `session_id`,
  * `cwd`, `tool_name`, `tool_input`, `tool_use_id`, `prompt`, `turn_id`, `agent_id`…; an answer
  * with `hookSpecificOutput.permissionDecision`, `additionalContext`, `decision: "block"`,
  * `systemMessage`. An agent that speaks another dialect maps its events onto these
@@ -133,6 +133,12 @@ export interface CommandHookAgent {
     response: unknown,
     replacement: ResultReplacement,
   ): Record<string, unknown>;
+  /**
+   * Whether the agent takes `additionalContext` at `PostToolUseFailure`, next to a failed tool's
+   * error it shows as it is (Claude Code): transform_tool_result runs on the error there, and
+   * what a rewrite adds after it reaches the model (failure-advice.ts). Absent: it does not.
+   */
+  failureContext?: boolean;
   /** Events that end the turn (its state goes), in the engine's names. */
   endEvents: readonly string[];
   /**

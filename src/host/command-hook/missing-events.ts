@@ -17,5 +17,7 @@ export function missingEventsMean(agent: CommandHookAgent, absent: readonly stri
   if (absent.includes('PostToolUse'))
     return 'observers (audit-log, otel) are not told what tools did';
   if (subagents) return ofSubagents;
+  if (absent.includes('PostToolUseFailure'))
+    return "a failed tool's error reaches the model without what transform_tool_result adds to it (workflow-guard's advice on a write its sandbox refused)";
   return '';
 }

@@ -16,6 +16,7 @@ import {
   render,
 } from './answers.js';
 import { answerDecided, callKeyOf, withDecision } from './decisions.js';
+import { answerToolFailure } from './failure-advice.js';
 import { gateAtStop } from './final-answer-gate.js';
 import { hookTelemetry, hookToolCall, laterWork, reportToolOutcome, turnIdOf } from './observed.js';
 import { answerPrompt } from './prompt-answer.js';
@@ -63,7 +64,9 @@ export interface CommandHookOptions {
  * with the reason; ask ⇒ `"ask"` where the agent has it, else a deny saying who asked; rewrite ⇒
  * `updatedInput`, with the agent's rewrite decision); the agent's end events (`Stop`,
  * and Claude Code's `SessionEnd`) → the turn ends and its state goes; `PostToolUse` → answered
- * with nothing unless it is an after-tools event (otherwise only reported). Observers are told
+ * with nothing unless it is an after-tools event (otherwise only reported); Claude Code's
+ * `PostToolUseFailure` → transform_tool_result on the failed tool's error, what it adds as
+ * context (failure-advice.ts). Observers are told
  * what the process knows, as the in-process host tells them (observed.ts): `on_session_start` at
  * the prompt, `pre_tool_call`, `hook_decision`, for a call put to the person `pre_approval_request`
  * (the answer is the agent's, never a hook's) and, for a refused call, its `post_tool_call` at
@@ -156,6 +159,14 @@ async function answerEvent(
     ) {
       const replaces = { ...agent, replaceToolResult: agent.replaceToolResult };
       return render(agent, name, await answerToolResult(replaces, event, sessionId, reporting));
+    }
+    // A failed tool's error: what transform_tool_result adds to it reaches the model as context.
+    if (
+      name === 'PostToolUseFailure' &&
+      agent.failureContext === true &&
+      later?.includes('transform_tool_result') !== false
+    ) {
+      return render(agent, name, await answerToolFailure(agent, event, sessionId, reporting));
     }
     const reports = name !== 'PostToolBatch' && later?.includes('post_tool_call') !== false;
     if (!afterTools || later?.includes('before_llm_call') === false) {

@@ -112,7 +112,8 @@ function shownResult(answer: PendingAnswer, response: unknown): unknown {
     : response;
 }
 
-function rewrittenBy(trace: readonly { extension: string; action: string }[]): string {
+/** Who rewrote a result, by the chain's trace. */
+export function rewrittenBy(trace: readonly { extension: string; action: string }[]): string {
   const names = [...new Set(trace.filter((e) => e.action === 'rewrite').map((e) => e.extension))];
   return names.length === 0 ? 'an extension' : names.join(', ');
 }

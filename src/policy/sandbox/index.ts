@@ -10,6 +10,7 @@ export {
   resetGroundSandboxAvailability,
 } from './ground-availability.js';
 export { groundSandboxCall, groundSandboxedCallOf, mayBeSandboxLine } from './ground-call.js';
+export { sandboxRefusedWrite, withAdvice } from './refused-write.js';
 export { sandboxRunning } from './running.js';
 export type { SandboxOptions } from './settings.js';
 export { type SandboxedShellCall, sandboxedShellCallOf, sandboxShellCall } from './shell-call.js';

@@ -50,7 +50,7 @@ describe.runIf(built)('hermes hook install / uninstall', () => {
       const removed = await hermes(home, 'hook', 'uninstall', 'claude-code');
       expect(removed.code).toBe(0);
       expect(removed.stdout).toMatch(
-        /Removed the hermes hook for UserPromptSubmit, PreToolUse, PostToolUse, PostToolBatch, SubagentStart, SubagentStop, Stop, SessionEnd from .*settings\.json/,
+        /Removed the hermes hook for UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, PostToolBatch, SubagentStart, SubagentStop, Stop, SessionEnd from .*settings\.json/,
       );
       expect(read(file)).toBe(layout);
       // Nothing of hermes's left: a second run changes nothing.
@@ -104,7 +104,7 @@ describe.runIf(built)('hermes hook install / uninstall', () => {
     expect(existsSync(join(home, '.claude/settings.json'))).toBe(false);
   });
 
-  it('leaves PostToolBatch out for a Claude Code that would ignore the whole file over it', async () => {
+  it('leaves PostToolBatch and PostToolUseFailure out for a Claude Code that would ignore the whole file over them', async () => {
     const home = tree({});
     const fakeBin = join(home, 'bin');
     mkdirSync(fakeBin);
@@ -124,12 +124,17 @@ describe.runIf(built)('hermes hook install / uninstall', () => {
     claudeAt('2.1.330');
     expect((await withClaude('hook', 'install', 'claude-code')).code).toBe(0);
     expect(events()).toContain('PostToolBatch');
+    // Where a failed tool's error goes, and what transform_tool_result adds to it (failure-advice.ts).
+    expect(events()).toContain('PostToolUseFailure');
 
     claudeAt('2.1.90');
     const old = await withClaude('hook', 'install', 'claude-code');
     expect(old.code).toBe(0);
-    expect(old.stderr).toMatch(/Claude Code 2\.1\.90 would ignore every hook .* PostToolBatch/);
+    expect(old.stderr).toMatch(
+      /Claude Code 2\.1\.90 would ignore every hook .* PostToolUseFailure, PostToolBatch/,
+    );
     expect(events()).not.toContain('PostToolBatch');
+    expect(events()).not.toContain('PostToolUseFailure');
     expect(events()).toEqual(expect.arrayContaining(['UserPromptSubmit', 'PreToolUse', 'Stop']));
   });
 

@@ -22,7 +22,7 @@ export function resultHookChecks(projectRoot: string, extensions: string[]): Che
             (hook): Check => ({
               level: 'warning',
               subject: `${agent.title} hook (${hook.file})`,
-              message: `${who}, which does not run under ${agent.title}'s hooks: a hook there cannot replace a tool's result, so the model gets every result as the tool returned it (nothing redacted, nothing withheld)`,
+              message: `${who}, which does not run under ${agent.title}'s hooks: a hook there cannot replace a tool's result, so the model gets every result as the tool returned it (nothing redacted, withheld or added)`,
               ...(agent.name === 'hermes-agent'
                 ? {
                     fix: `${hermesCommand()} hook install hermes-agent --plugin (the Python plugin runs them)`,

@@ -65,16 +65,19 @@ export const claudeCode: ProjectScopedAgent = {
   endLoop: (reason) => ({ decision: 'block', reason }),
   continueAtStop: (reason) => ({ decision: 'block', reason }),
   replaceToolResult: claudeToolResult,
+  failureContext: true,
   endEvents: ['Stop', 'SessionEnd'],
   // PostToolBatch is sent by Claude Code 2.1.118 and later; 2.1.101 and later skip an event they
   // do not know (so there before_llm_call runs at the prompt only); older ones ignored a settings
   // file naming one (docs/command-hooks.md). SubagentStart and SubagentStop keep a turn open for
-  // its background subagents (subagent-lifecycle.ts); they are named only where an unknown event
-  // cannot cost the whole file either.
+  // its background subagents (subagent-lifecycle.ts); PostToolUseFailure carries a failed tool's
+  // error, where transform_tool_result's additions reach the model (failure-advice.ts); they are
+  // named only where an unknown event cannot cost the whole file either.
   installEvents: [
     'UserPromptSubmit',
     'PreToolUse',
     'PostToolUse',
+    'PostToolUseFailure',
     'PostToolBatch',
     'SubagentStart',
     'SubagentStop',
@@ -82,6 +85,7 @@ export const claudeCode: ProjectScopedAgent = {
     'SessionEnd',
   ],
   eventsNeedVersion: {
+    PostToolUseFailure: [2, 1, 101],
     PostToolBatch: [2, 1, 101],
     SubagentStart: [2, 1, 101],
     SubagentStop: [2, 1, 101],
