@@ -1,17 +1,10 @@
 import type { Runtime } from '../../runtime/runtime.js';
 import type { CommandHookAgent } from './agent.js';
-import { agentOf } from './agent-identity.js';
 import { NO_DECISION, type PendingAnswer } from './answers.js';
-import {
-  hookToolCall,
-  laterWork,
-  type ReportOptions,
-  tellToolOutcome,
-  turnIdOf,
-} from './observed.js';
+import { hookToolCall, type ReportOptions } from './observed.js';
 import { describeFailure } from './reported.js';
+import { resultChain, rewrittenBy } from './result-chain.js';
 import { usingRuntime } from './runtime-source.js';
-import { rewrittenBy } from './tool-result.js';
 import type { TurnStore } from './turn-store.js';
 
 type HookEvent = Record<string, unknown>;
@@ -50,44 +43,32 @@ export async function answerToolFailure(
   }
 }
 
-async function advised(
+function advised(
   agent: CommandHookAgent,
   event: HookEvent,
   sessionId: string,
   runtime: Runtime,
   store: TurnStore,
 ): Promise<PendingAnswer> {
-  if (!runtime.hasHook('transform_tool_result')) {
-    const turnId = store.peek(sessionId)?.turnId ?? turnIdOf(event) ?? '';
-    tellToolOutcome(runtime, agent, event, sessionId, turnId);
-    return NO_DECISION;
-  }
   const error = String(event.error);
   const cwd = typeof event.cwd === 'string' ? event.cwd : process.cwd();
-  return store.update(sessionId, { turnId: turnIdOf(event) }, (stored) =>
-    runtime.runTurn(
-      { sessionId, turnId: stored.turnId, platform: agent.name, initialState: stored.state },
-      async (turn) => {
-        const call = hookToolCall(agent, event, cwd);
-        const caller = agentOf(event);
-        const outcome = await turn.transformToolResult({
-          toolName: call.name,
-          toolArgs: call.arguments,
-          result: error,
-          isError: true,
-          ...(call.id === '' ? {} : { toolCallId: call.id }),
-          ...(caller === undefined ? {} : { agent: caller }),
-        });
-        // Observers get the error the model reads, as at any failure.
-        tellToolOutcome(runtime, agent, event, sessionId, turn.turnId);
-        const answer = outcome.blocked
-          ? notHonoured(agent, call.name, outcome.blockedBy, 'refused')
-          : outcome.changed
-            ? contextOf(agent, call.name, error, outcome.value, rewrittenBy(outcome.trace))
-            : NO_DECISION;
-        return { result: answer, state: { ...turn.state }, reports: laterWork(runtime) };
-      },
-    ),
+  const tool = hookToolCall(agent, event, cwd).name;
+  return resultChain(
+    agent,
+    event,
+    sessionId,
+    runtime,
+    store,
+    { result: error, isError: true },
+    (outcome) => ({
+      answer: outcome.blocked
+        ? notHonoured(agent, tool, outcome.blockedBy, 'refused')
+        : outcome.changed
+          ? contextOf(agent, tool, error, outcome.value, rewrittenBy(outcome.trace))
+          : NO_DECISION,
+      // Observers get the error the model reads, as at any failure.
+      told: event,
+    }),
   );
 }
 

@@ -3,11 +3,10 @@ import type { Logger } from '../../log/logger.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { blockedToolResult } from '../blocked-tool-result.js';
 import type { CommandHookAgent, ResultReplacement } from './agent.js';
-import { agentOf } from './agent-identity.js';
 import type { PendingAnswer } from './answers.js';
 import { NO_DECISION } from './answers.js';
-import { hookToolCall, laterWork, tellToolOutcome, turnIdOf } from './observed.js';
 import { describeFailure } from './reported.js';
+import { resultChain, rewrittenBy } from './result-chain.js';
 import { type RuntimeSource, usingRuntime } from './runtime-source.js';
 import type { TurnStore } from './turn-store.js';
 
@@ -61,7 +60,7 @@ export async function answerToolResult(
   }
 }
 
-async function transformed(
+function transformed(
   agent: CommandHookAgent,
   event: HookEvent,
   sessionId: string,
@@ -70,37 +69,22 @@ async function transformed(
   answerWith: (replacement: ResultReplacement) => PendingAnswer,
 ): Promise<PendingAnswer> {
   const response = event.tool_response;
-  if (!runtime.hasHook('transform_tool_result')) {
-    const turnId = store.peek(sessionId)?.turnId ?? turnIdOf(event) ?? '';
-    tellToolOutcome(runtime, agent, event, sessionId, turnId);
-    return NO_DECISION;
-  }
-  const cwd = typeof event.cwd === 'string' ? event.cwd : process.cwd();
-  return store.update(sessionId, { turnId: turnIdOf(event) }, (stored) =>
-    runtime.runTurn(
-      { sessionId, turnId: stored.turnId, platform: agent.name, initialState: stored.state },
-      async (turn) => {
-        const call = hookToolCall(agent, event, cwd);
-        const caller = agentOf(event);
-        const outcome = await turn.transformToolResult({
-          toolName: call.name,
-          toolArgs: call.arguments,
-          result: response,
-          isError: false,
-          ...(call.id === '' ? {} : { toolCallId: call.id }),
-          ...(caller === undefined ? {} : { agent: caller }),
-        });
-        const answer = outcome.blocked
-          ? answerWith({ refusal: blockedToolResult(outcome) })
-          : outcome.changed
-            ? answerWith({ rewritten: outcome.value, by: rewrittenBy(outcome.trace) })
-            : NO_DECISION;
-        // Observers get what the model gets: a redaction keeps the secret out of telemetry too.
-        const shown = shownResult(answer, response);
-        tellToolOutcome(runtime, agent, { ...event, tool_response: shown }, sessionId, turn.turnId);
-        return { result: answer, state: { ...turn.state }, reports: laterWork(runtime) };
-      },
-    ),
+  return resultChain(
+    agent,
+    event,
+    sessionId,
+    runtime,
+    store,
+    { result: response, isError: false },
+    (outcome) => {
+      const answer = outcome.blocked
+        ? answerWith({ refusal: blockedToolResult(outcome) })
+        : outcome.changed
+          ? answerWith({ rewritten: outcome.value, by: rewrittenBy(outcome.trace) })
+          : NO_DECISION;
+      // Observers get what the model gets: a redaction keeps the secret out of telemetry too.
+      return { answer, told: { ...event, tool_response: shownResult(answer, response) } };
+    },
   );
 }
 
@@ -110,10 +94,4 @@ function shownResult(answer: PendingAnswer, response: unknown): unknown {
   return specific !== undefined && 'updatedToolOutput' in specific
     ? specific.updatedToolOutput
     : response;
-}
-
-/** Who rewrote a result, by the chain's trace. */
-export function rewrittenBy(trace: readonly { extension: string; action: string }[]): string {
-  const names = [...new Set(trace.filter((e) => e.action === 'rewrite').map((e) => e.extension))];
-  return names.length === 0 ? 'an extension' : names.join(', ');
 }
