@@ -55,7 +55,7 @@ export interface CommandHookAgent {
   /**
    * Whether the agent can refuse a prompt (`decision: "block"` at `UserPromptSubmit`). Where it
    * cannot, the engine refuses the turn instead: the model is told the request was refused and
-   * why, and every tool call of the turn is refused (run-hook.ts).
+   * why, and every tool call of the turn is refused (pre-tool-use.ts).
    */
   blocksPrompt: boolean;
   /**

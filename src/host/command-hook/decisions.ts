@@ -73,7 +73,7 @@ export function answerDecided(
 
 /**
  * Whether the call with this id was refused here in `turn`: its outcome was told observers when
- * it was refused (run-hook.ts), so an agent's later report that it did not run is not told again.
+ * it was refused (pre-tool-use.ts), so an agent's later report that it did not run is not told again.
  */
 export function refusedHere(turn: StoredTurn | undefined, id: unknown): boolean {
   if (typeof id !== 'string' || id === '') return false;

@@ -12,7 +12,7 @@ type HookEvent = Record<string, unknown>;
  * `UserPromptSubmit`: the turn starts (its last state goes), transform_user_input runs on the
  * prompt, then before_llm_call for the turn's first model request (llm-call.ts). A block ends the
  * turn with `decision: "block"`; where the agent cannot refuse a prompt, the turn stays, refused
- * (its tool calls are denied in run-hook.ts), and the model is told. A rewrite and injections
+ * (its tool calls are denied in pre-tool-use.ts), and the model is told. A rewrite and injections
  * reach the model as context. A subagent's prompt joins its turn instead (subagent-prompt.ts).
  */
 export async function answerPrompt(

@@ -55,7 +55,7 @@ export const antigravity: CommandHookAgent = {
   readEvent: readAntigravityEvent,
   writeAnswer: writeAntigravityAnswer,
   // No prompt event is installed: a turn is the conversation, and a block of the prompt would
-  // have to refuse every call instead (run-hook.ts) — it never comes.
+  // have to refuse every call instead (pre-tool-use.ts) — it never comes.
   blocksPrompt: false,
   rewriteDecision: undefined,
   canAsk: true,
