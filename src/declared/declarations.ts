@@ -81,6 +81,24 @@ export async function declaredCandidates(
   return { user, project, diagnostics };
 }
 
+/**
+ * The files a config's declarations name (a Cedar policy, its entities and schema), resolved:
+ * for a project config, what its trust must cover (src/trust/project-files.ts).
+ */
+export function declaredFiles(config: HermesConfig, file: string): string[] {
+  const files: string[] = [];
+  for (const [name, section] of Object.entries(config.extensions ?? {})) {
+    if (RESERVED_CONFIG_KEYS.includes(name) || !declares(section)) continue;
+    for (const key of FILE_KEYS) {
+      const named = (section as Record<string, unknown>)[key];
+      if (typeof named === 'string') files.push(resolve(dirname(file), expandHome(named)));
+    }
+  }
+  return files;
+}
+
+const FILE_KEYS = ['policy', 'entities', 'schema'] as const;
+
 /** Whether a section is a declaration: it has a `kind`. */
 export function declares(section: unknown): boolean {
   return section !== null && typeof section === 'object' && Object.hasOwn(section, KIND_KEY);
