@@ -130,3 +130,60 @@ permit(principal, action, resource);
     ).toBe(false);
   });
 });
+
+describe('a declared Cedar policy with a schema', () => {
+  const schema = `namespace Hermes {
+  entity Agent;
+  entity Command { name: String };
+  entity Path { name: String };
+  action "intercept_tool_call";
+  action "bash" in ["intercept_tool_call"] appliesTo {
+    principal: Agent,
+    resource: [Command, Path],
+    context: {
+      hook: String, tool: String, session_id: String, turn_id: String, main_agent: Bool,
+      paths: Set<String>, command?: String, args: { command?: String }, state: {}
+    }
+  };
+}
+`;
+  const home = (policy: string) =>
+    tree({
+      'agent.cedar': policy,
+      'agent.cedarschema': schema,
+      'config.yaml':
+        'extensions:\n  cedar-guard:\n    kind: cedar\n    policy: agent.cedar\n    schema: agent.cedarschema\n',
+    });
+
+  it('validates the policy and the requests against it, and decides', async () => {
+    const policy =
+      '@reason("no rm")\nforbid(principal, action == Hermes::Action::"bash", resource is Hermes::Command) when { resource.name like "rm*" };\n';
+    const { outcome } = await decide(home(policy), {
+      toolName: 'bash',
+      toolArgs: { command: 'rm -rf x' },
+    });
+    expect(outcome).toMatchObject({ blocked: true, message: 'no rm' });
+  });
+
+  it('refuses at load a policy the schema does not allow, naming both files', async () => {
+    const dir = home(
+      'forbid(principal, action == Hermes::Action::"bash", resource) when { context.nope == 1 };\n',
+    );
+    const { runtime } = await decide(dir, { toolName: 'bash', toolArgs: { command: 'ls' } });
+    const reason = runtime.extensions[0]?.reason ?? '';
+    expect(reason).toContain(
+      `${dir}/agent.cedar does not match the schema ${dir}/agent.cedarschema`,
+    );
+    expect(reason).toContain('nope');
+  });
+
+  it('fails closed on a request the schema does not allow', async () => {
+    const policy = 'permit(principal, action, resource);\n';
+    const { outcome } = await decide(home(policy), {
+      toolName: 'bash',
+      toolArgs: { command: 'ls', timeout: 5 },
+    });
+    expect(outcome).toMatchObject({ blocked: true, blockedBy: 'cedar-guard' });
+    expect(outcome.blocked && outcome.message).toContain('could not decide');
+  });
+});
