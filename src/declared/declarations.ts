@@ -13,6 +13,7 @@ import type { ReadGuard } from '../modules/read-guard.js';
 import { cedarDecide, type NamedFile } from './cedar.js';
 import { type Decide, declaredExtension } from './extension.js';
 import { httpDecide } from './http.js';
+import { judgeDecide } from './judge.js';
 import { regoServerDecide, regoServerURL } from './rego-server.js';
 import { headersFromEnv, type Remote, urlProblem } from './remote.js';
 import { type Declaration, declarationSchema, KIND_KEY } from './schema.js';
@@ -35,9 +36,10 @@ export interface DeclaredOptions {
 }
 
 /** The keys a project declaration may not use: they reach the user's secrets and network. */
-const USER_ONLY_KEYS = ['headers_from_env', 'allow_insecure_url'] as const;
+const USER_ONLY_KEYS = ['headers_from_env', 'allow_insecure_url', 'api_key_env'] as const;
 
 const DEFAULT_TIMEOUT_MS = 5000;
+const DEFAULT_JUDGE_BUDGET = 100;
 
 /**
  * The extensions declared in config (docs/policies.md): each `extensions.<name>` section with a
@@ -167,9 +169,9 @@ async function decideOf(
   }
   if (layer.project) {
     for (const key of USER_ONLY_KEYS) {
-      if (declaration[key] !== undefined) {
+      if ((declaration as Record<string, unknown>)[key] !== undefined) {
         throw new Error(
-          `extensions.${name}.${key} is refused in project config: only your own config ($HERMES_HOME/config.yaml) may ${key === 'headers_from_env' ? 'send your environment to a service' : 'allow a URL that is neither HTTPS nor on this machine'}`,
+          `extensions.${name}.${key} is refused in project config: only your own config ($HERMES_HOME/config.yaml) may ${key === 'allow_insecure_url' ? 'allow a URL that is neither HTTPS nor on this machine' : 'send your environment (a token, an API key) to a service'}`,
         );
       }
     }
@@ -177,18 +179,38 @@ async function decideOf(
   const url =
     declaration.kind === 'http'
       ? declaration.url
-      : regoServerURL(declaration.server, declaration.path);
+      : declaration.kind === 'judge'
+        ? `${declaration.endpoint.replace(/\/+$/, '')}/chat/completions`
+        : regoServerURL(declaration.server, declaration.path);
   const problem = urlProblem(url, declaration.allow_insecure_url === true);
   if (problem !== undefined) throw new Error(`extensions.${name}: ${problem}`);
+  const env = options.env ?? process.env;
   const remote: Remote = {
     url,
-    headers: headersFromEnv(declaration.headers_from_env, options.env ?? process.env),
+    headers: {
+      ...headersFromEnv(declaration.headers_from_env, env),
+      ...(declaration.kind === 'judge' && declaration.api_key_env !== undefined
+        ? bearer(headersFromEnv({ Authorization: declaration.api_key_env }, env))
+        : {}),
+    },
     retries: declaration.retries ?? 0,
     timeoutMs: declaration.timeout_ms ?? DEFAULT_TIMEOUT_MS,
   };
+  if (declaration.kind === 'judge') {
+    return judgeDecide(name, remote, {
+      prompt: declaration.prompt,
+      model: declaration.model,
+      notOk: declaration.not_ok ?? 'block',
+      budget: declaration.budget ?? DEFAULT_JUDGE_BUDGET,
+    });
+  }
   return declaration.kind === 'http'
     ? httpDecide(name, remote)
     : regoServerDecide(name, declaration.path, remote);
+}
+
+function bearer(headers: Record<string, string>): Record<string, string> {
+  return { Authorization: `Bearer ${headers.Authorization}` };
 }
 
 /**

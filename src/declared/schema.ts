@@ -7,7 +7,7 @@ import { HOOK_NAMES, type HookName } from '../hooks/index.js';
  * `hermes.on`'s options do for an extension in code; `mode` is the framework's key for every
  * extension (config/extension-mode.ts) and is read there.
  */
-export const DECLARED_KINDS = ['cedar', 'http', 'rego'] as const;
+export const DECLARED_KINDS = ['cedar', 'http', 'rego', 'judge'] as const;
 export type DeclaredKind = (typeof DECLARED_KINDS)[number];
 
 /** The key that makes an extension section a declaration. */
@@ -89,9 +89,26 @@ export const regoDeclarationSchema = z.strictObject({
   }),
 });
 
+export const judgeDeclarationSchema = z.strictObject({
+  kind: z.literal('judge'),
+  ...common,
+  ...remote,
+  /** An OpenAI-compatible API's base URL: `<endpoint>/chat/completions` is asked. */
+  endpoint: url,
+  model: z.string({ error: 'must name the model' }),
+  /** The environment variable holding the API key (sent as a bearer token). Only in the user's own config. */
+  api_key_env: z.string().optional(),
+  /** The question, with `{{path}}` placeholders over the input (`{{toolArgs.command}}`, `{{input}}` for all of it). */
+  prompt: z.string({ error: 'must be the question the model answers' }),
+  /** What `ok: false` means: `block` (default) or `ask` a person. */
+  not_ok: z.enum(['block', 'ask']).optional(),
+  /** Model requests per session at most (cache hits are free); past it the handler fails. Default 100. */
+  budget: z.number().int().positive().optional(),
+});
+
 export const declarationSchema = z.discriminatedUnion(
   'kind',
-  [cedarDeclarationSchema, httpDeclarationSchema, regoDeclarationSchema],
+  [cedarDeclarationSchema, httpDeclarationSchema, regoDeclarationSchema, judgeDeclarationSchema],
   { error: `kind must be one of ${DECLARED_KINDS.join(', ')}` },
 );
 
@@ -99,3 +116,4 @@ export type Declaration = z.output<typeof declarationSchema>;
 export type CedarDeclaration = z.output<typeof cedarDeclarationSchema>;
 export type HttpDeclaration = z.output<typeof httpDeclarationSchema>;
 export type RegoDeclaration = z.output<typeof regoDeclarationSchema>;
+export type JudgeDeclaration = z.output<typeof judgeDeclarationSchema>;
