@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { hermesCommand } from '../command-name.js';
 import { formatConfigIssues } from '../config/errors.js';
@@ -15,6 +15,7 @@ import { type Decide, declaredExtension } from './extension.js';
 import { httpDecide } from './http.js';
 import { judgeDecide } from './judge.js';
 import { regoServerDecide, regoServerURL } from './rego-server.js';
+import { regoWasmDecide } from './rego-wasm.js';
 import { headersFromEnv, type Remote, urlProblem } from './remote.js';
 import { type Declaration, declarationSchema, KIND_KEY } from './schema.js';
 
@@ -99,7 +100,7 @@ export function declaredFiles(config: HermesConfig, file: string): string[] {
   return files;
 }
 
-const FILE_KEYS = ['policy', 'entities', 'schema'] as const;
+const FILE_KEYS = ['policy', 'entities', 'schema', 'bundle', 'data'] as const;
 
 /** Whether a section is a declaration: it has a `kind`. */
 export function declares(section: unknown): boolean {
@@ -167,6 +168,15 @@ async function decideOf(
     };
     return cedarDecide(name, read('policy') as NamedFile, read('entities'), read('schema'));
   }
+  if (declaration.kind === 'rego' && declaration.bundle !== undefined) {
+    const data = declaration.data;
+    return regoWasmDecide(
+      name,
+      readBytes(declaration.bundle, `extensions.${name}.bundle`, layer, options),
+      data === undefined ? undefined : readNamed(data, `extensions.${name}.data`, layer, options),
+      declaration.path,
+    );
+  }
   if (layer.project) {
     for (const key of USER_ONLY_KEYS) {
       if ((declaration as Record<string, unknown>)[key] !== undefined) {
@@ -181,7 +191,7 @@ async function decideOf(
       ? declaration.url
       : declaration.kind === 'judge'
         ? `${declaration.endpoint.replace(/\/+$/, '')}/chat/completions`
-        : regoServerURL(declaration.server, declaration.path);
+        : regoServerURL(declaration.server as string, declaration.path as string);
   const problem = urlProblem(url, declaration.allow_insecure_url === true);
   if (problem !== undefined) throw new Error(`extensions.${name}: ${problem}`);
   const env = options.env ?? process.env;
@@ -206,7 +216,7 @@ async function decideOf(
   }
   return declaration.kind === 'http'
     ? httpDecide(name, remote)
-    : regoServerDecide(name, declaration.path, remote);
+    : regoServerDecide(name, declaration.path as string, remote);
 }
 
 function bearer(headers: Record<string, string>): Record<string, string> {
@@ -242,6 +252,44 @@ function readNamed(
     }
   }
   return { path, text };
+}
+
+/**
+ * A binary file a declaration names (a compiled policy), checked as readNamed checks text. A
+ * project's is read from disk and must be as trusted: the trusted state keeps no copy of it, so a
+ * changed one does not load (and calls are refused) until the project is trusted again.
+ */
+function readBytes(
+  named: string,
+  key: string,
+  layer: DeclaringLayer,
+  options: DeclaredOptions,
+): { path: string; bytes: Buffer } {
+  const path = resolve(dirname(layer.file), expandHome(named));
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    throw new Error(`${key}: cannot read ${path}: ${(error as Error).message}`);
+  }
+  if (layer.project) checkTrusted(path, bytes, key, options);
+  return { path, bytes };
+}
+
+function checkTrusted(path: string, bytes: Buffer, key: string, options: DeclaredOptions): void {
+  if (insideRelative(options.root, path) === undefined) {
+    throw new Error(
+      `${key}: ${path} is outside the project ${options.root}; a project may only name its own files`,
+    );
+  }
+  const allowed = options.guard.allowed;
+  if (allowed === undefined) return;
+  const rel = relative(realpathSync(options.root), realpathSync(path)).split(sep).join('/');
+  if (allowed.get(rel) !== sha256(bytes)) {
+    throw new Error(
+      `${key}: ${path} changed since the project was trusted, or was not trusted; review it and run \`${hermesCommand()} extensions trust\``,
+    );
+  }
 }
 
 function read(path: string, key: string, view?: FileView): string {

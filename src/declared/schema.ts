@@ -77,17 +77,46 @@ export const httpDeclarationSchema = z.strictObject({
   url,
 });
 
-export const regoDeclarationSchema = z.strictObject({
-  kind: z.literal('rego'),
-  ...common,
-  ...remote,
-  /** The OPA server's base URL (`http://127.0.0.1:8181`). */
-  server: url,
-  /** The document to ask for: `POST <server>/v1/data/<path>` (`hermes/decision`). */
-  path: z.string().regex(/^[A-Za-z_][\w]*(?:\/[A-Za-z_][\w]*)*$/, {
-    error: 'must be a data path such as hermes/decision',
-  }),
-});
+export const regoDeclarationSchema = z
+  .strictObject({
+    kind: z.literal('rego'),
+    ...common,
+    ...remote,
+    /** The OPA server's base URL (`http://127.0.0.1:8181`). */
+    server: url.optional(),
+    /** A policy compiled to WebAssembly (`opa build -t wasm`'s `policy.wasm`), relative to the config file. */
+    bundle: z.string().optional(),
+    /** JSON data for the compiled policy (`data.json`), relative to the config file. */
+    data: z.string().optional(),
+    /**
+     * The document to ask for: `POST <server>/v1/data/<path>` (`hermes/decision`); for a bundle,
+     * its entrypoint (default: the first one it was built with).
+     */
+    path: z
+      .string()
+      .regex(/^[A-Za-z_][\w]*(?:\/[A-Za-z_][\w]*)*$/, {
+        error: 'must be a data path such as hermes/decision',
+      })
+      .optional(),
+  })
+  .superRefine((value, context) => {
+    if ((value.server === undefined) === (value.bundle === undefined)) {
+      context.addIssue({
+        code: 'custom',
+        message: 'give either server (an OPA server) or bundle (a .wasm file)',
+      });
+    }
+    if (value.server !== undefined && value.path === undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['path'],
+        message: 'must name the document to ask the server for',
+      });
+    }
+    if (value.bundle === undefined && value.data !== undefined) {
+      context.addIssue({ code: 'custom', path: ['data'], message: 'is for a bundle only' });
+    }
+  });
 
 export const judgeDeclarationSchema = z.strictObject({
   kind: z.literal('judge'),

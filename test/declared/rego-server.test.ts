@@ -49,7 +49,11 @@ async function decide(server: string, command: string, extra = '', path = 'herme
   const home = tree({
     'config.yaml': `extensions:\n  opa:\n    kind: rego\n    server: ${server}\n    path: ${path}\n${extra}`,
   });
-  const runtime = await loadRuntime({ home, cwd: tree({ '.git/HEAD': '' }), logger: memoryLogger() });
+  const runtime = await loadRuntime({
+    home,
+    cwd: tree({ '.git/HEAD': '' }),
+    logger: memoryLogger(),
+  });
   const outcome = await runtime.runTurn({ sessionId: 's' }, (t) =>
     t.interceptToolCall({ toolName: 'bash', toolArgs: { command } }),
   );
@@ -79,7 +83,10 @@ describe('a declared Rego policy on an OPA server', () => {
   });
 
   it('reads a boolean document (an `allow` rule) as allow or deny', async () => {
-    const { server } = await opa('hermes/allow', (input) => !String(input.toolName).startsWith('b'));
+    const { server } = await opa(
+      'hermes/allow',
+      (input) => !String(input.toolName).startsWith('b'),
+    );
     const { outcome } = await decide(server, 'ls', '', 'hermes/allow');
     expect(outcome).toMatchObject({ blocked: true, message: 'opa (rego hermes/allow) denied it' });
   });
@@ -110,5 +117,41 @@ describe('a declared Rego policy on an OPA server', () => {
     const { runtime } = await decide('http://127.0.0.1:1', 'ls', '', '../v1/policies');
     expect(runtime.extensions[0]?.reason).toContain('extensions.opa.path');
     expect(runtime.extensions[0]?.reason).toContain('config.yaml');
+  });
+});
+
+/**
+ * The compiled form (`bundle: policy.wasm`) runs with OPA's wasm runner. No compiled policy can be
+ * built here (that takes `opa build`), so only its refusals are tested: the docs say so.
+ */
+describe('a declared Rego bundle', () => {
+  const load = async (files: Record<string, string>, extra = '') => {
+    const home = tree({
+      ...files,
+      'config.yaml': `extensions:\n  opa:\n    kind: rego\n    bundle: policy.wasm\n${extra}`,
+    });
+    const runtime = await loadRuntime({
+      home,
+      cwd: tree({ '.git/HEAD': '' }),
+      logger: memoryLogger(),
+    });
+    const outcome = await runtime.runTurn({ sessionId: 's' }, (t) =>
+      t.interceptToolCall({ toolName: 'bash', toolArgs: { command: 'ls' } }),
+    );
+    return { home, runtime, outcome };
+  };
+
+  it('refuses a file that is not a compiled policy, naming it, and refuses tool calls', async () => {
+    const { home, runtime, outcome } = await load({ 'policy.wasm': 'package hermes\n' });
+    expect(runtime.extensions[0]).toMatchObject({ name: 'opa', status: 'error' });
+    expect(runtime.extensions[0]?.reason).toContain(
+      `${home}/policy.wasm is not a compiled Rego policy`,
+    );
+    expect(outcome.blocked).toBe(true);
+  });
+
+  it('refuses a declaration with both a server and a bundle', async () => {
+    const { runtime } = await load({ 'policy.wasm': '' }, '    server: http://127.0.0.1:8181\n');
+    expect(runtime.extensions[0]?.reason).toContain('give either server');
   });
 });
