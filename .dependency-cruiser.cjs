@@ -26,6 +26,8 @@ const LAYERS = [
   ['config', '^src/config/'],
   // Defining, discovering, loading and setting up extensions.
   ['extensions', '^src/extensions/'],
+  // Extensions declared in config (a Cedar policy, a decision service): built into extensions.
+  ['declared', '^src/declared/'],
   // Project trust: fingerprints the config and extensions a project would run.
   ['trust', '^src/trust/'],
   // Assembles everything above into a Runtime and its Turns.
@@ -95,6 +97,9 @@ module.exports = {
       to: {
         path: '^src/policy/',
         pathNot: [
+          // A declared policy's request names the paths and the command a call names; these
+          // read arguments only, and load no shell parser.
+          '^src/policy/(tool-paths|argument-names|patch|shell/invocation)\\.ts$',
           '^src/policy/sandbox/(availability|quote|settings|wrap|ground-call)\\.ts$',
           '^src/policy/protected/(ground|kinds|judge|daemon-folder)\\.ts$',
         ],

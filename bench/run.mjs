@@ -3,7 +3,8 @@
 // (bench/coldstart.mjs), then the CLI start-up (bench/cli.mjs), then the tables, as markdown.
 // then the per-call latency in process, over the stdio bridge and per process (bench/bridge.mjs).
 // then a reference-loop turn with and without observers (bench/observers.mjs), then the cost of
-// judging one shell command (bench/shell.mjs), then one `hermes hook` call in-process, cold and
+// judging one shell command (bench/shell.mjs), then a decision by a policy declared in config
+// against the same rule in TypeScript (bench/declared.mjs), then one `hermes hook` call in-process, cold and
 // through a warm daemon (bench/hook.mjs), then a shell command in the OS sandbox and the guard's
 // decision with the sandbox on and off (bench/sandbox.mjs), then a trusted project's own 10
 // TypeScript and 10 `.mjs` extensions: its load, cold and warm, and its hook call in-process and
@@ -11,7 +12,7 @@
 // from no daemon running (bench/hook-storm.mjs), then a soak of one daemon with runtimes ended on
 // purpose (bench/soak.mjs: this run exits 1 when its audit trails lost a line).
 // BENCH_ONLY=coldstart (or any comma-separated list of dispatch, memory, coldstart, cli, bridge,
-// observers, shell, hook, sandbox, trusted, storm, soak) runs only those parts.
+// observers, shell, declared, hook, sandbox, trusted, storm, soak) runs only those parts.
 // Every dispatch figure is a median: mitata's p50 per bench, then the median of that over the
 // rounds (ratios and slopes are taken within a round, then their median; the range is min–max).
 // Every cold-start figure is the median of its runs, with the 10th–90th percentile in brackets.
@@ -48,6 +49,7 @@ const PARTS = [
   'bridge',
   'observers',
   'shell',
+  'declared',
   'hook',
   'sandbox',
   'trusted',
@@ -100,6 +102,11 @@ let shell;
 if (only.has('shell')) {
   console.error('shell analysis benchmark…');
   shell = await runChild('shell.mjs');
+}
+let declared;
+if (only.has('declared')) {
+  console.error('declared policies benchmark…');
+  declared = await runChild('declared.mjs');
 }
 let sandboxRun;
 if (only.has('sandbox')) {
@@ -613,6 +620,20 @@ if (shell) {
     ...Object.entries(shell.medians).map(([name, ns]) => `| ${name} | ${(ns / 1000).toFixed(1)} |`),
     '',
     `Loading the parser (unbash) once: ${shell.parserLoadMs.toFixed(1)} ms.`,
+  );
+}
+
+if (declared) {
+  out.push(
+    '',
+    '### One decision by a policy declared in config (median µs per tool call, in process)',
+    '',
+    '| | µs per call | × the rule in TypeScript |',
+    '|---|---:|---:|',
+    ...Object.entries(declared.medians).map(
+      ([name, ns]) =>
+        `| ${name} | ${(ns / 1000).toFixed(1)} | ${declared.ratios[name].toFixed(1)} |`,
+    ),
   );
 }
 

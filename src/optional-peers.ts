@@ -9,9 +9,14 @@ import { projectCopyAdvice } from './project-copy.js';
  * `peerDependenciesMeta`): a default install leaves them out, as together they are most of its
  * size (BENCHMARKS.md, Install size). rolldown bundles project code to trust and load it
  * (src/modules/project-code/); the sandbox runtime runs workflow-guard's shell commands in the OS
- * sandbox (src/policy/sandbox/).
+ * sandbox (src/policy/sandbox/); the Cedar engine and OPA's wasm runner evaluate declared policies
+ * (src/declared/).
  */
-export type OptionalPeerName = 'rolldown' | '@anthropic-ai/sandbox-runtime';
+export type OptionalPeerName =
+  | 'rolldown'
+  | '@anthropic-ai/sandbox-runtime'
+  | '@cedar-policy/cedar-wasm'
+  | '@open-policy-agent/opa-wasm';
 
 export interface OptionalPeer {
   name: OptionalPeerName;

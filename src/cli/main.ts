@@ -13,6 +13,7 @@ import {
   hookUninstallCommand,
 } from './commands/hook.js';
 import { initCommand } from './commands/init.js';
+import { initDeclaredCommand } from './commands/init-declared.js';
 import { listCommand } from './commands/list.js';
 import { type LogOptions, logCommand } from './commands/log.js';
 import { reportCommand } from './commands/report.js';
@@ -208,9 +209,15 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       '--project',
       "create it in the project's .hermes/extensions/ instead of $HERMES_HOME/extensions/",
     )
+    .option(
+      '--kind <kind>',
+      'a policy declared in config instead of code: cedar, rego, http or judge (docs/policies.md)',
+    )
     .action(
-      run((name: string, o: { cwd?: string; project?: boolean }) =>
-        initCommand(commandContext(o), name, o, io),
+      run((name: string, o: { cwd?: string; project?: boolean; kind?: string }) =>
+        o.kind === undefined
+          ? initCommand(commandContext(o), name, o, io)
+          : initDeclaredCommand(commandContext(o), name, o.kind, o, io),
       ),
     );
   withCwd(extensions.command('trust'))

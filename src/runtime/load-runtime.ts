@@ -13,6 +13,7 @@ import {
 import { mergeConfigs, type PathEntry } from '../config/merge.js';
 import type { HermesConfig } from '../config/schema.js';
 import { describeUnknownKey, findUnknownSections } from '../config/unknown-keys.js';
+import { declaredCandidates } from '../declared/declarations.js';
 import { type DiscoveredExtension, discoverIn, discoverPath } from '../extensions/discovery.js';
 import { loadExtension } from '../extensions/load-extension.js';
 import { byName } from '../extensions/order.js';
@@ -186,12 +187,20 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
     const projectExtensions = join(root, '.hermes', 'extensions');
     watch(projectExtensions);
     discover(discoverIn(projectExtensions, 'project', view));
-  }
+  } else groups.push([]);
+  // Extensions declared in config (src/declared/) load with their layer's group: the user's with
+  // the global ones, the project's (read only when in force) with the project's.
+  const declared = await declaredCandidates(
+    layers.map((layer) => ({ ...layer, project: layer.file === projectConfig?.file })),
+    { root, view, guard },
+  );
+  diagnostics.push(...declared.diagnostics);
+  const declaredIn = [declared.user, [], declared.project];
 
   const loadingEnabled = section.enabled !== false;
   const candidates: ExtensionCandidate[] = [];
-  for (const group of groups) {
-    const loaded: ExtensionCandidate[] = [];
+  for (const [index, group] of groups.entries()) {
+    const loaded: ExtensionCandidate[] = [...(declaredIn[index] ?? [])];
     for (const found of group) {
       // Paths the project config names never get here untrusted: that config is not read then.
       if (found.source === 'project' && !inForce) {

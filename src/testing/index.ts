@@ -1,5 +1,6 @@
 /** `hermes-extensions/testing`: what tests and demos of extensions and hosts need. */
 
+export { declaredExtension } from './declared.js';
 export type {
   Expected,
   GuardTables,

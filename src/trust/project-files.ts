@@ -5,6 +5,7 @@ import { findProjectConfig } from '../config/find-project-config.js';
 import { loadConfigFile } from '../config/load-config.js';
 import { expandHome } from '../config/locations.js';
 import { mergeConfigs, type PathEntry } from '../config/merge.js';
+import { declaredFiles } from '../declared/declarations.js';
 import { discoverIn, discoverPath } from '../extensions/discovery.js';
 import { isShippedSpec } from '../extensions/shipped.js';
 import { insideRelative } from '../fs/paths.js';
@@ -69,7 +70,8 @@ export function isProjectEntry(entry: PathEntry, projectConfigFile: string | und
 
 /**
  * What the project config's `paths` name inside the project, as named: a folder of extensions is
- * recorded as the folder, so an extension added to it later changes the fingerprint too. Entries
+ * recorded as the folder, so an extension added to it later changes the fingerprint too (and the
+ * files its declarations name are added to `coverage`). Entries
  * outside the project are left out here; loading refuses them. A code config runs (under
  * `guard`: only what was reviewed may be read).
  */
@@ -80,6 +82,11 @@ export async function configPathsInside(
   guard: ReadGuard,
 ): Promise<string[]> {
   const config = await loadConfigFile(file, loader, { project: guard });
+  // The policy files its declarations name are project code too (src/declared/): covered, not
+  // loaded as extensions.
+  for (const named of declaredFiles(config, file)) {
+    if (insideRelative(coverage.root, named) !== undefined) coverage.add(named);
+  }
   const inside = new Set<string>();
   for (const entry of mergeConfigs([{ config, file }]).paths) {
     // A shipped extension is the framework's code, not the project's, even when the framework is

@@ -1,0 +1,89 @@
+import { shown } from './answer.js';
+
+/** How a declaration reaches its decision service: resolved once, when the runtime is built. */
+export interface Remote {
+  url: string;
+  headers: Record<string, string>;
+  retries: number;
+  timeoutMs: number;
+}
+
+/**
+ * HTTPS, or plain HTTP to this machine only: a decision service on the network answers for every
+ * tool call and is sent every argument, so nobody between may read or change that. Another URL
+ * needs `allow_insecure_url` in the user's own config.
+ */
+export function urlProblem(url: string, allowInsecure: boolean): string | undefined {
+  const parsed = new URL(url);
+  if (parsed.protocol === 'https:' || allowInsecure || isLoopback(parsed.hostname))
+    return undefined;
+  return `${url} is neither HTTPS nor on this machine (localhost, 127.0.0.1, ::1); use HTTPS, or set allow_insecure_url: true in your own config ($HERMES_HOME/config.yaml)`;
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * The headers `headers_from_env` names, read from the environment; a variable that is not set is
+ * a load error (a request without its credentials would be refused, or worse, answered).
+ */
+export function headersFromEnv(
+  names: Readonly<Record<string, string>> | undefined,
+  env: NodeJS.ProcessEnv,
+): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [header, variable] of Object.entries(names ?? {})) {
+    const value = env[variable];
+    if (value === undefined || value === '') {
+      throw new Error(`headers_from_env.${header}: environment variable ${variable} is not set`);
+    }
+    headers[header] = value;
+  }
+  return headers;
+}
+
+/**
+ * POSTs JSON and reads a JSON answer: each attempt bounded by the declaration's timeout, a network
+ * failure or a 5xx tried again `retries` times, anything else (a 4xx, an answer that is not JSON)
+ * thrown at once. Redirects are refused: one could lead the request, headers and all, elsewhere.
+ */
+export async function postJson(remote: Remote, body: unknown, who: string): Promise<unknown> {
+  const payload = JSON.stringify(body);
+  let failure: Error | undefined;
+  for (let attempt = 0; attempt <= remote.retries; attempt++) {
+    let response: Response;
+    try {
+      response = await fetch(remote.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...remote.headers },
+        body: payload,
+        redirect: 'error',
+        signal: AbortSignal.timeout(remote.timeoutMs),
+      });
+    } catch (error) {
+      failure = new Error(`${who}: ${remote.url} could not be reached: ${reasonOf(error)}`);
+      continue;
+    }
+    const text = await response.text();
+    if (response.status >= 500) {
+      failure = new Error(`${who}: ${remote.url} answered HTTP ${response.status}`);
+      continue;
+    }
+    if (!response.ok) {
+      throw new Error(`${who}: ${remote.url} answered HTTP ${response.status} ${shown(text)}`);
+    }
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw new Error(`${who}: ${remote.url} answered ${shown(text)}, which is not JSON`);
+    }
+  }
+  throw failure ?? new Error(`${who}: ${remote.url} was not asked`);
+}
+
+function reasonOf(error: unknown): string {
+  const cause = (error as { cause?: { message?: unknown } }).cause?.message;
+  const message = error instanceof Error ? error.message : String(error);
+  return typeof cause === 'string' ? `${message} (${cause})` : message;
+}
