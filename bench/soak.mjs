@@ -105,6 +105,8 @@ const env = { ...process.env, HERMES_HOME: home, HOME: home, HERMES_DAEMON_DIR: 
 delete env.HERMES_DAEMON;
 env.HERMES_HOOK_DEADLINE_MS = String(DEADLINE_MS);
 env.NODE_OPTIONS = '--max-old-space-size=192';
+// As the hook client starts the daemon (src/host/daemon/client.ts), unless set here already.
+env.MALLOC_ARENA_MAX ??= '2';
 
 /** `hermes daemon run`, resolved with its socket once it listens. */
 function startDaemon(daemonEnv = env) {

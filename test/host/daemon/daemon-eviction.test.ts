@@ -13,6 +13,7 @@ import {
   socketFolder,
   startDaemon,
 } from './daemon-support.js';
+import { decidedBy, eventually, hook, recorded, stopDaemon } from './fault-support.js';
 
 // A daemon that stays small: an idle runtime is let go after a while, and past the memory cap the
 // least recently used idle one goes — never one answering a call. Driven by configuration (a short
@@ -188,5 +189,25 @@ describe.runIf(built)('the hook daemon over its memory cap', () => {
       (m) => m[1],
     );
     expect(letGo).toEqual([a, b]);
+  });
+});
+
+describe.runIf(built && process.platform === 'linux')('the daemon a hook starts', () => {
+  it('shares two malloc arenas between its threads (MALLOC_ARENA_MAX=2), unless the hook sets its own', async () => {
+    for (const [own, expected] of [
+      [undefined, '2'],
+      ['4', '4'],
+    ] as const) {
+      const r = recorded(own === undefined ? {} : { MALLOC_ARENA_MAX: own });
+      try {
+        expect(reasonOf(await hook(r, 's', 'ls'))).toBe(decidedBy('ls'));
+        const pid = await eventually(() => r.daemonStarts()[0]);
+        expect(pid).toBeDefined();
+        const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+        expect(environ).toContain(`MALLOC_ARENA_MAX=${expected}`);
+      } finally {
+        await stopDaemon(r.env);
+      }
+    }
   });
 });
