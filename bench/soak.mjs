@@ -1,7 +1,7 @@
 // Soak of the hook daemon under faults: one `hermes daemon run`, BENCH_SOAK_EVENTS (default 2,000)
 // Claude Code PreToolUse events over BENCH_SOAK_PROJECTS projects (default 10) and
 // BENCH_SOAK_ENVS hook environments (default 2: a variable the extension reads as it loads, so
-// each is a runtime of its own — 20 runtimes wanted, over the daemon's bound of 8), as sessions of
+// each is a runtime of its own — 20 runtimes wanted, over what the daemon's memory cap keeps), as sessions of
 // BENCH_SOAK_SESSION events (default 20) each, BENCH_SOAK_AT_ONCE sessions at once (default 6),
 // each sending its next event once the last is answered, the sessions going round the projects
 // and environments; sent over the daemon's socket as the hook client sends them (the client's
