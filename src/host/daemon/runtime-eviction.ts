@@ -104,8 +104,12 @@ export class RuntimeEviction<W extends Evictable> {
     const rss = this.#host.rss();
     if (rss <= this.#limits.maxRssBytes) return;
     const live = [...this.#host.live()];
-    // Least recently used first; the most recently used stays.
-    const chosen = live.slice(0, -1).find((worker) => worker.users === 0);
+    // Least recently used first; the most recently used stays. Idle: it has answered its last
+    // event and been given no other since (a runtime just chosen for an event is not, even
+    // before its event is counted in `users`).
+    const chosen = live
+      .slice(0, -1)
+      .find((worker) => worker.users === 0 && this.#idleSince.has(worker));
     if (chosen === undefined) return;
     this.#idleSince.delete(chosen);
     const mb = (bytes: number) => Math.round(bytes / 1_048_576);

@@ -62,6 +62,10 @@ describe('the daemon over its memory cap', () => {
     eviction.check();
     expect(gone).toEqual(['a', 'c']);
     b.users = 0;
+    // Not idle until it has answered (the daemon tells it then).
+    eviction.check();
+    expect(gone).toEqual(['a', 'c']);
+    eviction.idle(b);
     eviction.check();
     expect(gone).toEqual(['a', 'c', 'b']);
     eviction.stop();
