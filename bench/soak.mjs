@@ -23,7 +23,7 @@
 // after one session of 5 events in each of BENCH_SOAK_WARM projects (default 8)
 // in turn — one warm runtime each, its memory cap set out of the way so that all of them stay —,
 // and once its runtimes have been let go for idleness (HERMES_DAEMON_RUNTIME_IDLE_MS set to
-// BENCH_SOAK_IDLE_MS, default 20,000: longer than warming them all takes).
+// BENCH_SOAK_IDLE_MS, default 60,000: longer than warming them all takes, on a loaded machine too).
 import { spawn } from 'node:child_process';
 import {
   existsSync,
@@ -50,7 +50,7 @@ const SESSION = count('BENCH_SOAK_SESSION', 20);
 const FAULT_EVERY = count('BENCH_SOAK_FAULT_EVERY', 100);
 const SAMPLES = count('BENCH_SOAK_SAMPLES', 10);
 const WARM = count('BENCH_SOAK_WARM', 8);
-const IDLE_MS = count('BENCH_SOAK_IDLE_MS', 20_000);
+const IDLE_MS = count('BENCH_SOAK_IDLE_MS', 60_000);
 /** Events of each project's session in the memory phase. */
 const WARM_EVENTS = 5;
 /** The hook deadline (HERMES_HOOK_DEADLINE_MS): the agents' own by default. */
@@ -325,10 +325,11 @@ async function warmCosts() {
     rest,
     warm,
     letGo,
-    // Past the first runtime, which also brings the thread kept started ahead for the next.
+    // Past the first runtime, which also brings the thread kept started ahead for the next; by
+    // the runtimes warm then (one let go meanwhile, on a slow machine, is not counted).
     perRuntimeMb:
-      warm.length > 1 && last.rssMb !== null && first.rssMb !== null
-        ? (last.rssMb - first.rssMb) / (warm.length - 1)
+      last.runtimes > 1 && first.runtimes === 1 && last.rssMb !== null && first.rssMb !== null
+        ? (last.rssMb - first.rssMb) / (last.runtimes - 1)
         : null,
   };
 }
