@@ -814,6 +814,30 @@ function soakTables(soak) {
         n(s.files),
       ]),
     ),
+    ...(soak.memory ? ['', ...memoryTable(soak.memory, mb)] : []),
+  ];
+}
+
+/**
+ * What a runtime costs (bench/soak.mjs `warmCosts`): the daemon's RSS at rest, with each warm
+ * runtime added, and once they were let go for idleness; beside the targets of issue 41.
+ */
+function memoryTable(memory, mb) {
+  const { rest, warm, letGo, perRuntimeMb, idleMs } = memory;
+  const last = warm.at(-1);
+  return [
+    `What a runtime costs (a second daemon, no faults, one session in each project in turn; runtimes let go after ${idleMs / 1000} s idle):`,
+    '',
+    table(
+      ['daemon', 'runtimes', 'RSS (MB)'],
+      [
+        ['at rest (no event yet)', rest.runtimes, mb(rest.rssMb)],
+        ...warm.map((w, i) => [`${i + 1} project(s) warm`, w.runtimes, mb(w.rssMb)]),
+        ['after the idle let-go', letGo.runtimes, mb(letGo.rssMb)],
+      ],
+    ),
+    '',
+    `Per warm runtime past the first (which also brings the thread kept started ahead): ${perRuntimeMb === null ? '—' : perRuntimeMb.toFixed(1)} MB (target ≤ 25). With ${last.runtimes} runtimes: ${mb(last.rssMb)} MB (target ≤ 250). At rest: ${mb(rest.rssMb)} MB, after the idle let-go ${mb(letGo.rssMb)} MB (target ≤ 100).`,
   ];
 }
 

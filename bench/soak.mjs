@@ -1,7 +1,7 @@
 // Soak of the hook daemon under faults: one `hermes daemon run`, BENCH_SOAK_EVENTS (default 2,000)
 // Claude Code PreToolUse events over BENCH_SOAK_PROJECTS projects (default 10) and
 // BENCH_SOAK_ENVS hook environments (default 2: a variable the extension reads as it loads, so
-// each is a runtime of its own — 20 runtimes wanted, over the daemon's bound of 8), as sessions of
+// each is a runtime of its own — 20 runtimes wanted, over what the daemon's memory cap keeps), as sessions of
 // BENCH_SOAK_SESSION events (default 20) each, BENCH_SOAK_AT_ONCE sessions at once (default 6),
 // each sending its next event once the last is answered, the sessions going round the projects
 // and environments; sent over the daemon's socket as the hook client sends them (the client's
@@ -18,6 +18,12 @@
 // RSS, open file descriptors, threads, runtimes and the files under the home and the projects'
 // `.hermes`, sampled BENCH_SOAK_SAMPLES times (default 10) over the run. Run by bench/run.mjs, which
 // prints the table and exits 1 when lines were lost; the samples go to stdout as one JSON line.
+//
+// Then what a runtime costs, with a second daemon and no faults: its RSS at rest (no event yet),
+// after one session of 5 events in each of BENCH_SOAK_WARM projects (default 8)
+// in turn — one warm runtime each, its memory cap set out of the way so that all of them stay —,
+// and once its runtimes have been let go for idleness (HERMES_DAEMON_RUNTIME_IDLE_MS set to
+// BENCH_SOAK_IDLE_MS, default 60,000: longer than warming them all takes, on a loaded machine too).
 import { spawn } from 'node:child_process';
 import {
   existsSync,
@@ -43,6 +49,10 @@ const AT_ONCE = count('BENCH_SOAK_AT_ONCE', 6);
 const SESSION = count('BENCH_SOAK_SESSION', 20);
 const FAULT_EVERY = count('BENCH_SOAK_FAULT_EVERY', 100);
 const SAMPLES = count('BENCH_SOAK_SAMPLES', 10);
+const WARM = count('BENCH_SOAK_WARM', 8);
+const IDLE_MS = count('BENCH_SOAK_IDLE_MS', 60_000);
+/** Events of each project's session in the memory phase. */
+const WARM_EVENTS = 5;
 /** The hook deadline (HERMES_HOOK_DEADLINE_MS): the agents' own by default. */
 const DEADLINE_MS = count('BENCH_SOAK_DEADLINE_MS', 25_000);
 /** What the hook client keeps of its deadline for its in-process answer (client.ts). */
@@ -55,7 +65,7 @@ const home = join(work, 'home');
 const sockets = join(work, 'sockets');
 mkdirSync(join(home, 'extensions'), { recursive: true });
 mkdirSync(sockets, { mode: 0o700 });
-const projects = Array.from({ length: PROJECTS }, (_, i) => {
+const projects = Array.from({ length: Math.max(PROJECTS, WARM) }, (_, i) => {
   const project = join(work, `project-${i}`);
   mkdirSync(join(project, '.git'), { recursive: true });
   writeFileSync(join(project, '.git', 'HEAD'), 'ref: refs/heads/main\n');
@@ -95,11 +105,13 @@ const env = { ...process.env, HERMES_HOME: home, HOME: home, HERMES_DAEMON_DIR: 
 delete env.HERMES_DAEMON;
 env.HERMES_HOOK_DEADLINE_MS = String(DEADLINE_MS);
 env.NODE_OPTIONS = '--max-old-space-size=192';
+// As the hook client starts the daemon (src/host/daemon/client.ts), unless set here already.
+env.MALLOC_ARENA_MAX ??= '2';
 
 /** `hermes daemon run`, resolved with its socket once it listens. */
-function startDaemon() {
+function startDaemon(daemonEnv = env) {
   const child = spawn(process.execPath, [bin, 'daemon', 'run'], {
-    env,
+    env: daemonEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -219,19 +231,23 @@ function filesUnder(dir) {
 }
 const watched = () => [home, ...projects.map((project) => join(project, '.hermes'))];
 
+/** The daemon's resident memory (MB), from /proc; else from its status line. */
+function rssOf(pid, status) {
+  if (linux) {
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+    if (Number.isFinite(kb)) return kb / 1024;
+  }
+  return status ? status.rss / 1024 / 1024 : null;
+}
+
 async function sample(daemon, done, started) {
   const pid = daemon.child.pid;
-  let rssMb = null;
-  if (linux) {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
-    rssMb = Number.isFinite(kb) ? kb / 1024 : null;
-  }
   const status = await ask(daemon.socket, { v: PROTOCOL, control: 'status' }, 5_000);
+  const rssMb = rssOf(pid, status);
   return {
     done,
     seconds: (performance.now() - started) / 1000,
-    rssMb: rssMb ?? (status ? status.rss / 1024 / 1024 : null),
+    rssMb,
     fds: linux ? entries(`/proc/${pid}/fd`) : null,
     threads: linux ? entries(`/proc/${pid}/task`) : null,
     runtimes: status?.runtimes ?? null,
@@ -251,6 +267,71 @@ function auditLines(project) {
     }
   }
   return lines;
+}
+
+/** The daemon of the memory phase (warmCosts), if started: killed with the soak's if left. */
+let warmDaemon;
+
+/**
+ * What a runtime costs: a daemon's RSS at rest, then with 1…WARM runtimes warm (a session of
+ * events in each project in turn, nothing failing), then once they have been let go for idleness.
+ */
+async function warmCosts() {
+  const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  const warmEnv = {
+    ...env,
+    SOAK_ENV: 'e0',
+    HERMES_DAEMON_RUNTIME_IDLE_MS: String(IDLE_MS),
+    // Out of the way: every runtime stays warm until it is idle.
+    HERMES_DAEMON_MAX_MB: '100000',
+  };
+  warmDaemon = await startDaemon(warmEnv);
+  const { socket, child } = warmDaemon;
+  const status = () => ask(socket, { v: PROTOCOL, control: 'status' }, 5_000);
+  /** Once its threads have settled: RSS and runtimes. */
+  const measure = async () => {
+    await wait(500);
+    const s = await status();
+    return { rssMb: rssOf(child.pid, s), runtimes: s?.runtimes ?? null };
+  };
+  const rest = await measure();
+  const warm = [];
+  for (let p = 0; p < WARM; p++) {
+    for (let i = 0; i < WARM_EVENTS; i++) {
+      const stdin = JSON.stringify({
+        session_id: `warm-${p}`,
+        transcript_path: '/dev/null',
+        cwd: projects[p],
+        permission_mode: 'default',
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Bash',
+        tool_use_id: `toolu_warm_${p}_${i}`,
+        tool_input: { command: i % 5 === 0 ? 'rm -rf build' : `ls ${i}`, description: 'warm' },
+      });
+      const request = { v: PROTOCOL, agent: 'claude-code', stdin, cwd: projects[p], env: warmEnv };
+      await ask(socket, request, DEADLINE_MS);
+    }
+    warm.push(await measure());
+  }
+  // Let go once idle: waited for (the status says when none is left), at most a minute past it.
+  const until = Date.now() + IDLE_MS + 60_000;
+  while (((await status())?.runtimes ?? 0) > 0 && Date.now() < until) await wait(200);
+  const letGo = await measure();
+  await ask(socket, { v: PROTOCOL, control: 'stop' }, 5_000);
+  const last = warm.at(-1);
+  const first = warm[0];
+  return {
+    idleMs: IDLE_MS,
+    rest,
+    warm,
+    letGo,
+    // Past the first runtime, which also brings the thread kept started ahead for the next; by
+    // the runtimes warm then (one let go meanwhile, on a slow machine, is not counted).
+    perRuntimeMb:
+      last.runtimes > 1 && first.runtimes === 1 && last.rssMb !== null && first.rssMb !== null
+        ? (last.rssMb - first.rssMb) / (last.runtimes - 1)
+        : null,
+  };
 }
 
 const daemon = await startDaemon();
@@ -313,6 +394,7 @@ try {
     .filter((path) => /\.lock$/.test(path))
     .map((path) => relative(work, path));
   const log = daemon.log();
+  const memory = await warmCosts();
   process.stdout.write(
     `${JSON.stringify({
       events: EVENTS,
@@ -337,9 +419,11 @@ try {
       closeTimeouts: log.split('did not finish within').length - 1,
       daemonExit: exitCode,
       samples,
+      memory,
     })}\n`,
   );
 } finally {
   if (daemon.child.exitCode === null) daemon.child.kill('SIGKILL');
+  if (warmDaemon?.child.exitCode === null) warmDaemon.child.kill('SIGKILL');
   rmSync(work, { recursive: true, force: true });
 }

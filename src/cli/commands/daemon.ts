@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { hermesHome } from '../../config/locations.js';
+import type { DaemonStatus } from '../../host/daemon/protocol.js';
 import { stderrLogger } from '../../log/logger.js';
 import { packageVersion } from '../../package-root.js';
 import { CliError, type Io } from '../io.js';
@@ -90,10 +91,28 @@ export async function daemonStatusCommand(options: { json?: boolean }, io: Io): 
     io.out(
       `${s.thisEnvironment ? 'This environment' : 'Another environment'}: pid ${s.pid}, ${s.socket}, home ${s.home}, up ${minutes} min, ${s.requests} event(s) answered, ${s.projects.length} project(s) loaded${s.projects.length > 0 ? `: ${s.projects.join(', ')}` : ''}${held}`,
     );
+    for (const line of warmLines(s)) io.out(`  ${line}`);
   }
   // Also when none runs: the log says why the last one ended, or what it could not do.
   io.out(`Log: ${daemonLogPath(hermesHome())}`);
   return running ? 0 : 1;
+}
+
+/**
+ * The runtimes a daemon keeps warm, each as answering or idle for how long, and when it lets them
+ * go (runtime-eviction.ts); nothing from a daemon of a version that does not tell.
+ */
+function warmLines(s: Partial<DaemonStatus>): string[] {
+  const lines = (s.warm ?? []).map(
+    (w) =>
+      `warm: ${w.project} (${w.busy > 0 ? `answering ${w.busy} event(s)` : `idle ${Math.round((w.idleMs ?? 0) / 1000)} s`})`,
+  );
+  if (s.limits !== undefined) {
+    lines.push(
+      `lets a runtime go after ${Math.round(s.limits.runtimeIdleMs / 1000)} s idle (HERMES_DAEMON_RUNTIME_IDLE_MS), and the least recently used idle one while over ${Math.round(s.limits.maxRss / 1_048_576)} MB (HERMES_DAEMON_MAX_MB); at most ${s.limits.maxRuntimes} runtimes (HERMES_DAEMON_MAX_RUNTIMES)`,
+    );
+  }
+  return lines;
 }
 
 /** `hermes daemon stop [--all]`: stops this environment's daemon (or every one), and waits. */

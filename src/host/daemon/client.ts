@@ -223,7 +223,7 @@ function startDaemon(socket: string, bin: string, found: AtPath): boolean {
     const child = spawn(process.execPath, [bin, 'daemon', 'run'], {
       detached: true,
       stdio: 'ignore',
-      env: process.env,
+      env: { ...DAEMON_MALLOC, ...process.env },
     });
     child.on('error', () => {}).unref();
     pid = child.pid ?? pid;
@@ -234,6 +234,15 @@ function startDaemon(socket: string, bin: string, found: AtPath): boolean {
   start.started(pid);
   return true;
 }
+
+/**
+ * What the daemon is started with besides the hook's environment, unless the hook sets it: glibc
+ * gives each thread that allocates an arena of its own and keeps what it freed there, so a daemon
+ * of a dozen runtime threads held some 4 MB more a runtime than with two arenas shared
+ * (BENCHMARKS.md, Daemon soak). Read by glibc as the process starts; other C libraries ignore it,
+ * and nothing keys the daemon on it (protocol.ts DAEMON_ENV).
+ */
+const DAEMON_MALLOC = { MALLOC_ARENA_MAX: '2' };
 
 function sameSocket(a: AtPath, b: AtPath): boolean {
   return (

@@ -135,6 +135,16 @@ export interface DaemonStatus {
   projects: string[];
   /** The runtimes it keeps now (one per project and hook environment, each in a worker thread). */
   runtimes: number;
+  /**
+   * The runtimes kept now, least recently used first: the project, how many events each answers
+   * now, and how long an idle one has gone without an event (ms).
+   */
+  warm?: { project: string; busy: number; idleMs?: number }[];
+  /**
+   * When it lets runtimes go: idle for `runtimeIdleMs`, or, least recently used first, while its
+   * resident memory is over `maxRss` bytes; and how many it keeps at most (runtime-eviction.ts).
+   */
+  limits?: { runtimeIdleMs: number; maxRss: number; maxRuntimes: number };
   /** The daemon's resident memory, its runtimes' included, in bytes. */
   rss: number;
   /** Hook events answered since it started. */

@@ -7,12 +7,21 @@ import { pinOfInput } from '../command-hook/session-root.js';
 import { daemonLogPath } from './daemon-log.js';
 import { LateNotices } from './late-notices.js';
 import { sessionOf } from './requests.js';
+import {
+  type EvictionLimits,
+  MAX_RSS_MB,
+  RUNTIME_IDLE_MS,
+  RuntimeEviction,
+} from './runtime-eviction.js';
 import { RuntimeQueue } from './runtime-queue.js';
 import { frameworkFolders, workerEntry } from './worker-entry.js';
 import { type Printed, WorkerHandle } from './worker-handle.js';
 
-/** How many runtimes are kept at most (`HERMES_DAEMON_MAX_RUNTIMES`). */
-export const MAX_RUNTIMES = 8;
+/**
+ * How many runtimes are kept at most (`HERMES_DAEMON_MAX_RUNTIMES`), whatever their memory: a
+ * bound on threads. The memory cap (runtime-eviction.ts) is what usually decides.
+ */
+export const MAX_RUNTIMES = 16;
 /**
  * How long a loaded runtime's thread may leave an event it was sent untaken before it is taken for
  * stuck (a handler that never yields): taking a message is well under a millisecond otherwise.
@@ -30,8 +39,19 @@ export interface RuntimeWorkersOptions {
   /** The daemon's own log. */
   log: Logger;
   maxRuntimes?: number;
+  /** When idle runtimes are let go (runtime-eviction.ts); default: RUNTIME_IDLE_MS, MAX_RSS_MB. */
+  limits?: Partial<EvictionLimits>;
   /** The worker's entry; default: this package's, as built (runtime-worker.ts, bundled). */
   workerFile?: string;
+}
+
+/** A runtime kept now, as `hermes daemon status` shows it. */
+export interface WarmRuntime {
+  project: string;
+  /** Events it is answering now. */
+  busy: number;
+  /** How long it has gone without an event (ms); absent while it answers one. */
+  idleMs?: number;
 }
 
 /** One event for a runtime: who asks, what, where, and with which environment. */
@@ -96,6 +116,9 @@ export class RuntimeWorkers {
   /** A started thread no runtime has yet (#prepare). */
   #spare: WorkerHandle | undefined;
   #closed = false;
+  /** Idle runtimes let go: after a while, and past the memory cap. */
+  readonly #eviction: RuntimeEviction<WorkerHandle>;
+  readonly limits: EvictionLimits;
 
   constructor(options: RuntimeWorkersOptions) {
     this.#home = options.home;
@@ -103,6 +126,16 @@ export class RuntimeWorkers {
     this.#max = Math.max(1, options.maxRuntimes ?? MAX_RUNTIMES);
     this.#file = options.workerFile ?? workerEntry();
     this.#exclude = frameworkFolders(options.home);
+    this.limits = {
+      idleMs: options.limits?.idleMs ?? RUNTIME_IDLE_MS,
+      maxRssBytes: options.limits?.maxRssBytes ?? MAX_RSS_MB * 1_048_576,
+    };
+    this.#eviction = new RuntimeEviction(this.limits, {
+      live: () => this.#live,
+      letGo: (worker, why) => this.#letGo(worker, why),
+      ending: () => this.#closing.size > 0,
+      rss: () => process.memoryUsage.rss(),
+    });
   }
 
   /**
@@ -192,6 +225,7 @@ export class RuntimeWorkers {
         // Most recently used last.
         this.#live.delete(worker);
         this.#live.add(worker);
+        this.#eviction.busy(worker);
         return worker;
       }
       // Every place is taken by a runtime answering now: wait for one, then look again (another
@@ -209,7 +243,9 @@ export class RuntimeWorkers {
   #done(used: WorkerHandle): void {
     if (!used.kept) this.#retire(used);
     else if (used.retired && used.users === 0) this.#end(used);
+    else this.#eviction.idle(used);
     this.#evict();
+    this.#eviction.check();
     this.#wake();
     // The next new runtime's thread, started once this answer is on its way.
     setImmediate(() => this.#prepare());
@@ -261,14 +297,32 @@ export class RuntimeWorkers {
     return [...new Set([...this.#live].map((w) => w.root))].sort();
   }
 
+  /** How many runtimes are kept at most. */
+  get maxRuntimes(): number {
+    return this.#max;
+  }
+
   /** How many runtimes are kept now. */
   get size(): number {
     return this.#live.size;
   }
 
+  /** The runtimes kept now, least recently used first. */
+  get warm(): WarmRuntime[] {
+    return [...this.#live].map((worker) => {
+      const idleMs = this.#eviction.idleFor(worker);
+      return {
+        project: worker.root,
+        busy: worker.users,
+        ...(idleMs === undefined ? {} : { idleMs }),
+      };
+    });
+  }
+
   /** Ends every worker, in use or not (the daemon is exiting), closing their runtimes. */
   async closeAll(): Promise<void> {
     this.#closed = true;
+    this.#eviction.stop();
     this.#queue.close();
     this.#live.clear();
     if (this.#spare !== undefined) this.#all.add(this.#spare);
@@ -311,7 +365,25 @@ export class RuntimeWorkers {
   #retire(worker: WorkerHandle): void {
     worker.retired = true;
     this.#live.delete(worker);
+    this.#eviction.busy(worker);
     if (worker.users === 0) this.#end(worker);
+  }
+
+  /**
+   * An idle runtime let go (runtime-eviction.ts says when): closed as a replaced one is, its
+   * observers flushed. With the last one goes the spare thread: a daemon at rest holds no
+   * framework copy; the next event starts one again.
+   */
+  #letGo(worker: WorkerHandle, why: string): void {
+    if (worker.users > 0 || !this.#live.has(worker)) return;
+    this.#log.info(`hermes daemon: the runtime of ${worker.root} let go: ${why}`);
+    this.#retire(worker);
+    if (this.#live.size === 0 && this.#spare !== undefined) {
+      this.#all.add(this.#spare);
+      this.#end(this.#spare);
+      this.#spare = undefined;
+    }
+    this.#wake();
   }
 
   /** Past the bound, the least recently used workers that answer nothing now end. */
@@ -324,7 +396,11 @@ export class RuntimeWorkers {
 
   #end(worker: WorkerHandle): void {
     if (!this.#all.delete(worker)) return;
-    const closing = worker.close().finally(() => this.#closing.delete(closing));
+    const closing = worker.close().finally(() => {
+      this.#closing.delete(closing);
+      // Its memory is back: the cap is measured again.
+      if (!this.#closed) this.#eviction.check();
+    });
     this.#closing.add(closing);
   }
 }

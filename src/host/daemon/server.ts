@@ -34,6 +34,7 @@ import {
   parse,
   unreadable,
 } from './requests.js';
+import { MAX_RSS_MB, RUNTIME_IDLE_MS } from './runtime-eviction.js';
 import { MAX_RUNTIMES, RuntimeWorkers } from './runtime-workers.js';
 import { answers, listenAt, MAX_REQUEST_BYTES, readLine } from './socket-io.js';
 
@@ -92,7 +93,15 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
     return undefined;
   }
 
-  const runtimes = new RuntimeWorkers({ home, log: own, maxRuntimes: maxFromEnv(env) });
+  const runtimes = new RuntimeWorkers({
+    home,
+    log: own,
+    maxRuntimes: maxFromEnv(env),
+    limits: {
+      idleMs: positiveFromEnv(env.HERMES_DAEMON_RUNTIME_IDLE_MS, RUNTIME_IDLE_MS),
+      maxRssBytes: positiveFromEnv(env.HERMES_DAEMON_MAX_MB, MAX_RSS_MB) * 1_048_576,
+    },
+  });
   const startedAt = new Date();
   const queues = new Map<string, Promise<unknown>>();
   let requests = 0;
@@ -113,6 +122,12 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
     uptimeMs: Date.now() - startedAt.getTime(),
     projects: runtimes.projects,
     runtimes: runtimes.size,
+    warm: runtimes.warm,
+    limits: {
+      runtimeIdleMs: runtimes.limits.idleMs,
+      maxRss: runtimes.limits.maxRssBytes,
+      maxRuntimes: runtimes.maxRuntimes,
+    },
     rss: process.memoryUsage.rss(),
     requests,
   });
@@ -302,8 +317,13 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
 }
 
 function idleFromEnv(env: NodeJS.ProcessEnv): number {
-  const set = Number(env.HERMES_DAEMON_IDLE_MS);
-  return Number.isFinite(set) && set > 0 ? set : DAEMON_IDLE_MS;
+  return positiveFromEnv(env.HERMES_DAEMON_IDLE_MS, DAEMON_IDLE_MS);
+}
+
+/** A variable's positive number, else `fallback` (unset, or not a positive number). */
+function positiveFromEnv(value: string | undefined, fallback: number): number {
+  const set = Number(value);
+  return value !== undefined && Number.isFinite(set) && set > 0 ? set : fallback;
 }
 
 /** `HERMES_DAEMON_MAX_RUNTIMES`: how many runtimes (worker threads) are kept at most. */

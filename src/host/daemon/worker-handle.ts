@@ -13,6 +13,12 @@ import type { FromWorker, ToWorker, WorkerSetup } from './worker-messages.js';
 const STUCK_AFTER_MS = 2_000;
 /** How long a worker may take to close its runtime before it is ended anyway. */
 const CLOSE_MS = 5_000;
+/**
+ * The young generation a runtime's thread may grow to (MB). V8 sizes it for throughput (up to 48 MB
+ * on 64-bit, about 5 MB once the framework has loaded) and keeps it while the thread idles; a
+ * runtime answers one small event at a time, and each MB is paid once per warm runtime.
+ */
+const YOUNG_GENERATION_MB = 3;
 
 export interface Printed {
   stdout: string;
@@ -81,7 +87,10 @@ export class WorkerHandle {
 
   constructor(start: WorkerStart) {
     this.#log = start.log;
-    this.#worker = new Worker(start.file, { workerData: start.setup });
+    this.#worker = new Worker(start.file, {
+      workerData: start.setup,
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    });
     this.#worker.on('message', (message: FromWorker) => {
       if (message.type === 'loaded') {
         this.#watch = new WatchSet(message.records);
