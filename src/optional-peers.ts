@@ -9,9 +9,13 @@ import { projectCopyAdvice } from './project-copy.js';
  * `peerDependenciesMeta`): a default install leaves them out, as together they are most of its
  * size (BENCHMARKS.md, Install size). rolldown bundles project code to trust and load it
  * (src/modules/project-code/); the sandbox runtime runs workflow-guard's shell commands in the OS
- * sandbox (src/policy/sandbox/).
+ * sandbox (src/policy/sandbox/); the MCP SDK speaks the Model Context Protocol for `hermes mcp
+ * proxy` (src/host/mcp/).
  */
-export type OptionalPeerName = 'rolldown' | '@anthropic-ai/sandbox-runtime';
+export type OptionalPeerName =
+  | 'rolldown'
+  | '@anthropic-ai/sandbox-runtime'
+  | '@modelcontextprotocol/sdk';
 
 export interface OptionalPeer {
   name: OptionalPeerName;
