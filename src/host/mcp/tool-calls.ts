@@ -81,7 +81,7 @@ export async function judgedToolCall(
   const done = (result: ToolResult, status: 'ok' | 'error' | 'blocked'): ToolResult => {
     telemetry.postTool(call, undefined, {
       status,
-      result: JSON.stringify(result.content),
+      result: textOf(result),
       durationMs: performance.now() - started,
     });
     return result;
@@ -150,6 +150,18 @@ function asToolResult(
     content: [{ type: 'text', text }],
     ...(original.isError === true ? { isError: true } : {}),
   };
+}
+
+/**
+ * A result as observers are told it: its text, as the model reads it (module-router looks for
+ * the routing file's lines in it); the content as JSON when none of it is text.
+ */
+function textOf(result: ToolResult): string {
+  const texts = result.content.flatMap((part) => {
+    const { type, text } = (part ?? {}) as { type?: unknown; text?: unknown };
+    return type === 'text' && typeof text === 'string' ? [text] : [];
+  });
+  return texts.length > 0 ? texts.join('\n') : JSON.stringify(result.content);
 }
 
 /** The approver where the client offers no elicitation: nobody can be asked, and the call is declined saying so. */

@@ -1,0 +1,198 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tree } from '../support/fixtures.js';
+import { connectMcp, filesystemServer, proxied, smallServer } from '../support/mcp.js';
+import { bin, built } from '../support/run-bin.js';
+
+/**
+ * `hermes mcp proxy` as an MCP client meets it: the SDK's own client over stdio, the proxy the
+ * built command line, the wrapped server a real one (the reference filesystem server from npm,
+ * or a small one written with the SDK), the extensions the shipped ones named in $HERMES_HOME's
+ * config as a user names them.
+ */
+
+/** A $HERMES_HOME whose config runs `extensions` (the shipped ones by package name). */
+function homeWith(...extensions: string[]): string {
+  const paths = extensions.map((name) => `    - ${name}\n`).join('');
+  return tree({ 'config.yaml': paths === '' ? '' : `extensions:\n  paths:\n${paths}` });
+}
+
+const GUARDS = ['hermes-extensions/workflow-guard', 'hermes-extensions/secrets-guard'];
+
+function textOf(result: { content?: unknown }): string {
+  return (result.content as Array<{ type: string; text?: string }>)
+    .map((part) => part.text ?? '')
+    .join('\n');
+}
+
+describe.runIf(built)('hermes mcp proxy in front of the filesystem server', () => {
+  it('answers a read', async () => {
+    const project = tree({ 'src/a.ts': 'export const a = 1;\n' });
+    const { client } = await proxied(homeWith(...GUARDS), project, filesystemServer(project));
+    const result = await client.callTool({
+      name: 'read_text_file',
+      arguments: { path: join(project, 'src/a.ts') },
+    });
+    expect(result.isError).not.toBe(true);
+    expect(textOf(result)).toBe('export const a = 1;\n');
+  });
+
+  it("refuses a write before a plan with workflow-guard's reason, and the server never writes", async () => {
+    const project = tree({ 'src/a.ts': 'export const a = 1;\n' });
+    const { client } = await proxied(homeWith(...GUARDS), project, filesystemServer(project));
+    for (const call of [
+      { name: 'write_file', arguments: { path: join(project, 'src/a.ts'), content: 'changed' } },
+      { name: 'write_file', arguments: { path: join(project, 'src/new.ts'), content: 'new' } },
+      {
+        name: 'edit_file',
+        arguments: {
+          path: join(project, 'src/a.ts'),
+          edits: [{ oldText: 'a = 1', newText: 'a = 2' }],
+        },
+      },
+      { name: 'create_directory', arguments: { path: join(project, 'src/made') } },
+      {
+        name: 'move_file',
+        arguments: { source: join(project, 'src/a.ts'), destination: join(project, 'src/b.ts') },
+      },
+    ]) {
+      const result = await client.callTool(call);
+      expect(result.isError, call.name).toBe(true);
+      expect(textOf(result), call.name).toContain('Blocked by workflow-guard');
+      expect(textOf(result), call.name).toContain('no plan exists at plans/active/plan.md');
+    }
+    expect(readFileSync(join(project, 'src/a.ts'), 'utf8')).toBe('export const a = 1;\n');
+    for (const made of ['src/new.ts', 'src/made', 'src/b.ts']) {
+      expect(existsSync(join(project, made)), made).toBe(false);
+    }
+  });
+
+  it('lets the write through once the plan exists', async () => {
+    const project = tree({ 'plans/active/plan.md': '# Plan\n\n- add src/new.ts\n', 'src/a.ts': '' });
+    const { client } = await proxied(homeWith(...GUARDS), project, filesystemServer(project));
+    const result = await client.callTool({
+      name: 'write_file',
+      arguments: { path: join(project, 'src/new.ts'), content: 'export {};\n' },
+    });
+    expect(textOf(result)).not.toContain('Blocked');
+    expect(readFileSync(join(project, 'src/new.ts'), 'utf8')).toBe('export {};\n');
+  });
+
+  it('redacts a secret in a result (secrets-guard), in the text and the structured content', async () => {
+    const key = 'AKIAABCDEFGHIJKLMNOP';
+    const project = tree({ 'src/config.ts': `export const key = "${key}";\n` });
+    const { client } = await proxied(homeWith(...GUARDS), project, filesystemServer(project));
+    const result = await client.callTool({
+      name: 'read_text_file',
+      arguments: { path: join(project, 'src/config.ts') },
+    });
+    expect(JSON.stringify(result)).not.toContain(key);
+    expect(textOf(result)).toContain('[redacted AWS access key]');
+  });
+
+  it('passes the tool list through unchanged when no extension restricts it', async () => {
+    const project = tree({ 'src/a.ts': '' });
+    const direct = await connectMcp(
+      filesystemServer(project)[0] as string,
+      filesystemServer(project).slice(1),
+    );
+    const { client } = await proxied(
+      homeWith('hermes-extensions/secrets-guard'),
+      project,
+      filesystemServer(project),
+    );
+    expect(await client.listTools()).toEqual(await direct.client.listTools());
+    expect(client.getServerVersion()).toEqual(direct.client.getServerVersion());
+    expect(client.getServerCapabilities()).toEqual(direct.client.getServerCapabilities());
+  });
+
+  it("offers the filesystem server's readers and writers before a plan (workflow-guard knows them)", async () => {
+    const project = tree({ 'src/a.ts': '' });
+    const { client } = await proxied(homeWith(...GUARDS), project, filesystemServer(project));
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    for (const name of [
+      'read_text_file',
+      'read_multiple_files',
+      'directory_tree',
+      'get_file_info',
+      'list_directory_with_sizes',
+      'write_file',
+      'edit_file',
+    ]) {
+      expect(names, name).toContain(name);
+    }
+  });
+});
+
+describe.runIf(built)('hermes mcp proxy in front of any MCP server', () => {
+  it('passes resources and prompts through unchanged', async () => {
+    const folder = tree();
+    const server = smallServer(folder);
+    const direct = await connectMcp(server[0] as string, server.slice(1));
+    const { client } = await proxied(homeWith(...GUARDS), folder, server);
+    expect(await client.listResources()).toEqual(await direct.client.listResources());
+    const read = await client.readResource({ uri: 'memo://greeting' });
+    expect(read).toEqual(await direct.client.readResource({ uri: 'memo://greeting' }));
+    expect(read.contents[0]).toMatchObject({ text: 'hello from the small server' });
+    expect(await client.listPrompts()).toEqual(await direct.client.listPrompts());
+    const prompt = { name: 'review', arguments: { file: 'src/a.ts' } };
+    expect(await client.getPrompt(prompt)).toEqual(await direct.client.getPrompt(prompt));
+  });
+
+  it('gives the client a clear error when the wrapped server crashes, and for every later call', async () => {
+    const folder = tree();
+    const { client } = await proxied(homeWith(), folder, smallServer(folder));
+    await expect(client.callTool({ name: 'crash', arguments: {} })).rejects.toThrow(
+      /the wrapped MCP server "node" \(.*small-server\.mjs\) has exited/,
+    );
+    await expect(client.callTool({ name: 'echo', arguments: { text: 'hi' } })).rejects.toThrow(
+      /has exited/,
+    );
+    await expect(client.listResources()).rejects.toThrow(/has exited/);
+  });
+
+  it('names the server with --name in what it says', async () => {
+    const folder = tree();
+    const server = smallServer(folder);
+    const { client } = await connectMcp(
+      process.execPath,
+      [bin, 'mcp', 'proxy', '--name', 'small', '--cwd', folder, '--', ...server],
+      { HERMES_HOME: homeWith() },
+    );
+    await expect(client.callTool({ name: 'crash', arguments: {} })).rejects.toThrow(
+      /the wrapped MCP server "small"/,
+    );
+  });
+});
+
+describe.runIf(built)('hermes mcp proxy when the extensions cannot load', () => {
+  it.each([
+    ['a config that cannot be read', 'extensions: [unclosed\n', 'cannot load the extensions'],
+    [
+      'an enabled extension that is missing',
+      'extensions:\n  paths:\n    - ./no-such-extension.ts\n',
+      'Tool calls are refused while an enabled extension is not running',
+    ],
+  ])('refuses every call, a read too, with %s', async (_, config, reason) => {
+    const project = tree({ 'src/a.ts': 'export const a = 1;\n' });
+    const { client } = await proxied(
+      tree({ 'config.yaml': config }),
+      project,
+      filesystemServer(project),
+    );
+    const read = await client.callTool({
+      name: 'read_text_file',
+      arguments: { path: join(project, 'src/a.ts') },
+    });
+    expect(read.isError).toBe(true);
+    expect(textOf(read)).toContain(reason);
+    expect(textOf(read)).not.toContain('export const a');
+    const written = await client.callTool({
+      name: 'write_file',
+      arguments: { path: join(project, 'src/a.ts'), content: 'changed' },
+    });
+    expect(written.isError).toBe(true);
+    expect(readFileSync(join(project, 'src/a.ts'), 'utf8')).toBe('export const a = 1;\n');
+  });
+});
