@@ -20,7 +20,7 @@ function homeWith(...extensions: string[]): string {
 
 const GUARDS = ['hermes-extensions/workflow-guard', 'hermes-extensions/secrets-guard'];
 
-function textOf(result: { content?: unknown }): string {
+function textOf(result: Record<string, unknown>): string {
   return (result.content as Array<{ type: string; text?: string }>)
     .map((part) => part.text ?? '')
     .join('\n');
@@ -69,7 +69,10 @@ describe.runIf(built)('hermes mcp proxy in front of the filesystem server', () =
   });
 
   it('lets the write through once the plan exists', async () => {
-    const project = tree({ 'plans/active/plan.md': '# Plan\n\n- add src/new.ts\n', 'src/a.ts': '' });
+    const project = tree({
+      'plans/active/plan.md': '# Plan\n\n- add src/new.ts\n',
+      'src/a.ts': '',
+    });
     const { client } = await proxied(homeWith(...GUARDS), project, filesystemServer(project));
     const result = await client.callTool({
       name: 'write_file',
