@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { tree } from '../support/fixtures.js';
+import { tree, tsExtension } from '../support/fixtures.js';
 import { connectMcp, filesystemServer, proxied, smallServer } from '../support/mcp.js';
 import { bin, built } from '../support/run-bin.js';
 
@@ -197,5 +198,88 @@ describe.runIf(built)('hermes mcp proxy when the extensions cannot load', () => 
     });
     expect(written.isError).toBe(true);
     expect(readFileSync(join(project, 'src/a.ts'), 'utf8')).toBe('export const a = 1;\n');
+  });
+});
+
+/**
+ * A user's guard on the small server's tools: it asks before `echo` says "ask", rewrites "rude"
+ * to "polite", blocks "who" naming the server the call went to, and hides `crash` from the list.
+ */
+function homeWithEchoGuard(): string {
+  return tree({
+    'config.yaml': '',
+    'extensions/echo-guard.ts': tsExtension(
+      'echo-guard',
+      `hermes.on('intercept_tool_call', (e) => {
+        if (e.toolArgs.text === 'ask') return ask('saying ask needs a person');
+        if (e.toolArgs.text === 'rude') return rewrite({ text: 'polite' });
+        if (e.toolArgs.text === 'who') return block('the call went to ' + e.mcpServer);
+        return pass();
+      }, { tools: 'echo' });
+      hermes.on('before_llm_call', () => restrictTools((tool) => tool !== 'crash', 'no crashing'));`,
+      "import { ask, rewrite, restrictTools } from 'hermes-extensions';",
+    ),
+  });
+}
+
+function smallProxied(home: string, capabilities?: Parameters<typeof proxied>[3]) {
+  const folder = tree();
+  return connectMcp(
+    process.execPath,
+    [bin, 'mcp', 'proxy', '--name', 'small', '--cwd', folder, '--', ...smallServer(folder)],
+    { HERMES_HOME: home },
+    capabilities,
+  );
+}
+
+describe.runIf(built)("hermes mcp proxy applies each of a guard's decisions", () => {
+  it('forwards the arguments a rewrite makes, and names the server in the payload', async () => {
+    const { client } = await smallProxied(homeWithEchoGuard());
+    const rewritten = await client.callTool({ name: 'echo', arguments: { text: 'rude' } });
+    expect(textOf(rewritten)).toBe('polite');
+    const who = await client.callTool({ name: 'echo', arguments: { text: 'who' } });
+    expect(who.isError).toBe(true);
+    expect(textOf(who)).toContain('the call went to small');
+  });
+
+  it('hides a tool restrictTools takes away, and refuses a call to it', async () => {
+    const { client } = await smallProxied(homeWithEchoGuard());
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toEqual(['echo']);
+    const crash = await client.callTool({ name: 'crash', arguments: {} });
+    expect(crash.isError).toBe(true);
+    expect(textOf(crash)).toContain(
+      'extension "echo-guard" took it away for this request (no crashing)',
+    );
+    // The server never saw it: it still answers.
+    expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'hi' } }))).toBe('hi');
+  });
+
+  it('puts an ask to the person through the client’s elicitation: yes runs the call, no refuses it', async () => {
+    const { client } = await smallProxied(homeWithEchoGuard(), {
+      capabilities: { elicitation: {} },
+    });
+    const asked: string[] = [];
+    let answer = true;
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(String(request.params.message));
+      return { action: 'accept', content: { approve: answer } };
+    });
+    const approved = await client.callTool({ name: 'echo', arguments: { text: 'ask' } });
+    expect(textOf(approved)).toBe('ask');
+    expect(asked[0]).toContain('echo-guard asks before small');
+    expect(asked[0]).toContain('saying ask needs a person');
+    answer = false;
+    const declined = await client.callTool({ name: 'echo', arguments: { text: 'ask' } });
+    expect(declined.isError).toBe(true);
+    expect(textOf(declined)).toContain('needs approval: saying ask needs a person');
+  });
+
+  it('refuses an ask, saying why, when the client offers no elicitation', async () => {
+    const { client } = await smallProxied(homeWithEchoGuard());
+    const result = await client.callTool({ name: 'echo', arguments: { text: 'ask' } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('needs approval: saying ask needs a person');
+    expect(textOf(result)).toContain('this MCP client offers no elicitation');
   });
 });
