@@ -69,6 +69,34 @@ describe.runIf(built)('hermes mcp proxy in front of the filesystem server', () =
     }
   });
 
+  it('keeps secret files and protected ground out of reach, with a plan too', async () => {
+    const project = tree({
+      'plans/active/plan.md': '# Plan\n',
+      '.env': 'API_TOKEN=abcdefghijklmnop\n',
+      'src/a.ts': '',
+    });
+    const { client } = await proxied(homeWith(...GUARDS), project, filesystemServer(project));
+    for (const call of [
+      { name: 'read_text_file', arguments: { path: join(project, '.env') } },
+      {
+        name: 'read_multiple_files',
+        arguments: { paths: [join(project, 'src/a.ts'), join(project, '.env')] },
+      },
+    ]) {
+      const result = await client.callTool(call);
+      expect(result.isError, call.name).toBe(true);
+      expect(textOf(result), call.name).toContain('secrets-guard');
+      expect(JSON.stringify(result), call.name).not.toContain('abcdefghijklmnop');
+    }
+    const config = await client.callTool({
+      name: 'write_file',
+      arguments: { path: join(project, '.hermes/config.yaml'), content: 'extensions: {}\n' },
+    });
+    expect(config.isError).toBe(true);
+    expect(textOf(config)).toContain('protected');
+    expect(existsSync(join(project, '.hermes/config.yaml'))).toBe(false);
+  });
+
   it('lets the write through once the plan exists', async () => {
     const project = tree({
       'plans/active/plan.md': '# Plan\n\n- add src/new.ts\n',
@@ -211,6 +239,8 @@ function homeWithEchoGuard(): string {
     'extensions/echo-guard.ts': tsExtension(
       'echo-guard',
       `hermes.on('intercept_tool_call', (e) => {
+        // Printed on stdout, it would break the client's stream: the proxy sends it to stderr.
+        console.log('echo-guard judges', e.toolName);
         if (e.toolArgs.text === 'ask') return ask('saying ask needs a person');
         if (e.toolArgs.text === 'rude') return rewrite({ text: 'polite' });
         if (e.toolArgs.text === 'who') return block('the call went to ' + e.mcpServer);
@@ -234,12 +264,14 @@ function smallProxied(home: string, capabilities?: Parameters<typeof proxied>[3]
 
 describe.runIf(built)("hermes mcp proxy applies each of a guard's decisions", () => {
   it('forwards the arguments a rewrite makes, and names the server in the payload', async () => {
-    const { client } = await smallProxied(homeWithEchoGuard());
+    const { client, stderr } = await smallProxied(homeWithEchoGuard());
     const rewritten = await client.callTool({ name: 'echo', arguments: { text: 'rude' } });
     expect(textOf(rewritten)).toBe('polite');
     const who = await client.callTool({ name: 'echo', arguments: { text: 'who' } });
     expect(who.isError).toBe(true);
     expect(textOf(who)).toContain('the call went to small');
+    // What the guard printed went to the server's log, not into the protocol's stream.
+    expect(stderr()).toContain('echo-guard judges echo');
   });
 
   it('hides a tool restrictTools takes away, and refuses a call to it', async () => {

@@ -37,6 +37,11 @@ export async function mcpProxyCommand(
   }
   // After the arguments: a usage mistake is reported before a problem with $HERMES_HOME.
   const context = commandContext(flags);
+  // Stdout carries the protocol: what an extension prints with console goes to stderr, the
+  // server's log, instead of breaking the client's stream.
+  console.log = console.error;
+  console.info = console.error;
+  console.debug = console.error;
   const { serveMcpProxy } = await import('../../host/mcp/proxy.js');
   const { onProcessCrash, refusedExits } = await import('../../host/process-crash.js');
   let exits = () => {};

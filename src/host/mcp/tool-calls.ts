@@ -171,8 +171,12 @@ const noElicitation: Approver = () => {
   );
 };
 
-/** Why every tool call is refused while the extensions cannot be loaded (fail closed). */
+/**
+ * Why every tool call is refused while the extensions cannot be loaded (fail closed). The proxy
+ * loads them once for its session: the client starts a new one (reconnects the server) to load
+ * them again once they are fixed.
+ */
 function cannotLoad(error: unknown, cwd: string): string {
   const what = error instanceof ConfigError ? error.message : describeError(error);
-  return `Blocked: hermes cannot load the extensions for ${cwd}, so every tool call is refused until they load: ${what}. Run \`${hermesCommand()} extensions doctor\` in that folder to see why.`;
+  return `Blocked: hermes cannot load the extensions for ${cwd}, so every tool call is refused: ${what}. Fix it (\`${hermesCommand()} extensions doctor\` in that folder says more), then reconnect this MCP server in the client.`;
 }
