@@ -182,6 +182,18 @@ describe.runIf(built)('hermes mcp proxy in front of any MCP server', () => {
       /has exited/,
     );
     await expect(client.listResources()).rejects.toThrow(/has exited/);
+    // Said once, as the proxy said it: the SDK's prefix is not doubled.
+    await expect(client.listResources()).rejects.toThrow(
+      /^MCP error -32000: the wrapped MCP server/,
+    );
+  });
+
+  it('gives the client a clear error when the wrapped server cannot start', async () => {
+    const folder = tree();
+    const missing = join(folder, 'no-such-server');
+    await expect(proxied(homeWith(), folder, [missing, '--flag'])).rejects.toThrow(
+      `cannot start the wrapped MCP server "no-such-server" (${missing} --flag)`,
+    );
   });
 
   it('names the server with --name in what it says', async () => {

@@ -13,6 +13,7 @@ import {
   relay,
   relayFromWrapped,
   relayToWrapped,
+  rpcError,
 } from './relay.js';
 import type { McpSdk } from './sdk.js';
 import { ProxySession } from './session.js';
@@ -49,7 +50,7 @@ type Client = InstanceType<McpSdk['Client']>;
  */
 export async function serveMcpProxy(options: McpProxyOptions): Promise<void> {
   const { sdk, name, logger } = options;
-  const { McpError, ErrorCode } = sdk.types;
+  const { ErrorCode } = sdk.types;
   let told: ((crash: ProcessCrash) => void) | undefined;
   const stopListening = options.crashes?.((crash) => told?.(crash));
   const runtimes = new ServedRuntimes(
@@ -73,14 +74,14 @@ export async function serveMcpProxy(options: McpProxyOptions): Promise<void> {
   let clientCapabilities: Parameters<typeof offersFormElicitation>[0];
 
   const gone = () =>
-    new McpError(
+    rpcError(
       ErrorCode.ConnectionClosed,
       `the wrapped MCP server "${name}" (${commandLine}) has exited; its messages on this proxy's stderr say why. Restart the proxy (reconnect the server in the client) to start it again`,
     );
   const wrappedServer = (): Client => {
     if (exited) throw gone();
     if (wrapped === undefined) {
-      throw new McpError(ErrorCode.InvalidRequest, 'the client has not sent initialize yet');
+      throw rpcError(ErrorCode.InvalidRequest, 'the client has not sent initialize yet');
     }
     return wrapped;
   };
@@ -94,10 +95,7 @@ export async function serveMcpProxy(options: McpProxyOptions): Promise<void> {
 
   server.setRequestHandler(sdk.types.InitializeRequestSchema, async (request) => {
     if (wrapped !== undefined) {
-      throw new McpError(
-        ErrorCode.InvalidRequest,
-        'initialize was sent already on this connection',
-      );
+      throw rpcError(ErrorCode.InvalidRequest, 'initialize was sent already on this connection');
     }
     const { capabilities, clientInfo, protocolVersion } = request.params;
     clientCapabilities = capabilities;
@@ -123,7 +121,7 @@ export async function serveMcpProxy(options: McpProxyOptions): Promise<void> {
     try {
       await client.connect(transport);
     } catch (error) {
-      throw new McpError(
+      throw rpcError(
         ErrorCode.InternalError,
         `cannot start the wrapped MCP server "${name}" (${commandLine}): ${describeError(error)}`,
       );

@@ -71,10 +71,15 @@ export async function relay(
 function relayedError(sdk: McpSdk, error: unknown): unknown {
   if (!(error instanceof sdk.types.McpError)) return error;
   const message = error.message.replace(/^MCP error -?\d+: /, '');
-  return Object.assign(new Error(message), {
-    code: error.code,
-    ...(error.data === undefined ? {} : { data: error.data }),
-  });
+  return rpcError(error.code, message, error.data);
+}
+
+/**
+ * An error the SDK answers a request with as it is: `code`, `message` and `data`. (Its McpError
+ * puts `MCP error <code>: ` before the message, which the client's SDK then puts there again.)
+ */
+export function rpcError(code: number, message: string, data?: unknown): Error {
+  return Object.assign(new Error(message), { code, ...(data === undefined ? {} : { data }) });
 }
 
 /**
