@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { tree, tsExtension } from '../support/fixtures.js';
+import { jsonLines, tree, tsExtension } from '../support/fixtures.js';
 import { connectMcp, filesystemServer, proxied, smallServer } from '../support/mcp.js';
 import { bin, built } from '../support/run-bin.js';
 
@@ -95,6 +95,42 @@ describe.runIf(built)('hermes mcp proxy in front of the filesystem server', () =
     expect(config.isError).toBe(true);
     expect(textOf(config)).toContain('protected');
     expect(existsSync(join(project, '.hermes/config.yaml'))).toBe(false);
+  });
+
+  it("tells observers, as every host does: the audit trail has the refusal and the read's outcome", async () => {
+    const project = tree({ 'src/a.ts': 'export const a = 1;\n' });
+    const home = homeWith(...GUARDS, 'hermes-extensions/audit-log');
+    const { client } = await proxied(home, project, filesystemServer(project));
+    await client.callTool({
+      name: 'write_file',
+      arguments: { path: join(project, 'src/b.ts'), content: 'x' },
+    });
+    await client.callTool({
+      name: 'read_text_file',
+      arguments: { path: join(project, 'src/a.ts') },
+    });
+    // The client goes: the proxy closes its extensions, and audit-log writes what it holds.
+    await client.close();
+    const trail = join(project, '.hermes/audit/audit.jsonl');
+    await expect.poll(() => jsonLines(trail).length).toBeGreaterThanOrEqual(3);
+    const lines = jsonLines(trail);
+    expect(lines).toContainEqual(
+      expect.objectContaining({ event: 'hook_decision', tool_name: 'write_file', platform: 'mcp' }),
+    );
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        event: 'post_tool_call',
+        tool_name: 'write_file',
+        status: 'blocked',
+      }),
+    );
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        event: 'post_tool_call',
+        tool_name: 'read_text_file',
+        status: 'ok',
+      }),
+    );
   });
 
   it('lets the write through once the plan exists', async () => {
