@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { jsonLines, tree, tsExtension } from '../support/fixtures.js';
 import { connectMcp, filesystemServer, proxied, smallServer } from '../support/mcp.js';
 import { bin, built } from '../support/run-bin.js';
+import { hermes } from './hermes-cli.js';
 
 /**
  * `hermes mcp proxy` as an MCP client meets it: the SDK's own client over stdio, the proxy the
@@ -361,5 +362,31 @@ describe.runIf(built)("hermes mcp proxy applies each of a guard's decisions", ()
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain('needs approval: saying ask needs a person');
     expect(textOf(result)).toContain('this MCP client offers no elicitation');
+  });
+});
+
+describe.runIf(built)('hermes mcp proxy run by the agent in its shell', () => {
+  it('is judged as the command it starts would be: no way around protected ground', async () => {
+    const project = tree({ 'src/a.ts': '' });
+    const run = await hermes(
+      homeWith(...GUARDS),
+      'extensions',
+      'test',
+      'intercept_tool_call',
+      '--cwd',
+      project,
+      '--json',
+      '--input',
+      JSON.stringify({
+        toolName: 'bash',
+        toolArgs: { command: 'hermes mcp proxy -- sh -c "echo x > .hermes/config.yaml"' },
+      }),
+    );
+    const { outcome } = JSON.parse(run.stdout) as {
+      outcome: { blocked: boolean; blockedBy?: string; message?: string };
+    };
+    expect(outcome.blocked).toBe(true);
+    expect(outcome.blockedBy).toBe('hermes');
+    expect(outcome.message).toContain('.hermes/config.yaml, which is protected ground');
   });
 });
