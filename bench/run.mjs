@@ -10,9 +10,10 @@
 // TypeScript and 10 `.mjs` extensions: its load, cold and warm, and its hook call in-process and
 // through the daemon (bench/trusted-project.mjs), then 20 agent sessions at once through the hook
 // from no daemon running (bench/hook-storm.mjs), then a soak of one daemon with runtimes ended on
-// purpose (bench/soak.mjs: this run exits 1 when its audit trails lost a line).
+// purpose (bench/soak.mjs: this run exits 1 when its audit trails lost a line), then one MCP
+// `tools/call` through `hermes mcp proxy` against the same call direct (bench/mcp.mjs).
 // BENCH_ONLY=coldstart (or any comma-separated list of dispatch, memory, coldstart, cli, bridge,
-// observers, shell, declared, hook, sandbox, trusted, storm, soak) runs only those parts.
+// observers, shell, declared, hook, sandbox, trusted, storm, soak, mcp) runs only those parts.
 // Every dispatch figure is a median: mitata's p50 per bench, then the median of that over the
 // rounds (ratios and slopes are taken within a round, then their median; the range is min–max).
 // Every cold-start figure is the median of its runs, with the 10th–90th percentile in brackets.
@@ -55,6 +56,7 @@ const PARTS = [
   'trusted',
   'storm',
   'soak',
+  'mcp',
 ];
 const only = new Set((process.env.BENCH_ONLY ?? PARTS.join(',')).split(',').map((p) => p.trim()));
 const unknown = [...only].filter((part) => !PARTS.includes(part));
@@ -112,6 +114,11 @@ let sandboxRun;
 if (only.has('sandbox')) {
   console.error('sandbox benchmark…');
   sandboxRun = await runChild('sandbox.mjs');
+}
+let mcp;
+if (only.has('mcp')) {
+  console.error('MCP proxy benchmark…');
+  mcp = await runChild('mcp.mjs');
 }
 let bridge;
 if (only.has('bridge')) {
@@ -184,6 +191,7 @@ const ran = [
   trusted &&
     `${trusted.runs} warm and ${trusted.coldRuns} cold run(s) of the trusted-project load and hook calls`,
   bridge && `${bridge.bridge.n} calls over the bridge`,
+  mcp && `${mcp.direct.n} MCP tool calls each way`,
   storm && `${storm.rounds} round(s) of each hook storm`,
   soak && `a daemon soak of ${soak.events.toLocaleString('en-US')} events`,
 ].filter(Boolean);
@@ -593,6 +601,24 @@ if (bridge) {
       `(${speedup.toFixed(0)}×, p50 against p50); its p99 under 1 ms once running: ${steadyP99 < 1 ? 'yes' : '**NO**'} ` +
       `(${ms(steadyP99)} ms, the worse client); in the first calls after start: ` +
       `${Math.max(bridge.bridgeFirst.p99, bridge.python?.first.p99 ?? 0) < 1 ? 'yes' : 'no'}.`,
+  );
+}
+
+if (mcp) {
+  const ms = (value) => value.toFixed(2);
+  const row = (name, sample) => `| ${name} | ${ms(sample.p50)} | ${ms(sample.p99)} | ${sample.n} |`;
+  const ratio = mcp.proxied.p50 / mcp.direct.p50;
+  const addedUs = (mcp.proxied.p50 - mcp.direct.p50) * 1000;
+  out.push(
+    '',
+    `### One MCP \`tools/call\` (\`read_text_file\`, the reference filesystem server), direct and through \`hermes mcp proxy\` with workflow-guard and secrets-guard, after ${mcp.warmup.toLocaleString('en')} calls (ms)`,
+    '',
+    '| | p50 | p99 | calls |',
+    '|---|---:|---:|---:|',
+    row('direct (SDK client to the server over stdio)', mcp.direct),
+    row('through the proxy', mcp.proxied),
+    '',
+    `Through the proxy: ${ratio.toFixed(2)}× the direct call, ${addedUs.toFixed(0)} µs added (p50 against p50).`,
   );
 }
 

@@ -9,7 +9,16 @@ import { existsSync, readdirSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { rolldown } from 'rolldown';
 
-const LAZY = ['jiti', 'cosmiconfig', 'yaml', 'diff', /^rolldown(\/|$)/, /^node:/];
+const LAZY = [
+  'jiti',
+  'cosmiconfig',
+  'yaml',
+  'diff',
+  /^rolldown(\/|$)/,
+  // An optional peer, loaded from the framework's folder when `hermes mcp` runs (src/host/mcp/sdk.ts).
+  /^@modelcontextprotocol\//,
+  /^node:/,
+];
 
 /**
  * The shipped extensions the two runtime bundles hold (src/extensions/compiled-in.ts), each a

@@ -10,13 +10,15 @@ import { projectCopyAdvice } from './project-copy.js';
  * size (BENCHMARKS.md, Install size). rolldown bundles project code to trust and load it
  * (src/modules/project-code/); the sandbox runtime runs workflow-guard's shell commands in the OS
  * sandbox (src/policy/sandbox/); the Cedar engine and OPA's wasm runner evaluate declared policies
- * (src/declared/).
+ * (src/declared/); the MCP SDK speaks the Model Context Protocol for `hermes mcp proxy`
+ * (src/host/mcp/).
  */
 export type OptionalPeerName =
   | 'rolldown'
   | '@anthropic-ai/sandbox-runtime'
   | '@cedar-policy/cedar-wasm'
-  | '@open-policy-agent/opa-wasm';
+  | '@open-policy-agent/opa-wasm'
+  | '@modelcontextprotocol/sdk';
 
 export interface OptionalPeer {
   name: OptionalPeerName;

@@ -10,7 +10,8 @@ export const toolNameKey = (name: string) => name.toLowerCase().replace(/[\s_.-]
  * `glob_file_search`), Windsurf (`find_by_name`), Gemini CLI (`search_file_content`, `glob`,
  * `list_directory`, `read_many_files`), Copilot (`semantic_search`, `file_search`), Cline and
  * Hermes (`search_files`, `list_files`, `list_code_definition_names`), Continue
- * (`file_glob_search`, `view_repo_map`), the MCP filesystem server (`directory_tree`).
+ * (`file_glob_search`, `view_repo_map`), the reference MCP filesystem server (`directory_tree`,
+ * `list_directory_with_sizes`, and `search_files`, `list_directory` as above).
  */
 const EXPLORATION_TOOLS = [
   'grep',
@@ -34,6 +35,7 @@ const EXPLORATION_TOOLS = [
   'file_glob_search',
   'view_repo_map',
   'directory_tree',
+  'list_directory_with_sizes',
   'search_code',
   'code_search',
   'find_files',
@@ -44,8 +46,13 @@ export const moduleRouterConfig = z.object({
   routing_file: z.string().min(1).default('docs/MODULES.md'),
   /** Tools that search or list: refused across modules until the routing file was read. */
   exploration_tools: z.array(z.string()).default(EXPLORATION_TOOLS),
-  /** Tools that read a file: a read of the routing file with one of them counts once it ran. */
-  read_tools: z.array(z.string()).default(['read', 'read_file', 'view', 'cat', 'open']),
+  /**
+   * Tools that read a file: a read of the routing file with one of them counts once it ran. The
+   * reference MCP filesystem server's (`read_text_file`, `read_multiple_files`) among them.
+   */
+  read_tools: z
+    .array(z.string())
+    .default(['read', 'read_file', 'view', 'cat', 'open', 'read_text_file', 'read_multiple_files']),
   shell_tools: z.array(z.string()).default([...SHELL_TOOL_NAMES]),
 });
 

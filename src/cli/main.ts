@@ -121,6 +121,27 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     .action(run((o: { all?: boolean }) => daemonStopCommand(o, io)));
   for (const command of daemon.commands) command.exitOverride();
 
+  const mcp = program
+    .command('mcp')
+    .description('put the extensions in front of any MCP server (docs/mcp.md)')
+    .exitOverride();
+  withCwd(mcp.command('proxy'))
+    .description(
+      "serve an MCP server on stdio that runs <command> as the server it wraps and puts each of its tool calls through this project's extensions",
+    )
+    .argument('<command...>', 'the MCP server to wrap and its arguments, after --')
+    .option(
+      '--name <name>',
+      "the server's name in tool calls and messages (default: the command's base name)",
+    )
+    .action(
+      run(async (words: string[], o: { cwd?: string; name?: string }) => {
+        const { mcpProxyCommand } = await import('./commands/mcp.js');
+        return mcpProxyCommand(words, o);
+      }),
+    );
+  for (const command of mcp.commands) command.exitOverride();
+
   const extensions = program
     .command('extensions')
     .description('see, check, configure and test the installed extensions')

@@ -29,6 +29,11 @@ export interface ToolCallInput {
    * and reports it as any decision.
    */
   unjudgeable?: string;
+  /**
+   * The MCP server whose tool it is, when the call came through `hermes mcp proxy` (its `--name`,
+   * docs/mcp.md); absent for an agent's own tools.
+   */
+  mcpServer?: string;
 }
 
 export interface InterceptToolCallEvent {
@@ -40,6 +45,8 @@ export interface InterceptToolCallEvent {
   readonly agent?: AgentIdentity;
   /** Set when the call starts a subagent, and whether its calls are covered (subagent-spawn.ts). */
   readonly spawn?: SubagentSpawn;
+  /** The MCP server whose tool it is (`hermes mcp proxy --name`); undefined for an agent's own tools. */
+  readonly mcpServer?: string;
   readonly sessionId: string;
   readonly turnId: string;
   readonly state: Record<string, unknown>;
@@ -60,6 +67,7 @@ export const interceptToolCall: HookDeclaration<
     agent: agentIdentitySchema.optional(),
     spawn: subagentSpawnSchema.optional(),
     unjudgeable: z.string().optional(),
+    mcpServer: z.string().optional(),
   }),
   wire: {
     names: {
@@ -70,6 +78,7 @@ export const interceptToolCall: HookDeclaration<
       agent: 'agent',
       spawn: 'spawn',
       unjudgeable: 'unjudgeable',
+      mcpServer: 'mcp_server',
     },
   },
   samples: [
@@ -94,6 +103,7 @@ export const interceptToolCall: HookDeclaration<
       taskId: input.taskId ?? turn.turnId,
       agent: frozenAgent(input.agent),
       spawn: frozenSpawn(input.spawn),
+      mcpServer: input.mcpServer,
       sessionId: turn.sessionId,
       turnId: turn.turnId,
       state: turn.state,

@@ -30,6 +30,11 @@ export interface ToolResultInput {
   taskId?: string;
   /** The subagent that made the call; absent for the main agent. */
   agent?: AgentIdentity;
+  /**
+   * The MCP server whose tool it is, when the call came through `hermes mcp proxy` (its `--name`,
+   * docs/mcp.md); absent for an agent's own tools.
+   */
+  mcpServer?: string;
 }
 
 export interface TransformToolResultEvent {
@@ -41,6 +46,8 @@ export interface TransformToolResultEvent {
   readonly toolCallId?: string;
   readonly taskId: string;
   readonly agent?: AgentIdentity;
+  /** The MCP server whose tool it is (`hermes mcp proxy --name`); undefined for an agent's own tools. */
+  readonly mcpServer?: string;
   readonly sessionId: string;
   readonly turnId: string;
   readonly state: Record<string, unknown>;
@@ -61,6 +68,7 @@ export const transformToolResult: HookDeclaration<
     toolCallId: z.string().optional(),
     taskId: z.string().optional(),
     agent: agentIdentitySchema.optional(),
+    mcpServer: z.string().optional(),
   }),
   wire: {
     names: {
@@ -71,6 +79,7 @@ export const transformToolResult: HookDeclaration<
       toolCallId: 'tool_call_id',
       taskId: 'task_id',
       agent: 'agent',
+      mcpServer: 'mcp_server',
     },
   },
   samples: [
@@ -97,6 +106,7 @@ export const transformToolResult: HookDeclaration<
       toolCallId: input.toolCallId,
       taskId: input.taskId ?? turn.turnId,
       agent: frozenAgent(input.agent),
+      mcpServer: input.mcpServer,
       sessionId: turn.sessionId,
       turnId: turn.turnId,
       state: turn.state,

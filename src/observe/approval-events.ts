@@ -26,10 +26,11 @@ export interface AskedCall {
   /**
    * Where the person is asked: `approver` (the host's in-process approve function),
    * `tool_approval` (the AI SDK's tool approval: the caller asks), `agent` (the agent's own
-   * permission prompt, from a command hook).
+   * permission prompt, from a command hook), `elicitation` (the MCP client's, for `hermes mcp
+   * proxy`).
    */
   surface: string;
-  /** Which of the framework's hosts asked: `run_conversation`, `ai_sdk`, `command_hook`. */
+  /** Which of the framework's hosts asked: `run_conversation`, `ai_sdk`, `command_hook`, `mcp_proxy`. */
   host: string;
 }
 

@@ -27,10 +27,22 @@ export const WRITER_TOOL_NAMES: readonly string[] = [
   'create_directory',
 ];
 
-/** Tools that only read or talk. */
+/**
+ * Tools that only read or talk. Among them the reference MCP filesystem server's readers
+ * (@modelcontextprotocol/server-filesystem: `read_text_file`, `read_multiple_files`,
+ * `directory_tree`, …), whose calls reach the guards through `hermes mcp proxy` (docs/mcp.md);
+ * its writers (`write_file`, `edit_file`, `create_directory`, `move_file`) are writers above.
+ */
 export const READER_TOOL_NAMES: readonly string[] = [
   'read',
   'read_file',
+  'read_text_file',
+  'read_media_file',
+  'read_multiple_files',
+  'list_directory_with_sizes',
+  'directory_tree',
+  'get_file_info',
+  'list_allowed_directories',
   'read_many_files',
   'view',
   'view_file',

@@ -14,7 +14,7 @@ const peers = (
   }
 ).peerDependencies;
 
-const PINNED = ['rolldown', '@anthropic-ai/sandbox-runtime'];
+const PINNED = ['rolldown', '@anthropic-ai/sandbox-runtime', '@modelcontextprotocol/sdk'];
 
 describe('the optional peers in the docs', () => {
   it('are pinned to one version each in package.json, the same as the devDependency', () => {

@@ -7,16 +7,16 @@ import { sanitize } from '../../observe/sanitize.js';
 import { packageVersion } from '../../package-root.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { runHook } from '../../runtime/turn.js';
-import { refusedAfterCrash } from './crash-outcome.js';
+import { refusedAfterCrash } from '../crash-outcome.js';
+import { ServedRuntimes } from '../served-runtimes.js';
 import { eventInDialect, inDialect, TOOL_DIALECTS, type ToolDialect } from './dialect.js';
 import { RPC, RpcError } from './json-rpc.js';
-import { BridgeRuntimes } from './runtimes.js';
 import { BridgeTurns } from './turns.js';
 import { outcomeToWire } from './wire.js';
 
 export interface Served {
-  /** The runtime serving, and those an extension crashed (runtimes.ts). */
-  runtimes: BridgeRuntimes;
+  /** The runtime serving, and those an extension crashed (served-runtimes.ts). */
+  runtimes: ServedRuntimes;
   turns: BridgeTurns;
   /** The bridge's folder (`--cwd`): where the host runs a shell call that names no folder. */
   cwd: string;
@@ -24,9 +24,9 @@ export interface Served {
   toolDialect?: ToolDialect;
 }
 
-/** What the methods serve: the runtimes `load` gives (runtimes.ts), their turns, the folder. */
+/** What the methods serve: the runtimes `load` gives (served-runtimes.ts), their turns, the folder. */
 export function serving(load: () => Promise<Runtime>, cwd: string, logger: Logger): Served {
-  const runtimes = new BridgeRuntimes(load, logger);
+  const runtimes = new ServedRuntimes(load, logger, 'bridge');
   return { runtimes, turns: new BridgeTurns(runtimes), cwd };
 }
 
@@ -141,7 +141,7 @@ function setDialect(served: Served, dialect: ToolDialect | undefined): void {
 /**
  * A hook point as a method: its payload in the declaration's wire names, its outcome on the wire.
  * In a turn whose runtime an extension crashed, the hook's fail rule answers instead of the
- * chain, naming the extension (crash-outcome.ts): a call in flight then, and every later one.
+ * chain, naming the extension (src/host/crash-outcome.ts): a call in flight then, and every later one.
  */
 function hookMethod<H extends HookName>(hook: H): Method {
   const decl = declarationOf(hook);

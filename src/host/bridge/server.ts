@@ -58,7 +58,7 @@ export interface BridgeOptions {
  *
  * An extension's uncaught exception, unhandled rejection or `process.exit` (`crashes`) does not
  * end the server: the runtime it crashed refuses its calls by each hook's fail rule, naming the
- * extension, and the next turn is decided by the extensions loaded afresh (runtimes.ts).
+ * extension, and the next turn is decided by the extensions loaded afresh (src/host/served-runtimes.ts).
  */
 export async function serveBridge(options: BridgeOptions): Promise<void> {
   const { logger } = options;

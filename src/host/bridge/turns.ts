@@ -1,12 +1,12 @@
 import { TurnInProgressError } from '../../runtime/errors.js';
 import type { Turn } from '../../runtime/turn.js';
+import type { ServedRuntime, ServedRuntimes } from '../served-runtimes.js';
 import { errorMessage, RPC, RpcError } from './json-rpc.js';
-import type { BridgeRuntime, BridgeRuntimes } from './runtimes.js';
 
 interface OpenTurn {
   turn: Turn;
-  /** The runtime it runs in: once that crashes, the turn's calls are refused (runtimes.ts). */
-  runtime: BridgeRuntime;
+  /** The runtime it runs in: once that crashes, the turn's calls are refused (served-runtimes.ts). */
+  runtime: ServedRuntime;
   /** Ends the turn: `runTurn`'s body returns. */
   finish: () => void;
   /** Settles once the turn has ended and its state is cleared. */
@@ -21,7 +21,7 @@ interface OpenTurn {
  * remembered, so a long-running server does not grow with every turn it has served.
  *
  * A turn starts in the runtime serving then, loaded afresh if the one before crashed
- * (runtimes.ts); a session whose turn is still open in a crashed runtime gets no second turn
+ * (served-runtimes.ts); a session whose turn is still open in a crashed runtime gets no second turn
  * (-32002) until that one is ended, as within one runtime.
  */
 export class BridgeTurns {
@@ -29,7 +29,7 @@ export class BridgeTurns {
   /** Turns being ended, by session: a next turn of the session waits for them. */
   readonly #ending = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly runtimes: BridgeRuntimes) {}
+  constructor(private readonly runtimes: ServedRuntimes) {}
 
   /** The params as `turn/start` checked them. */
   async start(params: {

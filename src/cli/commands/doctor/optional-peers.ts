@@ -45,6 +45,12 @@ export function optionalPeerChecks(needs: PeerNeeds): Check[] {
         : undefined,
       nobody: "nothing enabled needs it (workflow-guard's OS sandbox does)",
     }),
+    peerCheck(optionalPeer('@modelcontextprotocol/sdk'), {
+      use: '`hermes mcp proxy` speaks MCP with it',
+      // A proxy that cannot start says so to the client that starts it.
+      need: undefined,
+      nobody: 'only `hermes mcp proxy` needs it (docs/mcp.md)',
+    }),
   ];
 }
 

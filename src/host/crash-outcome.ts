@@ -1,9 +1,9 @@
-import { type ChainOutcome, EMPTY_METADATA } from '../../chain/outcome.js';
-import type { HookDeclaration } from '../../hooks/declaration.js';
-import type { RuntimeCrash } from './runtimes.js';
+import { type ChainOutcome, EMPTY_METADATA } from '../chain/outcome.js';
+import type { HookDeclaration } from '../hooks/declaration.js';
+import type { RuntimeCrash } from './served-runtimes.js';
 
 /**
- * What a hook call of a turn whose runtime an extension crashed is answered (runtimes.ts): the
+ * What a hook call of a turn whose runtime an extension crashed is answered (served-runtimes.ts): the
  * hook's fail rule, as for a handler that failed (docs/failure-behaviour.md) — blocked by the
  * extension on the hooks that fail closed (a tool call, a tool's result, the final answer), the
  * host's own input unchanged on those that fail open (the user's message, a model request), with

@@ -1,9 +1,12 @@
-import { FRAMEWORK_NAME } from '../../chain/outcome.js';
-import type { Logger } from '../../log/logger.js';
-import type { Runtime } from '../../runtime/runtime.js';
-import { crashReason, type ProcessCrash, stackOf } from '../process-crash.js';
+import { FRAMEWORK_NAME } from '../chain/outcome.js';
+import type { Logger } from '../log/logger.js';
+import type { Runtime } from '../runtime/runtime.js';
+import { crashReason, type ProcessCrash, stackOf } from './process-crash.js';
 
-/** Why a runtime of the bridge can decide nothing more, and whose code it was. */
+/**
+ * Why a runtime of a long-running host (the stdio bridge, the MCP proxy) can decide nothing more,
+ * and whose code it was.
+ */
 export interface RuntimeCrash {
   /** One line for an answer: the extension, and what it threw or called. */
   reason: string;
@@ -12,11 +15,11 @@ export interface RuntimeCrash {
 }
 
 /**
- * One runtime the bridge loaded, and whether an extension's code crashed it: an uncaught
+ * One runtime the host loaded, and whether an extension's code crashed it: an uncaught
  * exception, an unhandled rejection or a call to `process.exit` (src/host/process-crash.ts) while
  * it was the runtime serving.
  */
-export class BridgeRuntime {
+export class ServedRuntime {
   crash: RuntimeCrash | undefined;
   /** What each call in flight does at a crash; removed as each settles, so none is held for ever. */
   readonly #inFlight = new Set<(crash: RuntimeCrash) => void>();
@@ -57,36 +60,38 @@ export class BridgeRuntime {
 }
 
 /**
- * The bridge's runtimes: the one serving, and, once an extension crashes it, one loaded afresh
- * for the next turn. A crash fails closed what the crashed runtime was deciding (the calls in
- * flight, and every later call of the turns open in it, whose state went with it: the bridge
- * refuses them, `methods.ts`), is logged naming the extension, and never ends the bridge: the
- * next `turn/start` loads the extensions again, so the next turn is decided by a working runtime.
- * The crashed runtime is closed (its extensions flush) once it is replaced, or when the bridge
- * ends.
+ * A long-running host's runtimes (the bridge's, the MCP proxy's): the one serving, and, once an
+ * extension crashes it, one loaded afresh for the next turn. A crash fails closed what the
+ * crashed runtime was deciding (the calls in flight, and every later call of the turns open in
+ * it, whose state went with it: the host refuses them, src/host/bridge/methods.ts), is logged
+ * naming the extension, and never ends the host: the next turn loads the extensions again, so it
+ * is decided by a working runtime. The crashed runtime is closed (its extensions flush) once it
+ * is replaced, or when the host ends.
  */
-export class BridgeRuntimes {
-  #serving: BridgeRuntime;
+export class ServedRuntimes {
+  #serving: ServedRuntime;
   readonly #closing: Promise<void>[] = [];
 
   constructor(
     private readonly load: () => Promise<Runtime>,
     private readonly logger: Logger,
+    /** How the host names itself in the log (`bridge`, `mcp proxy`). */
+    private readonly host: string,
   ) {
     this.#serving = this.#started();
   }
 
   /** The runtime serving now, crashed or not: a failed load is answered from it, as ever. */
-  get serving(): BridgeRuntime {
+  get serving(): ServedRuntime {
     return this.#serving;
   }
 
   /** The runtime for a new turn: the serving one, or, if it crashed, one loaded afresh now. */
-  fresh(): BridgeRuntime {
+  fresh(): ServedRuntime {
     if (this.#serving.crash === undefined) return this.#serving;
     this.#closing.push(closeQuietly(this.#serving));
     this.#serving = this.#started();
-    this.logger.info('bridge: the extensions are loaded afresh for the next turn');
+    this.logger.info(`${this.host}: the extensions are loaded afresh for the next turn`);
     return this.#serving;
   }
 
@@ -99,11 +104,11 @@ export class BridgeRuntimes {
     const stack = stackOf(crash.error);
     const serving = this.#serving;
     if (serving.crash !== undefined) {
-      this.logger.error(`bridge: again, after its runtime failed: ${reason}`);
+      this.logger.error(`${this.host}: again, after its runtime failed: ${reason}`);
       return;
     }
     serving.fail({ reason, blamed: crash.extension ?? FRAMEWORK_NAME });
-    const line = `bridge: ${reason}; the calls of the turns open now are refused, and the next turn loads the extensions afresh`;
+    const line = `${this.host}: ${reason}; the calls of the turns open now are refused, and the next turn loads the extensions afresh`;
     this.logger.error(stack === undefined ? line : `${line}\n${stack}`);
   }
 
@@ -112,14 +117,14 @@ export class BridgeRuntimes {
     await Promise.all([...this.#closing, closeQuietly(this.#serving)]);
   }
 
-  #started(): BridgeRuntime {
+  #started(): ServedRuntime {
     const runtime = this.load();
     runtime.catch(() => {}); // a failed load is reported to every request; the host decides
-    return new BridgeRuntime(runtime);
+    return new ServedRuntime(runtime);
   }
 }
 
-async function closeQuietly(served: BridgeRuntime): Promise<void> {
+async function closeQuietly(served: ServedRuntime): Promise<void> {
   const runtime = await served.runtime.catch(() => undefined);
   await runtime?.close();
 }
