@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { ProtectedGround } from '../protected/ground.js';
 import { sandboxAvailability } from './availability.js';
 import { shellWord, unquoteShellWord } from './quote.js';
 import { privateTmpDirOf, protectedPaths, readDenials } from './settings.js';
-import { PRELUDE_START, sandboxLine } from './wrap.js';
+import { PRELUDE_START, sandboxCommand, sandboxLine, scriptCommandOf } from './wrap.js';
 
 /** `'<node>' '<cli>' --settings '<file>' -c '<script>'`, each word as `shellWord` quotes it. */
 const WORD = `'(?:[^']|'\\\\'')*'`;
@@ -27,6 +27,7 @@ export function heldBySandbox(
   ground: ProtectedGround,
   denyRead: readonly string[] = [],
 ): boolean {
+  if (line.includes(' --unshare-net ')) return heldByBwrapLine(line, ground, denyRead);
   if (!line.includes(' --settings ')) return false;
   const availability = sandboxAvailability();
   if (!availability.available) return false;
@@ -65,4 +66,58 @@ function listsAll(text: string, key: 'denyWrite' | 'denyRead', paths: readonly s
   } catch {
     return false;
   }
+}
+
+/**
+ * The same for workflow-guard's own bubblewrap line (bwrap-line.ts): the writable folders and the
+ * masked paths are read off the line, every existing path of `denyRead` must lie under a mask,
+ * and the line made again from them (for this project, with the settings folder of this ground)
+ * must be this one, byte for byte; protected ground inside a writable folder is then read-only,
+ * as that line holds it.
+ */
+function heldByBwrapLine(
+  line: string,
+  ground: ProtectedGround,
+  denyRead: readonly string[],
+): boolean {
+  const command = scriptCommandOf(line);
+  const at = line.indexOf(" -c '");
+  if (command === undefined || at < 0) return false;
+  const head = line.slice(0, at);
+  let root: string;
+  try {
+    root = realpathSync(ground.root);
+  } catch {
+    return false;
+  }
+  const tmpDir = privateTmpDirOf(root);
+  const pairs = (pattern: RegExp) =>
+    [...head.matchAll(pattern)].flatMap((match) => {
+      const first = unquoteShellWord(match[1] as string);
+      const second = match[2] === undefined ? first : unquoteShellWord(match[2]);
+      return first !== undefined && first === second ? [first] : [];
+    });
+  const writable = pairs(new RegExp(` --bind (${WORD}) (${WORD})`, 'g')).filter(
+    (path) => path !== tmpDir,
+  );
+  const masks = [
+    ...pairs(new RegExp(` --ro-bind /dev/null (${WORD})`, 'g')),
+    ...pairs(new RegExp(` --tmpfs (${WORD}) --remount-ro (${WORD})`, 'g')),
+  ];
+  for (const given of denyRead) {
+    let real: string;
+    try {
+      real = realpathSync(resolve(root, given));
+    } catch {
+      continue;
+    }
+    if (!masks.some((mask) => real === mask || real.startsWith(`${mask}/`))) return false;
+  }
+  const again = sandboxCommand(command, {
+    root,
+    writable,
+    denyRead: masks,
+    stateDir: join(ground.hermesHome, 'sandbox'),
+  });
+  return again.kind === 'sandboxed' && again.command === line;
 }
