@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { ProtectedGround } from '../protected/ground.js';
+import { COMMAND_KEYS } from '../shell/invocation.js';
 import { sandboxAvailability } from './availability.js';
 import { shellWord, unquoteShellWord } from './quote.js';
 import { privateTmpDirOf, protectedPaths, readDenials } from './settings.js';
@@ -27,7 +28,9 @@ export function heldBySandbox(
   ground: ProtectedGround,
   denyRead: readonly string[] = [],
 ): boolean {
-  if (line.includes(' --unshare-net ')) return heldByBwrapLine(line, ground, denyRead);
+  if (line.includes(' --unshare-net ')) {
+    return bwrapLineCommandOf(line, ground, denyRead) !== undefined;
+  }
   if (!line.includes(' --settings ')) return false;
   const availability = sandboxAvailability();
   if (!availability.available) return false;
@@ -69,7 +72,9 @@ function listsAll(text: string, key: 'denyWrite' | 'denyRead', paths: readonly s
 }
 
 /**
- * The same for workflow-guard's own bubblewrap line (bwrap-line.ts): the writable folders and the
+ * The command in workflow-guard's own bubblewrap line (bwrap-line.ts), when the line holds as
+ * `heldBySandbox` says, else undefined (secrets-guard judges what runs inside, as the masks on
+ * the line name the secret files to hide them). The writable folders and the
  * masked paths are read off the line, every existing path of `denyRead` must lie under a mask,
  * and the line made again from them (for this project, with the settings folder of this ground)
  * must be this one, byte for byte; protected ground inside a writable folder is then read-only,
@@ -88,7 +93,7 @@ function heldByBwrapLine(
   try {
     root = realpathSync(ground.root);
   } catch {
-    return false;
+    return undefined;
   }
   const tmpDir = privateTmpDirOf(root);
   const pairs = (pattern: RegExp) =>
@@ -111,7 +116,7 @@ function heldByBwrapLine(
     } catch {
       continue;
     }
-    if (!masks.some((mask) => real === mask || real.startsWith(`${mask}/`))) return false;
+    if (!masks.some((mask) => real === mask || real.startsWith(`${mask}/`))) return undefined;
   }
   const again = sandboxCommand(command, {
     root,
@@ -119,5 +124,17 @@ function heldByBwrapLine(
     denyRead: masks,
     stateDir: join(ground.hermesHome, 'sandbox'),
   });
-  return again.kind === 'sandboxed' && again.command === line;
+  return again.kind === 'sandboxed' && again.command === line ? command : undefined;
+}
+
+/** A shell call whose command is workflow-guard's own bubblewrap line, with the command inside it instead. */
+export function bwrapSandboxedCallOf(
+  args: Readonly<Record<string, unknown>>,
+  ground: ProtectedGround,
+  denyRead: readonly string[],
+): Record<string, unknown> | undefined {
+  const key = COMMAND_KEYS.find((name) => typeof args[name] === 'string');
+  if (key === undefined) return undefined;
+  const command = bwrapLineCommandOf(args[key] as string, ground, denyRead);
+  return command === undefined ? undefined : { ...args, [key]: command };
 }

@@ -94,6 +94,14 @@ function script(tmpDir: string, command: string): string {
   return `${PRELUDE_START}${shellWord(tmpDir)}\n${command}`;
 }
 
+/**
+ * Whether a command line could be one `sandboxCommand` makes (the runtime's line names its
+ * settings, our own bubblewrap line unshares the network): a cheap test before one is made again.
+ */
+export function mayBeSandboxed(line: string): boolean {
+  return line.includes(' --settings ') || line.includes(' --unshare-net ');
+}
+
 export const PRELUDE_START = 'export TMPDIR=';
 
 /** The sandboxed command line, from its parts (here for held.ts, which makes it again). */
