@@ -80,14 +80,15 @@ function listsAll(text: string, key: 'denyWrite' | 'denyRead', paths: readonly s
  * must be this one, byte for byte; protected ground inside a writable folder is then read-only,
  * as that line holds it.
  */
-function heldByBwrapLine(
+export function bwrapLineCommandOf(
   line: string,
   ground: ProtectedGround,
   denyRead: readonly string[],
-): boolean {
+): string | undefined {
+  if (!line.includes(' --unshare-net ')) return undefined;
   const command = scriptCommandOf(line);
   const at = line.indexOf(" -c '");
-  if (command === undefined || at < 0) return false;
+  if (command === undefined || at < 0) return undefined;
   const head = line.slice(0, at);
   let root: string;
   try {
