@@ -52,7 +52,7 @@ describe('hermes-extensions/policy: the sandbox', () => {
           `${made.command};`,
           ` ${made.command}`,
           `${made.command}\nrm -rf src`,
-          made.command.replace('--settings', '--settings '),
+          made.command.replace(' -c ', '  -c '),
         ]) {
           expect(sandboxedCommandOf(changed, options), changed).toBeUndefined();
         }
@@ -108,7 +108,27 @@ describe('hermes-extensions/policy: the sandbox', () => {
         writable: ['plans/', 'plans-link/', 'plans-link/new/', 'missing/'],
       });
       if (made.kind !== 'sandboxed') throw new Error(made.reason);
-      const settings = settingsOf(made.command);
+      expect(made.leftOut).toEqual([
+        'plans-link/ (a symbolic link)',
+        'plans-link/new/ (a symbolic link)',
+      ]);
+      // Our own line: writable what exists of it, the hard link read-only, no network at all.
+      const line = made.command;
+      expect(line).toContain(` --bind '${join(root, 'plans')}' '${join(root, 'plans')}' `);
+      expect(line).not.toContain(join(root, 'missing'));
+      expect(line).not.toContain(`'${join(root, 'plans/deep')}'`);
+      expect(line).toContain(
+        ` --ro-bind '${join(root, 'plans/alias.ts')}' '${join(root, 'plans/alias.ts')}' `,
+      );
+      expect(line).toContain(' --unshare-net ');
+      // The runtime's line, made with a network domain, says the same in its settings.
+      const srt = sandboxCommand('true', {
+        ...optionsFor(root),
+        writable: ['plans/', 'plans-link/', 'plans-link/new/', 'missing/'],
+        network: ['example.com'],
+      });
+      if (srt.kind !== 'sandboxed') throw new Error(srt.reason);
+      const settings = settingsOf(srt.command);
       expect(settings.filesystem.allowWrite).toEqual([
         join(root, 'plans'),
         join(root, 'missing'),
@@ -116,11 +136,6 @@ describe('hermes-extensions/policy: the sandbox', () => {
       ]);
       expect(settings.filesystem.denyWrite[0]).toBe(join(root, 'plans/alias.ts'));
       expect(settings.filesystem.denyWrite).not.toContain(join(root, 'plans/deep'));
-      expect(made.leftOut).toEqual([
-        'plans-link/ (a symbolic link)',
-        'plans-link/new/ (a symbolic link)',
-      ]);
-      expect(settings.network).toEqual({ allowedDomains: [], deniedDomains: [] });
     });
 
     it('lets the network through to the domains it is given only', () => {
