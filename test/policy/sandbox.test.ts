@@ -1,4 +1,4 @@
-import { linkSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   sandboxCommand,
@@ -53,6 +53,8 @@ describe('hermes-extensions/policy: the sandbox', () => {
           ` ${made.command}`,
           `${made.command}\nrm -rf src`,
           made.command.replace(' -c ', '  -c '),
+          // Our own line without its seccomp filter (Unix sockets open again).
+          made.command.replace(' --seccomp 9', ''),
         ]) {
           expect(sandboxedCommandOf(changed, options), changed).toBeUndefined();
         }
@@ -160,6 +162,29 @@ describe('hermes-extensions/policy: the sandbox', () => {
         kind: 'unavailable',
         reason: expect.stringContaining('which the sandbox may write'),
       });
+    });
+
+    it('runs nothing when what its line runs on is gone: the seccomp filter removed, bubblewrap not starting', () => {
+      const root = project();
+      const made = sandboxCommand('touch plans/ran; touch src/ran', optionsFor(root));
+      if (made.kind !== 'sandboxed') throw new Error(made.reason);
+      const filter = /9<'([^']+)'$/.exec(made.command)?.[1];
+      expect(filter).toBeDefined();
+      rmSync(filter as string);
+      const ran = runShell(made.command, root);
+      expect(ran.code).not.toBe(0);
+      // A bubblewrap that cannot read its filter does not start the command either.
+      const closed = runShell(made.command.replace(/ 9<'[^']+'$/, ' 9<&-'), root);
+      expect(closed.code).not.toBe(0);
+      expect(existsSync(join(root, 'plans/ran'))).toBe(false);
+      expect(existsSync(join(root, 'src/ran'))).toBe(false);
+      // Made again, the filter is back and the command runs, sandboxed.
+      const again = sandboxCommand('touch plans/ran; touch src/ran', optionsFor(root));
+      if (again.kind !== 'sandboxed') throw new Error(again.reason);
+      expect(again.command).toBe(made.command);
+      runShell(again.command, root);
+      expect(existsSync(join(root, 'plans/ran'))).toBe(true);
+      expect(existsSync(join(root, 'src/ran'))).toBe(false);
     });
   });
 });
