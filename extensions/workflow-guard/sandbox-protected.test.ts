@@ -58,32 +58,40 @@ describe('protected ground in the sandbox', () => {
   sandboxMissingTest();
 
   describe.runIf(sandbox.available)('with the sandbox', () => {
-    it('keeps protected ground read-only though allowed_paths makes the project writable', async () => {
-      const root = project();
-      const runtime = await createRuntime({
-        extensions: [workflowGuard],
-        cwd: root,
-        config: { extensions: { 'workflow-guard': { allowed_paths: ['.'] } } },
-        logger: memoryLogger(),
+    // The whole project writable: the runtime's `srt` line (a writable path holds the root).
+    // Protected folders named writable: our own bubblewrap line, which binds them read-only again.
+    for (const [allowed, line] of [
+      [['.'], ' --settings '],
+      [['src/', '.hermes/'], ' --unshare-net '],
+    ] as const) {
+      it(`keeps protected ground read-only though allowed_paths is ${JSON.stringify(allowed)}`, async () => {
+        const root = project();
+        const runtime = await createRuntime({
+          extensions: [workflowGuard],
+          cwd: root,
+          config: { extensions: { 'workflow-guard': { allowed_paths: [...allowed] } } },
+          logger: memoryLogger(),
+        });
+        const command = `python3 -c "${WRITES.replace(/"/g, '\\"')}"`;
+        const outcome = await runtime.runTurn({ sessionId: 's' }, (turn) =>
+          turn.interceptToolCall({ toolName: 'Bash', toolArgs: { command } }),
+        );
+        expect(outcome, JSON.stringify(outcome)).toMatchObject({ blocked: false, changed: true });
+        expect(outcome.value.command).toContain(line);
+        const run = runShell(outcome.value.command as string, root);
+        expect(run.code, run.stderr).toBe(0);
+        // The sandbox let it write where it may…
+        expect(readFileSync(join(root, 'src/app.ts'), 'utf8')).toBe('pwned');
+        // …and nowhere on protected ground.
+        expect(readFileSync(join(root, '.hermes/config.yaml'), 'utf8')).toBe('extensions: {}\n');
+        expect(existsSync(join(root, '.hermes/extensions/x.mjs'))).toBe(false);
+        expect(readFileSync(join(root, '.claude/settings.json'), 'utf8')).toBe('{}\n');
+        expect(existsSync(join(root, '.codex/hooks.json'))).toBe(false);
+        expect(existsSync(join(root, '.cursor/hooks.json'))).toBe(false);
+        expect(existsSync(join(root, 'hermes.config.mjs'))).toBe(false);
+        expect(readFileSync(join(user, '.claude/settings.json'), 'utf8')).toBe('{}\n');
+        expect(existsSync(join(home, 'trusted-projects.json'))).toBe(false);
       });
-      const command = `python3 -c "${WRITES.replace(/"/g, '\\"')}"`;
-      const outcome = await runtime.runTurn({ sessionId: 's' }, (turn) =>
-        turn.interceptToolCall({ toolName: 'Bash', toolArgs: { command } }),
-      );
-      expect(outcome, JSON.stringify(outcome)).toMatchObject({ blocked: false, changed: true });
-      const run = runShell(outcome.value.command as string, root);
-      expect(run.code, run.stderr).toBe(0);
-      // The sandbox let it write where it may…
-      expect(readFileSync(join(root, 'src/app.ts'), 'utf8')).toBe('pwned');
-      // …and nowhere on protected ground.
-      expect(readFileSync(join(root, '.hermes/config.yaml'), 'utf8')).toBe('extensions: {}\n');
-      expect(existsSync(join(root, '.hermes/extensions/x.mjs'))).toBe(false);
-      expect(readFileSync(join(root, '.claude/settings.json'), 'utf8')).toBe('{}\n');
-      expect(existsSync(join(root, '.codex/hooks.json'))).toBe(false);
-      expect(existsSync(join(root, '.cursor/hooks.json'))).toBe(false);
-      expect(existsSync(join(root, 'hermes.config.mjs'))).toBe(false);
-      expect(readFileSync(join(user, '.claude/settings.json'), 'utf8')).toBe('{}\n');
-      expect(existsSync(join(home, 'trusted-projects.json'))).toBe(false);
-    });
+    }
   });
 });

@@ -52,7 +52,8 @@ export function bwrapLineParts(options: SandboxOptions): BwrapLineParts | undefi
   if (writable.some((dir) => rules.root === dir || rules.root.startsWith(`${dir}/`))) {
     return undefined;
   }
-  const readOnly = new Set<string>();
+  const readOnlyAt: string[] = [];
+  const missing: string[] = [];
   const project = writable.filter((dir) => dir !== rules.tmpDir);
   for (const path of [
     ...rules.denyWrite,
@@ -61,9 +62,14 @@ export function bwrapLineParts(options: SandboxOptions): BwrapLineParts | undefi
   ]) {
     if (!within(path)) continue;
     const real = realOf(path);
-    if (real === undefined) return undefined;
-    if (within(real)) readOnly.add(real);
+    if (real === undefined) missing.push(path);
+    else if (within(real)) readOnlyAt.push(real);
   }
+  const readOnly = outermost(readOnlyAt);
+  // A missing path inside a folder bound read-only cannot be made; any other could be.
+  const held = (path: string) =>
+    readOnly.some((dir) => path === dir || path.startsWith(`${dir}/`));
+  if (!missing.every(held)) return undefined;
   const masks = outermost(
     [...new Set((options.denyRead ?? []).map((path) => resolve(rules.root, path)))].flatMap(
       (path) => realOf(path) ?? [],
@@ -78,7 +84,7 @@ export function bwrapLineParts(options: SandboxOptions): BwrapLineParts | undefi
     shellWord(tools.bwrap),
     ...BASE,
     ...byDepth(writable).flatMap((path) => ['--bind', shellWord(path), shellWord(path)]),
-    ...byDepth([...readOnly]).flatMap((path) => ['--ro-bind', shellWord(path), shellWord(path)]),
+    ...byDepth(readOnly).flatMap((path) => ['--ro-bind', shellWord(path), shellWord(path)]),
     ...byDepth(masks).flatMap((path) =>
       statSync(path).isDirectory()
         ? ['--tmpfs', shellWord(path), '--remount-ro', shellWord(path)]
