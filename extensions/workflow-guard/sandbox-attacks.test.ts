@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getDefaultWritePaths } from '@anthropic-ai/sandbox-runtime';
@@ -154,6 +154,25 @@ describe('workflow-guard without a plan: attacks on the sandbox', () => {
         expect(existsSync(join(root, 'src', name)), name).toBe(false);
       }
       expect(treeDigest(join(root, 'src'))).toBe(before);
+    });
+
+    it('keeps what configures a later program read-only where it is in plans/: a repository’s hooks and config, editor and shell settings', async () => {
+      const root = project({
+        'plans/.vscode/settings.json': '{}\n',
+        'plans/notes/.bashrc': '# rc\n',
+        'plans/notes/.mcp.json': '{}\n',
+      });
+      run('git init -q plans/repo', root);
+      const before = treeDigest(join(root, 'plans'));
+      const ran = await call(root, {
+        command:
+          'for f in plans/repo/.git/hooks/post-checkout plans/repo/.git/config plans/.vscode/settings.json plans/notes/.bashrc plans/notes/.mcp.json plans/.vscode/tasks.json; do echo pwned >> "$f" || echo "refused $f"; done; echo x > plans/fine.md; true',
+      });
+      expect(ran).toMatchObject({ ran: 'sandboxed' });
+      expect(ran.ran !== 'blocked' && ran.stdout.match(/^refused /gm)?.length).toBe(6);
+      expect(readFileSync(join(root, 'plans/fine.md'), 'utf8')).toBe('x\n');
+      rmSync(join(root, 'plans/fine.md'));
+      expect(treeDigest(join(root, 'plans'))).toBe(before);
     });
 
     it('holds its settings and the private temporary folder against the sandboxed command', async () => {
