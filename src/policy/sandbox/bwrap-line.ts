@@ -67,8 +67,7 @@ export function bwrapLineParts(options: SandboxOptions): BwrapLineParts | undefi
   }
   const readOnly = outermost(readOnlyAt);
   // A missing path inside a folder bound read-only cannot be made; any other could be.
-  const held = (path: string) =>
-    readOnly.some((dir) => path === dir || path.startsWith(`${dir}/`));
+  const held = (path: string) => readOnly.some((dir) => path === dir || path.startsWith(`${dir}/`));
   if (!missing.every(held)) return undefined;
   const masks = outermost(
     [...new Set((options.denyRead ?? []).map((path) => resolve(rules.root, path)))].flatMap(
