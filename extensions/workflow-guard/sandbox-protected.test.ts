@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRuntime } from 'hermes-extensions';
+import { sandboxCommand } from 'hermes-extensions/policy';
 import { memoryLogger } from 'hermes-extensions/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { tree } from '../../test/support/fixtures.js';
@@ -93,5 +94,32 @@ describe('protected ground in the sandbox', () => {
         expect(existsSync(join(home, 'trusted-projects.json'))).toBe(false);
       });
     }
+
+    it("our own line sent back with a plan runs as it is; altered, it is put in the framework's sandbox", async () => {
+      const root = project();
+      const runtime = await createRuntime({
+        extensions: [],
+        cwd: root,
+        config: {},
+        logger: memoryLogger(),
+      });
+      const send = (command: string) =>
+        runtime.runTurn({ sessionId: 's' }, (turn) =>
+          turn.interceptToolCall({ toolName: 'Bash', toolArgs: { command } }),
+        );
+      const made = sandboxCommand('python3 -c "print(1)"', { root, writable: ['src/'] });
+      if (made.kind !== 'sandboxed') throw new Error(made.reason);
+      expect(made.command).toContain(' --unshare-net ');
+      expect(await send(made.command)).toMatchObject({ blocked: false, changed: false });
+      // Without its seccomp filter, or with a folder made writable that it holds read-only, it is
+      // not that line: the framework's rule sandboxes it (or refuses it) as any other command.
+      for (const altered of [
+        made.command.replace(' --seccomp 9', ''),
+        made.command.replace(' -- ', ` --bind '${root}/.git' '${root}/.git' -- `),
+      ]) {
+        const outcome = await send(altered);
+        expect(outcome.blocked || outcome.changed, altered).toBe(true);
+      }
+    });
   });
 });
