@@ -672,9 +672,12 @@ if (sandboxRun) {
     '',
     sandboxRun.available
       ? [
-          '| run as the agent runs it (`bash -c`) | ms |',
-          '|---|---:|',
-          ...Object.entries(sandboxRun.runs).map(([name, value]) => `| ${name} | ${ms(value)} |`),
+          '| run as the agent runs it (`bash -c`) | median | p99 | added over bare |',
+          '|---|---:|---:|---:|',
+          ...Object.entries(sandboxRun.runs).map(
+            ([name, value]) =>
+              `| ${name} | ${ms(value)} | ${ms(sandboxRun.p99[name] ?? value)} | ${ms(value - (sandboxRun.runs['bare (`bash -c true`)'] ?? 0))} |`,
+          ),
           '',
           `The library's one-time start (its network filter): ${ms(sandboxRun.initMs)}.`,
         ].join('\n')

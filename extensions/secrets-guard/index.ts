@@ -1,5 +1,6 @@
 import { block, defineExtension, rewrite } from 'hermes-extensions';
 import {
+  bwrapSandboxedCallOf,
   extractToolPaths,
   groundSandboxedCallOf,
   mapStrings,
@@ -71,7 +72,8 @@ export default defineExtension({
           // files to hide them: what runs inside it is judged.
           const args = event.toolArgs;
           const inner = mayBeSandboxLine(args)
-            ? groundSandboxedCallOf(args, ground, hermes.sandboxDenyRead())
+            ? (groundSandboxedCallOf(args, ground, hermes.sandboxDenyRead()) ??
+              bwrapSandboxedCallOf(args, ground, hermes.sandboxDenyRead()))
             : undefined;
           const hit = shellSecret(inner ?? args, root, secrets);
           return hit === undefined ? undefined : refusal('the command names', hit);

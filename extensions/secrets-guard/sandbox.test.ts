@@ -107,7 +107,8 @@ describe('secret files in the sandbox', { timeout: 60_000 }, () => {
             const root = project(planned);
             const run = await runAsAgent(root, [...extensions], command);
             expect(run.changed, 'the call runs in a sandbox').toBe(true);
-            expect(run.ran).toContain(which === 'srt' ? '--settings' : 'bwrap');
+            // workflow-guard's own line unshares the network; the protected-ground line does not.
+            expect(run.ran).toContain(which === 'srt' ? '--unshare-net' : 'bwrap');
             expect(run.code, run.stderr).toBe(0);
             expect(run.stdout).not.toContain(SECRET);
             expect(run.stdout).not.toContain('HOMESECRET');

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getDefaultWritePaths } from '@anthropic-ai/sandbox-runtime';
@@ -50,7 +50,12 @@ describe('workflow-guard without a plan: attacks on the sandbox', () => {
 
     it('denies writes to every path the sandbox runtime makes writable by default, but the standard streams', () => {
       const root = project();
-      const made = sandboxShellCall({ command: 'true' }, options(root));
+      // The runtime's `srt` line is the one made with a network domain (our own line makes
+      // nothing writable but what it is given).
+      const made = sandboxShellCall(
+        { command: 'true' },
+        { ...options(root), network: ['example.com'] },
+      );
       if (made.kind !== 'sandboxed') throw new Error(made.reason);
       const file = /--settings '([^']*)'/.exec(made.args.command as string)?.[1] ?? '';
       const settings = JSON.parse(readFileSync(file, 'utf8'));
@@ -78,7 +83,9 @@ describe('workflow-guard without a plan: attacks on the sandbox', () => {
         command: `${spelledApart(hermesSandbox)} ln -s ../src plans/dir && ln -s ../src/app.ts plans/file && ln -s ../src/new.ts plans/dangling && ln -s "$h" plans/settings && ln -s "$TMPDIR" plans/tmp && echo planted`,
       });
       expect(plant).toMatchObject({ ran: 'sandboxed', stdout: 'planted\n' });
-      const settingsFile = readdirSync(hermesSandbox).find((name) => name.endsWith('.json'));
+      // What the line runs on: the seccomp filter of our own line (or the runtime's settings).
+      const settingsFile = readdirSync(hermesSandbox).find((name) => /\.(?:bpf|json)$/.test(name));
+      expect(settingsFile).toBeDefined();
       const writes: Array<[string, Record<string, unknown>]> = [
         ['write', { path: 'plans/dir/x.ts', content: 'x' }],
         ['write', { path: 'plans/file', content: 'x' }],
@@ -107,7 +114,9 @@ describe('workflow-guard without a plan: attacks on the sandbox', () => {
       });
       expect(through.ran).toBe('sandboxed');
       expect(treeDigest(join(root, 'src'))).toBe(before);
-      expect(readdirSync(hermesSandbox).every((name) => name.startsWith('srt-'))).toBe(true);
+      expect(readdirSync(hermesSandbox).every((name) => /^(?:srt-|unix-block-)/.test(name))).toBe(
+        true,
+      );
     });
 
     it('keeps a sandboxed command from configuring a later git: a repository it makes in plans/, or the project’s own .git', async () => {
@@ -145,6 +154,25 @@ describe('workflow-guard without a plan: attacks on the sandbox', () => {
         expect(existsSync(join(root, 'src', name)), name).toBe(false);
       }
       expect(treeDigest(join(root, 'src'))).toBe(before);
+    });
+
+    it('keeps what configures a later program read-only where it is in plans/: a repository’s hooks and config, editor and shell settings', async () => {
+      const root = project({
+        'plans/.vscode/settings.json': '{}\n',
+        'plans/notes/.bashrc': '# rc\n',
+        'plans/notes/.mcp.json': '{}\n',
+      });
+      run('git init -q plans/repo', root);
+      const before = treeDigest(join(root, 'plans'));
+      const ran = await call(root, {
+        command:
+          'for f in plans/repo/.git/hooks/post-checkout plans/repo/.git/config plans/.vscode/settings.json plans/notes/.bashrc plans/notes/.mcp.json plans/.vscode/tasks.json; do echo pwned >> "$f" || echo "refused $f"; done; echo x > plans/fine.md; true',
+      });
+      expect(ran).toMatchObject({ ran: 'sandboxed' });
+      expect(ran.ran !== 'blocked' && ran.stdout.match(/^refused /gm)?.length).toBe(6);
+      expect(readFileSync(join(root, 'plans/fine.md'), 'utf8')).toBe('x\n');
+      rmSync(join(root, 'plans/fine.md'));
+      expect(treeDigest(join(root, 'plans'))).toBe(before);
     });
 
     it('holds its settings and the private temporary folder against the sandboxed command', async () => {

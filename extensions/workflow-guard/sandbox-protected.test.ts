@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRuntime } from 'hermes-extensions';
+import { sandboxCommand } from 'hermes-extensions/policy';
 import { memoryLogger } from 'hermes-extensions/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { tree } from '../../test/support/fixtures.js';
@@ -58,32 +59,67 @@ describe('protected ground in the sandbox', () => {
   sandboxMissingTest();
 
   describe.runIf(sandbox.available)('with the sandbox', () => {
-    it('keeps protected ground read-only though allowed_paths makes the project writable', async () => {
+    // The whole project writable: the runtime's `srt` line (a writable path holds the root).
+    // Protected folders named writable: our own bubblewrap line, which binds them read-only again.
+    for (const [allowed, line] of [
+      [['.'], ' --settings '],
+      [['src/', '.hermes/'], ' --unshare-net '],
+    ] as const) {
+      it(`keeps protected ground read-only though allowed_paths is ${JSON.stringify(allowed)}`, async () => {
+        const root = project();
+        const runtime = await createRuntime({
+          extensions: [workflowGuard],
+          cwd: root,
+          config: { extensions: { 'workflow-guard': { allowed_paths: [...allowed] } } },
+          logger: memoryLogger(),
+        });
+        const command = `python3 -c "${WRITES.replace(/"/g, '\\"')}"`;
+        const outcome = await runtime.runTurn({ sessionId: 's' }, (turn) =>
+          turn.interceptToolCall({ toolName: 'Bash', toolArgs: { command } }),
+        );
+        expect(outcome, JSON.stringify(outcome)).toMatchObject({ blocked: false, changed: true });
+        expect(outcome.value.command).toContain(line);
+        const run = runShell(outcome.value.command as string, root);
+        expect(run.code, run.stderr).toBe(0);
+        // The sandbox let it write where it may…
+        expect(readFileSync(join(root, 'src/app.ts'), 'utf8')).toBe('pwned');
+        // …and nowhere on protected ground.
+        expect(readFileSync(join(root, '.hermes/config.yaml'), 'utf8')).toBe('extensions: {}\n');
+        expect(existsSync(join(root, '.hermes/extensions/x.mjs'))).toBe(false);
+        expect(readFileSync(join(root, '.claude/settings.json'), 'utf8')).toBe('{}\n');
+        expect(existsSync(join(root, '.codex/hooks.json'))).toBe(false);
+        expect(existsSync(join(root, '.cursor/hooks.json'))).toBe(false);
+        expect(existsSync(join(root, 'hermes.config.mjs'))).toBe(false);
+        expect(readFileSync(join(user, '.claude/settings.json'), 'utf8')).toBe('{}\n');
+        expect(existsSync(join(home, 'trusted-projects.json'))).toBe(false);
+      });
+    }
+
+    it("our own line sent back with a plan runs as it is; altered, it is put in the framework's sandbox", async () => {
       const root = project();
       const runtime = await createRuntime({
-        extensions: [workflowGuard],
+        extensions: [],
         cwd: root,
-        config: { extensions: { 'workflow-guard': { allowed_paths: ['.'] } } },
+        config: {},
         logger: memoryLogger(),
       });
-      const command = `python3 -c "${WRITES.replace(/"/g, '\\"')}"`;
-      const outcome = await runtime.runTurn({ sessionId: 's' }, (turn) =>
-        turn.interceptToolCall({ toolName: 'Bash', toolArgs: { command } }),
-      );
-      expect(outcome, JSON.stringify(outcome)).toMatchObject({ blocked: false, changed: true });
-      const run = runShell(outcome.value.command as string, root);
-      expect(run.code, run.stderr).toBe(0);
-      // The sandbox let it write where it may…
-      expect(readFileSync(join(root, 'src/app.ts'), 'utf8')).toBe('pwned');
-      // …and nowhere on protected ground.
-      expect(readFileSync(join(root, '.hermes/config.yaml'), 'utf8')).toBe('extensions: {}\n');
-      expect(existsSync(join(root, '.hermes/extensions/x.mjs'))).toBe(false);
-      expect(readFileSync(join(root, '.claude/settings.json'), 'utf8')).toBe('{}\n');
-      expect(existsSync(join(root, '.codex/hooks.json'))).toBe(false);
-      expect(existsSync(join(root, '.cursor/hooks.json'))).toBe(false);
-      expect(existsSync(join(root, 'hermes.config.mjs'))).toBe(false);
-      expect(readFileSync(join(user, '.claude/settings.json'), 'utf8')).toBe('{}\n');
-      expect(existsSync(join(home, 'trusted-projects.json'))).toBe(false);
+      const send = (command: string) =>
+        runtime.runTurn({ sessionId: 's' }, (turn) =>
+          turn.interceptToolCall({ toolName: 'Bash', toolArgs: { command } }),
+        );
+      const made = sandboxCommand('python3 -c "print(1)"', { root, writable: ['src/'] });
+      if (made.kind !== 'sandboxed') throw new Error(made.reason);
+      expect(made.command).toContain(' --unshare-net ');
+      expect(await send(made.command)).toMatchObject({ blocked: false, changed: false });
+      // Without its seccomp filter, or with a folder made writable that it holds read-only, it is
+      // not that line: the framework's rule sandboxes it (or refuses it) as any other command.
+      for (const altered of [
+        made.command.replace(' --seccomp 9', ''),
+        made.command.replace(' -- ', ` --bind '${root}/.git' '${root}/.git' -- `),
+      ]) {
+        const outcome = await send(altered);
+        expect(outcome.blocked || outcome.changed, altered).toBe(true);
+      }
     });
   });
 });

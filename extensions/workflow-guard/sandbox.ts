@@ -1,4 +1,5 @@
 import {
+  mayBeSandboxed,
   type SandboxedShellCall,
   type SandboxOptions,
   sandboxAvailability,
@@ -31,11 +32,10 @@ export function guardSandbox(
   return {
     wrap: (args: Readonly<Record<string, unknown>>): SandboxedShellCall =>
       sandboxShellCall(args, options()),
-    // Only a line that runs the sandbox with settings can be one: the rest is not asked for files.
+    // Only what could be a sandbox's line is made again: the rest is not asked for files.
     holds: (args: Readonly<Record<string, unknown>>): boolean =>
-      Object.values(args).some(
-        (value) => typeof value === 'string' && value.includes(' --settings '),
-      ) && sandboxedShellCallOf(args, options()) !== undefined,
+      Object.values(args).some((value) => typeof value === 'string' && mayBeSandboxed(value)) &&
+      sandboxedShellCallOf(args, options()) !== undefined,
     /** Why a write to `allowed_paths` cannot be judged now, or undefined (extensions/workflow-guard/README.md, The sandbox). */
     busy: (): string | undefined => {
       // Where the sandbox cannot run, no sandboxed command can be running (Windows has neither

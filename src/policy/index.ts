@@ -59,10 +59,12 @@ export {
 } from './protected/index.js';
 export { mapStrings } from './result-strings.js';
 export {
+  bwrapSandboxedCallOf,
   type GroundSandboxAvailability,
   groundSandboxAvailability,
   groundSandboxCall,
   groundSandboxedCallOf,
+  mayBeSandboxed,
   mayBeSandboxLine,
   resetGroundSandboxAvailability,
   resetSandboxAvailability,

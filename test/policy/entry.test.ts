@@ -26,6 +26,8 @@ describe('hermes-extensions/policy', () => {
       'groundSandboxCall',
       'groundSandboxedCallOf',
       'mayBeSandboxLine',
+      'mayBeSandboxed',
+      'bwrapSandboxedCallOf',
       'resetGroundSandboxAvailability',
       'argumentTexts',
       'looksLikePath',

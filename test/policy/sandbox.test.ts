@@ -1,4 +1,4 @@
-import { linkSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   sandboxCommand,
@@ -52,7 +52,9 @@ describe('hermes-extensions/policy: the sandbox', () => {
           `${made.command};`,
           ` ${made.command}`,
           `${made.command}\nrm -rf src`,
-          made.command.replace('--settings', '--settings '),
+          made.command.replace(' -c ', '  -c '),
+          // Our own line without its seccomp filter (Unix sockets open again).
+          made.command.replace(' --seccomp 9', ''),
         ]) {
           expect(sandboxedCommandOf(changed, options), changed).toBeUndefined();
         }
@@ -108,7 +110,27 @@ describe('hermes-extensions/policy: the sandbox', () => {
         writable: ['plans/', 'plans-link/', 'plans-link/new/', 'missing/'],
       });
       if (made.kind !== 'sandboxed') throw new Error(made.reason);
-      const settings = settingsOf(made.command);
+      expect(made.leftOut).toEqual([
+        'plans-link/ (a symbolic link)',
+        'plans-link/new/ (a symbolic link)',
+      ]);
+      // Our own line: writable what exists of it, the hard link read-only, no network at all.
+      const line = made.command;
+      expect(line).toContain(` --bind '${join(root, 'plans')}' '${join(root, 'plans')}' `);
+      expect(line).not.toContain(join(root, 'missing'));
+      expect(line).not.toContain(`'${join(root, 'plans/deep')}'`);
+      expect(line).toContain(
+        ` --ro-bind '${join(root, 'plans/alias.ts')}' '${join(root, 'plans/alias.ts')}' `,
+      );
+      expect(line).toContain(' --unshare-net ');
+      // The runtime's line, made with a network domain, says the same in its settings.
+      const srt = sandboxCommand('true', {
+        ...optionsFor(root),
+        writable: ['plans/', 'plans-link/', 'plans-link/new/', 'missing/'],
+        network: ['example.com'],
+      });
+      if (srt.kind !== 'sandboxed') throw new Error(srt.reason);
+      const settings = settingsOf(srt.command);
       expect(settings.filesystem.allowWrite).toEqual([
         join(root, 'plans'),
         join(root, 'missing'),
@@ -116,11 +138,6 @@ describe('hermes-extensions/policy: the sandbox', () => {
       ]);
       expect(settings.filesystem.denyWrite[0]).toBe(join(root, 'plans/alias.ts'));
       expect(settings.filesystem.denyWrite).not.toContain(join(root, 'plans/deep'));
-      expect(made.leftOut).toEqual([
-        'plans-link/ (a symbolic link)',
-        'plans-link/new/ (a symbolic link)',
-      ]);
-      expect(settings.network).toEqual({ allowedDomains: [], deniedDomains: [] });
     });
 
     it('lets the network through to the domains it is given only', () => {
@@ -145,6 +162,29 @@ describe('hermes-extensions/policy: the sandbox', () => {
         kind: 'unavailable',
         reason: expect.stringContaining('which the sandbox may write'),
       });
+    });
+
+    it('runs nothing when what its line runs on is gone: the seccomp filter removed, bubblewrap not starting', () => {
+      const root = project();
+      const made = sandboxCommand('touch plans/ran; touch src/ran', optionsFor(root));
+      if (made.kind !== 'sandboxed') throw new Error(made.reason);
+      const filter = /9<'([^']+)'$/.exec(made.command)?.[1];
+      expect(filter).toBeDefined();
+      rmSync(filter as string);
+      const ran = runShell(made.command, root);
+      expect(ran.code).not.toBe(0);
+      // A bubblewrap that cannot read its filter does not start the command either.
+      const closed = runShell(made.command.replace(/ 9<'[^']+'$/, ' 9<&-'), root);
+      expect(closed.code).not.toBe(0);
+      expect(existsSync(join(root, 'plans/ran'))).toBe(false);
+      expect(existsSync(join(root, 'src/ran'))).toBe(false);
+      // Made again, the filter is back and the command runs, sandboxed.
+      const again = sandboxCommand('touch plans/ran; touch src/ran', optionsFor(root));
+      if (again.kind !== 'sandboxed') throw new Error(again.reason);
+      expect(again.command).toBe(made.command);
+      runShell(again.command, root);
+      expect(existsSync(join(root, 'plans/ran'))).toBe(true);
+      expect(existsSync(join(root, 'src/ran'))).toBe(false);
     });
   });
 });

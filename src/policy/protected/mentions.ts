@@ -19,8 +19,11 @@ const NAMES: ReadonlyArray<readonly [RegExp, string]> = [
 ];
 const VARIABLES = /\b(?:HERMES_HOME|HERMES_DAEMON_DIR|CODEX_HOME|XDG_CONFIG_HOME)\b/;
 
-/** A sandbox settings file's name (sandbox/settings.ts): by the digest of its content. */
-const SANDBOX_SETTINGS = /^srt-[0-9a-f]{32}\.json$/;
+/**
+ * A file of workflow-guard's sandbox, named by the digest of its content: a settings file
+ * (sandbox/settings.ts), a seccomp filter (sandbox/unix-block.ts).
+ */
+const SANDBOX_SETTINGS = /^(?:srt-[0-9a-f]{32}\.json|unix-block-[a-z0-9]+-[0-9a-f]{16}\.bpf)$/;
 
 /** Words end at white space, quotes, the shell's operators and the punctuation of code. */
 const SEPARATORS = /[\s'"`;|&()<>{}[\],=:+\\]+/;

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, realpathSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { ProtectedGround } from '../protected/ground.js';
+import { COMMAND_KEYS } from '../shell/invocation.js';
 import { sandboxAvailability } from './availability.js';
 import { shellWord, unquoteShellWord } from './quote.js';
 import { privateTmpDirOf, protectedPaths, readDenials } from './settings.js';
-import { PRELUDE_START, sandboxLine } from './wrap.js';
+import { PRELUDE_START, sandboxCommand, sandboxLine, scriptCommandOf } from './wrap.js';
 
 /** `'<node>' '<cli>' --settings '<file>' -c '<script>'`, each word as `shellWord` quotes it. */
 const WORD = `'(?:[^']|'\\\\'')*'`;
@@ -27,6 +28,9 @@ export function heldBySandbox(
   ground: ProtectedGround,
   denyRead: readonly string[] = [],
 ): boolean {
+  if (line.includes(' --unshare-net ')) {
+    return bwrapLineCommandOf(line, ground, denyRead) !== undefined;
+  }
   if (!line.includes(' --settings ')) return false;
   const availability = sandboxAvailability();
   if (!availability.available) return false;
@@ -65,4 +69,73 @@ function listsAll(text: string, key: 'denyWrite' | 'denyRead', paths: readonly s
   } catch {
     return false;
   }
+}
+
+/**
+ * The command in workflow-guard's own bubblewrap line (bwrap-line.ts), when the line holds as
+ * `heldBySandbox` says, else undefined (secrets-guard judges what runs inside, as the masks on
+ * the line name the secret files to hide them). The writable folders and the
+ * masked paths are read off the line, every existing path of `denyRead` must lie under a mask,
+ * and the line made again from them (for this project, with the settings folder of this ground)
+ * must be this one, byte for byte; protected ground inside a writable folder is then read-only,
+ * as that line holds it.
+ */
+export function bwrapLineCommandOf(
+  line: string,
+  ground: ProtectedGround,
+  denyRead: readonly string[],
+): string | undefined {
+  if (!line.includes(' --unshare-net ')) return undefined;
+  const command = scriptCommandOf(line);
+  const at = line.indexOf(" -c '");
+  if (command === undefined || at < 0) return undefined;
+  const head = line.slice(0, at);
+  let root: string;
+  try {
+    root = realpathSync(ground.root);
+  } catch {
+    return undefined;
+  }
+  const tmpDir = privateTmpDirOf(root);
+  const pairs = (pattern: RegExp) =>
+    [...head.matchAll(pattern)].flatMap((match) => {
+      const first = unquoteShellWord(match[1] as string);
+      const second = match[2] === undefined ? first : unquoteShellWord(match[2]);
+      return first !== undefined && first === second ? [first] : [];
+    });
+  const writable = pairs(new RegExp(` --bind (${WORD}) (${WORD})`, 'g')).filter(
+    (path) => path !== tmpDir,
+  );
+  const masks = [
+    ...pairs(new RegExp(` --ro-bind /dev/null (${WORD})`, 'g')),
+    ...pairs(new RegExp(` --tmpfs (${WORD}) --remount-ro (${WORD})`, 'g')),
+  ];
+  for (const given of denyRead) {
+    let real: string;
+    try {
+      real = realpathSync(resolve(root, given));
+    } catch {
+      continue;
+    }
+    if (!masks.some((mask) => real === mask || real.startsWith(`${mask}/`))) return undefined;
+  }
+  const again = sandboxCommand(command, {
+    root,
+    writable,
+    denyRead: masks,
+    stateDir: join(ground.hermesHome, 'sandbox'),
+  });
+  return again.kind === 'sandboxed' && again.command === line ? command : undefined;
+}
+
+/** A shell call whose command is workflow-guard's own bubblewrap line, with the command inside it instead. */
+export function bwrapSandboxedCallOf(
+  args: Readonly<Record<string, unknown>>,
+  ground: ProtectedGround,
+  denyRead: readonly string[],
+): Record<string, unknown> | undefined {
+  const key = COMMAND_KEYS.find((name) => typeof args[name] === 'string');
+  if (key === undefined) return undefined;
+  const command = bwrapLineCommandOf(args[key] as string, ground, denyRead);
+  return command === undefined ? undefined : { ...args, [key]: command };
 }

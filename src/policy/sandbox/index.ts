@@ -10,8 +10,14 @@ export {
   resetGroundSandboxAvailability,
 } from './ground-availability.js';
 export { groundSandboxCall, groundSandboxedCallOf, mayBeSandboxLine } from './ground-call.js';
+export { bwrapSandboxedCallOf } from './held.js';
 export { sandboxRefusedWrite, withAdvice } from './refused-write.js';
 export { sandboxRunning } from './running.js';
 export type { SandboxOptions } from './settings.js';
 export { type SandboxedShellCall, sandboxedShellCallOf, sandboxShellCall } from './shell-call.js';
-export { type SandboxedCommand, sandboxCommand, sandboxedCommandOf } from './wrap.js';
+export {
+  mayBeSandboxed,
+  type SandboxedCommand,
+  sandboxCommand,
+  sandboxedCommandOf,
+} from './wrap.js';

@@ -52,15 +52,27 @@ export interface SandboxSettings {
 /** More entries than this under one writable folder, and it is not made writable. */
 const MAX_WALK = 20_000;
 
-/**
- * Builds the settings and writes them to a file named by their digest (again when the file is
- * missing or its bytes differ, so what runs is what was built). Writable paths are given to the
- * sandbox only where their name is where they are: a writable path that is (or lies under) a
- * symbolic link could make a folder outside it writable, so it is left out. Files under a writable
- * folder that have other names (hard links) stay read-only: a write through one would change the
- * file under its other name, wherever that is.
- */
-export function sandboxSettings(options: SandboxOptions): SandboxSettings {
+/** What a sandboxed command may write, read and reach, worked out from the options (sandboxSettings). */
+export interface SandboxRules {
+  /** The project root, where it really is. */
+  root: string;
+  /** Writable paths, the private temporary folder last. */
+  allowWrite: string[];
+  /** Files under writable folders with other names (hard links): read-only. */
+  denyWrite: string[];
+  /** Protected ground of the project (protectedPaths): read-only. */
+  protectedPaths: string[];
+  /** Paths not to read, as readDenials writes them. */
+  denyRead: string[];
+  network: string[];
+  tmpDir: string;
+  leftOut: string[];
+  /** Where the settings are kept (SandboxOptions.stateDir). */
+  stateDir: string;
+}
+
+/** The rules for these options; throws when the private temporary folder cannot be trusted. */
+export function sandboxRules(options: SandboxOptions): SandboxRules {
   const root = realpathSync(resolve(options.root));
   const leftOut: string[] = [];
   const allowWrite: string[] = [];
@@ -80,21 +92,53 @@ export function sandboxSettings(options: SandboxOptions): SandboxSettings {
     denyWrite.push(...linked);
   }
   const tmpDir = privateTmpDir(root);
+  return {
+    root,
+    allowWrite: [...allowWrite, tmpDir],
+    denyWrite,
+    protectedPaths: protectedPaths(root),
+    denyRead: readDenials(root, options.denyRead),
+    network: [...(options.network ?? [])],
+    tmpDir,
+    leftOut,
+    stateDir: options.stateDir ?? join(hermesHome(), 'sandbox'),
+  };
+}
+
+/**
+ * Builds the settings and writes them to a file named by their digest (again when the file is
+ * missing or its bytes differ, so what runs is what was built). Writable paths are given to the
+ * sandbox only where their name is where they are: a writable path that is (or lies under) a
+ * symbolic link could make a folder outside it writable, so it is left out. Files under a writable
+ * folder that have other names (hard links) stay read-only: a write through one would change the
+ * file under its other name, wherever that is.
+ */
+export function sandboxSettings(options: SandboxOptions): SandboxSettings {
+  const rules = sandboxRules(options);
   const settings = {
-    network: { allowedDomains: [...(options.network ?? [])], deniedDomains: [] },
+    network: { allowedDomains: rules.network, deniedDomains: [] },
     filesystem: {
-      denyRead: readDenials(root, options.denyRead),
-      allowWrite: [...allowWrite, tmpDir],
-      denyWrite: [...denyWrite, ...runtimeDefaultWrites(), ...protectedPaths(root)],
+      denyRead: rules.denyRead,
+      allowWrite: rules.allowWrite,
+      denyWrite: [...rules.denyWrite, ...runtimeDefaultWrites(), ...rules.protectedPaths],
     },
   };
   const text = `${JSON.stringify(settings, null, 2)}\n`;
   const digest = createHash('sha256').update(text).digest('hex').slice(0, 32);
-  const dir = options.stateDir ?? join(hermesHome(), 'sandbox');
-  const file = join(dir, `srt-${digest}.json`);
-  // The settings must not be writable from inside the sandbox they describe.
+  const file = join(rules.stateDir, `srt-${digest}.json`);
+  keepFile(rules, file, text);
+  return { file, tmpDir: rules.tmpDir, leftOut: rules.leftOut };
+}
+
+/**
+ * Writes `text` to `file` in the rules' state folder, unless it holds those bytes already; throws
+ * when that folder lies where the sandbox may write (what a sandbox runs on must not be writable
+ * from inside it).
+ */
+export function keepFile(rules: SandboxRules, file: string, text: string | Buffer): void {
+  const dir = rules.stateDir;
   const keptIn = realFolder(dir);
-  const writableHere = settings.filesystem.allowWrite.find(
+  const writableHere = rules.allowWrite.find(
     (path) => keptIn === path || keptIn.startsWith(`${path}/`),
   );
   if (writableHere !== undefined) {
@@ -107,7 +151,6 @@ export function sandboxSettings(options: SandboxOptions): SandboxSettings {
     writeFileSync(temporary, text, { mode: 0o600 });
     renameSync(temporary, file);
   }
-  return { file, tmpDir, leftOut };
 }
 
 /**
@@ -189,9 +232,9 @@ function hermesHome(): string {
   return home === '~' || home.startsWith('~/') ? homedir() + home.slice(1) : resolve(home);
 }
 
-function sameBytes(file: string, text: string): boolean {
+function sameBytes(file: string, text: string | Buffer): boolean {
   try {
-    return readFileSync(file, 'utf8') === text;
+    return readFileSync(file).equals(Buffer.from(text));
   } catch {
     return false;
   }

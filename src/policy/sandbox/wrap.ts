@@ -1,4 +1,5 @@
 import { type SandboxAvailability, sandboxAvailability } from './availability.js';
+import { bwrapLineParts } from './bwrap-line.js';
 import { shellWord, unquoteShellWord } from './quote.js';
 import { type SandboxOptions, sandboxSettings } from './settings.js';
 
@@ -28,8 +29,17 @@ export function sandboxCommand(command: string, options: SandboxOptions): Sandbo
       fix: 'remove it',
     };
   }
-  let settings: ReturnType<typeof sandboxSettings>;
+  let settings: { file: string; tmpDir: string; leftOut: string[] };
   try {
+    // Our own bubblewrap line where it can hold the rules (bwrap-line.ts), else the runtime's.
+    const own = bwrapLineParts(options);
+    if (own !== undefined) {
+      return {
+        kind: 'sandboxed',
+        command: `${own.before}${shellWord(script(own.tmpDir, command))}${own.after}`,
+        leftOut: own.leftOut,
+      };
+    }
     settings = sandboxSettings(options);
   } catch (error) {
     return {
@@ -54,17 +64,42 @@ export function sandboxCommand(command: string, options: SandboxOptions): Sandbo
 export function sandboxedCommandOf(line: string, options: SandboxOptions): string | undefined {
   const availability = sandboxAvailability();
   if (!availability.available) return undefined;
-  // The first ` -c '`: the words before it are paths (a path holding that text would only make
-  // the candidate wrong, and a wrong candidate cannot match).
+  const candidate = scriptCommandOf(line);
+  if (candidate === undefined) return undefined;
+  const again = sandboxCommand(candidate, options);
+  return again.kind === 'sandboxed' && again.command === line ? candidate : undefined;
+}
+
+/**
+ * The command in the script word of a sandboxed line (`-c '<prelude>\n<command>'`), read off the
+ * line and not trusted: a caller makes the line again from it and compares. The first ` -c '`:
+ * the words before it are paths (a path holding that text would only make the candidate wrong,
+ * and a wrong candidate cannot match).
+ */
+export function scriptCommandOf(line: string): string | undefined {
   const at = line.indexOf(" -c '");
   if (at < 0) return undefined;
-  const word = unquoteShellWord(line.slice(at + 4));
+  const quoted = /'(?:[^']|'\\'')*'/y;
+  quoted.lastIndex = at + 4;
+  const match = quoted.exec(line);
+  const word = match === null ? undefined : unquoteShellWord(match[0]);
   if (word === undefined) return undefined;
   const newline = word.indexOf('\n');
   if (newline < 0 || !word.startsWith(PRELUDE_START)) return undefined;
-  const candidate = word.slice(newline + 1);
-  const again = sandboxCommand(candidate, options);
-  return again.kind === 'sandboxed' && again.command === line ? candidate : undefined;
+  return word.slice(newline + 1);
+}
+
+/** What runs inside: `$TMPDIR` set to the private folder, then the command. */
+function script(tmpDir: string, command: string): string {
+  return `${PRELUDE_START}${shellWord(tmpDir)}\n${command}`;
+}
+
+/**
+ * Whether a command line could be one `sandboxCommand` makes (the runtime's line names its
+ * settings, our own bubblewrap line unshares the network): a cheap test before one is made again.
+ */
+export function mayBeSandboxed(line: string): boolean {
+  return line.includes(' --settings ') || line.includes(' --unshare-net ');
 }
 
 export const PRELUDE_START = 'export TMPDIR=';
@@ -76,13 +111,12 @@ export function sandboxLine(
   tmpDir: string,
   command: string,
 ): string {
-  const script = `${PRELUDE_START}${shellWord(tmpDir)}\n${command}`;
   return [
     shellWord(process.execPath),
     shellWord(availability.cli),
     '--settings',
     shellWord(settingsFile),
     '-c',
-    shellWord(script),
+    shellWord(script(tmpDir, command)),
   ].join(' ');
 }

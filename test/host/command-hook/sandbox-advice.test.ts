@@ -63,7 +63,7 @@ async function modelReads(command: string) {
     tool_use_id: id,
   });
   const wrapped = before?.updatedInput as { command?: string } | undefined;
-  expect(wrapped?.command, JSON.stringify(before)).toContain(' --settings ');
+  expect(wrapped?.command, JSON.stringify(before)).toContain(' --unshare-net ');
   const ran = await runShellAsync(String(wrapped?.command), env.project, {
     ...process.env,
     HOME: env.user,
@@ -96,7 +96,7 @@ async function modelReadsAfterFailure(command: string, wrap = true) {
   });
   const updated = before?.updatedInput as { command?: string } | undefined;
   const input = wrap ? updated : { command };
-  if (wrap) expect(updated?.command, JSON.stringify(before)).toContain(' --settings ');
+  if (wrap) expect(updated?.command, JSON.stringify(before)).toContain(' --unshare-net ');
   const ran = await runShellAsync(String(input?.command), env.project, {
     ...process.env,
     HOME: env.user,
