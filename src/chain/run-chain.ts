@@ -36,9 +36,14 @@ export function runChain<Input, Value, Event>(
   onTrace?: OnTrace,
   /** The whole chain's time limit (chain-deadline.ts); none when undefined. */
   limit?: ChainLimit,
+  /**
+   * What the first handler sees, when the caller made it (`decl.view(input)` as it would be, and
+   * more: a tool call's paths in the one form, tool-call-paths.ts); else `decl.view(input)`.
+   */
+  view?: Value,
 ): ChainOutcome<Value> | Promise<ChainOutcome<Value>> {
   if (handlers.length === 0) return unchangedOutcome(decl.unchanged(input));
-  const run = new ChainRun(decl as AnyHookDeclaration, handlers, input, turn, onTrace);
+  const run = new ChainRun(decl as AnyHookDeclaration, handlers, input, turn, onTrace, view);
   let outcome: ChainOutcome<unknown> | typeof WAITING;
   try {
     outcome = run.loop(limit === undefined ? now() : run.startClock(limit));
@@ -89,8 +94,9 @@ class ChainRun implements ChainState, Watched {
     readonly input: unknown,
     readonly turn: TurnContext,
     readonly onTrace: OnTrace | undefined,
+    view: unknown,
   ) {
-    this.value = decl.view(input);
+    this.value = view === undefined ? decl.view(input) : view;
     this.event = decl.event(input, this.value, turn, EMPTY_METADATA);
   }
 
