@@ -49,6 +49,25 @@ export interface SeenArgs {
 /** Argument names already judged: tools send the same few names on every call. */
 const judgedNames = new Map<string, boolean>();
 
+/**
+ * The name last judged at each place in a call's arguments, and its judgement: a tool sends its
+ * arguments in the same order on every call, so most names are told by one comparison of strings
+ * (equal content, whatever the string's origin), without a lookup.
+ */
+const namesAt: string[] = [];
+const judgedAt: boolean[] = [];
+const PLACES = 16;
+
+function isPathNameAt(key: string, place: number): boolean {
+  if (namesAt[place] === key) return judgedAt[place] as boolean;
+  const known = isPathName(key);
+  if (place < PLACES) {
+    namesAt[place] = key;
+    judgedAt[place] = known;
+  }
+  return known;
+}
+
 function isPathName(key: string): boolean {
   let known = judgedNames.get(key);
   if (known === undefined) {
@@ -151,18 +170,23 @@ export class ToolCallPaths {
     }
     const copy: Args = {};
     let changed: Shown[] | undefined;
-    for (const key of Object.keys(args)) {
+    const keys = Object.keys(args);
+    for (let place = 0; place < keys.length; place++) {
+      const key = keys[place] as string;
       const sent = args[key];
       let seen = sent;
-      if (isPathName(key) && (typeof sent === 'string' ? mayChange(sent) : Array.isArray(sent))) {
+      if (
+        isPathNameAt(key, place) &&
+        (typeof sent === 'string' ? mayChange(sent) : Array.isArray(sent))
+      ) {
         seen = typeof sent === 'string' ? this.#path(sent) : this.#list(sent as unknown[]);
         if (seen !== sent) {
           if (changed === undefined) changed = [];
           changed.push({ key, sent, shown: seen });
         }
       }
-      // As frozenCopy copies a nested value: one level down.
-      copy[key] = frozenCopy(seen, 1);
+      // As frozenCopy copies a nested value: one level down (most arguments are strings).
+      copy[key] = seen === null || typeof seen !== 'object' ? seen : frozenCopy(seen, 1);
     }
     Object.freeze(copy);
     return { args: copy, back: changed === undefined ? undefined : this.#backOf(args, changed) };
