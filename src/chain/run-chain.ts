@@ -36,10 +36,7 @@ export function runChain<Input, Value, Event>(
   onTrace?: OnTrace,
   /** The whole chain's time limit (chain-deadline.ts); none when undefined. */
   limit?: ChainLimit,
-  /**
-   * What the first handler sees, when the caller made it (`decl.view(input)` as it would be, and
-   * more: a tool call's paths in the one form, tool-call-paths.ts); else `decl.view(input)`.
-   */
+  /** What handlers first see, made by the caller (a tool call's one path form); else `decl.view`. */
   view?: Value,
 ): ChainOutcome<Value> | Promise<ChainOutcome<Value>> {
   if (handlers.length === 0) return unchangedOutcome(decl.unchanged(input));
@@ -170,7 +167,10 @@ class ChainRun implements ChainState, Watched {
         if (failHandler(this, handler, reason, durationMs, undefined)) return chainOutcome(this);
         continue;
       }
-      if (this.apply(handler, result, durationMs)) return chainOutcome(this);
+      // A plain pass, the most common result, is recorded here rather than through `apply`.
+      if (result === undefined || result === null || result === PASS) {
+        this.passed(handler, durationMs);
+      } else if (this.apply(handler, result, durationMs)) return chainOutcome(this);
     }
     return chainOutcome(this);
   }
@@ -264,11 +264,15 @@ class ChainRun implements ChainState, Watched {
     this.resolve?.(outcome);
   }
 
+  private passed(handler: RegisteredHandler, durationMs: number): void {
+    this.trace.push(traceEntry(handler, 'pass', durationMs));
+    if (this.onTrace !== undefined) tellStep(this, handler, 'pass', durationMs);
+  }
+
   /** Classifies and applies one result. Returns true when the chain ends here. */
   private apply(handler: RegisteredHandler, result: unknown, durationMs: number): boolean {
     if (result === undefined || result === null || result === PASS) {
-      this.trace.push(traceEntry(handler, 'pass', durationMs));
-      if (this.onTrace !== undefined) tellStep(this, handler, 'pass', durationMs);
+      this.passed(handler, durationMs);
       return false;
     }
     let r: ReadResult | string;
