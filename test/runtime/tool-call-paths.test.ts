@@ -175,6 +175,37 @@ describe('paths in one form for every host', () => {
     expect(outcome.value).toBe(toolArgs);
   });
 
+  it('judges each argument by its own name, whatever was sent at its place before', async () => {
+    const root = tree();
+    const seen: Args[] = [];
+    const recorder = defineExtension({
+      name: 'recorder',
+      setup(hermes) {
+        hermes.on('intercept_tool_call', (event) => {
+          seen.push(event.toolArgs);
+        });
+      },
+    });
+    const runtime = await createRuntime({ extensions: [recorder], cwd: root });
+    const calls = [
+      { path: join(root, 'src/a.ts'), content: join(root, 'src/b.ts') },
+      // The same names at each other's places: content is never a path, path always one.
+      { content: join(root, 'src/c.ts'), path: join(root, 'src/d.ts') },
+      { file_path: join(root, 'src/e.ts'), path: join(root, 'src/f.ts') },
+    ];
+    for (const toolArgs of calls) {
+      await runtime.runTurn({ sessionId: 's' }, (turn) =>
+        turn.interceptToolCall({ toolName: 'write', toolArgs }),
+      );
+    }
+    await runtime.close();
+    expect(seen).toEqual([
+      { path: 'src/a.ts', content: join(root, 'src/b.ts') },
+      { content: join(root, 'src/c.ts'), path: 'src/d.ts' },
+      { file_path: 'src/e.ts', path: 'src/f.ts' },
+    ]);
+  });
+
   it('changes nothing when the project root is the filesystem root', async () => {
     const { seen } = await through('/', { path: '/etc/passwd' });
     expect(seen).toEqual({ path: '/etc/passwd' });
