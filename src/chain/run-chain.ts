@@ -36,9 +36,11 @@ export function runChain<Input, Value, Event>(
   onTrace?: OnTrace,
   /** The whole chain's time limit (chain-deadline.ts); none when undefined. */
   limit?: ChainLimit,
+  /** What handlers first see, made by the caller (a tool call's one path form); else `decl.view`. */
+  view?: Value,
 ): ChainOutcome<Value> | Promise<ChainOutcome<Value>> {
   if (handlers.length === 0) return unchangedOutcome(decl.unchanged(input));
-  const run = new ChainRun(decl as AnyHookDeclaration, handlers, input, turn, onTrace);
+  const run = new ChainRun(decl as AnyHookDeclaration, handlers, input, turn, onTrace, view);
   let outcome: ChainOutcome<unknown> | typeof WAITING;
   try {
     outcome = run.loop(limit === undefined ? now() : run.startClock(limit));
@@ -89,8 +91,9 @@ class ChainRun implements ChainState, Watched {
     readonly input: unknown,
     readonly turn: TurnContext,
     readonly onTrace: OnTrace | undefined,
+    view: unknown,
   ) {
-    this.value = decl.view(input);
+    this.value = view === undefined ? decl.view(input) : view;
     this.event = decl.event(input, this.value, turn, EMPTY_METADATA);
   }
 
@@ -164,7 +167,10 @@ class ChainRun implements ChainState, Watched {
         if (failHandler(this, handler, reason, durationMs, undefined)) return chainOutcome(this);
         continue;
       }
-      if (this.apply(handler, result, durationMs)) return chainOutcome(this);
+      // A plain pass, the most common result, is recorded here rather than through `apply`.
+      if (result === undefined || result === null || result === PASS) {
+        this.passed(handler, durationMs);
+      } else if (this.apply(handler, result, durationMs)) return chainOutcome(this);
     }
     return chainOutcome(this);
   }
@@ -258,11 +264,15 @@ class ChainRun implements ChainState, Watched {
     this.resolve?.(outcome);
   }
 
+  private passed(handler: RegisteredHandler, durationMs: number): void {
+    this.trace.push(traceEntry(handler, 'pass', durationMs));
+    if (this.onTrace !== undefined) tellStep(this, handler, 'pass', durationMs);
+  }
+
   /** Classifies and applies one result. Returns true when the chain ends here. */
   private apply(handler: RegisteredHandler, result: unknown, durationMs: number): boolean {
     if (result === undefined || result === null || result === PASS) {
-      this.trace.push(traceEntry(handler, 'pass', durationMs));
-      if (this.onTrace !== undefined) tellStep(this, handler, 'pass', durationMs);
+      this.passed(handler, durationMs);
       return false;
     }
     let r: ReadResult | string;

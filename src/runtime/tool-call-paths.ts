@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { isAbsolute, posix } from 'node:path';
 import type { ChainOutcome } from '../chain/outcome.js';
+import { frozenCopy, isPlainObject } from '../hooks/frozen.js';
 
 type Args = Record<string, unknown>;
 
@@ -36,8 +37,36 @@ export interface ShownCall {
   back(outcome: ChainOutcome<Args>): ChainOutcome<Args>;
 }
 
+/**
+ * The arguments a tool call's handlers see (a deep frozen copy, paths in the one form), and how
+ * to put the chain's outcome back in the host's form when a path was shown otherwise.
+ */
+export interface SeenArgs {
+  args: Readonly<Args>;
+  back: ShownCall['back'] | undefined;
+}
+
 /** Argument names already judged: tools send the same few names on every call. */
 const judgedNames = new Map<string, boolean>();
+
+/**
+ * The name last judged at each place in a call's arguments, and its judgement: a tool sends its
+ * arguments in the same order on every call, so most names are told by one comparison of strings
+ * (equal content, whatever the string's origin), without a lookup.
+ */
+const namesAt: string[] = [];
+const judgedAt: boolean[] = [];
+const PLACES = 16;
+
+function isPathNameAt(key: string, place: number): boolean {
+  if (namesAt[place] === key) return judgedAt[place] as boolean;
+  const known = isPathName(key);
+  if (place < PLACES) {
+    namesAt[place] = key;
+    judgedAt[place] = known;
+  }
+  return known;
+}
 
 function isPathName(key: string): boolean {
   let known = judgedNames.get(key);
@@ -54,12 +83,22 @@ function isPathName(key: string): boolean {
  * slash. A plain relative path (`src/a.ts`), the common case, costs no more than this test.
  */
 function mayChange(path: string): boolean {
-  return (
-    path.charCodeAt(0) === 47 /* / */ ||
-    path.includes('./') ||
-    path.includes('//') ||
-    path.endsWith('/.')
-  );
+  // One pass by hand: tool paths are short, and three searches of the string by the engine's
+  // builtins cost more than the path is long.
+  const length = path.length;
+  let previous = 47; // as if after a slash: a leading `/` or `./` counts
+  for (let i = 0; i < length; i++) {
+    const code = path.charCodeAt(i);
+    if (
+      code === 47 /* / */ &&
+      (previous === 47 || previous === 46) /* `//` `./`, or a leading `/` */
+    ) {
+      return true;
+    }
+    previous = code;
+  }
+  // A trailing `/.`
+  return previous === 46 && length >= 2 && path.charCodeAt(length - 2) === 47;
 }
 
 /** How one path argument was shown to the chain, so a rewrite can be put back in the host's form. */
@@ -114,15 +153,51 @@ export class ToolCallPaths {
     if (changed === undefined) return undefined;
     const view: Args = { ...args };
     for (const { key, shown } of changed) view[key] = shown;
-    return {
-      args: view,
-      // Unchanged, the outcome's value is the host's own arguments (ChainOutcome's contract);
-      // rewritten, a read-only new value in the host's form.
-      back: (outcome) =>
-        outcome.changed
-          ? { ...outcome, value: Object.freeze(this.#back(outcome.value, changed)) }
-          : { ...outcome, value: args },
-    };
+    return { args: view, back: this.#backOf(args, changed) };
+  }
+
+  /**
+   * What `intercept_tool_call`'s handlers see: the frozen copy of `args` the chain would make,
+   * with the paths `shown` would show. Made in one pass over the arguments, as the copy is made,
+   * so a call whose paths are already in the one form (the common case) costs the copy and one
+   * look at each argument's name.
+   */
+  seen(args: Args): SeenArgs {
+    // Arguments that are not a plain object (a host's class instance) keep the two steps.
+    if (this.#root === '/' || !isPlainObject(args)) {
+      const shown = this.shown(args);
+      return { args: frozenCopy(shown === undefined ? args : shown.args), back: shown?.back };
+    }
+    const copy: Args = {};
+    let changed: Shown[] | undefined;
+    const keys = Object.keys(args);
+    for (let place = 0; place < keys.length; place++) {
+      const key = keys[place] as string;
+      const sent = args[key];
+      let seen = sent;
+      if (
+        isPathNameAt(key, place) &&
+        (typeof sent === 'string' ? mayChange(sent) : Array.isArray(sent))
+      ) {
+        seen = typeof sent === 'string' ? this.#path(sent) : this.#list(sent as unknown[]);
+        if (seen !== sent) {
+          if (changed === undefined) changed = [];
+          changed.push({ key, sent, shown: seen });
+        }
+      }
+      // As frozenCopy copies a nested value: one level down (most arguments are strings).
+      copy[key] = seen === null || typeof seen !== 'object' ? seen : frozenCopy(seen, 1);
+    }
+    Object.freeze(copy);
+    return { args: copy, back: changed === undefined ? undefined : this.#backOf(args, changed) };
+  }
+
+  /** Unchanged, the outcome's value is the host's own arguments (ChainOutcome's contract); rewritten, a read-only new value in the host's form. */
+  #backOf(args: Args, changed: readonly Shown[]): ShownCall['back'] {
+    return (outcome) =>
+      outcome.changed
+        ? { ...outcome, value: Object.freeze(this.#back(outcome.value, changed)) }
+        : { ...outcome, value: args };
   }
 
   #list(sent: unknown[]): unknown[] {

@@ -219,23 +219,23 @@ export class Turn implements TurnContext {
         ? contained
         : this.#reported('intercept_tool_call', contained, call);
     }
-    // Paths in one form for every host; the outcome goes back in the host's form.
-    const shown = chains.paths.shown(call.toolArgs);
-    const seen = shown === undefined ? call : { ...call, toolArgs: shown.args };
+    // Handlers see paths in one form for every host; the outcome goes back in the host's form.
+    const seen = chains.paths.seen(call.toolArgs);
     const settled = runChain(
       HOOKS.intercept_tool_call,
       handlers,
-      seen,
+      call,
       this,
       chains.onTrace,
       deadlines?.limit('intercept_tool_call'),
+      seen.args,
     );
     const back =
-      shown === undefined
+      seen.back === undefined
         ? settled
         : settled instanceof Promise
-          ? settled.then(shown.back)
-          : shown.back(settled);
+          ? settled.then(seen.back)
+          : seen.back(settled);
     // The protected-ground sandbox wraps the command as it will run, after every handler.
     const ground = chains.ground;
     const outcome =

@@ -128,6 +128,84 @@ describe('paths in one form for every host', () => {
     await runtime.close();
   });
 
+  it('shows every spelling a path may be sent in, at any place in it, in the one form', async () => {
+    const root = tree();
+    const { seen } = await through(root, {
+      path: 'src/./a.ts',
+      file: 'src//b.ts',
+      dir: 'src/.',
+      directory: 'src/lib/',
+      filename: `${root}/c.ts`,
+      files: ['./d.ts', 'e.ts/.', 'src//.', 'plain.ts', `${root}`],
+      content: './not/../a/path//',
+    });
+    expect(seen).toEqual({
+      path: 'src/a.ts',
+      file: 'src/b.ts',
+      dir: 'src',
+      directory: 'src/lib/',
+      filename: 'c.ts',
+      files: ['d.ts', 'e.ts', 'src', 'plain.ts', '.'],
+      content: './not/../a/path//',
+    });
+  });
+
+  it('hands handlers a deep read-only copy, and the host keeps its own arguments', async () => {
+    const root = tree();
+    const toolArgs = { path: join(root, 'src/a.ts'), edits: [{ old: 'a', new: 'b' }] };
+    const { seen, outcome } = await through(root, toolArgs);
+    expect(seen).toEqual({ path: 'src/a.ts', edits: [{ old: 'a', new: 'b' }] });
+    expect(Object.isFrozen(seen)).toBe(true);
+    expect(Object.isFrozen(seen.edits)).toBe(true);
+    expect(Object.isFrozen((seen.edits as object[])[0])).toBe(true);
+    expect(seen.edits).not.toBe(toolArgs.edits);
+    expect(outcome.value).toBe(toolArgs);
+    expect(Object.isFrozen(toolArgs)).toBe(false);
+  });
+
+  it('shows the paths of arguments that are not a plain object (a class instance) too', async () => {
+    const root = tree();
+    class Args {
+      path = join(root, 'src/a.ts');
+      content = 'x';
+    }
+    const toolArgs = new Args() as unknown as Args & Record<string, unknown>;
+    const { seen, outcome } = await through(root, toolArgs);
+    expect(seen).toEqual({ path: 'src/a.ts', content: 'x' });
+    expect(outcome.value).toBe(toolArgs);
+  });
+
+  it('judges each argument by its own name, whatever was sent at its place before', async () => {
+    const root = tree();
+    const seen: Args[] = [];
+    const recorder = defineExtension({
+      name: 'recorder',
+      setup(hermes) {
+        hermes.on('intercept_tool_call', (event) => {
+          seen.push(event.toolArgs);
+        });
+      },
+    });
+    const runtime = await createRuntime({ extensions: [recorder], cwd: root });
+    const calls = [
+      { path: join(root, 'src/a.ts'), content: join(root, 'src/b.ts') },
+      // The same names at each other's places: content is never a path, path always one.
+      { content: join(root, 'src/c.ts'), path: join(root, 'src/d.ts') },
+      { file_path: join(root, 'src/e.ts'), path: join(root, 'src/f.ts') },
+    ];
+    for (const toolArgs of calls) {
+      await runtime.runTurn({ sessionId: 's' }, (turn) =>
+        turn.interceptToolCall({ toolName: 'write', toolArgs }),
+      );
+    }
+    await runtime.close();
+    expect(seen).toEqual([
+      { path: 'src/a.ts', content: join(root, 'src/b.ts') },
+      { content: join(root, 'src/c.ts'), path: 'src/d.ts' },
+      { file_path: 'src/e.ts', path: 'src/f.ts' },
+    ]);
+  });
+
   it('changes nothing when the project root is the filesystem root', async () => {
     const { seen } = await through('/', { path: '/etc/passwd' });
     expect(seen).toEqual({ path: '/etc/passwd' });
