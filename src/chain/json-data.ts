@@ -1,3 +1,4 @@
+import { setOwn } from '../hooks/frozen.js';
 import { describeError } from './errors.js';
 
 /** Deeper than this is refused: no tool argument or metadata needs it, and a cycle is caught sooner. */
@@ -130,17 +131,7 @@ function copyObject(
       const item = object[key];
       if (item === undefined) continue;
       const copied = copyValue(item, depth + 1, base);
-      // `copy[key] =` would set the copy's prototype for a key named __proto__.
-      if (key === '__proto__') {
-        Object.defineProperty(copy, key, {
-          value: copied,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      } else {
-        copy[key] = copied;
-      }
+      setOwn(copy, key, copied);
     } catch (error) {
       throw at(error, key);
     }

@@ -19,9 +19,25 @@ export function frozenCopy<T>(value: T, depth = 0): T {
   if (!isPlainObject(value)) return value;
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
-    copy[key] = frozenCopy((value as Record<string, unknown>)[key], depth + 1);
+    setOwn(copy, key, frozenCopy((value as Record<string, unknown>)[key], depth + 1));
   }
   return Object.freeze(copy) as T;
+}
+
+/**
+ * `object[key] = value`, except for a key named `__proto__` (JSON.parse makes it an own key of
+ * what an agent sends): assigned, it would set the object's prototype, and handlers would see the
+ * agent's values as inherited arguments and not the key itself. Defined, it stays an own key.
+ */
+export function setOwn(object: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(object, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  } else object[key] = value;
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { isAbsolute, posix } from 'node:path';
 import type { ChainOutcome } from '../chain/outcome.js';
-import { frozenCopy, isPlainObject } from '../hooks/frozen.js';
+import { frozenCopy, isPlainObject, setOwn } from '../hooks/frozen.js';
 
 type Args = Record<string, unknown>;
 
@@ -186,7 +186,7 @@ export class ToolCallPaths {
         }
       }
       // As frozenCopy copies a nested value: one level down (most arguments are strings).
-      copy[key] = seen === null || typeof seen !== 'object' ? seen : frozenCopy(seen, 1);
+      setOwn(copy, key, seen === null || typeof seen !== 'object' ? seen : frozenCopy(seen, 1));
     }
     Object.freeze(copy);
     return { args: copy, back: changed === undefined ? undefined : this.#backOf(args, changed) };

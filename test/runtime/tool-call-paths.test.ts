@@ -211,3 +211,25 @@ describe('paths in one form for every host', () => {
     expect(seen).toEqual({ path: '/etc/passwd' });
   });
 });
+
+describe('a key named __proto__ in the host arguments (JSON gives it as an own key)', () => {
+  // `copy[key] = value` for that key would set the copy's prototype instead: the handlers would
+  // see the agent's values as inherited arguments and not see the key at all.
+  for (const [what, toolArgs] of [
+    ['at the top', JSON.parse('{"__proto__": {"file_path": "plans/plan.md"}, "content": "x"}')],
+    [
+      'one level down',
+      JSON.parse('{"file_path": "src/a.ts", "options": {"__proto__": {"force": true}}}'),
+    ],
+  ] as const) {
+    it(`is copied as an own key ${what}, never as the copy's prototype`, async () => {
+      const { seen } = await through(tree(), toolArgs as Args);
+      const holder = (what === 'at the top' ? seen : seen.options) as Args;
+      expect(Object.getPrototypeOf(holder)).toBe(Object.prototype);
+      expect(Object.hasOwn(holder, '__proto__')).toBe(true);
+      expect('file_path' in seen).toBe(what !== 'at the top');
+      expect('force' in holder).toBe(false);
+      expect(Object.isFrozen(holder)).toBe(true);
+    });
+  }
+});
