@@ -1,0 +1,164 @@
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { parse } from 'shell-quote';
+import {
+  hookProgram,
+  PINS,
+  type Pins,
+  type UnwrappedHook,
+  unwrapHookCommand,
+} from './hook-wrapper.js';
+
+/**
+ * The short line the user form installs for each event, where the agent runs a hook through a
+ * shell and keeps one command per event (Claude Code's and Codex's hooks-json settings):
+ *
+ *     /bin/sh -c 'IFS= read -r w <"$0" && [ ${#w} = 2345 ] && eval "$w"; exit 2' /home/me/.hermes/hook-commands/claude-code PreToolUse
+ *
+ * The fail-closed program (hook-wrapper.ts) moves into a file on protected ground, under
+ * `$HERMES_HOME` (no tool call of the agent may write there, docs/trust.md), named by its absolute
+ * path — never through a variable, which a project's settings could set. The line does not run
+ * that file: it reads its one line into the shell it already is (a builtin, no fork), checks its
+ * length, and only then evaluates it; the program ends every path with an `exit` of its own. So
+ * the file fails closed whatever became of it: missing, unreadable, a folder, empty (`read`
+ * fails), or anything of another length (`exit 0`, a truncated or other version's program) never
+ * runs, and the line ends with the agent's refusal by exit code — `exit 2` where that blocks
+ * (a tool call, a prompt: both agents take exit 2 as a block, its stderr the reason), `exit 1`
+ * elsewhere (a failed hook that blocks nothing: exit 2 at `Stop` would keep the agent going).
+ * Its mode does not matter (it is read, not executed). An edit of the same length is the one the
+ * line cannot see: writing protected ground is the user's own doing, and `doctor` compares the
+ * file byte for byte with what this version writes (`readHookFile`).
+ *
+ * `${#w}` counts bytes in dash and characters in bash under a UTF-8 locale, so the file holds
+ * ASCII only: a home or package path with other characters keeps the inline program
+ * (`hookFileText` says undefined). The project form (`--project`) stays inline too: it is
+ * committed, so it names no path of this machine, and a file inside the project would be the
+ * project's to change (docs/command-hooks.md).
+ */
+
+/** The folder under `$HERMES_HOME` the agents' hook programs are written in (home-entries.ts). */
+export const HOOK_FILES_FOLDER = 'hook-commands';
+
+/** The file the hook program of `agent` is written in. */
+export function hookFile(home: string, agent: string): string {
+  return join(home, HOOK_FILES_FOLDER, agent);
+}
+
+/** The events at which exit 2 is the agent's refusal; at any other a failure exits 1. */
+const BLOCKING_EVENTS = ['PreToolUse', 'UserPromptSubmit'];
+
+/**
+ * The line's program: read, check the length, evaluate; else say why on stderr (both agents show
+ * a refusal's stderr: Codex wants one) and refuse by exit code. `fix` is the install command,
+ * free of `"`, `$`, `` ` `` and `\`.
+ */
+const lineProgram = (length: number, fix: string, exit: 1 | 2) =>
+  `IFS= read -r w <"$0" && [ \${#w} = ${length} ] && eval "$w"; echo "$0 is missing or altered, so hermes could not check this: ${fix}" >&2; exit ${exit}`;
+const LINE_PROGRAM =
+  /^IFS= read -r w <"\$0" && \[ \$\{#w\} = (\d+) \] && eval "\$w"; echo "\$0 is missing or altered, so hermes could not check this: [^"$`\\]+" >&2; exit ([12])$/;
+
+/** A word for the command line, single-quoted when it needs quoting (`'` as `'\''`). */
+function word(text: string): string {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * What the hook file of `agent` holds for hermes' `argv` and the user's `pins`: one line that sets
+ * the program's arguments and runs it. Undefined when it would not be ASCII (above).
+ */
+export function hookFileText(
+  agent: string,
+  argv: readonly string[],
+  pins: Pins,
+): string | undefined {
+  const words = [
+    agent,
+    `'"'`,
+    ...PINS.flatMap((name) => (pins[name] === undefined ? [] : [`${name}=${pins[name]}`])),
+    ...argv,
+  ].map((w, at) => (at === 1 ? w : word(w)));
+  const line = `set -- ${words.join(' ')}; ${hookProgram(agent)}`;
+  return /^[\x20-\x7e]*$/.test(line) ? `${line}\n` : undefined;
+}
+
+/**
+ * The line the settings hold for `event`, running the hook file `file` whose text is `text`;
+ * `fix` is the command that writes both again (`hermes hook install <agent>`).
+ */
+export function hookLine(file: string, event: string, text: string, fix: string): string {
+  const exit = BLOCKING_EVENTS.includes(event) ? 2 : 1;
+  const length = text.length - 1; // without its newline, as `read` gives it
+  const said = fix.replace(/["$`\\']/g, '?');
+  return ['/bin/sh', '-c', `'${lineProgram(length, said, exit)}'`, word(file), word(event)].join(
+    ' ',
+  );
+}
+
+/** Writes the hook file whole (another process never reads half of it), readable by the user only. */
+export function writeHookFile(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const temporary = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temporary, text, { mode: 0o400 });
+    renameSync(temporary, file);
+  } finally {
+    rmSync(temporary, { force: true });
+  }
+}
+
+/** A line `hookLine` wrote: the file it reads, the event it names, the length it checks. */
+export interface HookLine {
+  file: string;
+  /** The agent: the file's name. */
+  agent: string;
+  event: string;
+  length: number;
+}
+
+export function parseHookLine(command: string): HookLine | undefined {
+  const words = parse(command);
+  if (words.length !== 5 || words.some((w) => typeof w !== 'string')) return undefined;
+  const [shell, flag, program, file, event] = words as string[];
+  if (shell !== '/bin/sh' || flag !== '-c') return undefined;
+  const match = LINE_PROGRAM.exec(program as string);
+  if (match === null || !(file as string).startsWith('/')) return undefined;
+  return {
+    file: file as string,
+    agent: basename(file as string),
+    event: event as string,
+    length: Number(match[1]),
+  };
+}
+
+/** What the hook file of a line runs, or why it would not run (the line then refuses). */
+export type HookFileRead = { hook: UnwrappedHook } | { problem: string };
+
+/**
+ * Reads the file a line names: what it runs, if it is byte for byte what this version writes
+ * for that and the line checks its length; else what is wrong with it.
+ */
+export function readHookFile(line: HookLine): HookFileRead {
+  let text: string;
+  try {
+    text = readFileSync(line.file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { problem: code === 'ENOENT' ? 'is missing' : `cannot be read (${code})` };
+  }
+  const altered = {
+    problem: 'is not what this version of hermes writes (edited, or written by another version)',
+  };
+  const prefix = 'set -- ';
+  const suffix = `; ${hookProgram(line.agent)}\n`;
+  if (!text.startsWith(prefix) || !text.endsWith(suffix)) return altered;
+  const words = text.slice(prefix.length, text.length - suffix.length);
+  const hook = unwrapHookCommand(`/bin/sh -c '${hookProgram(line.agent)}' hermes-hook ${words}`);
+  if (hook === undefined || !hook.current || hook.agent !== line.agent) return altered;
+  if (hookFileText(hook.agent, hook.argv, hook.pins) !== text) return altered;
+  if (text.length - 1 !== line.length)
+    return {
+      problem:
+        'is not the length the command checks (the command or the file is of another version)',
+    };
+  return { hook };
+}
