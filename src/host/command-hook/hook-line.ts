@@ -48,14 +48,15 @@ export function hookFile(home: string, agent: string): string {
 const BLOCKING_EVENTS = ['PreToolUse', 'UserPromptSubmit'];
 
 /**
- * The line's program: read, check the length, evaluate; else say why on stderr (both agents show
- * a refusal's stderr: Codex wants one) and refuse by exit code. `fix` is the install command,
- * free of `"`, `$`, `` ` `` and `\`.
+ * The line's program: read, check the length, evaluate; else read the event to its end (an
+ * agent writing it must not meet a closed pipe), say why on stderr (both agents show a refusal's
+ * stderr; Codex wants one) and refuse by exit code. Builtins only: nothing from the PATH, which
+ * the project's environment may set. `fix` is free of `"`, `$`, `` ` ``, `\\` and `'`.
  */
 const lineProgram = (length: number, fix: string, exit: 1 | 2) =>
-  `IFS= read -r w <"$0" && [ \${#w} = ${length} ] && eval "$w"; echo "$0 is missing or altered, so hermes could not check this: ${fix}" >&2; exit ${exit}`;
+  `IFS= read -r w <"$0" && [ \${#w} = ${length} ] && eval "$w"; while read -r w; do :; done; echo "hermes: $0 is missing or altered: ${fix}" >&2; exit ${exit}`;
 const LINE_PROGRAM =
-  /^IFS= read -r w <"\$0" && \[ \$\{#w\} = (\d+) \] && eval "\$w"; echo "\$0 is missing or altered, so hermes could not check this: [^"$`\\]+" >&2; exit ([12])$/;
+  /^IFS= read -r w <"\$0" && \[ \$\{#w\} = (\d+) \] && eval "\$w"; while read -r w; do :; done; echo "hermes: \$0 is missing or altered: [^"$`\\']+" >&2; exit ([12])$/;
 
 /** A word for the command line, single-quoted when it needs quoting (`'` as `'\''`). */
 function word(text: string): string {
