@@ -63,9 +63,17 @@ function word(text: string): string {
   return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`;
 }
 
+/** Where the program's path on which hermes answered ends: what follows runs only when it did not. */
+const ANSWERED = 'if [ "$s" = 0 ]; then printf %s "$o"; exit 0; fi; ';
+
 /**
- * What the hook file of `agent` holds for hermes' `argv` and the user's `pins`: one line that sets
- * the program's arguments and runs it. Undefined when it would not be ASCII (above).
+ * What the hook file of `agent` holds for hermes' `argv` and the user's `pins`: two lines. The
+ * first, which the settings line checks and evaluates on every call, sets the program's arguments
+ * and runs it up to hermes' answer; only when hermes did not answer does it read the second (the
+ * reasons and fallback answers, most of the program), check its length the same way and evaluate
+ * it — else it returns, and the settings line refuses. Every call reads a few hundred bytes, not
+ * the whole program (dash's `read` takes a byte per system call). Undefined when it would not be
+ * ASCII (above).
  */
 export function hookFileText(
   agent: string,
@@ -78,8 +86,18 @@ export function hookFileText(
     ...PINS.flatMap((name) => (pins[name] === undefined ? [] : [`${name}=${pins[name]}`])),
     ...argv,
   ].map((w, at) => (at === 1 ? w : word(w)));
-  const line = `set -- ${words.join(' ')}; ${hookProgram(agent)}`;
-  return /^[\x20-\x7e]*$/.test(line) ? `${line}\n` : undefined;
+  const [hot, cold] = programHalves(agent);
+  const first = `set -- ${words.join(' ')}; ${hot}${ANSWERED}{ IFS= read -r x; IFS= read -r x; } <"$0" && [ \${#x} = ${cold.length} ] && eval "$x"`;
+  const text = `${first}\n${cold}\n`;
+  return /^[\x20-\x7e\n]*$/.test(text) ? text : undefined;
+}
+
+/** The program of `agent` (hook-wrapper.ts) up to hermes' answer, and after it. */
+function programHalves(agent: string): [string, string] {
+  const program = hookProgram(agent);
+  const at = program.indexOf(ANSWERED);
+  if (at === -1) throw new Error('hook-line: the program has no answered path');
+  return [program.slice(0, at), program.slice(at + ANSWERED.length)];
 }
 
 /**
@@ -88,7 +106,7 @@ export function hookFileText(
  */
 export function hookLine(file: string, event: string, text: string, fix: string): string {
   const exit = BLOCKING_EVENTS.includes(event) ? 2 : 1;
-  const length = text.length - 1; // without its newline, as `read` gives it
+  const length = text.indexOf('\n'); // its first line, without its newline, as `read` gives it
   const said = fix.replace(/["$`\\']/g, '?');
   return ['/bin/sh', '-c', `'${lineProgram(length, said, exit)}'`, word(file), word(event)].join(
     ' ',
@@ -149,14 +167,14 @@ export function readHookFile(line: HookLine): HookFileRead {
   const altered = {
     problem: 'is not what this version of hermes writes (edited, or written by another version)',
   };
-  const prefix = 'set -- ';
-  const suffix = `; ${hookProgram(line.agent)}\n`;
-  if (!text.startsWith(prefix) || !text.endsWith(suffix)) return altered;
-  const words = text.slice(prefix.length, text.length - suffix.length);
+  const [hot] = programHalves(line.agent);
+  const words = /^set -- (.*?); a=\$1 q=\$2; /.exec(text)?.[1];
+  if (words === undefined) return altered;
   const hook = unwrapHookCommand(`/bin/sh -c '${hookProgram(line.agent)}' hermes-hook ${words}`);
   if (hook === undefined || !hook.current || hook.agent !== line.agent) return altered;
-  if (hookFileText(hook.agent, hook.argv, hook.pins) !== text) return altered;
-  if (text.length - 1 !== line.length)
+  if (hookFileText(hook.agent, hook.argv, hook.pins) !== text || !text.includes(hot))
+    return altered;
+  if (text.indexOf('\n') !== line.length)
     return {
       problem:
         'is not the length the command checks (the command or the file is of another version)',

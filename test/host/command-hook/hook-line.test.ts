@@ -147,12 +147,13 @@ const ATTACKS: Array<[string, (file: string) => void]> = [
     (file) => {
       writable(file);
       const text = readFileSync(file, 'utf8');
-      writeFileSync(file, `${text.slice(0, text.length / 2)}\n`);
+      // Inside the line every call reads; the second is read only when hermes failed (below).
+      writeFileSync(file, `${text.slice(0, text.indexOf('\n') / 2)}\n`);
     },
   ],
   [
-    'its last line ending lost',
-    (file) => (writable(file), writeFileSync(file, readFileSync(file, 'utf8').trimEnd())),
+    'its two lines joined',
+    (file) => (writable(file), writeFileSync(file, readFileSync(file, 'utf8').replace('\n', ''))),
   ],
   ['a folder in its place', (file) => (rmSync(file), mkdirSync(file))],
 ];
@@ -244,5 +245,18 @@ describe.runIf(built).each(AGENTS)('the short line %s installs', (agent) => {
       expect(json.hookSpecificOutput.permissionDecision).toBe('deny');
       expect(json.hookSpecificOutput.permissionDecisionReason).toMatch(why);
     }
+    // The fallback is the file's second line, which the first checks before it runs it: replaced,
+    // a hermes that cannot start is refused by the line itself.
+    const [first] = text.replace(process.execPath, '/gone/bin/node').split('\n');
+    const forged = `${first}\nprintf {}; exit 0\n`;
+    const file = join(tree(), agent);
+    write(join(file, '..'), { [agent]: forged });
+    const answer = await runProcess(
+      '/bin/sh',
+      ['-c', hookLine(file, 'PreToolUse', forged, 'run hermes hook install')],
+      { cwd: at.project, env: at.env, stdin: event('PreToolUse', at.project) },
+    );
+    expect([answer.code, answer.stdout]).toEqual([2, '']);
+    expect(answer.stderr).toContain(`hermes: ${file} is missing or altered`);
   });
 });
