@@ -18,8 +18,9 @@ import {
  * The fail-closed program (hook-wrapper.ts) moves into a file on protected ground, under
  * `$HERMES_HOME` (no tool call of the agent may write there, docs/trust.md), named by its absolute
  * path — never through a variable, which a project's settings could set. The line does not run
- * that file: it reads its one line into the shell it already is (a builtin, no fork), checks its
- * length, and only then evaluates it; the program ends every path with an `exit` of its own. So
+ * that file: it reads its first line into the shell it already is (a builtin, no fork), checks
+ * its length, and only then evaluates it (`hookFileText`: the second is checked the same way
+ * before it runs); the program ends every path with an `exit` of its own. So
  * the file fails closed whatever became of it: missing, unreadable, a folder, empty (`read`
  * fails), or anything of another length (`exit 0`, a truncated or other version's program) never
  * runs, and the line ends with the agent's refusal by exit code — `exit 2` where that blocks

@@ -192,6 +192,29 @@ describe.runIf(built).each(AGENTS)('the short line %s installs', (agent) => {
     },
   );
 
+  it.runIf(agent === 'claude-code')(
+    'is on protected ground: the agent may not write its program file',
+    async () => {
+      const at = await install(agent);
+      const answer = await runProcess('/bin/sh', ['-c', at.lines.PreToolUse as string], {
+        cwd: at.project,
+        env: { ...at.env, CLAUDE_PROJECT_DIR: at.project },
+        stdin: JSON.stringify({
+          session_id: 'line',
+          cwd: at.project,
+          hook_event_name: 'PreToolUse',
+          tool_name: 'Write',
+          tool_input: { file_path: at.file, content: 'exit 0\n' },
+          tool_use_id: 'w1',
+        }),
+      });
+      expect(answer.code, answer.stderr).toBe(0);
+      const decision = JSON.parse(answer.stdout).hookSpecificOutput;
+      expect(decision.permissionDecision).toBe('deny');
+      expect(decision.permissionDecisionReason).toContain('HERMES_HOME');
+    },
+  );
+
   it('runs the guard from a file that is not executable: it is read, not run', async () => {
     const at = await install(agent);
     chmodSync(at.file, 0o644);
