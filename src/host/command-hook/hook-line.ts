@@ -13,7 +13,7 @@ import {
  * The short line the user form installs for each event, where the agent runs a hook through a
  * shell and keeps one command per event (Claude Code's and Codex's hooks-json settings):
  *
- *     /bin/sh -c 'IFS= read -r w <"$0" && [ ${#w} = 2345 ] && eval "$w"; exit 2' /home/me/.hermes/hook-commands/claude-code PreToolUse
+ *     /bin/sh -c 'IFS= read -r w <"$0" && [ ${#w} = 742 ] && eval "$w"; …; exit 2' /home/me/.hermes/hook-commands/claude-code PreToolUse
  *
  * The fail-closed program (hook-wrapper.ts) moves into a file on protected ground, under
  * `$HERMES_HOME` (no tool call of the agent may write there, docs/trust.md), named by its absolute
