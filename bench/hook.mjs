@@ -16,6 +16,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hermesHome } from '../dist/config/locations.js';
+import {
+  hookFile,
+  hookFileText,
+  hookLine,
+  writeHookFile,
+} from '../dist/host/command-hook/hook-line.js';
 import { wrappedHookCommand } from '../dist/host/command-hook/hook-wrapper.js';
 import { daemonKey, daemonSocketPath } from '../dist/host/daemon/protocol.js';
 import { N, writeExtensions } from './fifty-extensions.mjs';
@@ -62,18 +68,20 @@ const run = (args, env, input) => {
   return { ms, stdout: result.stdout.toString() };
 };
 const hook = (env) => run([bin, 'hook', 'claude-code'], env, event);
-// The command `hermes hook install claude-code` writes, run as Claude Code runs a hook (`sh -c`).
-const installedCommand = wrappedHookCommand(
-  'claude-code',
-  [process.execPath, bin, 'hook', 'claude-code'],
-  {
-    HERMES_HOME: home,
-    HERMES_DAEMON_DIR: sockets,
-  },
-);
-const installed = (env) => {
+// The command `hermes hook install claude-code` writes, run as Claude Code runs a hook (`sh -c`):
+// the short line that reads its program from $HERMES_HOME/hook-commands/claude-code
+// (hook-line.ts), and the same program inline in the command line (what the project form, and the
+// user form before it, run).
+const argv = [process.execPath, bin, 'hook', 'claude-code'];
+const pins = { HERMES_HOME: home, HERMES_DAEMON_DIR: sockets };
+const inlineCommand = wrappedHookCommand('claude-code', argv, pins);
+const programText = hookFileText('claude-code', argv, pins);
+if (programText === undefined) throw new Error('the bench folder has a path that is not ASCII');
+writeHookFile(hookFile(home, 'claude-code'), programText);
+const lineCommand = hookLine(hookFile(home, 'claude-code'), 'PreToolUse', programText, 'fix');
+const through = (command) => (env) => {
   const started = performance.now();
-  const result = spawnSync('/bin/sh', ['-c', installedCommand], {
+  const result = spawnSync('/bin/sh', ['-c', command], {
     env,
     cwd: project,
     input: event,
@@ -83,6 +91,8 @@ const installed = (env) => {
   if (result.status !== 0) throw new Error(`the installed command exited with ${result.status}`);
   return { ms, stdout: result.stdout.toString() };
 };
+const installed = through(lineCommand);
+const inline = through(inlineCommand);
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 async function until(check, timeoutMs) {
   const end = Date.now() + timeoutMs;
@@ -112,8 +122,8 @@ try {
         );
   if (!(await until(() => existsSync(socketOf(base)), 30_000)))
     throw new Error(`the daemon (${daemonKind}) did not start listening within 30 s`);
-  for (let i = 0; i < 3; i++) {
-    const answer = (i === 2 ? installed : hook)(base).stdout;
+  for (let i = 0; i < 4; i++) {
+    const answer = [hook, hook, installed, inline][i](base).stdout;
     if (answer !== expected)
       throw new Error(
         `the daemon answered ${JSON.stringify(answer)}, in-process ${JSON.stringify(expected)}`,
@@ -134,13 +144,14 @@ try {
   await cold();
   run(['-e', '0'], base);
 
-  const samples = { node: [], inProcess: [], cold: [], steady: [], installed: [] };
+  const samples = { node: [], inProcess: [], cold: [], steady: [], installed: [], inline: [] };
   for (let r = 0; r < RUNS; r++) {
     samples.node.push(run(['-e', '0'], base).ms);
     samples.inProcess.push(hook(inProcessEnv).ms);
     samples.cold.push((await cold()).ms);
     samples.steady.push(hook(base).ms);
     samples.installed.push(installed(base).ms);
+    samples.inline.push(inline(base).ms);
   }
   process.stdout.write(
     `${JSON.stringify({ extensions: N, runs: RUNS, daemon: daemonKind, samples })}\n`,

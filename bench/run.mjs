@@ -541,7 +541,7 @@ if (cli) {
 
 if (hook) {
   const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  const { node, inProcess, cold, steady, installed } = hook.samples;
+  const { node, inProcess, cold, steady, installed, inline } = hook.samples;
   const over = (samples) => median(samples.map((ms, i) => ms / node[i]));
   const steadyRatio = over(steady);
   out.push(
@@ -556,8 +556,14 @@ if (hook) {
     `| in-process (\`HERMES_DAEMON=0\`) | ${median(inProcess).toFixed(0)} | ${over(inProcess).toFixed(2)}× |`,
     `| cold: no daemon running (answers in-process, starts one) | ${median(cold).toFixed(0)} | ${over(cold).toFixed(2)}× |`,
     `| steady: a warm daemon answers | ${median(steady).toFixed(0)} | ${steadyRatio.toFixed(2)}× |`,
-    `| installed: the command \`hook install claude-code\` writes, through \`sh -c\`, a warm daemon | ${median(installed).toFixed(0)} | ${over(installed).toFixed(2)}× |`,
+    `| installed: the short line \`hook install claude-code\` writes, through \`sh -c\`, a warm daemon | ${median(installed).toFixed(0)} | ${over(installed).toFixed(2)}× |`,
+    ...(inline === undefined
+      ? []
+      : [
+          `| the same program inline in the command line (the project form's), a warm daemon | ${median(inline).toFixed(0)} | ${over(inline).toFixed(2)}× |`,
+        ]),
     '',
+    `Target "the installed command on a warm daemon within 1.15× of \`node -e 0\`": ${over(installed) <= 1.15 ? 'yes' : '**NO**'} (${over(installed).toFixed(2)}×).`,
     `Target "a steady-state hook call within 1.2× of \`node -e 0\`": ${steadyRatio <= 1.2 ? 'yes' : '**NO**'} (${steadyRatio.toFixed(2)}×).`,
   );
 }

@@ -64,6 +64,12 @@ export const HOME_ENTRIES: readonly HomeEntry[] = [
     holds: 'the cache of `hermes extensions test-suite` (src/cli/commands/test-suite.ts)',
   },
   {
+    path: 'hook-commands',
+    fate: 'removed',
+    holds:
+      "the program each agent's short hook line reads, one file per agent (src/host/command-hook/hook-line.ts)",
+  },
+  {
     path: 'sandbox',
     fate: 'removed',
     holds: "the OS sandbox's settings files (src/policy/sandbox/settings.ts)",

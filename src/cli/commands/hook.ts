@@ -6,7 +6,13 @@ import { findProjectRoot, hermesHome } from '../../config/locations.js';
 import { removeEmptyFolders } from '../../fs/empty-folders.js';
 import { agentEventNames } from '../../host/command-hook/agent.js';
 import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../../host/command-hook/agents.js';
-import { wrappedHookCommand } from '../../host/command-hook/hook-wrapper.js';
+import {
+  hookFile,
+  hookFileText,
+  hookLine,
+  writeHookFile,
+} from '../../host/command-hook/hook-line.js';
+import { type Pins, wrappedHookCommand } from '../../host/command-hook/hook-wrapper.js';
 import { inspectInstalledHooks } from '../../host/command-hook/installed.js';
 import { missingEventsMean } from '../../host/command-hook/missing-events.js';
 import { settingsFormat } from '../../host/command-hook/settings/formats.js';
@@ -91,12 +97,10 @@ export async function hookInstallCommand(
   // only named: the user form carries them, absolute, as this environment (the user's) places
   // them, so that the environment a project or the agent gives the hook cannot move them. Either
   // form fails closed when hermes cannot run (src/host/command-hook/hook-wrapper.ts).
-  const command = shared
-    ? agent.projectCommand
-    : wrappedHookCommand(agent.name, [process.execPath, bin, 'hook', agent.name], {
-        HERMES_HOME: hermesHome(),
-        HERMES_DAEMON_DIR: resolve(daemonFolder()),
-      });
+  const argv = [process.execPath, bin, 'hook', agent.name];
+  const pins: Pins = { HERMES_HOME: hermesHome(), HERMES_DAEMON_DIR: resolve(daemonFolder()) };
+  const command = shared ? agent.projectCommand : wrappedHookCommand(agent.name, argv, pins);
+  const commandFor = shared ? undefined : shortLines(agent, argv, pins);
   const { installableEvents, installedAgentVersion } = await import(
     '../../host/command-hook/agent-version.js'
   );
@@ -108,7 +112,9 @@ export async function hookInstallCommand(
       `Warning: ${agent.title} ${version?.join('.')} would ignore every hook of a settings file that names ${leftOut.join(', ')}, so ${leftOut.length === 1 ? 'it is' : 'they are'} not registered: ${missingEventsMean(agent, leftOut)}. Upgrade ${agent.title} and run this again.`,
     );
   // First, so that a file install refuses is not written at all.
-  const { added, updated } = failingWith1(() => format.install(agent, { file, command, events }));
+  const { added, updated } = failingWith1(() =>
+    format.install(agent, { file, command, commandFor, events }),
+  );
   if (leftOut.length > 0) {
     // A hook an earlier install registered for them would make that version ignore the file.
     failingWith1(() => format.uninstall(agent, file, leftOut));
@@ -143,6 +149,26 @@ export async function hookInstallCommand(
       );
   }
   return 0;
+}
+
+/**
+ * Where the agent keeps a command per event and runs it through a shell (Claude Code's and Codex's
+ * hooks-json), the user form is one short line per event that runs the program from a file on
+ * protected ground (src/host/command-hook/hook-line.ts): the file is written first, whole, so no
+ * line ever names a file that is not there yet. Undefined: the program stays in the command line.
+ */
+function shortLines(
+  agent: CommandHookAgent,
+  argv: readonly string[],
+  pins: Pins,
+): ((event: string) => string) | undefined {
+  if (agent.settingsFormat !== 'hooks-json') return undefined;
+  const text = hookFileText(agent.name, argv, pins);
+  if (text === undefined) return undefined;
+  const file = hookFile(pins.HERMES_HOME as string, agent.name);
+  failingWith1(() => writeHookFile(file, text));
+  const fix = `run ${hermesCommand()} hook install ${agent.name}`;
+  return (event) => hookLine(file, event, text, fix);
 }
 
 /**

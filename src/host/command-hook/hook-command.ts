@@ -1,5 +1,6 @@
 import { parse } from 'shell-quote';
 import type { CommandHookAgent } from './agent.js';
+import { parseHookLine, readHookFile } from './hook-line.js';
 import { unwrapHookCommand } from './hook-wrapper.js';
 
 /** How a hermes hook command runs hermes. */
@@ -14,6 +15,11 @@ export interface HookForm {
   pinned: boolean;
   /** hermes' command line; none for a project command (it depends on the project). */
   argv: string[];
+  /**
+   * The file of the program the short line runs (hook-line.ts), and what is wrong with it if it
+   * would not run (the line then refuses every call): absent for a program in the command line.
+   */
+  hookFile?: { path: string; problem?: string };
 }
 
 /**
@@ -31,6 +37,26 @@ export function isHermesHookCommand(command: string, agent: CommandHookAgent): b
 export function hookForm(command: string, agent: CommandHookAgent): HookForm | undefined {
   if (agent.legacyProjectCommands.includes(command.trim()))
     return { project: true, failsClosed: false, pinned: false, argv: [] };
+  const line = parseHookLine(command);
+  if (line !== undefined) {
+    if (line.agent !== agent.name) return undefined;
+    const read = readHookFile(line);
+    if ('problem' in read)
+      return {
+        project: false,
+        failsClosed: true,
+        pinned: true,
+        argv: [],
+        hookFile: { path: line.file, problem: read.problem },
+      };
+    return {
+      project: false,
+      failsClosed: true,
+      pinned: true,
+      argv: read.hook.argv,
+      hookFile: { path: line.file },
+    };
+  }
   const wrapped = unwrapHookCommand(command);
   if (wrapped !== undefined) {
     if (wrapped.agent !== agent.name) return undefined;

@@ -200,6 +200,10 @@ const FALLBACKS: Readonly<Record<string, [string, string?]>> = {
 };
 
 /** The program the command of `agent` runs (`version`: an earlier version's). */
+export function hookProgram(agent: string): string {
+  return programOf(agent);
+}
+
 function programOf(agent: string, version: Version = CURRENT): string {
   const [answers, passed] = Object.hasOwn(FALLBACKS, agent)
     ? (FALLBACKS[agent] as [string, string?])

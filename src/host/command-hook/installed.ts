@@ -39,6 +39,8 @@ export interface InstalledHook {
    * command, the project's `node_modules/.bin/hermes` of a project command.
    */
   missing: string[];
+  /** The file of the program the short line runs, and what is wrong with it (hook-command.ts). */
+  hookFile?: { path: string; problem?: string };
 }
 
 /** The agent's settings files that may hold its hook: the user's, and `project`'s when given. */
@@ -78,7 +80,9 @@ export function inspectInstalledHooks(agent: CommandHookAgent, project?: string)
       const form = hookForm(command, agent);
       if (form === undefined) continue;
       const argv = form.project ? projectArgv(agent, project) : form.argv;
-      const installed = byCommand.get(command) ?? {
+      // The short lines differ by event only: one hook, the file they all run.
+      const key = form.hookFile === undefined ? command : `file ${form.hookFile.path}`;
+      const installed = byCommand.get(key) ?? {
         file,
         scope,
         command,
@@ -88,7 +92,7 @@ export function inspectInstalledHooks(agent: CommandHookAgent, project?: string)
         missing: runs(command, form, argv, project).filter((path) => !existsSync(path)),
       };
       if (!installed.events.includes(event)) installed.events.push(event);
-      byCommand.set(command, installed);
+      byCommand.set(key, installed);
     }
     found.push(...byCommand.values());
   }

@@ -204,7 +204,10 @@ describe.runIf(built)('hermes hook codex', () => {
       }),
     });
     const install = (...args: string[]) =>
-      runBin(['hook', 'install', 'codex', ...args], { CODEX_HOME: codexHome });
+      runBin(['hook', 'install', 'codex', ...args], {
+        CODEX_HOME: codexHome,
+        HERMES_HOME: join(codexHome, 'hermes-home'),
+      });
     const first = await install();
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(
@@ -223,7 +226,13 @@ describe.runIf(built)('hermes hook codex', () => {
       // No matcher: every tool, MCP tools included, in every Codex version ("*" was once an
       // invalid regular expression there, and the hook was skipped).
       {
-        hooks: [{ type: 'command', command: expect.stringMatching(/hook codex$/), timeout: 30 }],
+        hooks: [
+          {
+            type: 'command',
+            command: expect.stringMatching(/hook-commands\/codex PreToolUse$/),
+            timeout: 30,
+          },
+        ],
       },
     ]);
     expect(file.hooks.SessionEnd).toBeUndefined();

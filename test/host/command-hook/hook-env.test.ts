@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseHookLine } from '../../../src/host/command-hook/hook-line.js';
 import { UNSET } from '../../../src/host/command-hook/hook-wrapper.js';
 import { DAEMON_ACK, DAEMON_PROTOCOL, daemonKey } from '../../../src/host/daemon/protocol.js';
 import { tree, tsExtension, write } from '../../support/fixtures.js';
@@ -23,6 +24,11 @@ const userguard = tsExtension(
 );
 
 /** A user's home: the guard in `~/.hermes`, and the hook installed in their Claude Code settings. */
+/** The program a short line runs: its file's text. */
+function programOf(line: string): string {
+  return readFileSync(parseHookLine(line)?.file as string, 'utf8');
+}
+
 async function userSetup() {
   const home = tree({ '.hermes/extensions/userguard.ts': userguard });
   // HERMES_HOME not set at install: the command carries the default, ~/.hermes, resolved.
@@ -121,16 +127,19 @@ describe.runIf(built)('the installed hook and the environment a project sets', (
 
   it('carries the HERMES_HOME of the install, made absolute', async () => {
     const user = await userSetup();
-    expect(user.command).toContain(`HERMES_HOME=${join(user.home, '.hermes')}`);
+    // The short line runs the program in a file of that home, which carries it.
+    expect(programOf(user.command)).toContain(`HERMES_HOME=${join(user.home, '.hermes')}`);
     const other = tree();
     const install = await runBin(['hook', 'install', 'claude-code'], {
       ...user.env,
       HERMES_HOME: join(other, 'hermes-home'),
     });
     expect(install.code, install.stderr).toBe(0);
-    const settings = readFileSync(join(user.home, '.claude/settings.json'), 'utf8');
-    expect(settings).toContain(`HERMES_HOME=${join(other, 'hermes-home')}`);
-    expect(settings).not.toContain(`HERMES_HOME=${join(user.home, '.hermes')}`);
+    const settings = JSON.parse(readFileSync(join(user.home, '.claude/settings.json'), 'utf8'));
+    const line = settings.hooks.PreToolUse[0].hooks[0].command as string;
+    expect(parseHookLine(line)?.file).toBe(join(other, 'hermes-home', 'hook-commands/claude-code'));
+    expect(programOf(line)).toContain(`HERMES_HOME=${join(other, 'hermes-home')}`);
+    expect(programOf(line)).not.toContain(`HERMES_HOME=${join(user.home, '.hermes')}`);
   });
 });
 

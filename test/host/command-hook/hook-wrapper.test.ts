@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { hookFile, hookLine, parseHookLine } from '../../../src/host/command-hook/hook-line.js';
 import { answerSchema } from '../../support/agent-answers.js';
 import { tree, tsExtension, write } from '../../support/fixtures.js';
 import { bin, built, runBin, runHook, runProcess } from '../../support/run-bin.js';
@@ -42,7 +43,11 @@ function repository(name = 'project'): string {
   return project;
 }
 
-/** The command `hermes hook install <agent>` wrote for PreToolUse (every event has the same). */
+/**
+ * The command `hermes hook install <agent>` wrote for PreToolUse: the project form's is the same
+ * for every event; the user form's short lines differ by the event they name only, and run the
+ * same program from the same file (hook-line.ts; its attacks: hook-line.test.ts).
+ */
 async function installedCommand(
   agent: Agent,
   env: Record<string, string>,
@@ -61,8 +66,26 @@ async function installedCommand(
       entries.flatMap((entry) => entry.hooks.map((hook) => hook.command)),
     ),
   );
-  expect(commands.size).toBe(1);
-  return [...commands][0] as string;
+  if (project !== undefined) {
+    expect(commands.size).toBe(1);
+    return [...commands][0] as string;
+  }
+  const files = new Set([...commands].map((command) => parseHookLine(command)?.file));
+  expect([...files]).toEqual([hookFile(env.HERMES_HOME as string, agent)]);
+  return hooks.PreToolUse[0].hooks[0].command as string;
+}
+
+/**
+ * `command` with `from` in the program it runs replaced by `to`: in the command line itself, or
+ * (a short line) in a copy of its file, which a line of the copy's length runs.
+ */
+function replaced(command: string, from: string, to: string): string {
+  const line = parseHookLine(command);
+  if (line === undefined) return command.replace(from, to);
+  const text = readFileSync(line.file, 'utf8').replace(from, to);
+  const copy = join(tree(), line.agent);
+  write(join(copy, '..'), { [line.agent]: text });
+  return hookLine(copy, line.event, text, 'run hermes hook install');
 }
 
 interface Run {
@@ -233,15 +256,16 @@ describe.runIf(built).each(AGENTS)('the installed %s hook when hermes cannot run
       const { env } = userHome();
       const project = repository();
       const command = await installedCommand(agent, env);
-      expect(command).toContain(process.execPath);
-      expect(command).toContain(bin);
+      const program = readFileSync(parseHookLine(command)?.file as string, 'utf8');
+      expect(program).toContain(process.execPath);
+      expect(program).toContain(bin);
       const run = { agent, command, shell, project, env };
       await expectFailsClosed(
-        { ...run, command: command.replace(process.execPath, '/gone/bin/node') },
+        { ...run, command: replaced(command, process.execPath, '/gone/bin/node') },
         /\/gone\/bin\/node is missing \(Node\.js moved or was removed\): run hermes hook install/,
       );
       await expectFailsClosed(
-        { ...run, command: command.replace(bin, '/gone/hermes-extensions/bin/hermes.js') },
+        { ...run, command: replaced(command, bin, '/gone/hermes-extensions/bin/hermes.js') },
         /\/gone\/hermes-extensions\/bin\/hermes\.js is missing \(hermes-extensions moved or was removed\)/,
       );
     },
@@ -427,7 +451,7 @@ describe.runIf(built).each(AGENTS)('the installed %s hook when hermes cannot run
     expect([ls.code, ls.stdout], ls.stderr).toEqual([0, '']);
     // And when hermes cannot start, the program still reads the event's name without it.
     await expectFailsClosed(
-      { ...run, command: command.replace(process.execPath, '/gone/bin/node') },
+      { ...run, command: replaced(command, process.execPath, '/gone/bin/node') },
       /\/gone\/bin\/node is missing \(Node\.js moved or was removed\)/,
     );
   });
@@ -451,7 +475,7 @@ describe.runIf(built).each(AGENTS)('the installed %s hook when hermes cannot run
         expect(JSON.parse(secret.stdout).hookSpecificOutput.permissionDecisionReason).toBe(
           'no secrets',
         );
-        const gone = command.replace(process.execPath, '/gone/bin/node');
+        const gone = replaced(command, process.execPath, '/gone/bin/node');
         const pre = await through(gone, 'PreToolUse', { tool_use_id: 'c2' });
         expect(JSON.parse(pre.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
         expect(pre.stderr).toMatch(/\/gone\/bin\/node is missing/);

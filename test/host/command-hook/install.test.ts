@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeCode, codex } from '../../../src/host/command-hook/agents.js';
-import { wrappedHookCommand } from '../../../src/host/command-hook/hook-wrapper.js';
+import { hookFile, hookFileText, hookLine } from '../../../src/host/command-hook/hook-line.js';
 import { daemonFolder } from '../../../src/policy/protected/daemon-folder.js';
 import { tree, tsExtension, write } from '../../support/fixtures.js';
 import { bin, built, runBin, runProcess } from '../../support/run-bin.js';
@@ -19,6 +19,24 @@ const commands = (file: string): string[] =>
   Object.values(JSON.parse(read(file)).hooks as Record<string, { hooks: { command: string }[] }[]>)
     .flat()
     .flatMap((entry) => entry.hooks.map((hook) => hook.command));
+
+/**
+ * The user form `hook install <agent>` writes with `home`'s $HERMES_HOME: one short line per
+ * event, each running the program in $HERMES_HOME/hook-commands/<agent> (hook-line.ts).
+ */
+function userLines(agent: typeof claudeCode | typeof codex, home: string): Set<string> {
+  const text = hookFileText(agent.name, [process.execPath, bin, 'hook', agent.name], {
+    HERMES_HOME: join(home, '.hermes'),
+    HERMES_DAEMON_DIR: daemonFolder(),
+  }) as string;
+  const file = hookFile(join(home, '.hermes'), agent.name);
+  expect(read(file)).toBe(text);
+  return new Set(
+    agent.installEvents.map((event) =>
+      hookLine(file, event, text, `run hermes hook install ${agent.name}`),
+    ),
+  );
+}
 
 /** A user's settings with their own hooks, in the layout Claude Code writes (two spaces). */
 const userSettings = `${JSON.stringify(
@@ -146,10 +164,6 @@ describe.runIf(built)('hermes hook install / uninstall', () => {
       // A hook an earlier install wrote with this machine's paths, bare; install writes it
       // wrapped (hook-wrapper.ts).
       const bare = `"${process.execPath}" "${bin}" hook ${agent.name}`;
-      const machine = wrappedHookCommand(agent.name, [process.execPath, bin, 'hook', agent.name], {
-        HERMES_HOME: join(home, '.hermes'),
-        HERMES_DAEMON_DIR: daemonFolder(),
-      });
       write(project, {
         [file.slice(project.length + 1)]: JSON.stringify({
           hooks: { Stop: [{ hooks: [{ type: 'command', command: bare }] }] },
@@ -178,7 +192,7 @@ describe.runIf(built)('hermes hook install / uninstall', () => {
       expect((await hermes(home, 'hook', 'install', agent.name)).stdout).toMatch(
         /Updated the hermes hook's command for/,
       );
-      expect(new Set(commands(agent.settingsFile(home)))).toEqual(new Set([machine]));
+      expect(new Set(commands(agent.settingsFile(home)))).toEqual(userLines(agent, home));
     }
     // HOME is the test's, so the user-wide files are home's: uninstall from the project only.
     expect(
@@ -246,14 +260,7 @@ describe.runIf(built)('hermes hook install / uninstall', () => {
     );
     expect(installed.code).toBe(0);
     expect(installed.stdout).toContain(`to ${local}.`);
-    expect(new Set(commands(local))).toEqual(
-      new Set([
-        wrappedHookCommand('claude-code', [process.execPath, bin, 'hook', 'claude-code'], {
-          HERMES_HOME: join(home, '.hermes'),
-          HERMES_DAEMON_DIR: daemonFolder(),
-        }),
-      ]),
-    );
+    expect(new Set(commands(local))).toEqual(userLines(claudeCode, home));
     expect(read(join(project, '.claude/settings.json'))).toBe(userSettings);
 
     // The same hook in the shared settings too would run twice: install says so.

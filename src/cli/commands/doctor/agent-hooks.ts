@@ -54,6 +54,15 @@ function installedHookCheck(
 ): Check {
   const subject = `${agent.title} hook (${hook.file})`;
   const fix = `${hermesCommand()} hook install ${agent.name}${hook.scope === 'user' ? '' : ` --${hook.scope}${cwdFlag(projectRoot)}`}`;
+  if (hook.hookFile?.problem !== undefined) {
+    // The line reads its program from there and refuses when it is not what install wrote.
+    return {
+      level: 'error',
+      subject,
+      message: `its command runs the program in ${hook.hookFile.path}, which ${hook.hookFile.problem}: the hook refuses every tool call in ${agent.title} until it is written again`,
+      fix,
+    };
+  }
   if (hook.missing.length > 0 && hook.project) {
     return {
       level: 'error',

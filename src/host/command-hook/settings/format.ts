@@ -16,10 +16,17 @@ export interface SettingsFormat {
    * Adds `command` for `events`, keeping every other setting and hook and the file's layout;
    * a hermes hook already there with another command line gets this one. Returns the events it
    * added or updated (none: the file is untouched). A file it cannot read is an error.
+   * `commandFor`, where the format keeps a command per event, gives each event's own (the short
+   * lines of hook-line.ts); `command` is then what a format with one command for all takes.
    */
   install(
     agent: CommandHookAgent,
-    options: { file: string; command: string; events: readonly string[] },
+    options: {
+      file: string;
+      command: string;
+      commandFor?: (event: string) => string;
+      events: readonly string[];
+    },
   ): { added: string[]; updated: string[] };
   /** Removes the agent's hermes hooks (of `events` only, when given), keeping everything else. */
   uninstall(

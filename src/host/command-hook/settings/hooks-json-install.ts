@@ -26,7 +26,12 @@ const EXPECTED = 'a list of { matcher, hooks: [...] } entries';
  */
 export function installCommandHooks(
   agent: CommandHookAgent,
-  options: { file: string; command: string; events?: readonly string[] },
+  options: {
+    file: string;
+    command: string;
+    commandFor?: (event: string) => string;
+    events?: readonly string[];
+  },
 ): { added: string[]; updated: string[] } {
   const read = readSettingsFile(options.file);
   if (read.settings.hooks !== undefined && hooksOf(read.settings) === undefined)
@@ -35,6 +40,7 @@ export function installCommandHooks(
   const added: string[] = [];
   const updated: string[] = [];
   for (const event of options.events ?? agent.installEvents) {
+    const command = options.commandFor?.(event) ?? options.command;
     const entries = eventList(options.file, hooks, event, isHookEntry, EXPECTED);
     let ours = 0;
     let changed = false;
@@ -57,8 +63,8 @@ export function installCommandHooks(
           emptied.add(entry);
           return false;
         }
-        changed ||= hook.command !== options.command;
-        hook.command = options.command;
+        changed ||= hook.command !== command;
+        hook.command = command;
         return true;
       });
     }
@@ -67,7 +73,7 @@ export function installCommandHooks(
       const matcher = event === 'PreToolUse' ? agent.matchAllTools : undefined;
       kept.push({
         ...(matcher === undefined ? {} : { matcher }),
-        hooks: [{ type: 'command', command: options.command, timeout: 30 }],
+        hooks: [{ type: 'command', command, timeout: 30 }],
       });
       (changed ? updated : added).push(event);
     } else if (changed) {
