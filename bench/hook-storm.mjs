@@ -156,7 +156,13 @@ async function storm(round, think, args, env, skip = []) {
       times[step[0]].push(ms);
       if (i === FIRST_PROMPT) first.push(ms);
       if (args === null && decisionOf(stdout) !== expected[i])
-        wrong.push({ session: id, event: i, got: decisionOf(stdout), expected: expected[i] });
+        wrong.push({
+          session: id,
+          event: i,
+          got: decisionOf(stdout),
+          expected: expected[i],
+          answer: stdout.slice(0, 400),
+        });
     }
   };
   await Promise.all(Array.from({ length: SESSIONS }, (_, s) => session(s)));
