@@ -15,7 +15,7 @@
 // samples go to stdout as one JSON line.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { timedCall } from './timed-call.mjs';
@@ -71,7 +71,16 @@ const turn = () => [
   ['PostToolBatch', {}],
   ['Stop', { stop_hook_active: false }, 'think'],
 ];
-const STREAM = [...turn(), ...turn(), ['SessionEnd', { reason: 'exit' }]];
+// Claude Code sends SessionStart as the session starts, before its first prompt (the installed
+// hook answers it at once while the daemon loads the session's runtime: src/host/daemon/warm.ts).
+const STREAM = [
+  ['SessionStart', { source: 'startup' }],
+  ...turn(),
+  ...turn(),
+  ['SessionEnd', { reason: 'exit' }],
+];
+/** The index of each session's first prompt in STREAM. */
+const FIRST_PROMPT = STREAM.findIndex(([name]) => name === 'UserPromptSubmit');
 
 function tool(name, input, response) {
   const id = `toolu_${name}_${calls++}`;
@@ -128,25 +137,50 @@ if (!expected.some((d) => d.startsWith('deny')) || !expected.some((d) => d === '
 
 /**
  * SESSIONS sessions at once, each its stream in order; `args` null runs the hook, else that
- * command in place of each call. Returns per event name the wall times, and the wrong decisions.
+ * command in place of each call; `skip`: the stream's events left out (none, or SessionStart: a
+ * hook installed without it). Returns per event name the wall times, each session's first
+ * prompt's apart too (`first`), and the wrong decisions.
  */
-async function storm(round, think, args, env) {
+async function storm(round, think, args, env, skip = []) {
   const times = {};
+  const first = [];
   const wrong = [];
   const session = async (s) => {
-    const id = `storm-${round}-${s}`;
+    const id = `storm-${round}-${s}-${args === null ? 'hook' : 'node'}${skip.join('')}`;
     for (const [i, step] of STREAM.entries()) {
+      if (skip.includes(step[0])) continue;
       if (think > 0 && step[2] === 'think') await sleep(think);
       const input = eventOf(id, step);
       const { ms, stdout } = await call(args ?? [bin, 'hook', 'claude-code'], env, input);
       times[step[0]] ??= [];
       times[step[0]].push(ms);
+      if (i === FIRST_PROMPT) first.push(ms);
       if (args === null && decisionOf(stdout) !== expected[i])
-        wrong.push({ session: id, event: i, got: decisionOf(stdout), expected: expected[i] });
+        wrong.push({
+          session: id,
+          event: i,
+          got: decisionOf(stdout),
+          expected: expected[i],
+          answer: stdout.slice(0, 400),
+        });
     }
   };
   await Promise.all(Array.from({ length: SESSIONS }, (_, s) => session(s)));
-  return { times, wrong };
+  return { times, first, wrong };
+}
+
+/** The daemons running with `env` (then stopped): how many were started for the round. */
+function daemonsOf(env) {
+  const daemons = spawnSync(process.execPath, [bin, 'daemon', 'status', '--json'], {
+    env,
+    encoding: 'utf8',
+  });
+  let started = 0;
+  try {
+    started = JSON.parse(daemons.stdout).length;
+  } catch {}
+  spawnSync(process.execPath, [bin, 'daemon', 'stop', '--all'], { env, stdio: 'ignore' });
+  return started;
 }
 
 const results = [];
@@ -158,35 +192,45 @@ try {
   ]) {
     for (let r = 0; r < ROUNDS; r++) {
       round++;
-      // A new socket folder: no daemon runs for this round, its first events start one.
-      const sockets = join(work, `sockets-${round}`);
-      mkdirSync(sockets, { mode: 0o700 });
-      const env = { ...base, HERMES_DAEMON_DIR: sockets };
-      const node = await storm(round, think, ['-e', '0'], env);
-      const hook = await storm(round, think, null, env);
-      const daemons = spawnSync(process.execPath, [bin, 'daemon', 'status', '--json'], {
-        env,
-        encoding: 'utf8',
-      });
-      let started = 0;
-      try {
-        started = JSON.parse(daemons.stdout).length;
-      } catch {}
-      spawnSync(process.execPath, [bin, 'daemon', 'stop', '--all'], { env, stdio: 'ignore' });
+      // A new socket folder for each storm: no daemon runs, its first events start one. `before`:
+      // the hook installed without SessionStart (the first prompt starts the daemon); `hook`: with.
+      const fresh = (name) => {
+        const sockets = join(work, `sockets-${round}-${name}`);
+        mkdirSync(sockets, { mode: 0o700 });
+        return { ...base, HERMES_DAEMON_DIR: sockets };
+      };
+      const node = await storm(round, think, ['-e', '0'], fresh('node'));
+      const beforeEnv = fresh('before');
+      const before = await storm(round, think, null, beforeEnv, ['SessionStart']);
+      const beforeStarted = daemonsOf(beforeEnv);
+      const hookEnv = fresh('hook');
+      const hook = await storm(round, think, null, hookEnv);
+      const started = daemonsOf(hookEnv);
       results.push({
         mode,
         think,
         round,
         node: node.times,
+        nodeFirst: node.first,
         hook: hook.times,
+        hookFirst: hook.first,
+        before: before.times,
+        beforeFirst: before.first,
         started,
-        wrong: hook.wrong,
+        beforeStarted,
+        wrong: [...before.wrong, ...hook.wrong],
+        load: loadavg()[0],
       });
-      if (hook.wrong.length > 0) {
-        console.error(
-          `round ${round}: ${hook.wrong.length} wrong decision(s), first:`,
-          hook.wrong[0],
-        );
+      for (const [name, run] of [
+        ['before', before],
+        ['hook', hook],
+      ]) {
+        if (run.wrong.length > 0) {
+          console.error(
+            `round ${round} (${name}): ${run.wrong.length} wrong decision(s), first:`,
+            run.wrong[0],
+          );
+        }
       }
     }
   }

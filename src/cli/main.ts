@@ -108,7 +108,11 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
   daemon
     .command('run')
     .description('run the hook daemon in the foreground (`hermes hook` starts it when needed)')
-    .action(run(() => daemonRunCommand(io)));
+    .option(
+      '--warm',
+      "read a session's start from stdin, as `hermes hook` hands it over, and load its runtime",
+    )
+    .action(run((o: { warm?: boolean }) => daemonRunCommand(io, o)));
   daemon
     .command('status')
     .description("the user's hook daemons: pid, socket, uptime, projects, events answered")

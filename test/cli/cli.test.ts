@@ -183,7 +183,7 @@ describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
     const installed = await doctor();
     expect(installed.code).toBe(0);
     expect(installed.stdout).toMatch(
-      /✓ Claude Code hook \(.*\.claude\/settings\.json\): runs the hermes hook for UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, PostToolBatch, SubagentStart, SubagentStop, Stop, SessionEnd/,
+      /✓ Claude Code hook \(.*\.claude\/settings\.json\): runs the hermes hook for SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, PostToolBatch, SubagentStart, SubagentStop, Stop, SessionEnd/,
     );
 
     // A project whose Codex hook was installed by a Node and a package that are gone since, and
@@ -206,7 +206,7 @@ describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
 
     const mended = await hermes(home, 'hook', 'install', 'codex', '--project', '--cwd', project);
     expect(mended.stdout).toMatch(
-      /Added the hermes hook for UserPromptSubmit, PreToolUse, PostToolUse to/,
+      /Added the hermes hook for SessionStart, UserPromptSubmit, PreToolUse, PostToolUse to/,
     );
     expect(mended.stdout).toMatch(/Updated the hermes hook's command for Stop in/);
     const hooks = JSON.parse(readFileSync(join(project, '.codex/hooks.json'), 'utf8')).hooks;
@@ -229,7 +229,7 @@ describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
     const healthy = await doctor();
     expect(healthy.code).toBe(0);
     expect(healthy.stdout).toMatch(
-      /✓ Codex hook \(.*\): runs the hermes hook for UserPromptSubmit, PreToolUse, PostToolUse, Stop/,
+      /✓ Codex hook \(.*\): runs the hermes hook for SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop/,
     );
   });
 
@@ -250,6 +250,22 @@ describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
     expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).hooks)).toContain(
       'PostToolUseFailure',
     );
+  });
+
+  it('says what a hook installed before SessionStart misses, and install adds it', async () => {
+    const home = tree();
+    const project = tree({ '.git/HEAD': '' });
+    expect((await hermes(home, 'hook', 'install', 'claude-code')).code).toBe(0);
+    const file = join(home, '.claude/settings.json');
+    const settings = JSON.parse(readFileSync(file, 'utf8'));
+    delete settings.hooks.SessionStart;
+    write(home, { '.claude/settings.json': JSON.stringify(settings) });
+    const run = await hermes(home, 'extensions', 'doctor', '--cwd', project);
+    expect(run.stdout).toMatch(
+      /! Claude Code hook \(.*\): not registered for SessionStart: a session's first prompt waits for the project's extensions to load/,
+    );
+    const again = await hermes(home, 'hook', 'install', 'claude-code');
+    expect(again.stdout).toMatch(/Added the hermes hook for SessionStart to/);
   });
 
   it('says what before_llm_call handlers get in hook mode, and that a hook without PostToolBatch runs them at the prompt only', async () => {
@@ -282,7 +298,7 @@ describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
     const run = await hermes(home, 'extensions', 'doctor', '--cwd', project);
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(
-      /! Claude Code hook \(.*\): not registered for PostToolUseFailure, PostToolBatch, SubagentStart, SubagentStop: before_llm_call does not run after tool results/,
+      /! Claude Code hook \(.*\): not registered for SessionStart, PostToolUseFailure, PostToolBatch, SubagentStart, SubagentStop: before_llm_call does not run after tool results/,
     );
     expect(run.stdout).toMatch(
       /! Codex hook \(.*\): reminder handles before_llm_call, which runs at the prompt and after each tool result: injections are delivered as context; if it rewrites messages, that is not applied in hook mode; restrictTools has no effect under Codex hooks \(the call-time checks still apply\)/,
@@ -324,7 +340,7 @@ describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
     });
     const run = await hermes(home, 'extensions', 'doctor', '--cwd', tree());
     expect(run.stdout).toMatch(
-      /! Claude Code hook \(.*\): not registered for UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, PostToolBatch, SubagentStart, SubagentStop, SessionEnd: tool calls are not checked/,
+      /! Claude Code hook \(.*\): not registered for SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, PostToolBatch, SubagentStart, SubagentStop, SessionEnd: tool calls are not checked/,
     );
   });
 });

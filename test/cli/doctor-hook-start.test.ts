@@ -41,7 +41,7 @@ describe.runIf(built)('hermes extensions doctor: can the installed hook start he
     binLink(project, bin);
     const doctor = await hermes(home, 'extensions', 'doctor', '--cwd', project);
     expect(doctor.stdout).toMatch(
-      /✓ Claude Code hook \(.*\): runs the hermes hook for UserPromptSubmit, PreToolUse/,
+      /✓ Claude Code hook \(.*\): runs the hermes hook for SessionStart, UserPromptSubmit, PreToolUse/,
     );
     expect(doctor.code, doctor.stdout).toBe(0);
   });

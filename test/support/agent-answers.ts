@@ -27,6 +27,16 @@ const claudeUniversal = {
 const claudeBlock = { decision: z.literal('block').optional(), reason: text.optional() };
 
 export const CLAUDE_CODE_ANSWERS: Record<string, z.ZodType> = {
+  // It cannot refuse anything: a session starts whatever a hook answers.
+  SessionStart: z.strictObject({
+    ...claudeUniversal,
+    hookSpecificOutput: z
+      .strictObject({
+        hookEventName: z.literal('SessionStart'),
+        additionalContext: text.optional(),
+      })
+      .optional(),
+  }),
   UserPromptSubmit: z.strictObject({
     ...claudeUniversal,
     ...claudeBlock,
@@ -122,6 +132,15 @@ function blockHasReason(o: { decision?: 'block' | undefined; reason?: string | u
 }
 
 export const CODEX_ANSWERS: Record<string, z.ZodType> = {
+  SessionStart: z.strictObject({
+    ...codexUniversal,
+    hookSpecificOutput: z
+      .strictObject({
+        hookEventName: z.literal('SessionStart'),
+        additionalContext: text.optional(),
+      })
+      .optional(),
+  }),
   UserPromptSubmit: z
     .strictObject({
       ...codexUniversal,

@@ -139,6 +139,13 @@ export interface CommandHookAgent {
    * what a rewrite adds after it reaches the model (failure-advice.ts). Absent: it does not.
    */
   failureContext?: boolean;
+  /**
+   * Environment variables the agent sets for its `SessionStart` hooks alone (Claude Code's
+   * `CLAUDE_ENV_FILE`). The hook daemon loads the session's runtime at `SessionStart` in the
+   * environment the session's later hooks have — the event's, without these — so they find it
+   * (a runtime still loading serves only a hook of the very same environment: runtime-workers.ts).
+   */
+  sessionStartOnlyEnv?: readonly string[];
   /** Events that end the turn (its state goes), in the engine's names. */
   endEvents: readonly string[];
   /**

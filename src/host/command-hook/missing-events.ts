@@ -19,5 +19,7 @@ export function missingEventsMean(agent: CommandHookAgent, absent: readonly stri
   if (subagents) return ofSubagents;
   if (absent.includes('PostToolUseFailure'))
     return "a failed tool's error reaches the model without what transform_tool_result adds to it (workflow-guard's advice on a write its sandbox refused)";
+  if (absent.includes('SessionStart'))
+    return "a session's first prompt waits for the project's extensions to load";
   return '';
 }

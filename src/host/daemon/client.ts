@@ -41,6 +41,7 @@ import {
   daemonDir,
   daemonKey,
   daemonSocketPath,
+  isSessionStart,
 } from './protocol.js';
 
 /** What is kept of the deadline for the in-process answer when an acknowledged daemon is late. */
@@ -147,6 +148,9 @@ async function attempt(
     return { answered: true, exitCode: answer.exitCode };
   };
 
+  // A session's start decides nothing. Where no daemon serves it is answered here, with nothing,
+  // and a daemon this hook starts is handed it, to load the session's runtime meanwhile (warm.ts).
+  const startsSession = isSessionStart(agent, input);
   const found = atPath(socket);
   if (found.kind === 'other') {
     // Nothing is started: a daemon could not listen there either (server.ts refuses).
@@ -167,7 +171,10 @@ async function attempt(
     if (reply.kind === 'failed') return fallback(reply.why);
     // Gone (a dead daemon's socket): started again below.
   }
-  if (startDaemon(socket, bin, found)) return fallback('no daemon serves: one is started');
+  if (startDaemon(socket, bin, found, startsSession ? request : undefined))
+    return startsSession ? NOTHING : fallback('no daemon serves: one is started');
+  // Another hook is starting it: this session's first prompt waits for it there (waitForStart).
+  if (startsSession && starting(socket)) return NOTHING;
   return waitForStart(socket, request, deadline, answered, fallback);
 }
 
@@ -200,15 +207,19 @@ async function waitForStart(
   return fallback(`no daemon served within ${Math.round(waitMs)} ms of waiting for one to start`);
 }
 
+/** The answer to a session's start where the client answers it: nothing (QUIET_SESSION_START). */
+const NOTHING: ClientOutcome = { answered: true, exitCode: 0 };
+
 /**
  * Starts the daemon for this home, version and environment in the background, detached and
  * with no stdio of the agent's (an agent waits for its hook's pipes to close), unless another
  * start holds the lock (markers.ts `takeStart`), or a daemon has come up at the socket since it
  * was `found`: false then. In the hook's working folder, so a relative `$HERMES_HOME` names the
  * same home. Started before this call answers in-process, so the hooks that arrive meanwhile find
- * it sooner.
+ * it sooner. `warm`, a session's start, is handed to it on its stdin (`daemon run --warm`): a
+ * pipe of this process's own, never the agent's, which it reads as it starts.
  */
-function startDaemon(socket: string, bin: string, found: AtPath): boolean {
+function startDaemon(socket: string, bin: string, found: AtPath, warm?: DaemonRequest): boolean {
   const start = takeStart(socket);
   if (start === undefined) return false;
   const now = atPath(socket);
@@ -220,12 +231,17 @@ function startDaemon(socket: string, bin: string, found: AtPath): boolean {
   let pid = process.pid;
   try {
     const { spawn } = process.getBuiltinModule('node:child_process');
-    const child = spawn(process.execPath, [bin, 'daemon', 'run'], {
+    const child = spawn(process.execPath, [bin, 'daemon', 'run', ...(warm ? ['--warm'] : [])], {
       detached: true,
-      stdio: 'ignore',
+      stdio: [warm ? 'pipe' : 'ignore', 'ignore', 'ignore'],
       env: { ...DAEMON_MALLOC, ...process.env },
     });
     child.on('error', () => {}).unref();
+    if (warm !== undefined) {
+      // A daemon that ends before reading it loses only the warm start.
+      child.stdin?.on('error', () => {});
+      child.stdin?.end(`${JSON.stringify(warm)}\n`);
+    }
     pid = child.pid ?? pid;
   } catch {
     // The lock names this process then: no hook waits for it once this one has gone, and the

@@ -65,6 +65,41 @@ export function keyedEnvDifferences(
 /** Read by Node, libuv, ICU or OpenSSL when the process starts (NODE_OPTIONS, TZ, …). */
 const PROCESS_START_ENV = /^(NODE_|UV_|OPENSSL_|SSL_CERT_|LC_)|^(TZ|LANG|LANGUAGE)$/;
 
+/**
+ * The event an agent sends as a session starts, before its first prompt (Claude Code's and
+ * Codex's). It decides nothing, so it is answered at once, with nothing, while the daemon loads
+ * the session's runtime in the background (warm.ts): the first prompt finds it loaded, or waits
+ * for that load, rather than loading one of its own in-process.
+ */
+export const SESSION_START = 'SessionStart';
+
+/**
+ * The agents whose hook answers SESSION_START with no output and exit 0 (their "nothing"): where
+ * no daemon serves, the client answers it so itself, and hands the event to the daemon it starts
+ * (client.ts).
+ */
+export const QUIET_SESSION_START: readonly string[] = ['claude-code', 'codex'];
+
+/**
+ * Whether `stdin`, a hook's input, is SESSION_START of an agent of QUIET_SESSION_START. Read as
+ * the hook reads any event (JSON.parse, its `hook_event_name`): a tool call that only mentions
+ * the name is not one.
+ */
+export function isSessionStart(agent: string, stdin: string): boolean {
+  if (!QUIET_SESSION_START.includes(agent) || !stdin.includes(SESSION_START)) return false;
+  try {
+    const event = JSON.parse(stdin) as unknown;
+    return (
+      event !== null &&
+      typeof event === 'object' &&
+      !Array.isArray(event) &&
+      (event as Record<string, unknown>).hook_event_name === SESSION_START
+    );
+  } catch {
+    return false;
+  }
+}
+
 export interface DaemonRequest {
   v: typeof DAEMON_PROTOCOL;
   /** `claude-code` or `codex`. */

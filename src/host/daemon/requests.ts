@@ -1,8 +1,9 @@
-import { COMMAND_HOOK_AGENTS } from '../command-hook/agents.js';
+import type { Logger } from '../../log/logger.js';
+import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../command-hook/agents.js';
 import { failed, render } from '../command-hook/answers.js';
 import { printed } from '../command-hook/hook-process.js';
 import type { RuntimeSource } from '../command-hook/runtime-source.js';
-import { DAEMON_PROTOCOL, type DaemonAnswer } from './protocol.js';
+import { DAEMON_PROTOCOL, type DaemonAnswer, keyedEnvDifferences } from './protocol.js';
 
 /**
  * Reading the hook daemon's request lines (protocol.ts): what a line asks, the event it carries
@@ -102,4 +103,65 @@ export function inOrder<T>(
     if (queues.get(key) === tail) queues.delete(key);
   });
   return run;
+}
+
+/** A request that carries a hook event. */
+export interface EventRequest {
+  agent: CommandHookAgent;
+  judged: Judged;
+  /** Its hook's environment. */
+  asked: Record<string, string>;
+  /** When its client stops waiting (epoch ms). */
+  deadline: number;
+}
+
+/**
+ * The hook event a request (`line`, parsed; not a control line) carries, or the answer that
+ * refuses it: one that names no known agent, is not of this protocol, or whose DAEMON_ENV
+ * variables are not the daemon's own (`own`; logged to `log`).
+ */
+export function eventRequest(
+  request: RequestLine,
+  line: string,
+  own: NodeJS.ProcessEnv,
+  log: Logger,
+): EventRequest | { answer: DaemonAnswer } {
+  const agent =
+    typeof request.agent === 'string' && Object.hasOwn(COMMAND_HOOK_AGENTS, request.agent)
+      ? COMMAND_HOOK_AGENTS[request.agent]
+      : undefined;
+  if (agent === undefined) return { answer: unreadable(line, 'the request names no known agent') };
+  if (
+    request.v !== DAEMON_PROTOCOL ||
+    typeof request.stdin !== 'string' ||
+    !isEnvironment(request.env)
+  ) {
+    const why = `the daemon speaks protocol ${DAEMON_PROTOCOL}; this request is not one of it`;
+    return {
+      answer: {
+        v: DAEMON_PROTOCOL,
+        ...printed(render(agent, undefined, failed(agent, undefined, why))),
+      },
+    };
+  }
+  const asked = request.env;
+  const cwd = typeof request.cwd === 'string' ? request.cwd : undefined;
+  const judged = judgedIn(request.stdin, cwd);
+  const differ = keyedEnvDifferences(own, asked);
+  if (differ.length > 0) {
+    const names = differ.join(', ');
+    const why = `this request's ${names} differ${differ.length === 1 ? 's' : ''} from the hook daemon's own, which its socket is named for; a hook client asks only the daemon of its own environment, so the request was not written by one and is refused`;
+    log.warn(
+      `hermes daemon: a ${agent.name} request refused: its ${names} differ from the daemon's`,
+    );
+    return {
+      answer: {
+        v: DAEMON_PROTOCOL,
+        ...printed(render(agent, judged.name, failed(agent, judged.name, why))),
+      },
+    };
+  }
+  const deadline =
+    typeof request.deadline === 'number' ? request.deadline : Number.POSITIVE_INFINITY;
+  return { agent, judged, asked, deadline };
 }

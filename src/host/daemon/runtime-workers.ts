@@ -145,14 +145,7 @@ export class RuntimeWorkers {
    * fresh one while there is time; one it took is never sent again (event-claims.ts).
    */
   async answer(event: RuntimeEvent): Promise<Printed | undefined> {
-    // The session's pinned project (session-root.ts), as the worker's hook will load it; a store
-    // that cannot be used is the worker's hook's to refuse with its reason.
-    const pin = await pinOfInput(event.agent, event.stdin, this.#home, event.env).catch(
-      () => undefined,
-    );
-    const dir = pin?.from ?? resolve(event.cwd);
-    const root = pin?.root ?? findProjectRoot(dir, this.#home);
-    const key = `${root}\0${findProjectConfig(dir, root)?.file ?? ''}`;
+    const { key, root } = await this.#placeOf(event);
     const received = Date.now();
     const until = Math.min(event.until ?? Number.POSITIVE_INFINITY, received + event.deadlineMs);
     const startBy = received + (until - received) / 2;
@@ -197,6 +190,42 @@ export class RuntimeWorkers {
       }
     }
     return undefined;
+  }
+
+  /**
+   * Starts loading, in a runtime of its own, the runtime that will answer the events of the
+   * session `event` starts (warm.ts), with no event sent to it: the session's events then wait
+   * for that load rather than starting another. Nothing is done when a fresh runtime of its
+   * project serves its environment already, or no place is free now: it never waits for one.
+   */
+  async warm(event: Pick<RuntimeEvent, 'agent' | 'stdin' | 'cwd' | 'env'>): Promise<void> {
+    const { key, root, place } = await this.#placeOf(event);
+    const serving = this.#serving(key, event.env);
+    if (this.#closed || serving?.fresh) return;
+    if (serving !== undefined) this.#retire(serving);
+    if (!this.#room()) return;
+    const worker = this.#take();
+    worker.adopt(key, root, event.env);
+    this.#all.add(worker);
+    this.#live.add(worker);
+    worker.warm(place, this.#home);
+    setImmediate(() => this.#prepare());
+  }
+
+  /**
+   * The project an event is answered in, as the worker's hook will load it: the session's pinned
+   * one (session-root.ts; a store that cannot be used is the worker's hook's to refuse with its
+   * reason), else the event's folder's. `key` names its runtimes; `place` is what its hook asks
+   * a runtime for (the pinned folder and root, or the event's folder alone).
+   */
+  async #placeOf(event: Pick<RuntimeEvent, 'agent' | 'stdin' | 'cwd' | 'env'>) {
+    const pin = await pinOfInput(event.agent, event.stdin, this.#home, event.env).catch(
+      () => undefined,
+    );
+    const dir = pin?.from ?? resolve(event.cwd);
+    const root = pin?.root ?? findProjectRoot(dir, this.#home);
+    const key = `${root}\0${findProjectConfig(dir, root)?.file ?? ''}`;
+    return { key, root, place: pin === undefined ? { cwd: dir } : { cwd: pin.from, root } };
   }
 
   /**

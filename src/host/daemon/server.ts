@@ -2,8 +2,8 @@ import { rmSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { hermesHome } from '../../config/locations.js';
 import { type Logger, stderrLogger } from '../../log/logger.js';
-import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../command-hook/agents.js';
-import { engineEventName, failed, render } from '../command-hook/answers.js';
+import type { CommandHookAgent } from '../command-hook/agents.js';
+import { engineEventName } from '../command-hook/answers.js';
 import { printed } from '../command-hook/hook-process.js';
 import { runCommandHook } from '../command-hook/run-hook.js';
 import { hookDeadlineMs } from '../hook-deadline.js';
@@ -23,13 +23,12 @@ import {
   type DaemonStatus,
   daemonDir,
   daemonSocketPath,
-  keyedEnvDifferences,
 } from './protocol.js';
 import {
+  type EventRequest,
+  eventRequest,
   inOrder,
-  isEnvironment,
   type Judged,
-  judgedIn,
   NONE,
   parse,
   unreadable,
@@ -37,6 +36,7 @@ import {
 import { MAX_RSS_MB, RUNTIME_IDLE_MS } from './runtime-eviction.js';
 import { MAX_RUNTIMES, RuntimeWorkers } from './runtime-workers.js';
 import { answers, listenAt, MAX_REQUEST_BYTES, readLine } from './socket-io.js';
+import { sessionEnv, startsSession } from './warm.js';
 
 /** How long the daemon waits without an event before it exits (`HERMES_DAEMON_IDLE_MS`). */
 export const DAEMON_IDLE_MS = 10 * 60_000;
@@ -52,6 +52,11 @@ export interface HookDaemonOptions {
   /** The daemon's own log: what no event is being answered for. Default: stderr. */
   logger?: Logger;
   env?: NodeJS.ProcessEnv;
+  /**
+   * A request line carrying a session's start, handed over by the hook that started this daemon
+   * (client.ts): its runtime is loaded once the daemon listens (warm.ts). Any other line is left.
+   */
+  warm?: string;
 }
 
 export interface HookDaemon {
@@ -142,8 +147,9 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
     gone: () => boolean,
   ): Promise<DaemonAnswer | undefined> => {
     const answer =
-      judged.event === undefined
-        ? // Not an event at all: answered as the hook process answers it, with no runtime.
+      judged.event === undefined || startsSession(agent, judged)
+        ? // Not an event at all, or a session's start: answered as the hook process answers it,
+          // with no runtime (warm.ts).
           printed(await runCommandHook(agent, stdin, { home, logger: own, runtimes: NONE }))
         : await runtimes.answer({
             agent,
@@ -189,49 +195,41 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
     return undefined;
   };
 
-  const answerLine = async (line: string, gone: () => boolean): Promise<object | undefined> => {
+  /**
+   * What a request line asks: a hook event (its agent, the event as judged, its hook's
+   * environment and deadline), or else the answer to give it (a control line's, or a refusal).
+   */
+  const readRequest = (line: string): EventRequest | { answer: object } => {
     const request = parse(line);
-    if (request === undefined) return unreadable(line, 'the request is not a JSON object');
-    if (request.control === 'status') return status();
+    if (request === undefined)
+      return { answer: unreadable(line, 'the request is not a JSON object') };
+    if (request.control === 'status') return { answer: status() };
     if (request.control === 'stop') {
       setImmediate(() => void stop());
-      return status();
+      return { answer: status() };
     }
-    const agent =
-      typeof request.agent === 'string' && Object.hasOwn(COMMAND_HOOK_AGENTS, request.agent)
-        ? COMMAND_HOOK_AGENTS[request.agent]
-        : undefined;
-    if (agent === undefined) return unreadable(line, 'the request names no known agent');
-    if (
-      request.v !== DAEMON_PROTOCOL ||
-      typeof request.stdin !== 'string' ||
-      !isEnvironment(request.env)
-    ) {
-      const why = `the daemon speaks protocol ${DAEMON_PROTOCOL}; this request is not one of it`;
-      return {
-        v: DAEMON_PROTOCOL,
-        ...printed(render(agent, undefined, failed(agent, undefined, why))),
-      };
-    }
-    const asked = request.env;
-    const cwd = typeof request.cwd === 'string' ? request.cwd : undefined;
-    const judged = judgedIn(request.stdin, cwd);
-    const differ = keyedEnvDifferences(env, asked);
-    if (differ.length > 0) {
-      const names = differ.join(', ');
-      const why = `this request's ${names} differ${differ.length === 1 ? 's' : ''} from the hook daemon's own, which its socket is named for; a hook client asks only the daemon of its own environment, so the request was not written by one and is refused`;
-      own.warn(
-        `hermes daemon: a ${agent.name} request refused: its ${names} differ from the daemon's`,
-      );
-      return {
-        v: DAEMON_PROTOCOL,
-        ...printed(render(agent, judged.name, failed(agent, judged.name, why))),
-      };
-    }
+    return eventRequest(request, line, env, own);
+  };
+
+  /** Starts loading the runtime of a session that starts (warm.ts), unless the daemon is going. */
+  const warm = ({ agent, judged, asked }: EventRequest) => {
+    if (stopping !== undefined) return;
+    const event = { agent, stdin: judged.stdin, cwd: judged.cwd, env: sessionEnv(agent, asked) };
+    runtimes.warm(event).catch((error: unknown) => {
+      own.warn(`hermes daemon: a session's runtime was not loaded ahead: ${String(error)}`);
+    });
+  };
+
+  const answerLine = async (line: string, gone: () => boolean): Promise<object | undefined> => {
+    const read = readRequest(line);
+    if ('answer' in read) return read.answer;
+    const { agent, judged, asked, deadline } = read;
     const { stdin, session } = judged;
-    const deadline =
-      typeof request.deadline === 'number' ? request.deadline : Number.POSITIVE_INFINITY;
     return inOrder(queues, session && `${agent.name}\0${session}`, async () => {
+      if (startsSession(agent, judged)) {
+        warm(read);
+        return answerEvent(agent, stdin, judged, asked, deadline, gone);
+      }
       const why = await notToStart(deadline, gone);
       const answer =
         why === undefined
@@ -313,6 +311,9 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
   }, 1_000);
   watchPath.unref();
   armIdle();
+  const handed = options.warm === undefined ? undefined : readRequest(options.warm.trim());
+  if (handed !== undefined && !('answer' in handed) && startsSession(handed.agent, handed.judged))
+    warm(handed);
   return { socket, closed, stop };
 }
 

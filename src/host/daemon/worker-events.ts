@@ -88,6 +88,11 @@ export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
   stderrToEvents(append, outside);
 
   let runtime: Promise<Runtime> | undefined;
+  /**
+   * What the runtime's load logged when a session's start asked for it (`warm`): told on the next
+   * answer, before its own lines, as a hook process that loads it tells it with its answer.
+   */
+  let warmLog: Promise<string> | undefined;
   const load = async (place: { cwd: string; root?: string; home: string }): Promise<Runtime> => {
     const noting = env.note();
     const { records, outcome } = await recorder.record(() => loadRuntime({ ...place, logger }));
@@ -132,7 +137,9 @@ export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
           session,
         ),
       );
-      reply = { ...printed(value.answer, lines), late: value.late };
+      const loadLines = (await warmLog) ?? '';
+      warmLog = undefined;
+      reply = { ...printed(value.answer, loadLines + lines), late: value.late };
     } catch (error) {
       const why = `unexpected error: ${String(error)}`;
       reply = { ...printed(render(agent, undefined, failed(agent, undefined, why))), late: false };
@@ -151,6 +158,14 @@ export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
     if (message.type === 'event') void answer(message);
     else if (message.type === 'probe') takeClaim(message.claim);
     else if (message.type === 'adopt') env.adopt(message.env);
-    else void close();
+    else if (message.type === 'warm') {
+      const { cwd, root, home } = message;
+      // A failure is the next event's to report: its load is not kept (`loaded`, above).
+      const place = { cwd, ...(root === undefined ? {} : { root }), home, logger };
+      const load = () => runtimes.acquire(place).then(noValue, noValue);
+      warmLog = collect(() => env.run(message.env, load)).then(({ lines }) => lines);
+    } else void close();
   });
 }
+
+const noValue = (): undefined => undefined;

@@ -149,6 +149,15 @@ export class WorkerHandle {
     this.#worker.postMessage(adopt);
   }
 
+  /**
+   * Loads its runtime now, for `place` (the folder and pinned root its events' hooks will ask for)
+   * in its adopted environment, with no event to answer (runtime-workers.ts `warm`).
+   */
+  warm(place: { cwd: string; root?: string }, home: string): void {
+    const warm: ToWorker = { type: 'warm', ...place, home, env: this.#env };
+    if (!this.#exited) this.#worker.postMessage(warm);
+  }
+
   /** Whether it can still be adopted (a spare that has not died meanwhile). */
   get alive(): boolean {
     return !this.#exited;

@@ -23,6 +23,11 @@ export type ToWorker =
       env: Record<string, string>;
       claim: Claim;
     }
+  /**
+   * Load the runtime now, as an event's hook would ask for it (`cwd`, the pinned `root`), with
+   * `process.env` being `env`: the session starts, and its events will wait for this load.
+   */
+  | { type: 'warm'; cwd: string; root?: string; home: string; env: Record<string, string> }
   /** Take `claim` at once: a thread that does not within a while is not reading its port (stuck). */
   | { type: 'probe'; claim: Claim }
   /** Close the runtime (observers flush) and end. */

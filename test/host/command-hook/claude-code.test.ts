@@ -217,7 +217,7 @@ describe.runIf(built)('hermes hook claude-code', () => {
     });
     const install = () => runBin(['hook', 'install', 'claude-code', '--project', '--cwd', project]);
     expect((await install()).stdout).toMatch(
-      /Added the hermes hook for UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, PostToolBatch, SubagentStart, SubagentStop, Stop, SessionEnd/,
+      /Added the hermes hook for SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, PostToolBatch, SubagentStart, SubagentStop, Stop, SessionEnd/,
     );
     expect((await install()).stdout).toMatch(/nothing changed/);
     const settings = JSON.parse(readFileSync(join(project, '.claude/settings.json'), 'utf8'));

@@ -211,7 +211,7 @@ describe.runIf(built)('hermes hook codex', () => {
     const first = await install();
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(
-      /Added the hermes hook for UserPromptSubmit, PreToolUse, PostToolUse, Stop to/,
+      /Added the hermes hook for SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop to/,
     );
     expect(first.stdout).toMatch(/\/hooks/);
     // Installed already: the file is left exactly as the user keeps it.

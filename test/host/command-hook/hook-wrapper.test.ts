@@ -136,6 +136,8 @@ function event(agent: Agent, name: string, project: string): Record<string, unkn
       return { ...base, tool_calls: [{ ...call, tool_response: 'done' }] };
     case 'Stop':
       return { ...base, stop_hook_active: false };
+    case 'SessionStart':
+      return { ...base, source: 'startup' };
     default:
       return { ...base, reason: 'exit' };
   }
@@ -144,6 +146,7 @@ function event(agent: Agent, name: string, project: string): Record<string, unkn
 const EVENTS: Record<Agent, string[]> = {
   'claude-code': [
     'PreToolUse',
+    'SessionStart',
     'UserPromptSubmit',
     'PostToolUse',
     'PostToolBatch',
@@ -152,7 +155,7 @@ const EVENTS: Record<Agent, string[]> = {
     'Stop',
     'SessionEnd',
   ],
-  codex: ['PreToolUse', 'UserPromptSubmit', 'PostToolUse', 'Stop'],
+  codex: ['PreToolUse', 'SessionStart', 'UserPromptSubmit', 'PostToolUse', 'Stop'],
 };
 
 /**

@@ -68,7 +68,7 @@ describe.runIf(built)('hermes hook install / uninstall', () => {
       const removed = await hermes(home, 'hook', 'uninstall', 'claude-code');
       expect(removed.code).toBe(0);
       expect(removed.stdout).toMatch(
-        /Removed the hermes hook for UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, PostToolBatch, SubagentStart, SubagentStop, Stop, SessionEnd from .*settings\.json/,
+        /Removed the hermes hook for SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, PostToolBatch, SubagentStart, SubagentStop, Stop, SessionEnd from .*settings\.json/,
       );
       expect(read(file)).toBe(layout);
       // Nothing of hermes's left: a second run changes nothing.

@@ -94,9 +94,10 @@ function installedHookCheck(
       .join(': '),
     fix,
   };
-  // Only the subagent events or PostToolUseFailure missing (a hook installed before they were) is
-  // less than a hook that fails open: that is told first.
-  const lesser = (event: string) => event.startsWith('Subagent') || event === 'PostToolUseFailure';
+  // Only the subagent events, PostToolUseFailure or SessionStart missing (a hook installed before
+  // they were) is less than a hook that fails open: that is told first.
+  const lesser = (event: string) =>
+    event.startsWith('Subagent') || event === 'PostToolUseFailure' || event === 'SessionStart';
   if (absent.some((event) => !lesser(event))) return notRegistered;
   // After the events: a hook that leaves tool calls out is worse, and install mends both.
   if (!hook.failsClosed) {

@@ -66,14 +66,20 @@ export const claudeCode: ProjectScopedAgent = {
   continueAtStop: (reason) => ({ decision: 'block', reason }),
   replaceToolResult: claudeToolResult,
   failureContext: true,
+  // Set for its SessionStart hooks alone (a file where a hook may leave variables for later shell
+  // calls; checked with 2.1.330): the session's other hooks do not have it.
+  sessionStartOnlyEnv: ['CLAUDE_ENV_FILE'],
   endEvents: ['Stop', 'SessionEnd'],
   // PostToolBatch is sent by Claude Code 2.1.118 and later; 2.1.101 and later skip an event they
   // do not know (so there before_llm_call runs at the prompt only); older ones ignored a settings
   // file naming one (docs/command-hooks.md). SubagentStart and SubagentStop keep a turn open for
   // its background subagents (subagent-lifecycle.ts); PostToolUseFailure carries a failed tool's
   // error, where transform_tool_result's additions reach the model (failure-advice.ts); they are
-  // named only where an unknown event cannot cost the whole file either.
+  // named only where an unknown event cannot cost the whole file either. SessionStart (1.0.62 and
+  // later) decides nothing: the hook daemon loads the session's runtime then, so the first prompt
+  // finds it warm (src/host/daemon/warm.ts).
   installEvents: [
+    'SessionStart',
     'UserPromptSubmit',
     'PreToolUse',
     'PostToolUse',

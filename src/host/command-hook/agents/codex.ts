@@ -40,7 +40,9 @@ export const codex: ProjectScopedAgent = {
   // Not SubagentStart/SubagentStop: `codex exec` ends a subagent along with the main agent when
   // the main agent stops first, so its SubagentStop may never come, and a turn kept for it would
   // outlive the session. A subagent's calls still join the turn by their agent_id.
-  installEvents: ['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'],
+  // SessionStart decides nothing: the hook daemon loads the session's runtime then, so the first
+  // prompt finds it warm (src/host/daemon/warm.ts).
+  installEvents: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'],
   // `codex --version` prints `codex-cli 0.169.0`: doctor tells from it whether subagents are
   // covered (a hook reads the running version from its environment instead).
   versionProgram: 'codex',
