@@ -336,8 +336,8 @@ export class RuntimeWorkers {
     return this.#live.size;
   }
 
-  /** The runtimes kept now, least recently used first. */
-  get warm(): WarmRuntime[] {
+  /** The runtimes kept now, least recently used first (the daemon's status calls them `warm`). */
+  get kept(): WarmRuntime[] {
     return [...this.#live].map((worker) => {
       const idleMs = this.#eviction.idleFor(worker);
       return {

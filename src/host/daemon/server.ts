@@ -127,7 +127,7 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
     uptimeMs: Date.now() - startedAt.getTime(),
     projects: runtimes.projects,
     runtimes: runtimes.size,
-    warm: runtimes.warm,
+    warm: runtimes.kept,
     limits: {
       runtimeIdleMs: runtimes.limits.idleMs,
       maxRss: runtimes.limits.maxRssBytes,
