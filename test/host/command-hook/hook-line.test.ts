@@ -20,6 +20,7 @@ const SHELLS = ['/usr/bin/dash', '/usr/bin/bash'];
 
 const EVENTS: Record<Agent, string[]> = {
   'claude-code': [
+    'SessionStart',
     'UserPromptSubmit',
     'PreToolUse',
     'PostToolUse',
@@ -30,7 +31,7 @@ const EVENTS: Record<Agent, string[]> = {
     'Stop',
     'SessionEnd',
   ],
-  codex: ['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'],
+  codex: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop'],
 };
 /** Where exit 2 is the agent's refusal; anywhere else it would be a block that keeps it going. */
 const BLOCKING = ['PreToolUse', 'UserPromptSubmit'];
