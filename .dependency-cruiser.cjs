@@ -58,9 +58,10 @@ const layerRules = LAYERS.slice(0, -1).map(([name, path], index) => ({
 const ADAPTER = '^src/(host/[^/]+)/';
 
 // What the hook client may load besides Node: the protocol, the socket-folder check, the files
-// beside a socket (a daemon marked not serving, a start under way), the deadline.
+// beside a socket (a daemon marked not serving, a start under way), one request (ask.ts), a
+// daemon's start (daemon-start.ts), the deadline.
 const CLIENT_LEAVES =
-  '^src/(host/(daemon/protocol|daemon/daemon-dir|daemon/markers|hook-deadline)|policy/protected/daemon-folder)\\.ts$';
+  '^src/(host/(daemon/protocol|daemon/daemon-dir|daemon/markers|daemon/ask|daemon/daemon-start|hook-deadline)|policy/protected/daemon-folder)\\.ts$';
 
 module.exports = {
   forbidden: [
@@ -136,11 +137,12 @@ module.exports = {
       // What the client loads with it: the same holds for them.
       name: 'daemon-client-leaves-stand-alone',
       comment:
-        'protocol.ts, daemon-dir.ts, markers.ts, hook-deadline.ts and daemon-folder.ts import only Node built-ins',
+        'protocol.ts, daemon-dir.ts, markers.ts, ask.ts, daemon-start.ts, hook-deadline.ts and daemon-folder.ts import only Node built-ins and each other',
       severity: 'error',
       from: { path: CLIENT_LEAVES },
-      // The daemon folder is placed in one file, which the protected-ground rule reads too.
-      to: { dependencyTypesNot: ['core'], pathNot: '^src/policy/protected/daemon-folder\\.ts$' },
+      // Each other, and the daemon folder (placed in one file, which the protected-ground rule
+      // reads too).
+      to: { dependencyTypesNot: ['core'], pathNot: CLIENT_LEAVES },
     },
     {
       name: 'host-helpers-below-adapters',

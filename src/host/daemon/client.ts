@@ -18,23 +18,14 @@
  * only to start a daemon (BENCHMARKS.md, "Hook call").
  */
 import { existsSync, readFileSync, writeSync } from 'node:fs';
-import { createConnection } from 'node:net';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { hookDeadlineMs } from '../hook-deadline.js';
+import { ackMs, ask } from './ask.js';
 import { daemonDirProblem, ensureDaemonDir } from './daemon-dir.js';
+import { startDaemon } from './daemon-start.js';
+import { atPath, markedStuck, markStuck, notASocket, starting } from './markers.js';
 import {
-  type AtPath,
-  atPath,
-  endStart,
-  markedStuck,
-  markStuck,
-  notASocket,
-  starting,
-  takeStart,
-} from './markers.js';
-import {
-  DAEMON_ACK,
   DAEMON_PROTOCOL,
   type DaemonAnswer,
   type DaemonRequest,
@@ -44,14 +35,6 @@ import {
   isSessionStart,
 } from './protocol.js';
 
-/** What is kept of the deadline for the in-process answer when an acknowledged daemon is late. */
-const FALLBACK_RESERVE_MS = 3_000;
-/**
- * How long a daemon has to acknowledge a request (`HERMES_DAEMON_ACK_MS`). Its main thread only
- * reads the line and writes the acknowledgement (the runtimes answer in worker threads), which
- * takes well under a millisecond when it runs at all.
- */
-export const ACK_MS = 500;
 /**
  * How long a hook waits, at most, for the daemon another hook is starting before answering
  * in-process (and never more than a quarter of what is left of its deadline): about what a
@@ -210,70 +193,6 @@ async function waitForStart(
 /** The answer to a session's start where the client answers it: nothing (QUIET_SESSION_START). */
 const NOTHING: ClientOutcome = { answered: true, exitCode: 0 };
 
-/**
- * Starts the daemon for this home, version and environment in the background, detached and
- * with no stdio of the agent's (an agent waits for its hook's pipes to close), unless another
- * start holds the lock (markers.ts `takeStart`), or a daemon has come up at the socket since it
- * was `found`: false then. In the hook's working folder, so a relative `$HERMES_HOME` names the
- * same home. Started before this call answers in-process, so the hooks that arrive meanwhile find
- * it sooner. `warm`, a session's start, is handed to it on its stdin (`daemon run --warm`): a
- * pipe of this process's own, never the agent's, which it reads as it starts.
- */
-function startDaemon(socket: string, bin: string, found: AtPath, warm?: DaemonRequest): boolean {
-  const start = takeStart(socket);
-  if (start === undefined) return false;
-  const now = atPath(socket);
-  if (now.kind === 'socket' && !markedStuck(socket, now.id) && !sameSocket(found, now)) {
-    start.started(process.pid);
-    endStart(socket, process.pid);
-    return false;
-  }
-  let pid = process.pid;
-  try {
-    const { spawn } = process.getBuiltinModule('node:child_process');
-    const child = spawn(process.execPath, [bin, 'daemon', 'run', ...(warm ? ['--warm'] : [])], {
-      detached: true,
-      stdio: [warm ? 'pipe' : 'ignore', 'ignore', 'ignore'],
-      env: { ...DAEMON_MALLOC, ...process.env },
-    });
-    child.on('error', () => {}).unref();
-    if (warm !== undefined) {
-      // A daemon that ends before reading it loses only the warm start.
-      child.stdin?.on('error', () => {});
-      child.stdin?.end(`${JSON.stringify(warm)}\n`);
-    }
-    pid = child.pid ?? pid;
-  } catch {
-    // The lock names this process then: no hook waits for it once this one has gone, and the
-    // next start comes once the lock is stale (markers.ts).
-  }
-  start.started(pid);
-  return true;
-}
-
-/**
- * What the daemon is started with besides the hook's environment, unless the hook sets it: glibc
- * gives each thread that allocates an arena of its own and keeps what it freed there, so a daemon
- * of a dozen runtime threads held some 4 MB more a runtime than with two arenas shared
- * (BENCHMARKS.md, Daemon soak). Read by glibc as the process starts; other C libraries ignore it,
- * and nothing keys the daemon on it (protocol.ts DAEMON_ENV).
- */
-const DAEMON_MALLOC = { MALLOC_ARENA_MAX: '2' };
-
-function sameSocket(a: AtPath, b: AtPath): boolean {
-  return (
-    a.kind === 'socket' &&
-    b.kind === 'socket' &&
-    a.id.ino === b.id.ino &&
-    a.id.ctimeMs === b.id.ctimeMs
-  );
-}
-
-function ackMs(): number {
-  const set = Number(process.env.HERMES_DAEMON_ACK_MS);
-  return Number.isFinite(set) && set > 0 ? set : ACK_MS;
-}
-
 /** Straight to the file descriptor; a reader that has gone (EPIPE) is not an error here. */
 function print(fd: 1 | 2, text: string): void {
   let rest = Buffer.from(text);
@@ -311,113 +230,4 @@ async function readStdin(): Promise<string | Error> {
   } catch (error) {
     return error as Error;
   }
-}
-
-type Unanswered = {
-  why: string;
-  /** `gone`: nothing listens; `noAck`: taken but not acknowledged; `failed`: anything else. */
-  kind: 'gone' | 'noAck' | 'failed';
-};
-
-/**
- * One request, its acknowledgement within ackMs(), and its answer line by what is left of the
- * deadline less FALLBACK_RESERVE_MS (the request says when, so the daemon does not start it
- * later). Without an answer the connection is dropped, and whatever comes after with it: an
- * answer past the bound is never printed beside the in-process one. With one, the daemon closes
- * it; the client only stops waiting for that (`unref`, which saves the ~0.7 ms `destroy` takes
- * here). The client does not half-close its side: the daemon takes that as the client gone.
- */
-function ask(
-  path: string,
-  request: DaemonRequest,
-  deadline: number,
-): Promise<DaemonAnswer | Unanswered> {
-  const remaining = deadline - Date.now();
-  const boundMs = remaining - Math.min(FALLBACK_RESERVE_MS, remaining / 2);
-  const acknowledgeMs = Math.min(ackMs(), boundMs);
-  const line = `${JSON.stringify({ ...request, deadline: Date.now() + boundMs })}\n`;
-  return new Promise((settle) => {
-    let received = '';
-    let acknowledged = false;
-    let done = false;
-    const finish = (result: DaemonAnswer | Unanswered) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      clearTimeout(ackTimer);
-      if ('exitCode' in result) socket.unref();
-      else socket.destroy();
-      settle(result);
-    };
-    const timer = setTimeout(
-      () => finish({ why: `no answer within ${Math.round(boundMs)} ms`, kind: 'failed' }),
-      Math.max(0, boundMs),
-    );
-    // With less time left than a daemon has to acknowledge, silence says nothing about it.
-    const silence = acknowledgeMs < ackMs() ? 'failed' : 'noAck';
-    // Decided after the loop's next poll: an acknowledgement that came while this process was
-    // not running (a loaded machine) is read first, not taken for silence.
-    const ackTimer = setTimeout(
-      () =>
-        setImmediate(() => {
-          if (!acknowledged)
-            finish({ why: `no acknowledgement within ${acknowledgeMs} ms`, kind: silence });
-        }),
-      Math.max(0, acknowledgeMs),
-    );
-    const socket = createConnection(path);
-    socket.setEncoding('utf8');
-    socket.on('connect', () => socket.write(line));
-    socket.on('data', (chunk: string) => {
-      received += chunk;
-      for (let end = received.indexOf('\n'); end >= 0; end = received.indexOf('\n')) {
-        const first = received.slice(0, end);
-        received = received.slice(end + 1);
-        if (acknowledged || first !== DAEMON_ACK) return finish(parseAnswer(first));
-        acknowledged = true;
-        clearTimeout(ackTimer);
-      }
-    });
-    socket.on('end', () =>
-      finish(
-        received === ''
-          ? { why: 'the daemon closed without answering', kind: 'failed' }
-          : parseAnswer(received),
-      ),
-    );
-    socket.on('close', () =>
-      finish({ why: 'the daemon closed without answering', kind: 'failed' }),
-    );
-    socket.on('error', (error: NodeJS.ErrnoException) => {
-      // No socket, or one no daemon listens on any more: a daemon is started.
-      const gone = error.code === 'ENOENT' || error.code === 'ECONNREFUSED';
-      finish({
-        why: `the daemon cannot be reached: ${error.message}`,
-        kind: gone ? 'gone' : 'failed',
-      });
-    });
-  });
-}
-
-function parseAnswer(line: string): DaemonAnswer | Unanswered {
-  const malformed: Unanswered = {
-    why: 'the daemon answered something that is not an answer',
-    kind: 'failed',
-  };
-  let answer: Partial<DaemonAnswer>;
-  try {
-    answer = JSON.parse(line) as Partial<DaemonAnswer>;
-  } catch {
-    return malformed;
-  }
-  const ok =
-    answer !== null &&
-    typeof answer === 'object' &&
-    answer.v === DAEMON_PROTOCOL &&
-    typeof answer.stdout === 'string' &&
-    typeof answer.stderr === 'string' &&
-    Number.isInteger(answer.exitCode) &&
-    (answer.exitCode as number) >= 0 &&
-    (answer.exitCode as number) <= 255;
-  return ok ? (answer as DaemonAnswer) : malformed;
 }

@@ -1,12 +1,13 @@
-import { resolve } from 'node:path';
-import { findProjectConfig } from '../../config/find-project-config.js';
-import { findProjectRoot } from '../../config/locations.js';
 import type { Logger } from '../../log/logger.js';
-import type { CommandHookAgent } from '../command-hook/agents.js';
-import { pinOfInput } from '../command-hook/session-root.js';
 import { daemonLogPath } from './daemon-log.js';
 import { LateNotices } from './late-notices.js';
 import { sessionOf } from './requests.js';
+import {
+  type RuntimeEvent,
+  type RuntimeWorkersOptions,
+  runtimePlace,
+  type WarmRuntime,
+} from './runtime-event.js';
 import {
   type EvictionLimits,
   MAX_RSS_MB,
@@ -32,46 +33,6 @@ export const STALL_MS = 2_000;
  * new thread dies at once), runtimes are failing as such, and its client answers it in-process.
  */
 const MAX_SENDS = 3;
-
-export interface RuntimeWorkersOptions {
-  /** `$HERMES_HOME`, resolved. */
-  home: string;
-  /** The daemon's own log. */
-  log: Logger;
-  maxRuntimes?: number;
-  /** When idle runtimes are let go (runtime-eviction.ts); default: RUNTIME_IDLE_MS, MAX_RSS_MB. */
-  limits?: Partial<EvictionLimits>;
-  /** The worker's entry; default: this package's, as built (runtime-worker.ts, bundled). */
-  workerFile?: string;
-}
-
-/** A runtime kept now, as `hermes daemon status` shows it. */
-export interface WarmRuntime {
-  project: string;
-  /** Events it is answering now. */
-  busy: number;
-  /** How long it has gone without an event (ms); absent while it answers one. */
-  idleMs?: number;
-}
-
-/** One event for a runtime: who asks, what, where, and with which environment. */
-export interface RuntimeEvent {
-  agent: CommandHookAgent;
-  eventName: string | undefined;
-  stdin: string;
-  /** The folder the event is judged in (its `cwd`), unless its session has pinned its own. */
-  cwd: string;
-  env: Record<string, string>;
-  deadlineMs: number;
-  /**
-   * When (epoch ms) its client stops waiting: it waits for a runtime (a place under the bound, or
-   * another runtime than one that did not take it) at most half of what is left until then, and
-   * is not started after: its client answers it in-process. Default: `deadlineMs` from now.
-   */
-  until?: number;
-  /** Whether its client has gone: it is not started then. */
-  gone?: () => boolean;
-}
 
 /**
  * The hook daemon's runtimes, each in a worker thread of its own (worker-handle.ts), for what a
@@ -145,7 +106,7 @@ export class RuntimeWorkers {
    * fresh one while there is time; one it took is never sent again (event-claims.ts).
    */
   async answer(event: RuntimeEvent): Promise<Printed | undefined> {
-    const { key, root } = await this.#placeOf(event);
+    const { key, root } = await runtimePlace(event, this.#home);
     const received = Date.now();
     const until = Math.min(event.until ?? Number.POSITIVE_INFINITY, received + event.deadlineMs);
     const startBy = received + (until - received) / 2;
@@ -199,7 +160,7 @@ export class RuntimeWorkers {
    * project serves its environment already, or no place is free now: it never waits for one.
    */
   async warm(event: Pick<RuntimeEvent, 'agent' | 'stdin' | 'cwd' | 'env'>): Promise<void> {
-    const { key, root, place } = await this.#placeOf(event);
+    const { key, root, place } = await runtimePlace(event, this.#home);
     const serving = this.#serving(key, event.env);
     if (this.#closed || serving?.fresh) return;
     if (serving !== undefined) this.#retire(serving);
@@ -210,22 +171,6 @@ export class RuntimeWorkers {
     this.#live.add(worker);
     worker.warm(place, this.#home);
     setImmediate(() => this.#prepare());
-  }
-
-  /**
-   * The project an event is answered in, as the worker's hook will load it: the session's pinned
-   * one (session-root.ts; a store that cannot be used is the worker's hook's to refuse with its
-   * reason), else the event's folder's. `key` names its runtimes; `place` is what its hook asks
-   * a runtime for (the pinned folder and root, or the event's folder alone).
-   */
-  async #placeOf(event: Pick<RuntimeEvent, 'agent' | 'stdin' | 'cwd' | 'env'>) {
-    const pin = await pinOfInput(event.agent, event.stdin, this.#home, event.env).catch(
-      () => undefined,
-    );
-    const dir = pin?.from ?? resolve(event.cwd);
-    const root = pin?.root ?? findProjectRoot(dir, this.#home);
-    const key = `${root}\0${findProjectConfig(dir, root)?.file ?? ''}`;
-    return { key, root, place: pin === undefined ? { cwd: dir } : { cwd: pin.from, root } };
   }
 
   /**
