@@ -24,12 +24,12 @@ export async function underFileLock<T>(file: string, change: () => T | Promise<T
 /**
  * Writes `text` to `file` whole: beside it under a name no other writer uses (another process, or
  * another thread of this one), then renamed over it. A write that fails leaves the file as it was
- * and no temporary file behind.
+ * and no temporary file behind. `mode` is the new file's (private unless the caller keeps another).
  */
-export function replaceFile(file: string, text: string | Uint8Array): void {
+export function replaceFile(file: string, text: string | Uint8Array, mode = 0o600): void {
   const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    writeFileSync(temporary, text, { mode: 0o600 });
+    writeFileSync(temporary, text, { mode });
     renameSync(temporary, file);
   } catch (error) {
     rmSync(temporary, { force: true });

@@ -1,4 +1,13 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -90,6 +99,22 @@ describe('installing the Hermes agent plugin', () => {
       undisabled: false,
     });
     expect(read(file)).toBe(once);
+  });
+
+  it('writes a linked config where the link leads, keeping the link and the mode', () => {
+    const dotfiles = tree({ 'hermes.yaml': CONFIG });
+    const home = tree({});
+    const target = join(dotfiles, 'hermes.yaml');
+    chmodSync(target, 0o640);
+    symlinkSync(target, join(home, 'config.yaml'));
+    installHermesPlugin({ hermesHome: home });
+    expect(lstatSync(join(home, 'config.yaml')).isSymbolicLink()).toBe(true);
+    expect(parse(read(target)).plugins.enabled).toContain('hermes-extensions');
+    expect(statSync(target).mode & 0o777).toBe(0o640);
+    uninstallHermesPlugin({ hermesHome: home });
+    expect(lstatSync(join(home, 'config.yaml')).isSymbolicLink()).toBe(true);
+    expect(parse(read(target)).plugins.enabled).not.toContain('hermes-extensions');
+    expect(readdirSync(dotfiles)).toEqual(['hermes.yaml']);
   });
 
   it('keeps a flow list flow, and block lists level with their key', () => {
