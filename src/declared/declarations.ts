@@ -13,11 +13,12 @@ import type { ReadGuard } from '../modules/read-guard.js';
 import { cedarDecide, type NamedFile } from './cedar.js';
 import { type Decide, declaredExtension } from './extension.js';
 import { httpDecide } from './http.js';
-import { judgeDecide } from './judge.js';
+import { type JudgeOptions, judgeDecide } from './judge.js';
+import { chatCompletionsModel, providerModel } from './judge-model.js';
 import { regoServerDecide, regoServerURL } from './rego-server.js';
 import { regoWasmDecide } from './rego-wasm.js';
 import { headersFromEnv, type Remote, urlProblem } from './remote.js';
-import { type Declaration, declarationSchema, KIND_KEY } from './schema.js';
+import { type Declaration, declarationSchema, type JudgeDeclaration, KIND_KEY } from './schema.js';
 
 /** A config layer as loading read it, and whether it is the project's. */
 export interface DeclaringLayer {
@@ -36,8 +37,17 @@ export interface DeclaredOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** The keys a project declaration may not use: they reach the user's secrets and network. */
-const USER_ONLY_KEYS = ['headers_from_env', 'allow_insecure_url', 'api_key_env'] as const;
+/**
+ * The keys a project declaration may not use: they reach the user's secrets and network (a
+ * provider reads the user's API key from the environment, and its options could send it anywhere).
+ */
+const USER_ONLY_KEYS = [
+  'headers_from_env',
+  'allow_insecure_url',
+  'api_key_env',
+  'provider',
+  'provider_options',
+] as const;
 
 const DEFAULT_TIMEOUT_MS = 5000;
 const DEFAULT_JUDGE_BUDGET = 100;
@@ -186,11 +196,34 @@ async function decideOf(
       }
     }
   }
+  const timeoutMs = declaration.timeout_ms ?? DEFAULT_TIMEOUT_MS;
+  if (declaration.kind === 'judge' && declaration.provider !== undefined) {
+    const who = `${name} (judge ${declaration.provider} ${declaration.model})`;
+    return judgeDecide(
+      name,
+      providerModel(
+        {
+          provider: declaration.provider,
+          ...(declaration.provider_export === undefined
+            ? {}
+            : { export: declaration.provider_export }),
+          ...(declaration.provider_options === undefined
+            ? {}
+            : { options: declaration.provider_options }),
+          model: declaration.model,
+          timeoutMs,
+          retries: declaration.retries ?? 0,
+        },
+        who,
+      ),
+      judgeOptions(declaration),
+    );
+  }
   const url =
     declaration.kind === 'http'
       ? declaration.url
       : declaration.kind === 'judge'
-        ? `${declaration.endpoint.replace(/\/+$/, '')}/chat/completions`
+        ? `${(declaration.endpoint as string).replace(/\/+$/, '')}/chat/completions`
         : regoServerURL(declaration.server as string, declaration.path as string);
   const problem = urlProblem(url, declaration.allow_insecure_url === true);
   if (problem !== undefined) throw new Error(`extensions.${name}: ${problem}`);
@@ -204,19 +237,27 @@ async function decideOf(
         : {}),
     },
     retries: declaration.retries ?? 0,
-    timeoutMs: declaration.timeout_ms ?? DEFAULT_TIMEOUT_MS,
+    timeoutMs,
   };
   if (declaration.kind === 'judge') {
-    return judgeDecide(name, remote, {
-      prompt: declaration.prompt,
-      model: declaration.model,
-      notOk: declaration.not_ok ?? 'block',
-      budget: declaration.budget ?? DEFAULT_JUDGE_BUDGET,
-    });
+    return judgeDecide(
+      name,
+      chatCompletionsModel(remote, declaration.model, `${name} (judge ${declaration.model})`),
+      judgeOptions(declaration),
+    );
   }
   return declaration.kind === 'http'
     ? httpDecide(name, remote)
     : regoServerDecide(name, declaration.path as string, remote);
+}
+
+function judgeOptions(declaration: JudgeDeclaration): JudgeOptions {
+  return {
+    prompt: declaration.prompt,
+    model: declaration.model,
+    notOk: declaration.not_ok ?? 'block',
+    budget: declaration.budget ?? DEFAULT_JUDGE_BUDGET,
+  };
 }
 
 function bearer(headers: Record<string, string>): Record<string, string> {

@@ -2,7 +2,7 @@ import { sha256 } from '../fs/digest.js';
 import { shown } from './answer.js';
 import type { Decide } from './extension.js';
 import { decisionInput } from './input.js';
-import { postJson, type Remote } from './remote.js';
+import type { AskModel } from './judge-model.js';
 
 /** What the model is told before the question: how to answer, and that the call is data. */
 const SYSTEM = [
@@ -23,13 +23,13 @@ export interface JudgeOptions {
 }
 
 /**
- * `kind: judge` (docs/policies.md, judge): a model of an OpenAI-compatible API answers the prompt,
- * filled in from the event, with `{ok, reason}`. The answer to the same prompt is kept for the
+ * `kind: judge` (docs/policies.md, judge): a model (an OpenAI-compatible API's, or an AI SDK
+ * provider's: judge-model.ts) answers the prompt, filled in from the event, with `{ok, reason}`. The answer to the same prompt is kept for the
  * session (a retried call costs nothing); each session may make `budget` model requests, past
  * which the handler fails (its fail mode decides, closed for tool calls), as it does when the model
  * answers anything but that JSON.
  */
-export function judgeDecide(name: string, remote: Remote, options: JudgeOptions): Decide {
+export function judgeDecide(name: string, ask: AskModel, options: JudgeOptions): Decide {
   const who = `${name} (judge ${options.model})`;
   const sessions = new Map<string, { spent: number; answers: Map<string, Verdict> }>();
   return async (hook, event) => {
@@ -53,18 +53,7 @@ export function judgeDecide(name: string, remote: Remote, options: JudgeOptions)
         );
       }
       session.spent++;
-      const answer = await postJson(
-        remote,
-        {
-          model: options.model,
-          temperature: 0,
-          messages: [
-            { role: 'system', content: SYSTEM },
-            { role: 'user', content: `${question}\n\n<action>\n${action}\n</action>` },
-          ],
-        },
-        who,
-      );
+      const answer = await ask(SYSTEM, `${question}\n\n<action>\n${action}\n</action>`);
       verdict = readVerdict(answer, who);
       session.answers.set(key, verdict);
     }
@@ -81,13 +70,8 @@ interface Verdict {
   reason?: string;
 }
 
-/** The model's answer: a chat completion whose message is `{ok, reason}` (in a code fence or not). */
-function readVerdict(answer: unknown, who: string): Verdict {
-  const content = (answer as { choices?: Array<{ message?: { content?: unknown } }> })?.choices?.[0]
-    ?.message?.content;
-  if (typeof content !== 'string') {
-    throw new Error(`${who}: the API answered ${shown(answer)}, not a chat completion`);
-  }
+/** The model's answer: `{ok, reason}` (in a code fence or not). */
+function readVerdict(content: string, who: string): Verdict {
   const text = content
     .trim()
     .replace(/^```(?:json)?\s*/, '')

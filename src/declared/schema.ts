@@ -118,22 +118,53 @@ export const regoDeclarationSchema = z
     }
   });
 
-export const judgeDeclarationSchema = z.strictObject({
-  kind: z.literal('judge'),
-  ...common,
-  ...remote,
-  /** An OpenAI-compatible API's base URL: `<endpoint>/chat/completions` is asked. */
-  endpoint: url,
-  model: z.string({ error: 'must name the model' }),
-  /** The environment variable holding the API key (sent as a bearer token). Only in the user's own config. */
-  api_key_env: z.string().optional(),
-  /** The question, with `{{path}}` placeholders over the input (`{{toolArgs.command}}`, `{{input}}` for all of it). */
-  prompt: z.string({ error: 'must be the question the model answers' }),
-  /** What `ok: false` means: `block` (default) or `ask` a person. */
-  not_ok: z.enum(['block', 'ask']).optional(),
-  /** Model requests per session at most (cache hits are free); past it the handler fails. Default 100. */
-  budget: z.number().int().positive().optional(),
-});
+export const judgeDeclarationSchema = z
+  .strictObject({
+    kind: z.literal('judge'),
+    ...common,
+    ...remote,
+    /** An OpenAI-compatible API's base URL: `<endpoint>/chat/completions` is asked. */
+    endpoint: url.optional(),
+    /** Or an AI SDK provider package (`@ai-sdk/anthropic`), installed beside hermes-extensions. Only in the user's own config. */
+    provider: z.string({ error: 'must name an AI SDK provider package' }).optional(),
+    /** The provider's export to use: a provider (`anthropic`), or with `provider_options` its factory (`createAnthropic`). */
+    provider_export: z.string().optional(),
+    /** Options for the provider's factory (`baseURL`, `name`, …). Only in the user's own config. */
+    provider_options: z.record(z.string(), z.unknown()).optional(),
+    model: z.string({ error: 'must name the model' }),
+    /** The environment variable holding the API key (sent as a bearer token). Only in the user's own config. */
+    api_key_env: z.string().optional(),
+    /** The question, with `{{path}}` placeholders over the input (`{{toolArgs.command}}`, `{{input}}` for all of it). */
+    prompt: z.string({ error: 'must be the question the model answers' }),
+    /** What `ok: false` means: `block` (default) or `ask` a person. */
+    not_ok: z.enum(['block', 'ask']).optional(),
+    /** Model requests per session at most (cache hits are free); past it the handler fails. Default 100. */
+    budget: z.number().int().positive().optional(),
+  })
+  .superRefine((value, context) => {
+    if ((value.endpoint === undefined) === (value.provider === undefined)) {
+      context.addIssue({
+        code: 'custom',
+        message:
+          'give either endpoint (an OpenAI-compatible API) or provider (an AI SDK provider package)',
+      });
+    }
+    for (const key of ['provider_export', 'provider_options'] as const) {
+      if (value.provider === undefined && value[key] !== undefined) {
+        context.addIssue({ code: 'custom', path: [key], message: 'is for a provider only' });
+      }
+    }
+    for (const key of ['api_key_env', 'headers_from_env'] as const) {
+      if (value.provider !== undefined && value[key] !== undefined) {
+        context.addIssue({
+          code: 'custom',
+          path: [key],
+          message:
+            'is for an endpoint only: a provider reads its own key (its documented environment variable, or provider_options)',
+        });
+      }
+    }
+  });
 
 export const declarationSchema = z.discriminatedUnion(
   'kind',
