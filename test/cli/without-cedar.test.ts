@@ -58,4 +58,29 @@ describe.runIf(built)('an install without the Cedar engine', () => {
       message: 'no rm',
     });
   });
+
+  it('doctor names the engine, the policy that cannot load without it, and the command', async () => {
+    const install = projectInstallWithout([CEDAR]);
+    const hermesHome = home();
+    const doctor = async () => {
+      const run = await hermesAt(
+        install.binFile,
+        hermesHome,
+        install.project,
+        'extensions',
+        'doctor',
+        '--json',
+      );
+      const { checks } = JSON.parse(run.stdout) as {
+        checks: Array<{ level: string; subject: string; message: string; fix?: string }>;
+      };
+      return checks.find((check) => check.subject === CEDAR);
+    };
+    const missing = await doctor();
+    expect(missing?.level).toBe('error');
+    expect(missing?.message).toContain('not installed; cedar-guard cannot load without it');
+    expect(missing?.fix).toContain(installCommand);
+    installBeside(install, CEDAR);
+    expect(await doctor()).toMatchObject({ level: 'ok' });
+  });
 });

@@ -54,7 +54,10 @@ export async function doctorCommand(context: CommandContext, options: { json?: b
   const projectCode = projectCodeEntries({ cwd: context.cwd, home: context.home }).map(
     (entry) => insideRelative(runtime.projectRoot, entry) ?? entry,
   );
-  const peers = optionalPeerChecks({ projectCode, workflowGuard });
+  const failed = runtime.extensions.flatMap((e) =>
+    e.status === 'error' && e.reason !== undefined ? [{ name: e.name, reason: e.reason }] : [],
+  );
+  const peers = optionalPeerChecks({ projectCode, workflowGuard, failed });
   // The sandbox runtime's own line says it is missing, and how to install it: no second line.
   const sandboxRuntime = optionalPeer('@anthropic-ai/sandbox-runtime').usable;
   const checks = [

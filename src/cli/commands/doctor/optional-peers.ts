@@ -7,6 +7,8 @@ export interface PeerNeeds {
   projectCode: readonly string[];
   /** workflow-guard is enabled: its shell calls run in the OS sandbox. */
   workflowGuard: boolean;
+  /** The extensions that failed to load, and why. */
+  failed: ReadonlyArray<{ name: string; reason: string }>;
 }
 
 /**
@@ -44,6 +46,25 @@ export function optionalPeerChecks(needs: PeerNeeds): Check[] {
           }
         : undefined,
       nobody: "nothing enabled needs it (workflow-guard's OS sandbox does)",
+    }),
+    ...(['@cedar-policy/cedar-wasm', '@open-policy-agent/opa-wasm'] as const).map((name) => {
+      const peer = optionalPeer(name);
+      // The load error of a declared policy names the engine it could not use (src/declared/).
+      const lacking = peer.usable ? [] : needs.failed.filter((e) => e.reason.includes(name));
+      return peerCheck(peer, {
+        use:
+          name === '@cedar-policy/cedar-wasm'
+            ? 'evaluates declared Cedar policies'
+            : 'evaluates declared Rego policies compiled to .wasm',
+        need:
+          lacking.length > 0
+            ? {
+                level: 'error',
+                who: `${lacking.map((e) => e.name).join(', ')} cannot load without it, and tool calls are refused`,
+              }
+            : undefined,
+        nobody: `only declared ${name === '@cedar-policy/cedar-wasm' ? 'Cedar policies' : 'Rego bundles (.wasm)'} need it (docs/policies.md)`,
+      });
     }),
     peerCheck(optionalPeer('@modelcontextprotocol/sdk'), {
       use: '`hermes mcp proxy` speaks MCP with it',
