@@ -64,7 +64,12 @@ export function readPause(home: string): PauseFlag | undefined {
 }
 
 function unreadable(file: string, why: string): PauseFlag {
-  return { file, by: 'someone', at: 'an unknown time', reason: `its flag file cannot be read: ${why}` };
+  return {
+    file,
+    by: 'someone',
+    at: 'an unknown time',
+    reason: `its flag file cannot be read: ${why}`,
+  };
 }
 
 /** How a pause is shown: `alice with … at 2026-…: incident 42`. */
@@ -97,9 +102,7 @@ export async function pauseAll(home: string, reason: string | undefined): Promis
  * Removes the user's flag: what was lifted (none when the user's flag was not there), and the
  * pause still in force from another flag file (a managed one), which this cannot lift.
  */
-export async function resumeAll(
-  home: string,
-): Promise<{ lifted?: PauseFlag; still?: PauseFlag }> {
+export async function resumeAll(home: string): Promise<{ lifted?: PauseFlag; still?: PauseFlag }> {
   const file = pauseFlagFile(home);
   return underFileLock(file, () => {
     const lifted = existsSync(file) ? readPause(home) : undefined;

@@ -157,9 +157,7 @@ describe('refusalLimit', () => {
     expect(stopped.blockedBy).toBe('limits');
     expect(stopped.message).toMatch(/2 tool calls in a row were refused/);
     // Another session has its own row.
-    const other = await runtime.runTurn({ sessionId: 'r2' }, (turn) =>
-      turn.interceptToolCall(ls),
-    );
+    const other = await runtime.runTurn({ sessionId: 'r2' }, (turn) => turn.interceptToolCall(ls));
     expect(other.blocked).toBe(false);
     await runtime.close();
   });

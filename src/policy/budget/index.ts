@@ -1,10 +1,11 @@
 /** Budgets: at most N tool calls or model requests per turn, session or window, and a limit on refusals in a row (docs/policy.md, Budgets). */
+
+export type { BudgetScope } from './lasting.js';
 export {
   type ModelCallBudgetEvent,
   type ModelCallBudgetOptions,
   modelCallBudget,
 } from './model-call-budget.js';
-export type { BudgetScope } from './lasting.js';
 export {
   type RefusalLimitEvent,
   type RefusalLimitOptions,

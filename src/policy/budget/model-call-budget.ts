@@ -1,3 +1,4 @@
+import { type BudgetScope, checkScope, LastingCount, lastingKey, scopeWords } from './lasting.js';
 import {
   authorsText,
   type BudgetOwner,
@@ -6,7 +7,6 @@ import {
   describe,
   readCount,
 } from './slot.js';
-import { type BudgetScope, checkScope, LastingCount, lastingKey, scopeWords } from './lasting.js';
 
 export interface ModelCallBudgetOptions {
   /** Model requests each turn (session, window) may make (the main agent's and its subagents' together). */
@@ -41,9 +41,7 @@ const MAKER = 'modelCallBudget';
 export function modelCallBudget(
   hermes: BudgetOwner,
   options: ModelCallBudgetOptions,
-): (
-  event: ModelCallBudgetEvent,
-) => ModelCallBudgetResult | Promise<ModelCallBudgetResult> {
+): (event: ModelCallBudgetEvent) => ModelCallBudgetResult | Promise<ModelCallBudgetResult> {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`${MAKER}(hermes, options): options must be an object such as { max: 10 }`);
   }

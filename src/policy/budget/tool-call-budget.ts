@@ -1,3 +1,4 @@
+import { type BudgetScope, checkScope, LastingCount, lastingKey, scopeWords } from './lasting.js';
 import {
   authorsText,
   type BudgetOwner,
@@ -6,7 +7,6 @@ import {
   describe,
   readCount,
 } from './slot.js';
-import { type BudgetScope, checkScope, LastingCount, lastingKey, scopeWords } from './lasting.js';
 import { type CountedTools, toolFilter } from './tools.js';
 
 /** What a budget's `message` function is told when a call goes past the budget. */

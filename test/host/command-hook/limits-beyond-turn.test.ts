@@ -72,7 +72,11 @@ describe.runIf(built)('limits beyond a turn and the kill switch', { timeout: 90_
     expect((await send(context, read(context))).decision).toBe('allow');
     // A new turn: a per-turn budget would start again here.
     await send(context, prompt('second turn'));
-    const daemon = await startDaemon({ HERMES_HOME: context.home, HOME: context.home, ...context.daemon });
+    const daemon = await startDaemon({
+      HERMES_HOME: context.home,
+      HOME: context.home,
+      ...context.daemon,
+    });
     expect((await send(context, read(context), context.daemon)).decision).toBe('allow');
     const status = await runBin(['daemon', 'status'], {
       HERMES_HOME: context.home,
