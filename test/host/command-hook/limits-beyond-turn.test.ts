@@ -104,6 +104,8 @@ describe.runIf(built)('limits beyond a turn and the kill switch', { timeout: 90_
       tool('Write', { file_path: join(limits, file as string), content: '{"count":0}' }),
       tool('Bash', { command: `rm -rf ${limits}` }),
       tool('Bash', { command: `echo '{}' > ${join(limits, file as string)}` }),
+      // Nor write the kill switch's flag (a forged or corrupt one).
+      tool('Write', { file_path: join(context.home, 'paused.json'), content: '{}' }),
     ];
     for (const attack of attacks) {
       const got = await send(context, attack);
@@ -129,6 +131,7 @@ describe.runIf(built)('limits beyond a turn and the kill switch', { timeout: 90_
       read(context),
       tool('Bash', { command: 'hermes extensions resume --all' }),
       tool('Bash', { command: 'hermes resume --all' }),
+      tool('Bash', { command: `rm ${join(context.home, 'paused.json')}` }),
     ]) {
       const got = await send(context, call);
       expect(got.decision, JSON.stringify(call)).toBe('deny');
