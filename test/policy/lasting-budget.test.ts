@@ -1,4 +1,4 @@
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChainOutcome } from 'hermes-extensions';
 import { modelCallBudget, refusalLimit, toolCallBudget } from 'hermes-extensions/policy';
@@ -61,6 +61,21 @@ describe('toolCallBudget({ scope: "session" })', () => {
     await runtime.close();
   });
 
+  it('sweeps the counts nobody touched for 30 days, and keeps the others', async () => {
+    const runtime = await budgeted({ max: 5, scope: 'session' });
+    await runtime.runTurn({ sessionId: 'old' }, (turn) => turn.interceptToolCall(bash));
+    const folder = join(home, 'limits');
+    const [old] = readdirSync(folder).filter((f) => f.endsWith('.json'));
+    const month = new Date(Date.now() - 31 * 86_400_000);
+    utimesSync(join(folder, old as string), month, month);
+    utimesSync(join(folder, '.swept'), month, month);
+    await runtime.runTurn({ sessionId: 'new' }, (turn) => turn.interceptToolCall(bash));
+    const left = readdirSync(folder).filter((f) => f.endsWith('.json'));
+    expect(left).toHaveLength(1);
+    expect(left).not.toContain(old);
+    await runtime.close();
+  });
+
   it('refuses when its record is not a count it wrote, rather than start again', async () => {
     const runtime = await budgeted({ max: 5, scope: 'session' });
     await runtime.runTurn({ sessionId: 's1' }, (turn) => turn.interceptToolCall(bash));
@@ -101,6 +116,9 @@ describe('toolCallBudget({ scope: "window" })', () => {
     );
     expect(() => toolCallBudget(owner, { max: 1, scope: 'window', window: 'ten' })).toThrow(
       /window must be a duration/,
+    );
+    expect(() => toolCallBudget(owner, { max: 1, scope: 'window', window: '5w' })).toThrow(
+      /at most 29d/,
     );
     expect(() => toolCallBudget(owner, { max: 1, window: '10m' })).toThrow(
       /window is for scope: 'window'/,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { sha256 } from '../../fs/digest.js';
 import { replaceFile, underFileLock } from '../../fs/locked-file.js';
 import { hermesHomeOf } from '../protected/ground.js';
+import { LASTING_MAX_AGE_MS, sweepLimits } from './lasting-sweep.js';
 import { describe } from './slot.js';
 
 /**
@@ -45,8 +46,12 @@ export class LastingCount {
     this.#label = label;
   }
 
+  #folder(): string {
+    return limitsFolder(hermesHomeOf(process.env));
+  }
+
   #file(key: string): string {
-    return join(limitsFolder(hermesHomeOf(process.env)), `${sha256(key).slice(0, 40)}.json`);
+    return join(this.#folder(), `${sha256(key).slice(0, 40)}.json`);
   }
 
   /**
@@ -79,13 +84,15 @@ export class LastingCount {
   ): Promise<T | string> {
     const file = this.#file(key);
     try {
-      return await underFileLock(file, () => {
+      const result = await underFileLock(file, () => {
         const record = readRecord(file, key);
         if (typeof record === 'string') return `${this.#label}: ${record}`;
         const { result, next } = change(record);
         if (next !== undefined) replaceFile(file, JSON.stringify(next));
         return result;
       });
+      sweepLimits(this.#folder());
+      return result;
     } catch (error) {
       return `${this.#label}: its count in ${file} cannot be kept (${oneLine(error)}), so the call is refused. Check that $HERMES_HOME can be written by the user running the agent.`;
     }
@@ -124,6 +131,7 @@ function oneLine(error: unknown): string {
 }
 
 /** A window's length as a budget's `window` gives it: `30s`, `10m`, `2h`, `1d`, `1w` (the units of `--since`). */
+const DAY_MS = 86_400_000;
 const UNITS: Readonly<Record<string, number>> = {
   s: 1000,
   m: 60_000,
@@ -153,12 +161,15 @@ export function checkScope(
     return { scope: chosen };
   }
   const parts = typeof window === 'string' ? /^([1-9]\d*)([smhdw])$/.exec(window.trim()) : null;
-  if (parts === null) {
+  const windowMs =
+    parts === null ? Number.NaN : Number(parts[1]) * (UNITS[parts[2] as string] as number);
+  // Counts untouched longer than the longest window are swept (lasting-sweep.ts).
+  if (!(windowMs <= LASTING_MAX_AGE_MS - DAY_MS)) {
     throw new TypeError(
-      `${maker}({ window }): window must be a duration such as '10m' (a whole number and s, m, h, d or w), got ${describe(window)}`,
+      `${maker}({ window }): window must be a duration such as '10m' (a whole number and s, m, h, d or w), at most 29d, got ${describe(window)}`,
     );
   }
-  return { scope: chosen, windowMs: Number(parts[1]) * (UNITS[parts[2] as string] as number) };
+  return { scope: chosen, windowMs };
 }
 
 /** How a message names a scope: `per turn`, `per session`, `in any 10m`. */
