@@ -280,6 +280,30 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       ),
     );
 
+  extensions
+    .command('pause')
+    .description(
+      'the kill switch: refuse every tool call of every agent until `resume --all` (docs/teams.md)',
+    )
+    .option('--all', 'every tool call of every agent (required)')
+    .option('--reason <text>', 'why, shown in every refusal and by list and doctor')
+    .action(
+      run(async (o: { all?: boolean; reason?: string }) => {
+        const { pauseCommand } = await import('./commands/pause.js');
+        return pauseCommand(o, io);
+      }),
+    );
+  extensions
+    .command('resume')
+    .description('lift `pause --all`: tool calls are judged by the extensions again')
+    .option('--all', 'every tool call of every agent (required)')
+    .action(
+      run(async (o: { all?: boolean }) => {
+        const { resumeCommand } = await import('./commands/pause.js');
+        return resumeCommand(o, io);
+      }),
+    );
+
   withCwd(extensions.command('uninstall'))
     .description(
       "remove every hook, the Hermes plugin, the daemon and this package's files in $HERMES_HOME (docs/uninstall.md)",

@@ -49,6 +49,22 @@ export const HOME_ENTRIES: readonly HomeEntry[] = [
     holds: "the command hooks' state of each session's turn (src/host/command-hook/turn-store.ts)",
   },
   {
+    path: 'limits',
+    fate: 'removed',
+    holds:
+      'the counts of budgets beyond a turn, per session and per window (src/policy/budget/lasting.ts)',
+  },
+  {
+    path: 'paused.json',
+    fate: 'removed',
+    holds: 'the kill switch, while `pause --all` is in force (src/config/pause.ts)',
+  },
+  {
+    path: 'paused.json.lock',
+    fate: 'removed',
+    holds: "the kill switch's lock, while a pause or resume is under way (src/fs/locked-file.ts)",
+  },
+  {
     path: 'cache/jiti',
     fate: 'removed',
     holds: 'transpiled TypeScript (src/config/locations.ts, transpileCacheDir)',

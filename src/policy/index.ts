@@ -2,7 +2,8 @@
  * `hermes-extensions/policy`: helpers for guard authors. They find the paths a tool call touches
  * (file tools, patches and shell commands), say whether a shell command only reads, and run a
  * shell call in the OS sandbox (docs/policy.md, The OS sandbox), and
- * keep budgets of tool calls and model requests per turn (docs/policy.md, Budgets), and map
+ * keep budgets of tool calls and model requests per turn, session or window (docs/policy.md,
+ * Budgets), and map
  * every string of a tool result (`mapStrings`, for redaction), and judge a call against protected
  * ground (docs/trust.md). Apart from the root entry, so importing it does not load the shell
  * parsers; a runtime loads them when it is built, for its protected-ground rule.
@@ -15,10 +16,15 @@ export {
 } from './argument-texts.js';
 export {
   type BudgetOwner,
+  type BudgetScope,
   type CountedTools,
   type ModelCallBudgetEvent,
   type ModelCallBudgetOptions,
   modelCallBudget,
+  type RefusalLimitEvent,
+  type RefusalLimitOptions,
+  type RefusalLimitOwner,
+  refusalLimit,
   type ToolBudgetExceeded,
   type ToolCallBudgetEvent,
   type ToolCallBudgetOptions,

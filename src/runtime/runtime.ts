@@ -11,6 +11,7 @@ import { OBSERVER_CLOSE_TIMEOUT_MS, runClosers } from './close.js';
 import { RuntimeClosedError, TurnInProgressError } from './errors.js';
 import type { HandlerIndex } from './handler-index.js';
 import type { LoadFailure } from './load-failures.js';
+import { PauseSwitch } from './pause-switch.js';
 import { GroundRule } from './protected-ground.js';
 import { ToolCallPaths } from './tool-call-paths.js';
 import { Turn } from './turn.js';
@@ -55,6 +56,7 @@ export class Runtime {
   readonly #closers: readonly RegisteredCloser[];
   readonly #paths: ToolCallPaths;
   readonly #ground: GroundRule;
+  readonly #pause = new PauseSwitch();
   readonly #denyRead: SandboxDenyRead;
   #closing: Promise<void> | undefined;
 
@@ -153,6 +155,7 @@ export class Runtime {
       onTrace,
       paths: this.#paths,
       ground: this.#ground,
+      pause: this.#pause,
       deadlines: chainDeadlinesOf(this.chainTimeouts, deadline),
     });
     if (initialState) Object.assign(turn.state, initialState);

@@ -12,6 +12,7 @@ import type { ObserverSink } from '../observe/observers.js';
 import { TurnTelemetry } from '../observe/turn-telemetry.js';
 import { TurnEndedError } from './errors.js';
 import type { HandlerIndex } from './handler-index.js';
+import type { PauseSwitch } from './pause-switch.js';
 import type { GroundRule } from './protected-ground.js';
 import type { ToolCallPaths } from './tool-call-paths.js';
 import {
@@ -37,6 +38,8 @@ export interface TurnChains {
   deadlines?: ChainDeadlines | undefined;
   /** The framework's protected-ground rule, judged before any handler (protected-ground.ts). */
   ground?: GroundRule | undefined;
+  /** The kill switch, judged before anything else (pause-switch.ts). */
+  pause?: PauseSwitch | undefined;
 }
 
 /** Set once, below: the framework's own hosts reach a turn's telemetry through `turnTelemetry`. */
@@ -169,6 +172,8 @@ export class Turn implements TurnContext {
     ) {
       throw inputError('intercept_tool_call', 'interceptToolCall', 'call', call);
     }
+    const paused = this.#chains.pause?.refusal(call);
+    if (paused !== undefined) return this.#reportedRefusal(paused, call);
     const agent = call.agent;
     const offered = agent === undefined ? this.#offered : this.#subagentsOffered?.get(agent.id);
     if (offered !== undefined && !offered.names.has(call.toolName)) {

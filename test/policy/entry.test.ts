@@ -37,6 +37,7 @@ describe('hermes-extensions/policy', () => {
       'unwrapCommand',
       'modelCallBudget',
       'toolCallBudget',
+      'refusalLimit',
       'mapStrings',
       'callLinks',
       'gitApplyCommand',

@@ -92,6 +92,9 @@ const COMMANDS = [
   'npx hermes --cwd . uninstall --global --yes',
   'hermes trust --yes',
   'hermes enable workflow-guard',
+  // The kill switch is lifted by the user only (docs/teams.md, Kill switch).
+  'hermes extensions resume --all',
+  "sh -c 'hermes resume --all'",
   'echo x > .hermes/config.yaml',
   'echo x > ~/.hermes/trusted-projects.json',
   'echo x >> "$HERMES_HOME/config.yaml"',

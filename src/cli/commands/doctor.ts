@@ -28,6 +28,7 @@ import { finalAnswerChecks } from './doctor/final-answer.js';
 import { hermesFormChecks } from './doctor/hermes-form.js';
 import { hermesPluginChecks } from './doctor/hermes-plugin.js';
 import { optionalPeerChecks } from './doctor/optional-peers.js';
+import { pauseChecks } from './doctor/pause.js';
 import { resultHandlers, resultHookChecks } from './doctor/result-hooks.js';
 import { sandboxCheck } from './doctor/sandbox.js';
 import { subagentChecks } from './doctor/subagents.js';
@@ -61,6 +62,7 @@ export async function doctorCommand(context: CommandContext, options: { json?: b
   // The sandbox runtime's own line says it is missing, and how to install it: no second line.
   const sandboxRuntime = optionalPeer('@anthropic-ai/sandbox-runtime').usable;
   const checks = [
+    ...pauseChecks(),
     ...configChecks(context),
     ...runtime.extensions.map((ext) => extensionCheck(ext, runtime)),
     ...looseDiagnostics(runtime),

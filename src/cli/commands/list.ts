@@ -1,4 +1,5 @@
 import { hermesCommand } from '../../command-name.js';
+import { pauseWords } from '../../config/pause.js';
 import type { ExtensionInfo } from '../../extensions/types.js';
 import { indentedMessage } from '../../log/message-lines.js';
 import { sinceTrusted } from '../../trust/held-state.js';
@@ -7,6 +8,7 @@ import { type CommandContext, loadForCommand } from '../context.js';
 import { cwdFlag } from '../cwd-flag.js';
 import { type Io, paint } from '../io.js';
 import { advice, shownBy } from './doctor/advice.js';
+import { pauseInForce } from './doctor/pause.js';
 import type { HookLabel } from './list/hook-labels.js';
 import { type ListRow, layOut } from './list/layout.js';
 import { readableTools } from './list/tool-patterns.js';
@@ -19,6 +21,14 @@ export async function listCommand(context: CommandContext, options: { json?: boo
   if (options.json) {
     io.out(JSON.stringify(runtime.extensions, null, 2));
     return 0;
+  }
+  // First: while paused, no row below decides anything (src/runtime/pause-switch.ts).
+  const paused = pauseInForce();
+  if (paused !== undefined) {
+    io.out(
+      `${paint(io, 'red', 'PAUSED')}: every tool call of every agent is refused: ${pauseWords(paused)}. Lift it with: ${hermesCommand()} extensions resume --all`,
+    );
+    io.out('');
   }
   if (runtime.extensions.length === 0) {
     io.out(

@@ -1,3 +1,4 @@
+import { type BudgetScope, checkScope, LastingCount, lastingKey, scopeWords } from './lasting.js';
 import {
   authorsText,
   type BudgetOwner,
@@ -18,8 +19,16 @@ export interface ToolBudgetExceeded {
 }
 
 export interface ToolCallBudgetOptions {
-  /** Calls of the counted tools each turn may make; 0 refuses every one. */
+  /** Calls of the counted tools each turn (session, window) may make; 0 refuses every one. */
   max: number;
+  /**
+   * How far the count reaches: `'turn'` (the default, kept in the turn's state), `'session'`
+   * (every turn of the session) or `'window'` (every call of the user in the last `window`,
+   * whatever the session), the last two kept in `$HERMES_HOME/limits/` (lasting.ts).
+   */
+  scope?: BudgetScope;
+  /** With `scope: 'window'`: its length, such as `'10m'` (s, m, h, d or w). */
+  window?: string;
   /** Which calls count: names, RegExps, a list of them, or a predicate. Default: every tool. */
   tools?: CountedTools;
   /**
@@ -36,6 +45,8 @@ export interface ToolCallBudgetOptions {
 /** The event fields a tool-call budget reads: any `intercept_tool_call` event has them. */
 export interface ToolCallBudgetEvent {
   readonly toolName: string;
+  /** Keys a session budget's count. */
+  readonly sessionId?: string;
   readonly state: Record<string, unknown>;
 }
 
@@ -45,6 +56,18 @@ export type ToolCallBudgetResult =
   | undefined;
 
 const MAKER = 'toolCallBudget';
+
+/** What the default message says was used up, and until when not to call again, by scope. */
+const MADE: Readonly<Record<BudgetScope, string>> = {
+  turn: 'this turn has made them',
+  session: 'this session has made them',
+  window: 'that many were made in that time (by any session)',
+};
+const AGAIN: Readonly<Record<BudgetScope, string>> = {
+  turn: 'in this turn',
+  session: 'in this session',
+  window: 'for now',
+};
 
 /**
  * An `intercept_tool_call` handler that lets at most `max` calls of the counted tools through in
@@ -58,11 +81,12 @@ const MAKER = 'toolCallBudget';
 export function toolCallBudget(
   hermes: BudgetOwner,
   options: ToolCallBudgetOptions,
-): (event: ToolCallBudgetEvent) => ToolCallBudgetResult {
+): (event: ToolCallBudgetEvent) => ToolCallBudgetResult | Promise<ToolCallBudgetResult> {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`${MAKER}(hermes, options): options must be an object such as { max: 20 }`);
   }
   const max = checkMax(MAKER, options.max);
+  const { scope, windowMs } = checkScope(MAKER, options.scope, options.window);
   const filter = toolFilter(MAKER, options.tools);
   const then = options.whenExceeded ?? 'block';
   if (then !== 'block' && then !== 'ask') {
@@ -83,8 +107,21 @@ export function toolCallBudget(
       slot.label,
       message,
       { toolName, max, budget },
-      `Tool call budget: at most ${max} calls of ${filter.shown} per turn, and this turn has made them. Do not call ${toolName} again in this turn; go on without it, or tell the user what is left to do.`,
+      `Tool call budget: at most ${max} calls of ${filter.shown} ${scopeWords(scope, options.window)}, and ${MADE[scope]}. Do not call ${toolName} again ${AGAIN[scope]}; go on without it, or tell the user what is left to do.`,
     );
+
+  if (scope !== 'turn') {
+    const lasting = new LastingCount(slot.label);
+    return async (event) => {
+      if (!filter.counts(event.toolName)) return undefined;
+      const key = lastingKey(slot.key, scope, event.sessionId);
+      if ('error' in key) return { action: 'block', value: `${slot.label}: ${key.error}` };
+      const taken = await lasting.take(key.key, max, windowMs);
+      if (taken === 'taken') return undefined;
+      if (taken === 'full') return { action: then, value: text(event.toolName) };
+      return { action: 'block', value: taken };
+    };
+  }
 
   return (event) => {
     if (!filter.counts(event.toolName)) return undefined;

@@ -45,7 +45,7 @@ export function protectedGround(
     real: resolveProjectPath(project, path).real,
     what,
   });
-  const hermesHome = homeFolder(env.HERMES_HOME, join(homedir(), '.hermes'));
+  const hermesHome = hermesHomeOf(env);
   const places: ProtectedPlace[] = [
     place(
       hermesHome,
@@ -82,6 +82,15 @@ export function protectedGround(
   add(daemonFolder(env), daemons);
   add(daemonFolder({}), daemons);
   return { root: project, hermesHome, places };
+}
+
+/**
+ * `$HERMES_HOME` as protected ground places it: what the framework keeps there beyond a turn (the
+ * budgets' counts, the pause flag) is read from this one folder, so it is always on the ground
+ * the agent may not change.
+ */
+export function hermesHomeOf(env: Readonly<Record<string, string | undefined>>): string {
+  return homeFolder(env.HERMES_HOME, join(homedir(), '.hermes'));
 }
 
 /** `HOME` as the environment says, and the user's home as the system records it (passwd). */

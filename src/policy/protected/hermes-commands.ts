@@ -1,6 +1,6 @@
 /**
  * The framework's own commands that change protected ground (docs/trust.md, Protected ground):
- * `extensions trust|enable|disable|approvals|init|uninstall` (and their short forms: `hermes
+ * `extensions trust|enable|disable|approvals|init|uninstall|resume` (and their short forms: `hermes
  * trust`) and `hook install|uninstall`, however the program is reached (`hermes`,
  * `hermes-extensions`, `npx hermes-extensions@1`, `npm exec`, a path to `bin/hermes.js`). The text is read as words, not parsed as a shell line: the command
  * may sit in `sh -c '…'`, behind `xargs`, `env` or `timeout`, in a `python3 -c` string, or in a
@@ -9,7 +9,9 @@
  * (protected/judge.ts): `grep "hermes extensions trust" docs` runs nothing.
  */
 const SUBCOMMANDS: Readonly<Record<string, ReadonlySet<string>>> = {
-  extensions: new Set(['trust', 'enable', 'disable', 'approvals', 'init', 'uninstall']),
+  // `resume` lifts the kill switch (docs/teams.md): only the user may. `pause` is not here: an
+  // agent that stops itself does no harm.
+  extensions: new Set(['trust', 'enable', 'disable', 'approvals', 'init', 'uninstall', 'resume']),
   hook: new Set(['install', 'uninstall']),
 };
 
