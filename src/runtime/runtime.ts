@@ -179,6 +179,7 @@ export class Runtime {
    * it before it exits, once its turns have ended: a turn still open is not waited for.
    */
   close(options: { timeoutMs?: number } = {}): Promise<void> {
+    this.#pause.close();
     this.#closing ??= this.#observers
       .close(options.timeoutMs ?? OBSERVER_CLOSE_TIMEOUT_MS)
       .then(() => runClosers(this.#closers));
