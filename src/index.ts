@@ -128,6 +128,28 @@ export {
   type ObserverPayload,
   TELEMETRY_SCHEMA_VERSION,
 } from './observe/events.js';
+/**
+ * The audit log's hash chain (docs/teams.md, Evidence): how a line is chained and signed, and how
+ * a log is verified. extensions/audit-log writes it; `hermes extensions audit verify` checks it.
+ */
+export {
+  CHAIN_FIELDS,
+  type ChainHead,
+  type ChainOpening,
+  type ChainSigner,
+  chainLine,
+  chainSeqOf,
+  ed25519Signer,
+  type FileEnd,
+  fileEnd,
+  lineHash,
+} from './observe/audit-chain.js';
+export {
+  type AuditFileBytes,
+  type ChainBreak,
+  type ChainVerdict,
+  verifyAuditChain,
+} from './observe/audit-verify.js';
 export { sanitize } from './observe/sanitize.js';
 export { redactSecretShapes, SECRET_SHAPES } from './observe/secret-shapes.js';
 // Guard-author helpers: their entry is `hermes-extensions/policy` (src/policy/index.ts); these
