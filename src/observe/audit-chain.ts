@@ -160,7 +160,10 @@ export function signedPart(line: string): { signed: string; signature: string } 
 
 /** The SHA-256 (hex, first 16 bytes) of a public key's SPKI bytes: `chain_key`. */
 export function keyFingerprint(key: KeyObject): string {
-  const spki = createPublicKey(key).export({ type: 'spki', format: 'der' });
+  const spki = (key.type === 'public' ? key : createPublicKey(key)).export({
+    type: 'spki',
+    format: 'der',
+  });
   return createHash('sha256').update(spki).digest('hex').slice(0, 32);
 }
 
