@@ -121,13 +121,6 @@ export type {
   Tools,
 } from './host/types.js';
 export type { Logger } from './log/logger.js';
-export {
-  OBSERVER_EVENTS,
-  type ObserverEvent,
-  type ObserverHandler,
-  type ObserverPayload,
-  TELEMETRY_SCHEMA_VERSION,
-} from './observe/events.js';
 /**
  * The audit log's hash chain (docs/teams.md, Evidence): how a line is chained and signed, and how
  * a log is verified. extensions/audit-log writes it; `hermes extensions audit verify` checks it.
@@ -150,6 +143,13 @@ export {
   type ChainVerdict,
   verifyAuditChain,
 } from './observe/audit-verify.js';
+export {
+  OBSERVER_EVENTS,
+  type ObserverEvent,
+  type ObserverHandler,
+  type ObserverPayload,
+  TELEMETRY_SCHEMA_VERSION,
+} from './observe/events.js';
 export { sanitize } from './observe/sanitize.js';
 export { redactSecretShapes, SECRET_SHAPES } from './observe/secret-shapes.js';
 // Guard-author helpers: their entry is `hermes-extensions/policy` (src/policy/index.ts); these

@@ -158,7 +158,9 @@ describe('audit-log as a hash chain', () => {
       at: {
         file: all[1]?.path,
         line: 1,
-        what: expect.stringMatching(/^begins with chain_seq \d+: .* missing.*kept the chain from chain_seq 0/),
+        what: expect.stringMatching(
+          /^begins with chain_seq \d+: .* missing.*kept the chain from chain_seq 0/,
+        ),
       },
     });
   });
@@ -234,7 +236,7 @@ describe('audit-log as a hash chain', () => {
     });
   });
 
-  it('keeps payload fields of the chain\'s names out of the line', async () => {
+  it("keeps payload fields of the chain's names out of the line", async () => {
     const project = tree();
     const runtime = await createRuntime({
       extensions: [auditLog],

@@ -220,7 +220,9 @@ export default defineExtension({
     // Returns the write that takes the line: the runtime knows it is still at work
     // (`observersSettled`, `close`), though the agent never waits for it.
     const record = (payload: ObserverPayload) => {
-      pending.push(JSON.stringify({ at: new Date().toISOString(), ...withoutChainFields(payload) }));
+      pending.push(
+        JSON.stringify({ at: new Date().toISOString(), ...withoutChainFields(payload) }),
+      );
       schedule();
       return queue.catch(() => {});
     };

@@ -281,9 +281,11 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       ),
     );
 
-  const audit = extensions.command('audit').description('the audit log as evidence (docs/teams.md)');
+  const audit = extensions
+    .command('audit')
+    .description('the audit log as evidence (docs/teams.md)');
   withCwd(audit.command('verify'))
-    .description('check the audit log\'s hash chain; name the first broken, missing or moved line')
+    .description("check the audit log's hash chain; name the first broken, missing or moved line")
     .option('--file <audit.jsonl>', "check this audit log instead of the audit-log extension's")
     .option('--public-key <pem>', 'check every line is signed by this Ed25519 public key')
     .option('--json', 'print the verdict as JSON')

@@ -89,10 +89,10 @@ export function verifyAuditChain(
   let checked = 0;
   let from = 0;
   let signed = false;
-  const broken = (line: Line, what: string): ChainVerdict => ({
+  const broken = (line: Line, what: string, verified = checked): ChainVerdict => ({
     status: 'broken',
     at: { file: line.file, line: line.number, what },
-    lines: checked,
+    lines: verified,
   });
   for (const [index, line] of lines.entries()) {
     const previous = index > 0 ? lines[index - 1] : undefined;
@@ -155,6 +155,7 @@ export function verifyAuditChain(
       return broken(
         previous,
         `was edited: its bytes are not those the next line (chain_seq ${seq}) recorded the hash of`,
+        checked - 1,
       );
     }
     if (seq > before + 1) {
@@ -188,12 +189,9 @@ export function verifyAuditChain(
     }
     const part = signedPart(line.bytes.toString('utf8'));
     if (part === undefined) return 'is not signed';
-    const good = verify(
-      null,
-      Buffer.from(part.signed),
-      key,
-      Buffer.from(part.signature, 'base64'),
-    );
-    return good ? undefined : 'has a signature the key does not verify: edited, or signed by another key';
+    const good = verify(null, Buffer.from(part.signed), key, Buffer.from(part.signature, 'base64'));
+    return good
+      ? undefined
+      : 'has a signature the key does not verify: edited, or signed by another key';
   }
 }
