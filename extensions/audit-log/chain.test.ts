@@ -1,10 +1,11 @@
 import { createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRuntime, verifyAuditChain } from 'hermes-extensions';
+import { createRuntime, loadRuntime, verifyAuditChain } from 'hermes-extensions';
 import { memoryLogger } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
 import { tree, write } from '../../test/support/fixtures.js';
+import { root } from '../../test/support/run-bin.js';
 import auditLog from './index.js';
 
 const TRAIL = '.hermes/audit/audit.jsonl';
@@ -204,6 +205,41 @@ describe('audit-log as a hash chain', () => {
     expect(verifyAuditChain(files(project), other)).toMatchObject({
       status: 'broken',
       at: { line: 1, what: expect.stringMatching(/names the signing key/) },
+    });
+  });
+
+  it("takes the key from the user's config, never from a project's (AUDIT_KEY_IN_PROJECT)", async () => {
+    const project = tree({ '.git/HEAD': '' });
+    const { privatePath, publicKey } = keyPair(project);
+    const paths = `  paths: [${JSON.stringify(join(root, 'extensions/audit-log'))}]\n`;
+    const section = `  audit-log:\n    signing_key: ${JSON.stringify(privatePath)}\n`;
+    const run = async (home: string) => {
+      const runtime = await loadRuntime({
+        home,
+        cwd: project,
+        trust: true,
+        logger: memoryLogger(),
+      });
+      runtime.emit('hook_decision', { n: 0 });
+      await runtime.close();
+      return runtime.diagnostics.map((d) => d.code);
+    };
+    write(project, { '.hermes/config.yaml': `extensions:\n${section}` });
+    expect(await run(tree({ 'config.yaml': `extensions:\n${paths}` }))).toContain(
+      'AUDIT_KEY_IN_PROJECT',
+    );
+    expect(verifyAuditChain(files(project), publicKey)).toMatchObject({
+      status: 'broken',
+      at: { line: 1, what: 'is not signed' },
+    });
+    unlinkSync(join(project, '.hermes/config.yaml'));
+    unlinkSync(join(project, TRAIL));
+    expect(await run(tree({ 'config.yaml': `extensions:\n${paths}${section}` }))).not.toContain(
+      'AUDIT_KEY_IN_PROJECT',
+    );
+    expect(verifyAuditChain(files(project), publicKey)).toMatchObject({
+      status: 'ok',
+      signatures: 'verified',
     });
   });
 
