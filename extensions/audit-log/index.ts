@@ -51,18 +51,21 @@ function withoutChainFields(payload: ObserverPayload): ObserverPayload {
 
 /**
  * The audit trail a team keeps of what its guards did: every `hook_decision`, every tool
- * outcome (`post_tool_call`) and every approval asked and answered, and every subagent started and stopped, as one JSON line, appended in order on a queue of its own so the
- * agent never waits for the disk, and rotated by size. Several processes may write one file (an
- * agent's parallel hook processes, two agents in one project): each appends under a lock on the
+ * outcome (`post_tool_call`) and every approval asked and answered, and every subagent started
+ * and stopped, as one JSON line, appended in order on a queue of its own so the agent never
+ * waits for the disk, and rotated by size. Several processes may write one file (an agent's
+ * parallel hook processes, the hook daemon, two agents in one project): each appends under a lock on the
  * file (`<path>.lock`, one that knows its owner, so a writer killed holding it holds nobody up),
  * sizes it as it is on disk, and rotates it under that lock, so no line is lost or torn and no
- * file grows past `max_bytes`. A write that fails keeps its lines for the next try; those still
+ * file grows past `max_bytes`; under that lock each line is chained to the one before it
+ * (chain.ts, docs/teams.md), so the trail is a hash chain that `hermes extensions audit verify`
+ * checks. A write that fails keeps its lines for the next try; those still
  * unwritten when the runtime closes go to the project's `.hermes/audit-log.unwritten.jsonl`
  * (unwritten.ts), which `hermes extensions doctor` reports.
  */
 export default defineExtension({
   name: 'audit-log',
-  version: '1.0.0',
+  version: '1.1.0',
   description: 'Writes every hook decision and tool outcome as a JSON line, rotated by size',
   configSchema: config,
   async setup(hermes) {
