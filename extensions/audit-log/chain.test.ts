@@ -116,6 +116,19 @@ describe('audit-log as a hash chain', () => {
     });
   });
 
+  it('names a line copied in again', async () => {
+    const project = tree();
+    await written(project, 4);
+    const file = join(project, TRAIL);
+    const all = lines(file);
+    all.splice(2, 0, all[1] as string);
+    rewrite(file, all);
+    expect(verifyAuditChain(files(project))).toMatchObject({
+      status: 'broken',
+      at: { file, line: 3, what: 'repeats chain_seq 1 (line 2 of audit.jsonl): a line copied' },
+    });
+  });
+
   it('names a last line cut short, and the next writer leaves it as evidence', async () => {
     const project = tree();
     await written(project, 3);

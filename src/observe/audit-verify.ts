@@ -171,6 +171,10 @@ export function verifyAuditChain(
         `follows chain_seq ${before}: the line(s) chain_seq ${before + 1} to ${seq - 1} are missing (deleted${line.number === 1 ? ', or a rotated file deleted' : ''})`,
       );
     }
+    const first = at.get(seq);
+    if (first !== undefined && all[first]?.bytes.equals(line.bytes)) {
+      return broken(line, `repeats chain_seq ${seq} (${where(all[first] as Line)}): a line copied`);
+    }
     return broken(
       line,
       `is out of order: chain_seq ${seq} comes after chain_seq ${before} (${where(previous)})`,
