@@ -121,6 +121,28 @@ export type {
   Tools,
 } from './host/types.js';
 export type { Logger } from './log/logger.js';
+/**
+ * The audit log's hash chain (docs/teams.md, Evidence): how a line is chained and signed, and how
+ * a log is verified. extensions/audit-log writes it; `hermes extensions audit verify` checks it.
+ */
+export {
+  CHAIN_FIELDS,
+  type ChainHead,
+  type ChainOpening,
+  type ChainSigner,
+  chainLine,
+  chainSeqOf,
+  ed25519Signer,
+  type FileEnd,
+  fileEnd,
+  lineHash,
+} from './observe/audit-chain.js';
+export {
+  type AuditFileBytes,
+  type ChainBreak,
+  type ChainVerdict,
+  verifyAuditChain,
+} from './observe/audit-verify.js';
 export {
   OBSERVER_EVENTS,
   type ObserverEvent,

@@ -39,14 +39,15 @@ export async function realFolders(root: string, file: string): Promise<void> {
 }
 
 /**
- * The log opened to append, a regular file only. The log's folder is usually in the project
+ * The log opened to append (and to read its last line), a regular file only. The log's folder is usually in the project
  * (`.hermes/audit/`), where a cloned repository can commit a symbolic link at its name (to
  * `~/.bashrc`, to another project's file) or a FIFO (opening it to write would wait for a reader
  * forever, and the hook with it): neither is followed or waited on, and the write fails, warned of.
  */
 export async function openLog(file: string): Promise<FileHandle> {
+  // Read too: the chain goes on from the file's last line (chain.ts).
   const flags =
-    constants.O_WRONLY |
+    constants.O_RDWR |
     constants.O_APPEND |
     constants.O_CREAT |
     constants.O_NOFOLLOW |

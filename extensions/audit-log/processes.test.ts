@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRuntime } from 'hermes-extensions';
+import { createRuntime, verifyAuditChain } from 'hermes-extensions';
 import { memoryLogger } from 'hermes-extensions/testing';
 import { describe, expect, it } from 'vitest';
 import { tree } from '../../test/support/fixtures.js';
@@ -44,7 +44,7 @@ function auditingProcess(home: string, project: string, go: string, name: string
 }
 
 describe.runIf(built)('audit-log, written by several processes at once', () => {
-  it('loses no line and leaves no file over max_bytes while they rotate it', async () => {
+  it('loses no line, leaves no file over max_bytes and keeps one chain while they rotate it', async () => {
     const auditLog = join(root, 'extensions/audit-log');
     const home = tree({
       'config.yaml': `extensions:\n  paths: [${JSON.stringify(auditLog)}]\n  audit-log:\n    path: audit.jsonl\n    max_bytes: ${MAX_BYTES}\n    keep: ${KEEP}\n`,
@@ -77,6 +77,18 @@ describe.runIf(built)('audit-log, written by several processes at once', () => {
       for (let i = 0; i < LINES; i++) if (!seen.has(`p${p}:${i}`)) missing.push(`p${p}:${i}`);
     expect({ missing: missing.length, oversized }).toEqual({ missing: 0, oversized: [] });
     expect([...seen.values()].every((count) => count === 1)).toBe(true);
+    // One chain, never forked: each writer read the last line's hash and appended under the lock.
+    const oldestFirst = files
+      .map((name) => ({ name, index: Number(/\.(\d+)$/.exec(name)?.[1] ?? 0) }))
+      .sort((a, b) => b.index - a.index)
+      .map(({ name }) => ({ path: join(project, name), bytes: readFileSync(join(project, name)) }));
+    expect(verifyAuditChain(oldestFirst)).toEqual({
+      status: 'ok',
+      lines: PROCESSES * LINES,
+      unchained: 0,
+      from: 0,
+      signatures: 'none',
+    });
   }, 120_000);
 });
 

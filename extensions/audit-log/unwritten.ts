@@ -9,7 +9,7 @@ import { openLog, realFolders } from './files.js';
 export const UNWRITTEN = '.hermes/audit-log.unwritten.jsonl';
 
 /**
- * Keeps `lines`, which could not be written to the trail `trail` (`why`), one JSON line each
+ * Keeps `lines` (records not yet chained, without their newline), which could not be written to the trail `trail` (`why`), one JSON line each
  * naming the trail, the reason and the line, and logs it as an error. Written with the trail's own
  * care (real folders, a regular file); if that fails too, the lines go into the error logged, so
  * a lost line is never silent.
@@ -34,7 +34,7 @@ export async function recordUnwritten(
     }
   } catch (error) {
     hermes.log.error(
-      `${lines.length} audit line(s) could not be written to ${trail} (${why}), nor kept in ${record} (${(error as Error).message}); they are:\n${lines.join('').trimEnd()}`,
+      `${lines.length} audit line(s) could not be written to ${trail} (${why}), nor kept in ${record} (${(error as Error).message}); they are:\n${lines.join('\n')}`,
     );
     return;
   }

@@ -3,6 +3,7 @@ import { ConfigError } from '../config/errors.js';
 import { COMMAND_HOOK_AGENTS } from '../host/command-hook/agents.js';
 import { packageVersion } from '../package-root.js';
 import { approvalsListCommand, approvalsRevokeCommand } from './commands/approvals.js';
+import type { AuditVerifyOptions } from './commands/audit-verify.js';
 import { daemonRunCommand, daemonStatusCommand, daemonStopCommand } from './commands/daemon.js';
 import { doctorCommand } from './commands/doctor.js';
 import {
@@ -301,6 +302,21 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       run(async (o: { all?: boolean }) => {
         const { resumeCommand } = await import('./commands/pause.js');
         return resumeCommand(o, io);
+      }),
+    );
+
+  const audit = extensions
+    .command('audit')
+    .description('the audit log as evidence (docs/teams.md)');
+  withCwd(audit.command('verify'))
+    .description("check the audit log's hash chain; name the first broken, missing or moved line")
+    .option('--file <audit.jsonl>', "check this audit log instead of the audit-log extension's")
+    .option('--public-key <pem>', 'check every line is signed by this Ed25519 public key')
+    .option('--json', 'print the verdict as JSON')
+    .action(
+      run(async (o: AuditVerifyOptions & { cwd?: string }) => {
+        const { auditVerifyCommand } = await import('./commands/audit-verify.js');
+        return auditVerifyCommand(commandContext(o), o, io);
       }),
     );
 

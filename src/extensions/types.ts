@@ -80,6 +80,7 @@ export type DiagnosticCode =
   | 'PATH_OUTSIDE_PROJECT'
   | 'GLOBAL_DIR_IN_PROJECT'
   | 'NO_SANDBOX_IN_PROJECT'
+  | 'AUDIT_KEY_IN_PROJECT'
   | 'UNTRUSTED'
   | 'TRUST_HELD';
 

@@ -34,6 +34,7 @@ import {
 import { trustFile } from '../trust/store.js';
 import { assembleRuntime } from './assemble.js';
 import type { Runtime } from './runtime.js';
+import { withoutAuditSigningKey } from './user-only-settings.js';
 
 export interface LoadRuntimeOptions {
   /** Where the agent works; the project root is found from here. Default: `process.cwd()`. */
@@ -126,7 +127,11 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
       : await loadConfigFile(projectConfig.file, loader, { project: guard });
     if (config) {
       layers.push({
-        config: withoutGlobalDir(config, projectConfig.file, diagnostics),
+        config: withoutAuditSigningKey(
+          withoutGlobalDir(config, projectConfig.file, diagnostics),
+          projectConfig.file,
+          diagnostics,
+        ),
         file: projectConfig.file,
       });
     }

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { verifyAuditChain } from 'hermes-extensions';
 import { describe, expect, it } from 'vitest';
 import { jsonLines, tree, tsExtension } from '../support/fixtures.js';
 import { connectMcp, filesystemServer, proxied, smallServer } from '../support/mcp.js';
@@ -132,6 +133,14 @@ describe.runIf(built)('hermes mcp proxy in front of the filesystem server', () =
         status: 'ok',
       }),
     );
+    // The refusal once, and one chain (docs/teams.md, Evidence).
+    const refusals = lines.filter(
+      (line) => line.event === 'hook_decision' && line.tool_name === 'write_file',
+    );
+    expect(refusals).toHaveLength(1);
+    expect(verifyAuditChain([{ path: trail, bytes: readFileSync(trail) }])).toMatchObject({
+      status: 'ok',
+    });
   });
 
   it('lets the write through once the plan exists', async () => {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { verifyAuditChain } from 'hermes-extensions';
 import { describe, expect, it } from 'vitest';
 import { tree, tsExtension } from '../support/fixtures.js';
 import { built, root, runProcess } from '../support/run-bin.js';
@@ -62,6 +63,11 @@ process.exit(0);
       expect(lines.at(-1)).toMatchObject({
         event: 'post_tool_call',
         tool_call_id: `w${turns - 1}`,
+      });
+      // Each once, and one chain (docs/teams.md, Evidence).
+      expect(verifyAuditChain([{ path: file, bytes: readFileSync(file) }])).toMatchObject({
+        status: 'ok',
+        lines: turns * 3,
       });
     });
   },

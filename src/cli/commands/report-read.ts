@@ -41,9 +41,7 @@ export interface AuditEntries {
  * project, where a cloned repository can commit one.
  */
 export function readAuditEntries(path: string, links: 'follow' | 'refuse'): AuditEntries {
-  const rotated: string[] = [];
-  for (let i = 1; i <= MAX_ROTATED && present(`${path}.${i}`); i++) rotated.push(`${path}.${i}`);
-  const files = [...rotated.reverse(), ...(present(path) ? [path] : [])];
+  const files = auditFiles(path);
   const read: AuditEntries = { files, entries: [], unreadable: 0 };
   for (const file of files) {
     for (const line of readRegular(file, links).split('\n')) {
@@ -63,6 +61,16 @@ export function readAuditEntries(path: string, links: 'follow' | 'refuse'): Audi
     }
   }
   return read;
+}
+
+/**
+ * An audit log's files, oldest first: `<path>.N` … `<path>.1` (from `.1` up to the first number
+ * missing), then `<path>`.
+ */
+export function auditFiles(path: string): string[] {
+  const rotated: string[] = [];
+  for (let i = 1; i <= MAX_ROTATED && present(`${path}.${i}`); i++) rotated.push(`${path}.${i}`);
+  return [...rotated.reverse(), ...(present(path) ? [path] : [])];
 }
 
 /** The shadowed decisions in an audit log, at or after `since` (milliseconds) when given. */
@@ -107,12 +115,16 @@ function present(path: string): boolean {
   }
 }
 
+function readRegular(file: string, links: 'follow' | 'refuse'): string {
+  return readAuditBytes(file, links).toString('utf8');
+}
+
 /**
- * A regular file's text; anything else refused, naming it. Opened without blocking and checked
+ * A regular file's bytes; anything else refused, naming it. Opened without blocking and checked
  * on the open descriptor: a FIFO would wait for a writer forever, a device (`/dev/zero`, a
  * terminal) never ends or is not a log, and checking the name first would leave a gap to swap it.
  */
-function readRegular(file: string, links: 'follow' | 'refuse'): string {
+export function readAuditBytes(file: string, links: 'follow' | 'refuse'): Buffer {
   const shown = printable(file);
   let fd: number;
   try {
@@ -134,7 +146,7 @@ function readRegular(file: string, links: 'follow' | 'refuse'): string {
         1,
       );
     }
-    return readFileSync(fd, 'utf8');
+    return readFileSync(fd);
   } finally {
     closeSync(fd);
   }

@@ -77,6 +77,11 @@ function fixFor(code: DiagnosticCode): string {
       'NO_SANDBOX_IN_PROJECT',
       () => "set no_sandbox in $HERMES_HOME/config.yaml, or remove it from the project's config",
     )
+    .with(
+      'AUDIT_KEY_IN_PROJECT',
+      () =>
+        "set audit-log's signing_key in $HERMES_HOME/config.yaml, or remove it from the project's config",
+    )
     .with('UNTRUSTED', () => `${hermesCommand()} extensions trust`)
     .with('TRUST_HELD', () => `review the change and trust it: ${hermesCommand()} extensions trust`)
     .with(
@@ -130,6 +135,7 @@ export function shownBy(code: DiagnosticCode): 'extension' | 'trust' | 'itself' 
       'PATH_OUTSIDE_PROJECT',
       'GLOBAL_DIR_IN_PROJECT',
       'NO_SANDBOX_IN_PROJECT',
+      'AUDIT_KEY_IN_PROJECT',
       'ORDER_CYCLE',
       'ORDER_NOT_FOUND',
       'ORDER_ACROSS_PHASES',
