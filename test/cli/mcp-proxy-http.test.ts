@@ -1,5 +1,5 @@
-import { request } from 'node:http';
 import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tree, tsExtension } from '../support/fixtures.js';
@@ -260,7 +260,10 @@ describe.runIf(built)('hermes mcp proxy --url: a remote server over Streamable H
     [['--url', 'not a url'], 'is not a URL'],
     [['--url', 'ftp://mcp.example.com/'], 'is not an http: or https: URL'],
     [['--url', 'https://mcp.example.com/mcp', '--', 'node', 'server.js'], 'either a command'],
-    [['--url', 'https://mcp.example.com/mcp', '--header-env', 'X-Token=UNSET_VAR'], 'UNSET_VAR is not set'],
+    [
+      ['--url', 'https://mcp.example.com/mcp', '--header-env', 'X-Token=UNSET_VAR'],
+      'UNSET_VAR is not set',
+    ],
   ])('refuses %j, saying why', async (args, reason) => {
     const run = await hermesWith({ UNSET_VAR: undefined }, homeWith(), 'mcp', 'proxy', ...args);
     expect(run.code).toBe(2);

@@ -59,9 +59,13 @@ export function httpMcpServer(): Promise<Listening> {
 
 /** `hermes mcp proxy --http 0 --cwd project args…` with `home` as $HERMES_HOME, serving. */
 export function proxyOverHttp(home: string, project: string, args: string[]): Promise<Listening> {
-  return listening(process.execPath, [bin, 'mcp', 'proxy', '--http', '0', '--cwd', project, ...args], {
-    HERMES_HOME: home,
-  });
+  return listening(
+    process.execPath,
+    [bin, 'mcp', 'proxy', '--http', '0', '--cwd', project, ...args],
+    {
+      HERMES_HOME: home,
+    },
+  );
 }
 
 /** The SDK's own client over Streamable HTTP, connected to `url` (a session of its own). */
