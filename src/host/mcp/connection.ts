@@ -146,7 +146,7 @@ export async function connectProxy(
     } catch (error) {
       throw rpcError(
         ErrorCode.InternalError,
-        `cannot start the wrapped MCP server "${name}" (${label}): ${describeError(error)}`,
+        `cannot ${'url' in options.wrapped ? 'reach' : 'start'} the wrapped MCP server "${name}" (${label}): ${describeError(error)}`,
       );
     }
     wrapped = { client, transport: toWrapped };
