@@ -151,6 +151,10 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     )
     .option('--http <port>', 'serve the client over Streamable HTTP on this port instead of stdio')
     .option('--host <host>', 'the address --http binds (default 127.0.0.1; elsewhere warns)')
+    .option(
+      '--session-timeout <seconds>',
+      'end an HTTP session that had no request open this long (default 1800)',
+    )
     .action(
       run(async (words: string[], o: McpProxyFlags) => {
         const { mcpProxyCommand } = await import('./commands/mcp.js');

@@ -191,6 +191,31 @@ describe.runIf(built)('hermes mcp proxy --http: the client over Streamable HTTP'
     expect(inSession.status).toBe(403);
   });
 
+  it('ends a session whose client went without ending it, after --session-timeout with no request', async () => {
+    const folder = tree();
+    const { url, stderr } = await proxyOverHttp(homeWith(), folder, [
+      '--session-timeout',
+      '1',
+      '--',
+      ...smallServer(folder),
+    ]);
+    const client = await connectHttp(url);
+    expect(textOf(await client.callTool({ name: 'echo', arguments: { text: 'hi' } }))).toBe('hi');
+    const session = (client.transport as { sessionId?: string } | undefined)?.sessionId;
+    expect(session).toBeDefined();
+    // The SDK's client closes without ending its session (no DELETE).
+    await client.close();
+    await expect
+      .poll(stderr, { timeout: 15_000 })
+      .toContain('an MCP session sent nothing for 1 s and is ended');
+    const after = await post(
+      url,
+      { 'mcp-session-id': session as string },
+      JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    );
+    expect(after.status).toBe(404);
+  });
+
   it('binds elsewhere than loopback only when told, and warns', async () => {
     const folder = tree();
     const { url, stderr } = await proxyOverHttp(homeWith(), folder, [

@@ -8,6 +8,7 @@ export interface McpProxyFlags {
   name?: string;
   http?: string;
   host?: string;
+  sessionTimeout?: string;
   url?: string;
   headerEnv?: string[];
   allowInsecureUrl?: boolean;
@@ -18,11 +19,18 @@ export interface McpProxyPlan {
   name: string;
   wrapped: WrappedServer;
   /** Served over Streamable HTTP at this port and address; on stdio when undefined. */
-  http?: { port: number; host: string };
+  http?: { port: number; host: string; idleMs: number };
 }
 
 /** Where `--http` binds without `--host`: this machine only. */
 export const DEFAULT_HOST = '127.0.0.1';
+
+/**
+ * How long an HTTP session may have no request open before its client is taken to have gone
+ * (`--session-timeout`, seconds): long enough for a person away from a client that holds no event
+ * stream, short enough that abandoned sessions do not pile up their wrapped servers.
+ */
+const DEFAULT_SESSION_TIMEOUT_S = 30 * 60;
 
 /**
  * The proxy's plan from its command line: the server to wrap (the command after `--`, or
@@ -63,11 +71,30 @@ export function mcpProxyPlan(
   const name = flags.name ?? defaultName;
   if (name === '') throw usage('--name must not be empty');
   if (flags.http === undefined) {
-    if (flags.host !== undefined)
-      throw usage('--host needs --http PORT: it is where HTTP is served');
+    for (const [flag, given] of [
+      ['--host', flags.host],
+      ['--session-timeout', flags.sessionTimeout],
+    ] as const) {
+      if (given !== undefined) throw usage(`${flag} needs --http PORT: it is for serving HTTP`);
+    }
     return { name, wrapped };
   }
-  return { name, wrapped, http: { port: port(flags.http), host: flags.host ?? DEFAULT_HOST } };
+  const timeout =
+    flags.sessionTimeout === undefined
+      ? DEFAULT_SESSION_TIMEOUT_S
+      : seconds('--session-timeout', flags.sessionTimeout);
+  return {
+    name,
+    wrapped,
+    http: { port: port(flags.http), host: flags.host ?? DEFAULT_HOST, idleMs: timeout * 1000 },
+  };
+}
+
+function seconds(flag: string, text: string): number {
+  if (!/^\d+$/.test(text) || Number(text) < 1) {
+    throw usage(`${flag} ${text} is not a number of seconds (1 or more)`);
+  }
+  return Number(text);
 }
 
 /** Whether the proxy bound to `host` can be reached from other machines. */

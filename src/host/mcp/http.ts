@@ -3,12 +3,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { describeError } from '../../chain/errors.js';
 import {
-  type ClientTransport,
   connectProxy,
   type McpProxyOptions,
   type ProxyConnection,
   proxyRuntimes,
 } from './connection.js';
+import type { McpSdk } from './sdk.js';
 import { servedNames } from './served-names.js';
 
 export interface McpHttpProxyOptions extends McpProxyOptions {
@@ -20,6 +20,18 @@ export interface McpHttpProxyOptions extends McpProxyOptions {
   listening?(url: string): void;
   /** Resolves when the proxy is to stop (the process is told to end). */
   stop: Promise<void>;
+  /** How long a session may have no request open before it is taken as gone, and ended. */
+  idleMs: number;
+}
+
+/** One MCP session over HTTP: its transport, its connection, and whether its client is there. */
+interface HttpSession {
+  transport: InstanceType<McpSdk['StreamableHTTPServerTransport']>;
+  connection: ProxyConnection;
+  /** Its HTTP requests open now (an answer being sent, an event stream held). */
+  requests: number;
+  /** Set while none is open: ends the session when it fires. */
+  idle?: ReturnType<typeof setTimeout>;
 }
 
 /** Where the proxy serves MCP, as the SDK's examples and most clients' configs expect it. */
@@ -30,7 +42,8 @@ const ENDPOINT = '/mcp';
  * Each MCP session (a client's `initialize`, then every request with the `Mcp-Session-Id` it was
  * given) is one connection of its own (connection.ts): its own turn and its own connection to
  * the wrapped server; the extensions are loaded once for all of them. A session ends when its
- * client ends it (an HTTP DELETE) or the proxy stops.
+ * client ends it (an HTTP DELETE), when it has had no request open for `idleMs`, or when the
+ * proxy stops.
  *
  * DNS rebinding: a web page the person opens may make their browser send requests to a loopback
  * port under a name the page controls. Every request is answered only when its Host names this
@@ -40,9 +53,35 @@ const ENDPOINT = '/mcp';
 export async function serveMcpProxyHttp(options: McpHttpProxyOptions): Promise<void> {
   const { sdk, logger } = options;
   const { runtimes, stop } = proxyRuntimes(options);
-  const sessions = new Map<string, { transport: ClientTransport; connection: ProxyConnection }>();
-  const open = new Set<ProxyConnection>();
+  const sessions = new Map<string, HttpSession>();
+  const open = new Set<HttpSession>();
   let allowed: { allowedHosts: string[]; allowedOrigins: string[] } | undefined;
+
+  /**
+   * `request` answered in `session`. While none of its requests is open (a client that holds
+   * its event stream keeps one open all along) for `idleMs`, the client is taken to have gone
+   * without ending its session (the SDK's client does not end it when it closes), and the
+   * session is ended, its wrapped server with it.
+   */
+  const served = async (
+    session: HttpSession,
+    request: IncomingMessage,
+    response: ServerResponse,
+  ) => {
+    session.requests += 1;
+    clearTimeout(session.idle);
+    response.once('close', () => {
+      session.requests -= 1;
+      if (session.requests > 0 || !open.has(session)) return;
+      session.idle = setTimeout(() => {
+        logger.info(
+          `mcp proxy: an MCP session sent nothing for ${options.idleMs / 1000} s and is ended`,
+        );
+        session.connection.close().catch(() => undefined);
+      }, options.idleMs);
+    });
+    await session.transport.handleRequest(request, response);
+  };
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const path = new URL(request.url ?? '/', 'http://proxy').pathname;
@@ -58,28 +97,31 @@ export async function serveMcpProxyHttp(options: McpHttpProxyOptions): Promise<v
         refuse(response, 404, 'Session not found', -32001);
         return;
       }
-      await (
-        known.transport as InstanceType<typeof sdk.StreamableHTTPServerTransport>
-      ).handleRequest(request, response);
+      await served(known, request, response);
       return;
     }
     // No session yet: this is a client's initialize, or is refused by the transport as it says.
     const transport = new sdk.StreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
-      onsessioninitialized: (session) => {
-        sessions.set(session, { transport, connection });
+      onsessioninitialized: (id) => {
+        sessions.set(id, session);
       },
       enableDnsRebindingProtection: true,
       ...allowed,
     });
-    const connection = await connectProxy(options, runtimes, transport);
-    open.add(connection);
-    connection.ended.then(() => {
-      open.delete(connection);
+    const session: HttpSession = {
+      transport,
+      connection: await connectProxy(options, runtimes, transport),
+      requests: 0,
+    };
+    open.add(session);
+    session.connection.ended.then(() => {
+      open.delete(session);
+      clearTimeout(session.idle);
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
     });
-    await transport.handleRequest(request, response);
-    if (transport.sessionId === undefined) await connection.close();
+    await served(session, request, response);
+    if (transport.sessionId === undefined) await session.connection.close();
   };
 
   const http = createServer((request, response) => {
@@ -101,7 +143,7 @@ export async function serveMcpProxyHttp(options: McpHttpProxyOptions): Promise<v
 
   await options.stop;
   http.close();
-  await Promise.all([...open].map((connection) => connection.close()));
+  await Promise.all([...open].map((session) => session.connection.close()));
   http.closeAllConnections();
   await stop();
 }
