@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { tree, tsExtension } from '../support/fixtures.js';
 import { connectMcp, filesystemServer, smallServer } from '../support/mcp.js';
@@ -165,6 +166,30 @@ describe.runIf(built)('hermes mcp proxy --http: the client over Streamable HTTP'
     expect(await echo(second, 'c')).toBe('c #1');
     expect(await echo(first, 'd')).toBe('d #3');
     expect(await echo(second, 'e')).toBe('e #2');
+  });
+
+  it("puts an ask to the person through the elicitation of the client's session", async () => {
+    const folder = tree();
+    const home = tree({
+      'config.yaml': '',
+      'extensions/asker.ts': tsExtension(
+        'asker',
+        `hermes.on('intercept_tool_call', (e) =>
+          e.toolArgs.text === 'ask' ? ask('saying ask needs a person') : pass(), { tools: 'echo' });`,
+        "import { ask } from 'hermes-extensions';",
+      ),
+    });
+    const { url } = await proxyOverHttp(home, folder, ['--', ...smallServer(folder)]);
+    const client = await connectHttp(url, { capabilities: { elicitation: {} } });
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(String(request.params.message));
+      return { action: 'accept', content: { approve: true } };
+    });
+    const result = await client.callTool({ name: 'echo', arguments: { text: 'ask' } });
+    expect(textOf(result)).toBe('ask');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain('saying ask needs a person');
   });
 
   it('refuses a request whose Host or Origin is not this proxy (DNS rebinding)', async () => {

@@ -69,8 +69,11 @@ export function proxyOverHttp(home: string, project: string, args: string[]): Pr
 }
 
 /** The SDK's own client over Streamable HTTP, connected to `url` (a session of its own). */
-export async function connectHttp(url: string): Promise<Client> {
-  const client = new Client({ name: 'hermes-test-client', version: '1.0.0' });
+export async function connectHttp(
+  url: string,
+  capabilities: ConstructorParameters<typeof Client>[1] = {},
+): Promise<Client> {
+  const client = new Client({ name: 'hermes-test-client', version: '1.0.0' }, capabilities);
   clients.push(client);
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   return client;

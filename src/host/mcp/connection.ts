@@ -164,10 +164,6 @@ export async function connectProxy(
     session,
     server: name,
     cwd: options.cwd,
-    approver: () =>
-      offersFormElicitation(clientCapabilities)
-        ? elicitationApprover(sdk, server, name)
-        : undefined,
     isToolResult: (value: unknown): value is ToolResult =>
       sdk.types.CallToolResultSchema.safeParse(value).success,
   };
@@ -185,6 +181,10 @@ export async function connectProxy(
       return judgedToolCall(
         {
           ...route,
+          approver: () =>
+            offersFormElicitation(clientCapabilities)
+              ? elicitationApprover(sdk, extra.sendRequest, name)
+              : undefined,
           forward: async (args) =>
             (await forward(
               { method: 'tools/call', params: { ...request.params, arguments: args } },
