@@ -21,7 +21,8 @@ export function wrappedLabel(wrapped: WrappedServer): string {
 export function wrappedTransport(sdk: McpSdk, wrapped: WrappedServer): Transport {
   if ('url' in wrapped) {
     return new sdk.StreamableHTTPClientTransport(wrapped.url, {
-      // A redirect could take the request, headers and all, elsewhere (as src/declared/remote.ts).
+      // A redirect could take the messages, headers and all, elsewhere (as src/declared/remote.ts);
+      // the SDK follows its event stream's only within the same origin.
       requestInit: { headers: { ...wrapped.headers }, redirect: 'error' },
     });
   }
