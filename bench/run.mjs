@@ -11,7 +11,8 @@
 // through the daemon (bench/trusted-project.mjs), then 20 agent sessions at once through the hook
 // from no daemon running (bench/hook-storm.mjs), then a soak of one daemon with runtimes ended on
 // purpose (bench/soak.mjs: this run exits 1 when its audit trails lost a line), then one MCP
-// `tools/call` through `hermes mcp proxy` against the same call direct (bench/mcp.mjs).
+// `tools/call` through `hermes mcp proxy` against the same call direct, over stdio and over
+// Streamable HTTP (bench/mcp.mjs).
 // BENCH_ONLY=coldstart (or any comma-separated list of dispatch, memory, coldstart, cli, bridge,
 // observers, shell, declared, hook, sandbox, trusted, storm, soak, mcp) runs only those parts.
 // Every dispatch figure is a median: mitata's p50 per bench, then the median of that over the
@@ -625,6 +626,18 @@ if (mcp) {
     row('through the proxy', mcp.proxied),
     '',
     `Through the proxy: ${ratio.toFixed(2)}× the direct call, ${addedUs.toFixed(0)} µs added (p50 against p50).`,
+  );
+  const { http } = mcp;
+  out.push(
+    '',
+    `### The same over Streamable HTTP (\`read_text_file\`, a server written with the SDK), direct and through \`hermes mcp proxy --http --url\`, after ${mcp.warmup.toLocaleString('en')} calls (ms)`,
+    '',
+    '| | p50 | p99 | calls |',
+    '|---|---:|---:|---:|',
+    row('direct (SDK client to the server over HTTP)', http.direct),
+    row('through the proxy (HTTP both sides)', http.proxied),
+    '',
+    `Through the proxy: ${(http.proxied.p50 / http.direct.p50).toFixed(2)}× the direct call, ${((http.proxied.p50 - http.direct.p50) * 1000).toFixed(0)} µs added (p50 against p50).`,
   );
 }
 

@@ -17,6 +17,7 @@ import { initCommand } from './commands/init.js';
 import { initDeclaredCommand } from './commands/init-declared.js';
 import { listCommand } from './commands/list.js';
 import { type LogOptions, logCommand } from './commands/log.js';
+import type { McpProxyFlags } from './commands/mcp-proxy-options.js';
 import { reportCommand } from './commands/report.js';
 import { serveCommand } from './commands/serve.js';
 import { testCommand } from './commands/test-hook.js';
@@ -132,15 +133,31 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     .exitOverride();
   withCwd(mcp.command('proxy'))
     .description(
-      "serve an MCP server on stdio that runs <command> as the server it wraps and puts each of its tool calls through this project's extensions",
+      "serve an MCP server (stdio, or Streamable HTTP with --http) that wraps <command> or --url and puts each of its tool calls through this project's extensions",
     )
-    .argument('<command...>', 'the MCP server to wrap and its arguments, after --')
+    .argument('[command...]', 'the MCP server to wrap and its arguments, after --')
     .option(
       '--name <name>',
-      "the server's name in tool calls and messages (default: the command's base name)",
+      "the server's name in tool calls and messages (default: the command's base name, or the URL's host)",
+    )
+    .option('--url <url>', 'wrap a remote MCP server over Streamable HTTP instead of a command')
+    .option(
+      '--header-env <header=VAR>',
+      'send the remote server HEADER with the value of environment variable VAR (repeatable)',
+      (pair: string, pairs: string[] = []) => [...pairs, pair],
+    )
+    .option(
+      '--allow-insecure-url',
+      '--url may be plain HTTP to another machine (refused by default)',
+    )
+    .option('--http <port>', 'serve the client over Streamable HTTP on this port instead of stdio')
+    .option('--host <host>', 'the address --http binds (default 127.0.0.1; elsewhere warns)')
+    .option(
+      '--session-timeout <seconds>',
+      'end an HTTP session that had no request open this long (default 1800)',
     )
     .action(
-      run(async (words: string[], o: { cwd?: string; name?: string }) => {
+      run(async (words: string[], o: McpProxyFlags) => {
         const { mcpProxyCommand } = await import('./commands/mcp.js');
         return mcpProxyCommand(words, o);
       }),

@@ -10,17 +10,23 @@ export interface Remote {
 
 /**
  * HTTPS, or plain HTTP to this machine only: a decision service on the network answers for every
- * tool call and is sent every argument, so nobody between may read or change that. Another URL
- * needs `allow_insecure_url` in the user's own config.
+ * tool call and is sent every argument (a wrapped MCP server, every call and its result), so
+ * nobody between may read or change that. Another URL needs the user's own leave: by default
+ * `allow_insecure_url` in their own config; `allowedBy` says how where the leave is another.
  */
-export function urlProblem(url: string, allowInsecure: boolean): string | undefined {
+export function urlProblem(
+  url: string,
+  allowInsecure: boolean,
+  allowedBy = 'set allow_insecure_url: true in your own config ($HERMES_HOME/config.yaml)',
+): string | undefined {
   const parsed = new URL(url);
   if (parsed.protocol === 'https:' || allowInsecure || isLoopback(parsed.hostname))
     return undefined;
-  return `${url} is neither HTTPS nor on this machine (localhost, 127.0.0.1, ::1); use HTTPS, or set allow_insecure_url: true in your own config ($HERMES_HOME/config.yaml)`;
+  return `${url} is neither HTTPS nor on this machine (localhost, 127.0.0.1, ::1); use HTTPS, or ${allowedBy}`;
 }
 
-function isLoopback(host: string): boolean {
+/** Whether `host` (a URL's hostname: IPv6 in brackets) names this machine. */
+export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(host);
 }
 

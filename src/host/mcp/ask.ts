@@ -1,4 +1,5 @@
 import type { Approver } from '../approval.js';
+import type { RequestExtra } from './relay.js';
 import type { McpSdk } from './sdk.js';
 
 type Server = InstanceType<McpSdk['Server']>;
@@ -18,11 +19,17 @@ export function offersFormElicitation(capabilities: ClientCapabilities | undefin
 /**
  * An ask put to the person through the client's elicitation: the extension's reason and the call
  * as it would run, and one yes/no field. Only an accepted form whose field says yes approves;
- * declining, cancelling or anything else the client answers declines (fail closed).
+ * declining, cancelling or anything else the client answers declines (fail closed). `send` is the
+ * tool call's own (the SDK's `extra.sendRequest`): over Streamable HTTP the question goes on that
+ * call's stream, which the client is reading, whether or not it holds a stream of its own.
  */
-export function elicitationApprover(sdk: McpSdk, server: Server, serverName: string): Approver {
+export function elicitationApprover(
+  sdk: McpSdk,
+  send: RequestExtra['sendRequest'],
+  serverName: string,
+): Approver {
   return async (request) => {
-    const answer = await server.request(
+    const answer = await send(
       {
         method: 'elicitation/create',
         params: {

@@ -21,6 +21,8 @@ export interface McpSdk {
   Client: typeof import('@modelcontextprotocol/sdk/client/index.js').Client;
   StdioServerTransport: typeof import('@modelcontextprotocol/sdk/server/stdio.js').StdioServerTransport;
   StdioClientTransport: typeof import('@modelcontextprotocol/sdk/client/stdio.js').StdioClientTransport;
+  StreamableHTTPServerTransport: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport;
+  StreamableHTTPClientTransport: typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js').StreamableHTTPClientTransport;
   types: typeof import('@modelcontextprotocol/sdk/types.js');
 }
 
@@ -34,18 +36,23 @@ export async function loadMcpSdk(): Promise<McpSdk> {
   const peer = optionalPeer(SDK);
   const problem = peerProblem(peer);
   if (problem !== undefined) throw new McpSdkUnavailable(problem);
-  const [server, client, serverStdio, clientStdio, types] = await Promise.all([
-    import('@modelcontextprotocol/sdk/server/index.js'),
-    import('@modelcontextprotocol/sdk/client/index.js'),
-    import('@modelcontextprotocol/sdk/server/stdio.js'),
-    import('@modelcontextprotocol/sdk/client/stdio.js'),
-    import('@modelcontextprotocol/sdk/types.js'),
-  ]);
+  const [server, client, serverStdio, clientStdio, serverHttp, clientHttp, types] =
+    await Promise.all([
+      import('@modelcontextprotocol/sdk/server/index.js'),
+      import('@modelcontextprotocol/sdk/client/index.js'),
+      import('@modelcontextprotocol/sdk/server/stdio.js'),
+      import('@modelcontextprotocol/sdk/client/stdio.js'),
+      import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+      import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+      import('@modelcontextprotocol/sdk/types.js'),
+    ]);
   return {
     Server: server.Server,
     Client: client.Client,
     StdioServerTransport: serverStdio.StdioServerTransport,
     StdioClientTransport: clientStdio.StdioClientTransport,
+    StreamableHTTPServerTransport: serverHttp.StreamableHTTPServerTransport,
+    StreamableHTTPClientTransport: clientHttp.StreamableHTTPClientTransport,
     types,
   };
 }
