@@ -93,3 +93,55 @@ describe('a watch set', () => {
     expect(new WatchSet([first, read(file)]).changed()).toBe(true);
   });
 });
+
+describe('a watch set of paths that were not there, in a folder that has not changed for a while', () => {
+  // Such a folder is not listed again while its stamp stays (watch-set.ts): what makes a name
+  // appear must still be seen. A folder counts as settled here 20 ms after its last change (3 s
+  // in the daemon), and each test lets 60 ms pass first, so its changes fall in a later tick.
+  const SETTLED_MS = 20;
+  const pause = () => new Promise((done) => setTimeout(done, 60));
+  // A resolver's tries, enough of them that the folder is listed rather than each looked at.
+  const missing = (path: string): ReadRecord[] =>
+    ['', '.js', '.mjs', '.cjs', '.json', '.node'].map((ext) => ({
+      how: 'stat',
+      path: `${path}${ext}`,
+      value: 'missing',
+    }));
+
+  it('sees a name that appears after a check found the folder settled', async () => {
+    const dir = tree({ 'index.ts': 'x' });
+    const watch = new WatchSet(missing(join(dir, 'helper.ts')), SETTLED_MS);
+    await pause();
+    expect(watch.changed()).toBe(false);
+    expect(watch.changed()).toBe(false);
+    write(dir, { 'helper.ts': '' });
+    expect(watch.changed()).toBe(true);
+  });
+
+  it("sees it when the folder's modification time is set back to what it was", async () => {
+    const dir = tree({ 'index.ts': 'x' });
+    const watch = new WatchSet(missing(join(dir, 'helper.ts')), SETTLED_MS);
+    await pause();
+    expect(watch.changed()).toBe(false);
+    const { atime, mtime } = statSync(dir);
+    write(dir, { 'helper.ts': '' });
+    utimesSync(dir, atime, mtime);
+    expect(watch.changed()).toBe(true);
+  });
+
+  it('sees a folder that was missing being made with the name in it, and one put in its place', async () => {
+    const dir = tree({ 'index.ts': 'x', 'lib/other.ts': '' });
+    const inMissing = new WatchSet(missing(join(dir, 'node_modules', 'zod')), SETTLED_MS);
+    const replaced = new WatchSet(missing(join(dir, 'lib', 'zod')), SETTLED_MS);
+    await pause();
+    expect(inMissing.changed()).toBe(false);
+    expect(replaced.changed()).toBe(false);
+    const { atime, mtime } = statSync(join(dir, 'lib'));
+    write(dir, { 'node_modules/zod/index.js': '' });
+    rmSync(join(dir, 'lib'), { recursive: true });
+    write(dir, { 'lib/zod': '' });
+    utimesSync(join(dir, 'lib'), atime, mtime);
+    expect(inMissing.changed()).toBe(true);
+    expect(replaced.changed()).toBe(true);
+  });
+});
