@@ -60,6 +60,14 @@ export class GroundRule {
     loadGroundJudge().catch(() => undefined);
   }
 
+  /**
+   * Whether the rule looks at a call of this tool at all: not at a tool known to only read,
+   * whose call it neither refuses nor contains (`refusal`, `contained`). Fixed by the name.
+   */
+  judges(toolName: string): boolean {
+    return groundKindOf(toolName) !== 'reader';
+  }
+
   /** The refusal of a call that would change protected ground; undefined when it may go on. */
   refusal(call: ToolCallInput): Refused | undefined | Promise<Refused | undefined> {
     if (groundKindOf(call.toolName) === 'reader') return undefined;

@@ -68,6 +68,13 @@ export class Turn implements TurnContext {
    */
   #subagentsOffered: Map<string, OfferedTools> | undefined;
   #ended = false;
+  /**
+   * The last tool name whose call, with no handler for it and not judged by the protected-ground
+   * rule (a reader), was answered unchanged: the same name is answered so again at once. Both
+   * facts are fixed for the runtime's life (its handlers and the rule's kinds), so it needs no
+   * clearing; whatever changes within a turn (the offered tools) is still checked first.
+   */
+  #plainTool: string | undefined;
 
   static {
     telemetryOf = (turn) =>
@@ -182,6 +189,8 @@ export class Turn implements TurnContext {
     if (call.unjudgeable !== undefined) {
       return this.#reportedRefusal(frameworkRefusal(call, call.unjudgeable), call);
     }
+    // The hottest path, a reader with no handler: nothing below would look at the call.
+    if (call.toolName === this.#plainTool) return unchangedOutcome(call.toolArgs);
     // Read now: a host call's deadline is in place only while this method runs (`runHook`).
     const deadlines = this.#chains.deadlines;
     const ground = this.#chains.ground?.refusal(call);
@@ -218,7 +227,10 @@ export class Turn implements TurnContext {
     if (handlers.length === 0) {
       const plain = unchangedOutcome(call.toolArgs);
       const ground = chains.ground;
-      if (ground === undefined) return plain;
+      if (ground === undefined || !ground.judges(call.toolName)) {
+        this.#plainTool = call.toolName;
+        return plain;
+      }
       const contained = ground.contained(call, plain);
       return contained === plain || !chains.reportsDecisions
         ? contained

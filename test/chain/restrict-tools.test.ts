@@ -195,6 +195,28 @@ describe('calls to tools the request did not offer', () => {
     });
   });
 
+  it('are blocked after the same tool was answered unchanged, with no handler, before the request', async () => {
+    // A reader with no handler is answered at once the second time (turn.ts): never past a
+    // request that no longer offers it, nor for a subagent whose request does not.
+    const { runtime } = await runtimeOf([]);
+    const read = { toolName: 'read', toolArgs: { path: 'a' } };
+    await inTurn(runtime, async (t) => {
+      expect((await t.interceptToolCall(read)).blocked).toBe(false);
+      expect((await t.interceptToolCall(read)).blocked).toBe(false);
+      await t.beforeLlmCall({ ...request(['grep']), agent: { id: 'sub-1', type: 'explore' } });
+      const sub = await t.interceptToolCall({ ...read, agent: { id: 'sub-1', type: 'explore' } });
+      expect(sub).toMatchObject({ blocked: true, blockedBy: 'hermes' });
+      expect((await t.interceptToolCall(read)).blocked).toBe(false);
+      await t.beforeLlmCall(request(['grep']));
+      expect(await t.interceptToolCall(read)).toMatchObject({ blocked: true, blockedBy: 'hermes' });
+      const grep = { toolName: 'grep', toolArgs: { pattern: 'x' } };
+      expect((await t.interceptToolCall(grep)).blocked).toBe(false);
+      expect((await t.interceptToolCall(grep)).blocked).toBe(false);
+      const cut = await t.interceptToolCall({ ...grep, unjudgeable: 'its arguments were cut' });
+      expect(cut).toMatchObject({ blocked: true, blockedBy: 'hermes' });
+    });
+  });
+
   it('are not refused when the host never said which tools it offers, nor after a blocked request', async () => {
     const { runtime } = await runtimeOf([
       ext('stopper', (h) =>

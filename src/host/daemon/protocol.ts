@@ -27,9 +27,9 @@
  * `os.tmpdir()` read from the thread's start, are read from `process.env` in the daemon's
  * runtime threads: thread-env.ts.)
  */
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { daemonFolder } from '../../policy/protected/daemon-folder.js';
+import { sha256Hex } from './sha256.js';
 
 export const DAEMON_PROTOCOL = 3;
 
@@ -132,10 +132,9 @@ export function daemonKey(
     .filter(DAEMON_ENV)
     .sort()
     .map((name) => `${name}=${env[name]}`);
-  return createHash('sha256')
-    .update([home, frameworkVersion, process.version, DAEMON_PROTOCOL, ...vars].join('\0'))
-    .digest('hex')
-    .slice(0, 24);
+  return sha256Hex(
+    [home, frameworkVersion, process.version, DAEMON_PROTOCOL, ...vars].join('\0'),
+  ).slice(0, 24);
 }
 
 /**
