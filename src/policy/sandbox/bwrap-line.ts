@@ -46,9 +46,9 @@ export interface BwrapLineParts {
  *
  * Undefined — the `srt` line is used — off Linux, with a network domain allowed (the filter that
  * lets some through is the runtime's), when a path of protected ground or a hard link that must
- * stay read-only inside a writable folder does not exist, when what configures a later program is
- * a symbolic link (bubblewrap would bind over where it leads, and the link could be replaced), or
- * a writable path holds the project root. A writable folder with too many entries to walk is left
+ * stay read-only inside a writable folder does not exist, or a writable path holds the project
+ * root. Throws `LinkAtDangerousName` where what configures a later program is a symbolic link
+ * (bubblewrap would bind over where it leads, and the link could be replaced by a file). A writable folder with too many entries to walk is left
  * out (settings.ts, `leftOut`): what the walk did not see it could not hold. Throws as
  * `sandboxRules` does.
  */
@@ -79,8 +79,9 @@ export function bwrapLineParts(options: SandboxOptions): BwrapLineParts | undefi
   const toBlock = new Map<string, DangerousPath['kind']>();
   for (const { path, kind } of [...project.flatMap(dangerousTop), ...rules.dangerous]) {
     const stats = lstatSync(path, { throwIfNoEntry: false });
-    // A link cannot be bound over (bubblewrap follows it), and could be replaced: the runtime's.
-    if (stats?.isSymbolicLink()) return undefined;
+    // A link cannot be bound over (bubblewrap follows it) and could be replaced by a file; the
+    // runtime's line does not hold it either.
+    if (stats?.isSymbolicLink()) throw new LinkAtDangerousName(path);
     if (stats === undefined || leftMountPoint(path, stats)) toBlock.set(path, kind);
     else readOnlyAt.push(path);
   }
@@ -173,6 +174,17 @@ function leftMountPoint(path: string, stats: Stats): boolean {
     }
   }
   return isLeftMountPoint(path);
+}
+
+/** A symbolic link where a file that configures a later program would be: nothing can hold it. */
+export class LinkAtDangerousName extends Error {
+  readonly fix: string;
+  constructor(path: string) {
+    super(
+      `${path} is a symbolic link where a file that configures programs run later (a shell, git, an editor, an agent) is read, and no sandbox can keep a link from being replaced`,
+    );
+    this.fix = `look at where it leads, then remove it (rm '${path}') or put a file in its place, in your own terminal`;
+  }
 }
 
 /** The descriptor the outer shell opens the filter on, for bubblewrap to read (and close). */
