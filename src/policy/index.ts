@@ -65,6 +65,7 @@ export {
   groundSandboxCall,
   groundSandboxedCallOf,
   mayBeSandboxed,
+  configuresLaterProgram,
   mayBeSandboxLine,
   resetGroundSandboxAvailability,
   resetSandboxAvailability,

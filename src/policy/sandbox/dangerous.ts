@@ -76,3 +76,16 @@ export function dangerousAt(path: string, name: string, stats: Stats): Dangerous
   if (!stats.isDirectory()) return lower === '.git' ? [{ path, kind }] : [];
   return inside.map((entry) => ({ path: join(path, entry.name), kind: entry.kind }));
 }
+
+/**
+ * Whether a project path (relative, `/`-separated) lies at or in what configures a program run
+ * later (any part of it, any case, a `.git` or `.claude` folder whole): a guard that lets a write
+ * to an allowed folder through outside the sandbox holds these as the sandbox does
+ * (workflow-guard's check-tool.ts).
+ */
+export function configuresLaterProgram(path: string): boolean {
+  return path
+    .toLowerCase()
+    .split('/')
+    .some((part) => FILES.includes(part) || FOLDERS.includes(part) || part in INSIDE);
+}
