@@ -3,8 +3,9 @@
 # `path: hermes/workflow_guard/decision`. The input is the event as the http kind sends it:
 # {hook, toolName, toolArgs, ...}. A writer may write only in plans/ and handoff/, named plainly;
 # a name that climbs out (`..`), starts at / or ~, or is escaped (`%`, `\`) is not placed, so it is
-# refused, as is a writer that names no file. Other tools get no decision here: the shell stays
-# workflow-guard's (its OS sandbox). OPA reads names, not the disk: links are workflow-guard's.
+# refused, as is what configures a program run later and a writer that names no file. Other
+# tools get no decision here: the shell stays workflow-guard's (its OS sandbox). OPA reads names,
+# not the disk: links are workflow-guard's.
 package hermes.workflow_guard
 
 import rego.v1
@@ -64,11 +65,24 @@ allowed_prefix(name) if startswith(name, "handoff/")
 allowed_prefix(name) if startswith(name, "./plans/")
 allowed_prefix(name) if startswith(name, "./handoff/")
 
+# What configures a program run later there (git, an agent, an editor, a shell), as the sandbox
+# holds it: refused in plans/ and handoff/ too, in any case.
+configuring := {
+	".git", ".claude", ".vscode", ".idea", ".bashrc", ".bash_profile", ".profile", ".zshrc",
+	".zprofile", ".gitconfig", ".gitmodules", ".ripgreprc", ".mcp.json",
+}
+
+configures(name) if {
+	some part in split(lower(name), "/")
+	part in configuring
+}
+
 placed(name) if {
 	allowed_prefix(name)
 	not contains(name, "..")
 	not contains(name, "%")
 	not contains(name, `\`)
+	not configures(name)
 }
 
 decision := {"allow": false, "reason": no_plan} if {
