@@ -60,12 +60,12 @@ export {
 export { mapStrings } from './result-strings.js';
 export {
   bwrapSandboxedCallOf,
+  configuresLaterProgram,
   type GroundSandboxAvailability,
   groundSandboxAvailability,
   groundSandboxCall,
   groundSandboxedCallOf,
   mayBeSandboxed,
-  configuresLaterProgram,
   mayBeSandboxLine,
   resetGroundSandboxAvailability,
   resetSandboxAvailability,

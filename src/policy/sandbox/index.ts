@@ -4,13 +4,13 @@ export {
   sandboxAvailability,
   sandboxRuntimeCli,
 } from './availability.js';
+export { configuresLaterProgram } from './dangerous.js';
 export {
   type GroundSandboxAvailability,
   groundSandboxAvailability,
   resetGroundSandboxAvailability,
 } from './ground-availability.js';
 export { groundSandboxCall, groundSandboxedCallOf, mayBeSandboxLine } from './ground-call.js';
-export { configuresLaterProgram } from './dangerous.js';
 export { bwrapSandboxedCallOf } from './held.js';
 export { sandboxRefusedWrite, withAdvice } from './refused-write.js';
 export { sandboxRunning } from './running.js';
