@@ -186,6 +186,21 @@ const BYPASSES: Array<[string, string, Record<string, unknown>]> = [
   // dash reads `[[` as a program and `>` as a redirection.
   ['[[ in sh -c', 'bash', { command: "sh -c '[[ a > src/app.ts ]]'" }],
   ['[[ in a line for sh', 'bash', { command: '[[ a > src/app.ts ]]', shell: 'sh' }],
+  // What configures a program run later, outside any sandbox, in plans/ (git there, an editor or
+  // an agent opened there, a shell started there): the sandbox holds these, so must the guard.
+  ['a repository config in plans/', 'write', { path: 'plans/.git/config', content: '[core]' }],
+  ['a git hook in plans/', 'write', { path: 'plans/r/.git/hooks/pre-commit', content: 'x' }],
+  ['a .git file in plans/', 'write', { path: 'plans/.git', content: 'gitdir: ../src' }],
+  ['editor tasks in plans/', 'write', { file_path: 'plans/.vscode/tasks.json', content: '{}' }],
+  ['agent settings in plans/', 'edit', { path: 'plans/a/.claude/settings.json' }],
+  ['a shell start-up file in plans/', 'write', { path: 'plans/.bashrc', content: 'x' }],
+  ['MCP servers in handoff/', 'write', { path: 'handoff/.mcp.json', content: '{}' }],
+  [
+    'editor tasks by the shell',
+    'bash',
+    { command: 'mkdir -p plans/.vscode && echo x > plans/.vscode/tasks.json' },
+  ],
+  ['a repository config by the shell', 'bash', { command: 'echo x >> plans/.GIT/config' }],
 ];
 
 describe('workflow-guard without a plan: bypasses', () => {

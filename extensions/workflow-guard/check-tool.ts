@@ -2,6 +2,7 @@ import type { SubagentSpawn } from 'hermes-extensions';
 import {
   analyzeShell,
   callLinks,
+  configuresLaterProgram,
   isWithin,
   type ProjectPath,
   resolveProjectPath,
@@ -158,6 +159,19 @@ export function toolJudge(
     if (outside.length > 0) {
       return {
         what: `${what} would write ${outside.map((p) => p.given).join(', ')}`,
+        kind: 'violation',
+      };
+    }
+    // Held read-only in the sandbox too (dangerous.ts): a write here could make a program run
+    // later in this folder (git, an editor, an agent, a shell) run code outside every sandbox.
+    const configuring = paths.filter((path) =>
+      [path.inProject, path.lexicalInProject].some(
+        (rel) => rel !== undefined && configuresLaterProgram(rel),
+      ),
+    );
+    if (configuring.length > 0) {
+      return {
+        what: `${what} would write ${configuring.map((p) => p.given).join(', ')}, which configures programs run later outside the sandbox (git, a shell, an editor, an agent)`,
         kind: 'violation',
       };
     }

@@ -114,9 +114,11 @@ describe('workflow-guard without a plan: attacks on the sandbox', () => {
       });
       expect(through.ran).toBe('sandboxed');
       expect(treeDigest(join(root, 'src'))).toBe(before);
-      expect(readdirSync(hermesSandbox).every((name) => /^(?:srt-|unix-block-)/.test(name))).toBe(
-        true,
-      );
+      expect(
+        readdirSync(hermesSandbox).every((name) =>
+          /^(?:srt-|unix-block-|mount-points\.lock$)/.test(name),
+        ),
+      ).toBe(true);
     });
 
     it('keeps a sandboxed command from configuring a later git: a repository it makes in plans/, or the project’s own .git', async () => {
@@ -172,6 +174,61 @@ describe('workflow-guard without a plan: attacks on the sandbox', () => {
       expect(ran.ran !== 'blocked' && ran.stdout.match(/^refused /gm)?.length).toBe(6);
       expect(readFileSync(join(root, 'plans/fine.md'), 'utf8')).toBe('x\n');
       rmSync(join(root, 'plans/fine.md'));
+      expect(treeDigest(join(root, 'plans'))).toBe(before);
+    });
+
+    it('keeps a sandboxed command from making what configures a later program at the top of plans/: a repository, editor, agent and shell settings', async () => {
+      const root = project({ 'handoff/.keep': '' });
+      const before = treeDigest(join(root, 'plans'));
+      // Each made where it does not exist yet: a program run later in plans/, outside the
+      // sandbox (git, an editor that opens it, an agent started there, a shell), would obey it.
+      const attempts = [
+        `mkdir -p plans/.git/hooks plans/.git/objects plans/.git/refs && echo 'ref: refs/heads/main' > plans/.git/HEAD && printf '[core]\\n\\tfsmonitor = touch ${root}/src/pwned\\n' > plans/.git/config`,
+        'echo "gitdir: ../src" > plans/.git',
+        'mkdir -p plans/.vscode && echo "{}" > plans/.vscode/tasks.json',
+        'mkdir -p plans/.idea && echo x > plans/.idea/workspace.xml',
+        's=settings; mkdir -p plans/.claude && echo "{}" > plans/.claude/$s.json',
+        'mkdir -p plans/.claude/commands',
+        'echo "touch pwned" > plans/.bashrc',
+        'echo "{}" > plans/.mcp.json',
+        'echo "[alias]" > handoff/.gitconfig',
+        'echo x > handoff/.profile',
+      ];
+      const ran = await call(root, {
+        command: attemptsScript([...attempts, 'echo x > plans/fine.md']),
+      });
+      expect(ran, JSON.stringify(ran.outcome)).toMatchObject({ ran: 'sandboxed' });
+      expect(ran.ran !== 'blocked' && ran.stdout.match(/^refused$/gm)?.length).toBe(
+        attempts.length,
+      );
+      expect(readFileSync(join(root, 'plans/fine.md'), 'utf8')).toBe('x\n');
+      rmSync(join(root, 'plans/fine.md'));
+      // Nothing left behind on the disk: what held the names is gone with the command.
+      expect(treeDigest(join(root, 'plans'))).toBe(before);
+      expect(readdirSync(join(root, 'handoff'))).toEqual(['.keep']);
+      expect(existsSync(join(root, 'src/pwned'))).toBe(false);
+    });
+
+    it('keeps a repository and agent settings already in plans/ from being configured, moved aside or made anew', async () => {
+      const root = project({ 'plans/.claude/notes.md': 'n\n' });
+      run('git init -q plans', root);
+      const before = treeDigest(join(root, 'plans'));
+      const attempts = [
+        `printf '[core]\\n\\tfsmonitor = touch ${root}/src/pwned\\n' >> plans/.git/config`,
+        'rm -rf plans/.git/hooks',
+        'mv plans/.git plans/old-git',
+        's=settings; echo "{}" > plans/.claude/$s.local.json',
+        's=settings; echo "{}" > plans/.claude/$s.json',
+        'mkdir plans/.claude/agents',
+        'mv plans/.claude plans/old-claude',
+      ];
+      const ran = await call(root, {
+        command: attemptsScript(attempts),
+      });
+      expect(ran, JSON.stringify(ran.outcome)).toMatchObject({ ran: 'sandboxed' });
+      expect(ran.ran !== 'blocked' && ran.stdout.match(/^refused$/gm)?.length).toBe(
+        attempts.length,
+      );
       expect(treeDigest(join(root, 'plans'))).toBe(before);
     });
 
@@ -301,6 +358,15 @@ function legacyTiocsti(): boolean {
   } catch {
     return true;
   }
+}
+
+/**
+ * Each line run in turn by a script the guard cannot prove (so it runs sandboxed), `refused`
+ * printed for each that fails.
+ */
+function attemptsScript(lines: readonly string[]): string {
+  const body = lines.map((line) => `{ ${line}; } 2>/dev/null || echo refused`).join('\n');
+  return `bash <<'ATTEMPTS'\n${body}\nATTEMPTS`;
 }
 
 /**

@@ -50,9 +50,17 @@ export function headersFromEnv(
 }
 
 /**
+ * The most an answer may hold (1 MiB). A decision is a small JSON document; a service that sends
+ * more (a fault, or a server that streams without end) would otherwise be read whole into the
+ * memory of the process every hook of the user's runs in.
+ */
+export const MAX_ANSWER_BYTES = 1024 * 1024;
+
+/**
  * POSTs JSON and reads a JSON answer: each attempt bounded by the declaration's timeout, a network
- * failure or a 5xx tried again `retries` times, anything else (a 4xx, an answer that is not JSON)
- * thrown at once. Redirects are refused: one could lead the request, headers and all, elsewhere.
+ * failure (or an answer broken off) or a 5xx tried again `retries` times, anything else (a 4xx,
+ * an answer that is not JSON, one over `MAX_ANSWER_BYTES`) thrown at once. Redirects are refused:
+ * one could lead the request, headers and all, elsewhere.
  */
 export async function postJson(remote: Remote, body: unknown, who: string): Promise<unknown> {
   const payload = JSON.stringify(body);
@@ -71,7 +79,18 @@ export async function postJson(remote: Remote, body: unknown, who: string): Prom
       failure = new Error(`${who}: ${remote.url} could not be reached: ${reasonOf(error)}`);
       continue;
     }
-    const text = await response.text();
+    let text: string | undefined;
+    try {
+      text = await boundedText(response, MAX_ANSWER_BYTES);
+    } catch (error) {
+      failure = new Error(`${who}: ${remote.url} broke off its answer: ${reasonOf(error)}`);
+      continue;
+    }
+    if (text === undefined) {
+      throw new Error(
+        `${who}: ${remote.url} answered more than ${MAX_ANSWER_BYTES} bytes (HTTP ${response.status}); a decision is a small JSON document, so the rest was not read`,
+      );
+    }
     if (response.status >= 500) {
       failure = new Error(`${who}: ${remote.url} answered HTTP ${response.status}`);
       continue;
@@ -86,6 +105,32 @@ export async function postJson(remote: Remote, body: unknown, who: string): Prom
     }
   }
   throw failure ?? new Error(`${who}: ${remote.url} was not asked`);
+}
+
+/**
+ * The body as text, read as it comes and given up (the connection cancelled) past `limit` bytes:
+ * undefined then. A `content-length` over the limit is given up before anything is read.
+ */
+async function boundedText(response: Response, limit: number): Promise<string | undefined> {
+  const body = response.body;
+  if (body === null) return '';
+  const reader = body.getReader();
+  const stop = async () => {
+    await reader.cancel().catch(() => undefined);
+    return undefined;
+  };
+  if (Number(response.headers.get('content-length') ?? 0) > limit) return stop();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) return stop();
+    chunks.push(value);
+  }
+  // As `response.text()` decodes: UTF-8, a byte-order mark dropped.
+  return new TextDecoder().decode(Buffer.concat(chunks));
 }
 
 function reasonOf(error: unknown): string {

@@ -66,6 +66,7 @@ export {
 export { mapStrings } from './result-strings.js';
 export {
   bwrapSandboxedCallOf,
+  configuresLaterProgram,
   type GroundSandboxAvailability,
   groundSandboxAvailability,
   groundSandboxCall,

@@ -99,6 +99,42 @@ describe('a declared http decision service', () => {
     expect(open.outcome.blocked).toBe(false);
   });
 
+  it('reads no more than 1 MiB of an answer: a huge one, or one without end, fails as on_error says', async () => {
+    // Valid JSON that allows, 2 MiB long: read whole, it would pass.
+    const huge = JSON.stringify({ allow: true, reason: 'x'.repeat(2 * 1024 * 1024) });
+    const endless = (response: ServerResponse) => {
+      pending.push(response);
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.write('{"allow": true, "reason": "');
+      const chunk = 'x'.repeat(64 * 1024);
+      const more = () => {
+        while (!response.destroyed && response.write(chunk)) {}
+        if (!response.destroyed) response.once('drain', more);
+      };
+      more();
+    };
+    for (const answer of [{ raw: huge }, endless]) {
+      const { url } = await service(
+        typeof answer === 'function'
+          ? answer
+          : (response: ServerResponse) => {
+              response.writeHead(200, { 'content-type': 'application/json' });
+              response.end(answer.raw);
+            },
+      );
+      const slow = '    timeout_ms: 20000\n';
+      const closed = await decide(tree({ 'config.yaml': declaration(url, slow) }));
+      expect(closed.outcome).toMatchObject({ blocked: true, blockedBy: 'decider' });
+      expect(closed.outcome.blocked && closed.outcome.message).toContain(
+        `${url} answered more than 1048576 bytes`,
+      );
+      const open = await decide(
+        tree({ 'config.yaml': declaration(url, `${slow}    on_error: pass\n`) }),
+      );
+      expect(open.outcome.blocked).toBe(false);
+    }
+  });
+
   it('tries a 5xx again as many times as retries says', async () => {
     const flaky = () => service((r: ServerResponse) => sendJson(r, 503, {}), { allow: true });
     const once = await flaky();

@@ -28,6 +28,7 @@ describe('hermes-extensions/policy', () => {
       'mayBeSandboxLine',
       'mayBeSandboxed',
       'bwrapSandboxedCallOf',
+      'configuresLaterProgram',
       'resetGroundSandboxAvailability',
       'argumentTexts',
       'looksLikePath',

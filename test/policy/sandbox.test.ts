@@ -1,4 +1,13 @@
-import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import {
   sandboxCommand,
@@ -140,6 +149,38 @@ describe('hermes-extensions/policy: the sandbox', () => {
       expect(settings.filesystem.denyWrite).not.toContain(join(root, 'plans/deep'));
     });
 
+    it('refuses a symbolic link where a file that configures a later program is read: it could be replaced', () => {
+      const root = project();
+      mkdirSync(join(root, 'plans/sub'));
+      symlinkSync('../../src/a.ts', join(root, 'plans/sub/.bashrc'));
+      const made = sandboxCommand(
+        'rm plans/sub/.bashrc; echo "touch pwned" > plans/sub/.bashrc',
+        optionsFor(root),
+      );
+      if (made.kind === 'sandboxed') runShell(made.command, root);
+      expect(lstatSync(join(root, 'plans/sub/.bashrc')).isSymbolicLink()).toBe(true);
+      expect(made).toMatchObject({
+        kind: 'unavailable',
+        reason: expect.stringContaining(`${join(root, 'plans/sub/.bashrc')} is a symbolic link`),
+        fix: expect.stringContaining('remove it'),
+      });
+    });
+
+    it('leaves out a writable folder with more entries than it walks, rather than hold part of it', () => {
+      const root = project();
+      mkdirSync(join(root, 'plans/many'));
+      for (let i = 0; i <= 20_000; i++) writeFileSync(join(root, 'plans/many', String(i)), '');
+      const made = sandboxCommand(
+        'mkdir plans/.git; echo x > plans/many/.bashrc',
+        optionsFor(root),
+      );
+      if (made.kind !== 'sandboxed') throw new Error(made.reason);
+      expect(made.leftOut).toEqual(['plans/ (over 20000 entries to check for hard links)']);
+      expect(runShell(made.command, root).code).not.toBe(0);
+      expect(existsSync(join(root, 'plans/.git'))).toBe(false);
+      expect(existsSync(join(root, 'plans/many/.bashrc'))).toBe(false);
+    });
+
     it('lets the network through to the domains it is given only', () => {
       const root = project();
       const made = sandboxCommand('true', { ...optionsFor(root), network: ['registry.npmjs.org'] });
@@ -168,13 +209,13 @@ describe('hermes-extensions/policy: the sandbox', () => {
       const root = project();
       const made = sandboxCommand('touch plans/ran; touch src/ran', optionsFor(root));
       if (made.kind !== 'sandboxed') throw new Error(made.reason);
-      const filter = /9<'([^']+)'$/.exec(made.command)?.[1];
+      const filter = / 9<'([^']+)'/.exec(made.command)?.[1];
       expect(filter).toBeDefined();
       rmSync(filter as string);
       const ran = runShell(made.command, root);
       expect(ran.code).not.toBe(0);
       // A bubblewrap that cannot read its filter does not start the command either.
-      const closed = runShell(made.command.replace(/ 9<'[^']+'$/, ' 9<&-'), root);
+      const closed = runShell(made.command.replace(/ 9<'[^']+'/, ' 9<&-'), root);
       expect(closed.code).not.toBe(0);
       expect(existsSync(join(root, 'plans/ran'))).toBe(false);
       expect(existsSync(join(root, 'src/ran'))).toBe(false);

@@ -21,9 +21,11 @@ const VARIABLES = /\b(?:HERMES_HOME|HERMES_DAEMON_DIR|CODEX_HOME|XDG_CONFIG_HOME
 
 /**
  * A file of workflow-guard's sandbox, named by the digest of its content: a settings file
- * (sandbox/settings.ts), a seccomp filter (sandbox/unix-block.ts).
+ * (sandbox/settings.ts), a seccomp filter (sandbox/unix-block.ts); or the lock its own bubblewrap
+ * line takes while it holds names that do not exist yet (sandbox/bwrap-line.ts).
  */
-const SANDBOX_SETTINGS = /^(?:srt-[0-9a-f]{32}\.json|unix-block-[a-z0-9]+-[0-9a-f]{16}\.bpf)$/;
+const SANDBOX_SETTINGS =
+  /^(?:srt-[0-9a-f]{32}\.json|unix-block-[a-z0-9]+-[0-9a-f]{16}\.bpf|mount-points\.lock)$/;
 
 /** Words end at white space, quotes, the shell's operators and the punctuation of code. */
 const SEPARATORS = /[\s'"`;|&()<>{}[\],=:+\\]+/;

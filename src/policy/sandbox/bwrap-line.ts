@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, lstatSync, readdirSync, realpathSync, type Stats, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { type DangerousPath, dangerousTop } from './dangerous.js';
 import { groundSandboxAvailability } from './ground-availability.js';
+import { isLeftMountPoint } from './ground-mounts.js';
+import { mountPointsRemoved } from './ground-sandbox.js';
 import { shellWord } from './quote.js';
 import { keepFile, type SandboxOptions, sandboxRules } from './settings.js';
 import { unixBlockFilter } from './unix-block.js';
@@ -27,17 +30,27 @@ export interface BwrapLineParts {
  *   command in a session of its own (it cannot push keystrokes into the agent's terminal), no
  *   capabilities, and gone when its shell is (`--die-with-parent`);
  * - each writable path that exists bound writable (the private temporary folder among them);
+ * - each folder between a writable folder and what is held in it bound onto itself (a mount
+ *   point cannot be renamed: `mv plans/.git old` would take a held config along);
  * - inside them, read-only again: files with other names (hard links), protected ground, and the
- *   files that configure programs run later outside the sandbox (`dangerousNames`);
+ *   files that configure programs run later outside the sandbox (dangerous.ts);
+ * - what configures a later program and does not exist yet, at the top of each writable folder
+ *   and inside each `.git` and `.claude` folder in it: something read-only bound over its name
+ *   (as over a path not to read), so it cannot be made. bubblewrap makes a mount point on the
+ *   disk for each, an empty file or folder, which the line removes after the command, under a
+ *   lock in the state folder (`mountPointsRemoved`, ground-sandbox.ts);
  * - each path not to read masked: the null device over a file (EACCES: binds allow no devices),
  *   an empty read-only folder over a folder;
  * - `socket(AF_UNIX)` refused by a seccomp filter (unix-block.ts), kept as a file in the state
  *   folder, which no sandbox may write.
  *
  * Undefined — the `srt` line is used — off Linux, with a network domain allowed (the filter that
- * lets some through is the runtime's), when a path that must stay read-only inside a writable
- * folder does not exist (bubblewrap could hold it only with a mount point left on the disk), or a
- * writable path holds the project root. Throws as `sandboxRules` does.
+ * lets some through is the runtime's), when a path of protected ground or a hard link that must
+ * stay read-only inside a writable folder does not exist, or a writable path holds the project
+ * root. Throws `LinkAtDangerousName` where what configures a later program is a symbolic link
+ * (bubblewrap would bind over where it leads, and the link could be replaced by a file). A writable folder with too many entries to walk is left
+ * out (settings.ts, `leftOut`): what the walk did not see it could not hold. Throws as
+ * `sandboxRules` does.
  */
 export function bwrapLineParts(options: SandboxOptions): BwrapLineParts | undefined {
   if (process.platform !== 'linux' || (options.network ?? []).length > 0) return undefined;
@@ -54,26 +67,45 @@ export function bwrapLineParts(options: SandboxOptions): BwrapLineParts | undefi
   }
   const readOnlyAt: string[] = [];
   const missing: string[] = [];
-  const project = writable.filter((dir) => dir !== rules.tmpDir);
-  for (const path of [
-    ...rules.denyWrite,
-    ...rules.protectedPaths,
-    ...project.flatMap(dangerousIn),
-  ]) {
+  for (const path of [...rules.denyWrite, ...rules.protectedPaths]) {
     if (!within(path)) continue;
     const real = realOf(path);
     if (real === undefined) missing.push(path);
     else if (within(real)) readOnlyAt.push(real);
   }
+  const project = writable.filter(
+    (dir) => dir !== rules.tmpDir && statSync(dir, { throwIfNoEntry: false })?.isDirectory(),
+  );
+  const toBlock = new Map<string, DangerousPath['kind']>();
+  for (const { path, kind } of [...project.flatMap(dangerousTop), ...rules.dangerous]) {
+    const stats = lstatSync(path, { throwIfNoEntry: false });
+    // A link cannot be bound over (bubblewrap follows it) and could be replaced by a file; the
+    // runtime's line does not hold it either.
+    if (stats?.isSymbolicLink()) throw new LinkAtDangerousName(path);
+    if (stats === undefined || leftMountPoint(path, stats)) toBlock.set(path, kind);
+    else readOnlyAt.push(path);
+  }
   const readOnly = outermost(readOnlyAt);
   // A missing path inside a folder bound read-only cannot be made; any other could be.
   const held = (path: string) => readOnly.some((dir) => path === dir || path.startsWith(`${dir}/`));
   if (!missing.every(held)) return undefined;
+  const blocked = byDepth([...toBlock.keys()].filter((path) => !held(path)));
+  // Each folder between a writable folder and what is held in it is a mount point too, so it
+  // cannot be moved aside (`mv plans/.git old`, the held config along) and made again.
+  const keep = new Set<string>();
+  for (const path of [...readOnly, ...blocked]) {
+    for (let dir = dirname(path); !writable.includes(dir) && within(dir); dir = dirname(dir)) {
+      keep.add(dir);
+    }
+  }
   const masks = outermost(
     [...new Set((options.denyRead ?? []).map((path) => resolve(rules.root, path)))].flatMap(
       (path) => realOf(path) ?? [],
     ),
-  ).filter((path) => path !== '/' && !path.startsWith('/dev/') && !path.startsWith('/proc/'));
+  ).filter(
+    (path) =>
+      path !== '/' && !path.startsWith('/dev/') && !path.startsWith('/proc/') && !toBlock.has(path),
+  );
   const file = join(
     rules.stateDir,
     `unix-block-${process.arch}-${createHash('sha256').update(filter).digest('hex').slice(0, 16)}.bpf`,
@@ -83,12 +115,10 @@ export function bwrapLineParts(options: SandboxOptions): BwrapLineParts | undefi
     shellWord(tools.bwrap),
     ...BASE,
     ...byDepth(writable).flatMap((path) => ['--bind', shellWord(path), shellWord(path)]),
+    ...byDepth([...keep]).flatMap((path) => ['--bind-try', shellWord(path), shellWord(path)]),
     ...byDepth(readOnly).flatMap((path) => ['--ro-bind', shellWord(path), shellWord(path)]),
-    ...byDepth(masks).flatMap((path) =>
-      statSync(path).isDirectory()
-        ? ['--tmpfs', shellWord(path), '--remount-ro', shellWord(path)]
-        : ['--ro-bind', '/dev/null', shellWord(path)],
-    ),
+    ...blocked.flatMap((path) => over(path, toBlock.get(path) === 'folder')),
+    ...byDepth(masks).flatMap((path) => over(path, statSync(path).isDirectory())),
     '--setenv',
     'SANDBOX_RUNTIME',
     '1',
@@ -98,12 +128,63 @@ export function bwrapLineParts(options: SandboxOptions): BwrapLineParts | undefi
     shellWord(tools.bash),
     '-c',
   ];
-  return {
+  const line = {
     before: `${words.join(' ')} `,
     after: ` ${FILTER_FD}<${shellWord(file)}`,
     tmpDir: rules.tmpDir,
     leftOut: rules.leftOut,
   };
+  if (blocked.length === 0) return line;
+  // bubblewrap makes a mount point for each blocked path on the disk: removed after the command.
+  const lock = join(rules.stateDir, 'mount-points.lock');
+  keepFile(rules, lock, '');
+  const around = mountPointsRemoved(
+    tools,
+    lock,
+    blocked.map((path) => ({ path })),
+  );
+  return {
+    ...line,
+    before: `${around.before}${line.before}`,
+    after: `${line.after}${around.after}`,
+  };
+}
+
+/**
+ * Something read-only and empty bound over a path: the null device over a file (a bind allows no
+ * devices: it cannot be opened), a new read-only folder over a folder.
+ */
+function over(path: string, folder: boolean): string[] {
+  return folder
+    ? ['--tmpfs', shellWord(path), '--remount-ro', shellWord(path)]
+    : ['--ro-bind', '/dev/null', shellWord(path)];
+}
+
+/**
+ * A mount point an earlier line left (its removal skipped while another sandbox ran): an empty
+ * read-only file as `isLeftMountPoint` says, or an empty folder where a dangerous folder would be.
+ * It is blocked (and removed after) like a path that does not exist.
+ */
+function leftMountPoint(path: string, stats: Stats): boolean {
+  if (stats.isDirectory()) {
+    try {
+      return readdirSync(path).length === 0;
+    } catch {
+      return false;
+    }
+  }
+  return isLeftMountPoint(path);
+}
+
+/** A symbolic link where a file that configures a later program would be: nothing can hold it. */
+export class LinkAtDangerousName extends Error {
+  readonly fix: string;
+  constructor(path: string) {
+    super(
+      `${path} is a symbolic link where a file that configures programs run later (a shell, git, an editor, an agent) is read, and no sandbox can keep a link from being replaced`,
+    );
+    this.fix = `look at where it leads, then remove it (rm '${path}') or put a file in its place, in your own terminal`;
+  }
 }
 
 /** The descriptor the outer shell opens the filter on, for bubblewrap to read (and close). */
@@ -125,65 +206,6 @@ const BASE = [
   '--proc',
   '/proc',
 ];
-
-/**
- * Files and folders that configure what programs do when they run later, outside the sandbox: a
- * shell's start-up files, git's settings and hooks, editors' and agents' project settings. Held
- * read-only where they exist in a writable folder, as the sandbox runtime holds them.
- */
-const DANGEROUS_FILES = new Set([
-  '.bashrc',
-  '.bash_profile',
-  '.profile',
-  '.zshrc',
-  '.zprofile',
-  '.gitconfig',
-  '.gitmodules',
-  '.ripgreprc',
-  '.mcp.json',
-]);
-const DANGEROUS_FOLDERS = new Set(['.vscode', '.idea']);
-const DANGEROUS_INSIDE: Record<string, string[]> = {
-  '.git': ['hooks', 'config'],
-  '.claude': ['commands', 'agents'],
-};
-
-/** The 20,000 entries settings.ts walks for hard links; a larger folder was left out there. */
-const MAX_WALK = 20_000;
-
-/** The dangerous files and folders (by name, any case) under a writable folder, or itself. */
-function dangerousIn(dir: string): string[] {
-  const found: string[] = [];
-  let seen = 0;
-  const walk = (at: string): void => {
-    if (++seen > MAX_WALK) return;
-    let names: string[];
-    try {
-      names = readdirSync(at);
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      const path = join(at, name);
-      const lower = name.toLowerCase();
-      const stats = lstatSync(path, { throwIfNoEntry: false });
-      if (stats === undefined) continue;
-      if (DANGEROUS_FILES.has(lower) || DANGEROUS_FOLDERS.has(lower)) {
-        found.push(path);
-        continue;
-      }
-      const inside = DANGEROUS_INSIDE[lower];
-      if (inside !== undefined && stats.isDirectory()) {
-        for (const part of inside) {
-          if (existsSync(join(path, part))) found.push(join(path, part));
-        }
-      }
-      if (stats.isDirectory()) walk(path);
-    }
-  };
-  walk(dir);
-  return found;
-}
 
 function realOf(path: string): string | undefined {
   try {

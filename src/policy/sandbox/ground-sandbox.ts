@@ -137,6 +137,24 @@ function linuxParts(
       };
     }
   }
+  const around = mountPointsRemoved(tools, lock, mounts.blocked);
+  return { kind: 'made', before: `${around.before}${bwrap} `, after: around.after };
+}
+
+/**
+ * What goes around a bubblewrap line that leaves mount points on the disk for paths that do not
+ * exist (`blocked`): the line runs under a shared lock, and after it what bubblewrap left there
+ * (an empty read-only file, an empty folder: nothing else) is removed, under an exclusive lock
+ * that no sandbox still running with those mounts holds shared (a mount point removed from under
+ * a running sandbox would undo its block there). `flock -o`: the command gets no descriptor of
+ * the lock. A removal skipped (another sandbox running) is done by the next line made, which
+ * takes such a file for a left mount point (`isLeftMountPoint`). `after` keeps the line's status.
+ */
+export function mountPointsRemoved(
+  tools: { flock: string; find: string },
+  lock: string,
+  blocked: readonly { path: string }[],
+): { before: string; after: string } {
   const flock = shellWord(tools.flock);
   const cleanup = [
     flock,
@@ -144,13 +162,11 @@ function linuxParts(
     '-x',
     shellWord(lock),
     shellWord(tools.find),
-    ...mounts.blocked.map(({ path }) => shellWord(path)),
-    // What bubblewrap left, and only that: an empty read-only file, an empty folder.
+    ...blocked.map(({ path }) => shellWord(path)),
     "-maxdepth 0 '(' -type f -perm 0444 -links 1 -o -type d ')' -empty -delete 2>/dev/null",
   ].join(' ');
   return {
-    kind: 'made',
-    before: `${flock} -o -s ${shellWord(lock)} ${bwrap} `,
+    before: `${flock} -o -s ${shellWord(lock)} `,
     after: `; hermes_ground_status=$?; ${cleanup}; (exit $hermes_ground_status)`,
   };
 }

@@ -4,6 +4,7 @@ export {
   sandboxAvailability,
   sandboxRuntimeCli,
 } from './availability.js';
+export { configuresLaterProgram } from './dangerous.js';
 export {
   type GroundSandboxAvailability,
   groundSandboxAvailability,

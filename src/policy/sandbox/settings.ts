@@ -13,6 +13,7 @@ import {
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { protectedGround } from '../protected/ground.js';
+import { type DangerousPath, dangerousAt } from './dangerous.js';
 
 /** What a sandboxed command may do besides reading (docs/policy.md, The OS sandbox). */
 export interface SandboxOptions {
@@ -60,6 +61,12 @@ export interface SandboxRules {
   allowWrite: string[];
   /** Files under writable folders with other names (hard links): read-only. */
   denyWrite: string[];
+  /**
+   * What configures a later program under writable folders, found by the walk that finds hard
+   * links (dangerous.ts): read-only in workflow-guard's own bubblewrap line, which holds those
+   * that do not exist too. The runtime's `srt` line finds its own.
+   */
+  dangerous: DangerousPath[];
   /** Protected ground of the project (protectedPaths): read-only. */
   protectedPaths: string[];
   /** Paths not to read, as readDenials writes them. */
@@ -77,25 +84,28 @@ export function sandboxRules(options: SandboxOptions): SandboxRules {
   const leftOut: string[] = [];
   const allowWrite: string[] = [];
   const denyWrite: string[] = [];
+  const dangerous: DangerousPath[] = [];
   for (const given of options.writable ?? []) {
     const path = resolve(root, given);
     if (!nameIsPlace(path)) {
       leftOut.push(`${given} (a symbolic link)`);
       continue;
     }
-    const linked = hardLinkedFiles(path);
-    if (linked === undefined) {
+    const found = walkWritable(path);
+    if (found === undefined) {
       leftOut.push(`${given} (over ${MAX_WALK} entries to check for hard links)`);
       continue;
     }
     allowWrite.push(path);
-    denyWrite.push(...linked);
+    denyWrite.push(...found.linked);
+    dangerous.push(...found.dangerous);
   }
   const tmpDir = privateTmpDir(root);
   return {
     root,
     allowWrite: [...allowWrite, tmpDir],
     denyWrite,
+    dangerous,
     protectedPaths: protectedPaths(root),
     denyRead: readDenials(root, options.denyRead),
     network: [...(options.network ?? [])],
@@ -254,20 +264,27 @@ function nameIsPlace(path: string): boolean {
   }
 }
 
-/** Regular files under `path` with more than one name; undefined when there are too many entries. */
-function hardLinkedFiles(path: string): string[] | undefined {
+/**
+ * What one walk of a writable folder finds: the regular files under `path` with more than one
+ * name, and what configures a later program (dangerous.ts); undefined when there are too many
+ * entries to walk them all (what was not seen could not be held).
+ */
+function walkWritable(path: string): { linked: string[]; dangerous: DangerousPath[] } | undefined {
   const linked: string[] = [];
+  const dangerous: DangerousPath[] = [];
   let seen = 0;
-  const walk = (at: string): boolean => {
+  const walk = (at: string, name: string | undefined): boolean => {
     const stats = lstatSync(at, { throwIfNoEntry: false });
     if (stats === undefined) return true;
     if (++seen > MAX_WALK) return false;
     if (stats.isFile() && stats.nlink > 1) linked.push(at);
+    // The folder itself is what was made writable, whatever its name.
+    if (name !== undefined) dangerous.push(...dangerousAt(at, name, stats));
     if (!stats.isDirectory()) return true;
-    for (const name of readdirSync(at)) if (!walk(join(at, name))) return false;
+    for (const entry of readdirSync(at)) if (!walk(join(at, entry), entry)) return false;
     return true;
   };
-  return walk(path) ? linked : undefined;
+  return walk(path, undefined) ? { linked, dangerous } : undefined;
 }
 
 /**

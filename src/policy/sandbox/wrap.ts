@@ -1,5 +1,5 @@
 import { type SandboxAvailability, sandboxAvailability } from './availability.js';
-import { bwrapLineParts } from './bwrap-line.js';
+import { bwrapLineParts, LinkAtDangerousName } from './bwrap-line.js';
 import { shellWord, unquoteShellWord } from './quote.js';
 import { type SandboxOptions, sandboxSettings } from './settings.js';
 
@@ -42,6 +42,9 @@ export function sandboxCommand(command: string, options: SandboxOptions): Sandbo
     }
     settings = sandboxSettings(options);
   } catch (error) {
+    if (error instanceof LinkAtDangerousName) {
+      return { kind: 'unavailable', reason: error.message, fix: error.fix };
+    }
     return {
       kind: 'unavailable',
       reason: `the sandbox's settings could not be made: ${error instanceof Error ? error.message : String(error)}`,
