@@ -1,4 +1,4 @@
-import { basename } from 'node:path';
+import { defaultServerName } from '../../host/mcp/server-name.js';
 import { stderrLogger } from '../../log/logger.js';
 import { commandContext } from '../context.js';
 import { CliError } from '../io.js';
@@ -25,7 +25,7 @@ export async function mcpProxyCommand(
       2,
     );
   }
-  const name = flags.name ?? basename(command);
+  const name = flags.name ?? defaultServerName(command, args);
   if (name === '') throw new CliError('--name must not be empty', 2);
   const { loadMcpSdk, McpSdkUnavailable } = await import('../../host/mcp/sdk.js');
   let sdk: Awaited<ReturnType<typeof loadMcpSdk>>;
