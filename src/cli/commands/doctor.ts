@@ -27,6 +27,7 @@ import { daemonLogChecks } from './doctor/daemon-log.js';
 import { finalAnswerChecks } from './doctor/final-answer.js';
 import { hermesFormChecks } from './doctor/hermes-form.js';
 import { hermesPluginChecks } from './doctor/hermes-plugin.js';
+import { mcpServerChecks } from './doctor/mcp-servers.js';
 import { optionalPeerChecks } from './doctor/optional-peers.js';
 import { resultHandlers, resultHookChecks } from './doctor/result-hooks.js';
 import { sandboxCheck } from './doctor/sandbox.js';
@@ -69,6 +70,7 @@ export async function doctorCommand(context: CommandContext, options: { json?: b
     ...hermesPluginChecks(),
     ...hermesFormChecks(),
     ...subagentChecks(runtime.projectRoot, workflowGuard),
+    ...mcpServerChecks(runtime.projectRoot),
     ...sharedPriorities(runtime.extensions),
     ...(sandboxRuntime ? [sandboxCheck(workflowGuard)] : []),
     ...dryRunChecks,

@@ -63,7 +63,8 @@ export function writeMcpConfig(read: McpConfigText, newFileMode: number): void {
   chmodSync(read.file, read.mode ?? newFileMode);
 }
 
-function parseJson(file: string, text: string): unknown {
+/** The JSON of `file`; a text that does not parse is refused with its line and column. */
+export function parseJson(file: string, text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
