@@ -67,7 +67,7 @@ export const HOME_ENTRIES: readonly HomeEntry[] = [
     path: 'mcp-installs.json',
     fate: 'removed',
     holds:
-      'what `hermes mcp install` found in the MCP clients\' configs, for uninstall (src/host/mcp/config/install-records.ts)',
+      "what `hermes mcp install` found in the MCP clients' configs, for uninstall (src/host/mcp/config/install-records.ts)",
   },
   {
     path: 'mcp-installs.json.lock',
