@@ -8,6 +8,7 @@ import {
   statSync,
 } from 'node:fs';
 import { dirname, relative, sep } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { replaceFile } from '../../../fs/locked-file.js';
 
 /**
@@ -17,6 +18,9 @@ import { replaceFile } from '../../../fs/locked-file.js';
  */
 export interface McpConfigText {
   file: string;
+  /** The file's text as read ('' for none). */
+  text: string;
+  /** Its JSON, which the caller changes before writing. */
   config: Record<string, unknown>;
   indent: string;
   eol: '\n' | '\r\n';
@@ -40,13 +44,14 @@ export function readMcpConfig(file: string, base: string): McpConfigText {
   const text = exists ? readFileSync(file, 'utf8') : '';
   const mode = exists ? statSync(file).mode & 0o777 : undefined;
   const layout = { indent: '  ', eol: '\n' as const, finalNewline: true, mode };
-  if (text.trim() === '') return { file, config: {}, ...layout };
+  if (text.trim() === '') return { file, text, config: {}, ...layout };
   const config = parseJson(file, text);
   if (config === null || typeof config !== 'object' || Array.isArray(config))
     throw new McpConfigError(`${file} does not hold a JSON object; fix or move it first`);
   const multiline = text.trim().includes('\n');
   return {
     file,
+    text,
     config: config as Record<string, unknown>,
     indent: multiline ? (/\n([ \t]+)\S/.exec(text)?.[1] ?? '  ') : text.trim() === '{}' ? '  ' : '',
     eol: text.includes('\r\n') ? '\r\n' : '\n',
@@ -55,11 +60,28 @@ export function readMcpConfig(file: string, base: string): McpConfigText {
   };
 }
 
-/** Writes the config back whole (beside it, then renamed over it), in its layout and mode. */
-export function writeMcpConfig(read: McpConfigText, newFileMode: number): void {
-  const json = JSON.stringify(read.config, null, read.indent).replaceAll('\n', read.eol);
+/**
+ * Writes `read.config` back (beside the file, then renamed over it) in the file's mode: as
+ * `spliced`, the text with only the changed server edited (json-splice.ts), when that text holds
+ * exactly the config; else the whole config in the file's layout.
+ */
+export function writeMcpConfig(
+  read: McpConfigText,
+  spliced: string | undefined,
+  newFileMode: number,
+): void {
+  let text = spliced;
+  try {
+    if (text !== undefined && !isDeepStrictEqual(JSON.parse(text), read.config)) text = undefined;
+  } catch {
+    text = undefined;
+  }
+  if (text === undefined) {
+    const json = JSON.stringify(read.config, null, read.indent).replaceAll('\n', read.eol);
+    text = read.finalNewline ? `${json}${read.eol}` : json;
+  }
   mkdirSync(dirname(read.file), { recursive: true });
-  replaceFile(read.file, read.finalNewline ? `${json}${read.eol}` : json);
+  replaceFile(read.file, text);
   chmodSync(read.file, read.mode ?? newFileMode);
 }
 

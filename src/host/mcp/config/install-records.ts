@@ -13,6 +13,10 @@ import type { ServerEntry } from './wrapped.js';
 export interface InstallRecord {
   original: ServerEntry | null;
   wrapped: ServerEntry;
+  /** `original` as its text was in the file, so that uninstall gives back its layout too. */
+  originalText?: string;
+  /** Install made the file: an uninstall that leaves it with no server removes it. */
+  fileWasAbsent?: boolean;
 }
 
 type Records = Record<string, Record<string, InstallRecord>>;

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -17,6 +17,14 @@ import {
   writeMcpConfig,
 } from './config-file.js';
 import { installRecord, keepInstallRecord } from './install-records.js';
+import {
+  addServer,
+  RAW,
+  removeServer,
+  replaceServer,
+  serversSpan,
+  serverText,
+} from './json-splice.js';
 import { entryWords, type ServerEntry, unwrapEntry, wrapEntry, wrappedServer } from './wrapped.js';
 
 export type McpScope = 'project' | 'user';
@@ -139,9 +147,20 @@ export async function installServer(
     base = existing;
   }
   const wrapped = wrapEntry(base, proxyArgv);
-  await keepInstallRecord(home, target.path, request.name, { original, wrapped });
+  const span = serversSpan(read.text, target.key);
+  const originalText =
+    original === null || !span ? undefined : serverText(read.text, span, request.name);
+  await keepInstallRecord(home, target.path, request.name, {
+    original,
+    wrapped,
+    ...(originalText === undefined ? {} : { originalText }),
+    ...(read.text === '' ? { fileWasAbsent: true } : {}),
+  });
   servers[request.name] = wrapped;
-  writeMcpConfig(read, target.scope === 'project' ? 0o644 : 0o600);
+  const edit = original === null ? addServer : replaceServer;
+  const spliced =
+    span && edit(read.text, span, request.name, wrapped, read.indent || '  ', read.eol);
+  writeMcpConfig(read, spliced, target.scope === 'project' ? 0o644 : 0o600);
   return `${request.kind === 'new' ? 'Added' : 'Wrapped'} the MCP server "${request.name}" in ${target.path}: ${title} now starts it through hermes mcp proxy, so its tool calls go through the extensions. Restart ${title} (or reconnect the server) to use it; hermes mcp uninstall ${target.client} --name ${request.name} puts back what was there.`;
 }
 
@@ -168,20 +187,34 @@ export async function uninstallServer(
       `${target.path}: "${name}" does not run through hermes mcp proxy; nothing changed`,
     );
   const record = installRecord(home, target.path, name);
+  const span = serversSpan(read.text, target.key);
+  const layout = [read.indent || '  ', read.eol] as const;
   let said: string;
+  let spliced: string | undefined;
   if (record !== undefined && isDeepStrictEqual(record.wrapped, entry)) {
     if (record.original === null) {
       delete servers[name];
+      spliced = span && removeServer(read.text, span, name);
       said = `Removed the MCP server "${name}" that hermes mcp install added to ${target.path}.`;
+      if (record.fileWasAbsent && isDeepStrictEqual(read.config, { [target.key]: {} })) {
+        // The file install made holds nothing else: it goes, as it was not there.
+        rmSync(target.path);
+        await keepInstallRecord(home, target.path, name, undefined);
+        return `${said} Restart ${mcpClientTitle(target.client)} (or reconnect the server) for it to take effect.`;
+      }
     } else {
       servers[name] = record.original;
+      const raw = record.originalText;
+      const kept = raw !== undefined && sameJson(raw, record.original) ? { [RAW]: raw } : undefined;
+      spliced = span && replaceServer(read.text, span, name, kept ?? record.original, ...layout);
       said = `Restored the MCP server "${name}" in ${target.path} as it was before hermes mcp install.`;
     }
   } else {
     servers[name] = unwrapEntry(entry, wrapped);
+    spliced = span && replaceServer(read.text, span, name, servers[name], ...layout);
     said = `Unwrapped the MCP server "${name}" in ${target.path}: it starts ${[wrapped.command, ...wrapped.args].join(' ')} again (the entry had changed since hermes mcp install, or was not installed with this HERMES_HOME, so it keeps its other keys as they are now).`;
   }
-  writeMcpConfig(read, 0o600);
+  writeMcpConfig(read, spliced, 0o600);
   await keepInstallRecord(home, target.path, name, undefined);
   return `${said} Restart ${mcpClientTitle(target.client)} (or reconnect the server) for it to take effect.`;
 }
@@ -191,4 +224,13 @@ function listed(servers: Record<string, unknown>): string {
   return names.length === 0
     ? ' (it has none)'
     : ` (it has ${names.map((n) => `"${n}"`).join(', ')})`;
+}
+
+/** `text` is the JSON of `value` (a record's text not edited by hand). */
+function sameJson(text: string, value: unknown): boolean {
+  try {
+    return isDeepStrictEqual(JSON.parse(text), value);
+  } catch {
+    return false;
+  }
 }
