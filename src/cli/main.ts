@@ -35,6 +35,8 @@ import { CliError, type Io, processIo } from './io.js';
  * `hermes-extensions list` is `hermes extensions list`, for machines where another `hermes` is
  * first on the PATH.
  */
+type McpInstallOptions = { cwd?: string; name?: string; scope?: string; wrap?: string };
+
 export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
   let exitCode = 0;
   /** Wraps a command so its exit code is kept; commander passes the parsed arguments through. */
@@ -160,6 +162,32 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       run(async (words: string[], o: McpProxyFlags) => {
         const { mcpProxyCommand } = await import('./commands/mcp.js');
         return mcpProxyCommand(words, o);
+      }),
+    );
+  withCwd(mcp.command('install'))
+    .description(
+      "start an MCP server through `hermes mcp proxy` in a client's config (claude-code, claude-desktop, cursor, vscode): a new one after --, or an existing one with --wrap",
+    )
+    .argument('<client>', 'claude-code, claude-desktop, cursor or vscode')
+    .argument('[command...]', 'the MCP server to add and its arguments, after --')
+    .option('--name <name>', "the server's name (default: the package or script it runs)")
+    .option('--wrap <name>', 'wrap the server of that name the config already has, in place')
+    .option('--scope <scope>', "project (the default; Claude Desktop's: user) or user")
+    .action(
+      run(async (client: string, words: string[], o: McpInstallOptions) => {
+        const { mcpInstallCommand } = await import('./commands/mcp-install.js');
+        return mcpInstallCommand(client, words, o, io);
+      }),
+    );
+  withCwd(mcp.command('uninstall'))
+    .description("put back in a client's config what `hermes mcp install` found there")
+    .argument('<client>', 'claude-code, claude-desktop, cursor or vscode')
+    .requiredOption('--name <name>', 'the server to unwrap')
+    .option('--scope <scope>', 'project or user, as it was installed')
+    .action(
+      run(async (client: string, o: McpInstallOptions) => {
+        const { mcpUninstallCommand } = await import('./commands/mcp-install.js');
+        return mcpUninstallCommand(client, o, io);
       }),
     );
   for (const command of mcp.commands) command.exitOverride();

@@ -80,6 +80,17 @@ export const HOME_ENTRIES: readonly HomeEntry[] = [
     holds: 'the cache of `hermes extensions test-suite` (src/cli/commands/test-suite.ts)',
   },
   {
+    path: 'mcp-installs.json',
+    fate: 'removed',
+    holds:
+      "what `hermes mcp install` found in the MCP clients' configs, for uninstall (src/host/mcp/config/install-records.ts)",
+  },
+  {
+    path: 'mcp-installs.json.lock',
+    fate: 'removed',
+    holds: "the install records' lock, when an install is under way (src/fs/locked-file.ts)",
+  },
+  {
     path: 'hook-commands',
     fate: 'removed',
     holds:

@@ -222,7 +222,7 @@ describe.runIf(built)('hermes mcp proxy in front of any MCP server', () => {
     const folder = tree();
     const { client } = await proxied(homeWith(), folder, smallServer(folder));
     await expect(client.callTool({ name: 'crash', arguments: {} })).rejects.toThrow(
-      /the wrapped MCP server "node" \(.*small-server\.mjs\) has exited/,
+      /the wrapped MCP server "small-server" \(.*small-server\.mjs\) has exited/,
     );
     await expect(client.callTool({ name: 'echo', arguments: { text: 'hi' } })).rejects.toThrow(
       /has exited/,

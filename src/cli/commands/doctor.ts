@@ -27,6 +27,7 @@ import { daemonLogChecks } from './doctor/daemon-log.js';
 import { finalAnswerChecks } from './doctor/final-answer.js';
 import { hermesFormChecks } from './doctor/hermes-form.js';
 import { hermesPluginChecks } from './doctor/hermes-plugin.js';
+import { mcpServerChecks } from './doctor/mcp-servers.js';
 import { optionalPeerChecks } from './doctor/optional-peers.js';
 import { pauseChecks } from './doctor/pause.js';
 import { resultHandlers, resultHookChecks } from './doctor/result-hooks.js';
@@ -74,6 +75,7 @@ export async function doctorCommand(context: CommandContext, options: { json?: b
     ...hermesPluginChecks(),
     ...hermesFormChecks(),
     ...subagentChecks(runtime.projectRoot, workflowGuard),
+    ...mcpServerChecks(runtime.projectRoot),
     ...sharedPriorities(runtime.extensions),
     ...(sandboxRuntime ? [sandboxCheck(workflowGuard)] : []),
     ...dryRunChecks,

@@ -1,5 +1,5 @@
-import { basename } from 'node:path';
 import { headersFromEnv, isLoopback, urlProblem } from '../../declared/remote.js';
+import { defaultServerName } from '../../host/mcp/server-name.js';
 import type { WrappedServer } from '../../host/mcp/wrapped.js';
 import { CliError } from '../io.js';
 
@@ -66,7 +66,7 @@ export function mcpProxyPlan(
       throw usage('--header-env and --allow-insecure-url are for a remote server (--url)');
     }
     wrapped = { command, args };
-    defaultName = basename(command);
+    defaultName = defaultServerName(command, args);
   }
   const name = flags.name ?? defaultName;
   if (name === '') throw usage('--name must not be empty');

@@ -2,6 +2,12 @@ import { homedir, userInfo } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { type PathBase, resolveProjectPath } from '../project-paths.js';
 import { daemonFolder } from './daemon-folder.js';
+import {
+  PROJECT_MCP_CONFIG,
+  projectMcpConfigs,
+  userConfigHome,
+  userMcpConfigs,
+} from './mcp-configs.js';
 
 /**
  * Protected ground (docs/trust.md, Protected ground): the files and folders that decide which
@@ -53,6 +59,8 @@ export function protectedGround(
     ),
     place(join(project, '.hermes'), "the project's hermes config and extensions"),
     ...PROJECT_SETTINGS.map(([path, what]) => place(join(project, path), what)),
+    // Which programs the MCP clients start as servers: a wrapped one unwrapped would run unguarded.
+    ...projectMcpConfigs(project).map((config) => place(config.path, config.what)),
   ];
   // The user's folders as the environment names them and as they are by default: a project's
   // settings can hand the hook another HOME, CODEX_HOME or XDG_CONFIG_HOME (Claude Code passes
@@ -73,6 +81,9 @@ export function protectedGround(
     add(join(configHome, 'opencode', 'plugins'), "OpenCode's user plugins");
     add(join(home, '.config', 'opencode', 'plugins'), "OpenCode's user plugins");
     add(join(home, '.gemini', 'config', 'plugins'), "Antigravity's user hook plugins");
+    for (const configHome of new Set([userConfigHome(home, env), userConfigHome(home, {})])) {
+      for (const config of userMcpConfigs(home, configHome)) add(config.path, config.what);
+    }
     // The default home, whatever HERMES_HOME says now: the Hermes agent keeps its hook config
     // there, and a user who points HERMES_HOME elsewhere for a while comes back to it.
     add(join(home, '.hermes'), "the default HERMES_HOME and the Hermes agent's hook config");
@@ -169,6 +180,7 @@ function placeOf(ground: ProtectedGround, path: string): string | undefined {
     const segments = inProject.split('/');
     if (segments.includes(CONFIG_FOLDER)) return 'a hermes config folder (.hermes) of the project';
     if (CONFIG_FILE.test(basename(path))) return 'a hermes config file of the project';
+    if (PROJECT_MCP_CONFIG.test(inProject)) return "an MCP client's config of the project";
   }
   return undefined;
 }

@@ -1,7 +1,7 @@
 /**
  * The framework's own commands that change protected ground (docs/trust.md, Protected ground):
  * `extensions trust|enable|disable|approvals|init|uninstall|resume` (and their short forms: `hermes
- * trust`) and `hook install|uninstall`, however the program is reached (`hermes`,
+ * trust`), `hook install|uninstall` and `mcp install|uninstall`, however the program is reached (`hermes`,
  * `hermes-extensions`, `npx hermes-extensions@1`, `npm exec`, a path to `bin/hermes.js`). The text is read as words, not parsed as a shell line: the command
  * may sit in `sh -c '…'`, behind `xargs`, `env` or `timeout`, in a `python3 -c` string, or in a
  * line the shell parser refuses, and is found in all of them. A line that only mentions one is
@@ -13,6 +13,8 @@ const SUBCOMMANDS: Readonly<Record<string, ReadonlySet<string>>> = {
   // agent that stops itself does no harm.
   extensions: new Set(['trust', 'enable', 'disable', 'approvals', 'init', 'uninstall', 'resume']),
   hook: new Set(['install', 'uninstall']),
+  // They write the MCP clients' configs (protected ground): wrap and unwrap servers.
+  mcp: new Set(['install', 'uninstall']),
 };
 
 /** The framework's program, by the last segment of the word naming it. */
@@ -42,7 +44,9 @@ export function protectedHermesCommand(text: string): string | undefined {
     for (let next = at + 1; next < words.length; next++) {
       const subcommands = SUBCOMMANDS[words[next] as string];
       if (subcommands === undefined) continue;
-      const sub = words.slice(next + 1).find((later) => !later.startsWith('-'));
+      const sub = words
+        .slice(next + 1)
+        .find((later, i, rest) => !later.startsWith('-') && rest[i - 1] !== '--cwd');
       if (sub !== undefined && subcommands.has(sub)) return `hermes ${words[next]} ${sub}`;
     }
   }

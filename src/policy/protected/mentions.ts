@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import type { PathBase } from '../project-paths.js';
 import { type ProtectedGround, type ProtectedHit, protectedHit } from './ground.js';
+import { MCP_CONFIG_NAME } from './mcp-configs.js';
 
 /**
  * Words that name protected ground whatever folder they are read from, and the variables that
@@ -16,6 +17,7 @@ const NAMES: ReadonlyArray<readonly [RegExp, string]> = [
   [/(?:^|\/)(?:\.opencode|opencode)\/plugins?(?:\/|$)/, "OpenCode's plugins"],
   [/(?:^|\/)(?:\.agents|\.gemini\/config)\/plugins(?:\/|$)/, "Antigravity's hook plugins"],
   [/(?:^|\/)hermes-daemon-\d+(?:\/|$)/, "the hook daemon's sockets"],
+  [MCP_CONFIG_NAME, "an MCP client's config (the servers it starts)"],
 ];
 const VARIABLES = /\b(?:HERMES_HOME|HERMES_DAEMON_DIR|CODEX_HOME|XDG_CONFIG_HOME)\b/;
 
