@@ -102,7 +102,7 @@ module.exports = {
           // read arguments only, and load no shell parser.
           '^src/policy/(tool-paths|argument-names|patch|shell/invocation)\\.ts$',
           '^src/policy/sandbox/(availability|quote|settings|wrap|ground-call)\\.ts$',
-          '^src/policy/protected/(ground|kinds|judge|daemon-folder)\\.ts$',
+          '^src/policy/protected/(ground|kinds|judge|daemon-folder|managed-location)\\.ts$',
         ],
       },
     },

@@ -10,6 +10,7 @@ import {
   projectBundleDir,
   transpileCacheDir,
 } from '../config/locations.js';
+import { withinManagedRules } from './managed-rules.js';
 import { mergeConfigs, type PathEntry } from '../config/merge.js';
 import type { HermesConfig } from '../config/schema.js';
 import { describeUnknownKey, findUnknownSections } from '../config/unknown-keys.js';
@@ -18,7 +19,7 @@ import { type DiscoveredExtension, discoverIn, discoverPath } from '../extension
 import { loadExtension } from '../extensions/load-extension.js';
 import { byName } from '../extensions/order.js';
 import { isShippedSpec } from '../extensions/shipped.js';
-import type { Diagnostic, ExtensionCandidate } from '../extensions/types.js';
+import type { Diagnostic, DiagnosticCode, ExtensionCandidate } from '../extensions/types.js';
 import { DISK, type FileView } from '../fs/file-view.js';
 import { insideRelative } from '../fs/paths.js';
 import { type Logger, stderrLogger } from '../log/logger.js';
@@ -33,6 +34,13 @@ import {
 } from '../trust/project-trust.js';
 import { trustFile } from '../trust/store.js';
 import { assembleRuntime } from './assemble.js';
+import {
+  ignoredUnderManagedOnly,
+  managedCandidates,
+  managedConfigLayers,
+  readManagedLayer,
+  withoutManagedOnly,
+} from './managed-layer.js';
 import type { Runtime } from './runtime.js';
 
 export interface LoadRuntimeOptions {
@@ -93,9 +101,11 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
   const diagnostics: Diagnostic[] = [];
   const loader = moduleLoader(transpileCacheDir(home), projectBundleDir(home));
 
+  const watch = options.watch ?? (() => {});
+  // The organisation's layer first: what it manages, no layer below changes (managed-layer.ts).
+  const managed = await readManagedLayer(loader, watch, diagnostics);
   const layers: Array<{ config: HermesConfig; file: string }> = [];
   const globalFile = join(home, 'config.yaml');
-  const watch = options.watch ?? (() => {});
   watch(globalFile);
   if (isFile(globalFile))
     layers.push({ config: await loadConfigFile(globalFile, loader), file: globalFile });
@@ -134,7 +144,9 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
   // Coded UNTRUSTED, so hosts can tell the user their project's guards are not running.
   if (!inForce) diagnostics.push(untrustedNotice(trust));
 
-  for (const { config, file } of layers) {
+  const lower = managed.only ? [] : layers.map((l) => withoutManagedOnly(l, managed, diagnostics));
+  if (managed.only) ignoredUnderManagedOnly(managed, layers, diagnostics);
+  for (const { config, file } of [...managedConfigLayers(managed), ...lower]) {
     for (const key of findUnknownSections(config, file)) {
       diagnostics.push({
         code: 'CONFIG_UNKNOWN_KEY',
@@ -145,8 +157,8 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
       });
     }
   }
-  const merged = mergeConfigs(layers);
-  const { section, globalDir } = merged;
+  const merged = mergeConfigs(lower);
+  const { globalDir } = merged;
   const paths = merged.paths.filter((entry) => {
     // A shipped extension's name is the running framework's code, wherever that is installed.
     if (entry.file !== projectConfig?.file || isShippedSpec(entry.spec)) return true;
@@ -183,7 +195,7 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
     found: fromPaths.flatMap((d) => d.found),
     problems: fromPaths.flatMap((d) => d.problems),
   });
-  if (section.project_local !== false) {
+  if (merged.section.project_local !== false) {
     const projectExtensions = join(root, '.hermes', 'extensions');
     watch(projectExtensions);
     discover(discoverIn(projectExtensions, 'project', view));
@@ -191,19 +203,23 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
   // Extensions declared in config (src/declared/) load with their layer's group: the user's with
   // the global ones, the project's (read only when in force) with the project's.
   const declared = await declaredCandidates(
-    layers.map((layer) => ({ ...layer, project: layer.file === projectConfig?.file })),
+    lower.map((layer) => ({ ...layer, project: layer.file === projectConfig?.file })),
     { root, view, guard },
   );
   diagnostics.push(...declared.diagnostics);
   const declaredIn = [declared.user, [], declared.project];
 
-  const loadingEnabled = section.enabled !== false;
-  const candidates: ExtensionCandidate[] = [];
+  const loadingEnabled = merged.section.enabled !== false;
+  const candidates = await managedCandidates(managed, loader, watch, diagnostics);
   for (const [index, group] of groups.entries()) {
     const loaded: ExtensionCandidate[] = [...(declaredIn[index] ?? [])];
     for (const found of group) {
-      // Paths the project config names never get here untrusted: that config is not read then.
-      if (found.source === 'project' && !inForce) {
+      if (managed.only) {
+        loaded.push(
+          held(found, 'disabled', `managed_only is set in ${managed.file}`, 'MANAGED_ONLY'),
+        );
+      } else if (found.source === 'project' && !inForce) {
+        // Paths the project config names never get here untrusted: that config is not read then.
         loaded.push(held(found, 'untrusted', `project ${root} is not trusted`));
       } else if (!loadingEnabled) {
         loaded.push(held(found, 'disabled', 'extensions.enabled is false'));
@@ -228,6 +244,16 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
   // The guards the held state would run are not all known: nothing falls open, whatever
   // on_load_error the user chose for an extension of their own that breaks.
   const broken = hold !== undefined && hold.missing.length > 0;
+  // What is managed is known now: the lower layers' config loses what would weaken it.
+  const names = new Set(candidates.filter((c) => c.managed && !c.held).map((c) => c.name));
+  const ruled = withinManagedRules(lower, {
+    file: managed.file,
+    section: managed.config?.extensions ?? {},
+    names,
+  });
+  diagnostics.push(...ruled.diagnostics);
+  const sources = [...managedConfigLayers(managed), ...ruled.layers];
+  const { section } = mergeConfigs(sources);
 
   return assembleRuntime({
     candidates,
@@ -237,7 +263,7 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
           ? { ...section, on_load_error: 'block' }
           : section
         : { ...section, on_load_error: options.onLoadError },
-    configSources: layers.map(({ config, file }) => ({
+    configSources: sources.map(({ config, file }) => ({
       section: config.extensions ?? {},
       file,
       where: file,
@@ -254,12 +280,13 @@ function held(
   found: DiscoveredExtension,
   status: 'untrusted' | 'disabled',
   reason: string,
+  code?: DiagnosticCode,
 ): ExtensionCandidate {
   return {
     name: found.label,
     source: found.source,
     path: found.location,
-    held: { status, reason },
+    held: { status, reason, ...(code === undefined ? {} : { code }) },
     loadMs: 0,
   };
 }

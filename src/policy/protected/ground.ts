@@ -1,5 +1,11 @@
 import { homedir, userInfo } from 'node:os';
 import { basename, join, resolve } from 'node:path';
+import {
+  LOCATION_FILE,
+  managedLocation,
+  systemManagedDir,
+} from './managed-location.js';
+import { PACKAGE_ROOT } from '../../package-root.js';
 import { type PathBase, resolveProjectPath } from '../project-paths.js';
 import { daemonFolder } from './daemon-folder.js';
 
@@ -77,6 +83,12 @@ export function protectedGround(
     // there, and a user who points HERMES_HOME elsewhere for a while comes back to it.
     add(join(home, '.hermes'), "the default HERMES_HOME and the Hermes agent's hook config");
   }
+  // The organisation's policy (docs/teams.md): usually root's, and never the agent's to change
+  // even where an install left it writable; the file that names it too.
+  const managed = "the managed config and extensions, which the user's and the project's cannot override";
+  add(managedLocation().dir, managed);
+  add(systemManagedDir(), managed);
+  add(join(PACKAGE_ROOT, LOCATION_FILE), 'the file that names the managed folder');
   // A socket there answers every hook of the user: one of the agent's own would answer "allow".
   const daemons = "the hook daemon's sockets, which answer every hook";
   add(daemonFolder(env), daemons);
