@@ -10,7 +10,6 @@ import {
   projectBundleDir,
   transpileCacheDir,
 } from '../config/locations.js';
-import { withinManagedRules } from './managed-rules.js';
 import { mergeConfigs, type PathEntry } from '../config/merge.js';
 import type { HermesConfig } from '../config/schema.js';
 import { describeUnknownKey, findUnknownSections } from '../config/unknown-keys.js';
@@ -41,6 +40,7 @@ import {
   readManagedLayer,
   withoutManagedOnly,
 } from './managed-layer.js';
+import { withinManagedRules } from './managed-rules.js';
 import type { Runtime } from './runtime.js';
 
 export interface LoadRuntimeOptions {

@@ -1,12 +1,5 @@
 import { loadConfigFile } from '../config/load-config.js';
 import { isFile } from '../config/locations.js';
-import {
-  type ManagedLocation,
-  managedConfigFile,
-  managedExtensionsDir,
-  managedLocation,
-} from '../policy/protected/managed-location.js';
-import type { LowerLayer } from './managed-rules.js';
 import { mergeConfigs } from '../config/merge.js';
 import type { HermesConfig } from '../config/schema.js';
 import { declaredCandidates } from '../declared/declarations.js';
@@ -16,6 +9,13 @@ import { byName } from '../extensions/order.js';
 import type { Diagnostic, ExtensionCandidate } from '../extensions/types.js';
 import { DISK } from '../fs/file-view.js';
 import type { ModuleLoader } from '../modules/import-module.js';
+import {
+  type ManagedLocation,
+  managedConfigFile,
+  managedExtensionsDir,
+  managedLocation,
+} from '../policy/protected/managed-location.js';
+import type { LowerLayer } from './managed-rules.js';
 
 /** The managed layer as one run finds it (docs/teams.md, Managed policy). */
 export interface ManagedLayer {

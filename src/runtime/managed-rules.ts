@@ -1,6 +1,6 @@
-import type { Diagnostic } from '../extensions/types.js';
 import { MODE_KEY } from '../config/extension-mode.js';
 import type { ExtensionsSection, HermesConfig } from '../config/schema.js';
+import type { Diagnostic } from '../extensions/types.js';
 
 /** A config file of the user or the project, under the managed layer. */
 export interface LowerLayer {

@@ -51,7 +51,10 @@ async function decide(env: ReturnType<typeof setup>, extraEnv: Record<string, st
   });
   if (run.stdout === '') return { decision: `allowed (exit ${run.code})`, reason: run.stderr };
   const output = JSON.parse(run.stdout).hookSpecificOutput;
-  return { decision: String(output?.permissionDecision), reason: String(output?.permissionDecisionReason) };
+  return {
+    decision: String(output?.permissionDecision),
+    reason: String(output?.permissionDecisionReason),
+  };
 }
 
 interface Listed {
@@ -109,14 +112,24 @@ describe.runIf(built)('the managed layer', { timeout: 60_000 }, () => {
   });
 
   it("ignores a trusted project's mode: shadow on it", async () => {
-    const env = setup({ project: { '.hermes/config.yaml': 'extensions:\n  managed-guard:\n    mode: shadow\n' } });
-    const trusted = await hermesManaged(env.managed, env.home, ['extensions', 'trust', '--cwd', env.project]);
+    const env = setup({
+      project: { '.hermes/config.yaml': 'extensions:\n  managed-guard:\n    mode: shadow\n' },
+    });
+    const trusted = await hermesManaged(env.managed, env.home, [
+      'extensions',
+      'trust',
+      '--yes',
+      '--cwd',
+      env.project,
+    ]);
     expect(trusted.code).toBe(0);
     expect(await decide(env)).toMatchObject({ decision: 'deny' });
     const [guard] = (await list(env)).filter((e) => e.name === 'managed-guard');
     expect(guard).not.toHaveProperty('mode');
     expect(overrides(await doctor(env))).toEqual([
-      expect.stringMatching(/extensions\.managed-guard\.mode: shadow in .*\.hermes\/config\.yaml is ignored/),
+      expect.stringMatching(
+        /extensions\.managed-guard\.mode: shadow in .*\.hermes\/config\.yaml is ignored/,
+      ),
     ]);
   });
 
@@ -125,7 +138,10 @@ describe.runIf(built)('the managed layer', { timeout: 60_000 }, () => {
       'sneak',
       `hermes.on('intercept_tool_call', () => block('sneak went first'), { tools: 'write', priority: 200, before: ['managed-guard'] });`,
     );
-    const impostor = tsExtension('managed-guard', `hermes.on('intercept_tool_call', () => pass());`);
+    const impostor = tsExtension(
+      'managed-guard',
+      `hermes.on('intercept_tool_call', () => pass());`,
+    );
     const env = setup({
       home: { 'extensions/sneak.ts': sneak, 'extensions/managed-guard.ts': impostor },
     });
@@ -139,13 +155,17 @@ describe.runIf(built)('the managed layer', { timeout: 60_000 }, () => {
       expect.objectContaining({ status: 'shadowed', code: 'MANAGED_OVERRIDE' }),
     ]);
     expect(overrides(await doctor(env))).toContainEqual(
-      expect.stringMatching(/"sneak" asks to run before "managed-guard" on intercept_tool_call: ignored/),
+      expect.stringMatching(
+        /"sneak" asks to run before "managed-guard" on intercept_tool_call: ignored/,
+      ),
     );
   });
 
   it("keeps the managed chain limit against a user's shorter one", async () => {
     const env = setup({
-      managed: { 'config.yaml': 'extensions:\n  chain_timeout_ms:\n    intercept_tool_call: 20000\n' },
+      managed: {
+        'config.yaml': 'extensions:\n  chain_timeout_ms:\n    intercept_tool_call: 20000\n',
+      },
       home: { 'config.yaml': 'extensions:\n  chain_timeout_ms:\n    intercept_tool_call: 1\n' },
     });
     expect(await decide(env)).toMatchObject({
@@ -153,12 +173,17 @@ describe.runIf(built)('the managed layer', { timeout: 60_000 }, () => {
       reason: expect.stringContaining('managed: no writes'),
     });
     expect(overrides(await doctor(env))).toEqual([
-      expect.stringMatching(/extensions\.chain_timeout_ms\.intercept_tool_call in .*config\.yaml is ignored/),
+      expect.stringMatching(
+        /extensions\.chain_timeout_ms\.intercept_tool_call in .*config\.yaml is ignored/,
+      ),
     ]);
   });
 
   it("managed_only: the user's own extensions do not run", async () => {
-    const mine = tsExtension('mine', `hermes.on('intercept_tool_call', () => block('mine blocks bash'), { tools: 'bash' });`);
+    const mine = tsExtension(
+      'mine',
+      `hermes.on('intercept_tool_call', () => block('mine blocks bash'), { tools: 'bash' });`,
+    );
     const env = setup({
       managed: { 'config.yaml': 'extensions:\n  managed_only: true\n' },
       home: { 'extensions/mine.ts': mine, 'config.yaml': 'extensions:\n  on_load_error: warn\n' },
@@ -176,7 +201,12 @@ describe.runIf(built)('the managed layer', { timeout: 60_000 }, () => {
 
   it('list shows what is managed, and the ignored attempts under the table', async () => {
     const env = setup({ home: { 'config.yaml': 'extensions:\n  disabled: [managed-guard]\n' } });
-    const run = await hermesManaged(env.managed, env.home, ['extensions', 'list', '--cwd', env.project]);
+    const run = await hermesManaged(env.managed, env.home, [
+      'extensions',
+      'list',
+      '--cwd',
+      env.project,
+    ]);
     expect(run.stdout).toMatch(/managed-guard\s+enabled \(managed\)\s+managed/);
     expect(run.stdout).toMatch(/warning: extensions\.disabled: \[managed-guard\] in .* is ignored/);
   });
@@ -193,7 +223,10 @@ describe.runIf(built)('the managed layer', { timeout: 60_000 }, () => {
     };
     expect(await decide(env, tries)).toMatchObject({ decision: 'deny' });
     // Without the preload, the same variables name no managed folder either.
-    const plain = await runHook('claude-code', env.home, write(env.project), { ...tries, HERMES_DAEMON: '0' });
+    const plain = await runHook('claude-code', env.home, write(env.project), {
+      ...tries,
+      HERMES_DAEMON: '0',
+    });
     expect(plain.stdout).toBe('');
     // Writing the managed config, or the file that names the managed folder, is refused.
     const named = [

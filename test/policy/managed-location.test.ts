@@ -1,10 +1,7 @@
 import { chmodSync, chownSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  locationFrom,
-  systemManagedDir,
-} from '../../src/policy/protected/managed-location.js';
+import { locationFrom, systemManagedDir } from '../../src/policy/protected/managed-location.js';
 import { removeTrees, tree } from '../support/fixtures.js';
 
 /**
@@ -41,7 +38,7 @@ describe('the managed location', () => {
     expect(locationFrom(file, SYSTEM)).toEqual({ dir: '/opt/acme/hermes-policy', from: 'package' });
   });
 
-  it("refuses a file the user owns (the agent could write it)", () => {
+  it('refuses a file the user owns (the agent could write it)', () => {
     const { file } = pointer();
     if (root) chownSync(file, 1000, 1000);
     expect(locationFrom(file, SYSTEM)).toMatchObject({
@@ -62,10 +59,14 @@ describe('the managed location', () => {
   it('refuses a file or folder others may write', () => {
     const one = pointer();
     chmodSync(one.file, 0o666);
-    expect(locationFrom(one.file, SYSTEM).refused).toMatch(/writable by its group or by others|not owned/);
+    expect(locationFrom(one.file, SYSTEM).refused).toMatch(
+      /writable by its group or by others|not owned/,
+    );
     const two = pointer();
     chmodSync(two.dir, 0o777);
-    expect(locationFrom(two.file, SYSTEM).refused).toMatch(/writable by its group or by others|not owned/);
+    expect(locationFrom(two.file, SYSTEM).refused).toMatch(
+      /writable by its group or by others|not owned/,
+    );
   });
 
   it('refuses a link, and a content that is not one absolute path', () => {
@@ -78,6 +79,8 @@ describe('the managed location', () => {
     expect(locationFrom(relative.file, SYSTEM).refused).toBeDefined();
     const folder = tree();
     mkdirSync(join(folder, 'managed-location'));
-    expect(locationFrom(join(folder, 'managed-location'), SYSTEM).refused).toMatch(/not a plain file/);
+    expect(locationFrom(join(folder, 'managed-location'), SYSTEM).refused).toMatch(
+      /not a plain file/,
+    );
   });
 });

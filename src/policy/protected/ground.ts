@@ -1,13 +1,9 @@
 import { homedir, userInfo } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import {
-  LOCATION_FILE,
-  managedLocation,
-  systemManagedDir,
-} from './managed-location.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
 import { type PathBase, resolveProjectPath } from '../project-paths.js';
 import { daemonFolder } from './daemon-folder.js';
+import { LOCATION_FILE, managedLocation, systemManagedDir } from './managed-location.js';
 
 /**
  * Protected ground (docs/trust.md, Protected ground): the files and folders that decide which
@@ -85,7 +81,8 @@ export function protectedGround(
   }
   // The organisation's policy (docs/teams.md): usually root's, and never the agent's to change
   // even where an install left it writable; the file that names it too.
-  const managed = "the managed config and extensions, which the user's and the project's cannot override";
+  const managed =
+    "the managed config and extensions, which the user's and the project's cannot override";
   add(managedLocation().dir, managed);
   add(systemManagedDir(), managed);
   add(join(PACKAGE_ROOT, LOCATION_FILE), 'the file that names the managed folder');
