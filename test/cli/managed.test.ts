@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tree, tsExtension } from '../support/fixtures.js';
 import { hermesManaged } from '../support/managed.js';
-import { built, root, runHook } from '../support/run-bin.js';
+import { built, runHook } from '../support/run-bin.js';
 
 /**
  * The managed layer (docs/teams.md, Managed policy) through the real command line and the real
@@ -228,11 +228,10 @@ describe.runIf(built)('the managed layer', { timeout: 60_000 }, () => {
       HERMES_DAEMON: '0',
     });
     expect(plain.stdout).toBe('');
-    // Writing the managed config, or the file that names the managed folder, is refused.
+    // Writing the managed config or its extensions is refused.
     const named = [
       join(env.managed, 'config.yaml'),
       join(env.managed, 'extensions/x.ts'),
-      join(root, 'managed-location'),
     ];
     for (const file of named) {
       const run = await hermesManaged(env.managed, env.home, ['hook', 'claude-code'], {

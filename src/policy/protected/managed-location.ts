@@ -87,6 +87,8 @@ export function locationFrom(file: string, fallback: string): ManagedLocation {
     refused: `${file} is ignored: ${why}; the managed folder is ${fallback}`,
   });
   if (!stats.isFile()) return refuse('it is not a plain file (a link is not followed)');
+  // Empty names nothing: what a sandbox leaves where it blocked the missing file (ground-mounts.ts).
+  if (stats.size === 0) return { dir: fallback, from: 'system' };
   const problem =
     notAdminOnly(stats, 'it') ?? notAdminOnly(lstatOrUndefined(dirname(file)), 'its folder');
   if (problem) return refuse(problem);
