@@ -41,6 +41,7 @@ import {
   withoutManagedOnly,
 } from './managed-layer.js';
 import { withinManagedRules } from './managed-rules.js';
+import { withoutGlobalDir } from './project-config-limits.js';
 import type { Runtime } from './runtime.js';
 
 export interface LoadRuntimeOptions {
@@ -328,48 +329,6 @@ async function heldConfig(
     if (held.missing.length === noted) held.missing.push((error as Error).message ?? String(error));
     return undefined;
   }
-}
-
-/**
- * `global_dir` names the folder whose extensions load natively, unguarded, as the user's own: a
- * project config may not move it (into the project, it would run code its trust does not cover).
- */
-function withoutGlobalDir(
-  config: HermesConfig,
-  file: string,
-  diagnostics: Diagnostic[],
-): HermesConfig {
-  const section = config.extensions;
-  if (section?.global_dir === undefined) return withoutNoSandbox(config, file, diagnostics);
-  diagnostics.push({
-    code: 'GLOBAL_DIR_IN_PROJECT',
-    severity: 'error',
-    file,
-    message: `extensions.global_dir in ${file} is ignored: only the user's own config ($HERMES_HOME/config.yaml) may set where global extensions live.`,
-  });
-  const { global_dir: _ignored, ...rest } = section;
-  return withoutNoSandbox({ ...config, extensions: rest }, file, diagnostics);
-}
-
-/**
- * `no_sandbox: run` lets commands that could change protected ground run unsandboxed where no
- * sandbox can: the user's own risk to take, never a project's (docs/trust.md, Protected ground).
- */
-function withoutNoSandbox(
-  config: HermesConfig,
-  file: string,
-  diagnostics: Diagnostic[],
-): HermesConfig {
-  const section = config.extensions;
-  if (section?.no_sandbox === undefined) return config;
-  diagnostics.push({
-    code: 'NO_SANDBOX_IN_PROJECT',
-    severity: 'error',
-    file,
-    message: `extensions.no_sandbox in ${file} is ignored: only the user's own config ($HERMES_HOME/config.yaml) may accept running commands unsandboxed.`,
-  });
-  const { no_sandbox: _ignored, ...rest } = section;
-  return { ...config, extensions: rest };
 }
 
 function isInsideProject(root: string, entry: PathEntry, view: FileView): boolean {
