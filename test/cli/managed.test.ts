@@ -229,10 +229,7 @@ describe.runIf(built)('the managed layer', { timeout: 60_000 }, () => {
     });
     expect(plain.stdout).toBe('');
     // Writing the managed config or its extensions is refused.
-    const named = [
-      join(env.managed, 'config.yaml'),
-      join(env.managed, 'extensions/x.ts'),
-    ];
+    const named = [join(env.managed, 'config.yaml'), join(env.managed, 'extensions/x.ts')];
     for (const file of named) {
       const run = await hermesManaged(env.managed, env.home, ['hook', 'claude-code'], {
         stdin: JSON.stringify({
