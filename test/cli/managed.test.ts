@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tree, tsExtension } from '../support/fixtures.js';
@@ -197,6 +198,22 @@ describe.runIf(built)('the managed layer', { timeout: 60_000 }, () => {
     expect(checks.filter((c) => c.code === 'MANAGED_ONLY').map((c) => c.message)).toEqual([
       expect.stringMatching(/config\.yaml is ignored: .* sets managed_only/),
     ]);
+  });
+
+  it('`disable` refuses a managed extension, and writes nothing', async () => {
+    const env = setup({});
+    const run = await hermesManaged(env.managed, env.home, [
+      'extensions',
+      'disable',
+      'managed-guard',
+      '--cwd',
+      env.project,
+    ]);
+    expect(run).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/managed-guard is managed/),
+    });
+    expect(existsSync(join(env.home, 'config.yaml'))).toBe(false);
   });
 
   it('list shows what is managed, and the ignored attempts under the table', async () => {
