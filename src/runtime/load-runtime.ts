@@ -196,7 +196,9 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
     found: fromPaths.flatMap((d) => d.found),
     problems: fromPaths.flatMap((d) => d.problems),
   });
-  if (merged.section.project_local !== false) {
+  // What the managed config says of loading is not a lower layer's to change back.
+  const over = managed.config?.extensions ?? {};
+  if ((over.project_local ?? merged.section.project_local) !== false) {
     const projectExtensions = join(root, '.hermes', 'extensions');
     watch(projectExtensions);
     discover(discoverIn(projectExtensions, 'project', view));
@@ -210,7 +212,7 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
   diagnostics.push(...declared.diagnostics);
   const declaredIn = [declared.user, [], declared.project];
 
-  const loadingEnabled = merged.section.enabled !== false;
+  const loadingEnabled = (over.enabled ?? merged.section.enabled) !== false;
   const candidates = await managedCandidates(managed, loader, watch, diagnostics);
   for (const [index, group] of groups.entries()) {
     const loaded: ExtensionCandidate[] = [...(declaredIn[index] ?? [])];

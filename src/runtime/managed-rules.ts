@@ -28,7 +28,8 @@ export interface ManagedRules {
  * - a `chain_timeout_ms` shorter than the managed layer's for that hook (with managed extensions
  *   and no managed limit for a hook, any limit is shorter than none);
  * - an `on_load_error` other than the managed layer's (default `block`), when it has extensions:
- *   a managed guard that fails to load refuses tool calls as the admin said.
+ *   a managed guard that fails to load refuses tool calls as the admin said;
+ * - `enabled`, `project_local`, `no_sandbox` or `on_load_error` where the managed config sets it.
  */
 export function withinManagedRules(
   layers: readonly LowerLayer[],
@@ -59,6 +60,8 @@ export function withinManagedRules(
         kept.chain_timeout_ms = deadlines(section.chain_timeout_ms ?? {}, rules, managing, (hook) =>
           ignored(file, `extensions.chain_timeout_ms.${hook}`),
         );
+      } else if (OWN_SCALARS.includes(key) && rules.section[key] !== undefined) {
+        if (value !== rules.section[key]) ignored(file, `extensions.${key}: ${String(value)}`);
       } else if (key === 'on_load_error' && managing) {
         if (value !== (rules.section.on_load_error ?? 'block')) {
           ignored(file, `extensions.on_load_error: ${String(value)}`);
@@ -73,6 +76,9 @@ export function withinManagedRules(
   });
   return { layers: out, diagnostics };
 }
+
+/** Settings the managed config may fix for every layer: set there, a lower layer's is ignored. */
+const OWN_SCALARS: readonly string[] = ['enabled', 'project_local', 'no_sandbox', 'on_load_error'];
 
 /** A lower layer's chain limits, without those shorter than the managed layer's. */
 function deadlines(

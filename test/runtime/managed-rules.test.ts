@@ -91,4 +91,20 @@ describe('the lower layers under the managed layer', () => {
     expect(none.layers[0]?.config.extensions).toEqual(lower[0]?.config.extensions);
     expect(none.diagnostics).toEqual([]);
   });
+
+  it('lose enabled, project_local and no_sandbox where the managed config sets them', () => {
+    const { layers, diagnostics } = withinManagedRules(
+      [
+        {
+          file: '/u/config.yaml',
+          config: { extensions: { no_sandbox: 'run', project_local: true, enabled: false } },
+        },
+      ],
+      rules({ no_sandbox: 'refuse', project_local: true }),
+    );
+    expect(layers[0]?.config.extensions).toEqual({ enabled: false });
+    expect(diagnostics.map((d) => d.message)).toEqual([
+      expect.stringMatching(/^extensions\.no_sandbox: run in \/u\/config\.yaml is ignored/),
+    ]);
+  });
 });
