@@ -11,6 +11,7 @@ export const RESERVED_CONFIG_KEYS: readonly string[] = [
   'on_load_error',
   'chain_timeout_ms',
   'no_sandbox',
+  'managed_only',
 ];
 
 const chainTimeoutSchema = z
@@ -43,6 +44,7 @@ const extensionsSectionSchema = z
     on_load_error: z.enum(['block', 'warn']).optional(),
     chain_timeout_ms: chainTimeoutsSchema.optional(),
     no_sandbox: z.enum(['refuse', 'run']).optional(),
+    managed_only: z.boolean().optional(),
   })
   .catchall(extensionConfigSchema);
 
@@ -78,6 +80,11 @@ export interface ExtensionsSection {
    * config only (`NO_SANDBOX_IN_PROJECT`).
    */
   no_sandbox?: 'refuse' | 'run';
+  /**
+   * Only in the managed config (docs/teams.md, Managed policy): `true` runs the managed layer's
+   * extensions alone, and no config or extension of the user's or the project's applies.
+   */
+  managed_only?: boolean;
   [extensionName: string]: unknown;
 }
 

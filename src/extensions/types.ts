@@ -4,9 +4,17 @@ import type { ExtensionDefinition } from './define.js';
 /**
  * Where an extension came from: in memory (`createRuntime`), or a place on disk (README,
  * Extensions on disk); `shipped` is one of the framework's own, named `hermes-extensions/<name>`
- * in config `paths` (shipped.ts).
+ * in config `paths` (shipped.ts); `managed` the managed folder's `extensions/`
+ * (src/config/managed-location.ts).
  */
-export type ExtensionSource = 'inline' | 'global' | 'path' | 'project' | 'package' | 'shipped';
+export type ExtensionSource =
+  | 'inline'
+  | 'managed'
+  | 'global'
+  | 'path'
+  | 'project'
+  | 'package'
+  | 'shipped';
 
 export type ExtensionStatus = 'enabled' | 'disabled' | 'shadowed' | 'untrusted' | 'error';
 
@@ -41,6 +49,11 @@ export interface ExtensionInfo {
    * the status of an extension another of the same name replaced.
    */
   mode?: 'shadow';
+  /**
+   * Loaded by the managed layer (docs/teams.md, Managed policy): no lower layer may disable,
+   * shadow, configure, reorder or replace it.
+   */
+  managed?: true;
   /** Why it is in `error` (or `disabled`, `shadowed`, `untrusted`). */
   reason?: string;
   /** The diagnostic code of `reason` when it is in `error`, `shadowed` or `untrusted`. */
@@ -82,7 +95,11 @@ export type DiagnosticCode =
   | 'NO_SANDBOX_IN_PROJECT'
   | 'AUDIT_KEY_IN_PROJECT'
   | 'UNTRUSTED'
-  | 'TRUST_HELD';
+  | 'TRUST_HELD'
+  // The managed layer (docs/teams.md).
+  | 'MANAGED_OVERRIDE'
+  | 'MANAGED_ONLY'
+  | 'MANAGED_LOCATION';
 
 export interface Diagnostic {
   code: DiagnosticCode;
@@ -108,6 +125,8 @@ export interface ExtensionCandidate {
   definition?: ExtensionDefinition<unknown>;
   loadError?: { code: DiagnosticCode; message: string };
   /** Found but deliberately not loaded (untrusted project code, or loading switched off). */
-  held?: { status: 'untrusted' | 'disabled'; reason: string };
+  held?: { status: 'untrusted' | 'disabled'; reason: string; code?: DiagnosticCode };
+  /** Loaded by the managed layer: it wins over any other of its name, and no lower layer changes it. */
+  managed?: true;
   loadMs: number;
 }

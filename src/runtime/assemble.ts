@@ -23,6 +23,7 @@ import {
   followedBy,
   loadFailureGuard,
 } from './load-failures.js';
+import { withoutManagedOrder } from './managed-order.js';
 import { loadGroundJudge } from './protected-ground.js';
 import { Runtime } from './runtime.js';
 
@@ -68,10 +69,13 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
   const observers: RegisteredObserver[] = [];
   const closers: RegisteredCloser[] = [];
   const denyRead = new SandboxDenyRead();
-  // Code that was not loaded cannot replace code that was.
+  // Code that was not loaded cannot replace code that was; nothing replaces a managed extension.
   const winners = new Map<string, number>();
+  const managed = new Set<string>();
   candidates.forEach((candidate, i) => {
-    if (candidate.held === undefined) winners.set(candidate.name, i);
+    if (candidate.held !== undefined || managed.has(candidate.name)) return;
+    winners.set(candidate.name, i);
+    if (candidate.managed) managed.add(candidate.name);
   });
   const configSources = options.configSources ?? [{ section, where: 'config' }];
   const disabled = new Set(section.disabled ?? []);
@@ -93,6 +97,7 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
       status: 'enabled',
       hooks: [],
       loadMs: candidate.loadMs,
+      ...(candidate.managed ? { managed: true as const } : {}),
     };
     infos.push(info);
     const problem = (
@@ -119,17 +124,22 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
       info.status = candidate.held.status;
       info.reason = candidate.held.reason;
       if (candidate.held.status === 'untrusted') info.code = 'UNTRUSTED';
+      if (candidate.held.code !== undefined) info.code = candidate.held.code;
       continue;
     }
     if (winners.get(candidate.name) !== order) {
       const winner = candidates[winners.get(candidate.name) as number] as ExtensionCandidate;
-      const reason = `shadowed by the ${winner.source} extension${winner.path ? ` at ${winner.path}` : ''}`;
-      fail('shadowed', 'SHADOWED', reason);
-      problem('SHADOWED', `"${candidate.name}" (${candidate.source}) is ${reason}`, 'warning');
+      const by = winner.managed ? 'managed' : winner.source;
+      const reason = `shadowed by the ${by} extension${winner.path ? ` at ${winner.path}` : ''}`;
+      // A lower layer's extension of a managed one's name: an attempt to replace it, ignored.
+      const code = winner.managed && !candidate.managed ? 'MANAGED_OVERRIDE' : 'SHADOWED';
+      fail('shadowed', code, reason);
+      problem(code, `"${candidate.name}" (${candidate.source}) is ${reason}`, 'warning');
       continue;
     }
     // Before the load error: a disabled extension is not asked to run, so it cannot fail to.
-    if (!loadingEnabled || disabled.has(candidate.name)) {
+    // A lower layer's `enabled: false` leaves managed extensions on (managed-rules.ts).
+    if ((!loadingEnabled && !candidate.managed) || disabled.has(candidate.name)) {
       info.status = 'disabled';
       info.reason = loadingEnabled
         ? 'listed in extensions.disabled'
@@ -210,14 +220,15 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
   );
   reportConfigProblems(configSources, configured, diagnostics);
   // Every name discovered counts as known: naming one that is disabled or failed is no typo.
+  const pathOf = (name: string) => candidates[winners.get(name) ?? -1]?.path;
   const order = orderHandlers(
-    registrations,
+    withoutManagedOrder(registrations, managed, pathOf, diagnostics),
     candidates.map((c) => c.name),
   );
   const ordered = order.handlers;
   for (const d of order.diagnostics) {
     // Under the file to correct: the extension that wrote the before/after.
-    const path = candidates[winners.get(d.extension ?? '') ?? -1]?.path;
+    const path = pathOf(d.extension ?? '');
     diagnostics.push(path === undefined ? d : { ...d, file: path });
   }
   const failures = findLoadFailures(infos, options.diagnostics ?? []);

@@ -18,7 +18,7 @@ import { type DiscoveredExtension, discoverIn, discoverPath } from '../extension
 import { loadExtension } from '../extensions/load-extension.js';
 import { byName } from '../extensions/order.js';
 import { isShippedSpec } from '../extensions/shipped.js';
-import type { Diagnostic, ExtensionCandidate } from '../extensions/types.js';
+import type { Diagnostic, DiagnosticCode, ExtensionCandidate } from '../extensions/types.js';
 import { DISK, type FileView } from '../fs/file-view.js';
 import { insideRelative } from '../fs/paths.js';
 import { type Logger, stderrLogger } from '../log/logger.js';
@@ -33,6 +33,15 @@ import {
 } from '../trust/project-trust.js';
 import { trustFile } from '../trust/store.js';
 import { assembleRuntime } from './assemble.js';
+import {
+  ignoredUnderManagedOnly,
+  managedCandidates,
+  managedConfigLayers,
+  readManagedLayer,
+  withoutManagedOnly,
+} from './managed-layer.js';
+import { withinManagedRules } from './managed-rules.js';
+import { withoutGlobalDir } from './project-config-limits.js';
 import type { Runtime } from './runtime.js';
 import { withoutAuditSigningKey } from './user-only-settings.js';
 
@@ -94,9 +103,11 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
   const diagnostics: Diagnostic[] = [];
   const loader = moduleLoader(transpileCacheDir(home), projectBundleDir(home));
 
+  const watch = options.watch ?? (() => {});
+  // The organisation's layer first: what it manages, no layer below changes (managed-layer.ts).
+  const managed = await readManagedLayer(loader, watch, diagnostics);
   const layers: Array<{ config: HermesConfig; file: string }> = [];
   const globalFile = join(home, 'config.yaml');
-  const watch = options.watch ?? (() => {});
   watch(globalFile);
   if (isFile(globalFile))
     layers.push({ config: await loadConfigFile(globalFile, loader), file: globalFile });
@@ -139,7 +150,9 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
   // Coded UNTRUSTED, so hosts can tell the user their project's guards are not running.
   if (!inForce) diagnostics.push(untrustedNotice(trust));
 
-  for (const { config, file } of layers) {
+  const lower = managed.only ? [] : layers.map((l) => withoutManagedOnly(l, managed, diagnostics));
+  if (managed.only) ignoredUnderManagedOnly(managed, layers, diagnostics);
+  for (const { config, file } of [...managedConfigLayers(managed), ...lower]) {
     for (const key of findUnknownSections(config, file)) {
       diagnostics.push({
         code: 'CONFIG_UNKNOWN_KEY',
@@ -150,8 +163,8 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
       });
     }
   }
-  const merged = mergeConfigs(layers);
-  const { section, globalDir } = merged;
+  const merged = mergeConfigs(lower);
+  const { globalDir } = merged;
   const paths = merged.paths.filter((entry) => {
     // A shipped extension's name is the running framework's code, wherever that is installed.
     if (entry.file !== projectConfig?.file || isShippedSpec(entry.spec)) return true;
@@ -188,7 +201,9 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
     found: fromPaths.flatMap((d) => d.found),
     problems: fromPaths.flatMap((d) => d.problems),
   });
-  if (section.project_local !== false) {
+  // What the managed config says of loading is not a lower layer's to change back.
+  const over = managed.config?.extensions ?? {};
+  if ((over.project_local ?? merged.section.project_local) !== false) {
     const projectExtensions = join(root, '.hermes', 'extensions');
     watch(projectExtensions);
     discover(discoverIn(projectExtensions, 'project', view));
@@ -196,19 +211,23 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
   // Extensions declared in config (src/declared/) load with their layer's group: the user's with
   // the global ones, the project's (read only when in force) with the project's.
   const declared = await declaredCandidates(
-    layers.map((layer) => ({ ...layer, project: layer.file === projectConfig?.file })),
+    lower.map((layer) => ({ ...layer, project: layer.file === projectConfig?.file })),
     { root, view, guard },
   );
   diagnostics.push(...declared.diagnostics);
   const declaredIn = [declared.user, [], declared.project];
 
-  const loadingEnabled = section.enabled !== false;
-  const candidates: ExtensionCandidate[] = [];
+  const loadingEnabled = (over.enabled ?? merged.section.enabled) !== false;
+  const candidates = await managedCandidates(managed, loader, watch, diagnostics);
   for (const [index, group] of groups.entries()) {
     const loaded: ExtensionCandidate[] = [...(declaredIn[index] ?? [])];
     for (const found of group) {
-      // Paths the project config names never get here untrusted: that config is not read then.
-      if (found.source === 'project' && !inForce) {
+      if (managed.only) {
+        loaded.push(
+          held(found, 'disabled', `managed_only is set in ${managed.file}`, 'MANAGED_ONLY'),
+        );
+      } else if (found.source === 'project' && !inForce) {
+        // Paths the project config names never get here untrusted: that config is not read then.
         loaded.push(held(found, 'untrusted', `project ${root} is not trusted`));
       } else if (!loadingEnabled) {
         loaded.push(held(found, 'disabled', 'extensions.enabled is false'));
@@ -233,6 +252,16 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
   // The guards the held state would run are not all known: nothing falls open, whatever
   // on_load_error the user chose for an extension of their own that breaks.
   const broken = hold !== undefined && hold.missing.length > 0;
+  // What is managed is known now: the lower layers' config loses what would weaken it.
+  const names = new Set(candidates.filter((c) => c.managed && !c.held).map((c) => c.name));
+  const ruled = withinManagedRules(lower, {
+    file: managed.file,
+    section: managed.config?.extensions ?? {},
+    names,
+  });
+  diagnostics.push(...ruled.diagnostics);
+  const sources = [...managedConfigLayers(managed), ...ruled.layers];
+  const { section } = mergeConfigs(sources);
 
   return assembleRuntime({
     candidates,
@@ -242,7 +271,7 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
           ? { ...section, on_load_error: 'block' }
           : section
         : { ...section, on_load_error: options.onLoadError },
-    configSources: layers.map(({ config, file }) => ({
+    configSources: sources.map(({ config, file }) => ({
       section: config.extensions ?? {},
       file,
       where: file,
@@ -259,12 +288,13 @@ function held(
   found: DiscoveredExtension,
   status: 'untrusted' | 'disabled',
   reason: string,
+  code?: DiagnosticCode,
 ): ExtensionCandidate {
   return {
     name: found.label,
     source: found.source,
     path: found.location,
-    held: { status, reason },
+    held: { status, reason, ...(code === undefined ? {} : { code }) },
     loadMs: 0,
   };
 }
@@ -306,48 +336,6 @@ async function heldConfig(
     if (held.missing.length === noted) held.missing.push((error as Error).message ?? String(error));
     return undefined;
   }
-}
-
-/**
- * `global_dir` names the folder whose extensions load natively, unguarded, as the user's own: a
- * project config may not move it (into the project, it would run code its trust does not cover).
- */
-function withoutGlobalDir(
-  config: HermesConfig,
-  file: string,
-  diagnostics: Diagnostic[],
-): HermesConfig {
-  const section = config.extensions;
-  if (section?.global_dir === undefined) return withoutNoSandbox(config, file, diagnostics);
-  diagnostics.push({
-    code: 'GLOBAL_DIR_IN_PROJECT',
-    severity: 'error',
-    file,
-    message: `extensions.global_dir in ${file} is ignored: only the user's own config ($HERMES_HOME/config.yaml) may set where global extensions live.`,
-  });
-  const { global_dir: _ignored, ...rest } = section;
-  return withoutNoSandbox({ ...config, extensions: rest }, file, diagnostics);
-}
-
-/**
- * `no_sandbox: run` lets commands that could change protected ground run unsandboxed where no
- * sandbox can: the user's own risk to take, never a project's (docs/trust.md, Protected ground).
- */
-function withoutNoSandbox(
-  config: HermesConfig,
-  file: string,
-  diagnostics: Diagnostic[],
-): HermesConfig {
-  const section = config.extensions;
-  if (section?.no_sandbox === undefined) return config;
-  diagnostics.push({
-    code: 'NO_SANDBOX_IN_PROJECT',
-    severity: 'error',
-    file,
-    message: `extensions.no_sandbox in ${file} is ignored: only the user's own config ($HERMES_HOME/config.yaml) may accept running commands unsandboxed.`,
-  });
-  const { no_sandbox: _ignored, ...rest } = section;
-  return { ...config, extensions: rest };
 }
 
 function isInsideProject(root: string, entry: PathEntry, view: FileView): boolean {

@@ -27,6 +27,7 @@ import { daemonLogChecks } from './doctor/daemon-log.js';
 import { finalAnswerChecks } from './doctor/final-answer.js';
 import { hermesFormChecks } from './doctor/hermes-form.js';
 import { hermesPluginChecks } from './doctor/hermes-plugin.js';
+import { managedChecks } from './doctor/managed.js';
 import { mcpServerChecks } from './doctor/mcp-servers.js';
 import { optionalPeerChecks } from './doctor/optional-peers.js';
 import { pauseChecks } from './doctor/pause.js';
@@ -66,6 +67,7 @@ export async function doctorCommand(context: CommandContext, options: { json?: b
     ...pauseChecks(),
     ...configChecks(context),
     ...runtime.extensions.map((ext) => extensionCheck(ext, runtime)),
+    ...managedChecks(runtime.extensions),
     ...looseDiagnostics(runtime),
     ...trustChecks(context, runtime),
     ...peers,
@@ -121,7 +123,8 @@ function configChecks(context: CommandContext): Check[] {
 }
 
 function extensionCheck(ext: ExtensionInfo, runtime: Runtime): Check {
-  const subject = `${ext.name} (${ext.source}${ext.path ? `, ${ext.path}` : ''})`;
+  const from = ext.managed && ext.source !== 'managed' ? `managed, ${ext.source}` : ext.source;
+  const subject = `${ext.name} (${from}${ext.path ? `, ${ext.path}` : ''})`;
   return match(ext.status)
     .returnType<Check>()
     .with('enabled', () => {

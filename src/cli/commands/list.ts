@@ -37,7 +37,12 @@ export async function listCommand(context: CommandContext, options: { json?: boo
   } else {
     const rows = runtime.extensions.map(
       (ext): ListRow => ({
-        cells: [ext.name, statusWord(io, ext) + modeWord(io, ext), ext.source, ext.version ?? '-'],
+        cells: [
+          ext.name,
+          statusWord(io, ext) + modeWord(io, ext) + managedWord(io, ext),
+          ext.source,
+          ext.version ?? '-',
+        ],
         hooks: describeHooks(ext),
         about: about(ext),
       }),
@@ -125,6 +130,11 @@ function about(ext: ExtensionInfo): string {
 /** An extension in shadow mode says so beside its status: its blocks are not enforced. */
 function modeWord(io: Io, ext: ExtensionInfo): string {
   return ext.mode === 'shadow' ? ` ${paint(io, 'yellow', '(shadow mode)')}` : '';
+}
+
+/** A managed extension says so: no config of the user's or the project's changes it (docs/teams.md). */
+function managedWord(io: Io, ext: ExtensionInfo): string {
+  return ext.managed ? ` ${paint(io, 'bold', '(managed)')}` : '';
 }
 
 function statusWord(io: Io, ext: ExtensionInfo): string {

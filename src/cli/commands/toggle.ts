@@ -44,6 +44,13 @@ export async function toggleCommand(
       2,
     );
   }
+  // A name in `disabled` would be ignored (docs/teams.md, Managed policy): refused, not written.
+  if (!enable && runtime.extensions.some((e) => e.name === name && e.managed)) {
+    throw new CliError(
+      `${name} is managed: the machine's managed config runs it, and no config of the user's or the project's can disable it. Ask the admin of the managed config.`,
+      2,
+    );
+  }
   const file = options.project ? projectConfigFile(context) : join(context.home, 'config.yaml');
   // Read, edited and written with the file's lock held: two edits at once both land.
   const changed = await underFileLock(file, async () => {

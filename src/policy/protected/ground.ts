@@ -1,7 +1,10 @@
+import { lstatSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { basename, join, resolve } from 'node:path';
+import { PACKAGE_ROOT } from '../../package-root.js';
 import { type PathBase, resolveProjectPath } from '../project-paths.js';
 import { daemonFolder } from './daemon-folder.js';
+import { LOCATION_FILE, managedLocation, systemManagedDir } from './managed-location.js';
 import {
   PROJECT_MCP_CONFIG,
   projectMcpConfigs,
@@ -88,6 +91,18 @@ export function protectedGround(
     // there, and a user who points HERMES_HOME elsewhere for a while comes back to it.
     add(join(home, '.hermes'), "the default HERMES_HOME and the Hermes agent's hook config");
   }
+  // The organisation's policy (docs/teams.md): usually root's, and never the agent's to change
+  // even where an install left it writable; the file that names it too. Only where they exist:
+  // a sandbox blocks a missing place by making its mount point, which a user cannot make in
+  // /etc or a root-owned package — where the agent, as the user, cannot make them either.
+  const managed =
+    "the managed config and extensions, which the user's and the project's cannot override";
+  const present: Array<[string, string]> = [
+    [managedLocation().dir, managed],
+    [systemManagedDir(), managed],
+    [join(PACKAGE_ROOT, LOCATION_FILE), 'the file that names the managed folder'],
+  ];
+  for (const [path, what] of present) if (exists(path)) add(path, what);
   // A socket there answers every hook of the user: one of the agent's own would answer "allow".
   const daemons = "the hook daemon's sockets, which answer every hook";
   add(daemonFolder(env), daemons);
@@ -102,6 +117,15 @@ export function protectedGround(
  */
 export function hermesHomeOf(env: Readonly<Record<string, string | undefined>>): string {
   return homeFolder(env.HERMES_HOME, join(homedir(), '.hermes'));
+}
+
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** `HOME` as the environment says, and the user's home as the system records it (passwd). */

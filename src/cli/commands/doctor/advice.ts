@@ -99,6 +99,21 @@ function fixFor(code: DiagnosticCode): string {
       () =>
         "remove the before/after: validators (phase: 'validate') always run after every mutator of the hook",
     )
+    .with(
+      'MANAGED_OVERRIDE',
+      () =>
+        'remove it from your config or extension: the managed config decides this, and your setting never applies (ask the admin to change the managed config)',
+    )
+    .with(
+      'MANAGED_ONLY',
+      () =>
+        'nothing to do unless the admin allows your own extensions: the managed config sets managed_only, so only managed extensions run',
+    )
+    .with(
+      'MANAGED_LOCATION',
+      () =>
+        'make the managed-location file a plain file owned by root, writable by root alone, in a folder owned by root and writable by root alone (or remove it)',
+    )
     .exhaustive();
 }
 
@@ -139,6 +154,9 @@ export function shownBy(code: DiagnosticCode): 'extension' | 'trust' | 'itself' 
       'ORDER_CYCLE',
       'ORDER_NOT_FOUND',
       'ORDER_ACROSS_PHASES',
+      'MANAGED_OVERRIDE',
+      'MANAGED_ONLY',
+      'MANAGED_LOCATION',
       () => 'itself',
     )
     .exhaustive();
