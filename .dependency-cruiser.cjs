@@ -101,7 +101,7 @@ module.exports = {
           // A declared policy's request names the paths and the command a call names; these
           // read arguments only, and load no shell parser.
           '^src/policy/(tool-paths|argument-names|patch|shell/invocation)\\.ts$',
-          '^src/policy/sandbox/(availability|quote|settings|wrap|ground-call)\\.ts$',
+          '^src/policy/sandbox/(availability|quote|settings|wrap|ground-call|network-filter)\\.ts$',
           '^src/policy/protected/(ground|kinds|judge|daemon-folder)\\.ts$',
         ],
       },

@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { groundSandboxAvailability } from './ground-availability.js';
+import { groundSandboxAvailability, programPath } from './ground-availability.js';
+import {
+  bridgeScript,
+  domainsText,
+  filterDir,
+  filterDomains,
+  filterName,
+} from './network-filter.js';
 import { shellWord } from './quote.js';
 import { keepFile, type SandboxOptions, sandboxRules } from './settings.js';
 import { unixBlockFilter } from './unix-block.js';
@@ -14,6 +21,8 @@ export interface BwrapLineParts {
   after: string;
   tmpDir: string;
   leftOut: string[];
+  /** With a domain allowed: the hook daemon's filter the line points at, to keep running. */
+  filter?: { stateDir: string; domains: string[] };
 }
 
 /**
@@ -34,15 +43,27 @@ export interface BwrapLineParts {
  * - `socket(AF_UNIX)` refused by a seccomp filter (unix-block.ts), kept as a file in the state
  *   folder, which no sandbox may write.
  *
- * Undefined — the `srt` line is used — off Linux, with a network domain allowed (the filter that
- * lets some through is the runtime's), when a path that must stay read-only inside a writable
- * folder does not exist (bubblewrap could hold it only with a mount point left on the disk), or a
+ * With a network domain allowed and `daemonFilter`, the line points at the hook daemon's network
+ * filter for those domains (network-filter.ts): bubblewrap in two layers, the outer with the
+ * network namespace, the same mounts and the bridge script (its `socat`s need Unix sockets), the
+ * inner as above but for `--unshare-net`, its process namespace hiding the bridge.
+ *
+ * Undefined — the `srt` line is used — off Linux, with a network domain allowed and no
+ * `daemonFilter` (or no `socat`), when a path that must stay read-only inside a writable folder
+ * does not exist (bubblewrap could hold it only with a mount point left on the disk), or a
  * writable path holds the project root. Throws as `sandboxRules` does.
  */
-export function bwrapLineParts(options: SandboxOptions): BwrapLineParts | undefined {
-  if (process.platform !== 'linux' || (options.network ?? []).length > 0) return undefined;
+export function bwrapLineParts(
+  options: SandboxOptions,
+  daemonFilter = false,
+): BwrapLineParts | undefined {
+  const network = filterDomains(options.network ?? []);
+  if (process.platform !== 'linux' || (network.length > 0 && !daemonFilter)) return undefined;
   const tools = groundSandboxAvailability();
   if (!tools.available || tools.platform !== 'linux') return undefined;
+  // A path the bridge script can name without quoting it (the script is the same for every line).
+  const socat = network.length > 0 ? programPath('socat') : undefined;
+  if (network.length > 0 && !/^[\w./+-]+$/.test(socat ?? '')) return undefined;
   const filter = unixBlockFilter();
   if (filter === undefined) return undefined;
   const rules = sandboxRules(options);
@@ -79,9 +100,8 @@ export function bwrapLineParts(options: SandboxOptions): BwrapLineParts | undefi
     `unix-block-${process.arch}-${createHash('sha256').update(filter).digest('hex').slice(0, 16)}.bpf`,
   );
   keepFile(rules, file, filter);
-  const words = [
-    shellWord(tools.bwrap),
-    ...BASE,
+  const mounts = [
+    ...MOUNT_BASE,
     ...byDepth(writable).flatMap((path) => ['--bind', shellWord(path), shellWord(path)]),
     ...byDepth(readOnly).flatMap((path) => ['--ro-bind', shellWord(path), shellWord(path)]),
     ...byDepth(masks).flatMap((path) =>
@@ -89,6 +109,13 @@ export function bwrapLineParts(options: SandboxOptions): BwrapLineParts | undefi
         ? ['--tmpfs', shellWord(path), '--remount-ro', shellWord(path)]
         : ['--ro-bind', '/dev/null', shellWord(path)],
     ),
+  ];
+  const inner = [
+    shellWord(tools.bwrap),
+    ...(network.length > 0
+      ? ['--die-with-parent', ...APART, ...BARE]
+      : [...OUTER, ...APART, ...BARE]),
+    ...mounts,
     '--setenv',
     'SANDBOX_RUNTIME',
     '1',
@@ -98,33 +125,49 @@ export function bwrapLineParts(options: SandboxOptions): BwrapLineParts | undefi
     shellWord(tools.bash),
     '-c',
   ];
+  let outer: string[] = [];
+  if (network.length > 0 && socat !== undefined) {
+    const script = bridgeScript(socat);
+    const scriptFile = join(
+      rules.stateDir,
+      `network-bridge-${createHash('sha256').update(script).digest('hex').slice(0, 16)}.sh`,
+    );
+    keepFile(rules, scriptFile, script);
+    keepFile(rules, join(rules.stateDir, `${filterName(network)}.json`), domainsText(network));
+    outer = [
+      shellWord(tools.bwrap),
+      ...OUTER,
+      ...APART,
+      ...mounts,
+      '--',
+      shellWord(tools.bash),
+      '-p',
+      shellWord(scriptFile),
+      shellWord(filterDir(rules.stateDir, network)),
+    ];
+  }
   return {
-    before: `${words.join(' ')} `,
+    before: `${[...outer, ...inner].join(' ')} `,
     after: ` ${FILTER_FD}<${shellWord(file)}`,
     tmpDir: rules.tmpDir,
     leftOut: rules.leftOut,
+    ...(network.length > 0 ? { filter: { stateDir: rules.stateDir, domains: network } } : {}),
   };
 }
 
 /** The descriptor the outer shell opens the filter on, for bubblewrap to read (and close). */
 const FILTER_FD = '9';
 
-const BASE = [
-  '--new-session',
-  '--die-with-parent',
-  '--unshare-net',
-  '--unshare-pid',
-  '--unshare-ipc',
-  '--cap-drop',
-  'ALL',
-  '--ro-bind',
-  '/',
-  '/',
-  '--dev',
-  '/dev',
-  '--proc',
-  '/proc',
-];
+/**
+ * The layer with the network namespace. With a domain allowed it keeps bubblewrap's capabilities
+ * in its user namespace (the inner bubblewrap needs them to make its own namespaces), and runs
+ * only the bridge script, `socat` and the inner bubblewrap, which drops them.
+ */
+const OUTER = ['--new-session', '--die-with-parent', '--unshare-net'];
+/** A process tree of its own (what it leaves running ends with it), and no shared memory. */
+const APART = ['--unshare-pid', '--unshare-ipc'];
+const BARE = ['--cap-drop', 'ALL'];
+const MOUNT_BASE = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
 
 /**
  * Files and folders that configure what programs do when they run later, outside the sandbox: a
