@@ -23,8 +23,11 @@ export interface NetworkFilterHost {
 const HOST = Symbol.for('hermes-extensions.sandbox.network-filter');
 type WithHost = { [HOST]?: NetworkFilterHost };
 
-/** Lines made in this thread from now on with a domain allowed point at `host`'s filter. */
-export function serveNetworkFilterFrom(host: NetworkFilterHost): void {
+/**
+ * Lines made in this thread from now on with a domain allowed point at `host`'s filter (none:
+ * the `srt` line again).
+ */
+export function serveNetworkFilterFrom(host: NetworkFilterHost | undefined): void {
   (globalThis as WithHost)[HOST] = host;
 }
 
