@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import type { Logger } from '../../log/logger.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
-import { filterDir, filterDomains } from '../../policy/sandbox/network-filter.js';
+import { FILTER_SOCKET, filterDir, filterDomains } from '../../policy/sandbox/network-filter.js';
 
 /** More sets of domains than this at once, and the next is refused (its lines fail). */
 const MAX_FILTERS = 16;
@@ -62,6 +62,8 @@ export class NetworkFilters {
       this.#log.error(`hermes daemon: sandbox network filter: ${error}`),
     );
     child.on('exit', (code, signal) => {
+      // Its socket gone with it, however it ended: a line pointed at it fails at once.
+      rmSync(join(dir, FILTER_SOCKET), { force: true });
       if (this.#running.get(dir) === child) this.#running.delete(dir);
       if (!this.#closed) {
         this.#log.warn(

@@ -70,14 +70,16 @@ export const SOCKS_PORT = 1080;
 /**
  * The script that starts a sandboxed command with a domain allowed, run by bash in bubblewrap's
  * outer layer (network namespace of its own, the file system as the sandbox has it): with the
- * filter's folder and the inner bubblewrap line as its arguments. It waits up to 3 s for the
- * filter (`socat` connects to its socket), and ends with status 126 and a message when it is not
- * there: nothing is run. Else two `socat`s listen on the sandbox's loopback and carry each
- * connection to the filter's socket, and the inner line runs the command — under the seccomp
- * filter that refuses Unix sockets, in a process namespace of its own (it cannot reach the
- * `socat`s but through their ports) — with the proxy variables pointing at them. Kept as a file
- * in the state folder, named by its digest: bash reads it with `-p` (no `BASH_ENV`, no functions
- * from the environment), since this layer has the capabilities bubblewrap needs to start the inner one.
+ * filter's folder and the inner bubblewrap line as its arguments. Two `socat`s listen on the
+ * sandbox's loopback and carry each connection to the filter's socket. It waits up to 10 s for
+ * the filter's socket, and ends with status 126 and a message when it is not there: the command
+ * is not run. (A socket left by a filter killed at once with its daemon refuses every
+ * connection: the command runs with no network.) Else the inner line runs the command — under
+ * the seccomp filter that refuses Unix sockets, in a process namespace of its own (it cannot
+ * reach the `socat`s but through their ports) — with the proxy variables pointing at them. Kept
+ * as a file in the state folder, named by its digest: bash reads it with `-p` (no `BASH_ENV`, no
+ * functions from the environment), since this layer has the capabilities bubblewrap needs to
+ * start the inner one.
  */
 export function bridgeScript(socat: string): string {
   const q = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
@@ -89,16 +91,23 @@ fail() {
   echo "hermes sandbox: $1; the command did not run. The hook daemon keeps the sandbox's network filter: run the command again (the next hook starts the daemon), or turn the daemon off (HERMES_DAEMON=0) for the sandbox's own filter." >&2
   exit 126
 }
-n=0
-until ${q(socat)} -u OPEN:/dev/null UNIX-CONNECT:"$dir/${FILTER_SOCKET}" 2>/dev/null; do
-  n=$((n + 1))
-  [ "$n" -lt 30 ] || fail "the network filter at $dir is not running"
-  sleep 0.1
-done
-token=$(cat "$dir/${FILTER_TOKEN}") && [ -n "$token" ] || fail "the network filter's token at $dir cannot be read"
+# A wait without a process per wait: a read that times out on a pipe nobody writes.
+exec 7<> <(:)
+pause() { read -r -t "$1" -u 7 _; }
 for port in ${HTTP_PORT} ${SOCKS_PORT}; do
-  ${q(socat)} TCP-LISTEN:$port,bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:"$dir/${FILTER_SOCKET}" </dev/null >/dev/null 2>&1 9<&- &
+  ${q(socat)} TCP-LISTEN:$port,bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:"$dir/${FILTER_SOCKET}" </dev/null >/dev/null 2>&1 7<&- 9<&- &
 done
+# The socket is there while the filter runs: it removes it as it ends, or the daemon does.
+n=0
+until [ -S "$dir/${FILTER_SOCKET}" ]; do
+  n=$((n + 1))
+  [ "$n" -lt 100 ] || fail "the network filter at $dir is not running"
+  pause 0.1
+done
+# The token has no newline after it: read ends with a status of 1, having read it.
+token=
+read -r token <"$dir/${FILTER_TOKEN}"
+[ -n "$token" ] || fail "the network filter's token at $dir cannot be read"
 up() {
   http= socks=
   while read -r line; do
@@ -112,9 +121,10 @@ up() {
 n=0
 until up; do
   n=$((n + 1))
-  [ "$n" -lt 300 ] || fail "the bridge to the network filter did not start"
-  sleep 0.01
+  [ "$n" -lt 400 ] || fail "the bridge to the network filter did not start"
+  pause 0.005
 done
+exec 7<&-
 proxy="http://srt:$token@localhost:${HTTP_PORT}"
 export HTTP_PROXY=$proxy HTTPS_PROXY=$proxy http_proxy=$proxy https_proxy=$proxy
 export ALL_PROXY=$proxy all_proxy=$proxy GRPC_PROXY=$proxy
