@@ -94,7 +94,8 @@ module.exports = {
     },
     {
       // The command line's doctor runs one sandboxed command (its sandbox check): it may use the
-      // sandbox's own files, which load no shell parser. The runtime enforces protected ground
+      // sandbox's own files, which load no shell parser; so may the hook daemon, which keeps the
+      // sandbox's network filter (network-filter.ts names it for the lines and the daemon alike). The runtime enforces protected ground
       // (src/runtime/protected-ground.ts): it knows the ground and the tools that only read
       // without the parser, and imports the judge (which parses shell commands) when it is made.
       name: 'core-without-policy',
@@ -107,7 +108,7 @@ module.exports = {
           // A declared policy's request names the paths and the command a call names; these
           // read arguments only, and load no shell parser.
           '^src/policy/(tool-paths|argument-names|patch|shell/invocation)\\.ts$',
-          '^src/policy/sandbox/(availability|quote|settings|wrap|ground-call)\\.ts$',
+          '^src/policy/sandbox/(availability|quote|settings|wrap|ground-call|network-filter)\\.ts$',
           '^src/policy/protected/(ground|kinds|judge|daemon-folder|mcp-configs|managed-location)\\.ts$',
         ],
       },

@@ -2,9 +2,10 @@
 // decision costs with it. Prints one JSON line:
 // { available, runs: { name: ms }, p99: { name: ms }, initMs, decisions: { name: µs } } (medians).
 // - a command run as the agent runs it (`bash -c true`), bare, in bare bubblewrap, and in the
-//   sandbox three ways: workflow-guard's own bubblewrap line (no network allowed), the sandbox
-//   runtime's `srt` command line (a network domain allowed; it starts its own network filter),
-//   and the runtime's library (`SandboxManager.wrapWithSandbox` in a process that keeps its
+//   sandbox four ways: workflow-guard's own bubblewrap line (no network allowed), the same with a
+//   network domain allowed, pointed at the hook daemon's network filter (kept running here as the
+//   daemon keeps it), the sandbox runtime's `srt` command line (a network domain allowed without
+//   the daemon; it starts its own network filter), and the runtime's library (`SandboxManager.wrapWithSandbox` in a process that keeps its
 //   filter running; its one-time start is `initMs`);
 // - the guard's decision for a command proven to only read (`git status`), with the sandbox on
 //   and off, and for one it sandboxes (`npm test`): proven reads pay nothing;
@@ -20,6 +21,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { loadRuntime } = await import('../dist/index.js');
+const { NetworkFilters } = await import('../dist/host/daemon/network-filters.js');
+const { serveNetworkFilterFrom } = await import('../dist/policy/sandbox/network-filter.js');
 const {
   groundSandboxAvailability,
   groundSandboxCall,
@@ -70,15 +73,34 @@ if (availability.available) {
     writable: ['plans/'],
     network: ['example.com'],
   });
-  if (own.kind !== 'sandboxed' || srt.kind !== 'sandboxed') throw new Error('not sandboxed');
-  if (!own.command.includes(' --unshare-net ') || !srt.command.includes(' --settings ')) {
-    throw new Error('the lines are not the two kinds');
+  // As a runtime of the hook daemon makes it: pointed at the daemon's filter for the domain.
+  const quiet = { debug() {}, info() {}, warn() {}, error: (message) => console.error(message) };
+  const filters = new NetworkFilters(quiet);
+  serveNetworkFilterFrom({ want: (dir, domains) => filters.want(dir, domains) });
+  const daemon = sandboxCommand(command, {
+    root: project,
+    writable: ['plans/'],
+    network: ['example.com'],
+  });
+  serveNetworkFilterFrom(undefined);
+  if ([own, srt, daemon].some((made) => made.kind !== 'sandboxed'))
+    throw new Error('not sandboxed');
+  if (
+    !own.command.includes(' --unshare-net ') ||
+    !srt.command.includes(' --settings ') ||
+    !daemon.command.includes('/network-bridge-')
+  ) {
+    throw new Error('the lines are not the three kinds');
   }
+  // Once before the runs: the line waits for the filter's start (about a second, once per daemon).
+  bash(daemon.command);
   const lines = {
     'bare (`bash -c true`)': command,
     'bare bubblewrap (`bwrap --ro-bind / / --dev /dev -- true`)':
       'bwrap --ro-bind / / --dev /dev -- true',
     'sandboxed: our bubblewrap line (no network allowed)': own.command,
+    "sandboxed: our bubblewrap line, a network domain allowed (the daemon's filter)":
+      daemon.command,
     'sandboxed: the `srt` line (a network domain allowed; the fallback)': srt.command,
   };
   const samples = Object.fromEntries(Object.keys(lines).map((name) => [name, []]));
@@ -93,6 +115,7 @@ if (availability.available) {
     result.runs[name] = median(values);
     result.p99[name] = quantile(values, 0.99);
   }
+  filters.close();
   const { SandboxManager } = await import('@anthropic-ai/sandbox-runtime');
   const initStart = performance.now();
   await SandboxManager.initialize({

@@ -5,8 +5,10 @@ import { join } from 'node:path';
 import { createRuntime } from 'hermes-extensions';
 import { sandboxedShellCallOf } from 'hermes-extensions/policy';
 import { memoryLogger } from 'hermes-extensions/testing';
-import { afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import workflowGuard from '../../extensions/workflow-guard/index.js';
+import { NetworkFilters } from '../../src/host/daemon/network-filters.js';
+import { serveNetworkFilterFrom } from '../../src/policy/sandbox/network-filter.js';
 import { tree } from './fixtures.js';
 
 /**
@@ -65,6 +67,27 @@ export function run(command: string, cwd: string) {
   return { code: ran.status, stdout: ran.stdout, stderr: ran.stderr };
 }
 
+/** The domains the attacks' sandbox may reach: none, unless `useDaemonNetworkFilter`. */
+let network: string[] = [];
+
+/** Whether the attacks run against the line pointed at the hook daemon's network filter. */
+export const daemonNetworkFilter = () => network.length > 0;
+
+/**
+ * The attacks again with `domains` allowed (`sandbox_network`), lines made as the hook daemon's
+ * runtime makes them: pointed at its network filter, a real one, kept by this process as the
+ * daemon keeps it (src/host/daemon/network-filters.ts).
+ */
+export function useDaemonNetworkFilter(domains: string[]): void {
+  const filters = new NetworkFilters(memoryLogger());
+  network = domains;
+  beforeAll(() => serveNetworkFilterFrom({ want: (dir, set) => filters.want(dir, set) }));
+  afterAll(() => {
+    serveNetworkFilterFrom(undefined);
+    filters.close();
+  });
+}
+
 export async function decide(
   root: string,
   toolArgs: Record<string, unknown>,
@@ -75,7 +98,11 @@ export async function decide(
   const runtime = await createRuntime({
     extensions: [workflowGuard, ...(extensions as [])],
     cwd: root,
-    config: { extensions: { 'workflow-guard': config } },
+    config: {
+      extensions: {
+        'workflow-guard': network.length > 0 ? { sandbox_network: network, ...config } : config,
+      },
+    },
     logger: memoryLogger(),
   });
   return runtime.runTurn({ sessionId: 's' }, (turn) =>
@@ -83,7 +110,7 @@ export async function decide(
   );
 }
 
-export const options = (root: string) => ({ root, writable: ['plans/', 'handoff/'] });
+export const options = (root: string) => ({ root, writable: ['plans/', 'handoff/'], network });
 
 /**
  * One tool call as the agent makes it: decided by the guard, then (when it passes) run with the
@@ -99,6 +126,9 @@ export async function call(
   const args = outcome.value;
   // What passes is a command proven to only read, or exactly the guard's sandboxed form.
   const sandboxed = sandboxedShellCallOf(args, options(root)) !== undefined;
+  if (sandboxed && network.length > 0 && !String(args.command).includes('/network-bridge-')) {
+    throw new Error(`not the line pointed at the daemon's network filter: ${args.command}`);
+  }
   const folder = (args.workdir ?? args.cwd) as string | undefined;
   const ran = run(args.command as string, folder === undefined ? root : join(root, folder));
   return { ran: sandboxed ? ('sandboxed' as const) : ('as-is' as const), outcome, ...ran };

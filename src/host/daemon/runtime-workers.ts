@@ -1,6 +1,7 @@
 import type { Logger } from '../../log/logger.js';
 import { daemonLogPath } from './daemon-log.js';
 import { LateNotices } from './late-notices.js';
+import { NetworkFilters } from './network-filters.js';
 import { sessionOf } from './requests.js';
 import {
   type RuntimeEvent,
@@ -65,6 +66,7 @@ export class RuntimeWorkers {
   readonly #all = new Set<WorkerHandle>();
   readonly #closing = new Set<Promise<void>>();
   readonly #notices = new LateNotices();
+  readonly #filters: NetworkFilters;
   /** Calls waiting for a place for a new runtime, when every one is answering. */
   readonly #queue = new RuntimeQueue();
   /** Runtimes being probed for stuck (#probe). */
@@ -87,6 +89,7 @@ export class RuntimeWorkers {
     this.#max = Math.max(1, options.maxRuntimes ?? MAX_RUNTIMES);
     this.#file = options.workerFile ?? workerEntry();
     this.#exclude = frameworkFolders(options.home);
+    this.#filters = new NetworkFilters(options.log);
     this.limits = {
       idleMs: options.limits?.idleMs ?? RUNTIME_IDLE_MS,
       maxRssBytes: options.limits?.maxRssBytes ?? MAX_RSS_MB * 1_048_576,
@@ -298,6 +301,7 @@ export class RuntimeWorkers {
     this.#closed = true;
     this.#eviction.stop();
     this.#queue.close();
+    this.#filters.close();
     this.#live.clear();
     if (this.#spare !== undefined) this.#all.add(this.#spare);
     this.#spare = undefined;
@@ -316,6 +320,7 @@ export class RuntimeWorkers {
       log: this.#log,
       // Its key once adopted: a warning of its runtime's own is told to the sessions of its project.
       tell: (message, session) => this.#notices.add(worker.key, session, message),
+      network: (stateDir, domains) => this.#filters.want(stateDir, domains),
     });
     return worker;
   }

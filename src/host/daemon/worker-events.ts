@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { parentPort, threadId } from 'node:worker_threads';
 import { holdLocksIn } from '../../fs/lock-unit.js';
+import { serveNetworkFilterFrom } from '../../policy/sandbox/network-filter.js';
 import { loadRuntime } from '../../runtime/load-runtime.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../command-hook/agents.js';
@@ -45,6 +46,10 @@ export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
   // what the framework reads for itself is not what the runtime depends on.
   createRequire(import.meta.url)('jiti');
   const post = (message: FromWorker) => port.postMessage(message);
+  // Sandboxed lines with a domain allowed point at the daemon's network filter, kept by it.
+  serveNetworkFilterFrom({
+    want: (stateDir, domains) => post({ type: 'network', stateDir, domains: [...domains] }),
+  });
   // Before any extension loads: the locks this thread takes are the daemon's to remove when it
   // ends the thread (stuck, out of memory), since its process — the daemon — lives on.
   holdLocksIn({

@@ -45,6 +45,8 @@ export interface WorkerStart {
   log: Logger;
   /** A warning logged outside any event, to tell with a later answer (worker-messages.ts `tell`). */
   tell?(message: string, session: string | undefined): void;
+  /** A line pointed at the network filter for these domains was made (worker-messages.ts). */
+  network?(stateDir: string, domains: string[]): void;
 }
 
 let lastId = 0;
@@ -99,6 +101,8 @@ export class WorkerHandle {
       } else if (message.type === 'log') {
         start.log[message.level](message.message);
         if (message.tell !== undefined) start.tell?.(message.message, message.tell.session);
+      } else if (message.type === 'network') {
+        start.network?.(message.stateDir, message.domains);
       } else if (message.type === 'lock') {
         if (message.held) this.#locks.taking(message.path, message.text);
         else this.#locks.released(message.path, message.text);

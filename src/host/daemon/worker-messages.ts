@@ -54,6 +54,11 @@ export type FromWorker =
    */
   | { type: 'lock'; path: string; text: string; held: boolean }
   /**
+   * A sandboxed line was made pointed at the daemon's network filter for `domains` in the state
+   * folder `stateDir` (src/policy/sandbox/network-filter.ts): the daemon keeps one running.
+   */
+  | { type: 'network'; stateDir: string; domains: string[] }
+  /**
    * A line the runtime logged while no event was being answered: the daemon's own log. With
    * `tell`, a warning also told once with a later answer: of `session` if the work of an event of
    * that session logged it, else of any session this runtime serves (late-notices.ts).

@@ -2,9 +2,16 @@ import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { type DangerousPath, dangerousTop } from './dangerous.js';
-import { groundSandboxAvailability } from './ground-availability.js';
+import { groundSandboxAvailability, programPath } from './ground-availability.js';
 import { isLeftMountPoint } from './ground-mounts.js';
 import { mountPointsRemoved } from './ground-sandbox.js';
+import {
+  bridgeScript,
+  domainsText,
+  filterDir,
+  filterDomains,
+  filterName,
+} from './network-filter.js';
 import { shellWord } from './quote.js';
 import { keepFile, type SandboxOptions, sandboxRules } from './settings.js';
 import { unixBlockFilter } from './unix-block.js';
@@ -17,6 +24,8 @@ export interface BwrapLineParts {
   after: string;
   tmpDir: string;
   leftOut: string[];
+  /** With a domain allowed: the hook daemon's filter the line points at, to keep running. */
+  filter?: { stateDir: string; domains: string[] };
 }
 
 /**
@@ -44,18 +53,30 @@ export interface BwrapLineParts {
  * - `socket(AF_UNIX)` refused by a seccomp filter (unix-block.ts), kept as a file in the state
  *   folder, which no sandbox may write.
  *
- * Undefined — the `srt` line is used — off Linux, with a network domain allowed (the filter that
- * lets some through is the runtime's), when a path of protected ground or a hard link that must
+ * With a network domain allowed and `daemonFilter`, the line points at the hook daemon's network
+ * filter for those domains (network-filter.ts): bubblewrap in two layers, the outer with the
+ * network namespace, the same mounts and the bridge script (its `socat`s need Unix sockets), the
+ * inner as above but for `--unshare-net`, its process namespace hiding the bridge.
+ *
+ * Undefined — the `srt` line is used — off Linux, with a network domain allowed and no
+ * `daemonFilter` (or no `socat`), when a path of protected ground or a hard link that must
  * stay read-only inside a writable folder does not exist, or a writable path holds the project
  * root. Throws `LinkAtDangerousName` where what configures a later program is a symbolic link
  * (bubblewrap would bind over where it leads, and the link could be replaced by a file). A writable folder with too many entries to walk is left
  * out (settings.ts, `leftOut`): what the walk did not see it could not hold. Throws as
  * `sandboxRules` does.
  */
-export function bwrapLineParts(options: SandboxOptions): BwrapLineParts | undefined {
-  if (process.platform !== 'linux' || (options.network ?? []).length > 0) return undefined;
+export function bwrapLineParts(
+  options: SandboxOptions,
+  daemonFilter = false,
+): BwrapLineParts | undefined {
+  const network = filterDomains(options.network ?? []);
+  if (process.platform !== 'linux' || (network.length > 0 && !daemonFilter)) return undefined;
   const tools = groundSandboxAvailability();
   if (!tools.available || tools.platform !== 'linux') return undefined;
+  // A path the bridge script can name without quoting it (the script is the same for every line).
+  const socat = network.length > 0 ? programPath('socat') : undefined;
+  if (network.length > 0 && !/^[\w./+-]+$/.test(socat ?? '')) return undefined;
   const filter = unixBlockFilter();
   if (filter === undefined) return undefined;
   const rules = sandboxRules(options);
@@ -111,14 +132,20 @@ export function bwrapLineParts(options: SandboxOptions): BwrapLineParts | undefi
     `unix-block-${process.arch}-${createHash('sha256').update(filter).digest('hex').slice(0, 16)}.bpf`,
   );
   keepFile(rules, file, filter);
-  const words = [
-    shellWord(tools.bwrap),
-    ...BASE,
+  const mounts = [
+    ...MOUNT_BASE,
     ...byDepth(writable).flatMap((path) => ['--bind', shellWord(path), shellWord(path)]),
     ...byDepth([...keep]).flatMap((path) => ['--bind-try', shellWord(path), shellWord(path)]),
     ...byDepth(readOnly).flatMap((path) => ['--ro-bind', shellWord(path), shellWord(path)]),
     ...blocked.flatMap((path) => over(path, toBlock.get(path) === 'folder')),
     ...byDepth(masks).flatMap((path) => over(path, statSync(path).isDirectory())),
+  ];
+  const inner = [
+    shellWord(tools.bwrap),
+    ...(network.length > 0
+      ? ['--die-with-parent', ...APART, ...BARE]
+      : [...OUTER, ...APART, ...BARE]),
+    ...mounts,
     '--setenv',
     'SANDBOX_RUNTIME',
     '1',
@@ -128,11 +155,33 @@ export function bwrapLineParts(options: SandboxOptions): BwrapLineParts | undefi
     shellWord(tools.bash),
     '-c',
   ];
+  let outer: string[] = [];
+  if (network.length > 0 && socat !== undefined) {
+    const script = bridgeScript(socat);
+    const scriptFile = join(
+      rules.stateDir,
+      `network-bridge-${createHash('sha256').update(script).digest('hex').slice(0, 16)}.sh`,
+    );
+    keepFile(rules, scriptFile, script);
+    keepFile(rules, join(rules.stateDir, `${filterName(network)}.json`), domainsText(network));
+    outer = [
+      shellWord(tools.bwrap),
+      ...OUTER,
+      ...APART,
+      ...mounts,
+      '--',
+      shellWord(tools.bash),
+      '-p',
+      shellWord(scriptFile),
+      shellWord(filterDir(rules.stateDir, network)),
+    ];
+  }
   const line = {
-    before: `${words.join(' ')} `,
+    before: `${[...outer, ...inner].join(' ')} `,
     after: ` ${FILTER_FD}<${shellWord(file)}`,
     tmpDir: rules.tmpDir,
     leftOut: rules.leftOut,
+    ...(network.length > 0 ? { filter: { stateDir: rules.stateDir, domains: network } } : {}),
   };
   if (blocked.length === 0) return line;
   // bubblewrap makes a mount point for each blocked path on the disk: removed after the command.
@@ -190,22 +239,16 @@ export class LinkAtDangerousName extends Error {
 /** The descriptor the outer shell opens the filter on, for bubblewrap to read (and close). */
 const FILTER_FD = '9';
 
-const BASE = [
-  '--new-session',
-  '--die-with-parent',
-  '--unshare-net',
-  '--unshare-pid',
-  '--unshare-ipc',
-  '--cap-drop',
-  'ALL',
-  '--ro-bind',
-  '/',
-  '/',
-  '--dev',
-  '/dev',
-  '--proc',
-  '/proc',
-];
+/**
+ * The layer with the network namespace. With a domain allowed it keeps bubblewrap's capabilities
+ * in its user namespace (the inner bubblewrap needs them to make its own namespaces), and runs
+ * only the bridge script, `socat` and the inner bubblewrap, which drops them.
+ */
+const OUTER = ['--new-session', '--die-with-parent', '--unshare-net'];
+/** A process tree of its own (what it leaves running ends with it), and no shared memory. */
+const APART = ['--unshare-pid', '--unshare-ipc'];
+const BARE = ['--cap-drop', 'ALL'];
+const MOUNT_BASE = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
 
 function realOf(path: string): string | undefined {
   try {

@@ -113,3 +113,8 @@ function program(name: string): string | undefined {
 function unavailable(reason: string, fix: string): GroundSandboxAvailability {
   return { available: false, reason, fix };
 }
+
+/** A program as this file finds its own: the system's folders first, then absolute PATH folders. */
+export function programPath(name: string): string | undefined {
+  return program(name);
+}

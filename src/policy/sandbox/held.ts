@@ -4,9 +4,10 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { ProtectedGround } from '../protected/ground.js';
 import { COMMAND_KEYS } from '../shell/invocation.js';
 import { sandboxAvailability } from './availability.js';
+import { filterName } from './network-filter.js';
 import { shellWord, unquoteShellWord } from './quote.js';
 import { privateTmpDirOf, protectedPaths, readDenials } from './settings.js';
-import { PRELUDE_START, sandboxCommand, sandboxLine, scriptCommandOf } from './wrap.js';
+import { PRELUDE_START, sandboxCommandWith, sandboxLine, scriptCommandOf } from './wrap.js';
 
 /** `'<node>' '<cli>' --settings '<file>' -c '<script>'`, each word as `shellWord` quotes it. */
 const WORD = `'(?:[^']|'\\\\'')*'`;
@@ -103,13 +104,19 @@ export function bwrapLineCommandOf(
       const second = match[2] === undefined ? first : unquoteShellWord(match[2]);
       return first !== undefined && first === second ? [first] : [];
     });
-  const writable = pairs(new RegExp(` --bind (${WORD}) (${WORD})`, 'g')).filter(
+  // Once each: a line with a domain allowed names its mounts in both of its layers.
+  const writable = [...new Set(pairs(new RegExp(` --bind (${WORD}) (${WORD})`, 'g')))].filter(
     (path) => path !== tmpDir,
   );
   const masks = [
-    ...pairs(new RegExp(` --ro-bind /dev/null (${WORD})`, 'g')),
-    ...pairs(new RegExp(` --tmpfs (${WORD}) --remount-ro (${WORD})`, 'g')),
+    ...new Set([
+      ...pairs(new RegExp(` --ro-bind /dev/null (${WORD})`, 'g')),
+      ...pairs(new RegExp(` --tmpfs (${WORD}) --remount-ro (${WORD})`, 'g')),
+    ]),
   ];
+  const stateDir = join(ground.hermesHome, 'sandbox');
+  const network = filterDomainsOf(head, stateDir);
+  if (network === undefined) return undefined;
   for (const given of denyRead) {
     let real: string;
     try {
@@ -119,13 +126,33 @@ export function bwrapLineCommandOf(
     }
     if (!masks.some((mask) => real === mask || real.startsWith(`${mask}/`))) return undefined;
   }
-  const again = sandboxCommand(command, {
-    root,
-    writable,
-    denyRead: masks,
-    stateDir: join(ground.hermesHome, 'sandbox'),
-  });
+  const again = sandboxCommandWith(
+    command,
+    { root, writable, denyRead: masks, network, stateDir },
+    network.length > 0,
+  );
   return again.kind === 'sandboxed' && again.command === line ? command : undefined;
+}
+
+/**
+ * The domains of the hook daemon's filter a line points at (none: no filter named), read from
+ * the file in the state folder that names them, whose digest names the filter; undefined when
+ * the line names something else there.
+ */
+function filterDomainsOf(head: string, stateDir: string): string[] | undefined {
+  const named = new RegExp(` -p ${WORD} (${WORD})(?: |$)`).exec(head);
+  if (named === null) return [];
+  const dir = unquoteShellWord(named[1] as string);
+  if (dir === undefined || dirname(dir) !== stateDir) return undefined;
+  try {
+    const domains: unknown = JSON.parse(readFileSync(`${dir}.json`, 'utf8'));
+    if (!Array.isArray(domains) || !domains.every((domain) => typeof domain === 'string')) {
+      return undefined;
+    }
+    return domains.length > 0 && filterName(domains) === basename(dir) ? domains : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A shell call whose command is workflow-guard's own bubblewrap line, with the command inside it instead. */

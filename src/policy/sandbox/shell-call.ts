@@ -79,9 +79,15 @@ export function sandboxedShellCallOf(
 ): string | undefined {
   const key = COMMAND_KEYS.find((name) => typeof args[name] === 'string');
   if (key === undefined) return undefined;
-  const command = sandboxedCommandOf(args[key] as string, options);
+  const line = args[key] as string;
+  const command = sandboxedCommandOf(line, options);
   if (command === undefined) return undefined;
-  const again = sandboxShellCall({ ...args, [key]: command }, options);
+  // The line is one made for `command` (either maker's, wrap.ts): the call around it must be
+  // what wrapping that command's call makes of it.
+  const again = rewrapShellCall({ ...args, [key]: command }, () => ({
+    kind: 'sandboxed',
+    command: line,
+  }));
   return again.kind === 'sandboxed' && JSON.stringify(again.args) === JSON.stringify(args)
     ? command
     : undefined;

@@ -1,5 +1,6 @@
 import { type SandboxAvailability, sandboxAvailability } from './availability.js';
 import { bwrapLineParts, LinkAtDangerousName } from './bwrap-line.js';
+import { networkFilterHost } from './network-filter.js';
 import { shellWord, unquoteShellWord } from './quote.js';
 import { type SandboxOptions, sandboxSettings } from './settings.js';
 
@@ -18,6 +19,29 @@ export type SandboxedCommand =
  * the command). Inside, the command runs under bash with `$TMPDIR` set to the private folder.
  */
 export function sandboxCommand(command: string, options: SandboxOptions): SandboxedCommand {
+  const host = networkFilterHost();
+  const made = sandboxCommandWith(command, options, host !== undefined);
+  if (made.kind === 'sandboxed' && made.filter !== undefined) {
+    host?.want(made.filter.stateDir, made.filter.domains);
+  }
+  return made.kind === 'sandboxed'
+    ? { kind: 'sandboxed', command: made.command, leftOut: made.leftOut }
+    : made;
+}
+
+/**
+ * `sandboxCommand`, with the line pointed at the hook daemon's network filter when a domain is
+ * allowed (`daemonFilter`, bwrap-line.ts) or else the `srt` line; and the filter it points at.
+ */
+export function sandboxCommandWith(
+  command: string,
+  options: SandboxOptions,
+  daemonFilter: boolean,
+):
+  | (Extract<SandboxedCommand, { kind: 'sandboxed' }> & {
+      filter?: { stateDir: string; domains: string[] };
+    })
+  | Extract<SandboxedCommand, { kind: 'unavailable' }> {
   const availability = sandboxAvailability();
   if (!availability.available) {
     return { kind: 'unavailable', reason: availability.reason, fix: availability.fix };
@@ -32,12 +56,13 @@ export function sandboxCommand(command: string, options: SandboxOptions): Sandbo
   let settings: { file: string; tmpDir: string; leftOut: string[] };
   try {
     // Our own bubblewrap line where it can hold the rules (bwrap-line.ts), else the runtime's.
-    const own = bwrapLineParts(options);
+    const own = bwrapLineParts(options, daemonFilter);
     if (own !== undefined) {
       return {
         kind: 'sandboxed',
         command: `${own.before}${shellWord(script(own.tmpDir, command))}${own.after}`,
         leftOut: own.leftOut,
+        ...(own.filter === undefined ? {} : { filter: own.filter }),
       };
     }
     settings = sandboxSettings(options);
@@ -62,15 +87,23 @@ export function sandboxCommand(command: string, options: SandboxOptions): Sandbo
  * The command a line made by `sandboxCommand` with these options runs, or undefined when the line
  * is anything else. The line is not parsed for meaning: the candidate command is read off it, the
  * line for that command is made again, and only an exact match counts, so a line that differs in
- * any byte (other settings, another program, something appended) is not a sandboxed command.
+ * any byte (other settings, another program, another filter, something appended) is not a
+ * sandboxed command. With a domain allowed, either maker's line counts (the hook daemon's, or the
+ * `srt` line of a hook without it): which one made it depends on where the hook ran, not on what
+ * the line holds.
  */
 export function sandboxedCommandOf(line: string, options: SandboxOptions): string | undefined {
   const availability = sandboxAvailability();
   if (!availability.available) return undefined;
   const candidate = scriptCommandOf(line);
   if (candidate === undefined) return undefined;
-  const again = sandboxCommand(candidate, options);
-  return again.kind === 'sandboxed' && again.command === line ? candidate : undefined;
+  const makers = (options.network ?? []).length > 0 ? [true, false] : [false];
+  return makers.some((daemonFilter) => {
+    const again = sandboxCommandWith(candidate, options, daemonFilter);
+    return again.kind === 'sandboxed' && again.command === line;
+  })
+    ? candidate
+    : undefined;
 }
 
 /**
