@@ -194,7 +194,8 @@ const BYPASSES: Array<[string, string, Record<string, unknown>]> = [
   ['editor tasks in plans/', 'write', { file_path: 'plans/.vscode/tasks.json', content: '{}' }],
   ['agent settings in plans/', 'edit', { path: 'plans/a/.claude/settings.json' }],
   ['a shell start-up file in plans/', 'write', { path: 'plans/.bashrc', content: 'x' }],
-  ['MCP servers in handoff/', 'write', { path: 'handoff/.mcp.json', content: '{}' }],
+  // (`.mcp.json` anywhere is protected ground, refused before any guard: protected-mcp-configs.test.ts.)
+  ['ripgrep settings in handoff/', 'write', { path: 'handoff/.ripgreprc', content: '--pre=x' }],
   [
     'editor tasks by the shell',
     'bash',

@@ -173,7 +173,8 @@ describe('workflow-guard without a plan: attacks on the sandbox', () => {
       const before = treeDigest(join(root, 'plans'));
       const ran = await call(root, {
         command:
-          'for f in plans/repo/.git/hooks/post-checkout plans/repo/.git/config plans/.vscode/settings.json plans/notes/.bashrc plans/notes/.mcp.json plans/.vscode/tasks.json; do echo pwned >> "$f" || echo "refused $f"; done; echo x > plans/fine.md; true',
+          // `.mcp.json` named as it runs: by its name, the protected-ground rule refuses the line first.
+          'm=mcp; for f in plans/repo/.git/hooks/post-checkout plans/repo/.git/config plans/.vscode/settings.json plans/notes/.bashrc plans/notes/.$m.json plans/.vscode/tasks.json; do echo pwned >> "$f" || echo "refused $f"; done; echo x > plans/fine.md; true',
       });
       expect(ran).toMatchObject({ ran: 'sandboxed' });
       expect(ran.ran !== 'blocked' && ran.stdout.match(/^refused /gm)?.length).toBe(6);
@@ -195,7 +196,8 @@ describe('workflow-guard without a plan: attacks on the sandbox', () => {
         's=settings; mkdir -p plans/.claude && echo "{}" > plans/.claude/$s.json',
         'mkdir -p plans/.claude/commands',
         'echo "touch pwned" > plans/.bashrc',
-        'echo "{}" > plans/.mcp.json',
+        // Named as it runs: by its name, the protected-ground rule refuses the line first.
+        'm=mcp; echo "{}" > plans/.$m.json',
         'echo "[alias]" > handoff/.gitconfig',
         'echo x > handoff/.profile',
       ];

@@ -3,6 +3,7 @@ import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { hermesCommand } from '../command-name.js';
 import { replaceFile, underFileLock } from '../fs/locked-file.js';
+import { managedLocation } from '../policy/protected/managed-location.js';
 
 /**
  * The kill switch (docs/teams.md, Kill switch): while a pause flag file is there, every tool call
@@ -20,6 +21,8 @@ export interface PauseFlag {
   /** When, as an ISO time. */
   readonly at: string;
   readonly reason?: string;
+  /** The managed layer's flag, which only an admin lifts. */
+  readonly managed?: true;
 }
 
 /** The user's pause flag: `$HERMES_HOME/paused.json`, which `pause --all` writes and `resume --all` removes. */
@@ -28,11 +31,12 @@ export function pauseFlagFile(home: string): string {
 }
 
 /**
- * Every flag file that pauses the tool calls of this home, the user's first. A layer above the
- * user's (a managed location) adds its own here; any one of them present pauses.
+ * Every flag file that pauses the tool calls of this home: the user's, then the managed layer's
+ * (`paused.json` in the managed folder, docs/teams.md: an admin pauses every user of the machine,
+ * and only an admin lifts it). Any one of them present pauses.
  */
 export function pauseFlagFiles(home: string): string[] {
-  return [pauseFlagFile(home)];
+  return [pauseFlagFile(home), join(managedLocation().dir, 'paused.json')];
 }
 
 /**
@@ -40,13 +44,15 @@ export function pauseFlagFiles(home: string): string[] {
  * still pauses (what is not understood is refused), and says so as its reason.
  */
 export function readPause(home: string): PauseFlag | undefined {
+  const user = pauseFlagFile(home);
   for (const file of pauseFlagFiles(home)) {
     if (!existsSync(file)) continue;
+    const managed = file === user ? {} : { managed: true as const };
     let parsed: unknown;
     try {
       parsed = JSON.parse(readFileSync(file, 'utf8'));
     } catch (error) {
-      return unreadable(file, (error as Error).message.split('\n')[0] as string);
+      return { ...unreadable(file, (error as Error).message.split('\n')[0] as string), ...managed };
     }
     const flag = parsed as Partial<PauseFlag> | null;
     if (
@@ -56,9 +62,15 @@ export function readPause(home: string): PauseFlag | undefined {
       typeof flag.at !== 'string' ||
       (flag.reason !== undefined && typeof flag.reason !== 'string')
     ) {
-      return unreadable(file, 'it is not a pause flag');
+      return { ...unreadable(file, 'it is not a pause flag'), ...managed };
     }
-    return { file, by: flag.by, at: flag.at, ...(flag.reason ? { reason: flag.reason } : {}) };
+    return {
+      file,
+      by: flag.by,
+      at: flag.at,
+      ...(flag.reason ? { reason: flag.reason } : {}),
+      ...managed,
+    };
   }
   return undefined;
 }
@@ -79,7 +91,10 @@ export function pauseWords(flag: PauseFlag): string {
 
 /** The refusal every tool call gets while paused: who, why, and how the user lifts it. */
 export function pauseRefusal(flag: PauseFlag): string {
-  return `Every tool call is refused: the guards are ${pauseWords(flag)}, flag ${flag.file}. Nothing runs until the user lifts the pause in a terminal with \`${hermesCommand()} extensions resume --all\`; you cannot lift it. Stop here and tell the user what you were about to do.`;
+  const lift = flag.managed
+    ? 'their admin removes it (the managed layer, docs/teams.md)'
+    : `the user lifts the pause in a terminal with \`${hermesCommand()} extensions resume --all\``;
+  return `Every tool call is refused: the guards are ${pauseWords(flag)}, flag ${flag.file}. Nothing runs until ${lift}; you cannot lift it. Stop here and tell the user what you were about to do.`;
 }
 
 /** Writes the user's flag (replacing one there): every tool call is refused from now on. */

@@ -261,4 +261,17 @@ describe.runIf(built)('the managed layer', { timeout: 60_000 }, () => {
       });
     }
   });
+
+  it('a paused.json in the managed folder refuses every call, and the user cannot lift it', async () => {
+    const flag = JSON.stringify({ by: 'IT', at: '2026-11-29T00:00:00Z', reason: 'incident 7' });
+    const env = setup({ managed: { 'paused.json': flag } });
+    const paused = await decide(env);
+    expect(paused.decision).toBe('deny');
+    expect(paused.reason).toContain('incident 7');
+    expect(paused.reason).toContain('their admin removes it');
+    const resume = await hermesManaged(env.managed, env.home, ['extensions', 'resume', '--all']);
+    expect(`${resume.stdout}${resume.stderr}`).toContain(join(env.managed, 'paused.json'));
+    expect(existsSync(join(env.managed, 'paused.json'))).toBe(true);
+    expect((await decide(env)).reason).toContain('incident 7');
+  });
 });

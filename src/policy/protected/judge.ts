@@ -1,5 +1,6 @@
 import { isAbsolute } from 'node:path';
 import { groundSandboxedCallOf, mayBeSandboxLine } from '../sandbox/ground-call.js';
+import { bwrapSandboxedCallOf } from '../sandbox/held.js';
 import { analyzeShell } from '../shell/analyze.js';
 import { shellInvocationOf } from '../shell/invocation.js';
 import { writeTargetsOf } from '../tool-paths.js';
@@ -126,9 +127,10 @@ function judgeShell(
 }
 
 /**
- * The call with its command taken out of the rule's own sandbox (contain.ts), when it is exactly
- * that sandbox's line (an agent sends back what it was given): the line names protected ground
- * to make it read-only, and what runs inside is what is judged.
+ * The call with its command taken out of the rule's own sandbox (contain.ts) or workflow-guard's
+ * bubblewrap line (held.ts), when it is exactly that line (an agent sends back what it was
+ * given): the line names protected ground to make it read-only (`plans/.mcp.json` held where it
+ * does not exist yet), and what runs inside is what is judged.
  */
 function ownSandboxed(
   ground: ProtectedGround,
@@ -136,7 +138,10 @@ function ownSandboxed(
   denyRead: () => readonly string[],
 ): Record<string, unknown> | undefined {
   if (!mayBeSandboxLine(args)) return undefined;
-  return groundSandboxedCallOf(args, ground, denyRead());
+  return (
+    groundSandboxedCallOf(args, ground, denyRead()) ??
+    bwrapSandboxedCallOf(args, ground, denyRead())
+  );
 }
 
 function refusal(what: string, hit: ProtectedHit): GroundRefusal {
