@@ -3,7 +3,6 @@ import { ConfigError } from '../config/errors.js';
 import { COMMAND_HOOK_AGENTS } from '../host/command-hook/agents.js';
 import { packageVersion } from '../package-root.js';
 import { approvalsListCommand, approvalsRevokeCommand } from './commands/approvals.js';
-import type { AuditVerifyOptions } from './commands/audit-verify.js';
 import { daemonRunCommand, daemonStatusCommand, daemonStopCommand } from './commands/daemon.js';
 import { doctorCommand } from './commands/doctor.js';
 import {
@@ -17,7 +16,6 @@ import { initCommand } from './commands/init.js';
 import { initDeclaredCommand } from './commands/init-declared.js';
 import { listCommand } from './commands/list.js';
 import { type LogOptions, logCommand } from './commands/log.js';
-import type { McpProxyFlags } from './commands/mcp-proxy-options.js';
 import { reportCommand } from './commands/report.js';
 import { serveCommand } from './commands/serve.js';
 import { testCommand } from './commands/test-hook.js';
@@ -27,6 +25,8 @@ import { trustCommand } from './commands/trust.js';
 import type { UninstallOptions } from './commands/uninstall.js';
 import { commandContext } from './context.js';
 import { CliError, type Io, processIo } from './io.js';
+import { registerMcp } from './register-mcp.js';
+import { registerTeamCommands } from './register-teams.js';
 
 /**
  * The `hermes` (and `hermes-extensions`) command line. Exit codes: 0 fine, 1 problems found (or
@@ -35,8 +35,6 @@ import { CliError, type Io, processIo } from './io.js';
  * `hermes-extensions list` is `hermes extensions list`, for machines where another `hermes` is
  * first on the PATH.
  */
-type McpInstallOptions = { cwd?: string; name?: string; scope?: string; wrap?: string };
-
 export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
   let exitCode = 0;
   /** Wraps a command so its exit code is kept; commander passes the parsed arguments through. */
@@ -129,68 +127,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     .action(run((o: { all?: boolean }) => daemonStopCommand(o, io)));
   for (const command of daemon.commands) command.exitOverride();
 
-  const mcp = program
-    .command('mcp')
-    .description('put the extensions in front of any MCP server (docs/mcp.md)')
-    .exitOverride();
-  withCwd(mcp.command('proxy'))
-    .description(
-      "serve an MCP server (stdio, or Streamable HTTP with --http) that wraps <command> or --url and puts each of its tool calls through this project's extensions",
-    )
-    .argument('[command...]', 'the MCP server to wrap and its arguments, after --')
-    .option(
-      '--name <name>',
-      "the server's name in tool calls and messages (default: the command's base name, or the URL's host)",
-    )
-    .option('--url <url>', 'wrap a remote MCP server over Streamable HTTP instead of a command')
-    .option(
-      '--header-env <header=VAR>',
-      'send the remote server HEADER with the value of environment variable VAR (repeatable)',
-      (pair: string, pairs: string[] = []) => [...pairs, pair],
-    )
-    .option(
-      '--allow-insecure-url',
-      '--url may be plain HTTP to another machine (refused by default)',
-    )
-    .option('--http <port>', 'serve the client over Streamable HTTP on this port instead of stdio')
-    .option('--host <host>', 'the address --http binds (default 127.0.0.1; elsewhere warns)')
-    .option(
-      '--session-timeout <seconds>',
-      'end an HTTP session that had no request open this long (default 1800)',
-    )
-    .action(
-      run(async (words: string[], o: McpProxyFlags) => {
-        const { mcpProxyCommand } = await import('./commands/mcp.js');
-        return mcpProxyCommand(words, o);
-      }),
-    );
-  withCwd(mcp.command('install'))
-    .description(
-      "start an MCP server through `hermes mcp proxy` in a client's config (claude-code, claude-desktop, cursor, vscode): a new one after --, or an existing one with --wrap",
-    )
-    .argument('<client>', 'claude-code, claude-desktop, cursor or vscode')
-    .argument('[command...]', 'the MCP server to add and its arguments, after --')
-    .option('--name <name>', "the server's name (default: the package or script it runs)")
-    .option('--wrap <name>', 'wrap the server of that name the config already has, in place')
-    .option('--scope <scope>', "project (the default; Claude Desktop's: user) or user")
-    .action(
-      run(async (client: string, words: string[], o: McpInstallOptions) => {
-        const { mcpInstallCommand } = await import('./commands/mcp-install.js');
-        return mcpInstallCommand(client, words, o, io);
-      }),
-    );
-  withCwd(mcp.command('uninstall'))
-    .description("put back in a client's config what `hermes mcp install` found there")
-    .argument('<client>', 'claude-code, claude-desktop, cursor or vscode')
-    .requiredOption('--name <name>', 'the server to unwrap')
-    .option('--scope <scope>', 'project or user, as it was installed')
-    .action(
-      run(async (client: string, o: McpInstallOptions) => {
-        const { mcpUninstallCommand } = await import('./commands/mcp-install.js');
-        return mcpUninstallCommand(client, o, io);
-      }),
-    );
-  for (const command of mcp.commands) command.exitOverride();
+  registerMcp(program, { run, withCwd, io });
 
   const extensions = program
     .command('extensions')
@@ -326,44 +263,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       ),
     );
 
-  extensions
-    .command('pause')
-    .description(
-      'the kill switch: refuse every tool call of every agent until `resume --all` (docs/teams.md)',
-    )
-    .option('--all', 'every tool call of every agent (required)')
-    .option('--reason <text>', 'why, shown in every refusal and by list and doctor')
-    .action(
-      run(async (o: { all?: boolean; reason?: string }) => {
-        const { pauseCommand } = await import('./commands/pause.js');
-        return pauseCommand(o, io);
-      }),
-    );
-  extensions
-    .command('resume')
-    .description('lift `pause --all`: tool calls are judged by the extensions again')
-    .option('--all', 'every tool call of every agent (required)')
-    .action(
-      run(async (o: { all?: boolean }) => {
-        const { resumeCommand } = await import('./commands/pause.js');
-        return resumeCommand(o, io);
-      }),
-    );
-
-  const audit = extensions
-    .command('audit')
-    .description('the audit log as evidence (docs/teams.md)');
-  withCwd(audit.command('verify'))
-    .description("check the audit log's hash chain; name the first broken, missing or moved line")
-    .option('--file <audit.jsonl>', "check this audit log instead of the audit-log extension's")
-    .option('--public-key <pem>', 'check every line is signed by this Ed25519 public key')
-    .option('--json', 'print the verdict as JSON')
-    .action(
-      run(async (o: AuditVerifyOptions & { cwd?: string }) => {
-        const { auditVerifyCommand } = await import('./commands/audit-verify.js');
-        return auditVerifyCommand(commandContext(o), o, io);
-      }),
-    );
+  registerTeamCommands(extensions, { run, withCwd, io });
 
   withCwd(extensions.command('uninstall'))
     .description(

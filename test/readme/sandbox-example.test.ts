@@ -25,16 +25,18 @@ describe("docs/policy.md's sandbox example", () => {
       runShell(outcome.value.command as string, project);
       expect(readFileSync(join(project, 'build/x'), 'utf8')).toBe('out\n');
       expect(readFileSync(join(project, 'src/a.ts'), 'utf8')).toBe('before\n');
-      // The model sends the sandboxed line with a write after it: that whole line is sandboxed in
-      // turn, and the write still cannot land.
+      // The model sends the sandboxed line with a write after it. The line names what it holds
+      // read-only where it does not exist yet (build/.mcp.json, an MCP client's config: protected
+      // ground), and is no longer the line as made: the protected-ground rule refuses it, and the
+      // write cannot land.
       const changed = await runtime.runTurn({ sessionId: 's' }, (t) =>
         t.interceptToolCall({
           toolName: 'bash',
           toolArgs: { command: `${outcome.value.command}; echo changed > src/a.ts` },
         }),
       );
-      expect(changed).toMatchObject({ blocked: false, changed: true });
-      runShell(changed.value.command as string, project);
+      expect(changed).toMatchObject({ blocked: true, blockedBy: 'hermes' });
+      expect(changed.blocked && changed.message).toMatch(/\.mcp\.json, which is protected ground/);
       expect(readFileSync(join(project, 'src/a.ts'), 'utf8')).toBe('before\n');
       await runtime.close();
     },

@@ -129,7 +129,47 @@ export async function serveBridge(options: BridgeOptions): Promise<void> {
       writer.sendError(request.id, request.rejected.code, request.rejected.message);
       return undefined;
     }
-    return respond(request).then(send);
+    return inTurnOrder(request).then(send);
+  };
+
+  /**
+   * A host may pipeline a session's turns, as in a batch: each `turn/start` and `turn/end` of a
+   * session waits for the one before it, and a request that names a turn whose `turn/start` is
+   * still being answered waits for it. Other requests run side by side, so a call waiting on a
+   * person (an `ask`) holds no other call of its turn.
+   */
+  const lifecycle = new Map<string, Promise<unknown>>();
+  const starting = new Map<string, { session: string; answer: Promise<unknown> }>();
+  const after = (key: string, map: Map<string, Promise<unknown>>, request: RpcRequest) => {
+    const answer = (map.get(key) ?? Promise.resolve()).then(() => respond(request));
+    map.set(key, answer);
+    void answer.then(() => {
+      if (map.get(key) === answer) map.delete(key);
+    });
+    return answer;
+  };
+  const inTurnOrder = (request: RpcRequest): Promise<string | undefined> => {
+    const params = (request.params ?? {}) as { session_id?: unknown; turn_id?: unknown };
+    const turnId = typeof params.turn_id === 'string' ? params.turn_id : undefined;
+    if (request.method === 'turn/start' && typeof params.session_id === 'string') {
+      const session = params.session_id;
+      const answer = after(session, lifecycle, request);
+      if (turnId !== undefined) {
+        const entry = { session, answer };
+        starting.set(turnId, entry);
+        void answer.then(() => {
+          if (starting.get(turnId) === entry) starting.delete(turnId);
+        });
+      }
+      return answer;
+    }
+    if (turnId === undefined) return respond(request);
+    const start = starting.get(turnId);
+    if (request.method === 'turn/end') {
+      const session = start?.session ?? served.turns.sessionOf(turnId);
+      if (session !== undefined) return after(session, lifecycle, request);
+    }
+    return start === undefined ? respond(request) : start.answer.then(() => respond(request));
   };
 
   const inFlight = new Set<Promise<void>>();
