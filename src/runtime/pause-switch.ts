@@ -29,6 +29,8 @@ const watched = new Map<string, Watched>();
  */
 export class PauseSwitch {
   readonly #home: string;
+  /** The home's shared look at the flag: a field read per call, nothing more. */
+  readonly #watched: Watched;
   #closed = false;
 
   /** `home`: `$HERMES_HOME` as protected ground places it, so the flag is always on that ground. */
@@ -37,6 +39,7 @@ export class PauseSwitch {
     const known = watched.get(home);
     if (known !== undefined) {
       known.users++;
+      this.#watched = known;
       return;
     }
     const entry: Watched = {
@@ -47,10 +50,11 @@ export class PauseSwitch {
       users: 1,
     };
     watched.set(home, entry);
+    this.#watched = entry;
   }
 
   refusal(call: ToolCallInput): ChainOutcome<Record<string, unknown>> | undefined {
-    const flag = watched.get(this.#home)?.flag;
+    const flag = this.#watched.flag;
     return flag === undefined ? undefined : frameworkRefusal(call, pauseRefusal(flag));
   }
 
@@ -58,9 +62,8 @@ export class PauseSwitch {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    const entry = watched.get(this.#home);
-    if (entry === undefined || --entry.users > 0) return;
-    clearInterval(entry.timer);
-    watched.delete(this.#home);
+    if (--this.#watched.users > 0) return;
+    clearInterval(this.#watched.timer);
+    if (watched.get(this.#home) === this.#watched) watched.delete(this.#home);
   }
 }
