@@ -3,6 +3,7 @@ import {
   constants,
   existsSync,
   lstatSync,
+  readdirSync,
   realpathSync,
   type Stats,
   statSync,
@@ -135,8 +136,11 @@ function realPlace(path: string): string | undefined {
  */
 function firstMissing(path: string): string | undefined {
   let at = path;
-  while (!existsSync(dirname(at)) && dirname(at) !== at) at = dirname(at);
-  if (existsSync(at) && !isLeftMountPoint(at)) return undefined;
+  // An empty folder above the place stands for none: it is what a sandbox running now (or one
+  // killed before it cleaned up) left as a mount point, and a line made meanwhile must be the line
+  // made after, or the agent's copy of it would not be recognised.
+  while (dirname(at) !== at && absentFolder(dirname(at))) at = dirname(at);
+  if (at === path && existsSync(at) && !isLeftMountPoint(at)) return undefined;
   const parent = dirname(at);
   try {
     if (!lstatSync(parent).isDirectory()) return undefined;
@@ -145,6 +149,15 @@ function firstMissing(path: string): string | undefined {
     return undefined;
   }
   return at;
+}
+
+function absentFolder(path: string): boolean {
+  if (!existsSync(path)) return true;
+  try {
+    return statSync(path).isDirectory() && readdirSync(path).length === 0;
+  } catch {
+    return false;
+  }
 }
 
 /**
