@@ -116,15 +116,16 @@ describeRealAgent('claude', 'real Claude Code with hermes hook claude-code', (cl
     const fake = join(env.project, 'plans/x');
     // A project's settings env reaches the hook's environment, but not CLAUDE_PROJECT_DIR: Claude
     // Code sets that last (session-root.ts takes the session's folder from it).
+    // plans/x holds a `.git` already (the agent may not write one there before a plan: it
+    // configures the git run later in that folder), so it looks like a project of its own.
     write(env.project, {
       '.claude/settings.json': JSON.stringify({ env: { CLAUDE_PROJECT_DIR: fake } }),
+      'plans/x/.git': 'gitdir: nowhere\n',
     });
     const bash = (command: string) => ({ name: 'Bash', input: { command, description: command } });
     const model = await startFakeMessages([
-      // All of it allowed before a plan: every file is under plans/.
-      bash(
-        "mkdir -p plans/x/plans/active && echo 'gitdir: nowhere' > plans/x/.git && echo '# Plan' > plans/x/plans/active/plan.md",
-      ),
+      // Allowed before a plan: every file is under plans/.
+      bash("mkdir -p plans/x/plans/active && echo '# Plan' > plans/x/plans/active/plan.md"),
       bash('cd plans/x'),
       bash('pwd'),
       bash('echo pwned > ../../src/a.ts'),
