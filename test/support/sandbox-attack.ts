@@ -83,6 +83,8 @@ export function useDaemonNetworkFilter(domains: string[]): void {
   network = domains;
   beforeAll(() => serveNetworkFilterFrom({ want: (dir, set) => filters.want(dir, set) }));
   afterAll(() => {
+    // The next file of this worker runs its attacks without the filter (vitest.config.ts, isolate).
+    network = [];
     serveNetworkFilterFrom(undefined);
     filters.close();
   });
@@ -132,4 +134,21 @@ export async function call(
   const folder = (args.workdir ?? args.cwd) as string | undefined;
   const ran = run(args.command as string, folder === undefined ? root : join(root, folder));
   return { ran: sandboxed ? ('sandboxed' as const) : ('as-is' as const), outcome, ...ran };
+}
+
+/** `word` as one word of a bash line. */
+export function shellQuote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * `h=<path>;` with the path spelled in pieces (`a=/tmp; b=…; h="$a/$b/sandbox";`): the framework
+ * refuses a command that names protected ground (docs/trust.md, Protected ground) before the
+ * guard sees it, and these attacks are on the sandbox itself, which must hold when the command
+ * builds the name at run time.
+ */
+export function spelledApart(path: string): string {
+  const parts = path.split('/').filter((part) => part !== '');
+  const names = parts.map((part, index) => `p${index}=${shellQuote(part)};`).join(' ');
+  return `${names} h="/${parts.map((_, index) => `$p${index}`).join('/')}";`;
 }
