@@ -59,7 +59,7 @@ function installedRuntime(): SandboxAvailability {
     );
   }
   // Fail closed: what the sandbox lets through rests on this version's defaults, which
-  // extensions/workflow-guard/sandbox-attacks.test.ts checks; another version is not known to hold.
+  // test/support/sandbox-attacks/escapes.ts checks; another version is not known to hold.
   if (!runtime.usable) {
     return unavailable(
       `${RUNTIME} ${runtime.installed} is installed, and the sandbox is checked against ${runtime.wanted} only (what it lets through rests on that version's defaults)`,

@@ -194,7 +194,7 @@ function realFolder(path: string): string {
  * them: npm appends its debug log to `~/.npm/_logs/<start time>-debug-0.log`, following a symbolic
  * link, so links planted there by a sandboxed command would make the next `npm ls` (a proven
  * read) write any file. Denied here, they stay read-only (docs/policy.md, The OS sandbox). The runtime reads
- * the home folder as this process does (`HOME`); sandbox-attacks.test.ts checks the list against
+ * the home folder as this process does (`HOME`); test/support/sandbox-attacks/escapes.ts checks the list against
  * the runtime's own.
  */
 function runtimeDefaultWrites(): string[] {
