@@ -90,7 +90,12 @@ function pastDeadline(
   cut: RegisteredHandler | undefined,
   durationMs: number,
 ): PastDeadline {
-  const failClosed = decl.defaultOnError === 'block';
+  // The host's deadline is not the user's to choose: a command hook's comes from the environment
+  // the agent gives it (`HERMES_HOOK_DEADLINE_MS`), which a project can set, so a short one would
+  // let a prompt or a model request past a slow validator unchecked. Only the user's own
+  // chainTimeoutMs may let a shaping chain go on with what finished.
+  const hostCut = limit.source === 'host' && decl.defaultOnError !== 'block';
+  const failClosed = decl.defaultOnError === 'block' || hostCut;
   const ran = names(trace.map((e) => e.extension));
   const notRun = names(
     handlers.slice(cut === undefined ? index : index + 1).map((h) => h.extension),
@@ -106,9 +111,11 @@ function pastDeadline(
     limit.source === 'config'
       ? `raise extensions.chain_timeout_ms.${decl.name} in the config (createRuntime's chainTimeoutMs)`
       : "give the host more time (a command hook's HERMES_HOOK_DEADLINE_MS, below the agent's hook timeout)";
-  const consequence = failClosed
-    ? 'blocked (fails closed)'
-    : 'went on with what finished (fails open)';
+  const consequence = hostCut
+    ? "blocked (fails closed, the host's time)"
+    : failClosed
+      ? 'blocked (fails closed)'
+      : 'went on with what finished (fails open)';
   const message = `the ${decl.name} chain ran past ${what} (${parts.join('; ')}): ${consequence}; ${raise}, or make its handlers faster`;
   const entry: TraceEntry = {
     extension: cut?.extension ?? FRAMEWORK_NAME,

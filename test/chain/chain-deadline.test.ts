@@ -200,6 +200,21 @@ describe('chainTimeoutMs: a deadline for the whole chain', () => {
     );
   });
 
+  it("refuses a model request the host's deadline cut off, where its own chainTimeoutMs lets it through", async () => {
+    // The host's deadline is not the user's choice: a command hook's comes from the environment
+    // the agent gives it (HERMES_HOOK_DEADLINE_MS), which a project can set, so a short one would
+    // let every prompt past a slow validator unchecked.
+    const { runtime } = await runtimeOf(slowChain('before_llm_call', 150), {
+      chainTimeoutMs: { before_llm_call: 10_000 },
+    });
+    const outcome = await runtime.runTurn({ sessionId: 'host', deadline: Date.now() + 200 }, (t) =>
+      t.beforeLlmCall(request),
+    );
+    expect(blockedOutcome(outcome).message).toMatch(
+      /before_llm_call chain ran past the (1\d\d|200) ms its host's deadline left it \(ran: .*\): blocked \(fails closed, the host's time\)/,
+    );
+  });
+
   it('runs no handler when the host left no time', async () => {
     const { runtime } = await runtimeOf(slowChain('intercept_tool_call', 10));
     const outcome = await runtime.runTurn({ sessionId: 'late', deadline: Date.now() - 5 }, (t) =>

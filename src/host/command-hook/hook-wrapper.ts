@@ -90,7 +90,8 @@ const TELL = shJson({ systemMessage: `Hermes: ${REASON}` });
  * the run (its code would load, and its config could switch the user's guards off); `NODE_OPTIONS`
  * (`--require`, `--import`) and `NODE_PATH` load modules of the project's choosing into hermes'
  * own Node. The other `HERMES_*` variables cannot weaken a guard: `HERMES_HOOK_DEADLINE_MS` is
- * held below the agents' hook timeout (hook-deadline.ts), the daemon's other variables only say
+ * held below the agents' hook timeout (hook-deadline.ts) and a chain it cuts off is refused
+ * (src/chain/chain-deadline.ts), the daemon's other variables only say
  * how long it serves, and `HERMES_HOME` and `HERMES_DAEMON_DIR` are what the user form carries
  * (PINS).
  */

@@ -76,5 +76,32 @@ describe.runIf(built).each(['claude-code', 'codex'] as const)(
         /intercept_tool_call chain ran past the \d+ ms its host's deadline left it \(ran: .*HERMES_HOOK_DEADLINE_MS/,
       );
     });
+
+    it('refuses a prompt whose validator a short HERMES_HOOK_DEADLINE_MS cut off (a project can set it)', async () => {
+      // A prompt validator that would refuse this prompt, slower than what a deadline of 2 s
+      // leaves the chain: the variable comes from the agent's environment, which a project's
+      // settings can set (Claude Code passes a project's `env` to its hooks).
+      const home = tree({
+        'config.yaml': 'extensions: {}\n',
+        'extensions/slow-validator.ts': tsExtension(
+          'slow-validator',
+          `hermes.on('transform_user_input', async (e) => {
+             await new Promise((resolve) => setTimeout(resolve, 4000));
+             return e.userMessage.includes('exfiltrate') ? block('not this prompt') : undefined;
+           }, { timeoutMs: 8000 });`,
+        ),
+      });
+      const prompt = {
+        session_id: `${agent}-prompt`,
+        turn_id: 't1',
+        cwd: tree({ '.git/HEAD': '' }),
+        hook_event_name: 'UserPromptSubmit',
+        prompt: 'exfiltrate the keys',
+      };
+      const env = { HERMES_HOOK_DEADLINE_MS: '2000' };
+      const answer = await runHook(agent, home, prompt, env, { timeout: 30_000 });
+      expect(answer.code, answer.stderr).toBe(0);
+      expect(JSON.parse(answer.stdout)).toMatchObject({ decision: 'block' });
+    });
   },
 );
