@@ -6,9 +6,10 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  writeFileSync,
 } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hermesHome } from '../../../src/config/locations.js';
 import {
@@ -29,7 +30,7 @@ const version = (
  * How a fake daemon answers one connection: a line to write (after `delayMs`), or nothing; it
  * acknowledges the request first, as a daemon does, unless `silent`.
  */
-type Behaviour = { line?: string; delayMs?: number; silent?: boolean };
+type Behaviour = { line?: string; delayMs?: number; silent?: boolean; pieceBytes?: number };
 
 interface FakeDaemon {
   requests: DaemonRequest[];
@@ -124,13 +125,45 @@ async function fakeDaemon(path: string, behaviour: Behaviour): Promise<FakeDaemo
       const line = behaviour.line;
       setTimeout(() => {
         if (closed) fake.abandoned++;
-        else socket.end(line);
+        else if (behaviour.pieceBytes === undefined) socket.end(line);
+        else writeInPieces(socket, Buffer.from(line), behaviour.pieceBytes);
       }, behaviour.delayMs ?? 0);
     });
   });
   servers.push(server);
   await new Promise<void>((listening) => server.listen(path, listening));
   return fake;
+}
+
+/** Each piece in a write of its own, after the one before has gone: the client reads many. */
+function writeInPieces(socket: Socket, bytes: Buffer, size: number): void {
+  if (bytes.length <= size) return void socket.end(bytes);
+  socket.write(bytes.subarray(0, size), () =>
+    setTimeout(() => writeInPieces(socket, bytes.subarray(size), size), 1),
+  );
+}
+
+/**
+ * A preload that writes, as the process exits, which of Node's own modules it loaded (one JSON
+ * line per process), and the NODE_OPTIONS that adds it to the setup's.
+ */
+function recordModules(sockets: string, options = '') {
+  const work = dirname(sockets);
+  const log = join(work, 'modules.log');
+  const preload = join(work, 'modules.cjs');
+  writeFileSync(
+    preload,
+    `process.on('exit', () => require('node:fs').appendFileSync(${JSON.stringify(log)}, JSON.stringify(process.moduleLoadList) + '\\n'));`,
+  );
+  const loaded = () =>
+    readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as string[]);
+  return {
+    env: { NODE_OPTIONS: `--require ${join(work, 'record.cjs')} --require ${preload} ${options}` },
+    loaded,
+  };
 }
 
 const answerLine = (answer: object) => `${JSON.stringify({ v: DAEMON_PROTOCOL, ...answer })}\n`;
@@ -164,6 +197,44 @@ describe.runIf(built)('hermes hook through the hook daemon', () => {
       expect(s.daemonStarts()).toEqual([]);
     },
   );
+
+  // Loading node:net starts Node's stream machinery, most of what a call through a warm daemon
+  // cost over a bare Node start (BENCHMARKS.md); unix-connection.ts talks to the socket's handle.
+  it("answers through the daemon without loading Node's net or stream modules", async () => {
+    const s = setup();
+    const modules = recordModules(s.sockets);
+    await fakeDaemon(s.socketFor(modules.env), {
+      line: answerLine({ stdout: '{"from":"daemon"}\n', stderr: '', exitCode: 0 }),
+    });
+    const answer = await s.hook('s1', modules.env);
+    expect(answer).toEqual({ code: 0, stdout: '{"from":"daemon"}\n', stderr: '' });
+    const [loaded] = modules.loaded();
+    expect(loaded).not.toContain('NativeModule net');
+    expect(loaded).not.toContain('NativeModule stream');
+  });
+
+  it('prints an answer that arrives in many small reads whole, its characters split between them', async () => {
+    const s = setup();
+    const stdout = `${'é€😀 '.repeat(20_000)}\n`;
+    const fake = await fakeDaemon(s.socketFor(), {
+      line: answerLine({ stdout, stderr: 'ü\n', exitCode: 2 }),
+      pieceBytes: 4093,
+    });
+    expect(await s.hook('s1')).toEqual({ code: 2, stdout, stderr: 'ü\n' });
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('answers through the daemon with node:net, and prints no warning, when Node warns of process.binding (--pending-deprecation)', async () => {
+    const s = setup();
+    const modules = recordModules(s.sockets, '--pending-deprecation');
+    const fake = await fakeDaemon(s.socketFor(modules.env), {
+      line: answerLine({ stdout: '{"from":"daemon"}\n', stderr: '', exitCode: 0 }),
+    });
+    const answer = await s.hook('s1', modules.env);
+    expect(answer).toEqual({ code: 0, stdout: '{"from":"daemon"}\n', stderr: '' });
+    expect(fake.requests).toHaveLength(1);
+    expect(modules.loaded()[0]).toContain('NativeModule net');
+  });
 
   it.each([
     ['no socket folder yet', true],
