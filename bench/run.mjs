@@ -574,6 +574,14 @@ if (hook) {
     `Target "the installed command on a warm daemon within 1.15× of \`node -e 0\`": ${over(installed) <= 1.15 ? 'yes' : '**NO**'} (${over(installed).toFixed(2)}×).`,
     `Target "a steady-state hook call within 1.2× of \`node -e 0\`": ${steadyRatio <= 1.2 ? 'yes' : '**NO**'} (${steadyRatio.toFixed(2)}×).`,
   );
+  if (beforeSteady !== undefined) {
+    // Within each round, this build against the other: steadier than two ratios to `node -e 0`.
+    const paired = (now, then) => median(now.map((ms, i) => ms / then[i])).toFixed(2);
+    out.push(
+      '',
+      `This build ÷ the one before, within each round (median): \`hermes hook\` ${paired(steady, beforeSteady)}×, the program inline ${paired(inline, beforeInline)}×.`,
+    );
+  }
 }
 
 if (storm) out.push('', ...stormTables(storm));
