@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
   chownSync,
@@ -255,6 +256,23 @@ describe.runIf(built)('hermes hook through the hook daemon', () => {
       expect(starts).toHaveLength(1);
     },
   );
+
+  it("answers in-process when nothing listens on the socket (a killed daemon's), and starts one", async () => {
+    const s = setup();
+    const socket = s.socketFor();
+    // A daemon killed while listening leaves its socket behind: connecting to it is refused.
+    const killed = spawnSync(process.execPath, [
+      '-e',
+      `require('node:net').createServer().listen(${JSON.stringify(socket)}, () => process.kill(process.pid, 'SIGKILL'))`,
+    ]);
+    expect(killed.signal).toBe('SIGKILL');
+    expect(statSync(socket).isSocket()).toBe(true);
+    const inProcess = await s.hook('s1', { HERMES_DAEMON: '0' });
+    expect(await s.hook('s2')).toEqual(inProcess);
+    const starts = await eventually(s.daemonStarts);
+    started.push(...starts.map(({ pid }) => pid));
+    expect(starts).toHaveLength(1);
+  });
 
   it('answers in-process, once, when the daemon does not answer in time', async () => {
     const s = setup();
