@@ -8,7 +8,9 @@
 //   steady        a warm daemon answers.
 // The daemon is `hermes daemon run` when the build has that command; otherwise a stand-in that
 // answers at once (bench/hook-fake-daemon.mjs), which measures the client's own cost. The result
-// says which. Run by bench/run.mjs, which prints the table; the samples (ms) go to stdout as one
+// says which. `BENCH_HOOK_BEFORE=<another copy's bin/hermes.js>` (a build of another commit, of
+// the same version, so that it reaches the same daemon) adds its `hermes hook` and its program
+// inline to each round, for a before-and-after in one run. Run by bench/run.mjs, which prints the table; the samples (ms) go to stdout as one
 // JSON line.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -93,6 +95,20 @@ const through = (command) => (env) => {
 };
 const installed = through(lineCommand);
 const inline = through(inlineCommand);
+const beforeBin = process.env.BENCH_HOOK_BEFORE;
+const before =
+  beforeBin === undefined
+    ? undefined
+    : {
+        hook: (env) => run([beforeBin, 'hook', 'claude-code'], env, event),
+        inline: through(
+          wrappedHookCommand(
+            'claude-code',
+            [process.execPath, beforeBin, 'hook', 'claude-code'],
+            pins,
+          ),
+        ),
+      };
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 async function until(check, timeoutMs) {
   const end = Date.now() + timeoutMs;
@@ -122,8 +138,10 @@ try {
         );
   if (!(await until(() => existsSync(socketOf(base)), 30_000)))
     throw new Error(`the daemon (${daemonKind}) did not start listening within 30 s`);
-  for (let i = 0; i < 4; i++) {
-    const answer = [hook, hook, installed, inline][i](base).stdout;
+  const checked = [hook, hook, installed, inline];
+  if (before !== undefined) checked.push(before.hook, before.inline);
+  for (const call of checked) {
+    const answer = call(base).stdout;
     if (answer !== expected)
       throw new Error(
         `the daemon answered ${JSON.stringify(answer)}, in-process ${JSON.stringify(expected)}`,
@@ -145,16 +163,26 @@ try {
   run(['-e', '0'], base);
 
   const samples = { node: [], inProcess: [], cold: [], steady: [], installed: [], inline: [] };
+  if (before !== undefined) Object.assign(samples, { beforeSteady: [], beforeInline: [] });
   for (let r = 0; r < RUNS; r++) {
     samples.node.push(run(['-e', '0'], base).ms);
     samples.inProcess.push(hook(inProcessEnv).ms);
     samples.cold.push((await cold()).ms);
-    samples.steady.push(hook(base).ms);
-    samples.installed.push(installed(base).ms);
-    samples.inline.push(inline(base).ms);
+    // With a build to compare, each pair in turns first and second: the calls after the cold
+    // run's daemon start and stop would otherwise always meet a busier machine than the rest.
+    const pairs = [
+      ['steady', hook, 'beforeSteady', before?.hook],
+      ['installed', installed],
+      ['inline', inline, 'beforeInline', before?.inline],
+    ];
+    for (const [name, call, otherName, other] of pairs) {
+      if (other === undefined || r % 2 === 0) samples[name].push(call(base).ms);
+      if (other !== undefined) samples[otherName].push(other(base).ms);
+      if (other !== undefined && r % 2 === 1) samples[name].push(call(base).ms);
+    }
   }
   process.stdout.write(
-    `${JSON.stringify({ extensions: N, runs: RUNS, daemon: daemonKind, samples })}\n`,
+    `${JSON.stringify({ extensions: N, runs: RUNS, daemon: daemonKind, before: beforeBin, samples })}\n`,
   );
 } finally {
   daemon?.kill();

@@ -542,7 +542,8 @@ if (cli) {
 
 if (hook) {
   const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  const { node, inProcess, cold, steady, installed, inline } = hook.samples;
+  const { node, inProcess, cold, steady, installed, inline, beforeSteady, beforeInline } =
+    hook.samples;
   const over = (samples) => median(samples.map((ms, i) => ms / node[i]));
   const steadyRatio = over(steady);
   out.push(
@@ -563,10 +564,24 @@ if (hook) {
       : [
           `| the same program inline in the command line (the project form's), a warm daemon | ${median(inline).toFixed(0)} | ${over(inline).toFixed(2)}× |`,
         ]),
+    ...(beforeSteady === undefined
+      ? []
+      : [
+          `| before (\`BENCH_HOOK_BEFORE\`, ${hook.before}): steady | ${median(beforeSteady).toFixed(0)} | ${over(beforeSteady).toFixed(2)}× |`,
+          `| before: its program inline, a warm daemon | ${median(beforeInline).toFixed(0)} | ${over(beforeInline).toFixed(2)}× |`,
+        ]),
     '',
     `Target "the installed command on a warm daemon within 1.15× of \`node -e 0\`": ${over(installed) <= 1.15 ? 'yes' : '**NO**'} (${over(installed).toFixed(2)}×).`,
     `Target "a steady-state hook call within 1.2× of \`node -e 0\`": ${steadyRatio <= 1.2 ? 'yes' : '**NO**'} (${steadyRatio.toFixed(2)}×).`,
   );
+  if (beforeSteady !== undefined) {
+    // Within each round, this build against the other: steadier than two ratios to `node -e 0`.
+    const paired = (now, then) => median(now.map((ms, i) => ms / then[i])).toFixed(2);
+    out.push(
+      '',
+      `This build ÷ the one before, within each round (median): \`hermes hook\` ${paired(steady, beforeSteady)}×, the program inline ${paired(inline, beforeInline)}×.`,
+    );
+  }
 }
 
 if (storm) out.push('', ...stormTables(storm));

@@ -3,8 +3,8 @@
  * the reason it was not. Bundled into the hook client (scripts/bundle-cli.mjs), so it loads only
  * Node's built-ins and the protocol (.dependency-cruiser.cjs, CLIENT_LEAVES).
  */
-import { createConnection } from 'node:net';
 import { DAEMON_ACK, DAEMON_PROTOCOL, type DaemonAnswer, type DaemonRequest } from './protocol.js';
+import { connectTo } from './unix-connection.js';
 
 /** What is kept of the deadline for the in-process answer when an acknowledged daemon is late. */
 const FALLBACK_RESERVE_MS = 3_000;
@@ -31,7 +31,7 @@ export type Unanswered = {
  * deadline less FALLBACK_RESERVE_MS (the request says when, so the daemon does not start it
  * later). Without an answer the connection is dropped, and whatever comes after with it: an
  * answer past the bound is never printed beside the in-process one. With one, the daemon closes
- * it; the client only stops waiting for that (`unref`, which saves the ~0.7 ms `destroy` takes
+ * it; the client only stops waiting for that (`release`, which saves the ~0.7 ms a close takes
  * here). The client does not half-close its side: the daemon takes that as the client gone.
  */
 export function ask(
@@ -44,7 +44,9 @@ export function ask(
   const acknowledgeMs = Math.min(ackMs(), boundMs);
   const line = `${JSON.stringify({ ...request, deadline: Date.now() + boundMs })}\n`;
   return new Promise((settle) => {
-    let received = '';
+    // Bytes, split into lines before they are decoded: a newline is never part of another
+    // character in UTF-8, so a character split between two reads is decoded whole.
+    let received = Buffer.alloc(0);
     let acknowledged = false;
     let done = false;
     const finish = (result: DaemonAnswer | Unanswered) => {
@@ -52,8 +54,8 @@ export function ask(
       done = true;
       clearTimeout(timer);
       clearTimeout(ackTimer);
-      if ('exitCode' in result) socket.unref();
-      else socket.destroy();
+      if ('exitCode' in result) connection.release();
+      else connection.destroy();
       settle(result);
     };
     const timer = setTimeout(
@@ -72,36 +74,29 @@ export function ask(
         }),
       Math.max(0, acknowledgeMs),
     );
-    const socket = createConnection(path);
-    socket.setEncoding('utf8');
-    socket.on('connect', () => socket.write(line));
-    socket.on('data', (chunk: string) => {
-      received += chunk;
-      for (let end = received.indexOf('\n'); end >= 0; end = received.indexOf('\n')) {
-        const first = received.slice(0, end);
-        received = received.slice(end + 1);
-        if (acknowledged || first !== DAEMON_ACK) return finish(parseAnswer(first));
-        acknowledged = true;
-        clearTimeout(ackTimer);
-      }
-    });
-    socket.on('end', () =>
-      finish(
-        received === ''
-          ? { why: 'the daemon closed without answering', kind: 'failed' }
-          : parseAnswer(received),
-      ),
-    );
-    socket.on('close', () =>
-      finish({ why: 'the daemon closed without answering', kind: 'failed' }),
-    );
-    socket.on('error', (error: NodeJS.ErrnoException) => {
-      // No socket, or one no daemon listens on any more: a daemon is started.
-      const gone = error.code === 'ENOENT' || error.code === 'ECONNREFUSED';
-      finish({
-        why: `the daemon cannot be reached: ${error.message}`,
-        kind: gone ? 'gone' : 'failed',
-      });
+    const connection = connectTo(path, {
+      connect: () => connection.write(line),
+      data(chunk) {
+        received = Buffer.concat([received, chunk]);
+        for (let end = received.indexOf(10); end >= 0 && !done; end = received.indexOf(10)) {
+          const first = received.subarray(0, end).toString('utf8');
+          received = received.subarray(end + 1);
+          if (acknowledged || first !== DAEMON_ACK) return finish(parseAnswer(first));
+          acknowledged = true;
+          clearTimeout(ackTimer);
+        }
+      },
+      end: () =>
+        finish(
+          received.length === 0
+            ? { why: 'the daemon closed without answering', kind: 'failed' }
+            : parseAnswer(received.toString('utf8')),
+        ),
+      error(code, message) {
+        // No socket, or one no daemon listens on any more: a daemon is started.
+        const gone = code === 'ENOENT' || code === 'ECONNREFUSED';
+        finish({ why: `the daemon cannot be reached: ${message}`, kind: gone ? 'gone' : 'failed' });
+      },
     });
   });
 }

@@ -14,8 +14,9 @@
  *
  * Everything here is paid on every tool call of the agent, so it loads as little as it can: Node's
  * built-ins and the protocol's leaves only (.dependency-cruiser.cjs), no `process.stdout`/`stdin`
- * streams and no `performance` global (each costs a millisecond or two to set up), `child_process`
- * only to start a daemon (BENCHMARKS.md, "Hook call").
+ * streams and no `performance` global (each costs a millisecond or two to set up), no `node:net`
+ * where the socket's handle can be had (unix-connection.ts), `child_process` only to start a
+ * daemon (BENCHMARKS.md, "Hook call").
  */
 import { existsSync, readFileSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';

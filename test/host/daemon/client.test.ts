@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
   chownSync,
@@ -6,9 +7,10 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  writeFileSync,
 } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hermesHome } from '../../../src/config/locations.js';
 import {
@@ -29,7 +31,7 @@ const version = (
  * How a fake daemon answers one connection: a line to write (after `delayMs`), or nothing; it
  * acknowledges the request first, as a daemon does, unless `silent`.
  */
-type Behaviour = { line?: string; delayMs?: number; silent?: boolean };
+type Behaviour = { line?: string; delayMs?: number; silent?: boolean; pieceBytes?: number };
 
 interface FakeDaemon {
   requests: DaemonRequest[];
@@ -124,13 +126,45 @@ async function fakeDaemon(path: string, behaviour: Behaviour): Promise<FakeDaemo
       const line = behaviour.line;
       setTimeout(() => {
         if (closed) fake.abandoned++;
-        else socket.end(line);
+        else if (behaviour.pieceBytes === undefined) socket.end(line);
+        else writeInPieces(socket, Buffer.from(line), behaviour.pieceBytes);
       }, behaviour.delayMs ?? 0);
     });
   });
   servers.push(server);
   await new Promise<void>((listening) => server.listen(path, listening));
   return fake;
+}
+
+/** Each piece in a write of its own, after the one before has gone: the client reads many. */
+function writeInPieces(socket: Socket, bytes: Buffer, size: number): void {
+  if (bytes.length <= size) return void socket.end(bytes);
+  socket.write(bytes.subarray(0, size), () =>
+    setTimeout(() => writeInPieces(socket, bytes.subarray(size), size), 1),
+  );
+}
+
+/**
+ * A preload that writes, as the process exits, which of Node's own modules it loaded (one JSON
+ * line per process), and the NODE_OPTIONS that adds it to the setup's.
+ */
+function recordModules(sockets: string, options = '') {
+  const work = dirname(sockets);
+  const log = join(work, 'modules.log');
+  const preload = join(work, 'modules.cjs');
+  writeFileSync(
+    preload,
+    `process.on('exit', () => require('node:fs').appendFileSync(${JSON.stringify(log)}, JSON.stringify(process.moduleLoadList) + '\\n'));`,
+  );
+  const loaded = () =>
+    readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as string[]);
+  return {
+    env: { NODE_OPTIONS: `--require ${join(work, 'record.cjs')} --require ${preload} ${options}` },
+    loaded,
+  };
 }
 
 const answerLine = (answer: object) => `${JSON.stringify({ v: DAEMON_PROTOCOL, ...answer })}\n`;
@@ -165,6 +199,44 @@ describe.runIf(built)('hermes hook through the hook daemon', () => {
     },
   );
 
+  // Loading node:net starts Node's stream machinery, most of what a call through a warm daemon
+  // cost over a bare Node start (BENCHMARKS.md); unix-connection.ts talks to the socket's handle.
+  it("answers through the daemon without loading Node's net or stream modules", async () => {
+    const s = setup();
+    const modules = recordModules(s.sockets);
+    await fakeDaemon(s.socketFor(modules.env), {
+      line: answerLine({ stdout: '{"from":"daemon"}\n', stderr: '', exitCode: 0 }),
+    });
+    const answer = await s.hook('s1', modules.env);
+    expect(answer).toEqual({ code: 0, stdout: '{"from":"daemon"}\n', stderr: '' });
+    const [loaded] = modules.loaded();
+    expect(loaded).not.toContain('NativeModule net');
+    expect(loaded).not.toContain('NativeModule stream');
+  });
+
+  it('prints an answer that arrives in many small reads whole, its characters split between them', async () => {
+    const s = setup();
+    const stdout = `${'é€😀 '.repeat(20_000)}\n`;
+    const fake = await fakeDaemon(s.socketFor(), {
+      line: answerLine({ stdout, stderr: 'ü\n', exitCode: 2 }),
+      pieceBytes: 4093,
+    });
+    expect(await s.hook('s1')).toEqual({ code: 2, stdout, stderr: 'ü\n' });
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  it('answers through the daemon with node:net, and prints no warning, when Node warns of process.binding (--pending-deprecation)', async () => {
+    const s = setup();
+    const modules = recordModules(s.sockets, '--pending-deprecation');
+    const fake = await fakeDaemon(s.socketFor(modules.env), {
+      line: answerLine({ stdout: '{"from":"daemon"}\n', stderr: '', exitCode: 0 }),
+    });
+    const answer = await s.hook('s1', modules.env);
+    expect(answer).toEqual({ code: 0, stdout: '{"from":"daemon"}\n', stderr: '' });
+    expect(fake.requests).toHaveLength(1);
+    expect(modules.loaded()[0]).toContain('NativeModule net');
+  });
+
   it.each([
     ['no socket folder yet', true],
     ['a socket folder without the socket', false],
@@ -184,6 +256,23 @@ describe.runIf(built)('hermes hook through the hook daemon', () => {
       expect(starts).toHaveLength(1);
     },
   );
+
+  it("answers in-process when nothing listens on the socket (a killed daemon's), and starts one", async () => {
+    const s = setup();
+    const socket = s.socketFor();
+    // A daemon killed while listening leaves its socket behind: connecting to it is refused.
+    const killed = spawnSync(process.execPath, [
+      '-e',
+      `require('node:net').createServer().listen(${JSON.stringify(socket)}, () => process.kill(process.pid, 'SIGKILL'))`,
+    ]);
+    expect(killed.signal).toBe('SIGKILL');
+    expect(statSync(socket).isSocket()).toBe(true);
+    const inProcess = await s.hook('s1', { HERMES_DAEMON: '0' });
+    expect(await s.hook('s2')).toEqual(inProcess);
+    const starts = await eventually(s.daemonStarts);
+    started.push(...starts.map(({ pid }) => pid));
+    expect(starts).toHaveLength(1);
+  });
 
   it('answers in-process, once, when the daemon does not answer in time', async () => {
     const s = setup();
