@@ -1,21 +1,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import {
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  readlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sandboxAvailability, sandboxedShellCallOf } from 'hermes-extensions/policy';
 import { beforeAll, it } from 'vitest';
-import { tree } from './fixtures.js';
 
 /**
  * Whether the OS sandbox works on this machine. Where it does not, the tests that run commands in
@@ -44,45 +35,6 @@ export function useSandboxSettingsHome(): void {
   beforeAll(() => {
     process.env.HERMES_HOME = mkdtempSync(join(tmpdir(), 'hermes-sandbox-home-'));
   });
-}
-
-/** A hook's user config that loads workflow-guard. */
-export const WORKFLOW_GUARD = 'extensions:\n  paths: [hermes-extensions/workflow-guard]\n';
-
-/**
- * The homes of a hook process run through `hermes hook`: the user's (`files` in it; by default
- * an empty Claude Code settings file) and, as its `HERMES_HOME`, its `.hermes` with `config` as
- * config.yaml.
- */
-export function hookHomes(
-  config = WORKFLOW_GUARD,
-  files: Record<string, string> = { '.claude/settings.json': '{}\n' },
-): { user: string; home: string } {
-  const user = tree(files);
-  const home = join(user, '.hermes');
-  mkdirSync(home);
-  writeFileSync(join(home, 'config.yaml'), config);
-  return { user, home };
-}
-
-/** A Claude Code `PreToolUse` event for a call of `tool` in `cwd`, as `hermes hook claude-code` reads it. */
-export function preToolUse(
-  session: string,
-  cwd: string,
-  tool: string,
-  input: Record<string, unknown>,
-  id = 'call_0',
-): Record<string, unknown> {
-  return {
-    session_id: session,
-    transcript_path: '/dev/null',
-    cwd,
-    permission_mode: 'default',
-    hook_event_name: 'PreToolUse',
-    tool_name: tool,
-    tool_input: input,
-    tool_use_id: id,
-  };
 }
 
 /**

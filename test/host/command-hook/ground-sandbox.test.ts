@@ -3,14 +3,8 @@ import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tree } from '../../support/fixtures.js';
-import { built, runHook } from '../../support/run-bin.js';
-import {
-  decoy,
-  hookHomes,
-  preToolUse,
-  runShellAsync,
-  WORKFLOW_GUARD,
-} from '../../support/sandbox.js';
+import { built, hookHomes, preToolUse, runHook, WORKFLOW_GUARD } from '../../support/run-bin.js';
+import { decoy, runShellAsync } from '../../support/sandbox.js';
 
 /**
  * Protected ground holds against a command whose writes no reading of its words can list

@@ -2,8 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tree } from '../../support/fixtures.js';
-import { built, runHook } from '../../support/run-bin.js';
-import { hookHomes, preToolUse, WORKFLOW_GUARD } from '../../support/sandbox.js';
+import { built, hookHomes, preToolUse, runHook, WORKFLOW_GUARD } from '../../support/run-bin.js';
 
 /**
  * The MCP clients' configs decide which program each client runs as a server: once `hermes mcp

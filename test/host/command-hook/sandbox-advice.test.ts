@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { answerSchema } from '../../support/agent-answers.js';
 import { tree } from '../../support/fixtures.js';
-import { built, runHook } from '../../support/run-bin.js';
-import { hookHomes, runShellAsync, sandbox, sandboxMissingTest } from '../../support/sandbox.js';
+import { built, hookHomes, runHook } from '../../support/run-bin.js';
+import { runShellAsync, sandbox, sandboxMissingTest } from '../../support/sandbox.js';
 
 /**
  * Before a plan, workflow-guard runs a shell command it cannot read in the OS sandbox; a write

@@ -2,14 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tree } from '../../support/fixtures.js';
-import { built, runBin, runHook } from '../../support/run-bin.js';
-import {
-  hookHomes,
-  preToolUse,
-  runShellAsync,
-  sandbox,
-  treeDigest,
-} from '../../support/sandbox.js';
+import { built, hookHomes, preToolUse, runBin, runHook } from '../../support/run-bin.js';
+import { runShellAsync, sandbox, treeDigest } from '../../support/sandbox.js';
 import { ended, socketFolder, startDaemon, stopDaemons } from '../daemon/daemon-support.js';
 
 afterEach(stopDaemons);
@@ -40,7 +34,7 @@ async function sandboxed(
   const answer = await runHook(
     'claude-code',
     home,
-    preToolUse('sandbox-daemon', project, 'Bash', { command }),
+    preToolUse('sandbox-daemon', project, 'Bash', { command }, 'call_0'),
     env,
   );
   expect(answer.code, answer.stderr).toBe(0);

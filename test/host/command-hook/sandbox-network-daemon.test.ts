@@ -2,10 +2,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tree } from '../../support/fixtures.js';
-import { built, runHook } from '../../support/run-bin.js';
+import { built, preToolUse, runHook } from '../../support/run-bin.js';
 import {
   decoy,
-  preToolUse,
   runShell,
   runShellAsync,
   sandbox,
@@ -47,7 +46,7 @@ async function answer({ project, home, env }: ReturnType<typeof setup>, command:
   const answered = await runHook(
     'claude-code',
     home,
-    preToolUse('sandbox-network-daemon', project, 'Bash', { command }),
+    preToolUse('sandbox-network-daemon', project, 'Bash', { command }, 'call_0'),
     env,
   );
   expect(answered.code, answered.stderr).toBe(0);

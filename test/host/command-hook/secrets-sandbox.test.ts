@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { tree } from '../../support/fixtures.js';
-import { built, runHook } from '../../support/run-bin.js';
-import { hookHomes, preToolUse, runShellAsync, sandbox } from '../../support/sandbox.js';
+import { built, hookHomes, preToolUse, runHook } from '../../support/run-bin.js';
+import { runShellAsync, sandbox } from '../../support/sandbox.js';
 
 /**
  * secrets-guard keeps the secret files out of sandboxed commands' reach
