@@ -1,17 +1,16 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createRuntime, defineExtension } from 'hermes-extensions';
 import { memoryLogger } from 'hermes-extensions/testing';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tree } from '../../test/support/fixtures.js';
-import { runShell, sandbox, sandboxMissingTest } from '../../test/support/sandbox.js';
+import {
+  runShell,
+  sandbox,
+  sandboxMissingTest,
+  useSandboxSettingsHome,
+} from '../../test/support/sandbox.js';
 import workflowGuard from './index.js';
 
-// The sandbox's settings files go to a home of this test file's own.
-beforeAll(() => {
-  process.env.HERMES_HOME = mkdtempSync(join(tmpdir(), 'hermes-sandbox-home-'));
-});
+useSandboxSettingsHome();
 
 /**
  * A command the guard cannot read runs in the OS sandbox before a plan, where a write outside

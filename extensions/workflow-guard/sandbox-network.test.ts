@@ -3,7 +3,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRuntime } from 'hermes-extensions';
 import { memoryLogger } from 'hermes-extensions/testing';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tree } from '../../test/support/fixtures.js';
 import {
   decoy,
@@ -11,6 +11,7 @@ import {
   runShellAsync,
   sandbox,
   sandboxMissingTest,
+  useSandboxSettingsHome,
 } from '../../test/support/sandbox.js';
 import workflowGuard from './index.js';
 
@@ -21,10 +22,7 @@ import workflowGuard from './index.js';
  * run outside the sandbox, so a test that it was not reached can fail.
  */
 
-// The sandbox's settings files go to a home of this test file's own.
-beforeAll(() => {
-  process.env.HERMES_HOME = mkdtempSync(join(tmpdir(), 'hermes-sandbox-home-'));
-});
+useSandboxSettingsHome();
 
 /** The line workflow-guard lets run for `command` (no plan): sandboxed, since it runs code. */
 async function sandboxed(root: string, command: string): Promise<string> {

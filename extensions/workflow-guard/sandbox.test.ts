@@ -11,15 +11,18 @@ import {
   sandboxShellCall,
 } from 'hermes-extensions/policy';
 import { memoryLogger } from 'hermes-extensions/testing';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { tree, write } from '../../test/support/fixtures.js';
-import { runShell, sandbox, sandboxMissingTest, treeDigest } from '../../test/support/sandbox.js';
+import {
+  runShell,
+  sandbox,
+  sandboxMissingTest,
+  treeDigest,
+  useSandboxSettingsHome,
+} from '../../test/support/sandbox.js';
 import workflowGuard from './index.js';
 
-// The sandbox's settings files go to a home of this test file's own.
-beforeAll(() => {
-  process.env.HERMES_HOME = mkdtempSync(join(tmpdir(), 'hermes-sandbox-home-'));
-});
+useSandboxSettingsHome();
 
 function project() {
   const root = tree({

@@ -3,7 +3,6 @@ import { ConfigError } from '../config/errors.js';
 import { COMMAND_HOOK_AGENTS } from '../host/command-hook/agents.js';
 import { packageVersion } from '../package-root.js';
 import { approvalsListCommand, approvalsRevokeCommand } from './commands/approvals.js';
-import { daemonRunCommand, daemonStatusCommand, daemonStopCommand } from './commands/daemon.js';
 import { doctorCommand } from './commands/doctor.js';
 import {
   HOOK_AGENT_NAMES,
@@ -25,6 +24,7 @@ import { trustCommand } from './commands/trust.js';
 import type { UninstallOptions } from './commands/uninstall.js';
 import { commandContext } from './context.js';
 import { CliError, type Io, processIo } from './io.js';
+import { registerDaemon } from './register-daemon.js';
 import { registerMcp } from './register-mcp.js';
 import { registerTeamCommands } from './register-teams.js';
 
@@ -101,32 +101,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     .action(run((name: string, o: HookSettingsOptions) => hookUninstallCommand(name, o, io)));
   for (const command of hook.commands) command.exitOverride();
 
-  const daemon = program
-    .command('daemon')
-    .description(
-      'the warm runtime that answers `hermes hook` (docs/command-hooks.md, The hook daemon)',
-    )
-    .exitOverride();
-  daemon
-    .command('run')
-    .description('run the hook daemon in the foreground (`hermes hook` starts it when needed)')
-    .option(
-      '--warm',
-      "read a session's start from stdin, as `hermes hook` hands it over, and load its runtime",
-    )
-    .action(run((o: { warm?: boolean }) => daemonRunCommand(io, o)));
-  daemon
-    .command('status')
-    .description("the user's hook daemons: pid, socket, uptime, projects, events answered")
-    .option('--json', 'print them as a JSON array')
-    .action(run((o: { json?: boolean }) => daemonStatusCommand(o, io)));
-  daemon
-    .command('stop')
-    .description("stop this environment's hook daemon")
-    .option('--all', 'stop every hook daemon of this user')
-    .action(run((o: { all?: boolean }) => daemonStopCommand(o, io)));
-  for (const command of daemon.commands) command.exitOverride();
-
+  registerDaemon(program, { run, withCwd, io });
   registerMcp(program, { run, withCwd, io });
 
   const extensions = program

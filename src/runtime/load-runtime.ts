@@ -3,23 +3,21 @@ import { hermesCommand } from '../command-name.js';
 import { findProjectConfig } from '../config/find-project-config.js';
 import { loadConfigFile, loadTrustedConfig } from '../config/load-config.js';
 import {
-  expandHome,
   findProjectRoot,
   hermesHome,
   isFile,
   projectBundleDir,
   transpileCacheDir,
 } from '../config/locations.js';
-import { mergeConfigs, type PathEntry } from '../config/merge.js';
+import { mergeConfigs } from '../config/merge.js';
 import type { HermesConfig } from '../config/schema.js';
 import { describeUnknownKey, findUnknownSections } from '../config/unknown-keys.js';
 import { declaredCandidates } from '../declared/declarations.js';
-import { type DiscoveredExtension, discoverIn, discoverPath } from '../extensions/discovery.js';
+import type { DiscoveredExtension } from '../extensions/discovery.js';
 import { loadExtension } from '../extensions/load-extension.js';
 import { byName } from '../extensions/order.js';
-import { isShippedSpec } from '../extensions/shipped.js';
 import type { Diagnostic, DiagnosticCode, ExtensionCandidate } from '../extensions/types.js';
-import { DISK, type FileView } from '../fs/file-view.js';
+import { DISK } from '../fs/file-view.js';
 import { insideRelative } from '../fs/paths.js';
 import { type Logger, stderrLogger } from '../log/logger.js';
 import { moduleLoader } from '../modules/import-module.js';
@@ -33,6 +31,7 @@ import {
 } from '../trust/project-trust.js';
 import { trustFile } from '../trust/store.js';
 import { assembleRuntime } from './assemble.js';
+import { discoverExtensions } from './discover-extensions.js';
 import {
   ignoredUnderManagedOnly,
   managedCandidates,
@@ -164,50 +163,17 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
     }
   }
   const merged = mergeConfigs(lower);
-  const { globalDir } = merged;
-  const paths = merged.paths.filter((entry) => {
-    // A shipped extension's name is the running framework's code, wherever that is installed.
-    if (entry.file !== projectConfig?.file || isShippedSpec(entry.spec)) return true;
-    if (isInsideProject(root, entry, view)) return true;
-    diagnostics.push({
-      code: 'PATH_OUTSIDE_PROJECT',
-      severity: 'error',
-      file: entry.file,
-      message: `extensions.paths entry "${entry.spec}" in ${entry.file} is outside the project ${root}; refused: project config may only name code inside the project, which its trust covers. Name it in ${globalFile} instead if you trust it.`,
-    });
-    return false;
-  });
-  const groups: DiscoveredExtension[][] = [];
-  const discover = ({ found, problems }: ReturnType<typeof discoverIn>) => {
-    diagnostics.push(...problems);
-    groups.push(found);
-  };
-  const globalExtensions = globalDir ?? join(home, 'extensions');
-  watch(globalExtensions);
-  discover(discoverIn(globalExtensions, 'global'));
-  const fromPaths = paths.map((entry) => {
-    watch(resolve(entry.base, expandHome(entry.spec)));
-    const found = discoverPath(entry, entry.file === projectConfig?.file ? view : DISK);
-    for (const { location } of found.found) watch(location);
-    // What the project config names is project code: loaded under the project's guard. Not a
-    // shipped extension it names: that is the framework's (src/extensions/shipped.ts).
-    if (entry.file !== projectConfig?.file) return found;
-    const marked = found.found.map((f) =>
-      f.source === 'shipped' ? f : { ...f, fromProject: true },
-    );
-    return { ...found, found: marked };
-  });
-  discover({
-    found: fromPaths.flatMap((d) => d.found),
-    problems: fromPaths.flatMap((d) => d.problems),
-  });
   // What the managed config says of loading is not a lower layer's to change back.
   const over = managed.config?.extensions ?? {};
-  if ((over.project_local ?? merged.section.project_local) !== false) {
-    const projectExtensions = join(root, '.hermes', 'extensions');
-    watch(projectExtensions);
-    discover(discoverIn(projectExtensions, 'project', view));
-  } else groups.push([]);
+  const groups = discoverExtensions(merged, over, {
+    root,
+    home,
+    globalFile,
+    projectFile: projectConfig?.file,
+    view,
+    watch,
+    diagnostics,
+  });
   // Extensions declared in config (src/declared/) load with their layer's group: the user's with
   // the global ones, the project's (read only when in force) with the project's.
   const declared = await declaredCandidates(
@@ -336,13 +302,6 @@ async function heldConfig(
     if (held.missing.length === noted) held.missing.push((error as Error).message ?? String(error));
     return undefined;
   }
-}
-
-function isInsideProject(root: string, entry: PathEntry, view: FileView): boolean {
-  const named = resolve(entry.base, expandHome(entry.spec));
-  // A bare package name is looked up through node_modules folders, some above the project.
-  const where = discoverPath(entry, view).found[0]?.location ?? named;
-  return insideRelative(root, where) !== undefined;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tree } from './fixtures.js';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 export const bin = join(root, 'bin/hermes.js');
@@ -67,6 +68,45 @@ export function runHook(
     stdin: typeof event === 'string' ? event : JSON.stringify(event),
     ...options,
   });
+}
+
+/** A hook's user config that loads workflow-guard. */
+export const WORKFLOW_GUARD = 'extensions:\n  paths: [hermes-extensions/workflow-guard]\n';
+
+/**
+ * The homes of a hook process run through `hermes hook`: the user's (`files` in it; by default
+ * an empty Claude Code settings file) and, as its `HERMES_HOME`, its `.hermes` with `config` as
+ * config.yaml.
+ */
+export function hookHomes(
+  config = WORKFLOW_GUARD,
+  files: Record<string, string> = { '.claude/settings.json': '{}\n' },
+): { user: string; home: string } {
+  const user = tree(files);
+  const home = join(user, '.hermes');
+  mkdirSync(home);
+  writeFileSync(join(home, 'config.yaml'), config);
+  return { user, home };
+}
+
+/** A Claude Code `PreToolUse` event for a call of `tool` in `cwd`, as `hermes hook claude-code` reads it. */
+export function preToolUse(
+  session: string,
+  cwd: string,
+  tool: string,
+  input: Record<string, unknown>,
+  id?: string,
+) {
+  return {
+    session_id: session,
+    transcript_path: '/dev/null',
+    cwd,
+    permission_mode: 'default',
+    hook_event_name: 'PreToolUse',
+    tool_name: tool,
+    tool_input: input,
+    ...(id === undefined ? {} : { tool_use_id: id }),
+  };
 }
 
 /**

@@ -10,6 +10,7 @@ import workflowGuard from '../../extensions/workflow-guard/index.js';
 import { NetworkFilters } from '../../src/host/daemon/network-filters.js';
 import { serveNetworkFilterFrom } from '../../src/policy/sandbox/network-filter.js';
 import { tree } from './fixtures.js';
+import { useSandboxSettingsHome } from './sandbox.js';
 
 /**
  * What the attack tests of workflow-guard's sandbox share (extensions/workflow-guard/sandbox-*.test.ts):
@@ -30,9 +31,7 @@ export const testHome = () => home;
  * by each file, not when this module loads: test files share loaded modules (vitest.config.ts).
  */
 export function useAttackHomes(): void {
-  beforeAll(() => {
-    process.env.HERMES_HOME = mkdtempSync(join(tmpdir(), 'hermes-sandbox-home-'));
-  });
+  useSandboxSettingsHome();
   beforeEach(() => {
     home = mkdtempSync(join(tmpdir(), 'hermes-attack-home-'));
     mkdirSync(join(home, '.npm/_logs'), { recursive: true });

@@ -1,11 +1,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sandboxAvailability, sandboxedShellCallOf } from 'hermes-extensions/policy';
-import { it } from 'vitest';
+import { beforeAll, it } from 'vitest';
 
 /**
  * Whether the OS sandbox works on this machine. Where it does not, the tests that run commands in
@@ -23,6 +24,17 @@ export function sandboxMissingTest(): void {
   } else {
     it.skip(`sandboxed commands: skipped, ${why}`, () => {});
   }
+}
+
+/**
+ * Gives the calling test file a `HERMES_HOME` of its own, where the sandbox's settings files go.
+ * Called by each file, not when this module loads: test files share loaded modules
+ * (vitest.config.ts).
+ */
+export function useSandboxSettingsHome(): void {
+  beforeAll(() => {
+    process.env.HERMES_HOME = mkdtempSync(join(tmpdir(), 'hermes-sandbox-home-'));
+  });
 }
 
 /**

@@ -6,8 +6,8 @@ import type { CommandHookAgent } from '../command-hook/agents.js';
 import { pinOfInput } from '../command-hook/session-root.js';
 import type { EvictionLimits } from './runtime-eviction.js';
 
-// What the daemon's runtimes (runtime-workers.ts) are given and answer for: an event, the
-// project it is answered in, and what `hermes daemon status` shows of them.
+// What the daemon's runtimes (runtime-workers.ts) are given and answer for: an event, and the
+// project it is answered in.
 
 export interface RuntimeWorkersOptions {
   /** `$HERMES_HOME`, resolved. */
@@ -19,15 +19,6 @@ export interface RuntimeWorkersOptions {
   limits?: Partial<EvictionLimits>;
   /** The worker's entry; default: this package's, as built (runtime-worker.ts, bundled). */
   workerFile?: string;
-}
-
-/** A runtime kept now, as `hermes daemon status` shows it. */
-export interface WarmRuntime {
-  project: string;
-  /** Events it is answering now. */
-  busy: number;
-  /** How long it has gone without an event (ms); absent while it answers one. */
-  idleMs?: number;
 }
 
 /** One event for a runtime: who asks, what, where, and with which environment. */

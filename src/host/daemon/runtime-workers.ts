@@ -1,14 +1,9 @@
 import type { Logger } from '../../log/logger.js';
 import { daemonLogPath } from './daemon-log.js';
 import { LateNotices } from './late-notices.js';
-import { NetworkFilters } from './network-filters.js';
+import type { DaemonStatus } from './protocol.js';
 import { sessionOf } from './requests.js';
-import {
-  type RuntimeEvent,
-  type RuntimeWorkersOptions,
-  runtimePlace,
-  type WarmRuntime,
-} from './runtime-event.js';
+import { type RuntimeEvent, type RuntimeWorkersOptions, runtimePlace } from './runtime-event.js';
 import {
   type EvictionLimits,
   MAX_RSS_MB,
@@ -16,8 +11,8 @@ import {
   RuntimeEviction,
 } from './runtime-eviction.js';
 import { RuntimeQueue } from './runtime-queue.js';
-import { frameworkFolders, workerEntry } from './worker-entry.js';
-import { type Printed, WorkerHandle } from './worker-handle.js';
+import { RuntimeThreads } from './runtime-threads.js';
+import type { Printed, WorkerHandle } from './worker-handle.js';
 
 /**
  * How many runtimes are kept at most (`HERMES_DAEMON_MAX_RUNTIMES`), whatever their memory: a
@@ -38,26 +33,26 @@ const MAX_SENDS = 3;
 /**
  * The hook daemon's runtimes, each in a worker thread of its own (worker-handle.ts), for what a
  * fresh hook process would load from: the project root pinned for the event's session (or found
- * from its `cwd` when it names none) and the project config found from there, and the environment of the hook that asks. A runtime serves a hook when the values of
- * every environment variable its load read are the hook's too (thread-env.ts notes them; until it
- * has loaded, the whole environment must be the same), and each event is answered with its own
- * hook's `process.env`: an extension reads the asking hook's variables, in `setup` as in its
- * handlers, while hooks whose environments differ only in what loading never read (an agent's
- * session id) share one warm runtime. The project's trust record is part of what a runtime was
- * built from: its load recorded reading it, each file stamped before it was read
- * (read-recorder.ts).
+ * from its `cwd` when it names none) and the project config found from there, and the environment
+ * of the hook that asks. A runtime serves a hook when the values of every environment variable its
+ * load read are the hook's too (thread-env.ts notes them; until it has loaded, the whole
+ * environment must be the same), and each event is answered with its own hook's `process.env`: an
+ * extension reads the asking hook's variables, in `setup` as in its handlers, while hooks whose
+ * environments differ only in what loading never read (an agent's session id) share one warm
+ * runtime. The project's trust record is part of what a runtime was built from: its load recorded
+ * reading it, each file stamped before it was read (read-recorder.ts).
  *
- * Before each event the worker's recorded reads are checked (watch-set.ts); if any changed, or
- * its load failed, or an extension failed to load or set up, or it answered late, a new worker
- * loads the runtime afresh and the old one ends once the events using it are answered — so no
- * module cache of an old load can answer, and nothing failed is kept. At most `maxRuntimes`
- * workers live, whatever the load: a new one takes the place of the least recently used idle one,
- * and when every one is answering, calls that need another wait for a place, given fairly
- * (#wake), while the busy ones are probed for a stuck thread (#probe); no call waits more than
- * half of what its client has left. An event a worker never took (its thread stuck, crashed or
- * ended first) is sent to a fresh one; one it took, never (event-claims.ts). One more thread is
- * kept started ahead, with the framework loaded and no runtime, for the next runtime to be made. A
- * warning a runtime logs after an answer is told once with a later one (late-notices.ts).
+ * Before each event the worker's recorded reads are checked (watch-set.ts); if any changed, or its
+ * load failed, or an extension failed to load or set up, or it answered late, a new worker loads
+ * the runtime afresh and the old one ends once the events using it are answered — so no module
+ * cache of an old load can answer, and nothing failed is kept. At most `maxRuntimes` workers live,
+ * whatever the load: a new one takes the place of the least recently used idle one, and when every
+ * one is answering, calls that need another wait for a place, given fairly (#wake), while the busy
+ * ones are probed for a stuck thread (#probe); no call waits more than half of what its client has
+ * left. An event a worker never took (its thread stuck, crashed or ended first) is sent to a fresh
+ * one; one it took, never (event-claims.ts). Threads are made, one kept started ahead, by
+ * runtime-threads.ts. A warning a runtime logs after an answer is told once with a later one
+ * (late-notices.ts).
  */
 export class RuntimeWorkers {
   /** The workers that take events, least recently used first. */
@@ -66,7 +61,7 @@ export class RuntimeWorkers {
   readonly #all = new Set<WorkerHandle>();
   readonly #closing = new Set<Promise<void>>();
   readonly #notices = new LateNotices();
-  readonly #filters: NetworkFilters;
+  readonly #threads: RuntimeThreads;
   /** Calls waiting for a place for a new runtime, when every one is answering. */
   readonly #queue = new RuntimeQueue();
   /** Runtimes being probed for stuck (#probe). */
@@ -74,27 +69,21 @@ export class RuntimeWorkers {
   readonly #home: string;
   readonly #log: Logger;
   readonly #max: number;
-  readonly #file: string;
-  readonly #exclude: string[];
-  /** A started thread no runtime has yet (#prepare). */
-  #spare: WorkerHandle | undefined;
   #closed = false;
   /** Idle runtimes let go: after a while, and past the memory cap. */
   readonly #eviction: RuntimeEviction<WorkerHandle>;
-  readonly limits: EvictionLimits;
+  readonly #limits: EvictionLimits;
 
   constructor(options: RuntimeWorkersOptions) {
     this.#home = options.home;
     this.#log = options.log;
     this.#max = Math.max(1, options.maxRuntimes ?? MAX_RUNTIMES);
-    this.#file = options.workerFile ?? workerEntry();
-    this.#exclude = frameworkFolders(options.home);
-    this.#filters = new NetworkFilters(options.log);
-    this.limits = {
+    this.#threads = new RuntimeThreads(options, this.#notices);
+    this.#limits = {
       idleMs: options.limits?.idleMs ?? RUNTIME_IDLE_MS,
       maxRssBytes: options.limits?.maxRssBytes ?? MAX_RSS_MB * 1_048_576,
     };
-    this.#eviction = new RuntimeEviction(this.limits, {
+    this.#eviction = new RuntimeEviction(this.#limits, {
       live: () => this.#live,
       letGo: (worker, why) => this.#letGo(worker, why),
       ending: () => this.#closing.size > 0,
@@ -168,12 +157,12 @@ export class RuntimeWorkers {
     if (this.#closed || serving?.fresh) return;
     if (serving !== undefined) this.#retire(serving);
     if (!this.#room()) return;
-    const worker = this.#take();
+    const worker = this.#threads.take();
     worker.adopt(key, root, event.env);
     this.#all.add(worker);
     this.#live.add(worker);
     worker.warm(place, this.#home);
-    setImmediate(() => this.#prepare());
+    setImmediate(() => this.#threads.prepare());
   }
 
   /**
@@ -194,7 +183,7 @@ export class RuntimeWorkers {
         worker = undefined;
       }
       if (worker === undefined && this.#room()) {
-        worker = this.#take();
+        worker = this.#threads.take();
         worker.adopt(key, root, env);
         this.#all.add(worker);
       }
@@ -225,7 +214,7 @@ export class RuntimeWorkers {
     this.#eviction.check();
     this.#wake();
     // The next new runtime's thread, started once this answer is on its way.
-    setImmediate(() => this.#prepare());
+    setImmediate(() => this.#threads.prepare());
   }
 
   /**
@@ -269,31 +258,23 @@ export class RuntimeWorkers {
     this.#queue.wake(() => this.#room(), held);
   }
 
-  /** The projects whose runtimes are kept now. */
-  get projects(): string[] {
-    return [...new Set([...this.#live].map((w) => w.root))].sort();
-  }
-
-  /** How many runtimes are kept at most. */
-  get maxRuntimes(): number {
-    return this.#max;
-  }
-
-  /** How many runtimes are kept now. */
-  get size(): number {
-    return this.#live.size;
-  }
-
-  /** The runtimes kept now, least recently used first (the daemon's status calls them `warm`). */
-  get kept(): WarmRuntime[] {
-    return [...this.#live].map((worker) => {
-      const idleMs = this.#eviction.idleFor(worker);
-      return {
-        project: worker.root,
-        busy: worker.users,
-        ...(idleMs === undefined ? {} : { idleMs }),
-      };
-    });
+  /** What `hermes daemon status` shows of the runtimes (protocol.ts): `warm` least recently used first. */
+  get status(): Pick<DaemonStatus, 'projects' | 'runtimes' | 'warm' | 'limits'> {
+    const live = [...this.#live];
+    const { idleMs: runtimeIdleMs, maxRssBytes: maxRss } = this.#limits;
+    return {
+      projects: [...new Set(live.map((w) => w.root))].sort(),
+      runtimes: live.length,
+      warm: live.map((worker) => {
+        const idleMs = this.#eviction.idleFor(worker);
+        return {
+          project: worker.root,
+          busy: worker.users,
+          ...(idleMs === undefined ? {} : { idleMs }),
+        };
+      }),
+      limits: { runtimeIdleMs, maxRss, maxRuntimes: this.#max },
+    };
   }
 
   /** Ends every worker, in use or not (the daemon is exiting), closing their runtimes. */
@@ -301,37 +282,11 @@ export class RuntimeWorkers {
     this.#closed = true;
     this.#eviction.stop();
     this.#queue.close();
-    this.#filters.close();
+    const spare = this.#threads.close();
     this.#live.clear();
-    if (this.#spare !== undefined) this.#all.add(this.#spare);
-    this.#spare = undefined;
+    if (spare !== undefined) this.#all.add(spare);
     for (const worker of this.#all) this.#end(worker);
     await Promise.all(this.#closing);
-  }
-
-  /** A thread for a new runtime: the spare one, started ahead, if it is still alive. */
-  #take(): WorkerHandle {
-    const spare = this.#spare;
-    this.#spare = undefined;
-    if (spare?.alive) return spare;
-    const worker: WorkerHandle = new WorkerHandle({
-      file: this.#file,
-      setup: { exclude: this.#exclude },
-      log: this.#log,
-      // Its key once adopted: a warning of its runtime's own is told to the sessions of its project.
-      tell: (message, session) => this.#notices.add(worker.key, session, message),
-      network: (stateDir, domains) => this.#filters.want(stateDir, domains),
-    });
-    return worker;
-  }
-
-  /**
-   * Starts the spare thread if there is none: it loads the framework meanwhile, so a new runtime
-   * (another project or hook environment, a reload) waits only for its own load.
-   */
-  #prepare(): void {
-    if (this.#closed || this.#spare?.alive) return;
-    this.#spare = this.#take();
   }
 
   /** The most recently used worker of project `key` that serves a hook with `env`. */
@@ -357,10 +312,10 @@ export class RuntimeWorkers {
     if (worker.users > 0 || !this.#live.has(worker)) return;
     this.#log.info(`hermes daemon: the runtime of ${worker.root} let go: ${why}`);
     this.#retire(worker);
-    if (this.#live.size === 0 && this.#spare !== undefined) {
-      this.#all.add(this.#spare);
-      this.#end(this.#spare);
-      this.#spare = undefined;
+    const spare = this.#live.size === 0 ? this.#threads.drop() : undefined;
+    if (spare !== undefined) {
+      this.#all.add(spare);
+      this.#end(spare);
     }
     this.#wake();
   }

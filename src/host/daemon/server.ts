@@ -125,14 +125,7 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
     home,
     startedAt: startedAt.toISOString(),
     uptimeMs: Date.now() - startedAt.getTime(),
-    projects: runtimes.projects,
-    runtimes: runtimes.size,
-    warm: runtimes.kept,
-    limits: {
-      runtimeIdleMs: runtimes.limits.idleMs,
-      maxRss: runtimes.limits.maxRssBytes,
-      maxRuntimes: runtimes.maxRuntimes,
-    },
+    ...runtimes.status,
     rss: process.memoryUsage.rss(),
     requests,
   });

@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tree } from '../../support/fixtures.js';
-import { built, runHook } from '../../support/run-bin.js';
+import { built, hookHomes, preToolUse, runHook, WORKFLOW_GUARD } from '../../support/run-bin.js';
 import { decoy, runShellAsync } from '../../support/sandbox.js';
 
 /**
@@ -13,14 +13,10 @@ import { decoy, runShellAsync } from '../../support/sandbox.js';
  * as it was (the project writable, the network open). Through the real hook process, and run as
  * Claude Code runs what the hook hands back.
  */
-const GUARDED = 'extensions:\n  paths: [hermes-extensions/workflow-guard]\n';
 const UNGUARDED = 'extensions: {}\n';
 
 function setup(config: string) {
-  const user = tree({ '.claude/settings.json': '{}\n' });
-  const home = join(user, '.hermes');
-  mkdirSync(home);
-  writeFileSync(join(home, 'config.yaml'), config);
+  const { user, home } = hookHomes(config);
   const project = tree({
     '.git/HEAD': '',
     '.hermes/config.yaml': 'extensions: {}\n',
@@ -53,16 +49,7 @@ let calls = 0;
  * call as sent when it allows it silently; undefined when it denies it.
  */
 async function effective(env: ReturnType<typeof setup>, command: string) {
-  const sent = {
-    session_id: 'ground-sandbox',
-    transcript_path: '/dev/null',
-    cwd: env.project,
-    permission_mode: 'default',
-    hook_event_name: 'PreToolUse',
-    tool_name: 'Bash',
-    tool_input: { command },
-    tool_use_id: `call_${calls++}`,
-  };
+  const sent = preToolUse('ground-sandbox', env.project, 'Bash', { command }, `call_${calls++}`);
   const answer = await runHook('claude-code', env.home, sent, { HOME: env.user });
   if (answer.stdout === '') {
     expect(answer.code, answer.stderr).toBe(0);
@@ -101,7 +88,7 @@ describe.runIf(built)(
   { timeout: 120_000 },
   () => {
     for (const [setupName, config] of [
-      ['workflow-guard with a plan', GUARDED],
+      ['workflow-guard with a plan', WORKFLOW_GUARD],
       ['no workflow-guard', UNGUARDED],
     ] as const) {
       describe(setupName, () => {
@@ -125,22 +112,18 @@ describe.runIf(built)(
         it('a protected folder that does not exist yet is not made, and nothing is left behind', async () => {
           const env = setup(config);
           const fresh = tree({ '.git/HEAD': '', 'plans/active/plan.md': '# Plan\n' });
-          const sent = {
-            session_id: 'ground-sandbox',
-            transcript_path: '/dev/null',
-            cwd: fresh,
-            permission_mode: 'default',
-            hook_event_name: 'PreToolUse',
-            tool_name: 'Bash',
-            tool_input: {
-              command: `python3 -c "import os; os.makedirs('.her' + 'mes'); open('.her' + 'mes/config.yaml', 'w').write('pwned')"`,
-            },
-            tool_use_id: `call_${calls++}`,
-          };
+          const attack = `python3 -c "import os; os.makedirs('.her' + 'mes'); open('.her' + 'mes/config.yaml', 'w').write('pwned')"`;
+          const sent = preToolUse(
+            'ground-sandbox',
+            fresh,
+            'Bash',
+            { command: attack },
+            `call_${calls++}`,
+          );
           const answer = await runHook('claude-code', env.home, sent, { HOME: env.user });
           const output = answer.stdout === '' ? {} : JSON.parse(answer.stdout).hookSpecificOutput;
           expect(output?.permissionDecision, output?.permissionDecisionReason).not.toBe('deny');
-          const command = String(output?.updatedInput?.command ?? sent.tool_input.command);
+          const command = String(output?.updatedInput?.command ?? attack);
           const run = await runShellAsync(command, fresh, {
             ...process.env,
             HOME: env.user,

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tree } from '../../support/fixtures.js';
-import { built, runHook } from '../../support/run-bin.js';
+import { built, hookHomes, preToolUse, runHook, WORKFLOW_GUARD } from '../../support/run-bin.js';
 
 /**
  * Protected ground through the real hook process (docs/trust.md, Protected ground): with
@@ -10,34 +10,20 @@ import { built, runHook } from '../../support/run-bin.js';
  * Code's PreToolUse for a change to what decides the guards is denied by the framework.
  */
 function setup() {
-  const user = tree({ '.claude/.keep': '' });
   // HERMES_HOME is set, to the user's default home (~/.hermes).
-  const home = join(user, '.hermes');
-  mkdirSync(home);
-  const config = 'extensions:\n  paths: [hermes-extensions/workflow-guard]\n';
+  const { user, home } = hookHomes(WORKFLOW_GUARD, { '.claude/.keep': '' });
   const project = tree({
     '.git/HEAD': '',
     '.claude/settings.json': '{}\n',
     'src/app.ts': 'export const app = 1;\n',
     'plans/active/plan.md': '# Plan\n\nGoal: change src/app.ts.\n',
   });
-  writeFileSync(join(home, 'config.yaml'), config);
   return { user, home, project };
 }
 
 let calls = 0;
-function preToolUse(cwd: string, tool: string, input: Record<string, unknown>) {
-  return {
-    session_id: 'protected-ground',
-    transcript_path: '/dev/null',
-    cwd,
-    permission_mode: 'default',
-    hook_event_name: 'PreToolUse',
-    tool_name: tool,
-    tool_input: input,
-    tool_use_id: `call_${calls++}`,
-  };
-}
+const call = (cwd: string, tool: string, input: Record<string, unknown>) =>
+  preToolUse('protected-ground', cwd, tool, input, `call_${calls++}`);
 
 async function answer(env: { user: string; home: string }, sent: unknown) {
   const result = await runHook('claude-code', env.home, sent, { HOME: env.user });
@@ -70,13 +56,13 @@ describe.runIf(built)(
         ],
       ];
       for (const [tool, input] of denied) {
-        const got = await answer(env, preToolUse(project, tool, input));
+        const got = await answer(env, call(project, tool, input));
         expect(got.decision, `${tool} ${JSON.stringify(input)}`).toBe('deny');
         expect(got.reason).toContain('protected ground');
       }
       const planned = await answer(
         env,
-        preToolUse(project, 'Write', {
+        call(project, 'Write', {
           file_path: join(project, 'src/app.ts'),
           content: 'export const app = 2;\n',
         }),
@@ -101,7 +87,7 @@ describe.runIf(built)(
         'git apply --directory=.claude plans/p/git.diff',
         'patch --frobnicate -p1 -i plans/p/bare.diff',
       ]) {
-        const got = await answer(env, preToolUse(project, 'Bash', { command }));
+        const got = await answer(env, call(project, 'Bash', { command }));
         expect(got.decision, command).toBe('deny');
         expect(got.reason, command).toMatch(/protected ground/);
       }

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tree } from '../../support/fixtures.js';
-import { built, runHook } from '../../support/run-bin.js';
+import { built, hookHomes, preToolUse, runHook, WORKFLOW_GUARD } from '../../support/run-bin.js';
 
 /**
  * The MCP clients' configs decide which program each client runs as a server: once `hermes mcp
@@ -20,13 +20,7 @@ const USER_FILES = [
 const SERVERS = '{"mcpServers":{"fs":{"command":"hermes","args":["mcp","proxy","--","fs"]}}}\n';
 
 function setup() {
-  const user = tree({ '.keep': '' });
-  const home = join(user, '.hermes');
-  mkdirSync(home);
-  writeFileSync(
-    join(home, 'config.yaml'),
-    'extensions:\n  paths: [hermes-extensions/workflow-guard]\n',
-  );
+  const { user, home } = hookHomes(WORKFLOW_GUARD, { '.keep': '' });
   const project = tree({
     '.git/HEAD': '',
     'src/app.ts': 'export const app = 1;\n',
@@ -49,16 +43,7 @@ async function decide(
   tool: string,
   input: Record<string, unknown>,
 ) {
-  const sent = {
-    session_id: 'protected-mcp-configs',
-    transcript_path: '/dev/null',
-    cwd: env.project,
-    permission_mode: 'default',
-    hook_event_name: 'PreToolUse',
-    tool_name: tool,
-    tool_input: input,
-    tool_use_id: `call_${calls++}`,
-  };
+  const sent = preToolUse('protected-mcp-configs', env.project, tool, input, `call_${calls++}`);
   const result = await runHook('claude-code', env.home, sent, {
     HOME: env.user,
     XDG_CONFIG_HOME: join(env.user, '.config'),

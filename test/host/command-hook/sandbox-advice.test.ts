@@ -1,9 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answerSchema } from '../../support/agent-answers.js';
 import { tree } from '../../support/fixtures.js';
-import { built, runHook } from '../../support/run-bin.js';
+import { built, hookHomes, runHook } from '../../support/run-bin.js';
 import { runShellAsync, sandbox, sandboxMissingTest } from '../../support/sandbox.js';
 
 /**
@@ -13,13 +11,7 @@ import { runShellAsync, sandbox, sandboxMissingTest } from '../../support/sandbo
  * `PreToolUse` answer's command run as Claude Code runs it, then its output at `PostToolUse`.
  */
 function setup() {
-  const user = tree({ '.claude/settings.json': '{}\n' });
-  const home = join(user, '.hermes');
-  mkdirSync(home);
-  writeFileSync(
-    join(home, 'config.yaml'),
-    'extensions:\n  paths: [hermes-extensions/workflow-guard]\n',
-  );
+  const { user, home } = hookHomes();
   const project = tree({
     '.git/HEAD': '',
     '.hermes/config.yaml': 'extensions: {}\n',

@@ -1,21 +1,15 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tree } from '../../support/fixtures.js';
-import { built, runBin, runHook } from '../../support/run-bin.js';
+import { built, hookHomes, preToolUse, runBin, runHook } from '../../support/run-bin.js';
 import { runShellAsync, sandbox, treeDigest } from '../../support/sandbox.js';
 import { ended, socketFolder, startDaemon, stopDaemons } from '../daemon/daemon-support.js';
 
 afterEach(stopDaemons);
 
 function setup() {
-  const user = tree({ '.claude/settings.json': '{}\n' });
-  const home = join(user, '.hermes');
-  mkdirSync(home);
-  writeFileSync(
-    join(home, 'config.yaml'),
-    'extensions:\n  paths: [hermes-extensions/workflow-guard]\n',
-  );
+  const { user, home } = hookHomes();
   const project = tree({
     '.git/HEAD': '',
     '.hermes/config.yaml': 'extensions: {}\n',
@@ -40,16 +34,7 @@ async function sandboxed(
   const answer = await runHook(
     'claude-code',
     home,
-    {
-      session_id: 'sandbox-daemon',
-      transcript_path: '/dev/null',
-      cwd: project,
-      permission_mode: 'default',
-      hook_event_name: 'PreToolUse',
-      tool_name: 'Bash',
-      tool_input: { command },
-      tool_use_id: 'call_0',
-    },
+    preToolUse('sandbox-daemon', project, 'Bash', { command }, 'call_0'),
     env,
   );
   expect(answer.code, answer.stderr).toBe(0);

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tree } from '../../support/fixtures.js';
-import { built, runHook } from '../../support/run-bin.js';
+import { built, preToolUse, runHook } from '../../support/run-bin.js';
 import {
   decoy,
   runShell,
@@ -46,16 +46,7 @@ async function answer({ project, home, env }: ReturnType<typeof setup>, command:
   const answered = await runHook(
     'claude-code',
     home,
-    {
-      session_id: 'sandbox-network-daemon',
-      transcript_path: '/dev/null',
-      cwd: project,
-      permission_mode: 'default',
-      hook_event_name: 'PreToolUse',
-      tool_name: 'Bash',
-      tool_input: { command },
-      tool_use_id: 'call_0',
-    },
+    preToolUse('sandbox-network-daemon', project, 'Bash', { command }, 'call_0'),
     env,
   );
   expect(answered.code, answered.stderr).toBe(0);

@@ -1,8 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tree } from '../../support/fixtures.js';
-import { built, runHook } from '../../support/run-bin.js';
+import { built, hookHomes, preToolUse, runHook } from '../../support/run-bin.js';
 import { runShellAsync, sandbox } from '../../support/sandbox.js';
 
 /**
@@ -15,11 +13,8 @@ import { runShellAsync, sandbox } from '../../support/sandbox.js';
 const SECRET = 'sk-live-hook0123456789SECRET';
 
 function setup(extensions: string[], planned: boolean) {
-  const user = tree({ '.claude/settings.json': '{}\n' });
-  const home = join(user, '.hermes');
-  mkdirSync(home);
   const paths = extensions.map((name) => `hermes-extensions/${name}`).join(', ');
-  writeFileSync(join(home, 'config.yaml'), `extensions:\n  paths: [${paths}]\n`);
+  const { user, home } = hookHomes(`extensions:\n  paths: [${paths}]\n`);
   const project = tree({
     '.git/HEAD': '',
     '.env': `API_KEY=${SECRET}\n`,
@@ -41,16 +36,7 @@ async function runAsClaudeCode(env: ReturnType<typeof setup>, command: string) {
   const answer = await runHook(
     'claude-code',
     env.home,
-    {
-      session_id: 'secrets-sandbox',
-      transcript_path: '/dev/null',
-      cwd: env.project,
-      permission_mode: 'default',
-      hook_event_name: 'PreToolUse',
-      tool_name: 'Bash',
-      tool_input: { command },
-      tool_use_id: `call_${calls++}`,
-    },
+    preToolUse('secrets-sandbox', env.project, 'Bash', { command }, `call_${calls++}`),
     { HOME: env.user },
   );
   expect(answer.code, answer.stderr).toBe(0);

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { expect } from 'vitest';
 import { DAEMON_ACK, DAEMON_PROTOCOL } from '../../../src/host/daemon/protocol.js';
-import { type Answer, bin, runProcess } from '../../support/run-bin.js';
+import { type Answer, bin, preToolUse, runProcess } from '../../support/run-bin.js';
 
 /** Daemons started by a test: stopped (and waited for) after it. */
 const started: ChildProcess[] = [];
@@ -189,15 +189,8 @@ export async function answeredAlike(
 }
 
 /** A Claude Code PreToolUse event for a Bash call, as the agent writes it on the hook's stdin. */
-export const bash = (cwd: string, session = 's1', command = 'ls') => ({
-  session_id: session,
-  transcript_path: '/dev/null',
-  cwd,
-  permission_mode: 'default',
-  hook_event_name: 'PreToolUse',
-  tool_name: 'Bash',
-  tool_input: { command, description: 'list' },
-});
+export const bash = (cwd: string, session = 's1', command = 'ls') =>
+  preToolUse(session, cwd, 'Bash', { command, description: 'list' });
 
 /** The reason of a Claude Code answer's decision; undefined for an empty answer (allowed). */
 export const reasonOf = (answer: { stdout: string }) =>
