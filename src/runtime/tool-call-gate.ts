@@ -90,8 +90,12 @@ export class PlainTools {
   readonly #ground: GroundRule | undefined;
   /** Every name judged so far, either way: a name with handlers is not asked about again. */
   readonly #judged = new Map<string, boolean>();
-  /** The last plain name: an agent calls the same few tools, most often the one it just did. */
-  #last: string | undefined;
+  /**
+   * The last name asked about, and its answer: an agent calls the same few tools, most often the
+   * one it just did, and a tool with handlers asks here on every call too.
+   */
+  #lastName: string | undefined;
+  #lastPlain = false;
 
   constructor(handlers: HandlerIndex, ground: GroundRule | undefined) {
     this.#handlers = handlers;
@@ -99,7 +103,7 @@ export class PlainTools {
   }
 
   has(toolName: string): boolean {
-    if (toolName === this.#last) return true;
+    if (toolName === this.#lastName) return this.#lastPlain;
     let plain = this.#judged.get(toolName);
     if (plain === undefined) {
       plain =
@@ -109,7 +113,8 @@ export class PlainTools {
       if (this.#judged.size >= PLAIN_LIMIT) this.#judged.clear();
       this.#judged.set(toolName, plain);
     }
-    if (plain) this.#last = toolName;
+    this.#lastName = toolName;
+    this.#lastPlain = plain;
     return plain;
   }
 }
