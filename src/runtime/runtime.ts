@@ -13,6 +13,7 @@ import type { HandlerIndex } from './handler-index.js';
 import type { LoadFailure } from './load-failures.js';
 import { PauseSwitch } from './pause-switch.js';
 import { GroundRule } from './protected-ground.js';
+import { PlainTools } from './tool-call-gate.js';
 import { ToolCallPaths } from './tool-call-paths.js';
 import { Turn } from './turn.js';
 import { publishTurnState, withdrawTurnState } from './turn-registry.js';
@@ -57,6 +58,7 @@ export class Runtime {
   readonly #paths: ToolCallPaths;
   readonly #ground: GroundRule;
   readonly #pause = new PauseSwitch();
+  readonly #plain: PlainTools;
   readonly #denyRead: SandboxDenyRead;
   #closing: Promise<void> | undefined;
 
@@ -89,6 +91,7 @@ export class Runtime {
     this.#closers = closers;
     this.#paths = new ToolCallPaths(projectRoot);
     this.#ground = new GroundRule(projectRoot, noSandbox, denyRead);
+    this.#plain = new PlainTools(handlers, this.#ground);
     this.#denyRead = denyRead;
   }
 
@@ -156,6 +159,7 @@ export class Runtime {
       paths: this.#paths,
       ground: this.#ground,
       pause: this.#pause,
+      plain: this.#plain,
       deadlines: chainDeadlinesOf(this.chainTimeouts, deadline),
     });
     if (initialState) Object.assign(turn.state, initialState);

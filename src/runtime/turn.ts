@@ -14,15 +14,11 @@ import { TurnEndedError } from './errors.js';
 import type { HandlerIndex } from './handler-index.js';
 import type { PauseSwitch } from './pause-switch.js';
 import type { GroundRule } from './protected-ground.js';
+import { type PlainTools, preChainRefusal, TurnOffers } from './tool-call-gate.js';
 import type { ToolCallPaths } from './tool-call-paths.js';
-import {
-  frameworkRefusal,
-  NO_RESTRICTIONS,
-  notOffered,
-  type OfferedTools,
-} from './tool-call-refusals.js';
 
 export type MaybePromise<T> = T | Promise<T>;
+type CallOutcome = ChainOutcome<Record<string, unknown>>;
 
 /** What a turn is built with, besides its ids: fixed when the runtime was built. */
 export interface TurnChains {
@@ -40,6 +36,8 @@ export interface TurnChains {
   ground?: GroundRule | undefined;
   /** The kill switch, judged before anything else (pause-switch.ts). */
   pause?: PauseSwitch | undefined;
+  /** The runtime's tool names whose calls need no chain (tool-call-gate.ts). */
+  plain: PlainTools;
 }
 
 /** Set once, below: the framework's own hosts reach a turn's telemetry through `turnTelemetry`. */
@@ -56,25 +54,12 @@ let underDeadline: <T>(turn: Turn, until: number, fn: () => T) => T;
 export class Turn implements TurnContext {
   readonly state: Record<string, unknown> = {};
   readonly #chains: TurnChains;
-  /** Also held directly: the no-handler answer of `interceptToolCall` is the hottest path. */
-  readonly #handlers: HandlerIndex;
+  /** Also held directly: the no-chain answer of `interceptToolCall` is the hottest path. */
+  readonly #plain: PlainTools;
   #telemetry: TurnTelemetry | undefined;
-  /** The tools the main agent's last model request offered, when known (docs/hosts.md, Restricting the tools of a request). */
-  #offered: OfferedTools | undefined;
-  /**
-   * The same for each subagent, by id, made when one first asks: a subagent run in-process has
-   * tools of its own, and its requests must not change what its parent may call (nor the other
-   * way round). Apart from `#offered` so the main agent's hot path stays one field read.
-   */
-  #subagentsOffered: Map<string, OfferedTools> | undefined;
+  /** The tools each agent's last model request offered (tool-call-gate.ts). */
+  readonly #offers = new TurnOffers();
   #ended = false;
-  /**
-   * The last tool name whose call, with no handler for it and not judged by the protected-ground
-   * rule (a reader), was answered unchanged: the same name is answered so again at once. Both
-   * facts are fixed for the runtime's life (its handlers and the rule's kinds), so it needs no
-   * clearing; whatever changes within a turn (the offered tools) is still checked first.
-   */
-  #plainTool: string | undefined;
 
   static {
     telemetryOf = (turn) =>
@@ -105,7 +90,7 @@ export class Turn implements TurnContext {
     chains: TurnChains,
   ) {
     this.#chains = chains;
-    this.#handlers = chains.handlers;
+    this.#plain = chains.plain;
   }
 
   transformUserInput(userMessage: string): MaybePromise<ChainOutcome<string>> {
@@ -146,31 +131,15 @@ export class Turn implements TurnContext {
       : outcome;
     if (reported instanceof Promise) {
       return reported.then((settled) => {
-        this.#offer(settled, request.agent?.id);
+        if (!this.#ended) this.#offers.offer(settled, request.agent?.id);
         return settled;
       });
     }
-    this.#offer(reported, request.agent?.id);
+    if (!this.#ended) this.#offers.offer(reported, request.agent?.id);
     return reported;
   }
 
-  /** Remembers what the request offers; a blocked request is not made, so it offers nothing new. */
-  #offer(outcome: ChainOutcome<LlmRequest>, agentId: string | undefined): void {
-    if (outcome.blocked || this.#ended) return;
-    const { tools, toolRestrictions } = outcome.value;
-    const offered =
-      tools === undefined
-        ? undefined
-        : { names: new Set(tools), restrictions: toolRestrictions ?? NO_RESTRICTIONS };
-    if (agentId === undefined) this.#offered = offered;
-    else if (offered === undefined) this.#subagentsOffered?.delete(agentId);
-    else {
-      this.#subagentsOffered ??= new Map();
-      this.#subagentsOffered.set(agentId, offered);
-    }
-  }
-
-  interceptToolCall(call: ToolCallInput): MaybePromise<ChainOutcome<Record<string, unknown>>> {
+  interceptToolCall(call: ToolCallInput): MaybePromise<CallOutcome> {
     this.assertOpen();
     if (
       typeof call?.toolName !== 'string' ||
@@ -179,37 +148,24 @@ export class Turn implements TurnContext {
     ) {
       throw inputError('intercept_tool_call', 'interceptToolCall', 'call', call);
     }
-    const paused = this.#chains.pause?.refusal(call);
-    if (paused !== undefined) return this.#reportedRefusal(paused, call);
-    const agent = call.agent;
-    const offered = agent === undefined ? this.#offered : this.#subagentsOffered?.get(agent.id);
-    if (offered !== undefined && !offered.names.has(call.toolName)) {
-      return this.#reportedRefusal(notOffered(call, offered), call);
-    }
-    if (call.unjudgeable !== undefined) {
-      return this.#reportedRefusal(frameworkRefusal(call, call.unjudgeable), call);
-    }
-    // The hottest path, a reader with no handler: nothing below would look at the call.
-    if (call.toolName === this.#plainTool) return unchangedOutcome(call.toolArgs);
+    const refused = preChainRefusal(call, this.#chains.pause, this.#offers);
+    if (refused !== undefined) return this.#reportedRefusal(refused, call);
+    // The hottest path, a tool with no chain to run: nothing below would look at the call.
+    if (this.#plain.has(call.toolName)) return unchangedOutcome(call.toolArgs);
     // Read now: a host call's deadline is in place only while this method runs (`runHook`).
     const deadlines = this.#chains.deadlines;
     const ground = this.#chains.ground?.refusal(call);
-    if (ground instanceof Promise) {
-      return ground.then((refused) =>
-        refused === undefined
-          ? this.#intercepted(call, deadlines)
-          : this.#reportedRefusal(refused, call),
-      );
-    }
-    if (ground !== undefined) return this.#reportedRefusal(ground, call);
-    return this.#intercepted(call, deadlines);
+    if (ground === undefined) return this.#intercepted(call, deadlines);
+    if (!(ground instanceof Promise)) return this.#reportedRefusal(ground, call);
+    return ground.then((refused) =>
+      refused === undefined
+        ? this.#intercepted(call, deadlines)
+        : this.#reportedRefusal(refused, call),
+    );
   }
 
   /** A refusal the framework decided itself, reported as a decision when anyone observes them. */
-  #reportedRefusal(
-    refused: ChainOutcome<Record<string, unknown>>,
-    call: ToolCallInput,
-  ): MaybePromise<ChainOutcome<Record<string, unknown>>> {
+  #reportedRefusal(refused: CallOutcome, call: ToolCallInput): MaybePromise<CallOutcome> {
     return this.#chains.reportsDecisions
       ? this.#reported('intercept_tool_call', refused, call)
       : refused;
@@ -219,18 +175,15 @@ export class Turn implements TurnContext {
   #intercepted(
     call: ToolCallInput,
     deadlines: ChainDeadlines | undefined,
-  ): MaybePromise<ChainOutcome<Record<string, unknown>>> {
-    const handlers = this.#handlers.forTool(call.toolName);
+  ): MaybePromise<CallOutcome> {
+    const handlers = this.#chains.handlers.forTool(call.toolName);
     const chains = this.#chains;
-    // The hot case of a host with no tool guard: answer before any chain machinery (a plain
-    // pass is no decision to report, and the protected-ground sandbox is the framework's).
+    // No handler, and a tool the protected-ground rule judges (else `PlainTools` answered): no
+    // chain machinery (a plain pass is no decision to report, the sandbox is the framework's).
     if (handlers.length === 0) {
       const plain = unchangedOutcome(call.toolArgs);
       const ground = chains.ground;
-      if (ground === undefined || !ground.judges(call.toolName)) {
-        this.#plainTool = call.toolName;
-        return plain;
-      }
+      if (ground === undefined) return plain;
       const contained = ground.contained(call, plain);
       return contained === plain || !chains.reportsDecisions
         ? contained
@@ -278,7 +231,7 @@ export class Turn implements TurnContext {
     ) {
       throw inputError('transform_tool_result', 'transformToolResult', 'call', call);
     }
-    const handlers = this.#handlers.forToolOf('transform_tool_result', call.toolName);
+    const handlers = this.#chains.handlers.forToolOf('transform_tool_result', call.toolName);
     if (handlers.length === 0) return unchangedOutcome(call.result);
     const chains = this.#chains;
     // Handlers read paths in the one form every host shows them in, as for the call itself.
@@ -321,14 +274,13 @@ export class Turn implements TurnContext {
 
   /** Whether any handler is registered on `hook`: a host may skip work only a handler needs. */
   hasHandlers(hook: HookName): boolean {
-    return this.#handlers.has(hook);
+    return this.#chains.handlers.has(hook);
   }
 
   /** Ends the turn: the state is emptied so nothing of it reaches the next turn. */
   end(): void {
     this.#ended = true;
-    this.#offered = undefined;
-    this.#subagentsOffered = undefined;
+    this.#offers.clear();
     for (const key of Object.keys(this.state)) delete this.state[key];
   }
 
