@@ -140,12 +140,14 @@ describe.runIf(built).each(['claude-code', 'codex'] as const)(
         /intercept_tool_call chain ran past the \d+ ms its host's deadline left it \(ran: none; (cut off: slow-guard; did not run: none|did not run: slow-guard)\).*HERMES_HOOK_DEADLINE_MS/,
       );
       expect(Date.now() - started).toBeLessThan(30_000);
-      // A prompt goes on (transform_user_input fails open), with the reason on stderr.
+      // A prompt is refused too: the host's time, not the user's chainTimeoutMs, cut its chain
+      // off, and the variable that sets it is the agent's environment (chain-deadline.ts).
       const promptAnswer = await runHook(agent, home, prompt, env, { timeout: 30_000 });
       expect(promptAnswer.code).toBe(0);
-      expect(promptAnswer.stdout).toBe('');
-      expect(promptAnswer.stderr).toMatch(
-        /transform_user_input chain ran past the \d+ ms its host's deadline left it \(ran: none; (cut off: slow-guard; did not run: none|did not run: slow-guard)\): went on with what finished \(fails open\)/,
+      const refused = JSON.parse(promptAnswer.stdout);
+      expect(refused).toMatchObject({ decision: 'block' });
+      expect(refused.reason).toMatch(
+        /transform_user_input chain ran past the \d+ ms its host's deadline left it \(ran: none; (cut off: slow-guard; did not run: none|did not run: slow-guard)\): blocked \(fails closed, the host's time\)/,
       );
     });
 
