@@ -89,6 +89,19 @@ export function hookHomes(
   return { user, home };
 }
 
+/**
+ * A project as workflow-guard's hook tests use it: a repository with a `.hermes/` of its own,
+ * `src/app.ts` to protect and an empty `plans/`.
+ */
+export function guardedProject(): string {
+  return tree({
+    '.git/HEAD': '',
+    '.hermes/config.yaml': 'extensions: {}\n',
+    'src/app.ts': 'export const app = 1;\n',
+    'plans/.keep': '',
+  });
+}
+
 /** A Claude Code `PreToolUse` event for a call of `tool` in `cwd`, as `hermes hook claude-code` reads it. */
 export function preToolUse(
   session: string,

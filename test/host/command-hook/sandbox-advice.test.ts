@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { answerSchema } from '../../support/agent-answers.js';
-import { tree } from '../../support/fixtures.js';
-import { built, hookHomes, runHook } from '../../support/run-bin.js';
+import { built, guardedProject, hookHomes, runHook } from '../../support/run-bin.js';
 import { runShellAsync, sandbox, sandboxMissingTest } from '../../support/sandbox.js';
 
 /**
@@ -12,12 +11,7 @@ import { runShellAsync, sandbox, sandboxMissingTest } from '../../support/sandbo
  */
 function setup() {
   const { user, home } = hookHomes();
-  const project = tree({
-    '.git/HEAD': '',
-    '.hermes/config.yaml': 'extensions: {}\n',
-    'src/app.ts': 'export const app = 1;\n',
-    'plans/.keep': '',
-  });
+  const project = guardedProject();
   return { user, home, project };
 }
 

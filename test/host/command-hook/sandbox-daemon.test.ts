@@ -1,8 +1,14 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tree } from '../../support/fixtures.js';
-import { built, hookHomes, preToolUse, runBin, runHook } from '../../support/run-bin.js';
+import {
+  built,
+  guardedProject,
+  hookHomes,
+  preToolUse,
+  runBin,
+  runHook,
+} from '../../support/run-bin.js';
 import { runShellAsync, sandbox, treeDigest } from '../../support/sandbox.js';
 import { ended, socketFolder, startDaemon, stopDaemons } from '../daemon/daemon-support.js';
 
@@ -10,12 +16,7 @@ afterEach(stopDaemons);
 
 function setup() {
   const { user, home } = hookHomes();
-  const project = tree({
-    '.git/HEAD': '',
-    '.hermes/config.yaml': 'extensions: {}\n',
-    'src/app.ts': 'export const app = 1;\n',
-    'plans/.keep': '',
-  });
+  const project = guardedProject();
   // The suite turns the daemon off (vitest.config.ts); here the hook asks it.
   const env = {
     HERMES_HOME: home,

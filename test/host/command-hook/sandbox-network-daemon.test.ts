@@ -1,8 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { tree } from '../../support/fixtures.js';
-import { built, preToolUse, runHook } from '../../support/run-bin.js';
+import { built, guardedProject, hookHomes, preToolUse, runHook } from '../../support/run-bin.js';
 import {
   decoy,
   runShell,
@@ -19,18 +18,11 @@ afterEach(stopDaemons);
 const ALLOWED = 'localhost';
 
 function setup() {
-  const home = join(tree({}), '.hermes');
-  mkdirSync(home);
-  writeFileSync(
-    join(home, 'config.yaml'),
+  const { home } = hookHomes(
     `extensions:\n  paths: [hermes-extensions/workflow-guard]\n  workflow-guard:\n    sandbox_network: [${ALLOWED}]\n`,
+    {},
   );
-  const project = tree({
-    '.git/HEAD': '',
-    '.hermes/config.yaml': 'extensions: {}\n',
-    'src/app.ts': 'export const app = 1;\n',
-    'plans/.keep': '',
-  });
+  const project = guardedProject();
   // The suite turns the daemon off (vitest.config.ts); here the hook asks it.
   const env = {
     HERMES_HOME: home,
