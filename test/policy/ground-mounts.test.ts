@@ -1,4 +1,4 @@
-import { mkdirSync, rmdirSync } from 'node:fs';
+import { mkdirSync, rmdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { protectedGround } from '../../src/policy/protected/ground.js';
@@ -19,5 +19,43 @@ describe('the protected-ground mounts', () => {
     mkdirSync(join(root, '.cursor'));
     expect(groundMounts(ground)).toEqual(before);
     rmdirSync(join(root, '.cursor'));
+  });
+
+  // Each place is looked at before it is resolved (a resolve that fails costs an exception): the
+  // mounts must be those of a resolve tried first, whatever is at the place.
+  it('bind a place reached through a link where the link leads', () => {
+    const elsewhere = tree({ 'settings.json': '{}' });
+    const root = tree({ '.git/HEAD': '' });
+    symlinkSync(elsewhere, join(root, '.claude'));
+    const mounts = groundMounts(protectedGround(root));
+    expect(mounts.readOnly).toContain(join(elsewhere, 'settings.json'));
+    expect(mounts.readOnly).not.toContain(join(root, '.claude', 'settings.json'));
+  });
+
+  it('block a missing place below a link where the link leads, not at the link', () => {
+    const elsewhere = tree({ 'notes.txt': '' });
+    const root = tree({ '.git/HEAD': '' });
+    symlinkSync(elsewhere, join(root, '.claude'));
+    const blocked = groundMounts(protectedGround(root)).blocked;
+    expect(blocked).toContainEqual({ path: join(elsewhere, 'settings.json'), kind: 'file' });
+    expect(blocked.map((b) => b.path)).not.toContain(join(root, '.claude'));
+  });
+
+  it('block where a link that leads nowhere leads, and leave out a place that loops', () => {
+    const root = tree({ '.git/HEAD': '' });
+    symlinkSync(join(root, 'gone'), join(root, '.cursor'));
+    symlinkSync(join(root, '.opencode'), join(root, '.opencode'));
+    const mounts = groundMounts(protectedGround(root));
+    const named = [...mounts.readOnly, ...mounts.blocked.map((b) => b.path)];
+    expect(mounts.blocked).toContainEqual({ path: join(root, 'gone'), kind: 'folder' });
+    expect(named.filter((path) => path.startsWith(join(root, '.cursor')))).toEqual([]);
+    expect(named.filter((path) => path.startsWith(join(root, '.opencode')))).toEqual([]);
+  });
+
+  it('bind a file where a place’s folder would be as it is, and nothing below it', () => {
+    const root = tree({ '.git/HEAD': '', '.claude': 'not a folder' });
+    const mounts = groundMounts(protectedGround(root));
+    expect(mounts.blocked.map((b) => b.path)).not.toContain(join(root, '.claude', 'settings.json'));
+    expect(mounts.readOnly).not.toContain(join(root, '.claude', 'settings.json'));
   });
 });

@@ -3,7 +3,7 @@ import fs, { type Stats } from 'node:fs';
 
 // Node's own functions, taken before the read recorder (read-recorder.ts) replaces them in its
 // thread: a look taken here is not a read to record, and must not record itself.
-const { existsSync, lstatSync, readdirSync, readFileSync, statSync } = fs;
+const { lstatSync, readdirSync, readFileSync, statSync } = fs;
 
 /**
  * How loading a runtime looked at a path, and so what of it has to stay the same for the runtime
@@ -29,9 +29,29 @@ export interface ReadRecord {
   encoding?: BufferEncoding;
 }
 
+/** What is at a path, links followed; undefined when nothing is (or it cannot be reached). */
+export type Look = (path: string) => Stats | undefined;
+
+/** `statSync`, without an error for what is not there. */
+export const look: Look = (path) => statOf(path, statSync);
+
+/**
+ * A `Look` that asks the file system once per path: one check of a watch set looks at many paths
+ * more than once (a folder for its entries and as a path read, a file stat'ed and read).
+ */
+export function lookOnce(): Look {
+  const seen = new Map<string, Stats | undefined>();
+  return (path) => {
+    if (seen.has(path)) return seen.get(path);
+    const stats = look(path);
+    seen.set(path, stats);
+    return stats;
+  };
+}
+
 /** Inode, size, modification and change times; `missing` when there is nothing at `path`. */
-export function stampOf(path: string): string {
-  const stats = statOf(path, statSync);
+export function stampOf(path: string, at: Look = look): string {
+  const stats = at(path);
   return stats === undefined
     ? 'missing'
     : `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
@@ -56,12 +76,12 @@ export function digestOf(bytes: string | Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-/** What `how` finds at `path` now. */
-export function observe(how: ReadHow, path: string): string {
+/** What `how` finds at `path` now (`at`: how a path is looked at, links followed). */
+export function observe(how: ReadHow, path: string, at: Look = look): string {
   switch (how) {
     case 'read':
     case 'open':
-      return stampOf(path);
+      return stampOf(path, at);
     case 'list':
     case 'list-r':
       try {
@@ -70,11 +90,11 @@ export function observe(how: ReadHow, path: string): string {
         return 'missing';
       }
     case 'stat':
-      return kindOf(statOf(path, statSync));
+      return kindOf(at(path));
     case 'lstat':
       return kindOf(statOf(path, lstatSync));
     case 'exists':
-      return existsSync(path) ? 'yes' : 'no';
+      return at(path) === undefined ? 'no' : 'yes';
   }
 }
 
@@ -82,8 +102,8 @@ export function observe(how: ReadHow, path: string): string {
  * Whether `record` still holds. A file read whose stamp changed holds when its bytes did not (it
  * is read again, after its new stamp is taken, and the record takes that stamp).
  */
-export function stillHolds(record: ReadRecord): boolean {
-  const now = observe(record.how, record.path);
+export function stillHolds(record: ReadRecord, at: Look = look): boolean {
+  const now = observe(record.how, record.path, at);
   if (now === record.value) return true;
   if (record.how !== 'read' || record.digest === undefined || now === 'missing') return false;
   try {

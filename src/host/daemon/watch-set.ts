@@ -1,9 +1,23 @@
 import { readdirSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { type ReadRecord, stillHolds } from './read-stamps.js';
+import { type Look, lookOnce, type ReadRecord, stillHolds } from './read-stamps.js';
 
 /** Past this many records, a runtime is not kept: it is loaded per event, as without the daemon. */
 const MAX_RECORDS = 20_000;
+
+/**
+ * How long a folder must have been still before its listing is kept: longer than the coarsest
+ * clock a file system stamps changes with (FAT's two seconds; ext4 and tmpfs a clock tick). A
+ * change made just after a folder's last one may carry the same time, so the stamp of a folder
+ * that changed within this span before it was listed says nothing of what came after.
+ */
+const SETTLED_MS = 2_000;
+
+/** A folder's names as last listed, and the stamp it had before that listing. */
+interface Listing {
+  stamp: string;
+  names: Set<string>;
+}
 
 /**
  * What loading one runtime read (read-recorder.ts: each file stamped before it was read, each
@@ -13,14 +27,21 @@ const MAX_RECORDS = 20_000;
  * Most of what loading looks at is not there: a module resolver tries name after name. Those are
  * checked by their folders, one listing each, instead of one `stat` each: a path stays missing
  * while its folder does not list its name (a folder that is gone or is no folder lists nothing).
+ * And a folder is listed again only when its own stamp changed (device, inode, modification and
+ * change times: adding, removing or renaming an entry sets both times; another folder put in its
+ * place, or a link led elsewhere, has another inode) — a `stat` where a listing took a read of
+ * every name, on every event.
  */
 export class WatchSet {
   readonly #present: ReadRecord[] = [];
   /** Records of paths that were not there, by the folder they would be in. */
   readonly #absent = new Map<string, ReadRecord[]>();
   readonly #size: number;
+  readonly #listings = new Map<string, Listing>();
+  readonly #settledMs: number;
 
-  constructor(records: readonly ReadRecord[]) {
+  constructor(records: readonly ReadRecord[], options: { settledMs?: number } = {}) {
+    this.#settledMs = options.settledMs ?? SETTLED_MS;
     // The first look at a path is the one that counts: it was taken before any later read.
     const seen = new Set<string>();
     for (const record of records) {
@@ -42,20 +63,46 @@ export class WatchSet {
   /** Whether anything recorded differs now; always true past MAX_RECORDS. */
   changed(): boolean {
     if (this.#size > MAX_RECORDS) return true;
+    const at = lookOnce();
     for (const [folder, records] of this.#absent) {
-      const names = namesIn(folder);
+      const names = this.#namesIn(folder, at);
       if (names === 'none') continue;
       for (const record of records) {
         // Listed (a case-insensitive file system may show it under another case): look closely.
         const listed = names === 'unknown' || names.has(basename(record.path).toLowerCase());
-        if (listed && !stillHolds(record)) return true;
+        if (listed && !stillHolds(record, at)) return true;
       }
     }
-    return !this.#present.every(stillHolds);
+    return !this.#present.every((record) => stillHolds(record, at));
   }
 
   get size(): number {
     return this.#size;
+  }
+
+  /**
+   * The names in `folder`, lower case; `none` when nothing can be in it; `unknown` if unreadable.
+   * The listing kept when the folder's stamp is the one it had before it was listed, and it had
+   * been still for SETTLED_MS by then.
+   */
+  #namesIn(folder: string, at: Look): Set<string> | 'none' | 'unknown' {
+    const now = Date.now();
+    // Not reachable is as good as gone: nothing in it can be reached either.
+    const stats = at(folder);
+    if (stats === undefined || !stats.isDirectory()) return 'none';
+    const stamp = `${stats.dev}:${stats.ino}:${stats.mtimeMs}:${stats.ctimeMs}`;
+    const lastChange = Math.max(stats.mtimeMs, stats.ctimeMs);
+    const kept = this.#listings.get(folder);
+    if (kept?.stamp === stamp) return kept.names;
+    this.#listings.delete(folder);
+    let names: Set<string>;
+    try {
+      names = new Set(readdirSync(folder).map((name) => name.toLowerCase()));
+    } catch (error) {
+      return unlisted(error);
+    }
+    if (now - lastChange > this.#settledMs) this.#listings.set(folder, { stamp, names });
+    return names;
   }
 }
 
@@ -64,12 +111,8 @@ function isAbsent(record: ReadRecord): boolean {
   return (record.how === 'stat' || record.how === 'lstat') && record.value === 'missing';
 }
 
-/** The names in `folder`, lower case; `none` when nothing can be in it; `unknown` if unreadable. */
-function namesIn(folder: string): Set<string> | 'none' | 'unknown' {
-  try {
-    return new Set(readdirSync(folder).map((name) => name.toLowerCase()));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' || code === 'ENOTDIR' ? 'none' : 'unknown';
-  }
+/** What a folder that cannot be looked at lists: nothing when it is gone or no folder. */
+function unlisted(error: unknown): 'none' | 'unknown' {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'ENOTDIR' ? 'none' : 'unknown';
 }

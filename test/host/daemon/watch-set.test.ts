@@ -1,6 +1,7 @@
 import {
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -91,5 +92,53 @@ describe('a watch set', () => {
     const first = read(file);
     writeFileSync(file, 'two');
     expect(new WatchSet([first, read(file)]).changed()).toBe(true);
+  });
+
+  // A folder's listing is kept while the folder's own stamp stays, once the folder has been still
+  // for longer than a file system's clock can blur (`settledMs`, here short enough to wait out).
+  describe('with folder listings kept', () => {
+    const settledMs = 40;
+    const settle = () => new Promise((done) => setTimeout(done, settledMs * 2));
+    const missing = (path: string): ReadRecord => ({ how: 'stat', path, value: 'missing' });
+
+    it('still sees a missing path appear in a folder listed before', async () => {
+      const dir = tree({ 'index.ts': 'x' });
+      const watch = new WatchSet([missing(join(dir, 'helper.ts'))], { settledMs });
+      await settle();
+      expect(watch.changed()).toBe(false);
+      expect(watch.changed()).toBe(false);
+      write(dir, { 'helper.ts': '' });
+      expect(watch.changed()).toBe(true);
+    });
+
+    it('sees one appear in another folder put where the listed one was', async () => {
+      const root = tree({ 'lib/index.ts': 'x', 'next/index.ts': 'x', 'next/helper.ts': '' });
+      const watch = new WatchSet([missing(join(root, 'lib', 'helper.ts'))], { settledMs });
+      await settle();
+      expect(watch.changed()).toBe(false);
+      rmSync(join(root, 'lib'), { recursive: true });
+      renameSync(join(root, 'next'), join(root, 'lib'));
+      expect(watch.changed()).toBe(true);
+    });
+
+    it('sees one appear through a link that now leads to another folder', async () => {
+      const root = tree({ 'a/index.ts': 'x', 'b/helper.ts': '' });
+      symlinkSync(join(root, 'a'), join(root, 'lib'));
+      const watch = new WatchSet([missing(join(root, 'lib', 'helper.ts'))], { settledMs });
+      await settle();
+      expect(watch.changed()).toBe(false);
+      rmSync(join(root, 'lib'));
+      symlinkSync(join(root, 'b'), join(root, 'lib'));
+      expect(watch.changed()).toBe(true);
+    });
+
+    it('sees a folder that was not there appear with the path in it', async () => {
+      const root = tree({ 'index.ts': 'x' });
+      const watch = new WatchSet([missing(join(root, 'lib', 'helper.ts'))], { settledMs });
+      await settle();
+      expect(watch.changed()).toBe(false);
+      write(root, { 'lib/helper.ts': '' });
+      expect(watch.changed()).toBe(true);
+    });
   });
 });
