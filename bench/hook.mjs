@@ -5,7 +5,10 @@
 //   in-process    `HERMES_DAEMON=0`: the framework loaded by the hook process itself;
 //   cold          no daemon running: the hook answers in-process and starts one (stopped again
 //                 before the next run);
-//   steady        a warm daemon answers.
+//   steady        a warm daemon answers;
+// and, when the daemon is `hermes daemon run`, its answer alone: BENCH_HOOK_ANSWERS requests
+// (default 300) over its socket from this process, as the client sends them (ask.ts), so what a
+// hook call's start costs is apart from what the daemon's answer costs.
 // The daemon is `hermes daemon run` when the build has that command; otherwise a stand-in that
 // answers at once (bench/hook-fake-daemon.mjs), which measures the client's own cost. The result
 // says which. `BENCH_HOOK_BEFORE=<another copy's bin/hermes.js>` (a build of another commit, of
@@ -25,12 +28,14 @@ import {
   writeHookFile,
 } from '../dist/host/command-hook/hook-line.js';
 import { wrappedHookCommand } from '../dist/host/command-hook/hook-wrapper.js';
-import { daemonKey, daemonSocketPath } from '../dist/host/daemon/protocol.js';
+import { ask } from '../dist/host/daemon/ask.js';
+import { DAEMON_PROTOCOL, daemonKey, daemonSocketPath } from '../dist/host/daemon/protocol.js';
 import { N, writeExtensions } from './fifty-extensions.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(root, 'bin', 'hermes.js');
 const RUNS = Math.max(1, Number(process.env.BENCH_HOOK_RUNS ?? 11));
+const ANSWERS = Math.max(1, Number(process.env.BENCH_HOOK_ANSWERS ?? 300));
 const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
 
 const work = mkdtempSync(join(tmpdir(), 'hermes-hook-bench-'));
@@ -110,6 +115,19 @@ const before =
         ),
       };
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+/** The warm daemon's answer alone, ms each: the event of every call above, asked from here. */
+async function answers(env) {
+  const request = { v: DAEMON_PROTOCOL, agent: 'claude-code', stdin: event, cwd: project, env };
+  const ms = [];
+  for (let i = 0; i < ANSWERS; i++) {
+    const started = performance.now();
+    const answer = await ask(socketOf(env), request, Date.now() + 20_000);
+    ms.push(performance.now() - started);
+    if (!('exitCode' in answer)) throw new Error(`the daemon did not answer: ${answer.why}`);
+  }
+  return ms;
+}
 async function until(check, timeoutMs) {
   const end = Date.now() + timeoutMs;
   while (!check() && Date.now() < end) await sleep(25);
@@ -181,6 +199,7 @@ try {
       if (other !== undefined && r % 2 === 1) samples[name].push(call(base).ms);
     }
   }
+  if (daemonKind === 'hermes daemon run') samples.answer = await answers(base);
   process.stdout.write(
     `${JSON.stringify({ extensions: N, runs: RUNS, daemon: daemonKind, before: beforeBin, samples })}\n`,
   );

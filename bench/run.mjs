@@ -542,7 +542,7 @@ if (cli) {
 
 if (hook) {
   const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  const { node, inProcess, cold, steady, installed, inline, beforeSteady, beforeInline } =
+  const { node, inProcess, cold, steady, installed, inline, beforeSteady, beforeInline, answer } =
     hook.samples;
   const over = (samples) => median(samples.map((ms, i) => ms / node[i]));
   const steadyRatio = over(steady);
@@ -574,6 +574,14 @@ if (hook) {
     `Target "the installed command on a warm daemon within 1.15× of \`node -e 0\`": ${over(installed) <= 1.15 ? 'yes' : '**NO**'} (${over(installed).toFixed(2)}×).`,
     `Target "a steady-state hook call within 1.2× of \`node -e 0\`": ${steadyRatio <= 1.2 ? 'yes' : '**NO**'} (${steadyRatio.toFixed(2)}×).`,
   );
+  if (answer !== undefined) {
+    const sorted = [...answer].sort((a, b) => a - b);
+    const at = (p) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+    out.push(
+      '',
+      `The daemon's answer alone (the same event, ${answer.length} requests over its socket from one running process, as the client sends them): median ${at(50).toFixed(1)} ms, p90 ${at(90).toFixed(1)} ms, against ${median(node).toFixed(0)} ms for \`node -e 0\`.`,
+    );
+  }
   if (beforeSteady !== undefined) {
     // Within each round, this build against the other: steadier than two ratios to `node -e 0`.
     const paired = (now, then) => median(now.map((ms, i) => ms / then[i])).toFixed(2);
