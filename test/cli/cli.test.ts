@@ -11,7 +11,13 @@ import { bin, built, type Answer as Run, runBin, runProcess } from '../support/r
  * settings stay out of doctor's checks) and no TTY.
  */
 function hermes(home: string, ...args: string[]): Promise<Run> {
-  return runBin(args, { HERMES_HOME: home, HOME: home, CODEX_HOME: '', HERMES_TRUST_PROJECT: '' });
+  return runBin(args, {
+    HERMES_HOME: home,
+    HOME: home,
+    CODEX_HOME: '',
+    CLAUDE_CONFIG_DIR: '',
+    HERMES_TRUST_PROJECT: '',
+  });
 }
 
 const guard = tsExtension(
@@ -250,6 +256,26 @@ describe.runIf(built)("hermes extensions doctor and the agents' hooks", () => {
     expect(Object.keys(JSON.parse(readFileSync(file, 'utf8')).hooks)).toContain(
       'PostToolUseFailure',
     );
+  });
+
+  // Claude Code's config directory is "$CLAUDE_CONFIG_DIR or ~/.claude": with the variable set,
+  // a hook in ~/.claude/settings.json would never run.
+  it("installs Claude Code's hooks where CLAUDE_CONFIG_DIR puts its settings, and doctor checks them there", async () => {
+    const home = tree();
+    const project = tree({ '.git/HEAD': '' });
+    const config = join(home, 'claude-work');
+    const env = { HERMES_HOME: home, HOME: home, CODEX_HOME: '', CLAUDE_CONFIG_DIR: config };
+    const installed = await runBin(['hook', 'install', 'claude-code'], env);
+    expect(installed.code, installed.stderr).toBe(0);
+    expect(installed.stdout).toContain(join(config, 'settings.json'));
+    expect(existsSync(join(home, '.claude/settings.json'))).toBe(false);
+    const file = join(config, 'settings.json');
+    const settings = JSON.parse(readFileSync(file, 'utf8'));
+    expect(Object.keys(settings.hooks)).toContain('PreToolUse');
+    delete settings.hooks.SessionStart;
+    write(config, { 'settings.json': JSON.stringify(settings) });
+    const run = await runBin(['extensions', 'doctor', '--cwd', project], env);
+    expect(run.stdout).toMatch(/! Claude Code hook \(.*\): not registered for SessionStart/);
   });
 
   it('says what a hook installed before SessionStart misses, and install adds it', async () => {

@@ -281,4 +281,29 @@ describe("protected ground: the user's folders wherever the environment says the
       expect(outcome.blocked, file).toBe(true);
     }
   });
+
+  // Claude Code keeps its settings (hooks included) and its user MCP servers in $CLAUDE_CONFIG_DIR
+  // when that is set, in place of ~/.claude and ~/.claude.json.
+  it("protects Claude Code's config folder where CLAUDE_CONFIG_DIR puts it, and the default", async () => {
+    const config = join(user, 'claude-work');
+    process.env.CLAUDE_CONFIG_DIR = config;
+    try {
+      const calls: Array<[string, Record<string, unknown>]> = [
+        ['Write', { file_path: join(config, 'settings.json'), content: '{}' }],
+        ['Write', { file_path: join(config, 'settings.local.json'), content: '{}' }],
+        ['Write', { file_path: join(config, '.claude.json'), content: '{}' }],
+        ['Bash', { command: `echo '{}' > ${join(config, 'settings.json')}` }],
+        ['Bash', { command: `python3 -c "open('x','w')" > "$CLAUDE_CONFIG_DIR/x"` }],
+        ['Write', { file_path: join(user, '.claude/settings.json'), content: '{}' }],
+      ];
+      for (const [tool, args] of calls) {
+        const outcome = await decide(tool, args);
+        expect(outcome.blocked, `${tool} ${JSON.stringify(args)}`).toBe(true);
+      }
+      const elsewhere = await decide('Write', { file_path: join(config, 'notes.md'), content: '' });
+      expect(elsewhere.blocked).toBe(false);
+    } finally {
+      delete process.env.CLAUDE_CONFIG_DIR;
+    }
+  });
 });

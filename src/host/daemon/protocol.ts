@@ -45,6 +45,7 @@ export const DAEMON_ENV = (name: string): boolean =>
   name.startsWith('HERMES_') ||
   name.startsWith('OTEL_') ||
   name === 'CODEX_HOME' ||
+  name === 'CLAUDE_CONFIG_DIR' ||
   PROCESS_START_ENV.test(name);
 
 /**

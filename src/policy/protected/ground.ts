@@ -42,7 +42,7 @@ const CONFIG_FOLDER = '.hermes';
 
 /**
  * The protected ground of the project at `root`, as this process's environment places the
- * user's folders (`HERMES_HOME`, `HOME`, `CODEX_HOME`, `XDG_CONFIG_HOME`).
+ * user's folders (`HERMES_HOME`, `HOME`, `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `XDG_CONFIG_HOME`).
  */
 export function protectedGround(
   root: string,
@@ -66,7 +66,7 @@ export function protectedGround(
     ...projectMcpConfigs(project).map((config) => place(config.path, config.what)),
   ];
   // The user's folders as the environment names them and as they are by default: a project's
-  // settings can hand the hook another HOME, CODEX_HOME or XDG_CONFIG_HOME (Claude Code passes
+  // settings can hand the hook another HOME, CLAUDE_CONFIG_DIR, CODEX_HOME or XDG_CONFIG_HOME (Claude Code passes
   // their `env` on), which must not move the user's own settings off protected ground.
   const seen = new Set(places.map((p) => p.path));
   const add = (path: string, what: string) => {
@@ -74,6 +74,15 @@ export function protectedGround(
     seen.add(path);
     places.push(place(path, what));
   };
+  // Claude Code's config folder is `$CLAUDE_CONFIG_DIR`, else `~/.claude`; its user MCP servers
+  // are in `.claude.json` there, else in the home (its own claude-config lookup).
+  const claudeConfig = env.CLAUDE_CONFIG_DIR;
+  if (claudeConfig !== undefined && claudeConfig !== '') {
+    const folder = homeFolder(claudeConfig, '');
+    add(join(folder, 'settings.json'), "Claude Code's user hook settings");
+    add(join(folder, 'settings.local.json'), "Claude Code's user hook settings");
+    add(join(folder, '.claude.json'), "Claude Code's user config (the MCP servers it starts)");
+  }
   for (const home of userHomes()) {
     add(join(home, '.claude', 'settings.json'), "Claude Code's user hook settings");
     add(join(home, '.claude', 'settings.local.json'), "Claude Code's user hook settings");

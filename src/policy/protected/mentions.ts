@@ -19,7 +19,8 @@ const NAMES: ReadonlyArray<readonly [RegExp, string]> = [
   [/(?:^|\/)hermes-daemon-\d+(?:\/|$)/, "the hook daemon's sockets"],
   [MCP_CONFIG_NAME, "an MCP client's config (the servers it starts)"],
 ];
-const VARIABLES = /\b(?:HERMES_HOME|HERMES_DAEMON_DIR|CODEX_HOME|XDG_CONFIG_HOME)\b/;
+const VARIABLES =
+  /\b(?:HERMES_HOME|HERMES_DAEMON_DIR|CLAUDE_CONFIG_DIR|CODEX_HOME|XDG_CONFIG_HOME)\b/;
 
 /**
  * A file of workflow-guard's sandbox, named by the digest of its content: a settings file

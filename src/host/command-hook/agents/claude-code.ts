@@ -101,10 +101,11 @@ export const claudeCode: ProjectScopedAgent = {
   matchAllTools: '*',
   matchesAllTools: (matcher) => matcher === undefined || matcher === '' || matcher === '*',
   settingsFormat: 'hooks-json',
+  // Claude Code's config folder is `$CLAUDE_CONFIG_DIR` when set, in place of `~/.claude`.
   settingsFile: (project) =>
     project
       ? join(project, '.claude', 'settings.json')
-      : join(homedir(), '.claude', 'settings.json'),
+      : join(process.env.CLAUDE_CONFIG_DIR || join(homedir(), '.claude'), 'settings.json'),
   localSettingsFile: (project) => join(project, '.claude', 'settings.local.json'),
   // Claude Code runs a hook through the shell with the project's root in $CLAUDE_PROJECT_DIR,
   // whatever folder the session is in (hook-wrapper.ts finds the project's hermes there).
