@@ -66,8 +66,9 @@ export function protectedGround(
     ...projectMcpConfigs(project).map((config) => place(config.path, config.what)),
   ];
   // The user's folders as the environment names them and as they are by default: a project's
-  // settings can hand the hook another HOME, CLAUDE_CONFIG_DIR, CODEX_HOME or XDG_CONFIG_HOME (Claude Code passes
-  // their `env` on), which must not move the user's own settings off protected ground.
+  // settings can hand the hook another HOME, CLAUDE_CONFIG_DIR, CODEX_HOME or XDG_CONFIG_HOME
+  // (Claude Code passes their `env` on), which must not move the user's own settings off
+  // protected ground. (A folder of the user's own that such an `env` hides is not pinned yet.)
   const seen = new Set(places.map((p) => p.path));
   const add = (path: string, what: string) => {
     if (seen.has(path)) return;
