@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { createRuntime } from 'hermes-extensions';
 import {
   groundSandboxedCallOf,
@@ -5,12 +7,13 @@ import {
   sandboxedShellCallOf,
 } from 'hermes-extensions/policy';
 import { memoryLogger } from 'hermes-extensions/testing';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   corpusProject,
   EXPECTED_REFUSALS,
   READ_ONLY_CORPUS,
 } from '../../test/policy/read-only-corpus.js';
+import { tree } from '../../test/support/fixtures.js';
 import { sandbox } from '../../test/support/sandbox.js';
 import workflowGuard from './index.js';
 
@@ -45,6 +48,31 @@ async function guardedTurn<T>(
  * plan (docs/trust.md, Protected ground).
  */
 const RUN_BY_SETTINGS = /(?:^|[;|&(]\s*)(?:git|npm|npx|node|python3?)(?=\s|$)/;
+
+/**
+ * The user's folders, `$HERMES_HOME`, the daemon's folder and the temporary folder (the daemon's
+ * default is in it) in a folder of the test's own, set before the runtime is made and put back
+ * after each test. The protected-ground sandbox line is made from the disk as it is
+ * (ground-mounts.ts), and the test makes it again to recognise it: a place another test made or
+ * removed in between, in a home or temporary folder they share, would make the two lines differ.
+ * The home the system records (`os.userInfo().homedir`) stays protected ground and cannot be
+ * moved; tests put only sandboxes' mount points there, which count as no place (ground-mounts.ts).
+ */
+beforeEach(() => {
+  const home = tree();
+  for (const folder of ['.hermes', 'tmp']) mkdirSync(join(home, folder));
+  vi.stubEnv('HOME', home);
+  vi.stubEnv('HERMES_HOME', join(home, '.hermes'));
+  vi.stubEnv('HERMES_DAEMON_DIR', join(home, 'daemons'));
+  vi.stubEnv('TMPDIR', join(home, 'tmp'));
+  for (const name of ['CLAUDE_CONFIG_DIR', 'CODEX_HOME', 'XDG_CONFIG_HOME']) {
+    vi.stubEnv(name, undefined);
+  }
+});
+// Before removeTrees (each-file.ts) removes the folders they name.
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
 
 describe('workflow-guard without a plan: ordinary reading', () => {
   it('lets the read-only corpus through, but for the refusals it lists', async () => {

@@ -36,6 +36,15 @@ export function groundSandboxCall(
 /**
  * The call as it was before `groundSandboxCall` made it, when `args` are exactly what it makes
  * (made again and compared); undefined for any other call.
+ *
+ * Made again from the disk as it is now: a protected place made or removed since the line was
+ * made (a user's `~/.cursor/hooks.json`, the daemon's folder) gives another line, and the one sent
+ * back is not recognised. That fails closed: unrecognised, the line is judged as any command,
+ * and it names protected ground (its lock and binds in `$HERMES_HOME`), so it is refused
+ * (judge.ts); it never runs as recognised with fewer places kept than the ground has now. The
+ * agent sends the command itself again, and it is wrapped anew. Left so on purpose: a line
+ * recognised by anything weaker than equality would have to prove that its binds still keep
+ * every place read-only, a second reading of bubblewrap's arguments to get wrong.
  */
 export function groundSandboxedCallOf(
   args: Readonly<Record<string, unknown>>,

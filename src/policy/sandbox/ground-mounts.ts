@@ -59,7 +59,7 @@ export function groundMounts(
   for (const place of ground.places) {
     const at = realPlace(place.real);
     if (at === undefined || at.startsWith('/dev/') || at.startsWith('/proc/')) continue;
-    if (existsSync(at) && !isLeftMountPoint(at)) existing.push(at);
+    if (present(at)) existing.push(at);
     else missing.push(at);
   }
   // A place inside another that is read-only is read-only already (and a writable bind of a
@@ -138,29 +138,68 @@ function realPlace(path: string): string | undefined {
 /**
  * The first missing component of `path` — where a blocking mount stops the rest from being made —
  * or undefined when nothing can be made there anyway: what exists above it is not a folder, or
- * this user cannot write in it.
+ * this user cannot write in it. `path` itself was found missing (`present`): it is not looked at
+ * again, so a place seen missing is blocked, never left out.
+ *
+ * Other sandboxes make and remove their mount points meanwhile, so each folder above is judged
+ * by one look, and one that is gone when looked at again counts as absent and the walk goes on:
+ * a folder that vanished between two looks must not end it with nothing blocked.
  */
 function firstMissing(path: string): string | undefined {
   let at = path;
-  // An empty folder above the place stands for none: it is what a sandbox running now (or one
-  // killed before it cleaned up) left as a mount point, and a line made meanwhile must be the line
-  // made after, or the agent's copy of it would not be recognised.
-  while (dirname(at) !== at && absentFolder(dirname(at))) at = dirname(at);
-  if (at === path && existsSync(at) && !isLeftMountPoint(at)) return undefined;
-  const parent = dirname(at);
-  try {
-    if (!lstatSync(parent).isDirectory()) return undefined;
-    accessSync(parent, constants.W_OK);
-  } catch {
-    return undefined;
+  for (;;) {
+    const parent = dirname(at);
+    if (parent === at) return undefined;
+    // An empty folder above the place stands for none: it is what a sandbox running now (or one
+    // killed before it cleaned up) left as a mount point, and a line made meanwhile must be the
+    // line made after, or the agent's copy of it would not be recognised.
+    const held = folderHolds(parent);
+    if (held === 'nothing') {
+      at = parent;
+      continue;
+    }
+    if (held === 'not a folder') return undefined;
+    try {
+      accessSync(parent, constants.W_OK);
+      return at;
+    } catch (error) {
+      if (!gone(error)) return undefined;
+      at = parent;
+    }
   }
-  return at;
 }
 
-function absentFolder(path: string): boolean {
-  if (!existsSync(path)) return true;
+/**
+ * What a folder holds, by one look: `nothing` when it is missing or empty (gone meanwhile too),
+ * `not a folder` when something else is there. One this user cannot list holds `something`:
+ * whether it can write there decides.
+ */
+function folderHolds(path: string): 'nothing' | 'something' | 'not a folder' {
   try {
-    return statSync(path).isDirectory() && readdirSync(path).length === 0;
+    return readdirSync(path).length === 0 ? 'nothing' : 'something';
+  } catch (error) {
+    if (gone(error)) return 'nothing';
+    return codeOf(error) === 'ENOTDIR' ? 'not a folder' : 'something';
+  }
+}
+
+function gone(error: unknown): boolean {
+  return codeOf(error) === 'ENOENT';
+}
+
+function codeOf(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
+}
+
+/**
+ * Whether a place is there, by one look: followed where it is a link, and not a mount point an
+ * earlier sandbox left. Two looks (is it there? is it a left mount point?) would take a mount
+ * point removed between them for a place that exists, and bind a path that is gone.
+ */
+function present(path: string): boolean {
+  try {
+    const stats = statSync(path, { throwIfNoEntry: false });
+    return stats !== undefined && !leftMountPoint(stats);
   } catch {
     return false;
   }
@@ -173,7 +212,10 @@ function absentFolder(path: string): boolean {
  */
 export function isLeftMountPoint(path: string): boolean {
   const stats = statOf(path);
-  if (stats === undefined) return false;
+  return stats !== undefined && leftMountPoint(stats);
+}
+
+function leftMountPoint(stats: Stats): boolean {
   return stats.isFile() && stats.size === 0 && (stats.mode & 0o222) === 0 && stats.nlink === 1;
 }
 
