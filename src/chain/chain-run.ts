@@ -24,7 +24,6 @@ const NATIVE_THEN = Promise.prototype.then;
  * decision and the chain's deadline are decided in their own files, called when they happen.
  */
 export class ChainRun implements ChainState, Watched {
-  index: number;
   changed = false;
   blocked = false;
   message = '';
@@ -33,8 +32,6 @@ export class ChainRun implements ChainState, Watched {
   askedBy = '';
   askRemember: RememberScope | undefined = undefined;
   metadata: Metadata = EMPTY_METADATA;
-  value: unknown;
-  event: unknown;
   resolve: ((outcome: ChainOutcome<unknown>) => void) | undefined = undefined;
   deadline = 0;
   watching = false;
@@ -42,9 +39,6 @@ export class ChainRun implements ChainState, Watched {
   nextWait: Watched | undefined = undefined;
   waitId = 0;
   waitStart = 0;
-  /** When the whole chain must have decided (chain-deadline.ts); never, without a limit. */
-  chainEnd: number;
-  limit: ChainLimit | undefined;
 
   constructor(
     readonly decl: AnyHookDeclaration,
@@ -53,21 +47,16 @@ export class ChainRun implements ChainState, Watched {
     readonly turn: TurnContext,
     readonly onTrace: OnTrace | undefined,
     /** What handlers see so far, and the event that shows it. */
-    value: unknown,
-    event: unknown,
+    public value: unknown,
+    public event: unknown,
     /** The entries of the handlers that ran before it was made (the plain run's). */
     readonly trace: TraceEntry[],
     /** The handler to run next. */
-    index: number,
-    limit: ChainLimit | undefined,
-    chainEnd: number,
-  ) {
-    this.value = value;
-    this.event = event;
-    this.index = index;
-    this.limit = limit;
-    this.chainEnd = chainEnd;
-  }
+    public index: number,
+    readonly limit: ChainLimit | undefined,
+    /** When the whole chain must have decided (chain-deadline.ts); never, without a limit. */
+    readonly chainEnd: number,
+  ) {}
 
   /** Runs handlers from `index` on, synchronously, until the chain ends or a handler is async. */
   loop(start: number): ChainOutcome<unknown> | typeof WAITING {
