@@ -10,7 +10,7 @@ import { type ChainOutcome, FRAMEWORK_NAME, type TraceEntry } from './outcome.js
  * under their own `timeoutMs` cannot add up to more than the host allows. Past it the chain ends
  * with the hook's fail rule (`defaultOnError`): a guard blocks, a hook that only shapes a request
  * goes on with what the handlers that finished decided. The runner keeps this out of its own
- * path: with no limit it reads no clock and allocates nothing more (run-chain.ts).
+ * path: with no limit it reads no clock and allocates nothing more (run-chain.ts, chain-run.ts).
  */
 
 /** `chainTimeoutMs` of `createRuntime`, `extensions.chain_timeout_ms` of a config file. */

@@ -5,7 +5,7 @@ import type { RegisteredHandler } from './handler.js';
 import type { ChainOutcome, OnTrace, TraceEntry } from './outcome.js';
 
 /**
- * What one run of one chain has decided so far: the runner's hot loop (run-chain.ts) and the
+ * What one run of one chain has decided so far: the runner's loop (chain-run.ts) and the
  * paths it takes only when something goes wrong (handler-failure.ts, shadow.ts, chain-deadline.ts)
  * both write it, and `chainOutcome` reads it when the chain ends.
  */

@@ -5,7 +5,7 @@ import { type ChainOutcome, FRAMEWORK_NAME } from './outcome.js';
 import { recordShadow, shadowEntry } from './shadow.js';
 
 /**
- * What becomes of a chain when a handler fails, or the runner itself: kept out of run-chain.ts,
+ * What becomes of a chain when a handler fails, or the runner itself: kept out of chain-run.ts,
  * whose loop only calls here once something went wrong (docs/chain-semantics.md, Failure).
  */
 

@@ -1,21 +1,17 @@
-import type { AnyHookDeclaration, HookDeclaration, TurnContext } from '../hooks/declaration.js';
-import type { RememberScope } from '../hooks/remember-scope.js';
-import { type AnyHookResult, type Metadata, PASS } from '../hooks/results.js';
-import { type ChainLimit, endPastDeadline } from './chain-deadline.js';
-import { blockChain, type ChainState, chainOutcome, tellStep, traceEntry } from './chain-state.js';
-import { describeThrown, HandlerTimeoutError } from './errors.js';
+import type { HookDeclaration, TurnContext } from '../hooks/declaration.js';
+import { PASS } from '../hooks/results.js';
+import type { ChainLimit } from './chain-deadline.js';
+import { ChainRun, now, WAITING } from './chain-run.js';
+import { traceEntry } from './chain-state.js';
 import type { RegisteredHandler } from './handler.js';
-import { failHandler, reportHandlerError, runnerBroken } from './handler-failure.js';
-import { type ChainOutcome, EMPTY_METADATA, type OnTrace, unchangedOutcome } from './outcome.js';
-import { type ReadResult, readResult } from './read-result.js';
-import { shadowDecision } from './shadow.js';
-import { releaseIfIdle, unwatch, type Watched, watch } from './watchdog.js';
-
-const now = () => performance.now();
-/** What `loop` returns when it stopped to wait for an async handler. */
-const WAITING = Symbol('waiting');
-/** `then` of native promises: a result whose `then` is this is awaited with one call of it. */
-const NATIVE_THEN = Promise.prototype.then;
+import { runnerBroken } from './handler-failure.js';
+import {
+  type ChainOutcome,
+  EMPTY_METADATA,
+  type OnTrace,
+  type TraceEntry,
+  unchangedOutcome,
+} from './outcome.js';
 
 /**
  * Runs one hook's handlers over one payload (docs/chain-semantics.md, How a chain runs and Two phases):
@@ -27,6 +23,12 @@ const NATIVE_THEN = Promise.prototype.then;
  * its outcome directly and pays for no promise it did not create. From the first thenable on the
  * outcome is one promise, each async handler is awaited with a single `then`, and the handlers
  * after it run synchronously again until the next thenable.
+ *
+ * Most chains are handlers that pass, in time, with no `when`: those run here, in the plain run,
+ * with no state but a trace. The first handler that is anything else — one with a `when`, one
+ * that throws, returns something other than a pass or runs past its time, a chain past its
+ * deadline, a tool following the chain step by step — hands the chain over to `ChainRun`
+ * (chain-run.ts), which runs the rest of it, the same as it would have from the start.
  */
 export function runChain<Input, Value, Event>(
   decl: HookDeclaration<Input, Value, Event>,
@@ -40,310 +42,70 @@ export function runChain<Input, Value, Event>(
   view?: Value,
 ): ChainOutcome<Value> | Promise<ChainOutcome<Value>> {
   if (handlers.length === 0) return unchangedOutcome(decl.unchanged(input));
-  const run = new ChainRun(decl as AnyHookDeclaration, handlers, input, turn, onTrace, view);
+  const value = view === undefined ? decl.view(input) : view;
+  const event = decl.event(input, value, turn, EMPTY_METADATA);
+  let start = now();
+  const chainEnd = limit === undefined ? Number.POSITIVE_INFINITY : start + limit.ms;
+  const trace: TraceEntry[] = [];
+  let index = 0;
+  // How the handler at `index` ended, when the plain run stopped after calling it.
+  let called = false;
+  let thrown = false;
+  let error: unknown;
+  let result: unknown;
+  if (onTrace === undefined) {
+    for (; index < handlers.length; index++) {
+      const handler = handlers[index] as RegisteredHandler;
+      if (handler.when !== undefined || start >= chainEnd) break;
+      called = true;
+      try {
+        result = (handler.fn as (event: unknown) => unknown)(event);
+      } catch (caught) {
+        thrown = true;
+        error = caught;
+        break;
+      }
+      if (result !== undefined && result !== null && result !== PASS) break;
+      const end = now();
+      const durationMs = end - start;
+      if (end > chainEnd || durationMs > handler.timeoutMs) break;
+      start = end;
+      trace.push(traceEntry(handler, 'pass', durationMs));
+      called = false;
+    }
+    if (index === handlers.length) {
+      return {
+        blocked: false,
+        changed: false,
+        value: decl.unchanged(input),
+        metadata: EMPTY_METADATA,
+        trace,
+      };
+    }
+  }
+  const run = new ChainRun(
+    decl as HookDeclaration<unknown, unknown, unknown>,
+    handlers,
+    input,
+    turn,
+    onTrace,
+    value,
+    event,
+    trace,
+    index,
+    limit,
+    chainEnd,
+  );
   let outcome: ChainOutcome<unknown> | typeof WAITING;
   try {
-    outcome = run.loop(limit === undefined ? now() : run.startClock(limit));
-  } catch (error) {
+    outcome = called ? run.after(thrown, error, result, start) : run.loop(start);
+  } catch (caught) {
     // Every handler value is read inside a guard, so this is the runner's own fault: fail closed.
-    return runnerBroken(run, error) as ChainOutcome<Value>;
+    return runnerBroken(run, caught) as ChainOutcome<Value>;
   }
   if (outcome !== WAITING) return outcome as ChainOutcome<Value>;
   // Safe to attach after the loop: a handler's promise settles in a later microtask at the earliest.
   return new Promise((resolve) => {
     run.resolve = resolve as (outcome: ChainOutcome<unknown>) => void;
   });
-}
-
-/**
- * One run of one chain. While it waits for an async handler it is also that handler's entry in
- * the timeout watchdog; `waitId` tells a settlement that arrives after a timeout to go away.
- * Only the path of a handler that passes, rewrites or blocks is here: a failure, a shadowed
- * decision and the chain's deadline are decided in their own files, called when they happen.
- */
-class ChainRun implements ChainState, Watched {
-  index = 0;
-  changed = false;
-  blocked = false;
-  message = '';
-  blockedBy = '';
-  askMessage = '';
-  askedBy = '';
-  askRemember: RememberScope | undefined = undefined;
-  metadata: Metadata = EMPTY_METADATA;
-  value: unknown;
-  event: unknown;
-  readonly trace: ChainOutcome<unknown>['trace'] = [];
-  resolve: ((outcome: ChainOutcome<unknown>) => void) | undefined = undefined;
-  deadline = 0;
-  watching = false;
-  previousWait: Watched | undefined = undefined;
-  nextWait: Watched | undefined = undefined;
-  waitId = 0;
-  waitStart = 0;
-  /** When the whole chain must have decided (chain-deadline.ts); never, without a limit. */
-  chainEnd = Number.POSITIVE_INFINITY;
-  limit: ChainLimit | undefined = undefined;
-
-  constructor(
-    readonly decl: AnyHookDeclaration,
-    readonly handlers: readonly RegisteredHandler[],
-    readonly input: unknown,
-    readonly turn: TurnContext,
-    readonly onTrace: OnTrace | undefined,
-    view: unknown,
-  ) {
-    this.value = view === undefined ? decl.view(input) : view;
-    this.event = decl.event(input, this.value, turn, EMPTY_METADATA);
-  }
-
-  /** Runs handlers from `index` on, synchronously, until the chain ends or a handler is async. */
-  loop(start: number): ChainOutcome<unknown> | typeof WAITING {
-    const handlers = this.handlers;
-    for (; this.index < handlers.length; this.index++) {
-      // `start` is when the last handler ended: nothing starts past the chain's deadline.
-      if (start >= this.chainEnd) {
-        return endPastDeadline(this, this.limit as ChainLimit, undefined, 0);
-      }
-      const handler = handlers[this.index] as RegisteredHandler;
-      // One field read for a handler without `when`: matching stays off its path.
-      if (handler.when !== undefined) {
-        let matched: boolean;
-        try {
-          matched = handler.when(this.event);
-        } catch (error) {
-          const end = now();
-          const reason = `its \`when\` pattern failed: ${describeThrown(error)}`;
-          if (failHandler(this, handler, reason, end - start, error)) return chainOutcome(this);
-          start = end;
-          continue;
-        }
-        if (!matched) continue;
-      }
-      let result: unknown;
-      try {
-        result = (handler.fn as (event: unknown) => unknown)(this.event);
-      } catch (error) {
-        const end = now();
-        if (failHandler(this, handler, describeThrown(error), end - start, error)) {
-          return chainOutcome(this);
-        }
-        start = end;
-        continue;
-      }
-      // The shared `pass()` is an object, but not a thenable: no `then` to look up.
-      if (result !== PASS && result !== null && typeof result === 'object') {
-        // `then` is read once, here; a getter or a proxy trap may throw.
-        let then: unknown;
-        let failure: string | undefined;
-        try {
-          then = (result as PromiseLike<unknown>).then;
-          if (typeof then === 'function' && this.wait(handler, result, then, start)) {
-            return WAITING;
-          }
-        } catch (error) {
-          failure = `${typeof then === 'function' ? 'returned a promise that cannot be awaited' : 'returned a result that cannot be read'}: ${describeThrown(error)}`;
-        }
-        if (failure !== undefined) {
-          const end = now();
-          if (failHandler(this, handler, failure, end - start, undefined)) {
-            return chainOutcome(this);
-          }
-          start = end;
-          continue;
-        }
-      }
-      const end = now();
-      const durationMs = end - start;
-      start = end;
-      // A synchronous handler that ends past the chain's deadline ends it; its result is discarded.
-      if (end > this.chainEnd) {
-        return endPastDeadline(this, this.limit as ChainLimit, handler, durationMs);
-      }
-      if (durationMs > handler.timeoutMs) {
-        // A synchronous handler cannot be interrupted, but running past its limit is still a
-        // failure: its result is discarded so a slow guard behaves the same sync or async.
-        const reason = `ran ${Math.round(durationMs)} ms, past its timeoutMs of ${handler.timeoutMs}`;
-        if (failHandler(this, handler, reason, durationMs, undefined)) return chainOutcome(this);
-        continue;
-      }
-      // A plain pass, the most common result, is recorded here rather than through `apply`.
-      if (result === undefined || result === null || result === PASS) {
-        this.passed(handler, durationMs);
-      } else if (this.apply(handler, result, durationMs)) return chainOutcome(this);
-    }
-    return chainOutcome(this);
-  }
-
-  /**
-   * Awaits an async handler once: one `then`, and a watchdog entry instead of a timer. Returns
-   * true once waiting; throws (before anything is watched) when the thenable cannot be awaited.
-   *
-   * A native promise is awaited with the `then` already read, which may still throw at once (a
-   * `constructor` getter that throws). A foreign thenable's `then` is called inside a promise
-   * executor, which turns its throw into a rejection and any synchronous callback into a later
-   * settlement: `resolve` is always attached before `resume` can run, and `then` is read once.
-   */
-  private wait(handler: RegisteredHandler, pending: object, then: unknown, start: number): true {
-    const id = ++this.waitId;
-    const onSettled = (result: unknown) => this.settled(id, result, false);
-    const onFailed = (error: unknown) => this.settled(id, error, true);
-    try {
-      if (then === NATIVE_THEN) {
-        NATIVE_THEN.call(pending as Promise<unknown>, onSettled, onFailed);
-      } else {
-        new Promise((resolve, reject) => {
-          (then as PromiseLike<unknown>['then']).call(pending, resolve, reject);
-        }).then(onSettled, onFailed);
-      }
-    } catch (error) {
-      this.waitId++; // a callback registered before the throw must find its wait gone
-      throw error;
-    }
-    this.waitStart = start;
-    // Its own timeout, or the chain's deadline when that comes first.
-    const deadline = Math.min(start + handler.timeoutMs, this.chainEnd);
-    if (deadline < Number.POSITIVE_INFINITY) {
-      this.deadline = deadline;
-      watch(this);
-    }
-    return true;
-  }
-
-  private settled(id: number, value: unknown, failed: boolean): void {
-    if (id !== this.waitId) return; // timed out already; a late result changes nothing
-    this.waitId++;
-    unwatch(this);
-    this.guardedResume(value, failed);
-  }
-
-  onTimeout(): void {
-    this.waitId++;
-    const handler = this.handlers[this.index] as RegisteredHandler;
-    if (this.deadline === this.chainEnd) {
-      // The chain's deadline came before the handler's own: it is cut off, and the chain ends.
-      this.guardedResume(undefined, false, true);
-      return;
-    }
-    this.guardedResume(new HandlerTimeoutError(handler.timeoutMs), true);
-  }
-
-  /**
-   * `resume`, from a promise callback or the watchdog's timer, where a throw would be an
-   * unhandled rejection or an uncaught exception and the chain's promise would never settle.
-   */
-  private guardedResume(value: unknown, failed: boolean, cutOff = false): void {
-    try {
-      this.resume(value, failed, cutOff);
-    } catch (error) {
-      releaseIfIdle();
-      this.resolve?.(runnerBroken(this, error));
-    }
-  }
-
-  private resume(value: unknown, failed: boolean, cutOff: boolean): void {
-    const handler = this.handlers[this.index] as RegisteredHandler;
-    const end = now();
-    const durationMs = end - this.waitStart;
-    let ended = true;
-    // Cut off by the chain's deadline, or settled past it before the timer fired: the chain ends.
-    if (cutOff || end > this.chainEnd) {
-      endPastDeadline(this, this.limit as ChainLimit, handler, durationMs);
-    } else if (failed) {
-      ended = failHandler(this, handler, describeThrown(value), durationMs, value);
-    } else ended = this.apply(handler, value, durationMs);
-    let outcome: ChainOutcome<unknown> | typeof WAITING;
-    if (ended) {
-      outcome = chainOutcome(this);
-    } else {
-      this.index++;
-      outcome = this.loop(end);
-    }
-    if (outcome === WAITING) return;
-    releaseIfIdle();
-    this.resolve?.(outcome);
-  }
-
-  private passed(handler: RegisteredHandler, durationMs: number): void {
-    this.trace.push(traceEntry(handler, 'pass', durationMs));
-    if (this.onTrace !== undefined) tellStep(this, handler, 'pass', durationMs);
-  }
-
-  /** Classifies and applies one result. Returns true when the chain ends here. */
-  private apply(handler: RegisteredHandler, result: unknown, durationMs: number): boolean {
-    if (result === undefined || result === null || result === PASS) {
-      this.passed(handler, durationMs);
-      return false;
-    }
-    let r: ReadResult | string;
-    try {
-      r = readResult(this.decl, this.value, result);
-    } catch (error) {
-      const reason = `returned a result that cannot be read: ${describeThrown(error)}`;
-      return failHandler(this, handler, reason, durationMs, undefined);
-    }
-    if (typeof r === 'string') return failHandler(this, handler, r, durationMs, undefined);
-    const { action, metadata } = r;
-    const changes = action !== 'pass' && action !== 'block' && action !== 'ask';
-    if (changes && handler.phase === 'validate') {
-      const reason = `returned ${action} in the validate phase; a validator may only pass, ${this.decl.asks ? 'ask ' : ''}or block (register a handler that changes the value without phase: 'validate')`;
-      return failHandler(this, handler, reason, durationMs, undefined);
-    }
-    // Read only on a result that is not a pass: an unshadowed chain pays one field read there.
-    if (handler.shadow && action !== 'pass') {
-      return shadowDecision(this, handler, action, r.value, durationMs);
-    }
-    let value = this.value;
-    let merged = this.metadata;
-    try {
-      if (metadata !== undefined) {
-        // The first metadata of the chain is the handler's copy itself (already a fresh object).
-        merged = Object.freeze(merged === EMPTY_METADATA ? metadata : { ...merged, ...metadata });
-      }
-      if (changes) value = this.decl.fold(value, r as AnyHookResult, handler.extension);
-    } catch (error) {
-      const reason = `returned a ${action} that cannot be copied: ${describeThrown(error)}`;
-      return failHandler(this, handler, reason, durationMs, error);
-    }
-    const entry = traceEntry(handler, action, durationMs);
-    if (r.droppedMetadata !== undefined) {
-      entry.error = reportHandlerError(
-        this,
-        handler,
-        r.droppedMetadata,
-        `${action === 'ask' ? 'asked' : 'blocked'} all the same; the metadata was dropped`,
-      );
-    }
-    this.trace.push(entry);
-    this.metadata = merged;
-    if (changes) {
-      this.value = value;
-      this.changed = true;
-    }
-    if (this.onTrace !== undefined) tellStep(this, handler, action, durationMs, entry.error);
-    if (action === 'block') {
-      blockChain(this, handler.extension, r.value as string);
-      return true;
-    }
-    if (action === 'ask' && this.askedBy === '') {
-      this.askMessage = r.value as string;
-      this.askedBy = handler.extension;
-      this.askRemember = r.remember;
-    } else if (action === 'ask') {
-      // Two extensions asked: one answer is not remembered, nor answered from memory, for both.
-      this.askRemember = undefined;
-    }
-    if (changes || metadata !== undefined) {
-      this.event = this.decl.event(this.input, this.value, this.turn, this.metadata);
-    }
-    return false;
-  }
-
-  /** Starts the chain's clock under `limit`: returns the start time for `loop`. */
-  startClock(limit: ChainLimit): number {
-    const start = now();
-    this.limit = limit;
-    this.chainEnd = start + limit.ms;
-    return start;
-  }
 }

@@ -7,7 +7,7 @@ import type { TraceEntry } from './outcome.js';
  * Its handler runs as any other; what it decides — a block, an ask, a rewrite or injection, a
  * failure that would have blocked — is put in its trace entry and not applied, so the call goes
  * on as if it had passed. A shadowed guard changes nothing: not the value later handlers see, not
- * the metadata, not who asked. Kept apart from run-chain.ts so the runner reads one flag.
+ * the metadata, not who asked. Kept apart from chain-run.ts so the runner reads one flag.
  */
 
 /** A shadowed handler's decision, not applied: recorded and told; the chain goes on unchanged. */
