@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tree } from '../../support/fixtures.js';
 import { built, runBin, runProcess } from '../../support/run-bin.js';
+import { answeredBy, socketFolder, startDaemon } from '../daemon/daemon-support.js';
 
 /**
  * Claude Code reads its settings from `$CLAUDE_CONFIG_DIR` (else `~/.claude`), Codex its hooks
@@ -145,6 +146,31 @@ describe.runIf(built)('the user form pins the agents’ config folders', { timeo
     expect(
       refusal(await preToolUse(underCodex, 'codex', hidden, join(claude, 'settings.json'))),
     ).toContain("Claude Code's user hook settings");
+  });
+
+  // The daemon is keyed on CLAUDE_CONFIG_DIR (src/host/daemon/protocol.ts, DAEMON_ENV): the hook
+  // asks the daemon of the user's folder, which judges with it, not one of the project's value.
+  it("asks the daemon of the user's CLAUDE_CONFIG_DIR, which refuses a write there", async () => {
+    const custom = join(tree({ '.keep': '' }), 'claude-work');
+    const user = {
+      HERMES_DAEMON_DIR: socketFolder(),
+      CLAUDE_CONFIG_DIR: custom,
+      HERMES_DAEMON_IDLE_MS: '30000',
+    };
+    const at = await install('claude-code', user);
+    // The daemon as the hook client would start it, from what the program leaves of the environment.
+    const { socket } = await startDaemon({
+      ...at.env,
+      HERMES_DAEMON: undefined,
+      HERMES_TRUST_PROJECT: undefined,
+      NODE_OPTIONS: undefined,
+      NODE_PATH: undefined,
+    });
+    const before = await answeredBy(socket);
+    const given = { CLAUDE_CONFIG_DIR: tree({ '.keep': '' }), HERMES_DAEMON: undefined };
+    const answer = await preToolUse(at, 'claude-code', given, join(custom, 'settings.json'));
+    expect(refusal(answer)).toContain("Claude Code's user hook settings");
+    expect(await answeredBy(socket)).toBe(before + 1);
   });
 
   // Unpinned, the environment's folder is protected as before (a folder the user named after
