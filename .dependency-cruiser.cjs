@@ -109,7 +109,7 @@ module.exports = {
           // read arguments only, and load no shell parser.
           '^src/policy/(tool-paths|argument-names|patch|shell/invocation)\\.ts$',
           '^src/policy/sandbox/(availability|quote|settings|wrap|ground-call|network-filter)\\.ts$',
-          '^src/policy/protected/(ground|kinds|judge|daemon-folder|mcp-configs|managed-location)\\.ts$',
+          '^src/policy/protected/(ground|kinds|judge|daemon-folder|agent-folders|mcp-configs|managed-location)\\.ts$',
         ],
       },
     },

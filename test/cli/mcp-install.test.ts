@@ -114,6 +114,46 @@ describe.runIf(built)('hermes mcp install and uninstall', { timeout: 120_000 }, 
     expect(readFileSync(file, 'utf8')).toBe(before);
   });
 
+  // Claude Code reads its user MCP servers from `.claude.json` in $CLAUDE_CONFIG_DIR when that is set.
+  it("writes Claude Code's user servers into $CLAUDE_CONFIG_DIR/.claude.json when that is set", async () => {
+    const { user, home, project } = setup();
+    const config = join(user, 'claude-work');
+    const run = (...args: string[]) =>
+      hermesWith(
+        { HOME: user, XDG_CONFIG_HOME: join(user, '.config'), CLAUDE_CONFIG_DIR: config },
+        home,
+        'mcp',
+        ...args,
+      );
+    const added = await run(
+      'install',
+      'claude-code',
+      '--scope',
+      'user',
+      '--cwd',
+      project,
+      '--',
+      'x',
+    );
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toContain(join(config, '.claude.json'));
+    expect(read(join(config, '.claude.json')).mcpServers.x.args).toContain('proxy');
+    expect(existsSync(join(user, '.claude.json'))).toBe(false);
+    const removed = await run(
+      'uninstall',
+      'claude-code',
+      '--scope',
+      'user',
+      '--cwd',
+      project,
+      '--name',
+      'x',
+    );
+    expect(removed.code, removed.stderr).toBe(0);
+    // Given back as it was: not there.
+    expect(existsSync(join(config, '.claude.json'))).toBe(false);
+  });
+
   it("writes VS Code's `servers` with a stdio type, and Claude Desktop's user config", async () => {
     const { user, project, run } = setup();
     expect((await run('mcp', 'install', 'vscode', '--', 'npx', '-y', '@acme/mcp-db@2')).code).toBe(

@@ -55,7 +55,10 @@ import { HERMES_AGENT_FALLBACK, HERMES_AGENT_PASSED } from './agents/hermes-agen
  * project cannot move the user's extensions, config and trust store somewhere of its own, nor
  * point the hook at a daemon socket in a folder of its own (the agent runs as the user, so a
  * folder it made passes every check a socket folder gets, and a server it started there would
- * answer every call). The project form carries neither (it is committed, and names no path of
+ * answer every call). So too Claude Code's and Codex's config folders, where the user set them
+ * (`CLAUDE_CONFIG_DIR=/…`, `CODEX_HOME=/…`): the agent's hooks live there, on protected ground
+ * as the hook's environment names them, and a project naming another folder would take the
+ * user's own off it. The project form carries none (it is committed, and names no path of
  * this machine); it guards no further than the project that committed it is trusted
  * (docs/trust.md).
  */
@@ -99,21 +102,42 @@ export const UNSET = ['HERMES_TRUST_PROJECT', 'NODE_OPTIONS', 'NODE_PATH'];
 
 /**
  * What the user form carries, in this order, each as a word `NAME=/absolute/path` that the
- * program exports: the user's `$HERMES_HOME`, and the folder of the user's hook daemon sockets
- * (policy/protected/daemon-folder.ts), as the user's environment placed them at install.
+ * program exports: the user's `$HERMES_HOME`, the folder of the user's hook daemon sockets
+ * (policy/protected/daemon-folder.ts), and Claude Code's and Codex's config folders
+ * (policy/protected/agent-folders.ts), as the user's environment placed them at install. The
+ * first two are always there; the agents' folders only where the user set them. One not carried
+ * keeps what the environment says: protected ground holds the default folder whatever that is
+ * (policy/protected/ground.ts), so a project's value there can add a protected place and hide
+ * none. Every agent's line carries both agents' folders: each is protected ground under any agent.
  */
-export const PINS = ['HERMES_HOME', 'HERMES_DAEMON_DIR'] as const;
+export const PINS = [
+  'HERMES_HOME',
+  'HERMES_DAEMON_DIR',
+  'CLAUDE_CONFIG_DIR',
+  'CODEX_HOME',
+] as const;
+
+/** The PINS each version of the program reads (`Version`). */
+const PINNED: Readonly<Record<Version, readonly (typeof PINS)[number][]>> = {
+  0: [],
+  1: ['HERMES_HOME'],
+  2: ['HERMES_HOME', 'HERMES_DAEMON_DIR'],
+  3: ['HERMES_HOME', 'HERMES_DAEMON_DIR'],
+  4: PINS,
+};
 
 /** The user's values of PINS, absolute paths. */
 export type Pins = { [name in (typeof PINS)[number]]?: string };
 
 /**
  * The versions of the program: 0 read everything from the agent's environment; 1 unset UNSET and
- * took `$HERMES_HOME` from its first word, but the daemon's folder from the environment; 2 (the
- * current one) takes both of PINS from its words.
+ * took `$HERMES_HOME` from its first word, but the daemon's folder from the environment; 2 took
+ * both from its words; 3 let hermes read the event itself (below); 4 (the current one) takes the
+ * agents' config folders from its words too (PINNED).
  */
-type Version = 0 | 1 | 2 | 3;
-const CURRENT: Version = 3;
+type Version = 0 | 1 | 2 | 3 | 4;
+const CURRENT: Version = 4;
+const VERSIONS: readonly Version[] = [0, 1, 2, 3, 4];
 
 /**
  * How versions 0 to 2 handed hermes the event: buffered with `cat` first (a fork and an exec on
@@ -128,9 +152,15 @@ const BUFFERED = [
   'o=$(printf %s "$e" 2>/dev/null | "$@"; echo " $?")',
 ];
 
-/** The line that takes `NAME=/…` off the front of the arguments and exports it. */
+/** The line that takes `NAME=/…` off the front of the arguments and exports it (versions 1 to 3). */
 const pinLine = (name: string) =>
   `case $1 in ${name}=/*) ${name}=\${1#${name}=}; export ${name}; shift;; esac`;
+
+/**
+ * The loop that takes every `NAME=/…` of PINS off the front of the arguments and exports it
+ * (version 4): one line for all of them, shorter than a line each.
+ */
+const PIN_LOOP = `while case $1 in ${PINS.map((name) => `${name}=/*`).join('|')}) true;; *) false;; esac; do export "$1"; shift; done`;
 
 /**
  * The program, up to the line that prints the fallback answer (`answers`, the agent's own). `$1`
@@ -153,7 +183,8 @@ const program = (answers: string, passed?: string, version: Version = CURRENT) =
     'shift 2',
     ...(version > 0 ? [`unset ${UNSET.join(' ')}`] : []),
     ...(version === 1 ? [pinLine('HERMES_HOME')] : []),
-    ...(version >= 2 ? PINS.map(pinLine) : []),
+    ...(version === 2 || version === 3 ? PINNED[version].map(pinLine) : []),
+    ...(version >= 4 ? [PIN_LOOP] : []),
     'p=',
     ...(version < 3 ? [] : ['e=1']),
     // The project form: Claude Code names the project's root; Codex runs the hook in the session's
@@ -250,8 +281,11 @@ export interface UnwrappedHook {
   /** The values of PINS the command carries (the user form as install writes it). */
   pins: Pins;
   /**
-   * A program that unsets UNSET and exports the PINS it carries (versions 2 and 3); false for an
-   * earlier version's, which took some of them from whatever environment the agent gave it.
+   * A program that unsets UNSET and exports `$HERMES_HOME` and the daemon's folder from its words
+   * (versions 2 and later); false for an earlier version's, which took them from whatever
+   * environment the agent gave it. (Versions 2 and 3 take the agents' config folders from there
+   * still: install rewrites them, `current` false, and `doctor` finds a hook file of theirs is not
+   * what this version writes.)
    */
   pinned: boolean;
   /** The current program: install rewrites any other (an upgrade), as it does a changed argv. */
@@ -269,17 +303,21 @@ export function unwrapHookCommand(command: string): UnwrappedHook | undefined {
   const [shell, flag, text, name, agent, quote, ...rest] = words as string[];
   if (shell !== '/bin/sh' || flag !== '-c' || name !== NAME) return undefined;
   if (agent === undefined || quote !== '"') return undefined;
-  const version = ([0, 1, 2, 3] as const).find((v) => text === programOf(agent, v));
+  const version = VERSIONS.find((v) => text === programOf(agent, v));
   if (version === undefined) return undefined;
   const pins: Pins = {};
-  const names = version === 0 ? [] : version === 1 ? ['HERMES_HOME' as const] : PINS;
   let argv = rest;
-  // As the program reads them: each in its place, or not there.
-  for (const pin of names) {
-    const first = argv[0];
-    if (!first?.startsWith(`${pin}=/`)) continue;
-    pins[pin] = first.slice(pin.length + 1);
+  // As the program reads them: before version 4 each in its place or not there, since then any
+  // of them in any order (the last of a name wins).
+  const take = (pin: (typeof PINS)[number]) => {
+    pins[pin] = (argv[0] as string).slice(pin.length + 1);
     argv = argv.slice(1);
+  };
+  const pinAt = (name: string) => argv[0]?.startsWith(`${name}=/`) === true;
+  if (version >= 4) {
+    for (let pin = PINS.find(pinAt); pin !== undefined; pin = PINS.find(pinAt)) take(pin);
+  } else {
+    for (const pin of PINNED[version]) if (pinAt(pin)) take(pin);
   }
   return { agent, argv, pins, pinned: version >= 2, current: version === CURRENT };
 }

@@ -3,6 +3,7 @@ import { homedir, userInfo } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { PACKAGE_ROOT } from '../../package-root.js';
 import { type PathBase, resolveProjectPath } from '../project-paths.js';
+import { claudeConfigDir, codexHome, namedFolder } from './agent-folders.js';
 import { daemonFolder } from './daemon-folder.js';
 import { LOCATION_FILE, managedLocation, systemManagedDir } from './managed-location.js';
 import {
@@ -68,7 +69,8 @@ export function protectedGround(
   // The user's folders as the environment names them and as they are by default: a project's
   // settings can hand the hook another HOME, CLAUDE_CONFIG_DIR, CODEX_HOME or XDG_CONFIG_HOME
   // (Claude Code passes their `env` on), which must not move the user's own settings off
-  // protected ground. (A folder of the user's own that such an `env` hides is not pinned yet.)
+  // protected ground. The hook in the user's settings sets HERMES_HOME, CLAUDE_CONFIG_DIR and
+  // CODEX_HOME to the user's own, as install found them (command-hook/hook-wrapper.ts, PINS).
   const seen = new Set(places.map((p) => p.path));
   const add = (path: string, what: string) => {
     if (seen.has(path)) return;
@@ -77,9 +79,8 @@ export function protectedGround(
   };
   // Claude Code's config folder is `$CLAUDE_CONFIG_DIR`, else `~/.claude`; its user MCP servers
   // are in `.claude.json` there, else in the home (its own claude-config lookup).
-  const claudeConfig = env.CLAUDE_CONFIG_DIR;
-  if (claudeConfig !== undefined && claudeConfig !== '') {
-    const folder = homeFolder(claudeConfig, '');
+  const folder = claudeConfigDir(env);
+  if (folder !== undefined) {
     add(join(folder, 'settings.json'), "Claude Code's user hook settings");
     add(join(folder, 'settings.local.json'), "Claude Code's user hook settings");
     add(join(folder, '.claude.json'), "Claude Code's user config (the MCP servers it starts)");
@@ -87,7 +88,7 @@ export function protectedGround(
   for (const home of userHomes()) {
     add(join(home, '.claude', 'settings.json'), "Claude Code's user hook settings");
     add(join(home, '.claude', 'settings.local.json'), "Claude Code's user hook settings");
-    add(homeFolder(env.CODEX_HOME, join(home, '.codex')), "Codex's user hooks and config");
+    add(codexHome(env) ?? join(home, '.codex'), "Codex's user hooks and config");
     add(join(home, '.codex'), "Codex's user hooks and config");
     add(join(home, '.cursor', 'hooks.json'), "Cursor's user hooks");
     const configHome = homeFolder(env.XDG_CONFIG_HOME, join(home, '.config'));
@@ -162,9 +163,7 @@ const PROJECT_SETTINGS: ReadonlyArray<readonly [string, string]> = [
 
 /** A folder named by the environment (as the framework reads it), else its default. */
 function homeFolder(given: string | undefined, fallback: string): string {
-  if (given === undefined || given === '') return fallback;
-  if (given === '~' || given.startsWith('~/')) return homedir() + given.slice(1);
-  return resolve(given);
+  return namedFolder(given) ?? fallback;
 }
 
 /** What a path on protected ground is, and the place it lies in. */

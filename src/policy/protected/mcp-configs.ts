@@ -1,5 +1,5 @@
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { namedFolder } from './agent-folders.js';
 
 /**
  * The MCP clients' config files: each decides which program its client starts as an MCP server,
@@ -67,10 +67,15 @@ export function projectMcpConfigs(project: string): McpConfigFile[] {
 /**
  * The user's MCP config files under `home`, with `configHome` the folder the platform keeps
  * applications' settings in (userConfigHome): Claude Code's `~/.claude.json` (its user-scope
- * `mcpServers`), Cursor's `~/.cursor/mcp.json`, Claude Desktop's `claude_desktop_config.json` and
- * VS Code's user `mcp.json` (stable and Insiders).
+ * `mcpServers`; in `claudeConfig`, its config folder, when `$CLAUDE_CONFIG_DIR` names one:
+ * agent-folders.ts), Cursor's `~/.cursor/mcp.json`, Claude Desktop's `claude_desktop_config.json`
+ * and VS Code's user `mcp.json` (stable and Insiders).
  */
-export function userMcpConfigs(home: string, configHome: string): McpConfigFile[] {
+export function userMcpConfigs(
+  home: string,
+  configHome: string,
+  claudeConfig: string = home,
+): McpConfigFile[] {
   const file = (client: McpClientName, path: string): McpConfigFile => ({
     client,
     scope: 'user',
@@ -79,7 +84,7 @@ export function userMcpConfigs(home: string, configHome: string): McpConfigFile[
     what: `${TITLES[client]}'s user MCP servers`,
   });
   return [
-    file('claude-code', join(home, '.claude.json')),
+    file('claude-code', join(claudeConfig, '.claude.json')),
     file('claude-desktop', join(configHome, 'Claude', 'claude_desktop_config.json')),
     file('cursor', join(home, '.cursor', 'mcp.json')),
     file('vscode', join(configHome, 'Code', 'User', 'mcp.json')),
@@ -103,8 +108,5 @@ export function userConfigHome(
       ? resolve(appData)
       : join(home, 'AppData', 'Roaming');
   }
-  const given = env?.XDG_CONFIG_HOME;
-  if (given === undefined || given === '') return join(home, '.config');
-  if (given === '~' || given.startsWith('~/')) return homedir() + given.slice(1);
-  return resolve(given);
+  return namedFolder(env?.XDG_CONFIG_HOME) ?? join(home, '.config');
 }

@@ -33,6 +33,14 @@ const BUFFERED = JSON.parse(
   readFileSync(new URL('./buffered-commands.json', import.meta.url), 'utf8'),
 ) as Record<string, { project: string; user: string }>;
 
+/**
+ * The same, of the version that let hermes read the event itself but took the agents' config
+ * folders (CLAUDE_CONFIG_DIR, CODEX_HOME) from the agent's environment, as it wrote them.
+ */
+const UNBUFFERED = JSON.parse(
+  readFileSync(new URL('./unbuffered-commands.json', import.meta.url), 'utf8'),
+) as Record<string, { project: string; user: string }>;
+
 /** The same, of the version that pinned `$HERMES_HOME` but not the daemon's folder. */
 const HOME_PINNED = JSON.parse(
   readFileSync(new URL('./home-pinned-commands.json', import.meta.url), 'utf8'),
@@ -198,6 +206,60 @@ describe('isHermesHookCommand and the commands that fail closed', () => {
     expect(readFileSync(file, 'utf8')).not.toContain('cat; echo');
     write(project, { '.claude/settings.json': before });
     expect(uninstallCommandHooks(claudeCode, file).removed).toEqual(['PreToolUse', 'Stop']);
+  });
+
+  it('knows the commands of the version before the agents’ folders were pinned, and install replaces them', () => {
+    const argvOf = (name: string) => [
+      '/usr/bin/node',
+      '/opt/hermes-extensions/bin/hermes.js',
+      'hook',
+      name,
+    ];
+    const pins = { HERMES_HOME: '/home/me/.hermes', HERMES_DAEMON_DIR: '/run/user/1000/hermes' };
+    for (const [name, earlier] of Object.entries(UNBUFFERED)) {
+      const agent = COMMAND_HOOK_AGENTS[name] as CommandHookAgent;
+      expect(earlier.user).not.toBe(wrappedHookCommand(name, argvOf(name), pins));
+      expect(unwrapHookCommand(earlier.user)).toEqual({
+        agent: name,
+        argv: argvOf(name),
+        pins,
+        pinned: true,
+        current: false,
+      });
+      expect(hookForm(earlier.project, agent)).toMatchObject({ project: true, failsClosed: true });
+    }
+    // The current one carries the agents' folders where given, after the other two, and reads them back.
+    const folders = {
+      ...pins,
+      CLAUDE_CONFIG_DIR: '/home/me/claude work',
+      CODEX_HOME: '/srv/codex',
+    };
+    const current = wrappedHookCommand('claude-code', argvOf('claude-code'), folders);
+    expect(current).toContain(
+      `HERMES_DAEMON_DIR=/run/user/1000/hermes 'CLAUDE_CONFIG_DIR=/home/me/claude work' CODEX_HOME=/srv/codex /usr/bin/node`,
+    );
+    expect(unwrapHookCommand(current)).toEqual({
+      agent: 'claude-code',
+      argv: argvOf('claude-code'),
+      pins: folders,
+      pinned: true,
+      current: true,
+    });
+    const project = tree({ '.git/HEAD': '' });
+    const file = claudeCode.settingsFile(project);
+    const old = (UNBUFFERED['claude-code'] as { user: string }).user;
+    write(project, {
+      '.claude/settings.json': JSON.stringify({
+        hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: old }] }] },
+      }),
+    });
+    const { updated } = installCommandHooks(claudeCode, {
+      file,
+      command: current,
+      events: ['PreToolUse'],
+    });
+    expect(updated).toEqual(['PreToolUse']);
+    expect(readFileSync(file, 'utf8')).toContain('CODEX_HOME=/srv/codex');
   });
 
   it('knows the commands of the version that pinned the home alone as not pinned, for every agent', () => {

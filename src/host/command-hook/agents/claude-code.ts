@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
+import { claudeConfigDir } from '../../../policy/protected/agent-folders.js';
 import type { ProjectScopedAgent } from '../agent.js';
 import { wrappedHookCommand } from '../hook-wrapper.js';
 import { claudeToolResult } from './claude-code-results.js';
@@ -105,7 +106,7 @@ export const claudeCode: ProjectScopedAgent = {
   settingsFile: (project) =>
     project
       ? join(project, '.claude', 'settings.json')
-      : join(process.env.CLAUDE_CONFIG_DIR || join(homedir(), '.claude'), 'settings.json'),
+      : join(claudeConfigDir() ?? join(homedir(), '.claude'), 'settings.json'),
   localSettingsFile: (project) => join(project, '.claude', 'settings.local.json'),
   // Claude Code runs a hook through the shell with the project's root in $CLAUDE_PROJECT_DIR,
   // whatever folder the session is in (hook-wrapper.ts finds the project's hermes there).

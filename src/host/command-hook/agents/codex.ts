@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { codexHome } from '../../../policy/protected/agent-folders.js';
 import type { ProjectScopedAgent } from '../agent.js';
 import { wrappedHookCommand } from '../hook-wrapper.js';
 import { writeHookJson } from './hook-json.js';
@@ -55,7 +56,7 @@ export const codex: ProjectScopedAgent = {
   settingsFile: (project) =>
     project
       ? join(project, '.codex', 'hooks.json')
-      : join(process.env.CODEX_HOME || join(homedir(), '.codex'), 'hooks.json'),
+      : join(codexHome() ?? join(homedir(), '.codex'), 'hooks.json'),
   // Codex reads hooks from $CODEX_HOME and the project's .codex/ only.
   localSettingsFile: () => undefined,
   // Codex runs a hook with `$SHELL -lc` in the session's folder, which may be below the project

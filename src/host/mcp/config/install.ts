@@ -2,6 +2,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { claudeConfigDir } from '../../../policy/protected/agent-folders.js';
 import {
   type McpClientName,
   type McpConfigFile,
@@ -53,7 +54,9 @@ export function installTarget(
     return { ...file, base: project };
   }
   const home = homedir();
-  const files = userMcpConfigs(home, userConfigHome(home)).filter((c) => c.client === client);
+  const files = userMcpConfigs(home, userConfigHome(home), claudeConfigDir()).filter(
+    (c) => c.client === client,
+  );
   const file =
     files.find((config) => existsSync(config.path)) ??
     files.find((config) => existsSync(dirname(config.path))) ??

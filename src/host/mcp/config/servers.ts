@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { claudeConfigDir } from '../../../policy/protected/agent-folders.js';
 import {
   type McpConfigFile,
   projectMcpConfigs,
@@ -32,7 +33,10 @@ export interface UnreadConfig {
  */
 export function seenMcpServers(project: string): { servers: SeenServer[]; unread: UnreadConfig[] } {
   const home = homedir();
-  const configs = [...projectMcpConfigs(project), ...userMcpConfigs(home, userConfigHome(home))];
+  const configs = [
+    ...projectMcpConfigs(project),
+    ...userMcpConfigs(home, userConfigHome(home), claudeConfigDir()),
+  ];
   const servers: SeenServer[] = [];
   const unread: UnreadConfig[] = [];
   for (const config of configs) {
