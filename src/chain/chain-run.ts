@@ -106,9 +106,13 @@ export class ChainRun implements ChainState, Watched {
     error: unknown,
     result: unknown,
     start: number,
+    /** When it ended, if that was already read (a pass that came too late); else 0. */
+    ended: number,
   ): ChainOutcome<unknown> | typeof WAITING {
     const handler = this.handlers[this.index] as RegisteredHandler;
-    const next = thrown ? this.threw(handler, error, start) : this.called(handler, result, start);
+    const next = thrown
+      ? this.threw(handler, error, start)
+      : this.called(handler, result, start, ended);
     if (typeof next !== 'number') return next;
     this.index++;
     return this.loop(next);
@@ -135,6 +139,7 @@ export class ChainRun implements ChainState, Watched {
     handler: RegisteredHandler,
     result: unknown,
     start: number,
+    ended = 0,
   ): number | ChainOutcome<unknown> | typeof WAITING {
     // The shared `pass()` is an object, but not a thenable: no `then` to look up.
     if (result !== PASS && result !== null && typeof result === 'object') {
@@ -155,7 +160,7 @@ export class ChainRun implements ChainState, Watched {
         return end;
       }
     }
-    const end = now();
+    const end = ended === 0 ? now() : ended;
     const durationMs = end - start;
     // A synchronous handler that ends past the chain's deadline ends it; its result is discarded.
     if (end > this.chainEnd) {

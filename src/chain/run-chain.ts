@@ -48,32 +48,45 @@ export function runChain<Input, Value, Event>(
   const chainEnd = limit === undefined ? Number.POSITIVE_INFINITY : start + limit.ms;
   const trace: TraceEntry[] = [];
   let index = 0;
-  // How the handler at `index` ended, when the plain run stopped after calling it.
+  // How the handler at `index` ended, when the plain run stopped after calling it: what it
+  // threw or returned, and when a pass that came too late ended (0 when not timed).
   let called = false;
   let thrown = false;
   let error: unknown;
   let result: unknown;
+  let ended = 0;
+  // The plain run's own fault, not a handler's (none is expected): the chain fails closed.
+  let faulted = false;
+  let fault: unknown;
   if (onTrace === undefined) {
-    for (; index < handlers.length; index++) {
-      const handler = handlers[index] as RegisteredHandler;
-      if (handler.when !== undefined || start >= chainEnd) break;
-      called = true;
-      try {
-        result = (handler.fn as (event: unknown) => unknown)(event);
-      } catch (caught) {
-        thrown = true;
-        error = caught;
-        break;
+    try {
+      for (; index < handlers.length; index++) {
+        const handler = handlers[index] as RegisteredHandler;
+        if (handler.when !== undefined || start >= chainEnd) break;
+        called = true;
+        try {
+          result = (handler.fn as (event: unknown) => unknown)(event);
+        } catch (caught) {
+          thrown = true;
+          error = caught;
+          break;
+        }
+        if (result !== undefined && result !== null && result !== PASS) break;
+        const end = now();
+        const durationMs = end - start;
+        if (end > chainEnd || durationMs > handler.timeoutMs) {
+          ended = end;
+          break;
+        }
+        start = end;
+        trace.push(traceEntry(handler, 'pass', durationMs));
+        called = false;
       }
-      if (result !== undefined && result !== null && result !== PASS) break;
-      const end = now();
-      const durationMs = end - start;
-      if (end > chainEnd || durationMs > handler.timeoutMs) break;
-      start = end;
-      trace.push(traceEntry(handler, 'pass', durationMs));
-      called = false;
+    } catch (caught) {
+      faulted = true;
+      fault = caught;
     }
-    if (index === handlers.length) {
+    if (!faulted && index === handlers.length) {
       return {
         blocked: false,
         changed: false,
@@ -96,9 +109,10 @@ export function runChain<Input, Value, Event>(
     limit,
     chainEnd,
   );
+  if (faulted) return runnerBroken(run, fault) as ChainOutcome<Value>;
   let outcome: ChainOutcome<unknown> | typeof WAITING;
   try {
-    outcome = called ? run.after(thrown, error, result, start) : run.loop(start);
+    outcome = called ? run.after(thrown, error, result, start, ended) : run.loop(start);
   } catch (caught) {
     // Every handler value is read inside a guard, so this is the runner's own fault: fail closed.
     return runnerBroken(run, caught) as ChainOutcome<Value>;
