@@ -60,7 +60,8 @@ export function groundMounts(
     const at = realPlace(place.real);
     if (at === undefined || at.startsWith('/dev/') || at.startsWith('/proc/')) continue;
     if (present(at)) existing.push(at);
-    else missing.push(at);
+    // Its mount point, an empty file, would hide from other shells a file they read in its absence.
+    else if (!place.hides?.some((path) => present(path))) missing.push(at);
   }
   // A place inside another that is read-only is read-only already (and a writable bind of a
   // folder above it, there, would make it writable again).
