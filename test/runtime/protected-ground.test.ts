@@ -339,7 +339,7 @@ describe("protected ground: the login shells' start-up files", () => {
           if (!outcome.blocked) continue;
           expect(outcome.blockedBy).toBe('hermes');
           expect(outcome.message).toContain(file);
-          expect(outcome.message).toMatch(/start-up file/);
+          expect(outcome.message).toMatch(/start-up/);
         }
         const read = await decide('Read', { file_path: file });
         expect(read.blocked, `Read ${file}`).toBe(false);

@@ -11,8 +11,10 @@ export interface StartupPlace {
   hides?: readonly string[];
 }
 
-const LOGIN = "a login shell's start-up file (Codex runs each hook with `$SHELL -lc`, which reads it first)";
-const FISH = 'fish\'s start-up config and functions (Codex runs each hook with `$SHELL -lc`, which reads them first)';
+const LOGIN =
+  "a login shell's start-up file (Codex runs each hook with `$SHELL -lc`, which reads it first)";
+const FISH =
+  "fish's start-up config and functions (Codex runs each hook with `$SHELL -lc`, which reads them first)";
 
 /** What zsh reads from `$ZDOTDIR` (else the home): `.zshenv` always, the rest as a login shell. */
 const ZSH_FILES = ['.zshenv', '.zprofile', '.zshrc', '.zlogin', '.zlogout'];
@@ -50,11 +52,16 @@ export function shellStartupPlaces(
     what: LOGIN,
     hides: bash.slice(i + 1),
   }));
-  for (const name of ['.bashrc', '.bash_logout']) places.push({ path: join(home, name), what: LOGIN });
+  for (const name of ['.bashrc', '.bash_logout'])
+    places.push({ path: join(home, name), what: LOGIN });
   const bashEnv = namedFolder(env.BASH_ENV);
   if (bashEnv !== undefined) places.push({ path: bashEnv, what: LOGIN });
   const zdotdir = namedFolder(env.ZDOTDIR);
-  for (const folder of new Set([...(zdotdir === undefined ? [] : [zdotdir]), home, join(configHome, 'zsh')])) {
+  for (const folder of new Set([
+    ...(zdotdir === undefined ? [] : [zdotdir]),
+    home,
+    join(configHome, 'zsh'),
+  ])) {
     for (const name of ZSH_FILES) places.push({ path: join(folder, name), what: LOGIN });
   }
   places.push({ path: join(configHome, 'fish'), what: FISH });

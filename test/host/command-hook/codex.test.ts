@@ -128,7 +128,9 @@ describe.runIf(built)('hermes hook codex', () => {
       const output = preToolUseAnswer.parse(JSON.parse(denied.stdout)).hookSpecificOutput;
       expect(output.permissionDecision).toBe('deny');
       expect(output.permissionDecisionReason).toContain(join(user, file));
-      expect(output.permissionDecisionReason).toMatch(/login shell's start-up file|fish's start-up/);
+      expect(output.permissionDecisionReason).toMatch(
+        /login shell's start-up file|fish's start-up/,
+      );
     }
     expect(readFileSync(join(user, '.profile'), 'utf8')).toBe('export PATH\n');
   });
