@@ -69,9 +69,11 @@ export function groundMounts(
   const covered = (path: string) =>
     readOnly.some((place) => path === place || path.startsWith(`${place}/`));
   const blocked = new Map<string, Blocked['kind']>();
+  // One look at each folder for the whole line: most places are missing files in the home.
+  const looked = new Map<string, Holds>();
   for (const path of missing) {
     if (covered(path)) continue;
-    const first = firstMissing(path);
+    const first = firstMissing(path, looked);
     if (first === undefined || covered(first)) continue;
     // A folder wins over a file where two places share it (`.claude` above both settings files).
     if (first !== path || blocked.get(first) === 'folder') blocked.set(first, 'folder');
@@ -146,7 +148,7 @@ function realPlace(path: string): string | undefined {
  * by one look, and one that is gone when looked at again counts as absent and the walk goes on:
  * a folder that vanished between two looks must not end it with nothing blocked.
  */
-function firstMissing(path: string): string | undefined {
+function firstMissing(path: string, looked: Map<string, Holds>): string | undefined {
   let at = path;
   for (;;) {
     const parent = dirname(at);
@@ -154,7 +156,11 @@ function firstMissing(path: string): string | undefined {
     // An empty folder above the place stands for none: it is what a sandbox running now (or one
     // killed before it cleaned up) left as a mount point, and a line made meanwhile must be the
     // line made after, or the agent's copy of it would not be recognised.
-    const held = folderHolds(parent);
+    let held = looked.get(parent);
+    if (held === undefined) {
+      held = folderHolds(parent);
+      looked.set(parent, held);
+    }
     if (held === 'nothing') {
       at = parent;
       continue;
@@ -175,7 +181,9 @@ function firstMissing(path: string): string | undefined {
  * `not a folder` when something else is there. One this user cannot list holds `something`:
  * whether it can write there decides.
  */
-function folderHolds(path: string): 'nothing' | 'something' | 'not a folder' {
+type Holds = 'nothing' | 'something' | 'not a folder';
+
+function folderHolds(path: string): Holds {
   try {
     return readdirSync(path).length === 0 ? 'nothing' : 'something';
   } catch (error) {
