@@ -58,4 +58,35 @@ describe('the protected-ground mounts', () => {
     expect(mounts.blocked.map((b) => b.path)).not.toContain(join(root, '.claude', 'settings.json'));
     expect(mounts.readOnly).not.toContain(join(root, '.claude', 'settings.json'));
   });
+
+  // bash reads the first of ~/.bash_profile, ~/.bash_login and ~/.profile: the empty mount point
+  // that blocks a missing one would stand, on the disk, in front of the user's ~/.profile for
+  // every login shell started meanwhile. Kept read-only where it exists, and blocked only where
+  // nothing after it would be hidden.
+  it("keep the home's start-up files read-only, and block none that would hide one bash reads after it", () => {
+    const before = process.env.HOME;
+    try {
+      const home = tree({ '.profile': 'export A=1\n', '.zshrc': '' });
+      process.env.HOME = home;
+      const root = tree({ '.git/HEAD': '' });
+      const mounts = groundMounts(protectedGround(root));
+      expect(mounts.readOnly).toContain(join(home, '.profile'));
+      expect(mounts.readOnly).toContain(join(home, '.zshrc'));
+      const blocked = mounts.blocked.map((b) => b.path);
+      expect(blocked).toContain(join(home, '.zshenv'));
+      expect(blocked).toContain(join(home, '.bashrc'));
+      expect(blocked).not.toContain(join(home, '.bash_profile'));
+      expect(blocked).not.toContain(join(home, '.bash_login'));
+
+      const bare = tree({ '.keep': '' });
+      process.env.HOME = bare;
+      const none = groundMounts(protectedGround(root)).blocked;
+      for (const name of ['.bash_profile', '.bash_login', '.profile']) {
+        expect(none).toContainEqual({ path: join(bare, name), kind: 'file' });
+      }
+      expect(none).toContainEqual({ path: join(bare, '.config'), kind: 'folder' });
+    } finally {
+      process.env.HOME = before;
+    }
+  });
 });

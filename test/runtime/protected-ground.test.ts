@@ -307,3 +307,49 @@ describe("protected ground: the user's folders wherever the environment says the
     }
   });
 });
+
+describe("protected ground: the login shells' start-up files", () => {
+  // Codex runs each hook with `$SHELL -lc` (docs/command-hooks.md): a login shell reads these
+  // before the hook's command, so an `exit 0` written into one would end every hook with no answer,
+  // which Codex takes for "allow".
+  it('refuses a write to each of them, naming the file, and lets a read through', async () => {
+    const zdotdir = join(user, 'zsh-config');
+    process.env.ZDOTDIR = zdotdir;
+    delete process.env.XDG_CONFIG_HOME;
+    try {
+      const files = [
+        join(user, '.bash_profile'),
+        join(user, '.bash_login'),
+        join(user, '.profile'),
+        join(user, '.bashrc'),
+        join(user, '.zshenv'),
+        join(user, '.zprofile'),
+        join(user, '.config/fish/config.fish'),
+        join(user, '.config/fish/conf.d/x.fish'),
+        join(zdotdir, '.zprofile'),
+        join(zdotdir, '.zshenv'),
+      ];
+      for (const file of files) {
+        for (const [tool, args] of [
+          ['Write', { file_path: file, content: 'exit 0\n' }],
+          ['Edit', { file_path: file, old_string: 'a', new_string: 'exit 0' }],
+        ] as const) {
+          const outcome = await decide(tool, args);
+          expect(outcome.blocked, `${tool} ${file}`).toBe(true);
+          if (!outcome.blocked) continue;
+          expect(outcome.blockedBy).toBe('hermes');
+          expect(outcome.message).toContain(file);
+          expect(outcome.message).toMatch(/start-up/);
+        }
+        const read = await decide('Read', { file_path: file });
+        expect(read.blocked, `Read ${file}`).toBe(false);
+      }
+      const tilde = await decide('Write', { file_path: '~/.profile', content: 'exit 0\n' });
+      expect(tilde.blocked).toBe(true);
+      const ordinary = await decide('Write', { file_path: join(user, 'notes.md'), content: '' });
+      expect(ordinary.blocked).toBe(false);
+    } finally {
+      delete process.env.ZDOTDIR;
+    }
+  });
+});

@@ -12,6 +12,7 @@ import {
   userConfigHome,
   userMcpConfigs,
 } from './mcp-configs.js';
+import { shellStartupPlaces } from './shell-startup.js';
 
 /**
  * Protected ground (docs/trust.md, Protected ground): the files and folders that decide which
@@ -34,6 +35,13 @@ export interface ProtectedPlace {
   real: string;
   /** What it decides, for the refusal (`the project's hermes config`). */
   what: string;
+  /**
+   * Files a program reads only while this place is missing (bash's `~/.profile` after
+   * `~/.bash_profile`): the protected-ground sandbox blocks a missing place with an empty mount
+   * point on the disk, which would stand in front of them for every login shell started
+   * meanwhile, so it leaves this one unblocked while one of them exists (ground-mounts.ts).
+   */
+  hides?: readonly string[];
 }
 
 /** Project config files that may sit in any folder of the project (config is searched from the working folder up). */
@@ -43,17 +51,19 @@ const CONFIG_FOLDER = '.hermes';
 
 /**
  * The protected ground of the project at `root`, as this process's environment places the
- * user's folders (`HERMES_HOME`, `HOME`, `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `XDG_CONFIG_HOME`).
+ * user's folders (`HERMES_HOME`, `HOME`, `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `XDG_CONFIG_HOME`;
+ * for the shells' start-up files `ZDOTDIR`, `XDG_DATA_HOME` and `BASH_ENV` too).
  */
 export function protectedGround(
   root: string,
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): ProtectedGround {
   const project = resolve(root);
-  const place = (path: string, what: string): ProtectedPlace => ({
+  const place = (path: string, what: string, hides?: readonly string[]): ProtectedPlace => ({
     path,
     real: resolveProjectPath(project, path).real,
     what,
+    ...(hides === undefined ? {} : { hides }),
   });
   const hermesHome = hermesHomeOf(env);
   const places: ProtectedPlace[] = [
@@ -72,10 +82,10 @@ export function protectedGround(
   // protected ground. The hook in the user's settings sets HERMES_HOME, CLAUDE_CONFIG_DIR and
   // CODEX_HOME to the user's own, as install found them (command-hook/hook-wrapper.ts, PINS).
   const seen = new Set(places.map((p) => p.path));
-  const add = (path: string, what: string) => {
+  const add = (path: string, what: string, hides?: readonly string[]) => {
     if (seen.has(path)) return;
     seen.add(path);
-    places.push(place(path, what));
+    places.push(place(path, what, hides));
   };
   // Claude Code's config folder is `$CLAUDE_CONFIG_DIR`, else `~/.claude`; its user MCP servers
   // are in `.claude.json` there, else in the home (its own claude-config lookup).
@@ -101,6 +111,16 @@ export function protectedGround(
     // The default home, whatever HERMES_HOME says now: the Hermes agent keeps its hook config
     // there, and a user who points HERMES_HOME elsewhere for a while comes back to it.
     add(join(home, '.hermes'), "the default HERMES_HOME and the Hermes agent's hook config");
+    // What a login shell reads before the hook's command: Codex runs hooks with `$SHELL -lc`.
+    const dataHome = homeFolder(env.XDG_DATA_HOME, join(home, '.local', 'share'));
+    for (const [config, data] of [
+      [configHome, dataHome],
+      [join(home, '.config'), join(home, '.local', 'share')],
+    ]) {
+      for (const startup of shellStartupPlaces(home, config, data, env)) {
+        add(startup.path, startup.what, startup.hides);
+      }
+    }
   }
   // The organisation's policy (docs/teams.md): usually root's, and never the agent's to change
   // even where an install left it writable; the file that names it too. Only where they exist:

@@ -60,7 +60,8 @@ export function groundMounts(
     const at = realPlace(place.real);
     if (at === undefined || at.startsWith('/dev/') || at.startsWith('/proc/')) continue;
     if (present(at)) existing.push(at);
-    else missing.push(at);
+    // Its mount point, an empty file, would hide from other shells a file they read in its absence.
+    else if (!place.hides?.some((path) => present(path))) missing.push(at);
   }
   // A place inside another that is read-only is read-only already (and a writable bind of a
   // folder above it, there, would make it writable again).
@@ -68,9 +69,11 @@ export function groundMounts(
   const covered = (path: string) =>
     readOnly.some((place) => path === place || path.startsWith(`${place}/`));
   const blocked = new Map<string, Blocked['kind']>();
+  // One look at each folder for the whole line: most places are missing files in the home.
+  const looked = new Map<string, Holds>();
   for (const path of missing) {
     if (covered(path)) continue;
-    const first = firstMissing(path);
+    const first = firstMissing(path, looked);
     if (first === undefined || covered(first)) continue;
     // A folder wins over a file where two places share it (`.claude` above both settings files).
     if (first !== path || blocked.get(first) === 'folder') blocked.set(first, 'folder');
@@ -145,7 +148,7 @@ function realPlace(path: string): string | undefined {
  * by one look, and one that is gone when looked at again counts as absent and the walk goes on:
  * a folder that vanished between two looks must not end it with nothing blocked.
  */
-function firstMissing(path: string): string | undefined {
+function firstMissing(path: string, looked: Map<string, Holds>): string | undefined {
   let at = path;
   for (;;) {
     const parent = dirname(at);
@@ -153,7 +156,11 @@ function firstMissing(path: string): string | undefined {
     // An empty folder above the place stands for none: it is what a sandbox running now (or one
     // killed before it cleaned up) left as a mount point, and a line made meanwhile must be the
     // line made after, or the agent's copy of it would not be recognised.
-    const held = folderHolds(parent);
+    let held = looked.get(parent);
+    if (held === undefined) {
+      held = folderHolds(parent);
+      looked.set(parent, held);
+    }
     if (held === 'nothing') {
       at = parent;
       continue;
@@ -174,7 +181,9 @@ function firstMissing(path: string): string | undefined {
  * `not a folder` when something else is there. One this user cannot list holds `something`:
  * whether it can write there decides.
  */
-function folderHolds(path: string): 'nothing' | 'something' | 'not a folder' {
+type Holds = 'nothing' | 'something' | 'not a folder';
+
+function folderHolds(path: string): Holds {
   try {
     return readdirSync(path).length === 0 ? 'nothing' : 'something';
   } catch (error) {

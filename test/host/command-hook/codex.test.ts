@@ -116,6 +116,25 @@ describe.runIf(built)('hermes hook codex', () => {
     expect(existsSync(turnFile(home))).toBe(false);
   });
 
+  // Codex runs this very hook with `$SHELL -lc`: a login shell's start-up file that ended in
+  // `exit 0` would answer every later hook with nothing, which Codex takes for "allow".
+  it("denies an apply_patch to the user's login shell start-up files, with a plan or without", async () => {
+    const { home, project, patch } = setup();
+    const user = tree({ '.profile': 'export PATH\n' });
+    write(project, { 'plans/active/plan.md': '# Plan\n1. fix\n' });
+    for (const file of ['.profile', '.bash_profile', '.zshenv', '.config/fish/conf.d/x.fish']) {
+      const denied = await runHook('codex', home, patch('t1', join(user, file)), { HOME: user });
+      expect(denied.code, denied.stderr).toBe(0);
+      const output = preToolUseAnswer.parse(JSON.parse(denied.stdout)).hookSpecificOutput;
+      expect(output.permissionDecision).toBe('deny');
+      expect(output.permissionDecisionReason).toContain(join(user, file));
+      expect(output.permissionDecisionReason).toMatch(
+        /login shell's start-up file|fish's start-up/,
+      );
+    }
+    expect(readFileSync(join(user, '.profile'), 'utf8')).toBe('export PATH\n');
+  });
+
   it('answers a rewrite with allow and updatedInput in Codex argument names', async () => {
     const { home, bash, patch } = setup({
       'extensions/safer.ts': tsExtension(
