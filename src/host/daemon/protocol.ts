@@ -38,14 +38,16 @@ export const DAEMON_ACK = `{"v":${DAEMON_PROTOCOL},"ack":true}`;
 
 /**
  * Variables a different value of which is a different daemon: the framework's and
- * OpenTelemetry's own (the daemon reads some of them itself), and those a worker thread's
- * `process.env` cannot change: read when the process starts.
+ * OpenTelemetry's own (the daemon reads some of them itself), the user folders protected ground
+ * is made from once per runtime (the agents' config folders, the config home), and those a worker
+ * thread's `process.env` cannot change: read when the process starts.
  */
 export const DAEMON_ENV = (name: string): boolean =>
   name.startsWith('HERMES_') ||
   name.startsWith('OTEL_') ||
   name === 'CODEX_HOME' ||
   name === 'CLAUDE_CONFIG_DIR' ||
+  name === 'XDG_CONFIG_HOME' ||
   PROCESS_START_ENV.test(name);
 
 /**

@@ -24,3 +24,10 @@ export const claudeConfigDir = (env: Env = process.env): string | undefined =>
 /** Codex's home as `env` names it (`$CODEX_HOME`), its hooks and config. Undefined: `~/.codex`. */
 export const codexHome = (env: Env = process.env): string | undefined =>
   namedFolder(env.CODEX_HOME);
+
+/**
+ * The user's config home as `env` names it (`$XDG_CONFIG_HOME`): OpenCode's plugins and some MCP
+ * clients' configs are under it. Undefined: `~/.config`.
+ */
+export const configHome = (env: Env = process.env): string | undefined =>
+  namedFolder(env.XDG_CONFIG_HOME);
