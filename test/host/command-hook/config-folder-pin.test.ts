@@ -37,6 +37,9 @@ async function install(agent: Agent, folders: Record<string, string>): Promise<I
     CODEX_HOME: '',
     CLAUDE_CONFIG_DIR: '',
     XDG_CONFIG_HOME: '',
+    XDG_DATA_HOME: '',
+    ZDOTDIR: '',
+    BASH_ENV: '',
     HERMES_TRUST_PROJECT: '',
     ...folders,
   };
@@ -143,6 +146,18 @@ describe.runIf(built)('the user form pins the agents’ config folders', { timeo
       const file = join(custom, 'opencode', 'plugins', 'helper.js');
       const reason = refusal(await preToolUse(at, 'claude-code', { XDG_CONFIG_HOME: value }, file));
       expect(reason, `the project's env giving ${what}`).toContain("OpenCode's user plugins");
+    }
+  });
+
+  // A login shell reads zsh's files from `$ZDOTDIR` before a Codex hook's command runs.
+  it("keeps the user's ZDOTDIR protected whatever the project's env says of it", async () => {
+    const custom = join(tree({ '.keep': '' }), 'zsh');
+    const at = await install('claude-code', { ZDOTDIR: custom });
+    const elsewhere = tree({ '.keep': '' });
+    for (const [what, value] of PROJECT_VALUES(elsewhere)) {
+      const file = join(custom, '.zprofile');
+      const reason = refusal(await preToolUse(at, 'claude-code', { ZDOTDIR: value }, file));
+      expect(reason, `the project's env giving ${what}`).toContain("a login shell's start-up file");
     }
   });
 
