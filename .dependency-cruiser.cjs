@@ -61,7 +61,7 @@ const ADAPTER = '^src/(host/[^/]+)/';
 // beside a socket (a daemon marked not serving, a start under way), one request (ask.ts), a
 // daemon's start (daemon-start.ts), the deadline.
 const CLIENT_LEAVES =
-  '^src/(host/(daemon/protocol|daemon/sha256|daemon/daemon-dir|daemon/markers|daemon/ask|daemon/unix-connection|daemon/daemon-start|hook-deadline)|policy/protected/daemon-folder)\\.ts$';
+  '^src/(host/(daemon/protocol|daemon/sha256|daemon/daemon-dir|daemon/markers|daemon/ask|daemon/unix-connection|daemon/daemon-start|hook-deadline)|policy/protected/(daemon-folder|agent-folders))\\.ts$';
 
 module.exports = {
   forbidden: [
@@ -144,7 +144,7 @@ module.exports = {
       // What the client loads with it: the same holds for them.
       name: 'daemon-client-leaves-stand-alone',
       comment:
-        'protocol.ts, sha256.ts, daemon-dir.ts, markers.ts, ask.ts, unix-connection.ts, daemon-start.ts, hook-deadline.ts and daemon-folder.ts import only Node built-ins and each other',
+        'protocol.ts, sha256.ts, daemon-dir.ts, markers.ts, ask.ts, unix-connection.ts, daemon-start.ts, hook-deadline.ts, daemon-folder.ts and agent-folders.ts import only Node built-ins and each other',
       severity: 'error',
       from: { path: CLIENT_LEAVES },
       // Each other, and the daemon folder (placed in one file, which the protected-ground rule

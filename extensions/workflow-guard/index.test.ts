@@ -45,7 +45,7 @@ const BYPASSES: Array<[string, string, Record<string, unknown>]> = [
   ['dot-slash traversal', 'write', { path: './plans/./../src/app.ts' }],
   ['absolute path into src', 'write', { path: '/PROJECT/src/app.ts' }],
   ['absolute path outside the project', 'write', { path: '/etc/hosts' }],
-  ['home directory', 'write', { path: '~/.bashrc' }],
+  ['home directory', 'write', { path: '~/notes.txt' }],
   ['prefix that is not a whole folder', 'write', { path: 'plansX/readme.md' }],
   ['prefix without slash', 'write', { path: 'plans.md' }],
   ['symlink inside plans to /etc', 'write', { path: 'plans/etc-link/passwd' }],

@@ -117,6 +117,14 @@ const COMMANDS = [
   'cd plans && cp ../x ../.claude/settings.json',
   'mv .claude .claude-old',
   'cd .hermes || true; echo x > config.yaml',
+  // A login shell's start-up files (Codex runs each hook with `$SHELL -lc`): named in a program
+  // whose writes are not listed, or through the variables that place them.
+  "python3 -c \"open(__import__('os').path.expanduser('~/.bash_profile'),'w').write('exit 0')\"",
+  "node -e \"require('fs').appendFileSync(process.env.HOME+'/.profile','exit 0')\"",
+  'perl -e \'open(F,">>".$ENV{HOME}."/.zshenv")\'',
+  'python3 -c "open(\'x\',\'w\')" > "$ZDOTDIR/.zprofile"',
+  "node -e \"require('fs').mkdirSync(process.env.HOME+'/.config/fish/conf.d',{recursive:true})\"",
+  'echo exit > "$XDG_DATA_HOME/fish/vendor_conf.d/x.fish"',
 ];
 
 const ALLOWED: Array<[string, Record<string, unknown>]> = [

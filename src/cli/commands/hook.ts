@@ -18,7 +18,7 @@ import { missingEventsMean } from '../../host/command-hook/missing-events.js';
 import { settingsFormat } from '../../host/command-hook/settings/formats.js';
 import { stderrLogger } from '../../log/logger.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
-import { claudeConfigDir, codexHome } from '../../policy/protected/agent-folders.js';
+import { userFolders } from '../../policy/protected/agent-folders.js';
 import { daemonFolder } from '../../policy/protected/daemon-folder.js';
 import { cwdFlag } from '../cwd-flag.js';
 import { CliError, type Io } from '../io.js';
@@ -97,14 +97,13 @@ export async function hookInstallCommand(
   // The agent's settings only: $HERMES_HOME and the daemon's folder are not read or made here,
   // only named: the user form carries them, absolute, as this environment (the user's) places
   // them, so that the environment a project or the agent gives the hook cannot move them; so too
-  // Claude Code's and Codex's config folders, where the user set them. Either form fails closed
-  // when hermes cannot run (src/host/command-hook/hook-wrapper.ts).
+  // the other user folders protected ground is placed by, where the user set them.
+  // Either form fails closed when hermes cannot run (src/host/command-hook/hook-wrapper.ts).
   const argv = [process.execPath, bin, 'hook', agent.name];
   const pins: Pins = {
     HERMES_HOME: hermesHome(),
     HERMES_DAEMON_DIR: resolve(daemonFolder()),
-    CLAUDE_CONFIG_DIR: claudeConfigDir(),
-    CODEX_HOME: codexHome(),
+    ...userFolders(),
   };
   const command = shared ? agent.projectCommand : wrappedHookCommand(agent.name, argv, pins);
   const commandFor = shared ? undefined : shortLines(agent, argv, pins);

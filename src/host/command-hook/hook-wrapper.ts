@@ -103,18 +103,25 @@ export const UNSET = ['HERMES_TRUST_PROJECT', 'NODE_OPTIONS', 'NODE_PATH'];
 /**
  * What the user form carries, in this order, each as a word `NAME=/absolute/path` that the
  * program exports: the user's `$HERMES_HOME`, the folder of the user's hook daemon sockets
- * (policy/protected/daemon-folder.ts), and Claude Code's and Codex's config folders
- * (policy/protected/agent-folders.ts), as the user's environment placed them at install. The
- * first two are always there; the agents' folders only where the user set them. One not carried
- * keeps what the environment says: protected ground holds the default folder whatever that is
- * (policy/protected/ground.ts), so a project's value there can add a protected place and hide
- * none. Every agent's line carries both agents' folders: each is protected ground under any agent.
+ * (policy/protected/daemon-folder.ts), and the other user folders protected ground is placed by
+ * (policy/protected/agent-folders.ts): Claude Code's and Codex's config folders, the config and
+ * data homes (OpenCode's plugins, VS Code's and Claude Desktop's MCP servers, fish's start-up
+ * files), zsh's `$ZDOTDIR` and bash's `$BASH_ENV` (a login shell's start-up files,
+ * shell-startup.ts), as the user's environment placed them at install. The first two are always
+ * there; the others only where the user set them. One not carried keeps what the environment
+ * says: protected ground holds the default whatever that is (policy/protected/ground.ts), so a
+ * project's value there can add a protected place and hide none. Every agent's line carries them
+ * all: each is protected ground under any agent.
  */
 export const PINS = [
   'HERMES_HOME',
   'HERMES_DAEMON_DIR',
   'CLAUDE_CONFIG_DIR',
   'CODEX_HOME',
+  'XDG_CONFIG_HOME',
+  'XDG_DATA_HOME',
+  'ZDOTDIR',
+  'BASH_ENV',
 ] as const;
 
 /** The PINS each version of the program reads (`Version`). */

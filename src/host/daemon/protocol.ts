@@ -28,6 +28,7 @@
  * runtime threads: thread-env.ts.)
  */
 import { join } from 'node:path';
+import { USER_FOLDER_VARIABLES } from '../../policy/protected/agent-folders.js';
 import { daemonFolder } from '../../policy/protected/daemon-folder.js';
 import { sha256Hex } from './sha256.js';
 
@@ -36,16 +37,19 @@ export const DAEMON_PROTOCOL = 3;
 /** The daemon's acknowledgement of a request line, before it answers (the line, without `\n`). */
 export const DAEMON_ACK = `{"v":${DAEMON_PROTOCOL},"ack":true}`;
 
+/** The variables that place user folders on protected ground, which is made once per runtime. */
+const GROUND_FOLDERS: ReadonlySet<string> = new Set(USER_FOLDER_VARIABLES);
+
 /**
  * Variables a different value of which is a different daemon: the framework's and
- * OpenTelemetry's own (the daemon reads some of them itself), and those a worker thread's
- * `process.env` cannot change: read when the process starts.
+ * OpenTelemetry's own (the daemon reads some of them itself), those that place user folders on
+ * protected ground (GROUND_FOLDERS), and those a worker thread's `process.env` cannot change:
+ * read when the process starts.
  */
 export const DAEMON_ENV = (name: string): boolean =>
   name.startsWith('HERMES_') ||
   name.startsWith('OTEL_') ||
-  name === 'CODEX_HOME' ||
-  name === 'CLAUDE_CONFIG_DIR' ||
+  GROUND_FOLDERS.has(name) ||
   PROCESS_START_ENV.test(name);
 
 /**

@@ -24,3 +24,27 @@ export const claudeConfigDir = (env: Env = process.env): string | undefined =>
 /** Codex's home as `env` names it (`$CODEX_HOME`), its hooks and config. Undefined: `~/.codex`. */
 export const codexHome = (env: Env = process.env): string | undefined =>
   namedFolder(env.CODEX_HOME);
+
+/**
+ * The variables, other than `$HERMES_HOME` and the daemon's folder, that place user folders on
+ * protected ground (ground.ts, shell-startup.ts): the hook in the user's settings carries each the
+ * user set as install found it (command-hook/hook-wrapper.ts, PINS), and each keys the daemon
+ * (daemon/protocol.ts, DAEMON_ENV), as protected ground is made once per runtime.
+ */
+export const USER_FOLDER_VARIABLES = [
+  'CLAUDE_CONFIG_DIR',
+  'CODEX_HOME',
+  'XDG_CONFIG_HOME',
+  'XDG_DATA_HOME',
+  'ZDOTDIR',
+  'BASH_ENV',
+] as const;
+
+/** Each of USER_FOLDER_VARIABLES as `env` names it; undefined where unset or empty (the default). */
+export function userFolders(
+  env: Env = process.env,
+): Record<(typeof USER_FOLDER_VARIABLES)[number], string | undefined> {
+  const folders = {} as Record<(typeof USER_FOLDER_VARIABLES)[number], string | undefined>;
+  for (const name of USER_FOLDER_VARIABLES) folders[name] = namedFolder(env[name]);
+  return folders;
+}

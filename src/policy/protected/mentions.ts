@@ -18,9 +18,17 @@ const NAMES: ReadonlyArray<readonly [RegExp, string]> = [
   [/(?:^|\/)(?:\.agents|\.gemini\/config)\/plugins(?:\/|$)/, "Antigravity's hook plugins"],
   [/(?:^|\/)hermes-daemon-\d+(?:\/|$)/, "the hook daemon's sockets"],
   [MCP_CONFIG_NAME, "an MCP client's config (the servers it starts)"],
+  [
+    /(?:^|\/)\.(?:bash_profile|bash_login|profile|bashrc|bash_logout|zshenv|zprofile|zshrc|zlogin|zlogout)$/,
+    "a login shell's start-up file",
+  ],
+  [
+    /(?:^|\/)fish\/(?:config\.fish|conf\.d|functions|fish_variables|vendor_\w+\.d)(?:\/|$)/,
+    "fish's start-up config",
+  ],
 ];
 const VARIABLES =
-  /\b(?:HERMES_HOME|HERMES_DAEMON_DIR|CLAUDE_CONFIG_DIR|CODEX_HOME|XDG_CONFIG_HOME)\b/;
+  /\b(?:HERMES_HOME|HERMES_DAEMON_DIR|CLAUDE_CONFIG_DIR|CODEX_HOME|XDG_CONFIG_HOME|XDG_DATA_HOME|ZDOTDIR|BASH_ENV)\b/;
 
 /**
  * A file of workflow-guard's sandbox, named by the digest of its content: a settings file

@@ -36,6 +36,10 @@ async function install(agent: Agent, folders: Record<string, string>): Promise<I
     HERMES_DAEMON: '0',
     CODEX_HOME: '',
     CLAUDE_CONFIG_DIR: '',
+    XDG_CONFIG_HOME: '',
+    XDG_DATA_HOME: '',
+    ZDOTDIR: '',
+    BASH_ENV: '',
     HERMES_TRUST_PROJECT: '',
     ...folders,
   };
@@ -129,6 +133,31 @@ describe.runIf(built)('the user form pins the agents’ config folders', { timeo
         await preToolUse(at, 'codex', { CODEX_HOME: value }, join(custom, 'hooks.json')),
       );
       expect(reason, `the environment giving ${what}`).toContain("Codex's user hooks and config");
+    }
+  });
+
+  // `$XDG_CONFIG_HOME` places OpenCode's plugins, VS Code's and Claude Desktop's MCP servers:
+  // an agent that adds a plugin there under Claude Code runs its code in OpenCode next time.
+  it("keeps the user's XDG_CONFIG_HOME protected whatever the project's env says of it", async () => {
+    const custom = join(tree({ '.keep': '' }), 'config');
+    const at = await install('claude-code', { XDG_CONFIG_HOME: custom });
+    const elsewhere = tree({ '.keep': '' });
+    for (const [what, value] of PROJECT_VALUES(elsewhere)) {
+      const file = join(custom, 'opencode', 'plugins', 'helper.js');
+      const reason = refusal(await preToolUse(at, 'claude-code', { XDG_CONFIG_HOME: value }, file));
+      expect(reason, `the project's env giving ${what}`).toContain("OpenCode's user plugins");
+    }
+  });
+
+  // A login shell reads zsh's files from `$ZDOTDIR` before a Codex hook's command runs.
+  it("keeps the user's ZDOTDIR protected whatever the project's env says of it", async () => {
+    const custom = join(tree({ '.keep': '' }), 'zsh');
+    const at = await install('claude-code', { ZDOTDIR: custom });
+    const elsewhere = tree({ '.keep': '' });
+    for (const [what, value] of PROJECT_VALUES(elsewhere)) {
+      const file = join(custom, '.zprofile');
+      const reason = refusal(await preToolUse(at, 'claude-code', { ZDOTDIR: value }, file));
+      expect(reason, `the project's env giving ${what}`).toContain("a login shell's start-up file");
     }
   });
 
