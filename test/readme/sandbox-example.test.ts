@@ -26,10 +26,9 @@ describe("docs/policy.md's sandbox example", () => {
       expect(readFileSync(join(project, 'build/x'), 'utf8')).toBe('out\n');
       expect(readFileSync(join(project, 'src/a.ts'), 'utf8')).toBe('before\n');
       // The model sends the sandboxed line with a write after it. The line names what it holds
-      // read-only where it does not exist yet (build/.bash_profile, a login shell's start-up file;
-      // build/.mcp.json, an MCP client's config: names of protected ground wherever they are), and
-      // is no longer the line as made: the protected-ground rule refuses it, and the write cannot
-      // land.
+      // read-only where it does not exist yet (build/.mcp.json, an MCP client's config: protected
+      // ground), and is no longer the line as made: the protected-ground rule refuses it, and the
+      // write cannot land.
       const changed = await runtime.runTurn({ sessionId: 's' }, (t) =>
         t.interceptToolCall({
           toolName: 'bash',
@@ -37,9 +36,7 @@ describe("docs/policy.md's sandbox example", () => {
         }),
       );
       expect(changed).toMatchObject({ blocked: true, blockedBy: 'hermes' });
-      expect(changed.blocked && changed.message).toMatch(
-        /build\/(?:\.bash_profile|\.mcp\.json), which is protected ground/,
-      );
+      expect(changed.blocked && changed.message).toMatch(/\.mcp\.json, which is protected ground/);
       expect(readFileSync(join(project, 'src/a.ts'), 'utf8')).toBe('before\n');
       await runtime.close();
     },

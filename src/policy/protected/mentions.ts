@@ -18,12 +18,14 @@ const NAMES: ReadonlyArray<readonly [RegExp, string]> = [
   [/(?:^|\/)(?:\.agents|\.gemini\/config)\/plugins(?:\/|$)/, "Antigravity's hook plugins"],
   [/(?:^|\/)hermes-daemon-\d+(?:\/|$)/, "the hook daemon's sockets"],
   [MCP_CONFIG_NAME, "an MCP client's config (the servers it starts)"],
+  // A home's start-up files as a program joins them to a home it reads (`HOME + '/.profile'`):
+  // a project's own `.bashrc` (a dotfiles repository's) is not protected ground, nor named here.
   [
-    /(?:^|\/)\.(?:bash_profile|bash_login|profile|bashrc|bash_logout|zshenv|zprofile|zshrc|zlogin|zlogout)$/,
+    /^\/\.(?:bash_profile|bash_login|profile|bashrc|bash_logout|zshenv|zprofile|zshrc|zlogin|zlogout)$/,
     "a login shell's start-up file",
   ],
   [
-    /(?:^|\/)fish\/(?:config\.fish|conf\.d|functions|fish_variables|vendor_\w+\.d)(?:\/|$)/,
+    /^\/\.(?:config|local\/share)\/fish\/(?:config\.fish|conf\.d|functions|fish_variables|vendor_\w+\.d)(?:\/|$)/,
     "fish's start-up config",
   ],
 ];
