@@ -307,6 +307,10 @@ export default defineExtension({ name: 'no-secret', setup(hermes) {
         HERMES_HOME: env.hermesHome,
         HERMES_DAEMON: undefined,
         HERMES_DAEMON_DIR: tree(),
+        // The hooks run in OpenCode's environment here, and its config and data homes place
+        // protected ground: their daemon is keyed on them (src/host/daemon/protocol.ts).
+        XDG_CONFIG_HOME: join(env.home, '.config'),
+        XDG_DATA_HOME: join(env.home, '.local/share'),
       };
       const hooksEnv = daemonEnv;
       const app = join(env.project, 'src/app.ts');
