@@ -1,4 +1,5 @@
 import { parse } from 'shell-quote';
+import { USER_FOLDER_VARIABLES } from '../../policy/protected/agent-folders.js';
 import { ANTIGRAVITY_FALLBACK } from './agents/antigravity-fallback.js';
 import { CURSOR_FALLBACK } from './agents/cursor-fallback.js';
 import { HERMES_AGENT_FALLBACK, HERMES_AGENT_PASSED } from './agents/hermes-agent-fallback.js';
@@ -113,16 +114,7 @@ export const UNSET = ['HERMES_TRUST_PROJECT', 'NODE_OPTIONS', 'NODE_PATH'];
  * project's value there can add a protected place and hide none. Every agent's line carries them
  * all: each is protected ground under any agent.
  */
-export const PINS = [
-  'HERMES_HOME',
-  'HERMES_DAEMON_DIR',
-  'CLAUDE_CONFIG_DIR',
-  'CODEX_HOME',
-  'XDG_CONFIG_HOME',
-  'XDG_DATA_HOME',
-  'ZDOTDIR',
-  'BASH_ENV',
-] as const;
+export const PINS = ['HERMES_HOME', 'HERMES_DAEMON_DIR', ...USER_FOLDER_VARIABLES] as const;
 
 /** The PINS each version of the program reads (`Version`). */
 const PINNED: Readonly<Record<Version, readonly (typeof PINS)[number][]>> = {
