@@ -59,11 +59,11 @@ describe('the protected-ground mounts', () => {
     expect(mounts.readOnly).not.toContain(join(root, '.claude', 'settings.json'));
   });
 
-  // bash reads the first of ~/.bash_profile, ~/.bash_login and ~/.profile: the empty mount point
+  // bash reads the first of ~/.bash_profile, ~/.bash_login and ~/.profile: an empty mount point
   // that blocks a missing one would stand, on the disk, in front of the user's ~/.profile for
-  // every login shell started meanwhile. Kept read-only where it exists, and blocked only where
-  // nothing after it would be hidden.
-  it("keep the home's start-up files read-only, and block none that would hide one bash reads after it", () => {
+  // every login shell started meanwhile. Kept read-only where it exists, and blocked by a stand-in
+  // that reads the later files where it does not (test/policy/ground-stand-in.test.ts runs it).
+  it("keep the home's start-up files read-only, and block those bash reads in front of another with a stand-in", () => {
     const before = process.env.HOME;
     try {
       const home = tree({ '.profile': 'export A=1\n', '.zshrc': '' });
@@ -75,14 +75,17 @@ describe('the protected-ground mounts', () => {
       const blocked = mounts.blocked.map((b) => b.path);
       expect(blocked).toContain(join(home, '.zshenv'));
       expect(blocked).toContain(join(home, '.bashrc'));
-      expect(blocked).not.toContain(join(home, '.bash_profile'));
-      expect(blocked).not.toContain(join(home, '.bash_login'));
+      for (const name of ['.bash_profile', '.bash_login']) {
+        const entry = mounts.blocked.find((b) => b.path === join(home, name));
+        expect(entry?.standIn, name).toContain(`. '${join(home, '.profile')}'`);
+      }
 
       const bare = tree({ '.keep': '' });
       process.env.HOME = bare;
       const none = groundMounts(protectedGround(root)).blocked;
-      for (const name of ['.bash_profile', '.bash_login', '.profile']) {
-        expect(none).toContainEqual({ path: join(bare, name), kind: 'file' });
+      expect(none).toContainEqual({ path: join(bare, '.profile'), kind: 'file' });
+      for (const name of ['.bash_profile', '.bash_login']) {
+        expect(none.find((b) => b.path === join(bare, name))?.kind, name).toBe('file');
       }
       expect(none).toContainEqual({ path: join(bare, '.config'), kind: 'folder' });
     } finally {

@@ -37,9 +37,9 @@ export interface ProtectedPlace {
   what: string;
   /**
    * Files a program reads only while this place is missing (bash's `~/.profile` after
-   * `~/.bash_profile`): the protected-ground sandbox blocks a missing place with an empty mount
-   * point on the disk, which would stand in front of them for every login shell started
-   * meanwhile, so it leaves this one unblocked while one of them exists (ground-mounts.ts).
+   * `~/.bash_profile`): the protected-ground sandbox blocks a missing place with a mount point on
+   * the disk, which would stand in front of them for every login shell started meanwhile, so for
+   * this one it makes a stand-in that reads them (sandbox/stand-in.ts).
    */
   hides?: readonly string[];
 }

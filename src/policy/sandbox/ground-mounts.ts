@@ -10,6 +10,7 @@ import {
 } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { ProtectedGround } from '../protected/ground.js';
+import { isStandIn, standInText } from './stand-in.js';
 
 /**
  * What the protected-ground sandbox mounts (docs/trust.md, Protected ground): bubblewrap binds
@@ -25,7 +26,10 @@ import type { ProtectedGround } from '../protected/ground.js';
  *   empty folder over a folder above it (`~/.cursor` for `~/.cursor/hooks.json`: the folder stays
  *   one, so a program outside that makes it meanwhile still can). bubblewrap makes the mount
  *   point on the real disk — an empty read-only file, an empty folder — and the command line
- *   removes it afterwards (ground-sandbox.ts).
+ *   removes it afterwards (ground-sandbox.ts). A missing login start-up file that bash reads in
+ *   front of a later one (`~/.bash_profile`) gets a stand-in instead of an empty file: the line
+ *   makes it, with a text that reads the later file (stand-in.ts), so that login shells started
+ *   meanwhile outside the sandbox read what they read without it.
  * - `masked`: each path the command may not read (`denyRead`, docs/policy.md, The OS sandbox)
  *   that exists, where it really is, with something bound read-only over it: the null device
  *   over a file, an empty folder over a folder. bubblewrap's binds allow no devices, so the file
@@ -47,6 +51,8 @@ export interface Blocked {
   path: string;
   /** What is bound over it: the null device (`file`) or an empty folder (`folder`). */
   kind: 'file' | 'folder';
+  /** A file's stand-in text, where the line makes the mount point itself (stand-in.ts). */
+  standIn?: string;
 }
 
 /** The mounts that keep `ground` read-only and `denyRead` unread, as the disk is now. */
@@ -56,12 +62,18 @@ export function groundMounts(
 ): GroundMounts {
   const existing: string[] = [];
   const missing: string[] = [];
+  /** The stand-in text of each missing place that bash reads in front of a later one. */
+  const standIns = new Map<string, string>();
   for (const place of ground.places) {
     const at = realPlace(place.real);
     if (at === undefined || at.startsWith('/dev/') || at.startsWith('/proc/')) continue;
-    if (present(at)) existing.push(at);
-    // Its mount point, an empty file, would hide from other shells a file they read in its absence.
-    else if (!place.hides?.some((path) => present(path))) missing.push(at);
+    const text = place.hides?.length ? standInText(place.hides) : undefined;
+    if (present(at, text)) {
+      existing.push(at);
+      continue;
+    }
+    missing.push(at);
+    if (text !== undefined) standIns.set(at, text);
   }
   // A place inside another that is read-only is read-only already (and a writable bind of a
   // folder above it, there, would make it writable again).
@@ -98,7 +110,11 @@ export function groundMounts(
   return {
     keep: byDepth([...keep]),
     readOnly: byDepth(readOnly),
-    blocked: kinds(blocked),
+    // Only a file blocked where it is named stands in: a missing folder above it hides nothing.
+    blocked: kinds(blocked).map((entry) => {
+      const text = entry.kind === 'file' ? standIns.get(entry.path) : undefined;
+      return text === undefined ? entry : { ...entry, standIn: text };
+    }),
     masked: kinds(masked),
   };
 }
@@ -202,13 +218,15 @@ function codeOf(error: unknown): string | undefined {
 
 /**
  * Whether a place is there, by one look: followed where it is a link, and not a mount point an
- * earlier sandbox left. Two looks (is it there? is it a left mount point?) would take a mount
- * point removed between them for a place that exists, and bind a path that is gone.
+ * earlier sandbox left (nor the place's stand-in, `standIn`, which a line running now holds or a
+ * killed one left). Two looks (is it there? is it a left mount point?) would take a mount point
+ * removed between them for a place that exists, and bind a path that is gone.
  */
-function present(path: string): boolean {
+function present(path: string, standIn?: string): boolean {
   try {
     const stats = statSync(path, { throwIfNoEntry: false });
-    return stats !== undefined && !leftMountPoint(stats);
+    if (stats === undefined || leftMountPoint(stats)) return false;
+    return standIn === undefined || !isStandIn(path, stats, standIn);
   } catch {
     return false;
   }

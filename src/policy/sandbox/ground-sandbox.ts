@@ -8,6 +8,7 @@ import {
 } from './ground-availability.js';
 import { groundMounts } from './ground-mounts.js';
 import { shellWord, unquoteShellWord } from './quote.js';
+import { findPathPattern, standInsMade } from './stand-in.js';
 
 /** A command line made to run in the protected-ground sandbox, or why it cannot be. */
 export type GroundSandboxed =
@@ -103,9 +104,10 @@ function linuxParts(
     ...BWRAP_BASE,
     ...mounts.keep.flatMap((dir) => ['--bind', shellWord(dir), shellWord(dir)]),
     ...mounts.readOnly.flatMap((path) => ['--ro-bind', shellWord(path), shellWord(path)]),
-    ...[...mounts.blocked, ...mounts.masked].flatMap(({ path, kind }) => [
+    // A stand-in is bound onto itself: inside, too, bash reads the file it reads in its place.
+    ...[...mounts.blocked, ...mounts.masked].flatMap(({ path, kind, standIn }) => [
       '--ro-bind',
-      kind === 'file' ? '/dev/null' : shellWord(empty),
+      standIn !== undefined ? shellWord(path) : kind === 'file' ? '/dev/null' : shellWord(empty),
       shellWord(path),
     ]),
     '--',
@@ -138,24 +140,40 @@ function linuxParts(
     }
   }
   const around = mountPointsRemoved(tools, lock, mounts.blocked);
-  return { kind: 'made', before: `${around.before}${bwrap} `, after: around.after };
+  // The stand-ins are made under the shared lock, so no line ending meanwhile removes them first.
+  const standIns = mounts.blocked.flatMap(({ path, standIn }) =>
+    standIn === undefined ? [] : [{ path, text: standIn }],
+  );
+  const made = standIns.length === 0 ? '' : `${standInsMade(tools.bash, standIns)} `;
+  return { kind: 'made', before: `${around.before}${made}${bwrap} `, after: around.after };
 }
 
 /**
  * What goes around a bubblewrap line that leaves mount points on the disk for paths that do not
  * exist (`blocked`): the line runs under a shared lock, and after it what bubblewrap left there
- * (an empty read-only file, an empty folder: nothing else) is removed, under an exclusive lock
- * that no sandbox still running with those mounts holds shared (a mount point removed from under
- * a running sandbox would undo its block there). `flock -o`: the command gets no descriptor of
- * the lock. A removal skipped (another sandbox running) is done by the next line made, which
- * takes such a file for a left mount point (`isLeftMountPoint`). `after` keeps the line's status.
+ * (an empty read-only file, an empty folder, a read-only stand-in of its own size: nothing else)
+ * is removed, under an exclusive lock that no sandbox still running with those mounts holds
+ * shared (a mount point removed from under a running sandbox would undo its block there).
+ * `flock -o`: the command gets no descriptor of the lock. A removal skipped (another sandbox
+ * running) is done by the next line made, which takes such a file for a left mount point
+ * (`isLeftMountPoint`, `isStandIn`). `after` keeps the line's status.
  */
 export function mountPointsRemoved(
   tools: { flock: string; find: string },
   lock: string,
-  blocked: readonly { path: string }[],
+  blocked: readonly { path: string; standIn?: string }[],
 ): { before: string; after: string } {
   const flock = shellWord(tools.flock);
+  // A stand-in by its path and exact size (stand-in.ts): its text is the line's own.
+  const standIns = blocked.flatMap(({ path, standIn }) =>
+    standIn === undefined
+      ? []
+      : [`-o -path ${shellWord(findPathPattern(path))} -size ${Buffer.byteLength(standIn)}c`],
+  );
+  const files =
+    standIns.length === 0
+      ? "'(' -type f -perm 0444 -links 1 -o -type d ')' -empty"
+      : `'(' -type f -perm 0444 -links 1 '(' -empty ${standIns.join(' ')} ')' -o -type d -empty ')'`;
   const cleanup = [
     flock,
     '-n',
@@ -163,7 +181,7 @@ export function mountPointsRemoved(
     shellWord(lock),
     shellWord(tools.find),
     ...blocked.map(({ path }) => shellWord(path)),
-    "-maxdepth 0 '(' -type f -perm 0444 -links 1 -o -type d ')' -empty -delete 2>/dev/null",
+    `-maxdepth 0 ${files} -delete 2>/dev/null`,
   ].join(' ');
   return {
     before: `${flock} -o -s ${shellWord(lock)} `,
