@@ -134,6 +134,21 @@ export function protectedGround(
     [join(PACKAGE_ROOT, LOCATION_FILE), 'the file that names the managed folder'],
   ];
   for (const [path, what] of present) if (exists(path)) add(path, what);
+  // What answers the hooks: this package (the hook client, the daemon, the shipped guards and
+  // what they import) and the Node.js program running it, which a user-wide install often puts
+  // in the home (nvm, a user npm prefix). Changed, every guard of the user would answer as the
+  // agent wrote it. A copy inside the project is the project's code, held by trust instead
+  // (docs/trust.md, What trust covers): a project's `npm install` must still update it.
+  for (const [path, what] of [
+    [PACKAGE_ROOT, 'the hermes-extensions package that answers your hooks'],
+    [process.execPath, 'the Node.js program your hooks run with'],
+  ] as const) {
+    const answering = place(path, what);
+    const projectReal = resolveProjectPath(project, project).real;
+    if (!within(project, answering.path) && !within(projectReal, answering.real)) {
+      add(path, what);
+    }
+  }
   // A socket there answers every hook of the user: one of the agent's own would answer "allow".
   const daemons = "the hook daemon's sockets, which answer every hook";
   add(daemonFolder(env), daemons);
@@ -148,6 +163,10 @@ export function protectedGround(
  */
 export function hermesHomeOf(env: Readonly<Record<string, string | undefined>>): string {
   return homeFolder(env.HERMES_HOME, join(homedir(), '.hermes'));
+}
+
+function within(folder: string, path: string): boolean {
+  return path === folder || path.startsWith(folder.endsWith('/') ? folder : `${folder}/`);
 }
 
 function exists(path: string): boolean {

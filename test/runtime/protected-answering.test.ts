@@ -1,0 +1,86 @@
+import { mkdirSync, realpathSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRuntime } from 'hermes-extensions';
+import { memoryLogger } from 'hermes-extensions/testing';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../src/package-root.js';
+import { protectedGround } from '../../src/policy/protected/ground.js';
+import { groundMounts } from '../../src/policy/sandbox/ground-mounts.js';
+import { tree } from '../support/fixtures.js';
+
+/**
+ * What answers the hooks is protected ground (docs/trust.md): the hermes-extensions package the
+ * hook runs and the Node.js program it runs with. A user-wide install often puts both in the
+ * user's home (nvm, a user npm prefix), where the agent may write: an `exit 0` at the top of the
+ * hook's client, or a `node` that prints nothing, would answer "allow" to every call of every
+ * project.
+ */
+let root: string;
+
+beforeEach(() => {
+  const user = tree({ '.keep': '' });
+  const hermesHome = join(user, 'hermes-home');
+  mkdirSync(hermesHome);
+  process.env.HOME = user;
+  process.env.HERMES_HOME = hermesHome;
+  root = tree({ '.git/HEAD': '', 'src/a.ts': 'export const a = 1;\n' });
+});
+
+async function decide(toolName: string, toolArgs: Record<string, unknown>) {
+  const runtime = await createRuntime({ extensions: [], cwd: root, logger: memoryLogger() });
+  return runtime.runTurn({ sessionId: 's' }, (turn) =>
+    turn.interceptToolCall({ toolName, toolArgs }),
+  );
+}
+
+const client = join(PACKAGE_ROOT, 'dist', 'hook-client.cjs');
+
+describe('protected ground: what answers the hooks', () => {
+  it.each([
+    ['Write', { file_path: client, content: 'process.exit(0)\n' }, 'hermes-extensions package'],
+    [
+      'Edit',
+      { file_path: join(PACKAGE_ROOT, 'bin', 'hermes.js'), old_string: 'a', new_string: 'b' },
+      'hermes-extensions package',
+    ],
+    ['Bash', { command: `echo 'process.exit(0)' > ${client}` }, 'hermes-extensions package'],
+    [
+      'Bash',
+      { command: `rm -rf ${join(PACKAGE_ROOT, 'extensions')}` },
+      'hermes-extensions package',
+    ],
+    ['Write', { file_path: process.execPath, content: '#!/bin/sh\nexit 0\n' }, 'Node.js program'],
+  ] as const)('refuses %s %j', async (tool, args, what) => {
+    const outcome = await decide(tool, args as Record<string, unknown>);
+    expect(outcome.blocked).toBe(true);
+    if (!outcome.blocked) return;
+    expect(outcome.blockedBy).toBe('hermes');
+    expect(outcome.message).toContain(what);
+  });
+
+  it('lets the project’s own files through', async () => {
+    const outcome = await decide('Write', { file_path: join(root, 'src/a.ts'), content: '' });
+    expect(outcome.blocked).toBe(false);
+  });
+
+  it('is held read-only in the protected-ground sandbox, where it really is', () => {
+    const readOnly = groundMounts(protectedGround(root)).readOnly;
+    const covers = (path: string) =>
+      readOnly.some((place) => path === place || path.startsWith(`${place}/`));
+    expect(covers(realpathSync(client))).toBe(true);
+    expect(covers(realpathSync(process.execPath))).toBe(true);
+  });
+
+  it('stays protected when the project links to it', () => {
+    symlinkSync(PACKAGE_ROOT, join(root, 'vendor'));
+    const places = protectedGround(root).places.map((place) => place.path);
+    expect(places).toContain(PACKAGE_ROOT);
+  });
+
+  // A copy in the project's node_modules (the project form's) is the project's code, which trust
+  // covers: the project's `npm install` must still be able to update it.
+  it('leaves out a copy inside the project', () => {
+    const whats = protectedGround(PACKAGE_ROOT).places.map((place) => place.what);
+    expect(whats).not.toContain('the hermes-extensions package that answers your hooks');
+  });
+});
