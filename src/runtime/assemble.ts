@@ -48,6 +48,11 @@ export interface AssembleOptions {
   setupTimeoutMs?: number;
   /** Each hook's whole-chain limit; wins over the section's `chain_timeout_ms`. */
   chainTimeoutMs?: ChainTimeouts;
+  /**
+   * Where the user's own extensions are that the user's config names (`global_dir`, `paths`):
+   * protected ground for this runtime (docs/trust.md, Protected ground).
+   */
+  userCode?: readonly string[];
 }
 
 /** A load (import plus setup) slower than this is worth a warning. */
@@ -263,6 +268,7 @@ export async function assembleRuntime(options: AssembleOptions): Promise<Runtime
     { ...section.chain_timeout_ms, ...options.chainTimeoutMs },
     section.no_sandbox ?? 'refuse',
     denyRead,
+    options.userCode,
   );
 }
 

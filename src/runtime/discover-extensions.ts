@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expandHome } from '../config/locations.js';
 import type { EffectiveSection, PathEntry } from '../config/merge.js';
@@ -86,4 +87,26 @@ function isInsideProject(root: string, entry: PathEntry, view: FileView): boolea
   // A bare package name is looked up through node_modules folders, some above the project.
   const where = discoverPath(entry, view).found[0]?.location ?? named;
   return insideRelative(root, where) !== undefined;
+}
+
+/**
+ * Where the user's own extensions are: the global folder, what the `paths` of the user's config
+ * name (a folder of extensions whole: one added there is loaded too) and where each was found
+ * (a package's folder) — not what the project config names, which is project code, nor a shipped
+ * extension's name, which is the package's. Each, changed, changes the user's guards everywhere.
+ */
+export function userCodeOf(
+  globalDir: string,
+  userPaths: readonly PathEntry[],
+  fromPaths: readonly DiscoveredExtension[],
+): string[] {
+  const named = userPaths.flatMap(({ spec, base }) => {
+    if (isShippedSpec(spec)) return [];
+    const path = resolve(base, expandHome(spec));
+    return existsSync(path) ? [path] : [];
+  });
+  const found = fromPaths.flatMap((f) =>
+    f.fromProject === true || f.source === 'shipped' ? [] : [f.location],
+  );
+  return [...new Set([globalDir, ...named, ...found])];
 }

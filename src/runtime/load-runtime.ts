@@ -31,7 +31,7 @@ import {
 } from '../trust/project-trust.js';
 import { trustFile } from '../trust/store.js';
 import { assembleRuntime } from './assemble.js';
-import { discoverExtensions } from './discover-extensions.js';
+import { discoverExtensions, userCodeOf } from './discover-extensions.js';
 import {
   ignoredUnderManagedOnly,
   managedCandidates,
@@ -243,6 +243,11 @@ export async function loadRuntime(options: LoadRuntimeOptions = {}): Promise<Run
       where: file,
     })),
     projectRoot: root,
+    userCode: userCodeOf(
+      merged.globalDir ?? join(home, 'extensions'),
+      merged.paths.filter((entry) => entry.file !== projectConfig?.file),
+      groups[1] ?? [],
+    ),
     logger: options.logger ?? stderrLogger,
     diagnostics,
     ...slowLoadOption(options.slowLoadMs),

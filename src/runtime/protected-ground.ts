@@ -47,13 +47,15 @@ export class GroundRule {
    * (`extensions.no_sandbox`, read from the user's own config only: load-runtime.ts).
    * `denyRead`: what extensions keep from sandboxed commands (`hermes.denySandboxRead`), hidden
    * in the sandbox this rule makes and required of one that already holds the call.
+   * `userCode`: the user's own extensions the user's config names (ground.ts, `protectedGround`).
    */
   constructor(
     projectRoot: string,
     noSandbox: 'refuse' | 'run' = 'refuse',
     denyRead: SandboxDenyRead = new SandboxDenyRead(),
+    userCode: readonly string[] = [],
   ) {
-    this.#ground = protectedGround(projectRoot);
+    this.#ground = protectedGround(projectRoot, process.env, userCode);
     this.#noSandbox = noSandbox;
     this.#denyRead = denyRead;
     // Started here too, for a runtime made without the builders.

@@ -84,13 +84,15 @@ export class Runtime {
     noSandbox: 'refuse' | 'run' = 'refuse',
     /** What extensions keep from every sandboxed command (`hermes.denySandboxRead`). */
     denyRead: SandboxDenyRead = new SandboxDenyRead(),
+    /** The user's own extensions the user's config names: protected ground (protected-ground.ts). */
+    userCode: readonly string[] = [],
   ) {
     this.#handlers = handlers;
     this.#observers = observers;
     this.#reportsDecisions = observers.has('hook_decision');
     this.#closers = closers;
     this.#paths = new ToolCallPaths(projectRoot);
-    this.#ground = new GroundRule(projectRoot, noSandbox, denyRead);
+    this.#ground = new GroundRule(projectRoot, noSandbox, denyRead, userCode);
     this.#plain = new PlainTools(handlers, this.#ground);
     this.#denyRead = denyRead;
   }

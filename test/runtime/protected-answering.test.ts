@@ -1,12 +1,12 @@
-import { mkdirSync, realpathSync, symlinkSync } from 'node:fs';
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRuntime } from 'hermes-extensions';
+import { createRuntime, loadRuntime } from 'hermes-extensions';
 import { memoryLogger } from 'hermes-extensions/testing';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../../src/package-root.js';
 import { protectedGround } from '../../src/policy/protected/ground.js';
 import { groundMounts } from '../../src/policy/sandbox/ground-mounts.js';
-import { tree } from '../support/fixtures.js';
+import { tree, tsExtension } from '../support/fixtures.js';
 
 /**
  * What answers the hooks is protected ground (docs/trust.md): the hermes-extensions package the
@@ -16,10 +16,11 @@ import { tree } from '../support/fixtures.js';
  * project.
  */
 let root: string;
+let hermesHome: string;
 
 beforeEach(() => {
   const user = tree({ '.keep': '' });
-  const hermesHome = join(user, 'hermes-home');
+  hermesHome = join(user, 'hermes-home');
   mkdirSync(hermesHome);
   process.env.HOME = user;
   process.env.HERMES_HOME = hermesHome;
@@ -82,5 +83,68 @@ describe('protected ground: what answers the hooks', () => {
   it('leaves out a copy inside the project', () => {
     const whats = protectedGround(PACKAGE_ROOT).places.map((place) => place.what);
     expect(whats).not.toContain('the hermes-extensions package that answers your hooks');
+  });
+});
+
+/**
+ * The user's own guards, where the user's config names them outside `$HERMES_HOME` (`paths`,
+ * `global_dir`): the runtime loads them from the disk, so an edit is the guard from the next
+ * call on, in every project.
+ */
+describe("protected ground: the user's own extensions the user's config names", () => {
+  async function decideLoaded(toolName: string, toolArgs: Record<string, unknown>) {
+    const runtime = await loadRuntime({ cwd: root, logger: memoryLogger() });
+    try {
+      return await runtime.runTurn({ sessionId: 's' }, (turn) =>
+        turn.interceptToolCall({ toolName, toolArgs }),
+      );
+    } finally {
+      await runtime.close();
+    }
+  }
+
+  function configure(guards: string, extra = '') {
+    writeFileSync(
+      join(hermesHome, 'config.yaml'),
+      `extensions:\n  paths: [${JSON.stringify(join(guards, 'my-guard'))}, ${JSON.stringify(join(guards, 'loose.ts'))}]\n${extra}`,
+    );
+  }
+
+  it('refuses a write to one that `paths` names, and to the folder `global_dir` names', async () => {
+    const guards = tree({
+      'my-guard/index.ts': tsExtension('my-guard'),
+      'loose.ts': tsExtension('loose'),
+      'global/other.ts': tsExtension('other'),
+    });
+    configure(guards, `  global_dir: ${JSON.stringify(join(guards, 'global'))}\n`);
+    for (const [tool, args] of [
+      ['Write', { file_path: join(guards, 'my-guard/index.ts'), content: '' }],
+      ['Bash', { command: `rm -rf ${join(guards, 'my-guard')}` }],
+      ['Write', { file_path: join(guards, 'loose.ts'), content: '' }],
+      ['Write', { file_path: join(guards, 'global/new.ts'), content: '' }],
+    ] as const) {
+      const outcome = await decideLoaded(tool, args);
+      expect(outcome.blocked, `${tool} ${JSON.stringify(args)}`).toBe(true);
+      if (outcome.blocked) expect(outcome.message).toContain('an extension of yours');
+    }
+    // The folder they sit in is not theirs: a file beside them is the user's to have written.
+    const beside = await decideLoaded('Write', {
+      file_path: join(guards, 'notes.md'),
+      content: '',
+    });
+    expect(beside.blocked).toBe(false);
+  });
+
+  it('leaves out one inside the project, which is open while you work on it there', async () => {
+    const guards = join(root, 'guards');
+    mkdirSync(join(guards, 'my-guard'), { recursive: true });
+    writeFileSync(join(guards, 'my-guard/index.ts'), tsExtension('my-guard'));
+    writeFileSync(join(guards, 'loose.ts'), tsExtension('loose'));
+    configure(guards);
+    const outcome = await decideLoaded('Write', {
+      file_path: join(guards, 'my-guard/index.ts'),
+      content: '',
+    });
+    expect(outcome.blocked).toBe(false);
   });
 });

@@ -52,11 +52,14 @@ const CONFIG_FOLDER = '.hermes';
 /**
  * The protected ground of the project at `root`, as this process's environment places the
  * user's folders (`HERMES_HOME`, `HOME`, `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `XDG_CONFIG_HOME`;
- * for the shells' start-up files `ZDOTDIR`, `XDG_DATA_HOME` and `BASH_ENV` too).
+ * for the shells' start-up files `ZDOTDIR`, `XDG_DATA_HOME` and `BASH_ENV` too). `userCode`: the
+ * user's own extensions that the user's config names outside `$HERMES_HOME` (`global_dir`,
+ * `paths`), as a runtime found them (load-runtime.ts).
  */
 export function protectedGround(
   root: string,
   env: Readonly<Record<string, string | undefined>> = process.env,
+  userCode: readonly string[] = [],
 ): ProtectedGround {
   const project = resolve(root);
   const place = (path: string, what: string, hides?: readonly string[]): ProtectedPlace => ({
@@ -139,12 +142,15 @@ export function protectedGround(
   // in the home (nvm, a user npm prefix). Changed, every guard of the user would answer as the
   // agent wrote it. A copy inside the project is the project's code, held by trust instead
   // (docs/trust.md, What trust covers): a project's `npm install` must still update it.
+  // The user's own guards, loaded from where the user's config names them, are the same kind of
+  // thing; one inside the project is, like a copy of the package there, open while you work on it.
+  const projectReal = resolveProjectPath(project, project).real;
   for (const [path, what] of [
     [PACKAGE_ROOT, 'the hermes-extensions package that answers your hooks'],
     [process.execPath, 'the Node.js program your hooks run with'],
+    ...userCode.map((path) => [path, USER_CODE] as const),
   ] as const) {
     const answering = place(path, what);
-    const projectReal = resolveProjectPath(project, project).real;
     if (!within(project, answering.path) && !within(projectReal, answering.real)) {
       add(path, what);
     }
@@ -164,6 +170,9 @@ export function protectedGround(
 export function hermesHomeOf(env: Readonly<Record<string, string | undefined>>): string {
   return homeFolder(env.HERMES_HOME, join(homedir(), '.hermes'));
 }
+
+const USER_CODE =
+  'an extension of yours that your global config names (a change to it changes your guards)';
 
 function within(folder: string, path: string): boolean {
   return path === folder || path.startsWith(folder.endsWith('/') ? folder : `${folder}/`);
