@@ -15,6 +15,7 @@ import {
 import { type Pins, wrappedHookCommand } from '../../host/command-hook/hook-wrapper.js';
 import { inspectInstalledHooks } from '../../host/command-hook/installed.js';
 import { missingEventsMean } from '../../host/command-hook/missing-events.js';
+import { projectHoldingPackage } from '../../host/command-hook/package-place.js';
 import { settingsFormat } from '../../host/command-hook/settings/formats.js';
 import { stderrLogger } from '../../log/logger.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
@@ -147,6 +148,11 @@ export async function hookInstallCommand(
       `${other.file} runs the hermes hook too, so ${agent.title} would run it twice; remove one: ${hermesCommand()} hook uninstall ${agent.name}${flag}`,
     );
   }
+  const holder = shared ? undefined : projectHoldingPackage(PACKAGE_ROOT);
+  if (holder !== undefined)
+    io.err(
+      `Warning: your ${agent.title} hook runs the hermes-extensions in ${PACKAGE_ROOT}, a package of the project ${holder}: an agent working in that project may change it, and with it what answers your hooks in every project (docs/trust.md, Protected ground). Install hermes-extensions apart from any project (npm install -g hermes-extensions) and run ${hermesCommand()} hook install ${agent.name} again with that copy.`,
+    );
   if (shared && project !== undefined) {
     const projectBin = join(agent.projectCommandRoot(project), 'node_modules', '.bin', 'hermes');
     if (!existsSync(projectBin))
