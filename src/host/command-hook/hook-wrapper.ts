@@ -93,13 +93,19 @@ const TELL = shJson({ systemMessage: `Hermes: ${REASON}` });
  * What the program unsets before anything runs: `HERMES_TRUST_PROJECT` trusts the project for
  * the run (its code would load, and its config could switch the user's guards off); `NODE_OPTIONS`
  * (`--require`, `--import`) and `NODE_PATH` load modules of the project's choosing into hermes'
- * own Node. The other `HERMES_*` variables cannot weaken a guard: `HERMES_HOOK_DEADLINE_MS` is
+ * own Node; `NODE_COMPILE_CACHE` (Node 22.1 and later) has Node take the compiled code of hermes'
+ * own files from a folder of the project's choosing, which V8 checks against the source's hash
+ * and flags, not against what the code does (a repository could commit such a cache beside the
+ * settings that name it). The other `HERMES_*` variables cannot weaken a guard: `HERMES_HOOK_DEADLINE_MS` is
  * held below the agents' hook timeout (hook-deadline.ts) and a chain it cuts off is refused
  * (src/chain/chain-deadline.ts), the daemon's other variables only say
  * how long it serves, and `HERMES_HOME` and `HERMES_DAEMON_DIR` are what the user form carries
  * (PINS).
  */
-export const UNSET = ['HERMES_TRUST_PROJECT', 'NODE_OPTIONS', 'NODE_PATH'];
+export const UNSET = ['HERMES_TRUST_PROJECT', 'NODE_OPTIONS', 'NODE_PATH', 'NODE_COMPILE_CACHE'];
+
+/** What versions 1 to 4 of the program unset (`Version`). */
+const UNSET_BEFORE_5 = UNSET.slice(0, 3);
 
 /**
  * What the user form carries, in this order, each as a word `NAME=/absolute/path` that the
@@ -123,6 +129,7 @@ const PINNED: Readonly<Record<Version, readonly (typeof PINS)[number][]>> = {
   2: ['HERMES_HOME', 'HERMES_DAEMON_DIR'],
   3: ['HERMES_HOME', 'HERMES_DAEMON_DIR'],
   4: PINS,
+  5: PINS,
 };
 
 /** The user's values of PINS, absolute paths. */
@@ -131,12 +138,13 @@ export type Pins = { [name in (typeof PINS)[number]]?: string };
 /**
  * The versions of the program: 0 read everything from the agent's environment; 1 unset UNSET and
  * took `$HERMES_HOME` from its first word, but the daemon's folder from the environment; 2 took
- * both from its words; 3 let hermes read the event itself (below); 4 (the current one) takes the
- * agents' config folders from its words too (PINNED).
+ * both from its words; 3 let hermes read the event itself (below); 4 takes the agents' config
+ * folders from its words too (PINNED); 5 (the current one) unsets `NODE_COMPILE_CACHE` as well
+ * (UNSET).
  */
-type Version = 0 | 1 | 2 | 3 | 4;
-const CURRENT: Version = 4;
-const VERSIONS: readonly Version[] = [0, 1, 2, 3, 4];
+type Version = 0 | 1 | 2 | 3 | 4 | 5;
+const CURRENT: Version = 5;
+const VERSIONS: readonly Version[] = [0, 1, 2, 3, 4, 5];
 
 /**
  * How versions 0 to 2 handed hermes the event: buffered with `cat` first (a fork and an exec on
@@ -180,7 +188,7 @@ const program = (answers: string, passed?: string, version: Version = CURRENT) =
   [
     'a=$1 q=$2',
     'shift 2',
-    ...(version > 0 ? [`unset ${UNSET.join(' ')}`] : []),
+    ...(version > 0 ? [`unset ${(version >= 5 ? UNSET : UNSET_BEFORE_5).join(' ')}`] : []),
     ...(version === 1 ? [pinLine('HERMES_HOME')] : []),
     ...(version === 2 || version === 3 ? PINNED[version].map(pinLine) : []),
     ...(version >= 4 ? [PIN_LOOP] : []),
