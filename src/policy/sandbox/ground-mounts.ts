@@ -64,8 +64,11 @@ export function groundMounts(
   const missing: string[] = [];
   /** The stand-in text of each missing place that bash reads in front of a later one. */
   const standIns = new Map<string, string>();
+  // One resolve of each existing folder for the whole line: most places share the project's or
+  // the home's, and each resolve is a system call per part of the path.
+  const resolved = new Map<string, string | undefined>();
   for (const place of ground.places) {
-    const at = realPlace(place.real);
+    const at = realPlace(place.real, resolved);
     if (at === undefined || at.startsWith('/dev/') || at.startsWith('/proc/')) continue;
     const text = place.hides?.length ? standInText(place.hides) : undefined;
     if (present(at, text)) {
@@ -82,7 +85,7 @@ export function groundMounts(
     readOnly.some((place) => path === place || path.startsWith(`${place}/`));
   const blocked = new Map<string, Blocked['kind']>();
   // One look at each folder for the whole line: most places are missing files in the home.
-  const looked = new Map<string, Holds>();
+  const looked = new Map<string, ReturnType<typeof folderLook>>();
   for (const path of missing) {
     if (covered(path)) continue;
     const first = firstMissing(path, looked);
@@ -135,16 +138,26 @@ function existingReal(path: string): string | undefined {
  * Each part is looked at before it is resolved: most places are missing, and a failed resolve
  * costs an exception, which on every sandboxed call was most of the sandbox line's price.
  */
-function realPlace(path: string): string | undefined {
+function realPlace(path: string, resolved: Map<string, string | undefined>): string | undefined {
   let at = path;
   const rest: string[] = [];
   for (;;) {
+    if (resolved.has(at)) {
+      const real = resolved.get(at);
+      return real === undefined ? undefined : join(real, ...rest);
+    }
     const stats = statOf(at);
     if (stats !== undefined) {
       try {
-        return join(realpathSync.native(at), ...rest);
+        const real = realpathSync.native(at);
+        // Only a folder's: a place's own answer is asked for once anyway.
+        if (rest.length > 0) resolved.set(at, real);
+        return join(real, ...rest);
       } catch {
-        if (stats.isSymbolicLink()) return undefined;
+        if (stats.isSymbolicLink()) {
+          if (rest.length > 0) resolved.set(at, undefined);
+          return undefined;
+        }
       }
     }
     const parent = dirname(at);
@@ -164,7 +177,10 @@ function realPlace(path: string): string | undefined {
  * by one look, and one that is gone when looked at again counts as absent and the walk goes on:
  * a folder that vanished between two looks must not end it with nothing blocked.
  */
-function firstMissing(path: string, looked: Map<string, Holds>): string | undefined {
+function firstMissing(
+  path: string,
+  looked: Map<string, ReturnType<typeof folderLook>>,
+): string | undefined {
   let at = path;
   for (;;) {
     const parent = dirname(at);
@@ -174,21 +190,24 @@ function firstMissing(path: string, looked: Map<string, Holds>): string | undefi
     // line made after, or the agent's copy of it would not be recognised.
     let held = looked.get(parent);
     if (held === undefined) {
-      held = folderHolds(parent);
+      held = folderLook(parent);
       looked.set(parent, held);
     }
-    if (held === 'nothing') {
-      at = parent;
-      continue;
-    }
-    if (held === 'not a folder') return undefined;
-    try {
-      accessSync(parent, constants.W_OK);
-      return at;
-    } catch (error) {
-      if (!gone(error)) return undefined;
-      at = parent;
-    }
+    if (held === 'writable') return at;
+    if (held !== 'nothing') return undefined;
+    at = parent;
+  }
+}
+
+/** What a folder holds (`folderHolds`) and, where it holds something, whether this user can write there. */
+function folderLook(path: string): Holds | 'writable' | 'unwritable' {
+  const held = folderHolds(path);
+  if (held !== 'something') return held;
+  try {
+    accessSync(path, constants.W_OK);
+    return 'writable';
+  } catch (error) {
+    return gone(error) ? 'nothing' : 'unwritable';
   }
 }
 
