@@ -128,6 +128,21 @@ describe.runIf(linux)('the protected-ground sandbox and a missing ~/.bash_profil
     expect(loginShell(env)).toBe('from-profile\nlogin-done\n');
   });
 
+  // Two hooks with different $HERMES_HOMEs hold different locks: the line of one may remove the
+  // stand-in on the disk between the other's making it and starting bubblewrap. What bubblewrap
+  // binds is the text kept on protected ground, which no other line removes.
+  it('binds the text kept on protected ground, not the file on the disk', () => {
+    const { ground } = setup();
+    const made = groundSandboxCommand('true', ground);
+    if (made.kind !== 'sandboxed') throw new Error(made.reason);
+    const text = standInText([join(home, '.bash_login'), join(home, '.profile')]);
+    const bound = new RegExp(
+      `--ro-bind '(${ground.hermesHome}/ground-sandbox/stand-in-[0-9a-f]{16})' '${join(home, '.bash_profile')}'`,
+    ).exec(made.command);
+    expect(bound, made.command).not.toBeNull();
+    expect(readFileSync(bound?.[1] as string, 'utf8')).toBe(text);
+  });
+
   it('takes a stand-in a killed line left for the missing file: the same line, which removes it', async () => {
     const { project, env, ground } = setup();
     const made = groundSandboxCommand('true', ground);

@@ -1,4 +1,13 @@
-import { closeSync, mkdirSync, openSync, realpathSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { ProtectedGround } from '../protected/ground.js';
 import {
@@ -104,10 +113,16 @@ function linuxParts(
     ...BWRAP_BASE,
     ...mounts.keep.flatMap((dir) => ['--bind', shellWord(dir), shellWord(dir)]),
     ...mounts.readOnly.flatMap((path) => ['--ro-bind', shellWord(path), shellWord(path)]),
-    // A stand-in is bound onto itself: inside, too, bash reads the file it reads in its place.
+    // Over a stand-in, its text kept on protected ground: inside too, bash reads the file it
+    // reads in its place, and bubblewrap has its source even where a line holding another lock
+    // (another $HERMES_HOME) removed the one on the disk meanwhile.
     ...[...mounts.blocked, ...mounts.masked].flatMap(({ path, kind, standIn }) => [
       '--ro-bind',
-      standIn !== undefined ? shellWord(path) : kind === 'file' ? '/dev/null' : shellWord(empty),
+      standIn !== undefined
+        ? shellWord(standInSource(ground, standIn))
+        : kind === 'file'
+          ? '/dev/null'
+          : shellWord(empty),
       shellWord(path),
     ]),
     '--',
@@ -137,6 +152,18 @@ function linuxParts(
         reason: `the sandbox's lock ${lock} could not be made: ${problem}`,
         fix: 'make $HERMES_HOME writable by this user',
       };
+    }
+    for (const { standIn } of mounts.blocked) {
+      if (standIn === undefined) continue;
+      const source = standInSource(ground, standIn);
+      const failed = madeStandInSource(source, standIn);
+      if (failed !== undefined) {
+        return {
+          kind: 'unavailable',
+          reason: `the sandbox's stand-in ${source} could not be made: ${failed}`,
+          fix: 'make $HERMES_HOME writable by this user',
+        };
+      }
     }
   }
   const around = mountPointsRemoved(tools, lock, mounts.blocked);
@@ -192,6 +219,29 @@ export function mountPointsRemoved(
 function madeEmpty(empty: string): string | undefined {
   try {
     mkdirSync(empty, { recursive: true, mode: 0o700 });
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** Where a stand-in's text is kept for bubblewrap to bind, named by the text (stand-in.ts). */
+function standInSource(ground: ProtectedGround, text: string): string {
+  const name = createHash('sha256').update(text).digest('hex').slice(0, 16);
+  return join(ground.hermesHome, GROUND_SANDBOX_DIR, `stand-in-${name}`);
+}
+
+/** The stand-in's text at `file`, written whole (a rename) where it is not there already. */
+function madeStandInSource(file: string, text: string): string | undefined {
+  try {
+    if (readFileSync(file, 'utf8') === text) return undefined;
+  } catch {
+    // Not there yet: made below.
+  }
+  try {
+    const part = `${file}.${process.pid}.part`;
+    writeFileSync(part, text, { mode: 0o600 });
+    renameSync(part, file);
     return undefined;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);

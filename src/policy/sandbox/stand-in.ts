@@ -12,8 +12,9 @@ import { shellWord } from './quote.js';
  * could create `~/.bash_profile` with an `exit 0` in it and silence every Codex hook. So the line
  * makes the mount point itself, before bubblewrap, as a read-only file whose text does what bash
  * does when the file is missing: it reads the first of the later files that is there. bubblewrap
- * binds it read-only onto itself, so a login shell inside the sandbox reads the same; after the
- * command the line removes it (ground-sandbox.ts). A line killed before that leaves a file that
+ * binds the same text over it, read-only, from a copy on protected ground (`$HERMES_HOME/
+ * ground-sandbox`), so a login shell inside the sandbox reads the same; after the command the
+ * line removes it (ground-sandbox.ts). A line killed before that leaves a file that
  * changes nothing, which the next line takes for a place still missing and removes.
  */
 export function standInText(hides: readonly string[]): string {
