@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expandHome } from '../config/locations.js';
 import type { EffectiveSection, PathEntry } from '../config/merge.js';
@@ -100,11 +99,10 @@ export function userCodeOf(
   userPaths: readonly PathEntry[],
   fromPaths: readonly DiscoveredExtension[],
 ): string[] {
-  const named = userPaths.flatMap(({ spec, base }) => {
-    if (isShippedSpec(spec)) return [];
-    const path = resolve(base, expandHome(spec));
-    return existsSync(path) ? [path] : [];
-  });
+  // Named whether it exists or not: one missing now would be loaded the moment it appeared.
+  const named = userPaths.flatMap(({ spec, base }) =>
+    isShippedSpec(spec) ? [] : [resolve(base, expandHome(spec))],
+  );
   const found = fromPaths.flatMap((f) =>
     f.fromProject === true || f.source === 'shipped' ? [] : [f.location],
   );

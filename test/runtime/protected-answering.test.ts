@@ -135,6 +135,23 @@ describe("protected ground: the user's own extensions the user's config names", 
     expect(beside.blocked).toBe(false);
   });
 
+  // The runtime loads a `paths` entry the moment it appears (the daemon watches for it): one the
+  // user named before making it must not be the agent's to make.
+  it('refuses making one that `paths` names and that is not there yet', async () => {
+    const guards = tree({ 'my-guard/index.ts': tsExtension('my-guard') });
+    writeFileSync(
+      join(hermesHome, 'config.yaml'),
+      `extensions:\n  paths: [${JSON.stringify(join(guards, 'later'))}]\n`,
+    );
+    const outcome = await decideLoaded('Write', {
+      file_path: join(guards, 'later', 'index.ts'),
+      content: 'export default {}',
+    });
+    // Refused as the user's code: not only because the missing entry fails the load.
+    expect(outcome.blocked).toBe(true);
+    if (outcome.blocked) expect(outcome.message).toContain('an extension of yours');
+  });
+
   it('leaves out one inside the project, which is open while you work on it there', async () => {
     const guards = join(root, 'guards');
     mkdirSync(join(guards, 'my-guard'), { recursive: true });
