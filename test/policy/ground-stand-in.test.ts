@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,6 +11,7 @@ import {
 } from '../../src/policy/sandbox/ground-sandbox.js';
 import { standInText } from '../../src/policy/sandbox/stand-in.js';
 import { tree } from '../support/fixtures.js';
+import { runShellAsync as run } from '../support/sandbox.js';
 
 /**
  * bash reads the first of `~/.bash_profile`, `~/.bash_login` and `~/.profile`. A command the
@@ -43,21 +44,6 @@ function setup() {
 /** A login shell of the user's, outside any sandbox: what it reads before its command. */
 function loginShell(env: NodeJS.ProcessEnv) {
   return spawnSync('bash', ['-lc', 'echo login-done'], { env, encoding: 'utf8' }).stdout;
-}
-
-function run(line: string, cwd: string, env: NodeJS.ProcessEnv) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn('bash', ['-c', line], { cwd, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 async function until(done: () => boolean) {
