@@ -239,7 +239,8 @@ function madeStandInSource(file: string, text: string): string | undefined {
     // Not there yet: made below.
   }
   try {
-    const part = `${file}.${process.pid}.part`;
+    // Its own name per writer: the daemon's runtime threads share a process id.
+    const part = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.part`;
     writeFileSync(part, text, { mode: 0o600 });
     renameSync(part, file);
     return undefined;
