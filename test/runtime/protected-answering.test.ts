@@ -35,6 +35,11 @@ async function decide(toolName: string, toolArgs: Record<string, unknown>) {
 }
 
 const client = join(PACKAGE_ROOT, 'dist', 'hook-client.cjs');
+const clientCache = join(
+  PACKAGE_ROOT,
+  'dist',
+  `hook-client.${process.version}-${process.arch}.v8cache`,
+);
 
 describe('protected ground: what answers the hooks', () => {
   it.each([
@@ -50,6 +55,8 @@ describe('protected ground: what answers the hooks', () => {
       { command: `rm -rf ${join(PACKAGE_ROOT, 'extensions')}` },
       'hermes-extensions package',
     ],
+    // The client's code cache (bin/hermes.js): compiled code the next hook runs.
+    ['Write', { file_path: clientCache, content: 'x' }, 'hermes-extensions package'],
     ['Write', { file_path: process.execPath, content: '#!/bin/sh\nexit 0\n' }, 'Node.js program'],
   ] as const)('refuses %s %j', async (tool, args, what) => {
     const outcome = await decide(tool, args as Record<string, unknown>);

@@ -13,10 +13,19 @@ const MAX_RECORDS = 20_000;
  */
 const SETTLED_MS = 2_000;
 
-/** A folder's names as last listed, and the stamp it had before that listing. */
+/** A path recorded as not there, with the name its folder would list it by (lower case). */
+interface Absent {
+  record: ReadRecord;
+  name: string;
+}
+
+/**
+ * A folder's listing as last taken, and the stamp it had before: what it says of the folder's
+ * absent records is all that is kept, the records whose name it lists (mostly none).
+ */
 interface Listing {
   stamp: string;
-  names: Set<string>;
+  listed: Absent[];
 }
 
 /**
@@ -35,7 +44,7 @@ interface Listing {
 export class WatchSet {
   readonly #present: ReadRecord[] = [];
   /** Records of paths that were not there, by the folder they would be in. */
-  readonly #absent = new Map<string, ReadRecord[]>();
+  readonly #absent = new Map<string, Absent[]>();
   readonly #size: number;
   readonly #listings = new Map<string, Listing>();
   readonly #settledMs: number;
@@ -54,7 +63,8 @@ export class WatchSet {
       }
       const folder = dirname(record.path);
       const inFolder = this.#absent.get(folder) ?? [];
-      inFolder.push({ ...record });
+      // A case-insensitive file system may list it under another case: names compare lower case.
+      inFolder.push({ record: { ...record }, name: basename(record.path).toLowerCase() });
       this.#absent.set(folder, inFolder);
     }
     this.#size = seen.size;
@@ -64,13 +74,10 @@ export class WatchSet {
   changed(): boolean {
     if (this.#size > MAX_RECORDS) return true;
     const at = lookOnce();
-    for (const [folder, records] of this.#absent) {
-      const names = this.#namesIn(folder, at);
-      if (names === 'none') continue;
-      for (const record of records) {
-        // Listed (a case-insensitive file system may show it under another case): look closely.
-        const listed = names === 'unknown' || names.has(basename(record.path).toLowerCase());
-        if (listed && !stillHolds(record, at)) return true;
+    for (const [folder, absent] of this.#absent) {
+      // Listed (under this name or another case of it): looked at closely.
+      for (const { record } of this.#listedIn(folder, absent, at)) {
+        if (!stillHolds(record, at)) return true;
       }
     }
     return !this.#present.every((record) => stillHolds(record, at));
@@ -81,38 +88,42 @@ export class WatchSet {
   }
 
   /**
-   * The names in `folder`, lower case; `none` when nothing can be in it; `unknown` if unreadable.
-   * The listing kept when the folder's stamp is the one it had before it was listed, and it had
-   * been still for SETTLED_MS by then.
+   * The absent records of `folder` whose name it lists now: none when nothing can be in it, all
+   * when it cannot be listed. From the listing kept when the folder's stamp is the one it had
+   * before it was listed, and it had been still for SETTLED_MS by then: a few thousand records
+   * of a module resolver's tries are then one `stat` of their folder, not a name each.
    */
-  #namesIn(folder: string, at: Look): Set<string> | 'none' | 'unknown' {
+  #listedIn(folder: string, absent: Absent[], at: Look): Absent[] {
     const now = Date.now();
     // Not reachable is as good as gone: nothing in it can be reached either.
     const stats = at(folder);
-    if (stats === undefined || !stats.isDirectory()) return 'none';
+    if (stats === undefined || !stats.isDirectory()) return NONE;
     const stamp = `${stats.dev}:${stats.ino}:${stats.mtimeMs}:${stats.ctimeMs}`;
     const lastChange = Math.max(stats.mtimeMs, stats.ctimeMs);
     const kept = this.#listings.get(folder);
-    if (kept?.stamp === stamp) return kept.names;
+    if (kept?.stamp === stamp) return kept.listed;
     this.#listings.delete(folder);
     let names: Set<string>;
     try {
       names = new Set(readdirSync(folder).map((name) => name.toLowerCase()));
     } catch (error) {
-      return unlisted(error);
+      return unlistable(error) ? NONE : absent;
     }
-    if (now - lastChange > this.#settledMs) this.#listings.set(folder, { stamp, names });
-    return names;
+    const listed = absent.filter(({ name }) => names.has(name));
+    if (now - lastChange > this.#settledMs) this.#listings.set(folder, { stamp, listed });
+    return listed;
   }
 }
+
+const NONE: Absent[] = [];
 
 function isAbsent(record: ReadRecord): boolean {
   if (record.how === 'exists') return record.value === 'no';
   return (record.how === 'stat' || record.how === 'lstat') && record.value === 'missing';
 }
 
-/** What a folder that cannot be looked at lists: nothing when it is gone or no folder. */
-function unlisted(error: unknown): 'none' | 'unknown' {
+/** Whether a folder that cannot be listed holds nothing: it is gone, or no folder. */
+function unlistable(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException).code;
-  return code === 'ENOENT' || code === 'ENOTDIR' ? 'none' : 'unknown';
+  return code === 'ENOENT' || code === 'ENOTDIR';
 }
