@@ -64,18 +64,7 @@ class Bridge:
             if self._client is not None and self._client._process.poll() is None:
                 return self._client
             if self._client is not None:
-                # How it ended and what it said last (the extension it blamed, if any).
-                why = self._client.exit_reason()
-                logger.warning("hermes-extensions: %s; starting it again", why)
-                self._client = None
-                for turn in self._turns.values():
-                    if turn.refused is None:
-                        turn.refused = (
-                            f"[hermes-extensions] the bridge exited during this turn ({why}), "
-                            "so its checks lost their state and its remaining tool calls are "
-                            "refused; the next message starts a new turn"
-                        )
-                    turn.bridge_id = None
+                self._lost()
             try:
                 module = locate.client_module()
                 self.cwd = os.getcwd()
@@ -95,12 +84,33 @@ class Bridge:
         return bool(((self.client().info or {}).get("hooks") or {}).get(hook))
 
     def call(self, method, params):
+        client = self.client()
         try:
-            return self.client().call(method, params)
-        except Unavailable:
-            raise
+            return client.call(method, params)
         except Exception as error:
+            with self._lock:
+                if self._client is client and client._process.poll() is not None:
+                    # It died under this call (not before it, which client() sees): told as the
+                    # same loss, whichever side noticed it first.
+                    raise Unavailable(self._lost())
             raise Unavailable(f"the hermes-extensions bridge answered {method} with: {error}")
+
+    def _lost(self):
+        """The bridge has exited: its open turns' remaining calls are refused; says why."""
+        # How it ended and what it said last (the extension it blamed, if any).
+        why = self._client.exit_reason()
+        logger.warning("hermes-extensions: %s; starting it again", why)
+        self._client = None
+        refusal = (
+            f"[hermes-extensions] the bridge exited during this turn ({why}), "
+            "so its checks lost their state and its remaining tool calls are "
+            "refused; the next message starts a new turn"
+        )
+        for turn in self._turns.values():
+            if turn.refused is None:
+                turn.refused = refusal
+            turn.bridge_id = None
+        return refusal
 
     def close(self):
         with self._lock:
