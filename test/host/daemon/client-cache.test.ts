@@ -2,7 +2,7 @@ import { appendFileSync, cpSync, existsSync, readFileSync, statSync, writeFileSy
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { tree } from '../../support/fixtures.js';
-import { built, root, runProcess, WORKFLOW_GUARD } from '../../support/run-bin.js';
+import { built, preToolUse, root, runProcess, WORKFLOW_GUARD } from '../../support/run-bin.js';
 import { socketFolder, startDaemon, stopDaemons } from './daemon-support.js';
 
 /**
@@ -48,16 +48,15 @@ async function setup() {
       {
         env: daemonEnv,
         cwd: project,
-        stdin: JSON.stringify({
-          session_id: 's1',
-          transcript_path: '/dev/null',
-          cwd: project,
-          permission_mode: 'default',
-          hook_event_name: 'PreToolUse',
-          tool_name: 'Edit',
-          tool_use_id: 'toolu_1',
-          tool_input: { file_path: join(project, 'src/a.ts'), old_string: 'a', new_string: 'b' },
-        }),
+        stdin: JSON.stringify(
+          preToolUse(
+            's1',
+            project,
+            'Edit',
+            { file_path: join(project, 'src/a.ts'), old_string: 'a', new_string: 'b' },
+            'toolu_1',
+          ),
+        ),
       },
     );
   /** What the cache's first line must say: the client file it was made from. */
