@@ -81,8 +81,7 @@ export function groundMounts(
   // A place inside another that is read-only is read-only already (and a writable bind of a
   // folder above it, there, would make it writable again).
   const readOnly = outermost(existing);
-  const covered = (path: string) =>
-    readOnly.some((place) => path === place || path.startsWith(`${place}/`));
+  const covered = (path: string) => readOnly.some((place) => atOrBelow(path, place));
   const blocked = new Map<string, Blocked['kind']>();
   // One look at each folder for the whole line: most places are missing files in the home.
   const looked = new Map<string, ReturnType<typeof folderLook>>();
@@ -295,13 +294,37 @@ function outermost(paths: readonly string[]): string[] {
   const sorted = [...new Set(paths)].sort();
   const kept: string[] = [];
   for (const path of sorted) {
-    if (!kept.some((outer) => path === outer || path.startsWith(`${outer}/`))) kept.push(path);
+    if (!kept.some((outer) => atOrBelow(path, outer))) kept.push(path);
   }
   return kept;
 }
 
 function byDepth(paths: string[]): string[] {
-  const depth = new Map(paths.map((path) => [path, path.split('/').length]));
+  const depth = new Map(paths.map((path) => [path, partsOf(path)]));
   const of = (path: string) => depth.get(path) as number;
   return paths.sort((a, b) => of(a) - of(b) || (a < b ? -1 : a > b ? 1 : 0));
 }
+
+/*
+ * Both below run for each place against each other one, on every sandboxed call: they compare
+ * characters rather than make a string (`${folder}/`, a split) for each comparison.
+ */
+
+/** Whether `path` is `folder` or inside it. */
+function atOrBelow(path: string, folder: string): boolean {
+  return (
+    path === folder ||
+    (path.length > folder.length &&
+      path.charCodeAt(folder.length) === SLASH &&
+      path.startsWith(folder))
+  );
+}
+
+/** How many parts `path` has (its slashes). */
+function partsOf(path: string): number {
+  let parts = 1;
+  for (let at = path.indexOf('/'); at !== -1; at = path.indexOf('/', at + 1)) parts++;
+  return parts;
+}
+
+const SLASH = 0x2f;
