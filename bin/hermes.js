@@ -9,6 +9,25 @@ const root = join(__dirname, '..');
 const dist = join(root, 'dist');
 const args = process.argv.slice(2);
 
+/**
+ * The installed hook starts this process with the agent's `NODE_EXTRA_CA_CERTS` moved aside, so
+ * that Node does not load those certificates for a call the daemon answers
+ * (src/host/command-hook/hook-wrapper.ts, MOVED_CA_CERTS): it is put back before anything reads
+ * the environment, so the daemon's key, the request and a daemon started from here have it.
+ * True when it was moved: an answer made in-process then runs in a Node that loads them
+ * (`inProcessWithCertificates`).
+ */
+const certificatesLeftOut = (() => {
+  const moved = 'HERMES_NODE_EXTRA_CA_CERTS';
+  const value = process.env[moved];
+  if (value === undefined) return false;
+  delete process.env[moved];
+  // Given besides (not by the hook program, which clears the name first): this Node loaded its own.
+  if (process.env.NODE_EXTRA_CA_CERTS !== undefined) return false;
+  process.env.NODE_EXTRA_CA_CERTS = value;
+  return true;
+})();
+
 /** The compiled command line: the bundle starts faster; the plain build works the same. */
 function cli() {
   const bundled = join(dist, 'cli.bundle.js');
@@ -40,8 +59,10 @@ async function hook(agent, client) {
   if (outcome.answered) return outcome.exitCode;
   if (outcome.notice !== undefined) process.stderr.write(`hermes: ${outcome.notice}\n`);
   else if (process.env.HERMES_DEBUG) process.stderr.write(`hermes: in-process: ${outcome.why}\n`);
-  const { answerHook } = await cli();
   const input = outcome.input;
+  if (certificatesLeftOut && typeof input === 'string')
+    return inProcessWithCertificates(agent, input, outcome.deadlineMs);
+  const { answerHook } = await cli();
   const stdin = {
     async *[Symbol.asyncIterator]() {
       if (typeof input !== 'string') throw input;
@@ -49,6 +70,34 @@ async function hook(agent, client) {
     },
   };
   return answerHook(agent, stdin, outcome.deadlineMs);
+}
+
+/**
+ * The in-process answer in a Node started with the certificates this one left out: extensions
+ * that reach a server over TLS (a declared policy over HTTP, a model as judge) trust what they
+ * would in a hook run without the daemon. The event goes to it as read, within what is left of
+ * the deadline; what it prints is the answer, its exit code this one's. Past the deadline it is
+ * killed, and the hook program refuses the call (no answer is no allow).
+ */
+function inProcessWithCertificates(agent, input, deadlineMs) {
+  const env = { ...process.env, HERMES_DAEMON: '0', HERMES_HOOK_DEADLINE_MS: String(deadlineMs) };
+  const run = require('node:child_process').spawnSync(
+    process.execPath,
+    [__filename, 'hook', agent],
+    {
+      env,
+      input,
+      stdio: ['pipe', 'inherit', 'inherit'],
+      timeout: deadlineMs + 1_000,
+      killSignal: 'SIGKILL',
+    },
+  );
+  if (run.error !== undefined || run.status === null) {
+    const why = run.error?.message ?? `ended by ${run.signal}`;
+    process.stderr.write(`hermes: the in-process answer could not be made: ${why}\n`);
+    return 1;
+  }
+  return run.status;
 }
 
 /** The client, bundled (dist/hook-client.cjs) or as built; none when the daemon is turned off. */

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_HOOK_AGENTS } from '../../src/host/command-hook/agents.js';
 import {
+  MOVED_CA_CERTS,
   UNSET,
   unwrapHookCommand,
   wrappedHookCommand,
@@ -39,9 +40,52 @@ describe('the hook command’s environment', () => {
     },
   );
 
-  // The version before this one left NODE_COMPILE_CACHE as the agent gave it: still known, not
+  it.each(Object.keys(COMMAND_HOOK_AGENTS))(
+    '%s: hermes starts with NODE_EXTRA_CA_CERTS moved aside, and with nothing else under that name',
+    (agent) => {
+      const argv = [
+        '/bin/sh',
+        '-c',
+        `printf '%s|' "\${NODE_EXTRA_CA_CERTS-unset}" "\${${MOVED_CA_CERTS}-unset}"`,
+      ];
+      const command = wrappedHookCommand(agent, argv, {
+        HERMES_HOME: '/tmp/hermes-home',
+        HERMES_DAEMON_DIR: '/tmp/hermes-daemons',
+      });
+      const seen = (env: Record<string, string>) =>
+        spawnSync('/bin/sh', ['-c', command], {
+          env: { PATH: process.env.PATH as string, ...env },
+          input: '{}',
+          encoding: 'utf8',
+        }).stdout;
+      expect(seen({ NODE_EXTRA_CA_CERTS: '/etc/corp ca.pem' })).toBe('unset|/etc/corp ca.pem|');
+      expect(seen({ NODE_EXTRA_CA_CERTS: '' })).toBe('unset||');
+      expect(seen({})).toBe('unset|unset|');
+      // A project's value under the moved name would be put back as the agent's own.
+      expect(seen({ [MOVED_CA_CERTS]: './evil.pem' })).toBe('unset|unset|');
+    },
+  );
+
+  // The version before this one started hermes with NODE_EXTRA_CA_CERTS: still known, not
   // current, so install rewrites it and doctor reports its program file.
   it('knows the commands of the version before, and takes them for not current', () => {
+    const before = JSON.parse(
+      readFileSync(new URL('./command-hook/compile-cache-commands.json', import.meta.url), 'utf8'),
+    ) as Record<string, { project: string; user: string }>;
+    for (const [agent, commands] of Object.entries(before)) {
+      expect(commands.user).toContain('NODE_COMPILE_CACHE');
+      expect(commands.user).not.toContain(MOVED_CA_CERTS);
+      expect(unwrapHookCommand(commands.user)).toMatchObject({
+        agent,
+        pinned: true,
+        current: false,
+      });
+      expect(unwrapHookCommand(commands.project)).toMatchObject({ agent, current: false });
+    }
+  });
+
+  // The one before that left NODE_COMPILE_CACHE as the agent gave it: known the same way.
+  it('knows the commands of the version before that, and takes them for not current', () => {
     const before = JSON.parse(
       readFileSync(new URL('./command-hook/folder-pinned-commands.json', import.meta.url), 'utf8'),
     ) as Record<string, { project: string; user: string }>;

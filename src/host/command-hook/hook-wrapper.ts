@@ -102,10 +102,30 @@ const TELL = shJson({ systemMessage: `Hermes: ${REASON}` });
  * how long it serves, and `HERMES_HOME` and `HERMES_DAEMON_DIR` are what the user form carries
  * (PINS).
  */
-export const UNSET = ['HERMES_TRUST_PROJECT', 'NODE_OPTIONS', 'NODE_PATH', 'NODE_COMPILE_CACHE'];
+export const UNSET = [
+  'HERMES_TRUST_PROJECT',
+  'NODE_OPTIONS',
+  'NODE_PATH',
+  'NODE_COMPILE_CACHE',
+  'HERMES_NODE_EXTRA_CA_CERTS',
+];
 
-/** What versions 1 to 4 of the program unset (`Version`). */
-const UNSET_BEFORE_5 = UNSET.slice(0, 3);
+/** What each version of the program unsets: versions 1 to 4 the first three, 5 the first four. */
+const unsetBy = (version: Version) => UNSET.slice(0, version >= 6 ? 5 : version >= 5 ? 4 : 3);
+
+/**
+ * Where version 6 moves `NODE_EXTRA_CA_CERTS` for hermes' own process: Node reads and parses
+ * that file of certificates as it starts, before any of hermes runs (a bundle of the system's
+ * roots, as corporate setups and Claude Code's own docs for a proxy have it, costs some 50 ms
+ * there, more than the rest of a hook call through the daemon), and the hook's client makes no
+ * TLS connection. bin/hermes.js puts it back in its environment before anything reads it, so
+ * the daemon it asks (whose socket's name it is part of), the one it starts, and an answer made
+ * in-process, which then runs in a Node started with it, see what the agent gave (docs/command-
+ * hooks.md, "The certificates a hook does not load"). UNSET clears the name first: only the
+ * agent's own `NODE_EXTRA_CA_CERTS` ever arrives under it.
+ */
+export const MOVED_CA_CERTS = 'HERMES_NODE_EXTRA_CA_CERTS';
+const MOVE_CA_CERTS = `case \${NODE_EXTRA_CA_CERTS+s} in s) export ${MOVED_CA_CERTS}="$NODE_EXTRA_CA_CERTS"; unset NODE_EXTRA_CA_CERTS;; esac`;
 
 /**
  * What the user form carries, in this order, each as a word `NAME=/absolute/path` that the
@@ -130,6 +150,7 @@ const PINNED: Readonly<Record<Version, readonly (typeof PINS)[number][]>> = {
   3: ['HERMES_HOME', 'HERMES_DAEMON_DIR'],
   4: PINS,
   5: PINS,
+  6: PINS,
 };
 
 /** The user's values of PINS, absolute paths. */
@@ -139,12 +160,12 @@ export type Pins = { [name in (typeof PINS)[number]]?: string };
  * The versions of the program: 0 read everything from the agent's environment; 1 unset UNSET and
  * took `$HERMES_HOME` from its first word, but the daemon's folder from the environment; 2 took
  * both from its words; 3 let hermes read the event itself (below); 4 takes the agents' config
- * folders from its words too (PINNED); 5 (the current one) unsets `NODE_COMPILE_CACHE` as well
- * (UNSET).
+ * folders from its words too (PINNED); 5 unsets `NODE_COMPILE_CACHE` as well (UNSET); 6 (the
+ * current one) starts hermes without `NODE_EXTRA_CA_CERTS`, moved aside (MOVED_CA_CERTS).
  */
-type Version = 0 | 1 | 2 | 3 | 4 | 5;
-const CURRENT: Version = 5;
-const VERSIONS: readonly Version[] = [0, 1, 2, 3, 4, 5];
+type Version = 0 | 1 | 2 | 3 | 4 | 5 | 6;
+const CURRENT: Version = 6;
+const VERSIONS: readonly Version[] = [0, 1, 2, 3, 4, 5, 6];
 
 /**
  * How versions 0 to 2 handed hermes the event: buffered with `cat` first (a fork and an exec on
@@ -188,7 +209,8 @@ const program = (answers: string, passed?: string, version: Version = CURRENT) =
   [
     'a=$1 q=$2',
     'shift 2',
-    ...(version > 0 ? [`unset ${(version >= 5 ? UNSET : UNSET_BEFORE_5).join(' ')}`] : []),
+    ...(version > 0 ? [`unset ${unsetBy(version).join(' ')}`] : []),
+    ...(version >= 6 ? [MOVE_CA_CERTS] : []),
     ...(version === 1 ? [pinLine('HERMES_HOME')] : []),
     ...(version === 2 || version === 3 ? PINNED[version].map(pinLine) : []),
     ...(version >= 4 ? [PIN_LOOP] : []),
