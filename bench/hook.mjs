@@ -61,6 +61,15 @@ const event = JSON.stringify({
 
 const base = { ...process.env, HERMES_HOME: home, HERMES_DAEMON_DIR: sockets };
 delete base.HERMES_DAEMON;
+// The yardstick is a bare Node start. Node parses the file NODE_EXTRA_CA_CERTS names as it
+// starts (about 50 ms for a system's bundle of roots, twice the rest of its start), which the
+// installed hook leaves to the daemon (docs/command-hooks.md, "The certificates a hook does not
+// load"): with it in the environment, `node -e 0` and the installed command are timed with it
+// too, against a warm daemon of their own (the variable is part of its key), as rows apart.
+const certificates = process.env.NODE_EXTRA_CA_CERTS;
+delete base.NODE_EXTRA_CA_CERTS;
+const withCertificates =
+  certificates === undefined ? undefined : { ...base, NODE_EXTRA_CA_CERTS: certificates };
 const socketOf = (env) => daemonSocketPath(daemonKey(hermesHome(home), version, env), env);
 const run = (args, env, input) => {
   const started = performance.now();
@@ -137,6 +146,7 @@ async function until(check, timeoutMs) {
 const help = spawnSync(process.execPath, [bin, '--help'], { encoding: 'utf8' }).stdout;
 const daemonKind = /^\s+daemon\b/m.test(help) ? 'hermes daemon run' : 'stand-in (answers at once)';
 let daemon;
+let certificatesDaemon;
 try {
   const inProcessEnv = { ...base, HERMES_DAEMON: '0' };
   const expected = hook(inProcessEnv).stdout; // fills the jiti cache; unmeasured
@@ -154,6 +164,12 @@ try {
           ],
           { stdio: ['ignore', 'ignore', 'inherit'] },
         );
+  if (withCertificates !== undefined && daemonKind === 'hermes daemon run') {
+    certificatesDaemon = spawn(process.execPath, [bin, 'daemon', 'run'], {
+      env: withCertificates,
+      stdio: 'ignore',
+    });
+  }
   if (!(await until(() => existsSync(socketOf(base)), 30_000)))
     throw new Error(`the daemon (${daemonKind}) did not start listening within 30 s`);
   const checked = [hook, hook, installed, inline];
@@ -181,6 +197,13 @@ try {
   run(['-e', '0'], base);
 
   const samples = { node: [], inProcess: [], cold: [], steady: [], installed: [], inline: [] };
+  if (certificatesDaemon !== undefined) {
+    if (!(await until(() => existsSync(socketOf(withCertificates)), 30_000)))
+      throw new Error('the daemon for NODE_EXTRA_CA_CERTS did not start listening within 30 s');
+    if (installed(withCertificates).stdout !== expected)
+      throw new Error('with NODE_EXTRA_CA_CERTS the installed command answered differently');
+    Object.assign(samples, { nodeCertificates: [], installedCertificates: [] });
+  }
   if (before !== undefined) Object.assign(samples, { beforeSteady: [], beforeInline: [] });
   for (let r = 0; r < RUNS; r++) {
     samples.node.push(run(['-e', '0'], base).ms);
@@ -193,6 +216,10 @@ try {
       ['installed', installed],
       ['inline', inline, 'beforeInline', before?.inline],
     ];
+    if (certificatesDaemon !== undefined) {
+      samples.nodeCertificates.push(run(['-e', '0'], withCertificates).ms);
+      samples.installedCertificates.push(installed(withCertificates).ms);
+    }
     for (const [name, call, otherName, other] of pairs) {
       if (other === undefined || r % 2 === 0) samples[name].push(call(base).ms);
       if (other !== undefined) samples[otherName].push(other(base).ms);
@@ -201,9 +228,10 @@ try {
   }
   if (daemonKind === 'hermes daemon run') samples.answer = await answers(base);
   process.stdout.write(
-    `${JSON.stringify({ extensions: N, runs: RUNS, daemon: daemonKind, before: beforeBin, samples })}\n`,
+    `${JSON.stringify({ extensions: N, runs: RUNS, daemon: daemonKind, before: beforeBin, certificates, samples })}\n`,
   );
 } finally {
   daemon?.kill();
+  certificatesDaemon?.kill();
   rmSync(work, { recursive: true, force: true });
 }

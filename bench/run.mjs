@@ -542,8 +542,19 @@ if (cli) {
 
 if (hook) {
   const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  const { node, inProcess, cold, steady, installed, inline, beforeSteady, beforeInline, answer } =
-    hook.samples;
+  const {
+    node,
+    inProcess,
+    cold,
+    steady,
+    installed,
+    inline,
+    beforeSteady,
+    beforeInline,
+    answer,
+    nodeCertificates,
+    installedCertificates,
+  } = hook.samples;
   const over = (samples) => median(samples.map((ms, i) => ms / node[i]));
   const steadyRatio = over(steady);
   out.push(
@@ -570,6 +581,14 @@ if (hook) {
           `| before (\`BENCH_HOOK_BEFORE\`, ${hook.before}): steady | ${median(beforeSteady).toFixed(0)} | ${over(beforeSteady).toFixed(2)}× |`,
           `| before: its program inline, a warm daemon | ${median(beforeInline).toFixed(0)} | ${over(beforeInline).toFixed(2)}× |`,
         ]),
+    ...(nodeCertificates === undefined
+      ? []
+      : [
+          `| \`node -e 0\` with the environment's \`NODE_EXTRA_CA_CERTS\` (${hook.certificates}) | ${median(nodeCertificates).toFixed(0)} | ${over(nodeCertificates).toFixed(2)}× |`,
+          `| installed, with it: its own warm daemon (the hook's Node does not load it) | ${median(installedCertificates).toFixed(0)} | ${over(installedCertificates).toFixed(2)}× (${median(installedCertificates.map((ms, i) => ms / nodeCertificates[i])).toFixed(2)}× \`node -e 0\` with it) |`,
+        ]),
+    '',
+    `Every row but the two with \`NODE_EXTRA_CA_CERTS\` runs without it: a bare Node start is the yardstick.`,
     '',
     `Target "the installed command on a warm daemon within 1.15× of \`node -e 0\`": ${over(installed) <= 1.15 ? 'yes' : '**NO**'} (${over(installed).toFixed(2)}×).`,
     `Target "a steady-state hook call within 1.2× of \`node -e 0\`": ${steadyRatio <= 1.2 ? 'yes' : '**NO**'} (${steadyRatio.toFixed(2)}×).`,
