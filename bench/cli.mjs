@@ -19,6 +19,9 @@ mkdirSync(project, { recursive: true });
 writeExtensions(home);
 
 const env = { ...process.env, HERMES_HOME: home };
+// Against a bare Node start: a bundle NODE_EXTRA_CA_CERTS names is parsed by every Node as it
+// starts (BENCHMARKS.md, "The certificates Node loads as it starts").
+delete env.NODE_EXTRA_CA_CERTS;
 const time = (args) => {
   const started = performance.now();
   const result = spawnSync(process.execPath, args, {

@@ -144,6 +144,9 @@ writeProject(template);
 const baseEnv = { ...process.env, HERMES_DAEMON_DIR: sockets };
 delete baseEnv.HERMES_DAEMON;
 delete baseEnv.HERMES_TRUST_PROJECT;
+// Against a bare Node start: a bundle NODE_EXTRA_CA_CERTS names is parsed by every Node as it
+// starts (BENCHMARKS.md, "The certificates Node loads as it starts").
+delete baseEnv.NODE_EXTRA_CA_CERTS;
 
 /** A fresh process, timed from spawn to exit; throws unless it exits 0. */
 function run(args, { env = baseEnv, cwd = work, input } = {}) {
