@@ -110,19 +110,14 @@ export const UNSET = [
   'HERMES_NODE_EXTRA_CA_CERTS',
 ];
 
-/** What each version of the program unsets: versions 1 to 4 the first three, 5 the first four. */
+/** What each version unsets: 1 to 4 the first three names, 5 the first four, 6 all five. */
 const unsetBy = (version: Version) => UNSET.slice(0, version >= 6 ? 5 : version >= 5 ? 4 : 3);
 
 /**
- * Where version 6 moves `NODE_EXTRA_CA_CERTS` for hermes' own process: Node reads and parses
- * that file of certificates as it starts, before any of hermes runs (a bundle of the system's
- * roots, as corporate setups and Claude Code's own docs for a proxy have it, costs some 50 ms
- * there, more than the rest of a hook call through the daemon), and the hook's client makes no
- * TLS connection. bin/hermes.js puts it back in its environment before anything reads it, so
- * the daemon it asks (whose socket's name it is part of), the one it starts, and an answer made
- * in-process, which then runs in a Node started with it, see what the agent gave (docs/command-
- * hooks.md, "The certificates a hook does not load"). UNSET clears the name first: only the
- * agent's own `NODE_EXTRA_CA_CERTS` ever arrives under it.
+ * Where version 6 moves `NODE_EXTRA_CA_CERTS` for hermes' own process, which makes no TLS
+ * connection: Node parses that bundle as it starts (about 50 ms for a system's roots), and
+ * bin/hermes.js puts it back before anything reads it (docs/command-hooks.md, "The certificates
+ * a hook does not load"). UNSET clears the name first: only the agent's own value arrives there.
  */
 export const MOVED_CA_CERTS = 'HERMES_NODE_EXTRA_CA_CERTS';
 const MOVE_CA_CERTS = `case \${NODE_EXTRA_CA_CERTS+s} in s) export ${MOVED_CA_CERTS}="$NODE_EXTRA_CA_CERTS"; unset NODE_EXTRA_CA_CERTS;; esac`;
@@ -350,10 +345,3 @@ export function unwrapHookCommand(command: string): UnwrappedHook | undefined {
   }
   return { agent, argv, pins, pinned: version >= 2, current: version === CURRENT };
 }
-
-/**
- * The exit code of an answer that also carries a notice for the user on stderr, for an agent
- * that shows a hook's stderr only when it exits with neither 0 nor 2 (and still reads its
- * stdout): the Hermes agent logs it as a warning. Never the exit code of a failure (Node exits 1).
- */
-export const NOTICE_EXIT_CODE = 3;

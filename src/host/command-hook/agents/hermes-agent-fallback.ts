@@ -14,7 +14,14 @@ export const HERMES_AGENT_FALLBACK = `printf %s ${shJson({
 })}; exit 2`;
 
 /**
- * Hermes' answer with a notice for the user (`NOTICE_EXIT_CODE`, 3, in hook-wrapper.ts) is an
- * answer, not a failure: passed on as it is.
+ * The exit code of an answer that also carries a notice for the user on stderr, for an agent
+ * that shows a hook's stderr only when it exits with neither 0 nor 2 (and still reads its
+ * stdout): the Hermes agent logs it as a warning. Never the exit code of a failure (Node exits 1).
  */
-export const HERMES_AGENT_PASSED = 'if [ "$s" = 3 ]; then printf %s "$o"; exit 3; fi';
+export const NOTICE_EXIT_CODE = 3;
+
+/**
+ * Hermes' answer with a notice for the user (NOTICE_EXIT_CODE) is an answer, not a failure:
+ * passed on as it is.
+ */
+export const HERMES_AGENT_PASSED = `if [ "$s" = ${NOTICE_EXIT_CODE} ]; then printf %s "$o"; exit ${NOTICE_EXIT_CODE}; fi`;

@@ -2,10 +2,11 @@ import { join } from 'node:path';
 import { hermesHome } from '../../../config/locations.js';
 import { hermesToolIn, hermesToolOut } from '../../hermes-agent-tools.js';
 import type { CommandHookAgent } from '../agent.js';
-import { NOTICE_EXIT_CODE, wrappedHookCommand } from '../hook-wrapper.js';
+import { wrappedHookCommand } from '../hook-wrapper.js';
 import type { HookAnswer, WireAnswer } from '../wire.js';
 import { unapprovedHermesHooks } from './hermes-agent-approvals.js';
 import { hermesCannotRewrite, terminalUnjudged } from './hermes-agent-calls.js';
+import { NOTICE_EXIT_CODE } from './hermes-agent-fallback.js';
 
 type Args = Record<string, unknown>;
 
