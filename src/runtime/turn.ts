@@ -9,7 +9,7 @@ import { runChain } from '../chain/run-chain.js';
 import type { AgentIdentity } from '../hooks/agent-identity.js';
 import type { BeforeLlmCallInput, LlmRequest } from '../hooks/before-llm-call.js';
 import type { TurnContext } from '../hooks/declaration.js';
-import { HOOKS, type HookInput, type HookName, type HookValue } from '../hooks/index.js';
+import { HOOKS, type HookName } from '../hooks/index.js';
 import type { ToolCallInput } from '../hooks/intercept-tool-call.js';
 import { describeInput } from '../hooks/payload.js';
 import type { ToolResultInput } from '../hooks/transform-tool-result.js';
@@ -47,7 +47,7 @@ export interface TurnChains {
 
 /** Set once, below: the framework's own hosts reach a turn's telemetry through `turnTelemetry`. */
 let telemetryOf: (turn: Turn) => TurnTelemetry;
-/** Set once, below: runs `fn` with the turn's chains under a deadline of one host call (`runHook`). */
+/** Set once, below: runs `fn` with the turn's chains under a deadline of one host call (run-hook.ts). */
 let underDeadline: <T>(turn: Turn, until: number, fn: () => T) => T;
 
 /**
@@ -168,7 +168,7 @@ export class Turn implements TurnContext {
         trace: [],
       };
     }
-    // Read now: a host call's deadline is in place only while this method runs (`runHook`).
+    // Read now: a host call's deadline is in place only while this method runs (run-hook.ts).
     const deadlines = this.#chains.deadlines;
     const ground = this.#chains.ground?.refusal(call);
     if (ground === undefined) return this.#intercepted(call, deadlines);
@@ -330,36 +330,15 @@ export function turnTelemetry(turn: Turn): TurnTelemetry {
   return telemetryOf(turn);
 }
 
+/**
+ * Runs `fn` with the turn's chains under the deadline of one host call (`until`, a `Date.now()`
+ * time): for run-hook.ts, which hosts that serve every hook alike call.
+ */
+export function withTurnDeadline<T>(turn: Turn, until: number, fn: () => T): T {
+  return underDeadline(turn, until, fn);
+}
+
 /** A Turn method's argument that failed its cheap check, worded from the hook's schema. */
 function inputError(hook: HookName, method: string, argument: string, input: unknown): TypeError {
   return new TypeError(`${method}(${argument}): ${describeInput(HOOKS[hook], input, argument)}`);
-}
-
-/** Each hook through its Turn method, so a payload built from data gets the method's checks and fast paths. */
-const RUN_HOOK: {
-  readonly [H in HookName]: (
-    turn: Turn,
-    input: HookInput<H>,
-  ) => MaybePromise<ChainOutcome<HookValue<H>>>;
-} = {
-  transform_user_input: (turn, input) => turn.transformUserInput(input.userMessage),
-  before_llm_call: (turn, input) => turn.beforeLlmCall(input),
-  intercept_tool_call: (turn, input) => turn.interceptToolCall(input),
-  transform_tool_result: (turn, input) => turn.transformToolResult(input),
-  transform_final_answer: (turn, input) => turn.transformFinalAnswer(input.answer),
-};
-
-/**
- * Runs `hook` in `turn` on a payload read with its declaration (`hooks/payload.ts`): for the edges
- * that serve every hook alike (the bridge, `hermes extensions test`, `doctor`).
- */
-export function runHook<H extends HookName>(
-  turn: Turn,
-  hook: H,
-  input: HookInput<H>,
-  /** When this call must be decided, as a `Date.now()` time (the bridge's `deadline_ms`). */
-  deadline?: number,
-): MaybePromise<ChainOutcome<HookValue<H>>> {
-  if (deadline === undefined) return RUN_HOOK[hook](turn, input);
-  return underDeadline(turn, deadline, () => RUN_HOOK[hook](turn, input));
 }

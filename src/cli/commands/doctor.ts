@@ -7,8 +7,8 @@ import { insideRelative } from '../../fs/paths.js';
 import { declarationOf, HOOK_NAMES, type HookInput, type HookName } from '../../hooks/index.js';
 import { indentedMessage } from '../../log/message-lines.js';
 import { optionalPeer } from '../../optional-peers.js';
+import { runHook } from '../../runtime/run-hook.js';
 import type { Runtime } from '../../runtime/runtime.js';
-import { runHook } from '../../runtime/turn.js';
 import { projectCodeEntries } from '../../trust/project-code-entries.js';
 import {
   cannotTrust,
