@@ -36,8 +36,8 @@ beforeAll(() => {
 
 afterEach(stopDaemons);
 
-function setup(daemonDir: string) {
-  home = tree({ 'config.yaml': '', 'extensions/sees-certificates/index.mjs': SEES });
+function setup(daemonDir: string, extension = SEES) {
+  home = tree({ 'config.yaml': '', 'extensions/sees-certificates/index.mjs': extension });
   project = tree({ '.git/HEAD': '' });
   certificates = join(home, 'no-such-bundle.pem');
   const pins = { HERMES_HOME: home, HERMES_DAEMON_DIR: daemonDir };
@@ -86,6 +86,22 @@ describe.runIf(built)('the certificates a hook does not load', () => {
     expect(answer.code, answer.stderr).toBe(0);
     expect(reason(answer.stdout)).toContain(`certificates ${certificates}, moved none`);
     expect(answer.stderr.match(LOADED)).toHaveLength(1);
+  });
+
+  it('an in-process answer that never comes is killed past the deadline, and the call refused', async () => {
+    const open = mkdtempSync('/tmp/hd-open-');
+    chmodSync(open, 0o777);
+    // Loading never ends and never yields: only the kill ends the child that answers in-process.
+    const { call } = setup(open, 'for (;;) {}\n');
+    const answer = await call({
+      NODE_EXTRA_CA_CERTS: certificates,
+      HERMES_HOOK_DEADLINE_MS: '1500',
+    });
+    expect(answer.code, answer.stderr).toBe(0);
+    expect(JSON.parse(answer.stdout)).toMatchObject({
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny' },
+    });
+    expect(answer.stderr).toContain('the in-process answer could not be made');
   });
 
   it('a value under the moved name from the environment never arrives', async () => {
