@@ -100,6 +100,27 @@ function inProcessWithCertificates(agent, input, deadlineMs) {
   return run.status;
 }
 
+/**
+ * A hook call answered in-process from the start (the daemon turned off: `HERMES_DAEMON=0`, as
+ * the hook program does when the Perl hook client hands it a call the daemon took and failed) in
+ * a Node that loads the certificates this one left out, the agent's stdin its own. Killed a
+ * second past the longest deadline a hook has (hook-deadline.ts, HOOK_DEADLINE_MS), within which
+ * it answers by itself; then the hook program refuses the call.
+ */
+function withCertificates(agent) {
+  const run = require('node:child_process').spawnSync(
+    process.execPath,
+    [__filename, 'hook', agent],
+    { stdio: 'inherit', timeout: 26_000, killSignal: 'SIGKILL' },
+  );
+  if (run.error !== undefined || run.status === null) {
+    const why = run.error?.message ?? `ended by ${run.signal}`;
+    process.stderr.write(`hermes: the in-process answer could not be made: ${why}\n`);
+    return 1;
+  }
+  return run.status;
+}
+
 /** The client, bundled (dist/hook-client.cjs) or as built; none when the daemon is turned off. */
 function daemonClient() {
   if (process.env.HERMES_DAEMON === '0') return undefined;
@@ -191,12 +212,12 @@ function agentCommand() {
 }
 
 const agent = agentCommand();
-const client =
+const hookCall =
   agent === undefined &&
   args.length === 2 &&
   args[0] === 'hook' &&
-  ['claude-code', 'codex', 'hermes-agent', 'cursor', 'antigravity', 'opencode'].includes(args[1]) &&
-  daemonClient();
+  ['claude-code', 'codex', 'hermes-agent', 'cursor', 'antigravity', 'opencode'].includes(args[1]);
+const client = hookCall && daemonClient();
 
 /**
  * Any other command: this copy's answer, or, in a trusted project that has its own copy of this
@@ -219,6 +240,8 @@ async function command() {
 
 if (agent !== undefined) {
   require('./agent-command.js').runAgent(agent, args);
+} else if (hookCall && !client && certificatesLeftOut) {
+  process.exitCode = withCertificates(args[1]);
 } else {
   (client ? hook(args[1], client) : command()).then((code) => {
     process.exitCode = code;

@@ -5,7 +5,7 @@
 // requires: loading it as ES modules starts Node's ES module loader, about 10 ms on every hook
 // call (BENCHMARKS.md, "Hook call"). And the daemon's runtime worker into one file
 // (dist/daemon-worker.bundle.js): each new runtime starts a thread that loads the framework anew.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { rolldown } from 'rolldown';
 
@@ -87,3 +87,12 @@ for (const { input, external, plugins, output } of bundles) {
   await bundle.write({ ...output, codeSplitting: false });
   await bundle.close();
 }
+
+// The Perl hook client, its values filled in from the modules the Node client reads them from
+// (src/host/daemon/perl-client.ts).
+const { perlClientText, PERL_CLIENT_FILE } = await import('../dist/host/daemon/perl-client.js');
+const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+writeFileSync(
+  `dist/${PERL_CLIENT_FILE}`,
+  perlClientText(readFileSync('src/host/daemon/hook-client.pl', 'utf8'), version),
+);

@@ -3,6 +3,7 @@ import { USER_FOLDER_VARIABLES } from '../../policy/protected/agent-folders.js';
 import { ANTIGRAVITY_FALLBACK } from './agents/antigravity-fallback.js';
 import { CURSOR_FALLBACK } from './agents/cursor-fallback.js';
 import { HERMES_AGENT_FALLBACK, HERMES_AGENT_PASSED } from './agents/hermes-agent-fallback.js';
+import { HELD_EVENT, PERL_STEP } from './perl-step.js';
 
 /**
  * The installed hook command fails closed when hermes cannot run.
@@ -96,11 +97,11 @@ const TELL = shJson({ systemMessage: `Hermes: ${REASON}` });
  * own Node; `NODE_COMPILE_CACHE` (Node 22.1 and later) has Node take the compiled code of hermes'
  * own files from a folder of the project's choosing, which V8 checks against the source's hash
  * and flags, not against what the code does (a repository could commit such a cache beside the
- * settings that name it). The other `HERMES_*` variables cannot weaken a guard: `HERMES_HOOK_DEADLINE_MS` is
- * held below the agents' hook timeout (hook-deadline.ts) and a chain it cuts off is refused
- * (src/chain/chain-deadline.ts), the daemon's other variables only say
- * how long it serves, and `HERMES_HOME` and `HERMES_DAEMON_DIR` are what the user form carries
- * (PINS).
+ * settings that name it). The other `HERMES_*` variables cannot weaken a guard:
+ * `HERMES_HOOK_DEADLINE_MS` is held below the agents' hook timeout (hook-deadline.ts) and a chain
+ * it cuts off is refused (src/chain/chain-deadline.ts), the daemon's other variables only say how
+ * long it serves, and `HERMES_HOME` and `HERMES_DAEMON_DIR` are what the user form carries (PINS).
+ * Perl's own are left be: the Perl hook client runs with -T and -C0 (perl-step.ts).
  */
 export const UNSET = [
   'HERMES_TRUST_PROJECT',
@@ -146,6 +147,7 @@ const PINNED: Readonly<Record<Version, readonly (typeof PINS)[number][]>> = {
   4: PINS,
   5: PINS,
   6: PINS,
+  7: PINS,
 };
 
 /** The user's values of PINS, absolute paths. */
@@ -155,17 +157,17 @@ export type Pins = { [name in (typeof PINS)[number]]?: string };
  * The versions of the program: 0 read everything from the agent's environment; 1 unset UNSET and
  * took `$HERMES_HOME` from its first word, but the daemon's folder from the environment; 2 took
  * both from its words; 3 let hermes read the event itself (below); 4 takes the agents' config
- * folders from its words too (PINNED); 5 unsets `NODE_COMPILE_CACHE` as well (UNSET); 6 (the
- * current one) starts hermes without `NODE_EXTRA_CA_CERTS`, moved aside (MOVED_CA_CERTS).
+ * folders from its words too (PINNED); 5 unsets `NODE_COMPILE_CACHE` as well (UNSET); 6 starts
+ * hermes without `NODE_EXTRA_CA_CERTS`, moved aside (MOVED_CA_CERTS); 7 (the current one) asks a
+ * warm daemon through the Perl hook client first, in the user form (perl-step.ts).
  */
-type Version = 0 | 1 | 2 | 3 | 4 | 5 | 6;
-const CURRENT: Version = 6;
-const VERSIONS: readonly Version[] = [0, 1, 2, 3, 4, 5, 6];
+type Version = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7;
+const CURRENT: Version = 7;
+const VERSIONS: readonly Version[] = [0, 1, 2, 3, 4, 5, 6, 7];
 
 /**
  * How versions 0 to 2 handed hermes the event: buffered with `cat` first (a fork and an exec on
- * every call), so that the fallback could read its name whatever hermes did with it. Version 3
- * lets hermes read its stdin itself, and reads what is left of it only when hermes failed.
+ * every call), so that the fallback could read its name whatever hermes did with it.
  */
 const BUFFERED = [
   // `.` keeps the event's trailing newlines, which `$(...)` would drop.
@@ -214,7 +216,7 @@ const program = (answers: string, passed?: string, version: Version = CURRENT) =
     // The project form: Claude Code names the project's root; Codex runs the hook in the session's
     // folder, below the repository's root, or outside a repository in the folder it read .codex/ in.
     'if [ $# = 0 ]; then p=1; case $a in claude-code) r=$CLAUDE_PROJECT_DIR;; *) r=$(git rev-parse --show-toplevel 2>/dev/null || pwd);; esac; set -- "$r/node_modules/.bin/hermes" hook "$a"; fi',
-    ...(version < 3 ? BUFFERED : ['o=$("$@"; echo " $?")']),
+    ...(version < 3 ? BUFFERED : version < 7 ? ['o=$("$@"; echo " $?")'] : PERL_STEP),
     // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
     's=${o##* }',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
@@ -235,6 +237,7 @@ const program = (answers: string, passed?: string, version: Version = CURRENT) =
     ...(version < 3
       ? ['n=$(printf %s "$e" | tr -d "[:space:]")']
       : ['n=$(tr -d "[:space:]")', 'if [ -z "$e" ]; then n=; fi']),
+    ...(version >= 7 ? [HELD_EVENT] : []),
     // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
     'k=${q}hook_event_name${q}:${q}',
     answers,

@@ -7,7 +7,7 @@ import { DAEMON_ACK, DAEMON_PROTOCOL, type DaemonAnswer, type DaemonRequest } fr
 import { connectTo } from './unix-connection.js';
 
 /** What is kept of the deadline for the in-process answer when an acknowledged daemon is late. */
-const FALLBACK_RESERVE_MS = 3_000;
+export const FALLBACK_RESERVE_MS = 3_000;
 /**
  * How long a daemon has to acknowledge a request (`HERMES_DAEMON_ACK_MS`). Its main thread only
  * reads the line and writes the acknowledgement (the runtimes answer in worker threads), which

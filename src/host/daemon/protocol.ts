@@ -27,6 +27,7 @@
  * `os.tmpdir()` read from the thread's start, are read from `process.env` in the daemon's
  * runtime threads: thread-env.ts.)
  */
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { USER_FOLDER_VARIABLES } from '../../policy/protected/agent-folders.js';
 import { daemonFolder } from '../../policy/protected/daemon-folder.js';
@@ -37,20 +38,19 @@ export const DAEMON_PROTOCOL = 3;
 /** The daemon's acknowledgement of a request line, before it answers (the line, without `\n`). */
 export const DAEMON_ACK = `{"v":${DAEMON_PROTOCOL},"ack":true}`;
 
-/** The variables that place user folders on protected ground, which is made once per runtime. */
-const GROUND_FOLDERS: ReadonlySet<string> = new Set(USER_FOLDER_VARIABLES);
-
 /**
  * Variables a different value of which is a different daemon: the framework's and
  * OpenTelemetry's own (the daemon reads some of them itself), those that place user folders on
- * protected ground (GROUND_FOLDERS), and those a worker thread's `process.env` cannot change:
- * read when the process starts.
+ * protected ground (USER_FOLDER_VARIABLES: it is made once per runtime), and those a worker
+ * thread's `process.env` cannot change: read when the process starts by Node, libuv, ICU or
+ * OpenSSL (`NODE_OPTIONS`, `TZ`, the locale…). One pattern, so that the Perl hook client
+ * (hook-client.pl, which the build gives it) keys the socket on the same names.
  */
-export const DAEMON_ENV = (name: string): boolean =>
-  name.startsWith('HERMES_') ||
-  name.startsWith('OTEL_') ||
-  GROUND_FOLDERS.has(name) ||
-  PROCESS_START_ENV.test(name);
+export const KEYED_ENV = new RegExp(
+  `^(HERMES_|OTEL_|NODE_|UV_|OPENSSL_|SSL_CERT_|LC_)|^(TZ|LANG|LANGUAGE|${USER_FOLDER_VARIABLES.join('|')})$`,
+);
+
+export const DAEMON_ENV = (name: string): boolean => KEYED_ENV.test(name);
 
 /**
  * The DAEMON_ENV variables whose values in `request` (a request's `env`) are not the daemon's
@@ -66,9 +66,6 @@ export function keyedEnvDifferences(
   const names = new Set([...Object.keys(own), ...Object.keys(request)].filter(DAEMON_ENV));
   return [...names].filter((name) => own[name] !== request[name]).sort();
 }
-
-/** Read by Node, libuv, ICU or OpenSSL when the process starts (NODE_OPTIONS, TZ, …). */
-const PROCESS_START_ENV = /^(NODE_|UV_|OPENSSL_|SSL_CERT_|LC_)|^(TZ|LANG|LANGUAGE)$/;
 
 /**
  * The event an agent sends as a session starts, before its first prompt (Claude Code's and
@@ -127,19 +124,32 @@ export interface DaemonAnswer {
   exitCode: number;
 }
 
-/** What makes one daemon: home, framework version, Node, and the DAEMON_ENV variables. */
+/**
+ * What makes one daemon: home, framework version, Node, and the DAEMON_ENV variables. Node is
+ * its program file (device, inode, size and modification second: `nodeIdentity`), which the
+ * Perl hook client can read without starting it; another Node, or one upgraded in place, is
+ * another file.
+ */
 export function daemonKey(
   home: string,
   frameworkVersion: string,
   env: NodeJS.ProcessEnv = process.env,
+  node: string = nodeIdentity(),
 ): string {
   const vars = Object.keys(env)
     .filter(DAEMON_ENV)
     .sort()
     .map((name) => `${name}=${env[name]}`);
-  return sha256Hex(
-    [home, frameworkVersion, process.version, DAEMON_PROTOCOL, ...vars].join('\0'),
-  ).slice(0, 24);
+  return sha256Hex([home, frameworkVersion, node, DAEMON_PROTOCOL, ...vars].join('\0')).slice(
+    0,
+    24,
+  );
+}
+
+/** `process.execPath` as `stat` gives it: `dev:ino:size:mtime` (whole seconds), exact (bigint). */
+export function nodeIdentity(path: string = process.execPath): string {
+  const stats = statSync(path, { bigint: true });
+  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeNs / 1_000_000_000n}`;
 }
 
 /**

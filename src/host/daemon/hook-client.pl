@@ -1,0 +1,371 @@
+# The hook client in Perl: the warm path of the installed hook command (docs/command-hooks.md,
+# "The Perl hook client"). The hook program (src/host/command-hook/hook-wrapper.ts) runs it as
+#
+#     /usr/bin/perl -T -C0 -- <package>/dist/hook-client.pl <agent> <node>
+#
+# before hermes itself: it asks the user's warm hook daemon what src/host/daemon/client.ts would
+# ask it, over the same socket and protocol (protocol.ts), and prints its answer, in a tenth of the
+# time a Node process takes to start. Everything else - no daemon, a daemon being started, one
+# marked not serving, a socket folder that fails its checks, anything it does not understand - is
+# hermes' own, and this hands the call over to it, by its exit code:
+#
+#     0   answered, the answer on stdout;
+#     90  not read: stdin is untouched, hermes answers as it always has;
+#     91  the event is on stdout: hermes answers it as it always has (its own client asks again);
+#     92  "<ms> <event>" on stdout: answered in-process (the daemon took the event and failed it),
+#         within the ms left of the deadline;
+#     any other: the daemon's answer, with its exit code (one of these, or one Perl itself exits
+#         with when it cannot run the file, becomes 1).
+#
+# It never exits with 2, 126, 127 or 255 of its own: those say Perl could not run it, so stdin is
+# untouched. It loads no module (each one costs milliseconds, and none is needed on Linux); -T has
+# Perl ignore PERL5OPT, PERL5LIB and PERLLIB, which the hook's environment - partly the
+# project's - could set, and -C0 PERL_UNICODE; output goes by syswrite, which no PerlIO layer
+# touches. The build fills in the @...@ values (scripts/bundle-cli.mjs) from protocol.ts, ask.ts
+# and hook-deadline.ts, so both clients name the same socket and keep the same times.
+
+$SIG{PIPE} = 'IGNORE';
+my ($agent, $node, $mode) = @ARGV;
+my $version = '@FRAMEWORK_VERSION@';
+my $protocol = @DAEMON_PROTOCOL@;
+my $ack_line = '@DAEMON_ACK@';
+my $moved_ca = '@MOVED_CA_CERTS@';
+my $keyed = qr/@KEYED_ENV@/;
+my $started = $^T;
+# How long after its start this may still hand the call to hermes for a whole deadline of its own:
+# the agents' hook timeout (30 s as install writes it) is 5 s past the deadline.
+sub HANDED_WHOLE_MS () { 2000 }
+
+# Sockets and send flags by system: elsewhere (and for a system call that fails) hermes answers.
+my %MSG_DONTWAIT = (linux => 0x40, darwin => 0x80);
+my ($connection, $cwd, $total, $bound, $ack_ms);
+my $event = '';
+my $reading = 0;
+my $waited = 0;
+
+# Any fault: before stdin is read, hermes answers as always; after, it is handed the event.
+eval { main(); 1 } or ($reading ? held("the Perl hook client failed: $@") : exit 90);
+exit 90;
+
+sub main {
+  exit 90 unless defined $agent && defined $node && exists $MSG_DONTWAIT{$^O};
+
+  # As bin/hermes.js puts it back first thing: the hook program moved it aside for hermes' Node.
+  if (exists $ENV{$moved_ca}) {
+    my $value = delete $ENV{$moved_ca};
+    $ENV{NODE_EXTRA_CA_CERTS} = $value unless exists $ENV{NODE_EXTRA_CA_CERTS};
+  }
+
+  # protocol.ts `daemonKey`, `daemonSocketPath`; the user form's line sets both folders, absolute.
+  my $home = $ENV{HERMES_HOME};
+  my $dir = $ENV{HERMES_DAEMON_DIR};
+  exit 90 unless defined $home && defined $dir && $home =~ m{^/} && $dir =~ m{^/};
+  my @node = stat $node or exit 90;
+  my $identity = join ':', @node[0, 1, 7, 9];
+  my @vars = map { "$_=$ENV{$_}" } sort grep { $_ =~ $keyed } keys %ENV;
+  my $key = substr sha256_hex(join "\0", normal($home), $version, $identity, $protocol, @vars), 0, 24;
+  my $socket = normal("$dir/$key.sock");
+  if (defined $mode && $mode eq '--socket') {
+    syswrite STDOUT, "$socket\n";
+    exit 0;
+  }
+
+  # daemon-dir.ts `daemonDirProblem`: a folder, not a link, this user's, closed to others.
+  my @folder = lstat $dir or exit 90;
+  exit 90 unless -d _ && $folder[4] == $< && ($folder[2] & 077) == 0;
+  lstat $socket or exit 90;
+  exit 90 unless -S _;
+  (my $stuck = $socket) =~ s/\.sock$/.stuck/;
+  exit 90 if -e $stuck;
+  $cwd = working_folder();
+  exit 90 unless defined $cwd;
+
+  $total = deadline_ms();
+  exit 90 unless defined $total;
+  $bound = $total - ($total / 2 < @FALLBACK_RESERVE_MS@ ? $total / 2 : @FALLBACK_RESERVE_MS@);
+  $ack_ms = ack_ms();
+  exit 90 unless defined $ack_ms;
+  $ack_ms = $bound if $bound < $ack_ms;
+
+  my $address = $^O eq 'linux' ? pack('S', 1) . "$socket\0" : pack('CC', length($socket) + 3, 1) . "$socket\0";
+  exit 90 if length $socket > 100;
+  # Untainted (-T): each part of the path was checked above, or is this file's own.
+  ($address) = $address =~ /^(.*)$/s;
+  socket $connection, 1, 1, 0 or exit 90;
+  connect $connection, $address or exit 90;
+
+  # From here the event is read: whatever happens, it is handed on whole.
+  $reading = 1;
+  while (1) {
+    my $read = sysread STDIN, $event, 65536, length $event;
+    last if defined $read && $read == 0;
+    held("stdin could not be read: $!") unless defined $read;
+  }
+  exit ask();
+}
+
+# One request: written, acknowledged within $ack_ms, answered within $bound (ask.ts `ask`).
+sub ask {
+  my $line = '{"v":' . $protocol . ',"agent":' . js($agent) . ',"stdin":' . js($event)
+    . ',"cwd":' . js($cwd) . ',"env":{' . join(',', map { js($_) . ':' . js($ENV{$_}) } sort keys %ENV)
+    . '},"deadline":' . (($started + 0) * 1000 + int($bound)) . "}\n";
+  my $ack_until = $ack_ms;
+  my $writable = 0;
+  while (length $line > 0) {
+    my $sent = send $connection, $line, $MSG_DONTWAIT{$^O};
+    if (defined $sent && $sent > 0) {
+      substr($line, 0, $sent) = '';
+      $writable = 0;
+      next;
+    }
+    # Not sent though the socket said it could take more: the daemon has gone.
+    return unacknowledged("the request could not be sent: $!") if $writable;
+    $writable = wait_for(1, $ack_until - $waited);
+    return unacknowledged('the daemon did not take the request') unless $writable;
+  }
+  my $received = '';
+  my $acknowledged = 0;
+  while (1) {
+    my $limit = $acknowledged ? $bound : $ack_until;
+    unless (wait_for(0, $limit - $waited)) {
+      return $acknowledged ? failed("no answer within $bound ms") : unacknowledged("no acknowledgement within $ack_ms ms");
+    }
+    my $read = sysread $connection, $received, 65536, length $received;
+    return $acknowledged ? failed('the daemon closed without answering') : unacknowledged('the daemon closed without acknowledging') unless defined $read && $read > 0;
+    while ((my $end = index $received, "\n") >= 0) {
+      my $first = substr $received, 0, $end;
+      substr($received, 0, $end + 1) = '';
+      return answered($first) if $acknowledged || $first ne $ack_line;
+      $acknowledged = 1;
+    }
+  }
+}
+
+# Waits until the connection is writable ($write) or readable, for at most $ms; false past that.
+# On Linux select says how long it waited: $waited is then the time spent waiting, as ask.ts
+# counts from its start; elsewhere a wait counts whole.
+sub wait_for {
+  my ($write, $ms) = @_;
+  return 0 if $ms <= 0;
+  my $bits = '';
+  vec($bits, fileno $connection, 1) = 1;
+  my ($found, $left) = $write ? select(undef, $bits, undef, $ms / 1000) : select($bits, undef, undef, $ms / 1000);
+  $left = 0 unless defined $left && $^O eq 'linux';
+  $waited += $ms - $left * 1000;
+  return $found > 0;
+}
+
+# protocol.ts DaemonAnswer, read as ask.ts `parseAnswer` reads it; anything else is not one.
+sub answered {
+  my $answer = object(shift);
+  return failed('the daemon answered something that is not an answer')
+    unless defined $answer && defined $answer->{v} && $answer->{v} eq "n$protocol"
+    && defined $answer->{stdout} && $answer->{stdout} =~ /^s/
+    && defined $answer->{stderr} && $answer->{stderr} =~ /^s/
+    && defined $answer->{exitCode} && $answer->{exitCode} =~ /^n(\d+)$/ && $1 <= 255;
+  my $code = $1 + 0;
+  put(1, substr $answer->{stdout}, 1);
+  put(2, substr $answer->{stderr}, 1);
+  return 1 if grep { $code == $_ } 2, 90, 91, 92, 126, 127;
+  return $code >= 128 ? 1 : $code;
+}
+
+# A flat JSON object of strings and numbers: name => "s<text as UTF-8>" or "n<number>"; undefined
+# for anything else (nesting, spaces, a bad escape).
+sub object {
+  my $line = shift;
+  my %fields;
+  return undef unless substr($line, 0, 1) eq '{';
+  my $at = 1;
+  while (1) {
+    return undef unless substr($line, $at, 1) eq '"';
+    my $name_end = index $line, '"', $at + 1;
+    return undef if $name_end < 0;
+    my $name = substr $line, $at + 1, $name_end - $at - 1;
+    return undef unless $name =~ /^\w+$/ && substr($line, $name_end + 1, 1) eq ':';
+    $at = $name_end + 2;
+    if (substr($line, $at, 1) eq '"') {
+      my $end = string_end($line, $at + 1);
+      return undef if $end < 0;
+      my $text = unjs(substr $line, $at + 1, $end - $at - 1);
+      return undef unless defined $text;
+      $fields{$name} = "s$text";
+      $at = $end + 1;
+    } else {
+      pos($line) = $at;
+      return undef unless $line =~ /\G(-?\d+)/gc;
+      $fields{$name} = "n$1";
+      $at += length $1;
+    }
+    my $next = substr $line, $at++, 1;
+    last if $next eq '}';
+    return undef unless $next eq ',';
+  }
+  return $at == length $line ? \%fields : undef;
+}
+
+sub string_end {
+  my ($line, $at) = @_;
+  while (1) {
+    my $quote = index $line, '"', $at;
+    return -1 if $quote < 0;
+    my $slashes = 0;
+    $slashes++ while substr($line, $quote - 1 - $slashes, 1) eq '\\';
+    return $quote if $slashes % 2 == 0;
+    $at = $quote + 1;
+  }
+}
+
+# A JSON string's text as UTF-8 bytes, as Node's Buffer.from gives them (a lone surrogate: U+FFFD).
+sub unjs {
+  my $text = shift;
+  return undef if $text =~ /[\x00-\x1f]/;
+  my %escaped = ('"' => '"', '\\' => '\\', '/' => '/', b => "\b", f => "\f", n => "\n", r => "\r", t => "\t");
+  my $bad = 0;
+  $text =~ s{\\(?:u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|(.))}{
+    defined $1 ? utf8(0x10000 + ((hex($1) - 0xd800) << 10) + hex($2) - 0xdc00)
+    : defined $3 ? utf8(hex $3)
+    : exists $escaped{$4} ? $escaped{$4} : do { $bad = 1; '' }
+  }gse;
+  return $bad ? undef : $text;
+}
+
+sub utf8 {
+  my $c = shift;
+  return "\xEF\xBF\xBD" if $c >= 0xd800 && $c <= 0xdfff;
+  return chr $c if $c < 0x80;
+  return pack 'C2', 0xc0 | $c >> 6, 0x80 | $c & 63 if $c < 0x800;
+  return pack 'C3', 0xe0 | $c >> 12, 0x80 | ($c >> 6) & 63, 0x80 | $c & 63 if $c < 0x10000;
+  return pack 'C4', 0xf0 | $c >> 18, 0x80 | ($c >> 12) & 63, 0x80 | ($c >> 6) & 63, 0x80 | $c & 63;
+}
+
+# Bytes as a JSON string: the daemon reads the line as UTF-8, as the Node client's stdin is read.
+sub js {
+  my $text = shift;
+  $text =~ s/(["\\\x00-\x1f])/sprintf '\\u%04x', ord $1/ge;
+  return qq("$text");
+}
+
+sub put {
+  my ($fd, $text) = @_;
+  my $handle = $fd == 1 ? \*STDOUT : \*STDERR;
+  while (length $text > 0) {
+    my $written = syswrite $handle, $text;
+    return unless defined $written;
+    substr($text, 0, $written) = '';
+  }
+}
+
+# Not acknowledged: the Node client asks again (and marks the daemon not serving), while that
+# still leaves the hook its whole deadline within the agent's timeout (HANDED_WHOLE_MS); later,
+# hermes answers in-process within what is left.
+sub unacknowledged {
+  my $why = shift;
+  return elapsed_ms() <= HANDED_WHOLE_MS ? handed(91, '', $why) : failed($why);
+}
+
+# Taken and failed: answered in-process within what is left, never asked twice.
+sub failed {
+  my $why = shift;
+  my $left = int($total - elapsed_ms());
+  return handed(92, ($left > 1 ? $left : 1) . ' ', $why);
+}
+
+sub held {
+  my $why = shift;
+  exit(elapsed_ms() <= HANDED_WHOLE_MS ? handed(91, '', $why) : failed($why));
+}
+
+sub handed {
+  my ($code, $prefix, $why) = @_;
+  put(2, "hermes: the Perl hook client hands the call to hermes: $why\n") if exists $ENV{HERMES_DEBUG};
+  put(1, $prefix . $event);
+  return $code;
+}
+
+# At least the time since the start: select's own count, or the clock's seconds, whichever says more.
+sub elapsed_ms {
+  my $clock = (time - $started + 1) * 1000;
+  return $clock > $waited ? $clock : $waited;
+}
+
+# hook-deadline.ts `hookDeadlineMs`; a value Node would read otherwise than Perl: hermes decides.
+sub deadline_ms {
+  my $set = $ENV{HERMES_HOOK_DEADLINE_MS};
+  return @HOOK_DEADLINE_MS@ unless defined $set && length $set;
+  return undef unless $set =~ /^\d+(\.\d+)?$/;
+  return @HOOK_DEADLINE_MS@ if $set <= 0;
+  return $set < @HOOK_DEADLINE_MS@ ? $set + 0 : @HOOK_DEADLINE_MS@;
+}
+
+# ask.ts `ackMs`.
+sub ack_ms {
+  my $set = $ENV{HERMES_DAEMON_ACK_MS};
+  return @ACK_MS@ unless defined $set && length $set;
+  return undef unless $set =~ /^\d+(\.\d+)?$/;
+  return $set > 0 ? $set + 0 : @ACK_MS@;
+}
+
+# process.cwd(): the kernel's name for it, checked to be this very folder.
+sub working_folder {
+  my $cwd;
+  if ($^O eq 'linux') {
+    $cwd = readlink '/proc/self/cwd';
+  } else {
+    require Cwd;
+    $cwd = Cwd::getcwd();
+  }
+  return undef unless defined $cwd && $cwd =~ m{^/};
+  my @here = stat '.';
+  my @named = stat $cwd;
+  return @here && @named && $here[0] == $named[0] && $here[1] == $named[1] ? $cwd : undef;
+}
+
+# path.resolve of an absolute path: no empty, `.` or `..` parts, no trailing slash.
+sub normal {
+  my @parts;
+  for my $part (split m{/}, shift) {
+    next if $part eq '' || $part eq '.';
+    if ($part eq '..') { pop @parts } else { push @parts, $part }
+  }
+  return '/' . join '/', @parts;
+}
+
+# SHA-256 (FIPS 180-4) of bytes, as hex: sha256.ts in Perl (perl-base has no Digest::SHA).
+sub sha256_hex {
+  my $message = shift;
+  my @k = (
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+  );
+  my @h = (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19);
+  my $bits = length($message) * 8;
+  $message .= "\x80" . ("\0" x ((55 - length $message) % 64)) . pack('NN', int($bits / 2**32), $bits % 2**32);
+  for (my $block = 0; $block < length $message; $block += 64) {
+    my @w = unpack 'N16', substr $message, $block, 64;
+    for my $t (16 .. 63) {
+      my ($a, $b) = ($w[$t - 15], $w[$t - 2]);
+      my $s0 = (($a >> 7 | $a << 25) ^ ($a >> 18 | $a << 14) ^ $a >> 3) & 0xffffffff;
+      my $s1 = (($b >> 17 | $b << 15) ^ ($b >> 19 | $b << 13) ^ $b >> 10) & 0xffffffff;
+      $w[$t] = ($w[$t - 16] + $s0 + $w[$t - 7] + $s1) & 0xffffffff;
+    }
+    my ($a, $b, $c, $d, $e, $f, $g, $hh) = @h;
+    for my $t (0 .. 63) {
+      my $S1 = (($e >> 6 | $e << 26) ^ ($e >> 11 | $e << 21) ^ ($e >> 25 | $e << 7)) & 0xffffffff;
+      my $ch = ($e & $f) ^ (~$e & $g);
+      my $t1 = ($hh + $S1 + $ch + $k[$t] + $w[$t]) & 0xffffffff;
+      my $S0 = (($a >> 2 | $a << 30) ^ ($a >> 13 | $a << 19) ^ ($a >> 22 | $a << 10)) & 0xffffffff;
+      my $t2 = ($S0 + (($a & $b) ^ ($a & $c) ^ ($b & $c))) & 0xffffffff;
+      ($hh, $g, $f, $e, $d, $c, $b, $a) = ($g, $f, $e, ($d + $t1) & 0xffffffff, $c, $b, $a, ($t1 + $t2) & 0xffffffff);
+    }
+    my @next = ($a, $b, $c, $d, $e, $f, $g, $hh);
+    $h[$_] = ($h[$_] + $next[$_]) & 0xffffffff for 0 .. 7;
+  }
+  return join '', map { sprintf '%08x', $_ } @h;
+}

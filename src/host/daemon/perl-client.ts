@@ -1,0 +1,35 @@
+/**
+ * The Perl hook client (hook-client.pl, docs/command-hooks.md "The Perl hook client") as the build
+ * writes it to `dist/hook-client.pl` (scripts/bundle-cli.mjs): its `@NAME@` values filled in from
+ * the modules the Node client reads them from, so that both name the same socket and keep the
+ * same times. A value left unfilled is an error of the build, not a client that never matches.
+ */
+import { MOVED_CA_CERTS } from '../command-hook/hook-wrapper.js';
+import { PERL_CLIENT_FILE } from '../command-hook/perl-step.js';
+import { HOOK_DEADLINE_MS } from '../hook-deadline.js';
+import { ACK_MS, FALLBACK_RESERVE_MS } from './ask.js';
+import { DAEMON_ACK, DAEMON_PROTOCOL, KEYED_ENV } from './protocol.js';
+
+export { PERL_CLIENT_FILE };
+
+export function perlClientText(template: string, frameworkVersion: string): string {
+  const values: Record<string, string> = {
+    FRAMEWORK_VERSION: frameworkVersion,
+    DAEMON_PROTOCOL: String(DAEMON_PROTOCOL),
+    DAEMON_ACK,
+    MOVED_CA_CERTS,
+    KEYED_ENV: KEYED_ENV.source,
+    FALLBACK_RESERVE_MS: String(FALLBACK_RESERVE_MS),
+    HOOK_DEADLINE_MS: String(HOOK_DEADLINE_MS),
+    ACK_MS: String(ACK_MS),
+  };
+  for (const [name, value] of Object.entries(values)) {
+    // Inside single quotes or a qr//: neither may hold what would end them.
+    if (/['/\\]/.test(value)) throw new Error(`perl-client: ${name} holds a quote, / or \\`);
+  }
+  const text = template.replace(/@([A-Z][A-Z_]+)@/g, (whole, name: string) => {
+    if (!Object.hasOwn(values, name)) throw new Error(`perl-client: no value for ${whole}`);
+    return values[name] as string;
+  });
+  return text;
+}
