@@ -18,6 +18,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { wrappedHookCommand } from '../dist/host/command-hook/hook-wrapper.js';
 import { timedCall } from './timed-call.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -118,6 +119,22 @@ function decisionOf(stdout) {
 /** One process in the project, its stdin the event; resolves its wall time and output. */
 const call = (args, env, input) => timedCall(args, env, input, project);
 
+/**
+ * What each storm runs for an event: `node -e 0`; `hermes hook claude-code`; or the program
+ * `hook install claude-code` installs, inline (`sh -c`), whose Perl hook client asks the warm
+ * daemon before Node starts (docs/command-hooks.md, "The Perl hook client").
+ */
+const RUNS = {
+  node: (env, input) => call(['-e', '0'], env, input),
+  hook: (env, input) => call([bin, 'hook', 'claude-code'], env, input),
+  installed: (env, input) => {
+    const pins = { HERMES_HOME: env.HERMES_HOME, HERMES_DAEMON_DIR: env.HERMES_DAEMON_DIR };
+    const argv = [process.execPath, bin, 'hook', 'claude-code'];
+    const line = wrappedHookCommand('claude-code', argv, pins);
+    return timedCall(['-c', line], env, input, project, '/bin/sh');
+  },
+};
+
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 const base = { ...process.env, HERMES_HOME: home };
 delete base.HERMES_DAEMON;
@@ -139,26 +156,26 @@ if (!expected.some((d) => d.startsWith('deny')) || !expected.some((d) => d === '
   throw new Error(`the stream should both refuse and let through: ${expected.join(' | ')}`);
 
 /**
- * SESSIONS sessions at once, each its stream in order; `args` null runs the hook, else that
- * command in place of each call; `skip`: the stream's events left out (none, or SessionStart: a
- * hook installed without it). Returns per event name the wall times, each session's first
- * prompt's apart too (`first`), and the wrong decisions.
+ * SESSIONS sessions at once, each its stream in order, each event through RUNS[`kind`]; `skip`:
+ * the stream's events left out (none, or SessionStart: a hook installed without it). Returns per
+ * event name the wall times, each session's first prompt's apart too (`first`), and the wrong
+ * decisions.
  */
-async function storm(round, think, args, env, skip = []) {
+async function storm(round, think, kind, env, skip = []) {
   const times = {};
   const first = [];
   const wrong = [];
   const session = async (s) => {
-    const id = `storm-${round}-${s}-${args === null ? 'hook' : 'node'}${skip.join('')}`;
+    const id = `storm-${round}-${s}-${kind}${skip.join('')}`;
     for (const [i, step] of STREAM.entries()) {
       if (skip.includes(step[0])) continue;
       if (think > 0 && step[2] === 'think') await sleep(think);
       const input = eventOf(id, step);
-      const { ms, stdout } = await call(args ?? [bin, 'hook', 'claude-code'], env, input);
+      const { ms, stdout } = await RUNS[kind](env, input);
       times[step[0]] ??= [];
       times[step[0]].push(ms);
       if (i === FIRST_PROMPT) first.push(ms);
-      if (args === null && decisionOf(stdout) !== expected[i])
+      if (kind !== 'node' && decisionOf(stdout) !== expected[i])
         wrong.push({
           session: id,
           event: i,
@@ -202,13 +219,16 @@ try {
         mkdirSync(sockets, { mode: 0o700 });
         return { ...base, HERMES_DAEMON_DIR: sockets };
       };
-      const node = await storm(round, think, ['-e', '0'], fresh('node'));
+      const node = await storm(round, think, 'node', fresh('node'));
       const beforeEnv = fresh('before');
-      const before = await storm(round, think, null, beforeEnv, ['SessionStart']);
+      const before = await storm(round, think, 'hook', beforeEnv, ['SessionStart']);
       const beforeStarted = daemonsOf(beforeEnv);
       const hookEnv = fresh('hook');
-      const hook = await storm(round, think, null, hookEnv);
+      const hook = await storm(round, think, 'hook', hookEnv);
       const started = daemonsOf(hookEnv);
+      const installedEnv = fresh('installed');
+      const installed = await storm(round, think, 'installed', installedEnv);
+      const installedStarted = daemonsOf(installedEnv);
       results.push({
         mode,
         think,
@@ -219,14 +239,18 @@ try {
         hookFirst: hook.first,
         before: before.times,
         beforeFirst: before.first,
+        installed: installed.times,
+        installedFirst: installed.first,
         started,
         beforeStarted,
-        wrong: [...before.wrong, ...hook.wrong],
+        installedStarted,
+        wrong: [...before.wrong, ...hook.wrong, ...installed.wrong],
         load: loadavg()[0],
       });
       for (const [name, run] of [
         ['before', before],
         ['hook', hook],
+        ['installed', installed],
       ]) {
         if (run.wrong.length > 0) {
           console.error(

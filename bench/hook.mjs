@@ -16,7 +16,15 @@
 // inline to each round, for a before-and-after in one run. Run by bench/run.mjs, which prints the table; the samples (ms) go to stdout as one
 // JSON line.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -109,6 +117,18 @@ const through = (command) => (env) => {
 };
 const installed = through(lineCommand);
 const inline = through(inlineCommand);
+// The same program with the Node client alone: its package path (a link to bin/hermes.js, which
+// Node follows) has no dist/hook-client.pl beside it, so the Perl hook client is not run
+// (docs/command-hooks.md, "The Perl hook client").
+mkdirSync(join(work, 'node-only', 'bin'), { recursive: true });
+symlinkSync(bin, join(work, 'node-only', 'bin', 'hermes.js'));
+const nodeOnly = through(
+  wrappedHookCommand(
+    'claude-code',
+    [process.execPath, join(work, 'node-only', 'bin', 'hermes.js'), 'hook', 'claude-code'],
+    pins,
+  ),
+);
 const beforeBin = process.env.BENCH_HOOK_BEFORE;
 const before =
   beforeBin === undefined
@@ -172,7 +192,7 @@ try {
   }
   if (!(await until(() => existsSync(socketOf(base)), 30_000)))
     throw new Error(`the daemon (${daemonKind}) did not start listening within 30 s`);
-  const checked = [hook, hook, installed, inline];
+  const checked = [hook, hook, installed, inline, nodeOnly];
   if (before !== undefined) checked.push(before.hook, before.inline);
   for (const call of checked) {
     const answer = call(base).stdout;
@@ -196,7 +216,15 @@ try {
   await cold();
   run(['-e', '0'], base);
 
-  const samples = { node: [], inProcess: [], cold: [], steady: [], installed: [], inline: [] };
+  const samples = {
+    node: [],
+    inProcess: [],
+    cold: [],
+    steady: [],
+    installed: [],
+    inline: [],
+    nodeOnly: [],
+  };
   if (certificatesDaemon !== undefined) {
     if (!(await until(() => existsSync(socketOf(withCertificates)), 30_000)))
       throw new Error('the daemon for NODE_EXTRA_CA_CERTS did not start listening within 30 s');
@@ -214,6 +242,7 @@ try {
     const pairs = [
       ['steady', hook, 'beforeSteady', before?.hook],
       ['installed', installed],
+      ['nodeOnly', nodeOnly],
       ['inline', inline, 'beforeInline', before?.inline],
     ];
     if (certificatesDaemon !== undefined) {

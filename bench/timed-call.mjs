@@ -2,11 +2,14 @@
 // (bench/hook-storm.mjs, bench/soak.mjs) run for each hook call and each `node -e 0` beside it.
 import { spawn } from 'node:child_process';
 
-/** `node args…` in `cwd` with `env`, `input` on its stdin; resolves its wall time and stdout. */
-export function timedCall(args, env, input, cwd) {
+/**
+ * `node args…` (or `program args…`) in `cwd` with `env`, `input` on its stdin; resolves its wall
+ * time and stdout.
+ */
+export function timedCall(args, env, input, cwd, program = process.execPath) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, args, { env, cwd });
+    const child = spawn(program, args, { env, cwd });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {

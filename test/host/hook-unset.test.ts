@@ -66,9 +66,38 @@ describe('the hook command’s environment', () => {
     },
   );
 
-  // The version before this one started hermes with NODE_EXTRA_CA_CERTS: still known, not
+  // The version before this one ran hermes first, without the Perl hook client: still known, not
   // current, so install rewrites it and doctor reports its program file.
-  it('knows the commands of the version before, and takes them for not current', () => {
+  it('knows the commands of version 6, and takes them for not current', () => {
+    const before = JSON.parse(
+      readFileSync(
+        new URL('./command-hook/moved-certificates-commands.json', import.meta.url),
+        'utf8',
+      ),
+    ) as Record<string, { project: string; user: string }>;
+    for (const [agent, commands] of Object.entries(before)) {
+      expect(commands.user).toContain(MOVED_CA_CERTS);
+      expect(commands.user).not.toContain('perl');
+      expect(unwrapHookCommand(commands.user)).toMatchObject({
+        agent,
+        argv: ['/usr/bin/node', '/opt/hermes-extensions/bin/hermes.js', 'hook', agent],
+        pinned: true,
+        current: false,
+      });
+      expect(unwrapHookCommand(commands.project)).toMatchObject({ agent, current: false });
+      // This version's command for the same words is another program.
+      expect(
+        wrappedHookCommand(
+          agent,
+          unwrapHookCommand(commands.user)?.argv,
+          unwrapHookCommand(commands.user)?.pins,
+        ),
+      ).not.toBe(commands.user);
+    }
+  });
+
+  // Version 5 started hermes with NODE_EXTRA_CA_CERTS: known the same way.
+  it('knows the commands of version 5, and takes them for not current', () => {
     const before = JSON.parse(
       readFileSync(new URL('./command-hook/compile-cache-commands.json', import.meta.url), 'utf8'),
     ) as Record<string, { project: string; user: string }>;
@@ -84,7 +113,7 @@ describe('the hook command’s environment', () => {
     }
   });
 
-  // The one before that left NODE_COMPILE_CACHE as the agent gave it: known the same way.
+  // Version 4 left NODE_COMPILE_CACHE as the agent gave it: known the same way.
   it('knows the commands of the version before that, and takes them for not current', () => {
     const before = JSON.parse(
       readFileSync(new URL('./command-hook/folder-pinned-commands.json', import.meta.url), 'utf8'),

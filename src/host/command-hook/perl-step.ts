@@ -7,7 +7,7 @@
  * on protected ground as hermes itself is. Without either, or in the project form (whose Node is
  * the PATH's, which the Perl client cannot name), hermes runs as in version 6.
  *
- * By the client's exit code (`r`, 90 when it did not run): 0 its answer, printed; 90, or what
+ * By the client's exit code (`z`, 90 when it did not run): 0 its answer, printed; 90, or what
  * Perl exits with when it cannot run the file (2, 126, 127, 255), hermes with the agent's stdin
  * untouched; 91 the event it read (`h`) handed to hermes; 92 `<ms> <event>`: hermes answers
  * in-process (HERMES_DAEMON=0) within those ms; any other the daemon's answer with its exit code,
@@ -18,11 +18,11 @@
 export const PERL_CLIENT_FILE = 'hook-client.pl';
 
 export const PERL_STEP = [
-  `r=90 h= c=\${2%/bin/*}/dist/${PERL_CLIENT_FILE}`,
+  `z=90 h= c=\${2%/bin/*}/dist/${PERL_CLIENT_FILE}`,
   // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
-  'if [ -z "$p" ] && [ -x /usr/bin/perl ] && [ -f "$c" ]; then o=$(/usr/bin/perl -T -C0 -- "$c" "$a" "$1"; echo " $?"); r=${o##* }; o=${o% *}; fi',
+  'if [ -z "$p" ] && [ -x /usr/bin/perl ] && [ -f "$c" ]; then o=$(/usr/bin/perl -T -C0 -- "$c" "$a" "$1"; echo " $?"); z=${o##* }; o=${o% *}; fi',
   // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
-  'case $r in 0) printf %s "$o"; exit 0;; 90|2|126|127|255) o=$("$@"; echo " $?");; 91) h=$o; o=$(printf %s "$h" | "$@"; echo " $?");; 92) l=${o%% *}; h=${o#* }; o=$(printf %s "$h" | HERMES_DAEMON=0 HERMES_HOOK_DEADLINE_MS=$l "$@"; echo " $?");; *) o="$o $r";; esac',
+  'case $z in 0) printf %s "$o"; exit 0;; 90|2|126|127|255) o=$("$@"; echo " $?");; 91) h=$o; o=$(printf %s "$h" | "$@"; echo " $?");; 92) l=${o%% *}; h=${o#* }; o=$(printf %s "$h" | HERMES_DAEMON=0 HERMES_HOOK_DEADLINE_MS=$l "$@"; echo " $?");; *) o="$o $z";; esac',
 ];
 
 /**

@@ -32,6 +32,7 @@ my $ack_line = '@DAEMON_ACK@';
 my $moved_ca = '@MOVED_CA_CERTS@';
 my $keyed = qr/@KEYED_ENV@/;
 my $started = $^T;
+my $since = $^O eq 'linux' ? uptime() : undef;
 # How long after its start this may still hand the call to hermes for a whole deadline of its own:
 # the agents' hook timeout (30 s as install writes it) is 5 s past the deadline.
 sub HANDED_WHOLE_MS () { 2000 }
@@ -49,6 +50,8 @@ exit 90;
 
 sub main {
   exit 90 unless defined $agent && defined $node && exists $MSG_DONTWAIT{$^O};
+  # The daemon turned off (bin/hermes.js `daemonClient`).
+  exit 90 if defined $ENV{HERMES_DAEMON} && $ENV{HERMES_DAEMON} eq '0';
 
   # As bin/hermes.js puts it back first thing: the hook program moved it aside for hermes' Node.
   if (exists $ENV{$moved_ca}) {
@@ -73,10 +76,9 @@ sub main {
   # daemon-dir.ts `daemonDirProblem`: a folder, not a link, this user's, closed to others.
   my @folder = lstat $dir or exit 90;
   exit 90 unless -d _ && $folder[4] == $< && ($folder[2] & 077) == 0;
-  lstat $socket or exit 90;
+  my @found = lstat $socket or exit 90;
   exit 90 unless -S _;
-  (my $stuck = $socket) =~ s/\.sock$/.stuck/;
-  exit 90 if -e $stuck;
+  exit 90 if marked_stuck($socket, @found);
   $cwd = working_folder();
   exit 90 unless defined $cwd;
 
@@ -104,12 +106,28 @@ sub main {
   exit ask();
 }
 
+# markers.ts `markedStuck`: the marker beside the socket names this very socket (its inode, and
+# its change time to the second: Perl's stat has no finer one). One it cannot read: hermes decides.
+sub marked_stuck {
+  my ($socket, @found) = @_;
+  (my $marker = $socket) =~ s/\.sock$/.stuck/;
+  return 0 unless -e $marker;
+  open my $file, '<', $marker or return 1;
+  my $text = <$file>;
+  return 1 unless defined $text && $text =~ /"ino":(\d+)/;
+  my $ino = $1;
+  return 1 unless $text =~ /"ctimeMs":(\d+(?:\.\d+)?)/;
+  return $ino == $found[1] && int($1 / 1000) == $found[10];
+}
+
 # One request: written, acknowledged within $ack_ms, answered within $bound (ask.ts `ask`).
 sub ask {
   my $line = '{"v":' . $protocol . ',"agent":' . js($agent) . ',"stdin":' . js($event)
     . ',"cwd":' . js($cwd) . ',"env":{' . join(',', map { js($_) . ':' . js($ENV{$_}) } sort keys %ENV)
     . '},"deadline":' . (($started + 0) * 1000 + int($bound)) . "}\n";
-  my $ack_until = $ack_ms;
+  my $asked = now_ms();
+  my $ack_until = $asked + $ack_ms;
+  my $answer_until = $asked + $bound;
   my $writable = 0;
   while (length $line > 0) {
     my $sent = send $connection, $line, $MSG_DONTWAIT{$^O};
@@ -120,14 +138,13 @@ sub ask {
     }
     # Not sent though the socket said it could take more: the daemon has gone.
     return unacknowledged("the request could not be sent: $!") if $writable;
-    $writable = wait_for(1, $ack_until - $waited);
+    $writable = wait_for(1, $ack_until);
     return unacknowledged('the daemon did not take the request') unless $writable;
   }
   my $received = '';
   my $acknowledged = 0;
   while (1) {
-    my $limit = $acknowledged ? $bound : $ack_until;
-    unless (wait_for(0, $limit - $waited)) {
+    unless (wait_for(0, $acknowledged ? $answer_until : $ack_until)) {
       return $acknowledged ? failed("no answer within $bound ms") : unacknowledged("no acknowledgement within $ack_ms ms");
     }
     my $read = sysread $connection, $received, 65536, length $received;
@@ -141,11 +158,11 @@ sub ask {
   }
 }
 
-# Waits until the connection is writable ($write) or readable, for at most $ms; false past that.
-# On Linux select says how long it waited: $waited is then the time spent waiting, as ask.ts
-# counts from its start; elsewhere a wait counts whole.
+# Waits until the connection is writable ($write) or readable, until `now_ms` is $until; false
+# past that.
 sub wait_for {
-  my ($write, $ms) = @_;
+  my ($write, $until) = @_;
+  my $ms = $until - now_ms();
   return 0 if $ms <= 0;
   my $bits = '';
   vec($bits, fileno $connection, 1) = 1;
@@ -283,10 +300,25 @@ sub handed {
   return $code;
 }
 
-# At least the time since the start: select's own count, or the clock's seconds, whichever says more.
+# The time since the start, never less: on Linux by the system's uptime (to a hundredth of a
+# second; Perl's core has no finer clock), elsewhere by the clock's whole seconds (a second more
+# than they say) or select's count, whichever says more.
 sub elapsed_ms {
+  return now_ms() + 20 if defined $since;
   my $clock = (time - $started + 1) * 1000;
   return $clock > $waited ? $clock : $waited;
+}
+
+# Milliseconds since the start: by the uptime on Linux; elsewhere the time select waited (a wait
+# cut short by data counts whole there: the windows only end sooner).
+sub now_ms {
+  return defined $since ? (uptime() - $since) * 1000 : $waited;
+}
+
+sub uptime {
+  open my $file, '<', '/proc/uptime' or return undef;
+  my $line = <$file>;
+  return defined $line && $line =~ /^(\d+(?:\.\d+)?)\s/ ? $1 : undef;
 }
 
 # hook-deadline.ts `hookDeadlineMs`; a value Node would read otherwise than Perl: hermes decides.

@@ -1,6 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { copyFileSync, mkdtempSync, statSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { daemonKey } from '../../../src/host/daemon/protocol.js';
+import { daemonKey, nodeIdentity } from '../../../src/host/daemon/protocol.js';
 import { sha256Hex } from '../../../src/host/daemon/sha256.js';
 
 /**
@@ -35,7 +38,24 @@ describe('sha256Hex', () => {
 
   it('names the socket as the digest of what makes a daemon did', () => {
     const env = { HERMES_HOME: '/h', LANG: 'C.UTF-8', PATH: '/bin', OTEL_X: 'é' };
-    const made = ['/h', '1.2.3', process.version, 3, 'HERMES_HOME=/h', 'LANG=C.UTF-8', 'OTEL_X=é'];
+    const made = ['/h', '1.2.3', nodeIdentity(), 3, 'HERMES_HOME=/h', 'LANG=C.UTF-8', 'OTEL_X=é'];
     expect(daemonKey('/h', '1.2.3', env)).toBe(digest(made.join('\0')).slice(0, 24));
+  });
+
+  it('names Node by its program file: another file, or the same one changed, is another daemon', () => {
+    const node = statSync(process.execPath, { bigint: true });
+    expect(nodeIdentity()).toBe(
+      `${node.dev}:${node.ino}:${node.size}:${node.mtimeNs / 1_000_000_000n}`,
+    );
+    const copy = join(mkdtempSync(join(tmpdir(), 'hermes-node-')), 'node');
+    copyFileSync(process.execPath, copy);
+    expect(nodeIdentity(copy)).not.toBe(nodeIdentity());
+    const env = { HERMES_HOME: '/h' };
+    expect(daemonKey('/h', '1.2.3', env, nodeIdentity(copy))).not.toBe(
+      daemonKey('/h', '1.2.3', env),
+    );
+    const before = nodeIdentity(copy);
+    utimesSync(copy, new Date(), new Date(Date.now() + 5_000));
+    expect(nodeIdentity(copy)).not.toBe(before);
   });
 });
