@@ -72,9 +72,9 @@ const ANSWERED = 'if [ "$s" = 0 ]; then printf %s "$o"; exit 0; fi; ';
  * first, which the settings line checks and evaluates on every call, sets the program's arguments
  * and runs it up to hermes' answer; only when hermes did not answer does it read the second (the
  * reasons and fallback answers, most of the program), check its length the same way and evaluate
- * it — else it returns, and the settings line refuses. Every call reads a few hundred bytes, not
- * the whole program (dash's `read` takes a byte per system call). Undefined when it would not be
- * ASCII (above).
+ * it — else it returns, and the settings line refuses. Every call reads about 1.4 KB (the Perl
+ * hook client's step is a third of it), not the whole program (dash's `read` takes a byte per
+ * system call). Undefined when it would not be ASCII (above).
  */
 export function hookFileText(
   agent: string,
