@@ -36,6 +36,9 @@ my $since = $^O eq 'linux' ? uptime() : undef;
 # How long after its start this may still hand the call to hermes for a whole deadline of its own:
 # the agents' hook timeout (30 s as install writes it) is 5 s past the deadline.
 sub HANDED_WHOLE_MS () { 2000 }
+# How many 50 ms looks it gives a daemon being started before it leaves the call to hermes, whose
+# own client waits longer (client.ts START_WAIT_MS): within HANDED_WHOLE_MS.
+sub START_WAIT_TICKS () { 30 }
 
 # Sockets and send flags by system: elsewhere (and for a system call that fails) hermes answers.
 my %MSG_DONTWAIT = (linux => 0x40, darwin => 0x80);
@@ -76,9 +79,6 @@ sub main {
   # daemon-dir.ts `daemonDirProblem`: a folder, not a link, this user's, closed to others.
   my @folder = lstat $dir or exit 90;
   exit 90 unless -d _ && $folder[4] == $< && ($folder[2] & 077) == 0;
-  my @found = lstat $socket or exit 90;
-  exit 90 unless -S _;
-  exit 90 if marked_stuck($socket, @found);
   $cwd = working_folder();
   exit 90 unless defined $cwd;
 
@@ -89,12 +89,17 @@ sub main {
   exit 90 unless defined $ack_ms;
   $ack_ms = $bound if $bound < $ack_ms;
 
-  my $address = $^O eq 'linux' ? pack('S', 1) . "$socket\0" : pack('CC', length($socket) + 3, 1) . "$socket\0";
   exit 90 if length $socket > 100;
+  my $address = $^O eq 'linux' ? pack('S', 1) . "$socket\0" : pack('CC', length($socket) + 3, 1) . "$socket\0";
   # Untainted (-T): each part of the path was checked above, or is this file's own.
   ($address) = $address =~ /^(.*)$/s;
-  socket $connection, 1, 1, 0 or exit 90;
-  connect $connection, $address or exit 90;
+  # A daemon another hook is starting is waited for, as client.ts `waitForStart` waits, for less
+  # (START_WAIT_TICKS): the many hooks of sessions that start at once then start no Node each.
+  for (my $tick = 0; !connected($socket, $address); $tick++) {
+    leave('no daemon serves, and none is being started') unless starting($socket);
+    leave('the daemon being started is not serving yet') unless $tick < START_WAIT_TICKS;
+    select undef, undef, undef, 0.05;
+  }
 
   # From here the event is read: whatever happens, it is handed on whole.
   $reading = 1;
@@ -104,6 +109,35 @@ sub main {
     held("stdin could not be read: $!") unless defined $read;
   }
   exit ask();
+}
+
+# Whether $connection is connected to a daemon that may serve: a socket at the path, not marked
+# stuck. Something else there: hermes says what (markers.ts `notASocket`).
+sub connected {
+  my ($socket, $address) = @_;
+  my @found = lstat $socket or return 0;
+  exit 90 unless -S _;
+  return 0 if marked_stuck($socket, @found);
+  socket $connection, 1, 1, 0 or exit 90;
+  return 1 if connect $connection, $address;
+  close $connection;
+  return 0;
+}
+
+# markers.ts `starting`: a start's lock beside the socket, taken less than START_STALE_MS ago (by
+# the clock's whole seconds), by a process that lives (or by one unknown: half-written).
+sub starting {
+  my ($socket) = @_;
+  (my $lock = $socket) =~ s/\.sock$/.starting/;
+  my @found = stat $lock or return 0;
+  my ($pid, $at) = (0, $found[9] * 1000);
+  if (open my $file, '<', $lock) {
+    my $text = <$file>;
+    ($pid, $at) = ($1, $2) if defined $text && $text =~ /^\{"pid":(\d+),"at":(\d+)\}/;
+  }
+  return 0 unless time * 1000 - $at < @START_STALE_MS@;
+  # A process of another user (EPERM, 1) lives too.
+  return $pid == 0 || kill(0, $pid) || $! + 0 == 1;
 }
 
 # markers.ts `markedStuck`: the marker beside the socket names this very socket (its inode, and
@@ -291,6 +325,12 @@ sub failed {
 sub held {
   my $why = shift;
   exit(elapsed_ms() <= HANDED_WHOLE_MS ? handed(91, '', $why) : failed($why));
+}
+
+# Leaves the call to hermes before reading it (HERMES_DEBUG says why).
+sub leave {
+  put(2, "hermes: the Perl hook client leaves the call to hermes: $_[0]\n") if exists $ENV{HERMES_DEBUG};
+  exit 90;
 }
 
 sub handed {

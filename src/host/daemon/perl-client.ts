@@ -8,6 +8,7 @@ import { MOVED_CA_CERTS } from '../command-hook/hook-wrapper.js';
 import { PERL_CLIENT_FILE } from '../command-hook/perl-step.js';
 import { HOOK_DEADLINE_MS } from '../hook-deadline.js';
 import { ACK_MS, FALLBACK_RESERVE_MS } from './ask.js';
+import { START_STALE_MS } from './markers.js';
 import { DAEMON_ACK, DAEMON_PROTOCOL, KEYED_ENV } from './protocol.js';
 
 export { PERL_CLIENT_FILE };
@@ -22,6 +23,7 @@ export function perlClientText(template: string, frameworkVersion: string): stri
     FALLBACK_RESERVE_MS: String(FALLBACK_RESERVE_MS),
     HOOK_DEADLINE_MS: String(HOOK_DEADLINE_MS),
     ACK_MS: String(ACK_MS),
+    START_STALE_MS: String(START_STALE_MS),
   };
   for (const [name, value] of Object.entries(values)) {
     // Inside single quotes or a qr//: neither may hold what would end them.

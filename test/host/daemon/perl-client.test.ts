@@ -206,6 +206,46 @@ describe.runIf(built && perl)('the Perl hook client', () => {
     }
   });
 
+  it('waits for a daemon another hook is starting, and asks it: no Node of its own', async () => {
+    const s = setup();
+    const socket = perlSocket(s.env);
+    // The lock a starting hook holds (markers.ts `takeStart`), held by a process that lives.
+    writeFileSync(
+      socket.replace(/\.sock$/, '.starting'),
+      `${JSON.stringify({ pid: process.pid, at: Date.now() })}\n`,
+    );
+    const call = s.call('waited');
+    await new Promise((tick) => setTimeout(tick, 300));
+    const daemon = await startDaemon(s.env);
+    const answer = await call;
+    expect(reasonOf(answer)).toBe(decidedBy('waited'));
+    expect(s.nodes()).toEqual([]);
+    expect(s.r.decisions().map(({ pid }) => pid)).toEqual([daemon.child.pid]);
+  });
+
+  it('a start whose process is gone is not waited for: hermes answers', async () => {
+    const s = setup({ HERMES_DEBUG: '1' });
+    const socket = perlSocket(s.env);
+    const gone = execFileSync(process.execPath, ['-p', 'process.pid'], { encoding: 'utf8' }).trim();
+    const lock = socket.replace(/\.sock$/, '.starting');
+    try {
+      writeFileSync(lock, `${JSON.stringify({ pid: Number(gone), at: Date.now() })}\n`);
+      const answer = await s.call('gone');
+      expect(reasonOf(answer)).toBe(decidedBy('gone'));
+      expect(answer.stderr).toContain(
+        'the Perl hook client leaves the call to hermes: no daemon serves, and none is being started',
+      );
+      expect(s.nodes()).toEqual(['- -']);
+      // Taken by a process that lives, it is waited for.
+      writeFileSync(lock, `${JSON.stringify({ pid: process.pid, at: Date.now() })}\n`);
+      const waited = await s.call('waited');
+      expect(reasonOf(waited)).toBe(decidedBy('waited'));
+      expect(waited.stderr).toContain('the daemon being started is not serving yet');
+    } finally {
+      await stopDaemon(s.env);
+    }
+  });
+
   it('a daemon that takes the event and closes: answered in-process, never asked again', async () => {
     const s = setup();
     const daemon = fake(perlSocket(s.env), (connection) => connection.end(ACK));
