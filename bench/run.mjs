@@ -579,7 +579,7 @@ if (hook) {
     ...(inline === undefined
       ? []
       : [
-          `| the same program inline in the command line (the project form's), a warm daemon | ${median(inline).toFixed(0)} | ${over(inline).toFixed(2)}× |`,
+          `| the same program inline in the command line (as the project form carries it; the user form here), a warm daemon | ${median(inline).toFixed(0)} | ${over(inline).toFixed(2)}× |`,
         ]),
     ...(beforeSteady === undefined
       ? []
