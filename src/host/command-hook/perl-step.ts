@@ -1,8 +1,8 @@
 /**
  * How the hook program (hook-wrapper.ts), from version 7, runs hermes in the user form: first the
  * Perl hook client (src/host/daemon/hook-client.pl, docs/command-hooks.md "The Perl hook client"),
- * which asks a warm daemon in a tenth of a Node start, then, when it hands the call over, hermes
- * as before. Perl is `/usr/bin/perl` by its path (the PATH is the hook's environment, partly the
+ * which asks a warm daemon with no Node started (Perl starts in a tenth of Node's time), then,
+ * when it hands the call over, hermes as before. Perl is `/usr/bin/perl` by its path (the PATH is the hook's environment, partly the
  * project's), the client the file beside the package's `bin/` (`$2` is `<package>/bin/hermes.js`),
  * on protected ground as hermes itself is. Without either, or in the project form (whose Node is
  * the PATH's, which the Perl client cannot name), hermes runs as in version 6.

@@ -4,10 +4,11 @@
 #     /usr/bin/perl -T -C0 -- <package>/dist/hook-client.pl <agent> <node>
 #
 # before hermes itself: it asks the user's warm hook daemon what src/host/daemon/client.ts would
-# ask it, over the same socket and protocol (protocol.ts), and prints its answer, in a tenth of the
-# time a Node process takes to start. Everything else - no daemon, a daemon being started, one
-# marked not serving, a socket folder that fails its checks, anything it does not understand - is
-# hermes' own, and this hands the call over to it, by its exit code:
+# ask it, over the same socket and protocol (protocol.ts), and prints its answer; Perl starts in a
+# tenth of the time Node does. A daemon another hook is starting is waited for, a little.
+# Everything else - no daemon, one marked not serving, a socket folder that fails its checks,
+# anything it does not understand - is hermes' own, and this hands the call over to it, by its
+# exit code:
 #
 #     0   answered, the answer on stdout;
 #     90  not read: stdin is untouched, hermes answers as it always has;
@@ -21,8 +22,9 @@
 # untouched. It loads no module (each one costs milliseconds, and none is needed on Linux); -T has
 # Perl ignore PERL5OPT, PERL5LIB and PERLLIB, which the hook's environment - partly the
 # project's - could set, and -C0 PERL_UNICODE; output goes by syswrite, which no PerlIO layer
-# touches. The build fills in the @...@ values (scripts/bundle-cli.mjs) from protocol.ts, ask.ts
-# and hook-deadline.ts, so both clients name the same socket and keep the same times.
+# touches. The build fills in the @...@ values (scripts/bundle-cli.mjs, perl-client.ts) from
+# protocol.ts, ask.ts, markers.ts and hook-deadline.ts, so both clients name the same socket and
+# keep the same times.
 
 $SIG{PIPE} = 'IGNORE';
 my ($agent, $node, $mode) = @ARGV;
