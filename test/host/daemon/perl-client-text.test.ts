@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ACK_MS } from '../../../src/host/daemon/ask.js';
+import { perlClientText } from '../../../src/host/daemon/perl-client.js';
+import { DAEMON_ACK, KEYED_ENV } from '../../../src/host/daemon/protocol.js';
+
+/**
+ * The Perl hook client as the build writes it (src/host/daemon/perl-client.ts): every value the
+ * template names is filled in from the Node client's own modules, and a name with no value stops
+ * the build rather than ship a client that would name no daemon's socket.
+ */
+const template = readFileSync(
+  new URL('../../../src/host/daemon/hook-client.pl', import.meta.url),
+  'utf8',
+);
+
+describe('the Perl hook client’s text', () => {
+  it('has every value filled in from the Node client’s modules', () => {
+    const text = perlClientText(template, '9.8.7');
+    expect(text).not.toMatch(/@[A-Z][A-Z_]+@/);
+    expect(text).toContain("my $version = '9.8.7';");
+    expect(text).toContain(`my $ack_line = '${DAEMON_ACK}';`);
+    expect(text).toContain(`my $keyed = qr/${KEYED_ENV.source}/;`);
+    expect(text).toContain(`return ${ACK_MS} unless defined $set`);
+  });
+
+  it('stops at a name it has no value for, or a value that would end its quotes', () => {
+    expect(() => perlClientText(`${template}\nmy $x = '@NO_SUCH_VALUE@';\n`, '1.0.0')).toThrow(
+      /no value for @NO_SUCH_VALUE@/,
+    );
+    expect(() => perlClientText(template, "1.0.0'; system('x')")).toThrow(/FRAMEWORK_VERSION/);
+  });
+});
