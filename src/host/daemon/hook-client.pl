@@ -95,6 +95,10 @@ sub main {
   my $address = $^O eq 'linux' ? pack('S', 1) . "$socket\0" : pack('CC', length($socket) + 3, 1) . "$socket\0";
   # Untainted (-T): each part of the path was checked above, or is this file's own.
   ($address) = $address =~ /^(.*)$/s;
+  # Past the deadline this process ends, whatever it waits on (a connection a stopped daemon's
+  # full backlog holds, say): killed by the signal, it is a hermes that did not answer, and the
+  # program refuses the call before the agent's timeout would let it through.
+  alarm int($total / 1000) + 2;
   # A daemon another hook is starting is waited for, as client.ts `waitForStart` waits, for less
   # (START_WAIT_TICKS): the many hooks of sessions that start at once then start no Node each.
   for (my $tick = 0; !connected($socket, $address); $tick++) {
@@ -132,6 +136,7 @@ sub starting {
   my ($socket) = @_;
   (my $lock = $socket) =~ s/\.sock$/.starting/;
   my @found = stat $lock or return 0;
+  return 0 unless -f _;
   my ($pid, $at) = (0, $found[9] * 1000);
   if (open my $file, '<', $lock) {
     my $text = <$file>;
@@ -148,6 +153,8 @@ sub marked_stuck {
   my ($socket, @found) = @_;
   (my $marker = $socket) =~ s/\.sock$/.stuck/;
   return 0 unless -e $marker;
+  # Not a file (a FIFO would hold the read): hermes decides.
+  return 1 unless -f _;
   open my $file, '<', $marker or return 1;
   my $text = <$file>;
   return 1 unless defined $text && $text =~ /"ino":(\d+)/;

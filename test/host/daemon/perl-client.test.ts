@@ -1,6 +1,6 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, type Server, type Socket } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hermesHome } from '../../../src/config/locations.js';
@@ -332,6 +332,36 @@ describe.runIf(built && perl)('the Perl hook client', () => {
       hookEventName: 'PreToolUse',
       permissionDecision: 'deny',
     });
+  });
+
+  it('a connection that never completes: ended past the deadline, and the call refused', async () => {
+    const s = setup({ HERMES_HOOK_DEADLINE_MS: '1000' });
+    const socket = perlSocket(s.env);
+    // A listener that takes one pending connection and accepts none: the next connect waits.
+    const held = spawn(
+      'python3',
+      [
+        '-c',
+        'import socket,sys,time\ns=socket.socket(socket.AF_UNIX)\ns.bind(sys.argv[1])\ns.listen(0)\nprint("ready",flush=True)\ntime.sleep(60)',
+        socket,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      await new Promise((ready) => held.stdout?.once('data', ready));
+      const first = connect(socket);
+      first.on('error', () => {});
+      await new Promise((done) => first.once('connect', done));
+      const answer = await s.call('held');
+      expect(JSON.parse(answer.stdout).hookSpecificOutput).toMatchObject({
+        permissionDecision: 'deny',
+      });
+      expect(answer.stderr).toMatch(/exit code 142/);
+      expect(s.nodes()).toEqual([]);
+      first.destroy();
+    } finally {
+      held.kill();
+    }
   });
 
   it('prints the answer’s bytes as the Node client does, and passes its exit code on', async () => {
