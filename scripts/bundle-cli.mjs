@@ -90,9 +90,9 @@ for (const { input, external, plugins, output } of bundles) {
 
 // The Perl hook client, its values filled in from the modules the Node client reads them from
 // (src/host/daemon/perl-client.ts).
-const { perlClientText, PERL_CLIENT_FILE } = await import('../dist/host/daemon/perl-client.js');
-const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
-writeFileSync(
-  `dist/${PERL_CLIENT_FILE}`,
-  perlClientText(readFileSync('src/host/daemon/hook-client.pl', 'utf8'), version),
+const { perlClientText, PERL_CLIENT_FILE, PERL_CLIENT_SOURCES } = await import(
+  '../dist/host/daemon/perl-client.js'
 );
+const { version } = JSON.parse(readFileSync('package.json', 'utf8'));
+const sources = PERL_CLIENT_SOURCES.map((name) => readFileSync(`src/host/daemon/${name}`, 'utf8'));
+writeFileSync(`dist/${PERL_CLIENT_FILE}`, perlClientText(sources, version));

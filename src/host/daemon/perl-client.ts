@@ -10,10 +10,26 @@ import { HOOK_DEADLINE_MS } from '../hook-deadline.js';
 import { ACK_MS, FALLBACK_RESERVE_MS } from './ask.js';
 import { START_STALE_MS } from './markers.js';
 import { DAEMON_ACK, DAEMON_PROTOCOL, KEYED_ENV } from './protocol.js';
+import { H0, K } from './sha256.js';
 
 export { PERL_CLIENT_FILE };
 
-export function perlClientText(template: string, frameworkVersion: string): string {
+/**
+ * The client's source files in src/host/daemon/, written one after the other into its one file:
+ * its main part first (the others are subs it calls).
+ */
+export const PERL_CLIENT_SOURCES = [
+  'hook-client.pl',
+  'hook-client-json.pl',
+  'hook-client-sha256.pl',
+] as const;
+
+/** A list of 32-bit words as Perl reads them: unsigned, in hex. */
+const words = (values: ArrayLike<number>) =>
+  Array.from(values, (word) => `0x${(word >>> 0).toString(16).padStart(8, '0')}`).join(', ');
+
+/** The client's text from the texts of PERL_CLIENT_SOURCES, in that order. */
+export function perlClientText(sources: readonly string[], frameworkVersion: string): string {
   const values: Record<string, string> = {
     FRAMEWORK_VERSION: frameworkVersion,
     DAEMON_PROTOCOL: String(DAEMON_PROTOCOL),
@@ -24,12 +40,14 @@ export function perlClientText(template: string, frameworkVersion: string): stri
     HOOK_DEADLINE_MS: String(HOOK_DEADLINE_MS),
     ACK_MS: String(ACK_MS),
     START_STALE_MS: String(START_STALE_MS),
+    SHA256_K: words(K),
+    SHA256_H0: words(H0),
   };
   for (const [name, value] of Object.entries(values)) {
     // Inside single quotes or a qr//: neither may hold what would end them.
     if (/['/\\]/.test(value)) throw new Error(`perl-client: ${name} holds a quote, / or \\`);
   }
-  const text = template.replace(/@([A-Z][A-Z_]+)@/g, (whole, name: string) => {
+  const text = sources.join('\n').replace(/@([A-Z][A-Z0-9_]+)@/g, (whole, name: string) => {
     if (!Object.hasOwn(values, name)) throw new Error(`perl-client: no value for ${whole}`);
     return values[name] as string;
   });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ACK_MS } from '../../../src/host/daemon/ask.js';
-import { perlClientText } from '../../../src/host/daemon/perl-client.js';
+import { PERL_CLIENT_SOURCES, perlClientText } from '../../../src/host/daemon/perl-client.js';
 import { DAEMON_ACK, KEYED_ENV } from '../../../src/host/daemon/protocol.js';
 
 /**
@@ -9,15 +9,18 @@ import { DAEMON_ACK, KEYED_ENV } from '../../../src/host/daemon/protocol.js';
  * template names is filled in from the Node client's own modules, and a name with no value stops
  * the build rather than ship a client that would name no daemon's socket.
  */
-const template = readFileSync(
-  new URL('../../../src/host/daemon/hook-client.pl', import.meta.url),
-  'utf8',
+const sources = PERL_CLIENT_SOURCES.map((name) =>
+  readFileSync(new URL(`../../../src/host/daemon/${name}`, import.meta.url), 'utf8'),
 );
 
 describe('the Perl hook client’s text', () => {
   it('has every value filled in from the Node client’s modules', () => {
-    const text = perlClientText(template, '9.8.7');
-    expect(text).not.toMatch(/@[A-Z][A-Z_]+@/);
+    const text = perlClientText(sources, '9.8.7');
+    expect(text).not.toMatch(/@[A-Z][A-Z0-9_]+@/);
+    // SHA-256's constants, unsigned, from sha256.ts.
+    expect(text).toContain('my @k = (0x428a2f98, 0x71374491,');
+    expect(text).toContain('0xbef9a3f7, 0xc67178f2);');
+    expect(text).toContain('my @h = (0x6a09e667, 0xbb67ae85,');
     expect(text).toContain("my $version = '9.8.7';");
     expect(text).toContain(`my $ack_line = '${DAEMON_ACK}';`);
     expect(text).toContain(`my $keyed = qr/${KEYED_ENV.source}/;`);
@@ -25,9 +28,9 @@ describe('the Perl hook client’s text', () => {
   });
 
   it('stops at a name it has no value for, or a value that would end its quotes', () => {
-    expect(() => perlClientText(`${template}\nmy $x = '@NO_SUCH_VALUE@';\n`, '1.0.0')).toThrow(
+    expect(() => perlClientText([...sources, "my $x = '@NO_SUCH_VALUE@';\n"], '1.0.0')).toThrow(
       /no value for @NO_SUCH_VALUE@/,
     );
-    expect(() => perlClientText(template, "1.0.0'; system('x')")).toThrow(/FRAMEWORK_VERSION/);
+    expect(() => perlClientText(sources, "1.0.0'; system('x')")).toThrow(/FRAMEWORK_VERSION/);
   });
 });
