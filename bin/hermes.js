@@ -75,43 +75,27 @@ async function hook(agent, client) {
 /**
  * The in-process answer in a Node started with the certificates this one left out: extensions
  * that reach a server over TLS (a declared policy over HTTP, a model as judge) trust what they
- * would in a hook run without the daemon. The event goes to it as read, within what is left of
- * the deadline; what it prints is the answer, its exit code this one's. Past the deadline it is
- * killed, and the hook program refuses the call (no answer is no allow).
+ * would in a hook run without the daemon. The event goes to it as read (`input`), or, for a call
+ * answered in-process from the start (`HERMES_DAEMON=0`, as the hook program runs hermes when the
+ * Perl hook client hands it a call the daemon took and failed), the agent's stdin is its own.
+ * What it prints is the answer, its exit code this one's. Past the deadline (`deadlineMs`, else
+ * the longest a hook has: hook-deadline.ts, HOOK_DEADLINE_MS) it is killed, and the hook program
+ * refuses the call (no answer is no allow).
  */
-function inProcessWithCertificates(agent, input, deadlineMs) {
-  const env = { ...process.env, HERMES_DAEMON: '0', HERMES_HOOK_DEADLINE_MS: String(deadlineMs) };
+function inProcessWithCertificates(agent, input, deadlineMs = 25_000) {
   const run = require('node:child_process').spawnSync(
     process.execPath,
     [__filename, 'hook', agent],
     {
-      env,
-      input,
-      stdio: ['pipe', 'inherit', 'inherit'],
+      env:
+        input === undefined
+          ? process.env
+          : { ...process.env, HERMES_DAEMON: '0', HERMES_HOOK_DEADLINE_MS: String(deadlineMs) },
+      ...(input === undefined ? {} : { input }),
+      stdio: [input === undefined ? 'inherit' : 'pipe', 'inherit', 'inherit'],
       timeout: deadlineMs + 1_000,
       killSignal: 'SIGKILL',
     },
-  );
-  if (run.error !== undefined || run.status === null) {
-    const why = run.error?.message ?? `ended by ${run.signal}`;
-    process.stderr.write(`hermes: the in-process answer could not be made: ${why}\n`);
-    return 1;
-  }
-  return run.status;
-}
-
-/**
- * A hook call answered in-process from the start (the daemon turned off: `HERMES_DAEMON=0`, as
- * the hook program does when the Perl hook client hands it a call the daemon took and failed) in
- * a Node that loads the certificates this one left out, the agent's stdin its own. Killed a
- * second past the longest deadline a hook has (hook-deadline.ts, HOOK_DEADLINE_MS), within which
- * it answers by itself; then the hook program refuses the call.
- */
-function withCertificates(agent) {
-  const run = require('node:child_process').spawnSync(
-    process.execPath,
-    [__filename, 'hook', agent],
-    { stdio: 'inherit', timeout: 26_000, killSignal: 'SIGKILL' },
   );
   if (run.error !== undefined || run.status === null) {
     const why = run.error?.message ?? `ended by ${run.signal}`;
@@ -241,7 +225,7 @@ async function command() {
 if (agent !== undefined) {
   require('./agent-command.js').runAgent(agent, args);
 } else if (hookCall && !client && certificatesLeftOut) {
-  process.exitCode = withCertificates(args[1]);
+  process.exitCode = inProcessWithCertificates(args[1]);
 } else {
   (client ? hook(args[1], client) : command()).then((code) => {
     process.exitCode = code;

@@ -88,6 +88,14 @@ describe.runIf(built)('the certificates a hook does not load', () => {
     expect(answer.stderr.match(LOADED)).toHaveLength(1);
   });
 
+  it('the daemon turned off: answered in a Node that loads them, once', async () => {
+    const { call } = setup(socketFolder());
+    const answer = await call({ NODE_EXTRA_CA_CERTS: certificates, HERMES_DAEMON: '0' });
+    expect(answer.code, answer.stderr).toBe(0);
+    expect(reason(answer.stdout)).toContain(`certificates ${certificates}, moved none`);
+    expect(answer.stderr.match(LOADED)).toHaveLength(1);
+  });
+
   it('an in-process answer that never comes is killed past the deadline, and the call refused', async () => {
     const open = mkdtempSync('/tmp/hd-open-');
     chmodSync(open, 0o777);
