@@ -1,7 +1,7 @@
 import { createRequire, register } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Jiti } from 'jiti';
+import type { Jiti, JitiOptions } from 'jiti';
 import { PACKAGE_ROOT } from '../package-root.js';
 import { frameworkNamespaces, frameworkUrls } from './framework-modules.js';
 import { type LoadPass, type ModuleGraphs, moduleGraphs } from './module-graphs.js';
@@ -70,18 +70,37 @@ async function createJitiLoader(cacheDir: string): Promise<Jiti> {
   // for export names first (cjs-module-lexer), about 19 ms of a warm start.
   const { createJiti } = createRequire(import.meta.url)('jiti') as typeof import('jiti');
   const virtualModules = await frameworkNamespaces();
-  return createJiti(import.meta.url, {
-    fsCache: cacheDir,
-    // Every load reads the files again: an edited extension is picked up by the next runtime.
-    // The disk cache cannot stand in for a source either: jiti reads the source first and uses a
-    // cached transform only when it was made from those same bytes.
-    moduleCache: false,
-    // Pinned (the environment can set them): a native attempt would read past the guard.
-    tryNative: false,
-    nativeModules: [],
-    virtualModules,
-  });
+  return createJiti(import.meta.url, { ...jitiPinned(), fsCache: cacheDir, virtualModules });
 }
+
+/**
+ * Every option jiti would otherwise take from a `JITI_*` variable, given here: a hook's
+ * environment is the agent's, which a cloned repository can set (an agent's project settings name
+ * variables for its hooks). `JITI_ALIAS` would send a guard's own imports to the project's files,
+ * `JITI_ESM_EVAL_TEMP_FILE` would have the code run from a file in the shared temp folder,
+ * `JITI_EXTENSIONS` and `JITI_TSCONFIG_PATHS` would change what an import finds
+ * (test/modules/jiti-environment.test.ts). The values are jiti's own defaults, but for the
+ * caches and the native attempt.
+ */
+const jitiPinned = (): JitiOptions => ({
+  // Every load reads the files again: an edited extension is picked up by the next runtime.
+  // The disk cache cannot stand in for a source either: jiti reads the source first and uses a
+  // cached transform only when it was made from those same bytes.
+  moduleCache: false,
+  rebuildFsCache: false,
+  // A native attempt would read past the guard.
+  tryNative: false,
+  nativeModules: [],
+  transformModules: [],
+  alias: {},
+  extensions: ['.js', '.mjs', '.cjs', '.ts', '.tsx', '.mts', '.cts', '.mtsx', '.ctsx'],
+  tsconfigPaths: false,
+  esmEvalTempFile: false,
+  interopDefault: true,
+  jsx: false,
+  sourceMaps: false,
+  debug: false,
+});
 
 function registerResolveHooks(): Promise<ModuleGraphs> {
   graphs ??= frameworkUrls().then((urls) => {
