@@ -222,6 +222,35 @@ async function command() {
   return new Promise(() => {}); // run-child.js exits as the project's copy does
 }
 
+/**
+ * `hermes daemon run`: the thread of its first runtime started now, before this process loads the
+ * command line, so that the framework loads in it on another core meanwhile rather than after the
+ * daemon listens (src/host/daemon/first-thread.ts, which the daemon takes it with and says what
+ * it checks). Unreferenced until taken: a daemon that finds another one serving exits at once.
+ */
+function startFirstThread() {
+  const file = join(dist, 'daemon-worker.bundle.js');
+  if (!existsSync(file)) return;
+  const { Worker } = require('node:worker_threads');
+  // The young generation of every runtime's thread (worker-handle.ts, YOUNG_GENERATION_MB): a
+  // thread started with other limits is not taken.
+  const thread = new Worker(file, {
+    workerData: {},
+    resourceLimits: { maxYoungGenerationSizeMb: 3 },
+  });
+  const first = { thread, file, ended: false };
+  thread.unref();
+  thread.once('error', () => {
+    first.ended = true;
+  });
+  thread.once('exit', () => {
+    first.ended = true;
+  });
+  globalThis[Symbol.for('hermes-extensions.daemon.first-thread')] = first;
+}
+
+if (agent === undefined && args[0] === 'daemon' && args[1] === 'run') startFirstThread();
+
 if (agent !== undefined) {
   require('./agent-command.js').runAgent(agent, args);
 } else if (hookCall && !client && certificatesLeftOut) {

@@ -1,9 +1,12 @@
+import type { Worker } from 'node:worker_threads';
+import { hermesHome } from '../../config/locations.js';
 import type { Logger } from '../../log/logger.js';
+import { takeFirstThread } from './first-thread.js';
 import type { LateNotices } from './late-notices.js';
 import { NetworkFilters } from './network-filters.js';
 import type { RuntimeWorkersOptions } from './runtime-event.js';
 import { frameworkFolders, workerEntry } from './worker-entry.js';
-import { WorkerHandle } from './worker-handle.js';
+import { WorkerHandle, YOUNG_GENERATION_MB } from './worker-handle.js';
 
 /**
  * The threads the hook daemon's runtimes run in (worker-handle.ts), as runtime-workers.ts takes
@@ -11,7 +14,8 @@ import { WorkerHandle } from './worker-handle.js';
  * logs after an answer kept for the sessions of its project (late-notices.ts), and the sandbox
  * network filters its lines point at relayed to the daemon, which runs them (network-filters.ts):
  * a filter outlives the runtime that first asked for it. One thread is kept started ahead, with
- * the framework loaded and no runtime, for the next runtime to be made.
+ * the framework loaded and no runtime, for the next runtime to be made; the first is the one
+ * `hermes daemon run` started as its process started (first-thread.ts), when there is one.
  */
 export class RuntimeThreads {
   readonly #log: Logger;
@@ -33,6 +37,8 @@ export class RuntimeThreads {
     this.#exclude = frameworkFolders(options.home);
     this.#notices = notices;
     this.#filters = new NetworkFilters(options.log);
+    const first = takeFirstThread(this.#file, YOUNG_GENERATION_MB, options.home === hermesHome());
+    if (first !== undefined) this.#spare = this.#handle(first);
   }
 
   /** A thread for a new runtime: the spare one, started ahead, if it is still alive. */
@@ -40,8 +46,14 @@ export class RuntimeThreads {
     const spare = this.#spare;
     this.#spare = undefined;
     if (spare?.alive) return spare;
+    return this.#handle();
+  }
+
+  /** A new thread, or `thread` if given (the first one), as the daemon sees it. */
+  #handle(thread?: Worker): WorkerHandle {
     const worker: WorkerHandle = new WorkerHandle({
       file: this.#file,
+      ...(thread === undefined ? {} : { thread }),
       setup: { exclude: this.#exclude },
       log: this.#log,
       // Its key once adopted: a warning of its runtime's own is told to the sessions of its project.

@@ -6,11 +6,16 @@
  * files and environment variables — is recorded.
  */
 import { workerData } from 'node:worker_threads';
+import { hermesHome } from '../../config/locations.js';
 import { installReadRecorder } from './read-recorder.js';
 import { installThreadEnv } from './thread-env.js';
+import { frameworkFolders } from './worker-entry.js';
 import type { WorkerSetup } from './worker-messages.js';
 
+// The daemon's first thread is started before the daemon has loaded (first-thread.ts): its
+// folders are those of the home the daemon's environment names, which the daemon checks.
+const exclude = (workerData as WorkerSetup).exclude ?? frameworkFolders(hermesHome());
 const env = installThreadEnv();
-const recorder = installReadRecorder((workerData as WorkerSetup).exclude);
+const recorder = installReadRecorder(exclude);
 const { serveEvents } = await import('./worker-events.js');
 serveEvents(recorder, env);

@@ -18,7 +18,7 @@ const CLOSE_MS = 5_000;
  * on 64-bit, about 5 MB once the framework has loaded) and keeps it while the thread idles; a
  * runtime answers one small event at a time, and each MB is paid once per warm runtime.
  */
-const YOUNG_GENERATION_MB = 3;
+export const YOUNG_GENERATION_MB = 3;
 
 export interface Printed {
   stdout: string;
@@ -41,6 +41,8 @@ export interface WorkerStart {
   /** The worker's entry module (runtime-worker.ts, built). */
   file: string;
   setup: WorkerSetup;
+  /** A thread already started with `file` (first-thread.ts), taken instead of starting one. */
+  thread?: Worker;
   /** The daemon's own log, for what the runtime logs outside any event. */
   log: Logger;
   /** A warning logged outside any event, to tell with a later answer (worker-messages.ts `tell`). */
@@ -89,10 +91,12 @@ export class WorkerHandle {
 
   constructor(start: WorkerStart) {
     this.#log = start.log;
-    this.#worker = new Worker(start.file, {
-      workerData: start.setup,
-      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
-    });
+    this.#worker =
+      start.thread ??
+      new Worker(start.file, {
+        workerData: start.setup,
+        resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+      });
     this.#worker.on('message', (message: FromWorker) => {
       if (message.type === 'loaded') {
         this.#watch = new WatchSet(message.records);

@@ -72,6 +72,9 @@ export type FromWorker =
 
 /** What the worker is started with (`workerData`). */
 export interface WorkerSetup {
-  /** Folders whose reads say nothing about the runtime: the framework's own, the transpile cache. */
-  exclude: string[];
+  /**
+   * Folders whose reads say nothing about the runtime: the framework's own, the transpile cache.
+   * Left out by the daemon's first thread (first-thread.ts): its entry takes them itself.
+   */
+  exclude?: string[];
 }
