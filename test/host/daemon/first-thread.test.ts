@@ -48,7 +48,8 @@ describe("the daemon's first thread", () => {
   ])('is ended, not taken, when the daemon has %s', async (_, args) => {
     const first = leave();
     const exited = once(first.thread, 'exit');
-    expect(takeFirstThread(...args(first.file))).toBeUndefined();
+    const [file, youngGenerationMb, sameHome] = args(first.file);
+    expect(takeFirstThread(file, youngGenerationMb, sameHome)).toBeUndefined();
     await exited;
     expect(first.ended).toBe(true);
   });
