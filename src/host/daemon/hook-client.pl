@@ -102,19 +102,41 @@ sub main {
   # A daemon another hook is starting is waited for, as client.ts `waitForStart` waits, for less
   # (START_WAIT_TICKS): the many hooks of sessions that start at once then start no Node each.
   for (my $tick = 0; !connected($socket, $address); $tick++) {
-    leave('no daemon serves, and none is being started') unless starting($socket);
-    leave('the daemon being started is not serving yet') unless $tick < START_WAIT_TICKS;
+    my $why = !starting($socket) ? 'no daemon serves, and none is being started'
+      : $tick < START_WAIT_TICKS ? undef : 'the daemon being started is not serving yet';
+    # Read by then (below): handed on whole.
+    $reading ? held($why) : leave($why) if defined $why;
+    # A session's start decides nothing: while the daemon is being started it is answered now,
+    # with nothing, as client.ts answers it; the session's first prompt waits for that daemon.
+    unless ($reading) {
+      read_event();
+      exit 0 if session_start();
+    }
     select undef, undef, undef, 0.05;
   }
+  read_event() unless $reading;
+  exit ask();
+}
 
-  # From here the event is read: whatever happens, it is handed on whole.
+# From here the event is read: whatever happens, it is handed on whole.
+sub read_event {
   $reading = 1;
   while (1) {
     my $read = sysread STDIN, $event, 65536, length $event;
     last if defined $read && $read == 0;
     held("stdin could not be read: $!") unless defined $read;
   }
-  exit ask();
+}
+
+# protocol.ts `isSessionStart`: the event of an agent that answers it with nothing, read whole as
+# a JSON object whose `hook_event_name` is SESSION_START. One the flat reader does not take
+# (nesting, spaces) is not taken for one: it waits for the daemon as any event does.
+sub session_start {
+  return 0 unless grep { $_ eq $agent } qw(@QUIET_SESSION_START@);
+  return 0 unless index($event, '@SESSION_START@') >= 0;
+  (my $line = $event) =~ s/\n\z//;
+  my $fields = object($line);
+  return defined $fields && ($fields->{hook_event_name} // '') eq 's@SESSION_START@';
 }
 
 # Whether $connection is connected to a daemon that may serve: a socket at the path, not marked

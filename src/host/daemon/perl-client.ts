@@ -9,7 +9,13 @@ import { PERL_CLIENT_FILE } from '../command-hook/perl-step.js';
 import { HOOK_DEADLINE_MS } from '../hook-deadline.js';
 import { ACK_MS, FALLBACK_RESERVE_MS } from './ask.js';
 import { START_STALE_MS } from './markers.js';
-import { DAEMON_ACK, DAEMON_PROTOCOL, KEYED_ENV } from './protocol.js';
+import {
+  DAEMON_ACK,
+  DAEMON_PROTOCOL,
+  KEYED_ENV,
+  QUIET_SESSION_START,
+  SESSION_START,
+} from './protocol.js';
 import { H0, K } from './sha256.js';
 
 export { PERL_CLIENT_FILE };
@@ -40,6 +46,9 @@ export function perlClientText(sources: readonly string[], frameworkVersion: str
     HOOK_DEADLINE_MS: String(HOOK_DEADLINE_MS),
     ACK_MS: String(ACK_MS),
     START_STALE_MS: String(START_STALE_MS),
+    SESSION_START,
+    // A list of words: the agents' names are plain (agents.ts).
+    QUIET_SESSION_START: QUIET_SESSION_START.join(' '),
     SHA256_K: words(K),
     SHA256_H0: words(H0),
   };

@@ -42,6 +42,8 @@ export interface Setup {
     agent?: string,
     name?: string,
   ): Promise<Answer>;
+  /** `event` (written as it is) through the installed program of Claude Code. */
+  send(event: string): Promise<Answer>;
 }
 
 export function setup(extra: Record<string, string> = {}): Setup {
@@ -55,12 +57,7 @@ export function setup(extra: Record<string, string> = {}): Setup {
   mkdirSync(join(pkg, 'dist'));
   symlinkSync(client, join(pkg, 'dist', 'hook-client.pl'));
   const pins = { HERMES_HOME: r.home, HERMES_DAEMON_DIR: env.HERMES_DAEMON_DIR as string };
-  const call = (
-    command: string,
-    more: Record<string, string | undefined> = {},
-    agent = 'claude-code',
-    name = 'PreToolUse',
-  ) =>
+  const program = (agent: string, stdin: string, more: Record<string, string | undefined>) =>
     runProcess(
       '/bin/sh',
       [
@@ -71,19 +68,27 @@ export function setup(extra: Record<string, string> = {}): Setup {
           pins,
         ),
       ],
-      {
-        env: { ...env, ...more },
-        cwd: r.project,
-        stdin: JSON.stringify(
-          name === 'PreToolUse'
-            ? bash(r.project, 's1', command)
-            : { ...bash(r.project, 's1', command), hook_event_name: name, tool_response: {} },
-        ),
-      },
+      { env: { ...env, ...more }, cwd: r.project, stdin },
     );
+  const call = (
+    command: string,
+    more: Record<string, string | undefined> = {},
+    agent = 'claude-code',
+    name = 'PreToolUse',
+  ) =>
+    program(
+      agent,
+      JSON.stringify(
+        name === 'PreToolUse'
+          ? bash(r.project, 's1', command)
+          : { ...bash(r.project, 's1', command), hook_event_name: name, tool_response: {} },
+      ),
+      more,
+    );
+  const send = (event: string) => program('claude-code', event, {});
   const nodes = () =>
     existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
-  return { r, env, nodes, call };
+  return { r, env, nodes, call, send };
 }
 
 /** The socket the Perl client asks (its `--socket`) with this process's environment and `env` on top. */

@@ -122,6 +122,36 @@ describe.runIf(built && perl)('the Perl hook client', () => {
     expect(s.r.decisions().map(({ pid }) => pid)).toEqual([daemon.child.pid]);
   });
 
+  it("answers a session's start with nothing while a daemon is being started, as hermes' client does", async () => {
+    const s = setup();
+    const socket = perlSocket(s.env);
+    writeFileSync(
+      socket.replace(/\.sock$/, '.starting'),
+      `${JSON.stringify({ pid: process.pid, at: Date.now() })}\n`,
+    );
+    const event = (fields: Record<string, string>) =>
+      JSON.stringify({
+        session_id: 's1',
+        transcript_path: '/dev/null',
+        cwd: s.r.project,
+        ...fields,
+      });
+    const start = await s.send(event({ hook_event_name: 'SessionStart', source: 'startup' }));
+    expect(start).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(s.nodes()).toEqual([]);
+    // An event that only names it is not one: it waits for the daemon, which is asked it.
+    const prompt = s.send(event({ hook_event_name: 'UserPromptSubmit', prompt: 'SessionStart' }));
+    await new Promise((tick) => setTimeout(tick, 300));
+    const daemon = fake(socket, (connection) =>
+      connection.end(`${ACK}{"v":3,"stdout":"answered","stderr":"","exitCode":0}\n`),
+    );
+    expect(await prompt).toEqual({ code: 0, stdout: 'answered', stderr: '' });
+    expect(daemon.lines.map((line) => JSON.parse(JSON.parse(line).stdin).hook_event_name)).toEqual([
+      'UserPromptSubmit',
+    ]);
+    expect(s.nodes()).toEqual([]);
+  });
+
   it('a start whose process is gone is not waited for: hermes answers', async () => {
     const s = setup({ HERMES_DEBUG: '1' });
     const socket = perlSocket(s.env);
