@@ -36,7 +36,13 @@ mkdirSync(join(project, 'src'));
 mkdirSync(home);
 writeFileSync(join(project, 'docs', 'MODULES.md'), '# Modules\n- src/: the app\n');
 writeFileSync(join(project, 'src', 'app.ts'), 'export const answer = 42;\n');
-const guards = ['workflow-guard', 'module-router'].map((name) => join(root, 'extensions', name));
+// The guards named as the README names them (compiled into the runtime's bundle), or, with
+// BENCH_STORM_GUARDS=path, by the path of their TypeScript sources (loaded through jiti, as a
+// user's own extension in a folder is).
+const GUARDS = process.env.BENCH_STORM_GUARDS === 'path' ? 'path' : 'package';
+const guards = ['workflow-guard', 'module-router'].map((name) =>
+  GUARDS === 'path' ? join(root, 'extensions', name) : `hermes-extensions/${name}`,
+);
 writeFileSync(join(home, 'config.yaml'), `extensions:\n  paths: ${JSON.stringify(guards)}\n`);
 
 let calls = 0;
@@ -262,7 +268,7 @@ try {
     }
   }
   process.stdout.write(
-    `${JSON.stringify({ sessions: SESSIONS, events: STREAM.length, rounds: ROUNDS, thinkMs: THINK_MS, results })}\n`,
+    `${JSON.stringify({ sessions: SESSIONS, events: STREAM.length, rounds: ROUNDS, thinkMs: THINK_MS, guards: GUARDS, results })}\n`,
   );
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -943,7 +943,7 @@ function memoryTable(memory, mb) {
  * and without it (`before`: the first prompt starts the daemon) — beside `node -e 0`'s in the same
  * rounds, and their ratios.
  */
-function stormTables({ sessions, events, rounds, thinkMs, results }) {
+function stormTables({ sessions, events, rounds, thinkMs, guards, results }) {
   const pct = (values, p) => {
     const s = [...values].sort((a, b) => a - b);
     return s[Math.min(s.length - 1, Math.max(0, Math.ceil((s.length * p) / 100) - 1))];
@@ -953,7 +953,7 @@ function stormTables({ sessions, events, rounds, thinkMs, results }) {
     `### Hook storm: ${sessions} sessions at once through \`hermes hook claude-code\`, ${events} events each, from no daemon running (ms, every call of ${rounds} round(s))`,
     '',
     'Each storm starts with no daemon (a new socket folder). `storm`: every session sends its next event as soon as the last is answered; `paced`: ' +
-      `${thinkMs} ms before each prompt, tool batch and stop (a person typing, a model replying). \`hook\`: the stream as Claude Code sends it, \`SessionStart\` first (the daemon loads the session's runtime meanwhile); \`before\`: the same stream without \`SessionStart\` (a hook installed without it: the first prompt starts the daemon); \`installed\`: the stream of \`hook\` through the program \`hook install\` writes (inline, \`sh -c\`), whose Perl hook client asks the warm daemon before Node starts. The \`node -e 0\` columns are the same storm with \`node -e 0\` in place of each hook call, in the same round. 1-minute load average after each round: ${loads}.`,
+      `${thinkMs} ms before each prompt, tool batch and stop (a person typing, a model replying). \`hook\`: the stream as Claude Code sends it, \`SessionStart\` first (the daemon loads the session's runtime meanwhile); \`before\`: the same stream without \`SessionStart\` (a hook installed without it: the first prompt starts the daemon); \`installed\`: the stream of \`hook\` through the program \`hook install\` writes (inline, \`sh -c\`), whose Perl hook client asks the warm daemon before Node starts. The \`node -e 0\` columns are the same storm with \`node -e 0\` in place of each hook call, in the same round. ${guards === 'path' ? 'The guards are given by the path of their TypeScript sources (`BENCH_STORM_GUARDS=path`: loaded through jiti, as a folder of your own is)' : 'The guards are named as the README names them (`hermes-extensions/workflow-guard`, `hermes-extensions/module-router`; `BENCH_STORM_GUARDS=path` gives them by the path of their TypeScript sources)'}. 1-minute load average after each round: ${loads}.`,
   ];
   for (const mode of [...new Set(results.map((r) => r.mode))]) {
     const of = results.filter((r) => r.mode === mode);
