@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import type { Jiti, JitiOptions } from 'jiti';
 import { PACKAGE_ROOT } from '../package-root.js';
 import { frameworkNamespaces, frameworkUrls } from './framework-modules.js';
+import { extensionlessImports, RESOLVE_ORDER } from './jiti-imports.js';
 import { type LoadPass, type ModuleGraphs, moduleGraphs } from './module-graphs.js';
 import { importProjectModule } from './project-code/load-bundle.js';
 import { loadGuarded, type ReadGuard } from './read-guard.js';
@@ -80,7 +81,7 @@ async function createJitiLoader(cacheDir: string): Promise<Jiti> {
  * `JITI_ESM_EVAL_TEMP_FILE` would have the code run from a file in the shared temp folder,
  * `JITI_EXTENSIONS` and `JITI_TSCONFIG_PATHS` would change what an import finds
  * (test/modules/jiti-environment.test.ts). The values are jiti's own defaults, but for the
- * caches and the native attempt.
+ * caches, the native attempt and how relative imports are found (jiti-imports.ts).
  */
 const jitiPinned = (): JitiOptions => ({
   // Every load reads the files again: an edited extension is picked up by the next runtime.
@@ -93,7 +94,9 @@ const jitiPinned = (): JitiOptions => ({
   nativeModules: [],
   transformModules: [],
   alias: {},
-  extensions: ['.js', '.mjs', '.cjs', '.ts', '.tsx', '.mts', '.cts', '.mtsx', '.ctsx'],
+  // Relative imports written for TypeScript (`./helper.js`) found at the second look (jiti-imports.ts).
+  extensions: [...RESOLVE_ORDER],
+  transformOptions: { babel: { plugins: [extensionlessImports] } },
   tsconfigPaths: false,
   esmEvalTempFile: false,
   interopDefault: true,
