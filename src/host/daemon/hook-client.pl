@@ -5,8 +5,9 @@
 #
 # before hermes itself: it asks the user's warm hook daemon what src/host/daemon/client.ts would
 # ask it, over the same socket and protocol (protocol.ts), and prints its answer; Perl starts in a
-# tenth of the time Node does. A daemon another hook is starting is waited for, a little.
-# Everything else - no daemon, one marked not serving, a socket folder that fails its checks,
+# tenth of the time Node does. A daemon another hook is starting is waited for, a little; a
+# session's start is answered at once, the daemon started for it where none is
+# (hook-client-start.pl). Everything else - no daemon, one marked not serving, a socket folder that fails its checks,
 # anything it does not understand - is hermes' own, and this hands the call over to it, by its
 # exit code:
 #
@@ -101,17 +102,15 @@ sub main {
   alarm int($total / 1000) + 2;
   # A daemon another hook is starting is waited for, as client.ts `waitForStart` waits, for less
   # (START_WAIT_TICKS): the many hooks of sessions that start at once then start no Node each.
+  # A session's start is answered at once instead (hook-client-start.pl).
   for (my $tick = 0; !connected($socket, $address); $tick++) {
-    my $why = !starting($socket) ? 'no daemon serves, and none is being started'
+    my $being_started = starting($socket);
+    session_start($socket, $address, $being_started) if $tick == 0;
+    last if defined $connection;
+    my $why = !$being_started ? 'no daemon serves, and none is being started'
       : $tick < START_WAIT_TICKS ? undef : 'the daemon being started is not serving yet';
-    # Read by then (below): handed on whole.
+    # Read by then (hook-client-start.pl): handed on whole.
     $reading ? held($why) : leave($why) if defined $why;
-    # A session's start decides nothing: while the daemon is being started it is answered now,
-    # with nothing, as client.ts answers it; the session's first prompt waits for that daemon.
-    unless ($reading) {
-      read_event();
-      exit 0 if session_start();
-    }
     select undef, undef, undef, 0.05;
   }
   read_event() unless $reading;
@@ -128,17 +127,6 @@ sub read_event {
   }
 }
 
-# protocol.ts `isSessionStart`: the event of an agent that answers it with nothing, read whole as
-# a JSON object whose `hook_event_name` is SESSION_START. One the flat reader does not take
-# (nesting, spaces) is not taken for one: it waits for the daemon as any event does.
-sub session_start {
-  return 0 unless grep { $_ eq $agent } qw(@QUIET_SESSION_START@);
-  return 0 unless index($event, '@SESSION_START@') >= 0;
-  (my $line = $event) =~ s/\n\z//;
-  my $fields = object($line);
-  return defined $fields && ($fields->{hook_event_name} // '') eq 's@SESSION_START@';
-}
-
 # Whether $connection is connected to a daemon that may serve: a socket at the path, not marked
 # stuck. Something else there: hermes says what (markers.ts `notASocket`).
 sub connected {
@@ -149,24 +137,8 @@ sub connected {
   socket $connection, 1, 1, 0 or exit 90;
   return 1 if connect $connection, $address;
   close $connection;
+  undef $connection;
   return 0;
-}
-
-# markers.ts `starting`: a start's lock beside the socket, taken less than START_STALE_MS ago (by
-# the clock's whole seconds), by a process that lives (or by one unknown: half-written).
-sub starting {
-  my ($socket) = @_;
-  (my $lock = $socket) =~ s/\.sock$/.starting/;
-  my @found = stat $lock or return 0;
-  return 0 unless -f _;
-  my ($pid, $at) = (0, $found[9] * 1000);
-  if (open my $file, '<', $lock) {
-    my $text = <$file>;
-    ($pid, $at) = ($1, $2) if defined $text && $text =~ /^\{"pid":(\d+),"at":(\d+)\}/;
-  }
-  return 0 unless time * 1000 - $at < @START_STALE_MS@;
-  # A process of another user (EPERM, 1) lives too.
-  return $pid == 0 || kill(0, $pid) || $! + 0 == 1;
 }
 
 # markers.ts `markedStuck`: the marker beside the socket names this very socket (its inode, and
@@ -187,9 +159,7 @@ sub marked_stuck {
 
 # One request: written, acknowledged within $ack_ms, answered within $bound (ask.ts `ask`).
 sub ask {
-  my $line = '{"v":' . $protocol . ',"agent":' . js($agent) . ',"stdin":' . js($event)
-    . ',"cwd":' . js($cwd) . ',"env":{' . join(',', map { js($_) . ':' . js($ENV{$_}) } sort keys %ENV)
-    . '},"deadline":' . (($started + 0) * 1000 + int($bound)) . "}\n";
+  my $line = request_line();
   my $asked = now_ms();
   my $ack_until = $asked + $ack_ms;
   my $answer_until = $asked + $bound;
@@ -221,6 +191,13 @@ sub ask {
       $acknowledged = 1;
     }
   }
+}
+
+# protocol.ts DaemonRequest, as client.ts writes it: the event, its folder and environment.
+sub request_line {
+  return '{"v":' . $protocol . ',"agent":' . js($agent) . ',"stdin":' . js($event)
+    . ',"cwd":' . js($cwd) . ',"env":{' . join(',', map { js($_) . ':' . js($ENV{$_}) } sort keys %ENV)
+    . '},"deadline":' . (($started + 0) * 1000 + int($bound)) . "}\n";
 }
 
 # Waits until the connection is writable ($write) or readable, until `now_ms` is $until; false

@@ -26,6 +26,7 @@ export { PERL_CLIENT_FILE };
  */
 export const PERL_CLIENT_SOURCES = [
   'hook-client.pl',
+  'hook-client-start.pl',
   'hook-client-json.pl',
   'hook-client-sha256.pl',
 ] as const;

@@ -32,6 +32,8 @@ export interface Setup {
   env: Record<string, string | undefined>;
   /** One line per Node the program started: `HERMES_DAEMON HERMES_HOOK_DEADLINE_MS`. */
   nodes(): string[];
+  /** The pid of each `hermes daemon run` of the package, whoever started it. */
+  daemons(): number[];
   /**
    * A Bash call of `command` through the installed program of `agent` (the user form), as the
    * event `name` (PreToolUse, or PostToolUse with its result).
@@ -43,16 +45,18 @@ export interface Setup {
     name?: string,
   ): Promise<Answer>;
   /** `event` (written as it is) through the installed program of Claude Code. */
-  send(event: string): Promise<Answer>;
+  send(event: string, extra?: Record<string, string | undefined>): Promise<Answer>;
 }
 
 export function setup(extra: Record<string, string> = {}): Setup {
   const r = recorded(extra);
   const env: Record<string, string | undefined> = { ...r.env, NODE_OPTIONS: undefined };
   const log = join(r.home, 'nodes.log');
+  const daemons = join(r.home, 'daemons.log');
   const pkg = tree({
     // A Node that is to answer in-process fails once the test has made `fail` (a broken install).
-    'bin/hermes.js': `if (process.env.HERMES_DAEMON === '0' && require('node:fs').existsSync(${JSON.stringify(join(r.home, 'fail'))})) process.exit(1);\nrequire('node:fs').appendFileSync(${JSON.stringify(log)}, (process.env.HERMES_DAEMON ?? '-') + ' ' + (process.env.HERMES_HOOK_DEADLINE_MS ?? '-') + '\\n');\nrequire(${JSON.stringify(bin)});\n`,
+    // A daemon the client starts is written to another log, with its pid.
+    'bin/hermes.js': `if (process.env.HERMES_DAEMON === '0' && require('node:fs').existsSync(${JSON.stringify(join(r.home, 'fail'))})) process.exit(1);\nif (process.argv[2] === 'daemon') require('node:fs').appendFileSync(${JSON.stringify(daemons)}, process.pid + '\\n');\nelse require('node:fs').appendFileSync(${JSON.stringify(log)}, (process.env.HERMES_DAEMON ?? '-') + ' ' + (process.env.HERMES_HOOK_DEADLINE_MS ?? '-') + '\\n');\nrequire(${JSON.stringify(bin)});\n`,
   });
   mkdirSync(join(pkg, 'dist'));
   symlinkSync(client, join(pkg, 'dist', 'hook-client.pl'));
@@ -85,10 +89,18 @@ export function setup(extra: Record<string, string> = {}): Setup {
       ),
       more,
     );
-  const send = (event: string) => program('claude-code', event, {});
-  const nodes = () =>
-    existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean) : [];
-  return { r, env, nodes, call, send };
+  const send = (event: string, more: Record<string, string | undefined> = {}) =>
+    program('claude-code', event, more);
+  const lines = (file: string) =>
+    existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+  return {
+    r,
+    env,
+    nodes: () => lines(log),
+    daemons: () => lines(daemons).map(Number),
+    call,
+    send,
+  };
 }
 
 /** The socket the Perl client asks (its `--socket`) with this process's environment and `env` on top. */

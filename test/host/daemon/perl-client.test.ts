@@ -162,7 +162,7 @@ describe.runIf(built && perl)('the Perl hook client', () => {
       const answer = await s.call('gone');
       expect(reasonOf(answer)).toBe(decidedBy('gone'));
       expect(answer.stderr).toContain(
-        'the Perl hook client leaves the call to hermes: no daemon serves, and none is being started',
+        'the Perl hook client hands the call to hermes: no daemon serves, and none is being started',
       );
       expect(s.nodes()).toEqual(['- -']);
       // Taken by a process that lives, it is waited for.
