@@ -90,6 +90,8 @@ sub start_daemon {
       open STDIN, '<&', $from or die;
       require POSIX;
       POSIX::setsid();
+      # This process ignores SIGPIPE (hook-client.pl); Node's children start with it as it is.
+      $SIG{PIPE} = 'DEFAULT';
       # The hook's environment, as hermes would start it with (daemon-start.ts DAEMON_MALLOC).
       $ENV{MALLOC_ARENA_MAX} = '2' unless exists $ENV{MALLOC_ARENA_MAX};
       # Untainted as it is: -T refuses an exec with values from outside, and a PATH that holds a
