@@ -5,7 +5,8 @@ import type { Worker } from 'node:worker_threads';
  * before that process loads the command line: the framework loads in it meanwhile, on the other
  * core, rather than after the daemon listens. It is started with no `exclude` (its entry takes the
  * framework's folders of `$HERMES_HOME` as the daemon's environment names it: runtime-worker.ts)
- * and unreferenced until taken, so a daemon that finds another one serving still exits.
+ * and unreferenced until taken, so a daemon that finds another one serving still exits. What it
+ * posts before it is taken is heard by no one: none of its own code runs until it adopts a runtime.
  */
 export interface FirstThread {
   thread: Worker;

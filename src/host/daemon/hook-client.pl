@@ -7,9 +7,9 @@
 # ask it, over the same socket and protocol (protocol.ts), and prints its answer; Perl starts in a
 # tenth of the time Node does. A daemon another hook is starting is waited for, a little; a
 # session's start is answered at once, the daemon started for it where none is
-# (hook-client-start.pl). Everything else - no daemon, one marked not serving, a socket folder that fails its checks,
-# anything it does not understand - is hermes' own, and this hands the call over to it, by its
-# exit code:
+# (hook-client-start.pl). Everything else - no daemon, one marked not serving, a socket folder
+# that fails its checks, anything it does not understand - is hermes' own, and this hands the
+# call over to it, by its exit code:
 #
 #     0   answered, the answer on stdout;
 #     90  not read: stdin is untouched, hermes answers as it always has;
