@@ -72,6 +72,11 @@ export class RuntimeThreads {
     this.#spare = this.take();
   }
 
+  /** Whether a started thread waits for a runtime. */
+  get spare(): boolean {
+    return this.#spare?.alive === true;
+  }
+
   /** The spare thread, kept no more (its caller ends it); undefined when there is none. */
   drop(): WorkerHandle | undefined {
     const spare = this.#spare;

@@ -89,6 +89,12 @@ export class RuntimeWorkers {
       ending: () => this.#closing.size > 0,
       rss: () => process.memoryUsage.rss(),
     });
+    // The daemon's first thread (first-thread.ts) is its spare from the start: one that no
+    // runtime has taken within the idle time goes, as the spare goes with the last runtime.
+    if (this.#threads.spare)
+      setTimeout(() => {
+        if (this.#live.size === 0) this.#endSpare();
+      }, this.#limits.idleMs).unref();
   }
 
   /**
@@ -312,12 +318,16 @@ export class RuntimeWorkers {
     if (worker.users > 0 || !this.#live.has(worker)) return;
     this.#log.info(`hermes daemon: the runtime of ${worker.root} let go: ${why}`);
     this.#retire(worker);
-    const spare = this.#live.size === 0 ? this.#threads.drop() : undefined;
-    if (spare !== undefined) {
-      this.#all.add(spare);
-      this.#end(spare);
-    }
+    if (this.#live.size === 0) this.#endSpare();
     this.#wake();
+  }
+
+  /** The spare thread, if any, ended: a daemon at rest holds no framework copy. */
+  #endSpare(): void {
+    const spare = this.#threads.drop();
+    if (spare === undefined) return;
+    this.#all.add(spare);
+    this.#end(spare);
   }
 
   /** Past the bound, the least recently used workers that answer nothing now end. */

@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -8,6 +9,9 @@ import {
   takeFirstThread,
 } from '../../../src/host/daemon/first-thread.js';
 import { tree } from '../../support/fixtures.js';
+import { built } from '../../support/run-bin.js';
+import { askHook, bash, socketFolder, startDaemon } from './daemon-support.js';
+import { eventually } from './fault-support.js';
 
 /**
  * The daemon's first thread as bin/hermes.js leaves it for `hermes daemon run`: a real thread,
@@ -61,3 +65,31 @@ describe("the daemon's first thread", () => {
     expect(takeFirstThread(first.file, 3, true)).toBeUndefined();
   });
 });
+
+/** The threads of process `pid` (Linux). */
+const threadsOf = (pid: number) =>
+  Number(/^Threads:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+
+describe.runIf(built && existsSync('/proc/self/status'))(
+  "a daemon's first thread, as `hermes daemon run` starts it",
+  () => {
+    it('is let go when no runtime has taken it within the idle time, as the last spare is', async () => {
+      const home = tree();
+      const env = {
+        HERMES_HOME: home,
+        HOME: home,
+        HERMES_DAEMON_DIR: socketFolder(),
+        HERMES_DAEMON_RUNTIME_IDLE_MS: '400',
+      };
+      const { child, socket } = await startDaemon(env);
+      const pid = child.pid as number;
+      const started = threadsOf(pid);
+      // Ended: the process holds fewer threads, and a later event still gets a runtime.
+      expect(await eventually(() => (threadsOf(pid) < started ? true : undefined), 10_000)).toBe(
+        true,
+      );
+      const project = tree({ '.git/HEAD': '' });
+      expect((await askHook(socket, 'claude-code', bash(project), project, env)).code).toBe(0);
+    });
+  },
+);
