@@ -23,6 +23,7 @@ export class RuntimeThreads {
   readonly #exclude: string[];
   readonly #notices: LateNotices;
   readonly #filters: NetworkFilters;
+  readonly #home: string;
   /** A started thread no runtime has yet (`prepare`). */
   #spare: WorkerHandle | undefined;
   #closed = false;
@@ -37,16 +38,25 @@ export class RuntimeThreads {
     this.#exclude = frameworkFolders(options.home);
     this.#notices = notices;
     this.#filters = new NetworkFilters(options.log);
-    const first = takeFirstThread(this.#file, YOUNG_GENERATION_MB, options.home === hermesHome());
-    if (first !== undefined) this.#spare = this.#handle(first);
+    this.#home = options.home;
   }
 
-  /** A thread for a new runtime: the spare one, started ahead, if it is still alive. */
+  /**
+   * A thread for a new runtime: the spare one, started ahead, if it is still alive; else the
+   * process's first thread, not taken before (taken only now: a daemon that does not listen, its
+   * place taken by another, leaves it unreferenced, and exits).
+   */
   take(): WorkerHandle {
     const spare = this.#spare;
     this.#spare = undefined;
     if (spare?.alive) return spare;
-    return this.#handle();
+    return this.#first() ?? this.#handle();
+  }
+
+  /** The process's first thread (first-thread.ts), once, when it is what this would start. */
+  #first(): WorkerHandle | undefined {
+    const thread = takeFirstThread(this.#file, YOUNG_GENERATION_MB, this.#home === hermesHome());
+    return thread === undefined ? undefined : this.#handle(thread);
   }
 
   /** A new thread, or `thread` if given (the first one), as the daemon sees it. */
@@ -72,16 +82,14 @@ export class RuntimeThreads {
     this.#spare = this.take();
   }
 
-  /** Whether a started thread waits for a runtime. */
-  get spare(): boolean {
-    return this.#spare?.alive === true;
-  }
-
-  /** The spare thread, kept no more (its caller ends it); undefined when there is none. */
+  /**
+   * The spare thread, kept no more (its caller ends it), or the first thread if none was taken;
+   * undefined when there is neither.
+   */
   drop(): WorkerHandle | undefined {
     const spare = this.#spare;
     this.#spare = undefined;
-    return spare;
+    return spare ?? this.#first();
   }
 
   /**

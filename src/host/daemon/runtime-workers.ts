@@ -89,12 +89,11 @@ export class RuntimeWorkers {
       ending: () => this.#closing.size > 0,
       rss: () => process.memoryUsage.rss(),
     });
-    // The daemon's first thread (first-thread.ts) is its spare from the start: one that no
+    // The daemon's first thread (first-thread.ts), started with its process: one that no
     // runtime has taken within the idle time goes, as the spare goes with the last runtime.
-    if (this.#threads.spare)
-      setTimeout(() => {
-        if (this.#live.size === 0) this.#endSpare();
-      }, this.#limits.idleMs).unref();
+    setTimeout(() => {
+      if (this.#live.size === 0) this.#endSpare();
+    }, this.#limits.idleMs).unref();
   }
 
   /**
