@@ -30,8 +30,16 @@ const certificatesLeftOut = (() => {
 
 /** The compiled command line: the bundle starts faster; the plain build works the same. */
 function cli() {
-  const bundled = join(dist, 'cli.bundle.js');
-  const entry = existsSync(bundled) ? bundled : join(dist, 'cli', 'main.js');
+  return load('cli.bundle.js', join('cli', 'main.js'));
+}
+
+/**
+ * `bundle` in dist/, else the plain build's `built`, with a quiet end for output piped into a
+ * pager that closes.
+ */
+function load(bundle, built) {
+  const bundled = join(dist, bundle);
+  const entry = existsSync(bundled) ? bundled : join(dist, built);
   if (!existsSync(entry)) {
     process.stderr.write(
       'hermes: the package is not built (dist/ is missing). Run `npm install` or `npm run build` in it.\n',
@@ -249,6 +257,22 @@ function startFirstThread() {
   globalThis[Symbol.for('hermes-extensions.daemon.first-thread')] = first;
 }
 
+/**
+ * `hermes daemon run`, with or without `--warm`, as hooks start it: the daemon's own entry, which
+ * loads what the daemon listens with rather than the whole command line (src/cli/daemon-main.ts).
+ * Any other form of it is the command line's.
+ */
+const daemonRun =
+  agent === undefined &&
+  args[0] === 'daemon' &&
+  args[1] === 'run' &&
+  (args.length === 2 || (args.length === 3 && args[2] === '--warm'));
+
+async function daemon() {
+  const entry = await load('daemon.bundle.js', join('cli', 'daemon-main.js'));
+  return entry.daemonMain(args.slice(2));
+}
+
 if (agent === undefined && args[0] === 'daemon' && args[1] === 'run') startFirstThread();
 
 if (agent !== undefined) {
@@ -256,7 +280,7 @@ if (agent !== undefined) {
 } else if (hookCall && !client && certificatesLeftOut) {
   process.exitCode = inProcessWithCertificates(args[1]);
 } else {
-  (client ? hook(args[1], client) : command()).then((code) => {
+  (client ? hook(args[1], client) : daemonRun ? daemon() : command()).then((code) => {
     process.exitCode = code;
   });
 }

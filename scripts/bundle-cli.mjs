@@ -57,6 +57,26 @@ const bundles = [
     plugins: [compiledIn],
     output: { file: 'dist/cli.bundle.js', format: 'esm' },
   },
+  // `hermes daemon run` (src/cli/daemon-main.ts): what the daemon listens with in one file, and
+  // apart, loaded at its first event answered with no runtime, the hook's own code, which brings
+  // the framework: the daemon's process parses 0.3 MB before it listens, not 2 MB.
+  {
+    input: { daemon: 'dist/cli/daemon-main.js' },
+    external: LAZY,
+    plugins: [compiledIn],
+    output: {
+      dir: 'dist',
+      format: 'esm',
+      entryFileNames: '[name].bundle.js',
+      chunkFileNames: 'daemon-[name].js',
+      codeSplitting: {
+        groups: [
+          { name: 'start', tags: ['$initial'], priority: 2 },
+          { name: 'later', test: /./, priority: 1 },
+        ],
+      },
+    },
+  },
   {
     input: 'dist/host/daemon/runtime-worker.js',
     external: LAZY,
@@ -83,9 +103,19 @@ const bundles = [
   },
 ];
 for (const { input, external, plugins, output } of bundles) {
-  const bundle = await rolldown({ input, platform: 'node', external, plugins, logLevel: 'warn' });
-  await bundle.write({ ...output, codeSplitting: false });
+  const bundle = await rolldown({ input, platform: 'node', external, plugins, onLog });
+  await bundle.write({ codeSplitting: false, ...output });
   await bundle.close();
+}
+
+/**
+ * Warnings and errors, but not that a module imported lazily somewhere is also imported at once
+ * elsewhere: the command line imports its commands lazily, and a bundle of one command has them
+ * at once on purpose.
+ */
+function onLog(level, log, tell) {
+  if (level === 'warn' && log.code === 'INEFFECTIVE_DYNAMIC_IMPORT') return;
+  if (level === 'warn' || level === 'error') tell(level, log);
 }
 
 // The Perl hook client, its values filled in from the modules the Node client reads them from

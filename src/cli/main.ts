@@ -1,5 +1,4 @@
 import { Command, CommanderError } from 'commander';
-import { ConfigError } from '../config/errors.js';
 import { COMMAND_HOOK_AGENTS } from '../host/command-hook/agents.js';
 import { packageVersion } from '../package-root.js';
 import { approvalsListCommand, approvalsRevokeCommand } from './commands/approvals.js';
@@ -23,7 +22,8 @@ import { toggleCommand } from './commands/toggle.js';
 import { trustCommand } from './commands/trust.js';
 import type { UninstallOptions } from './commands/uninstall.js';
 import { commandContext } from './context.js';
-import { CliError, type Io, processIo } from './io.js';
+import { failedCommand } from './failure.js';
+import { type Io, processIo } from './io.js';
 import { registerDaemon } from './register-daemon.js';
 import { registerMcp } from './register-mcp.js';
 import { registerTeamCommands } from './register-teams.js';
@@ -285,21 +285,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
         ? 0
         : 2;
     }
-    if (error instanceof CliError) {
-      io.err(`hermes: ${error.message}`);
-      return error.exitCode;
-    }
-    if (error instanceof ConfigError) {
-      io.err(`hermes: ${error.message}`);
-      return 2;
-    }
-    // A file or folder the command needs cannot be read or written (in $HERMES_HOME, a project's
-    // .hermes, an agent's settings): Node's message names it and says why, in one line.
-    if (isFileSystemError(error)) {
-      io.err(`hermes: ${error.message.split('\n')[0]}`);
-      return 2;
-    }
-    throw error;
+    return failedCommand(error, io);
   }
 }
 
@@ -318,12 +304,4 @@ export function answerHook(
   const agent = COMMAND_HOOK_AGENTS[agentName];
   if (agent === undefined) throw new Error(`unknown agent "${agentName}"`);
   return hookCommand(agent, processIo(), stdin, deadlineMs);
-}
-
-function isFileSystemError(error: unknown): error is NodeJS.ErrnoException & { path: string } {
-  return (
-    error instanceof Error &&
-    typeof (error as NodeJS.ErrnoException).code === 'string' &&
-    typeof (error as NodeJS.ErrnoException).path === 'string'
-  );
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { daemonRunCommand, daemonStatusCommand, daemonStopCommand } from './commands/daemon.js';
+import { daemonStatusCommand, daemonStopCommand } from './commands/daemon.js';
 import type { Registering } from './registering.js';
 
 /** `hermes daemon run | status | stop` (docs/command-hooks.md, The hook daemon). */
@@ -17,7 +17,11 @@ export function registerDaemon(program: Command, { run, io }: Registering): void
       '--warm',
       "read a session's start from stdin, as `hermes hook` hands it over, and load its runtime",
     )
-    .action(run((o: { warm?: boolean }) => daemonRunCommand(io, o)));
+    .action(
+      run(async (o: { warm?: boolean }) =>
+        (await import('./commands/daemon-run.js')).daemonRunCommand(io, o),
+      ),
+    );
   daemon
     .command('status')
     .description("the user's hook daemons: pid, socket, uptime, projects, events answered")

@@ -66,10 +66,25 @@ export function moduleLoader(cacheDir: string, bundleDir: string): ModuleLoader 
   };
 }
 
+/**
+ * How jiti's package is required, once, when the first TypeScript file loads: `require`, not
+ * `import()`: importing jiti's CommonJS build from ESM makes Node scan all of it for export names
+ * first (cjs-module-lexer), about 19 ms of a warm start.
+ */
+let requireJiti = (): typeof import('jiti') => createRequire(import.meta.url)('jiti');
+
+/**
+ * Has jiti's package required through `wrap`: a hook daemon's runtime thread leaves what jiti
+ * reads of the environment as it loads (the CI, agent and terminal it runs in, PATH) out of what
+ * the runtime depends on (worker-events.ts), and loads it only for a runtime that needs it.
+ */
+export function requireJitiThrough(wrap: <T>(load: () => T) => T): void {
+  const load = requireJiti;
+  requireJiti = () => wrap(load);
+}
+
 async function createJitiLoader(cacheDir: string): Promise<Jiti> {
-  // `require`, not `import()`: importing jiti's CommonJS build from ESM makes Node scan all of it
-  // for export names first (cjs-module-lexer), about 19 ms of a warm start.
-  const { createJiti } = createRequire(import.meta.url)('jiti') as typeof import('jiti');
+  const { createJiti } = requireJiti();
   const virtualModules = await frameworkNamespaces();
   return createJiti(import.meta.url, { ...jitiPinned(), fsCache: cacheDir, virtualModules });
 }

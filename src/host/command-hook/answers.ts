@@ -1,3 +1,4 @@
+import { hermesCommand } from '../../command-name.js';
 import type { CommandHookAgent } from './agent.js';
 import type { HookAnswer } from './wire.js';
 
@@ -106,4 +107,38 @@ export function engineEventName(
 /** Codex ignores a block without a reason (and lets the call run): there is always one. */
 export function reasonOf(outcome: { message: string; blockedBy: string }): string {
   return outcome.message.trim() || `blocked by the ${outcome.blockedBy} extension`;
+}
+
+/**
+ * What the hook process writes for `answer`, byte for byte, and its exit code: the answer's stdout
+ * as a line; on stderr, what was logged while it was worked out (`logged`, lines already) and
+ * then the answer's stderr as a line.
+ */
+export function printed(
+  answer: HookAnswer,
+  logged = '',
+): { stdout: string; stderr: string; exitCode: number } {
+  return {
+    stdout: answer.stdout ? `${answer.stdout}\n` : '',
+    stderr: logged + (answer.stderr ? `${answer.stderr}\n` : ''),
+    exitCode: answer.exitCode,
+  };
+}
+
+/**
+ * The answer to an event not decided within `deadlineMs`: a refusal for a tool call. `waiting`:
+ * the locks (and their holders) its work was still waiting for, if any.
+ */
+export function lateAnswer(
+  agent: CommandHookAgent,
+  eventName: string | undefined,
+  deadlineMs: number,
+  waiting?: string,
+): HookAnswer {
+  const seconds = Number((deadlineMs / 1000).toFixed(1));
+  const why =
+    waiting === undefined
+      ? `the extensions did not decide within ${seconds} s (HERMES_HOOK_DEADLINE_MS); a handler or an extension's loading is hanging — \`${hermesCommand()} extensions doctor\` runs every hook and names slow ones`
+      : `it was not decided within ${seconds} s (HERMES_HOOK_DEADLINE_MS): it was still waiting for ${waiting} (another hook of this session at work with its turn; if that process is not a hook of this agent, end it or remove the file)`;
+  return render(agent, eventName, failed(agent, eventName, why));
 }

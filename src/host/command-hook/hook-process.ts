@@ -6,7 +6,7 @@ import type { Logger } from '../../log/logger.js';
 import { chainsDeadline, hookDeadlineMs } from '../hook-deadline.js';
 import { crashReason, type ProcessCrash, stackOf } from '../process-crash.js';
 import type { CommandHookAgent } from './agents.js';
-import { engineEventName, failed, type HookAnswer, render } from './answers.js';
+import { engineEventName, failed, type HookAnswer, lateAnswer, render } from './answers.js';
 import { runCommandHook } from './run-hook.js';
 
 export interface HookProcessIo {
@@ -112,22 +112,6 @@ function relativeHomeProblem(agent: CommandHookAgent): string | undefined {
 }
 
 /**
- * What the hook process writes for `answer`, byte for byte, and its exit code: the answer's stdout
- * as a line; on stderr, what was logged while it was worked out (`logged`, lines already) and
- * then the answer's stderr as a line.
- */
-export function printed(
-  answer: HookAnswer,
-  logged = '',
-): { stdout: string; stderr: string; exitCode: number } {
-  return {
-    stdout: answer.stdout ? `${answer.stdout}\n` : '',
-    stderr: logged + (answer.stderr ? `${answer.stderr}\n` : ''),
-    exitCode: answer.exitCode,
-  };
-}
-
-/**
  * One event answered within the deadline, by the hook process and the hook daemon alike: `read`
  * failing is an event that cannot be read; past the deadline the answer is `failed` and `late`
  * is set (the work may still be running).
@@ -163,22 +147,4 @@ export async function answerInTime(
   clearTimeout(timer);
   if (answered !== undefined) return { answer: answered, late: false };
   return { answer: lateAnswer(agent, eventName, deadlineMs, describeLockWaits(waits)), late: true };
-}
-
-/**
- * The answer to an event not decided within `deadlineMs`: a refusal for a tool call. `waiting`:
- * the locks (and their holders) its work was still waiting for, if any.
- */
-export function lateAnswer(
-  agent: CommandHookAgent,
-  eventName: string | undefined,
-  deadlineMs: number,
-  waiting?: string,
-): HookAnswer {
-  const seconds = Number((deadlineMs / 1000).toFixed(1));
-  const why =
-    waiting === undefined
-      ? `the extensions did not decide within ${seconds} s (HERMES_HOOK_DEADLINE_MS); a handler or an extension's loading is hanging — \`${hermesCommand()} extensions doctor\` runs every hook and names slow ones`
-      : `it was not decided within ${seconds} s (HERMES_HOOK_DEADLINE_MS): it was still waiting for ${waiting} (another hook of this session at work with its turn; if that process is not a hook of this agent, end it or remove the file)`;
-  return render(agent, eventName, failed(agent, eventName, why));
 }

@@ -1,7 +1,6 @@
 import type { Logger } from '../../log/logger.js';
 import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../command-hook/agents.js';
-import { failed, render } from '../command-hook/answers.js';
-import { printed } from '../command-hook/hook-process.js';
+import { failed, printed, render } from '../command-hook/answers.js';
 import type { RuntimeSource } from '../command-hook/runtime-source.js';
 import { DAEMON_PROTOCOL, type DaemonAnswer, keyedEnvDifferences } from './protocol.js';
 

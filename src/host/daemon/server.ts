@@ -3,9 +3,7 @@ import { createServer, type Socket } from 'node:net';
 import { hermesHome } from '../../config/locations.js';
 import { type Logger, stderrLogger } from '../../log/logger.js';
 import type { CommandHookAgent } from '../command-hook/agents.js';
-import { engineEventName } from '../command-hook/answers.js';
-import { printed } from '../command-hook/hook-process.js';
-import { runCommandHook } from '../command-hook/run-hook.js';
+import { engineEventName, printed } from '../command-hook/answers.js';
 import { hookDeadlineMs } from '../hook-deadline.js';
 import { DaemonDirError, ensureDaemonDir } from './daemon-dir.js';
 import {
@@ -143,7 +141,7 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
       judged.event === undefined || startsSession(agent, judged)
         ? // Not an event at all, or a session's start: answered as the hook process answers it,
           // with no runtime (warm.ts).
-          printed(await runCommandHook(agent, stdin, { home, logger: own, runtimes: NONE }))
+          printed(await answerWithoutRuntime(agent, stdin, { home, logger: own }))
         : await runtimes.answer({
             agent,
             eventName: engineEventName(agent, judged.event),
@@ -324,4 +322,19 @@ function positiveFromEnv(value: string | undefined, fallback: number): number {
 function maxFromEnv(env: NodeJS.ProcessEnv): number {
   const set = Number(env.HERMES_DAEMON_MAX_RUNTIMES);
   return Number.isInteger(set) && set > 0 ? set : MAX_RUNTIMES;
+}
+
+/**
+ * An event answered as the hook process answers it, with no runtime: loaded at the first such
+ * event, so that the daemon listens without the framework and its policies in this thread (they
+ * load in each runtime's own: runtime-worker.ts). What the daemon's process loads before it
+ * listens is the daemon alone (daemon-main.ts).
+ */
+async function answerWithoutRuntime(
+  agent: CommandHookAgent,
+  stdin: string,
+  options: { home: string; logger: Logger },
+) {
+  const { runCommandHook } = await import('../command-hook/run-hook.js');
+  return runCommandHook(agent, stdin, { ...options, runtimes: NONE });
 }

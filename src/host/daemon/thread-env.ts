@@ -19,6 +19,8 @@ export interface ThreadEnv {
   run<T>(env: Record<string, string>, work: () => T): T;
   /** Notes the variables read from now on, until `stop`. */
   note(): { stop(): EnvRead };
+  /** Runs `work` (synchronous) with nothing it reads noted: what the framework reads for itself. */
+  aside<T>(work: () => T): T;
 }
 
 /**
@@ -113,6 +115,15 @@ export function installThreadEnv(): ThreadEnv {
           return { values, present, names: notes.names };
         },
       };
+    },
+    aside(work) {
+      const notes = noted;
+      noted = undefined;
+      try {
+        return work();
+      } finally {
+        if (noted === undefined) noted = notes;
+      }
     },
   };
 }

@@ -1,12 +1,12 @@
-import { createRequire } from 'node:module';
 import { parentPort, threadId } from 'node:worker_threads';
 import { holdLocksIn } from '../../fs/lock-unit.js';
+import { requireJitiThrough } from '../../modules/import-module.js';
 import { serveNetworkFilterFrom } from '../../policy/sandbox/network-filter.js';
 import { loadRuntime } from '../../runtime/load-runtime.js';
 import type { Runtime } from '../../runtime/runtime.js';
 import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../command-hook/agents.js';
-import { failed, render } from '../command-hook/answers.js';
-import { answerInTime, printed } from '../command-hook/hook-process.js';
+import { failed, printed, render } from '../command-hook/answers.js';
+import { answerInTime } from '../command-hook/hook-process.js';
 import { runCommandHook } from '../command-hook/run-hook.js';
 import type { RuntimeSource } from '../command-hook/runtime-source.js';
 import {
@@ -41,10 +41,10 @@ import type { FromWorker, ToWorker } from './worker-messages.js';
 export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
   const port = parentPort;
   if (port === null) throw new Error('the runtime worker runs only as a worker thread');
-  // What the framework loads only when a runtime loads (jiti, which reads the environment as it
-  // loads, CI and agent variables among it), loaded now, while the thread waits for a project:
-  // what the framework reads for itself is not what the runtime depends on.
-  createRequire(import.meta.url)('jiti');
+  // jiti, which reads the environment as it loads (CI, agent and terminal variables, PATH), is
+  // loaded with a runtime that imports TypeScript, and only then: what the framework reads for
+  // itself is not what the runtime depends on, so its reads are not noted.
+  requireJitiThrough((load) => env.aside(load));
   const post = (message: FromWorker) => port.postMessage(message);
   // Sandboxed lines with a domain allowed point at the daemon's network filter, kept by it.
   serveNetworkFilterFrom({

@@ -82,6 +82,20 @@ describe.runIf(built)('the hook daemon answers with the environment', () => {
     });
   });
 
+  it('of each hook, from one runtime for hooks that differ only in what jiti reads as it loads', async () => {
+    // A TypeScript extension: its runtime loads jiti, which reads the CI, agent and terminal it
+    // runs in as it loads. The framework's reads are not the runtime's. (The same names in both:
+    // loading lists the environment's names, and a hook with other names is another runtime's.)
+    const { env } = setup({ 'extensions/envy.ts': envy });
+    const project = tree({ '.git/HEAD': '' });
+    const { socket } = await startDaemon(env);
+    const said = async (session: string, vars: Record<string, string>) =>
+      reasonOf(await answeredAlike(socket, bash(project, session), { ACME_MODE: 'a', ...vars }));
+    expect(await said('one', { CI: 'true', CLAUDECODE: '1', TERM: 'dumb' })).toMatch(/^setup=a /);
+    expect(await said('two', { CI: 'false', CLAUDECODE: '0', TERM: 'xterm' })).toMatch(/^setup=a /);
+    expect(await ask(socket, '{"v":2,"control":"status"}')).toMatchObject({ runtimes: 1 });
+  });
+
   it('of the process for what takes effect at its start (NODE_OPTIONS): another value, another daemon', async () => {
     const { env } = setup({ 'extensions/envy.ts': envy });
     const project = tree({ '.git/HEAD': '' });

@@ -115,6 +115,19 @@ describe.runIf(built)('the hook daemon process', () => {
     expect((await runBin(['daemon', 'status'], env)).code).toBe(2);
   });
 
+  it("is the command line's in any other words than the two hooks start it with", async () => {
+    const { env } = setup();
+    const help = await runBin(['daemon', 'run', '--help'], env);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/Usage: hermes daemon run \[options\]/);
+    expect(help.stdout).toMatch(/--warm/);
+    const unknown = await runBin(['daemon', 'run', '--cold'], env);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown option '--cold'/);
+    // Neither started a daemon.
+    expect((await runBin(['daemon', 'status'], env)).code).toBe(1);
+  });
+
   it.runIf(process.getuid?.() === 0)('refuses a socket folder of another user', async () => {
     const { env } = setup();
     chownSync(env.HERMES_DAEMON_DIR, 12345, 12345);

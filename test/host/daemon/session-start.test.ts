@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { COMMAND_HOOK_AGENTS } from '../../../src/host/command-hook/agents.js';
-import { NO_DECISION, render } from '../../../src/host/command-hook/answers.js';
-import { printed } from '../../../src/host/command-hook/hook-process.js';
+import { NO_DECISION, printed, render } from '../../../src/host/command-hook/answers.js';
 import {
   isSessionStart,
   QUIET_SESSION_START,
