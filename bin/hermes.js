@@ -124,64 +124,22 @@ function daemonClient() {
 
 /**
  * The bundled client, compiled from V8's code cache of it when there is one for this very file
- * and this Node (docs/command-hooks.md, "The client's code cache"): compiling its functions is a
- * part of every hook call that a cache skips. The cache lives beside the client, in this package,
- * where the client itself is protected ground; its first line names the file it was made from
- * (size, modification time, inode), and a cache of another file, or one V8 refuses (another V8,
- * other flags), is made again when this call ends. Any V8 flag given (NODE_OPTIONS, which the
- * installed hook unsets, or the command line) and any fault here: plainly required.
+ * and this Node (loader/code-cache.cjs; docs/command-hooks.md, "Code caches"): compiling its
+ * functions is a part of every hook call that a cache skips. A call that had none makes it as it
+ * ends, when what it ran has been compiled.
  */
 function cachedClient(file) {
-  if (process.execArgv.length > 0 || process.env.NODE_OPTIONS) return require(file);
+  let client;
   try {
-    const fs = require('node:fs');
-    const fd = fs.openSync(file, 'r');
-    let source;
-    let made;
-    try {
-      const stats = fs.fstatSync(fd);
-      made = `${stats.size}:${stats.mtimeMs}:${stats.ino}`;
-      source = fs.readFileSync(fd, 'utf8');
-    } finally {
-      fs.closeSync(fd);
-    }
-    const cacheFile = join(dist, `hook-client.${process.version}-${process.arch}.v8cache`);
-    let cached;
-    try {
-      const bytes = fs.readFileSync(cacheFile);
-      const end = bytes.indexOf(10);
-      if (end > 0 && bytes.toString('latin1', 0, end) === made) cached = bytes.subarray(end + 1);
-    } catch {}
-    const { Script } = require('node:vm');
-    const script = new Script(require('node:module').wrap(source), {
-      filename: file,
-      ...(cached === undefined ? {} : { cachedData: cached }),
-    });
-    const client = { exports: {} };
-    script.runInThisContext().call(client.exports, client.exports, require, client, file, dist);
-    // Made as the call ends, when what it ran has been compiled: the next call skips all of it.
-    if (cached === undefined || script.cachedDataRejected)
-      process.once('exit', () => writeCache(fs, cacheFile, made, script));
-    return client.exports;
+    client = require('../loader/code-cache.cjs').requireCached(
+      file,
+      join(dist, `hook-client.${process.version}-${process.arch}.v8cache`),
+    );
   } catch {
     return require(file);
   }
-}
-
-/** Written whole or not at all (two hooks may end at once); a package it cannot write to keeps none. */
-function writeCache(fs, cacheFile, made, script) {
-  const temporary = `${cacheFile}.${process.pid}.tmp`;
-  try {
-    fs.writeFileSync(
-      temporary,
-      Buffer.concat([Buffer.from(`${made}\n`), script.createCachedData()]),
-    );
-    fs.renameSync(temporary, cacheFile);
-  } catch {
-    try {
-      fs.rmSync(temporary, { force: true });
-    } catch {}
-  }
+  if (client.save) process.once('exit', client.save);
+  return client.exports;
 }
 
 /**
@@ -237,8 +195,9 @@ async function command() {
  * it checks). Unreferenced until taken: a daemon that finds another one serving exits at once.
  */
 function startFirstThread() {
-  const file = join(dist, 'daemon-worker.bundle.js');
-  if (!existsSync(file)) return;
+  // As src/host/daemon/worker-entry.ts names it.
+  const file = join(root, 'loader', 'daemon-worker.cjs');
+  if (!existsSync(join(dist, 'daemon-worker.bundle.cjs'))) return;
   const { Worker } = require('node:worker_threads');
   // The young generation of every runtime's thread (worker-handle.ts, YOUNG_GENERATION_MB): a
   // thread started with other limits is not taken.

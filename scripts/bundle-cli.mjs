@@ -4,7 +4,7 @@
 // The hook daemon's client goes into one CommonJS file (dist/hook-client.cjs) that bin/hermes.js
 // requires: loading it as ES modules starts Node's ES module loader, about 10 ms on every hook
 // call (BENCHMARKS.md, "Hook call"). And the daemon's runtime worker into one file
-// (dist/daemon-worker.bundle.js): each new runtime starts a thread that loads the framework anew.
+// (dist/daemon-worker.bundle.cjs): each new runtime starts a thread that loads the framework anew.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { rolldown } from 'rolldown';
@@ -82,8 +82,13 @@ const bundles = [
     external: LAZY,
     plugins: [compiledIn],
     output: {
-      file: 'dist/daemon-worker.bundle.js',
-      format: 'esm',
+      // A script, which loader/daemon-worker.cjs compiles from V8's code cache of it: Node 20 has
+      // none for an ES module. What it imports lazily is required (each is CommonJS, or an ES
+      // module with no top-level await), and an extension is imported through
+      // loader/native-import.cjs.
+      file: 'dist/daemon-worker.bundle.cjs',
+      format: 'cjs',
+      dynamicImportInCjs: false,
       // Each runtime's thread keeps the whole source for the functions it compiles lazily: no
       // comments, and ASCII only, which V8 holds at one byte a character rather than two (about
       // 2 MB less a runtime: BENCHMARKS.md, Daemon soak). Nothing is renamed or rewritten.

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { nativeImport } from '../modules/native-import.js';
 import { installPeerAdvice, optionalPeer, peerProblem } from '../optional-peers.js';
 import { type Decision, NO_DECISION } from './answer.js';
 import {
@@ -56,8 +57,8 @@ async function cedarEngine(): Promise<CedarEngine> {
       `${problem ?? `${CEDAR} is not installed`}: ${installPeerAdvice(CEDAR)} (Cedar policies are evaluated with it; a default install leaves it out)`,
     );
   }
-  return (await import(
-    pathToFileURL(join(peer.folder, 'nodejs', 'cedar_wasm.js')).href
+  return (await nativeImport(
+    pathToFileURL(join(peer.folder, 'nodejs', 'cedar_wasm.js')).href,
   )) as CedarEngine;
 }
 

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { nativeImport } from '../modules/native-import.js';
 import { installPeerAdvice, optionalPeer, peerProblem } from '../optional-peers.js';
 import { NO_DECISION, readAnswer } from './answer.js';
 import type { Decide } from './extension.js';
@@ -22,7 +23,9 @@ async function opaWasm(): Promise<{ loadPolicy(wasm: Uint8Array): Promise<Loaded
       `${problem ?? `${OPA_WASM} is not installed`}: ${installPeerAdvice(OPA_WASM)} (compiled Rego policies are evaluated with it; a default install leaves it out)`,
     );
   }
-  const module = (await import(pathToFileURL(join(peer.folder, 'src', 'index.mjs')).href)) as {
+  const module = (await nativeImport(
+    pathToFileURL(join(peer.folder, 'src', 'index.mjs')).href,
+  )) as {
     loadPolicy(wasm: Uint8Array): Promise<LoadedPolicy>;
   };
   return module;

@@ -6,6 +6,7 @@ import { PACKAGE_ROOT } from '../package-root.js';
 import { frameworkNamespaces, frameworkUrls } from './framework-modules.js';
 import { extensionlessImports, RESOLVE_ORDER } from './jiti-imports.js';
 import { type LoadPass, type ModuleGraphs, moduleGraphs } from './module-graphs.js';
+import { nativeImport } from './native-import.js';
 import { importProjectModule } from './project-code/load-bundle.js';
 import { loadGuarded, type ReadGuard } from './read-guard.js';
 
@@ -131,8 +132,3 @@ function registerResolveHooks(): Promise<ModuleGraphs> {
   });
   return graphs;
 }
-
-/** See loader/native-import.cjs: `require` of it is Node's own, whoever transformed this file. */
-const nativeImport = createRequire(import.meta.url)(
-  join(PACKAGE_ROOT, 'loader', 'native-import.cjs'),
-) as (url: string) => Promise<unknown>;

@@ -5,6 +5,7 @@ import { type ExtensionDefinition, findDefinitionProblem } from '../extensions/d
 import { discoverPath } from '../extensions/discovery.js';
 import { loadExtension } from '../extensions/load-extension.js';
 import { moduleLoader } from '../modules/import-module.js';
+import { nativeImport } from '../modules/native-import.js';
 import { type GuardCase, type GuardTables, guardCases } from './guard-cases.js';
 import { type GuardCaseResult, runGuardCase } from './run-guard-case.js';
 
@@ -122,7 +123,7 @@ async function importVitest(): Promise<TestFunctions> {
   // carry vitest with it.
   const specifier = 'vitest';
   try {
-    return (await import(specifier)) as TestFunctions;
+    return (await nativeImport(specifier)) as TestFunctions;
   } catch (error) {
     throw new Error(
       `testGuard registers vitest tests, and vitest could not be imported (${error instanceof Error ? error.message : String(error)}). Install it (npm i -D vitest), pass { describe, it } of your runner as the third argument, or use runGuardCases, which returns the results.`,

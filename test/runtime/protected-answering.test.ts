@@ -57,6 +57,24 @@ describe('protected ground: what answers the hooks', () => {
     ],
     // The client's code cache (bin/hermes.js): compiled code the next hook runs.
     ['Write', { file_path: clientCache, content: 'x' }, 'hermes-extensions package'],
+    // The daemon's runtime threads: their entry, their bundle and its code cache.
+    [
+      'Bash',
+      { command: `echo 'process.exit(0)' > ${join(PACKAGE_ROOT, 'loader', 'daemon-worker.cjs')}` },
+      'hermes-extensions package',
+    ],
+    [
+      'Write',
+      {
+        file_path: join(
+          PACKAGE_ROOT,
+          'dist',
+          `daemon-worker.${process.version}-${process.arch}.v8cache`,
+        ),
+        content: 'x',
+      },
+      'hermes-extensions package',
+    ],
     ['Write', { file_path: process.execPath, content: '#!/bin/sh\nexit 0\n' }, 'Node.js program'],
   ] as const)('refuses %s %j', async (tool, args, what) => {
     const outcome = await decide(tool, args as Record<string, unknown>);

@@ -2,6 +2,7 @@ import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs
 import { connect, createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { nativeImport } from '../../modules/native-import.js';
 import { optionalPeer } from '../../optional-peers.js';
 import { FILTER_SOCKET, FILTER_TOKEN } from '../../policy/sandbox/network-filter.js';
 
@@ -25,8 +26,8 @@ async function main(): Promise<void> {
   const domains = JSON.parse(domainsJson) as string[];
   const folder = optionalPeer('@anthropic-ai/sandbox-runtime').folder;
   if (folder === undefined) throw new Error('@anthropic-ai/sandbox-runtime is not installed');
-  const runtime = (await import(
-    pathToFileURL(join(folder, 'dist', 'index.js')).href
+  const runtime = (await nativeImport(
+    pathToFileURL(join(folder, 'dist', 'index.js')).href,
   )) as typeof import('@anthropic-ai/sandbox-runtime');
   const manager = runtime.SandboxManager;
   await manager.initialize({

@@ -17,5 +17,5 @@ import type { WorkerSetup } from './worker-messages.js';
 const exclude = (workerData as WorkerSetup).exclude ?? frameworkFolders(hermesHome());
 const env = installThreadEnv();
 const recorder = installReadRecorder(exclude);
-const { serveEvents } = await import('./worker-events.js');
-serveEvents(recorder, env);
+// Not awaited at the top level: the bundle of this entry is a script too (scripts/bundle-cli.mjs).
+void import('./worker-events.js').then(({ serveEvents }) => serveEvents(recorder, env));

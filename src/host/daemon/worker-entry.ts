@@ -5,11 +5,13 @@ import { PACKAGE_ROOT } from '../../package-root.js';
 
 /**
  * The worker's entry as built: bundled into one file (scripts/bundle-cli.mjs), which a new thread
- * loads faster than the ~150 modules it is made of, else as compiled.
+ * loads faster than the ~150 modules it is made of, and which loader/daemon-worker.cjs compiles
+ * from V8's code cache of it; else as compiled.
  */
 export function workerEntry(): string {
-  const bundled = join(PACKAGE_ROOT, 'dist', 'daemon-worker.bundle.js');
-  return existsSync(bundled) ? bundled : join(PACKAGE_ROOT, 'dist/host/daemon/runtime-worker.js');
+  return existsSync(join(PACKAGE_ROOT, 'dist', 'daemon-worker.bundle.cjs'))
+    ? join(PACKAGE_ROOT, 'loader', 'daemon-worker.cjs')
+    : join(PACKAGE_ROOT, 'dist/host/daemon/runtime-worker.js');
 }
 
 /**

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../package-root.js';
+import { nativeImport } from '../native-import.js';
 import { frameworkOf } from './bundle-format.js';
 import { frameworkNamespace } from './framework.js';
 import { keepBundle, keptBundle } from './kept-bundles.js';
@@ -57,8 +58,3 @@ async function bundleOf(entry: string, options: ProjectModuleOptions): Promise<s
   if (allowed !== undefined) keepBundle(cacheDir, entry, bundle);
   return bundle.code;
 }
-
-/** See loader/native-import.cjs: `require` of it is Node's own, whoever transformed this file. */
-const nativeImport = createRequire(import.meta.url)(
-  join(PACKAGE_ROOT, 'loader', 'native-import.cjs'),
-) as (url: string) => Promise<unknown>;

@@ -7,10 +7,10 @@ import { socketFolder, startDaemon, stopDaemons } from './daemon-support.js';
 
 /**
  * The hook client compiled from V8's code cache of it (bin/hermes.js `cachedClient`,
- * docs/command-hooks.md "The client's code cache"): made beside the client by the call that had
- * none, used by the next, made again when it is of another client file or V8 refuses it, and
- * never read or made under V8 flags. Each test runs a copy of the client (its own `bin/`,
- * `package.json` and `dist/hook-client.cjs`, nothing else), so a call the daemon did not answer
+ * loader/code-cache.cjs, docs/command-hooks.md "Code caches"): made beside the client by the call
+ * that had none, used by the next, made again when it is of another client file or V8 refuses it,
+ * and never read or made under V8 flags. Each test runs a copy of the client (its own `bin/`,
+ * `package.json`, `dist/hook-client.cjs` and `loader/code-cache.cjs`, nothing else), so a call the daemon did not answer
  * would fail (the copy has no framework to answer in-process): every answer below is the daemon's.
  */
 let home: string;
@@ -36,6 +36,7 @@ async function setup() {
   await startDaemon(daemonEnv);
   const copy = tree({});
   cpSync(join(root, 'bin'), join(copy, 'bin'), { recursive: true });
+  cpSync(join(root, 'loader', 'code-cache.cjs'), join(copy, 'loader', 'code-cache.cjs'));
   cpSync(join(root, 'package.json'), join(copy, 'package.json'));
   cpSync(join(root, 'dist', 'hook-client.cjs'), join(copy, 'dist', 'hook-client.cjs'));
   const client = join(copy, 'dist', 'hook-client.cjs');
