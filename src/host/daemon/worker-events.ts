@@ -150,6 +150,7 @@ export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
       reply = { ...printed(render(agent, undefined, failed(agent, undefined, why))), late: false };
     }
     post({ type: 'answer', id: event.id, ...reply });
+    answered();
   };
 
   const close = async () => {
@@ -174,3 +175,16 @@ export function serveEvents(recorder: ReadRecorder, env: ThreadEnv): void {
 }
 
 const noValue = (): undefined => undefined;
+
+/**
+ * Tells the thread's entry that an event was answered, once: where it makes V8's code cache of
+ * the thread's bundle (loader/daemon-worker.cjs), it makes it then, with what answering ran
+ * compiled into it.
+ */
+function answered(): void {
+  const key = Symbol.for('hermes-extensions.daemon.worker-answered');
+  const tell = (globalThis as Record<symbol, unknown>)[key];
+  if (typeof tell !== 'function') return;
+  delete (globalThis as Record<symbol, unknown>)[key];
+  tell();
+}

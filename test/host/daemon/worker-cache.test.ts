@@ -9,8 +9,8 @@ import { ask, askHook, ended, socketFolder, withEnv } from './daemon-support.js'
 /**
  * The daemon's runtime threads compiled from V8's code cache of the worker's bundle
  * (loader/daemon-worker.cjs, docs/command-hooks.md "Code caches"): made by a thread once it has
- * had time to load a runtime and answer, used by the threads after it, made again when V8
- * refuses it. Each test runs a copy of the package (its packages linked), whose `dist/` no other
+ * answered an event (never by one that answered none: its cache would hold only the framework's
+ * start), used by the threads after it, made again when V8 refuses it. Each test runs a copy of the package (its packages linked), whose `dist/` no other
  * test's daemon writes to.
  */
 let copy: string;
@@ -105,6 +105,10 @@ describe.runIf(built)("the hook daemon's runtime threads' code cache", () => {
   it('is made by a thread once it has answered, and the next threads are compiled from it', async () => {
     const s = await setup();
     const first = await startCopy(s.env);
+    // The daemon's first thread, started with it, has answered nothing (for longer than the
+    // second a thread waits after its first answer).
+    await new Promise((later) => setTimeout(later, 6_000));
+    expect(s.header()).toBeUndefined();
     await s.edit(first, 'one');
     expect(await eventually(s.header)).toBe(s.madeFrom());
     await s.stop(first);
@@ -112,7 +116,7 @@ describe.runIf(built)("the hook daemon's runtime threads' code cache", () => {
     const second = await startCopy(s.env);
     await s.edit(second, 'two');
     // Past the time a thread that had none makes it: untouched, it was used.
-    await new Promise((later) => setTimeout(later, 6_500));
+    await new Promise((later) => setTimeout(later, 3_000));
     expect(statSync(s.cache).mtimeMs).toBe(made.mtimeMs);
     expect(statSync(s.cache).ino).toBe(made.ino);
   }, 40_000);
