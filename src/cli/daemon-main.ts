@@ -7,9 +7,10 @@ import { processIo } from './io.js';
  * as an entry of their own (dist/daemon.bundle.js, which bin/hermes.js loads for exactly these
  * words): the daemon's process loads what it listens with and not the whole command line, whose
  * framework and policies it never runs itself (each runtime loads them in its own thread:
- * runtime-worker.ts). A session's first prompt waits for the daemon to listen
- * (BENCHMARKS.md, "The daemon's own entry"). Any other form (`--help`, an unknown option) is the
- * command line's, and so is everything this prints and exits with, as main.ts would.
+ * runtime-worker.ts). A session's first prompt waits for the daemon to listen (BENCHMARKS.md,
+ * "The daemon's own entry and the runtime thread's code cache"). Its failures are told and exit
+ * as the command line's are (failure.ts); any other form of the command (`--help`, an unknown
+ * option) is the command line's.
  */
 export async function daemonMain(argv: readonly string[]): Promise<number> {
   const io = processIo();
