@@ -28,32 +28,41 @@ const certificatesLeftOut = (() => {
   return true;
 })();
 
-/** The compiled command line: the bundle starts faster; the plain build works the same. */
-function cli() {
-  return load('cli.bundle.js', join('cli', 'main.js'));
+/**
+ * The compiled command line: the bundle (a script, compiled from V8's code cache of it: `cached`)
+ * starts faster; the plain build works the same.
+ */
+async function cli() {
+  const bundled = join(dist, 'cli.bundle.cjs');
+  if (!existsSync(bundled)) return load(join('cli', 'main.js'));
+  quietPipes();
+  return cached(bundled, 'cli');
 }
 
 /**
- * `bundle` in dist/, else the plain build's `built`, with a quiet end for output piped into a
- * pager that closes.
+ * The first of `entries` in dist/ that is there (a bundle, else the plain build), as an ES
+ * module, with a quiet end for output piped into a pager that closes.
  */
-function load(bundle, built) {
-  const bundled = join(dist, bundle);
-  const entry = existsSync(bundled) ? bundled : join(dist, built);
-  if (!existsSync(entry)) {
+function load(...entries) {
+  const entry = entries.map((name) => join(dist, name)).find((path) => existsSync(path));
+  if (entry === undefined) {
     process.stderr.write(
       'hermes: the package is not built (dist/ is missing). Run `npm install` or `npm run build` in it.\n',
     );
     process.exit(2);
   }
-  // Output piped into `head` and the like: a closed pipe ends the command quietly, not with a trace.
+  quietPipes();
+  return import(entry);
+}
+
+/** Output piped into `head` and the like: a closed pipe ends the command quietly, not with a trace. */
+function quietPipes() {
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (error) => {
       if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
       throw error;
     });
   }
-  return import(entry);
 }
 
 /**
@@ -117,29 +126,30 @@ function inProcessWithCertificates(agent, input, deadlineMs = 25_000) {
 function daemonClient() {
   if (process.env.HERMES_DAEMON === '0') return undefined;
   const bundled = join(dist, 'hook-client.cjs');
-  if (existsSync(bundled)) return cachedClient(bundled);
+  if (existsSync(bundled)) return cached(bundled, 'hook-client');
   const built = join(dist, 'host', 'daemon', 'client.js');
   return existsSync(built) ? require(built) : undefined;
 }
 
 /**
- * The bundled client, compiled from V8's code cache of it when there is one for this very file
- * and this Node (loader/code-cache.cjs; docs/command-hooks.md, "Code caches"): compiling its
- * functions is a part of every hook call that a cache skips. A call that had none makes it as it
+ * A bundled script (the hook client, the command line), compiled from V8's code cache of it,
+ * `dist/<name>.<node>-<arch>.v8cache`, when there is one for this very file and this Node
+ * (loader/code-cache.cjs; docs/command-hooks.md, "Code caches"): compiling its functions is a
+ * part of every hook call and command that a cache skips. A process that had none makes it as it
  * ends, when what it ran has been compiled.
  */
-function cachedClient(file) {
-  let client;
+function cached(file, name) {
+  let script;
   try {
-    client = require('../loader/code-cache.cjs').requireCached(
+    script = require('../loader/code-cache.cjs').requireCached(
       file,
-      join(dist, `hook-client.${process.version}-${process.arch}.v8cache`),
+      join(dist, `${name}.${process.version}-${process.arch}.v8cache`),
     );
   } catch {
     return require(file);
   }
-  if (client.save) process.once('exit', client.save);
-  return client.exports;
+  if (script.save) process.once('exit', script.save);
+  return script.exports;
 }
 
 /**

@@ -1,6 +1,7 @@
-// Bundles the command line into one file (dist/cli.bundle.js), the framework and zod with it:
-// on Node 20 loading ~150 small ES modules costs more than parsing one file (BENCHMARKS.md, CLI
-// start-up). Libraries the CLI imports only for some commands stay separate and lazy.
+// Bundles the command line into one script (dist/cli.bundle.cjs), the framework and zod with it:
+// on Node 20 loading ~150 small ES modules costs more than parsing one file, and a script compiles
+// from V8's code cache of it, where an ES module cannot (BENCHMARKS.md, CLI start-up). Libraries the
+// CLI imports only for some commands stay separate and lazy.
 // The hook daemon's client goes into one CommonJS file (dist/hook-client.cjs) that bin/hermes.js
 // requires: loading it as ES modules starts Node's ES module loader, about 10 ms on every hook
 // call (BENCHMARKS.md, "Hook call"). And the daemon's runtime worker into one file
@@ -50,12 +51,31 @@ const compiledIn = {
   },
 };
 
+/**
+ * A bundle that runs as a script, which bin/hermes.js and loader/daemon-worker.cjs compile from
+ * V8's code cache of it (loader/code-cache.cjs): Node 20 has none for an ES module. What it
+ * imports lazily is required (each is CommonJS, or an ES module with no top-level await); a file
+ * or package whose module format must stay its own is imported through loader/native-import.cjs.
+ * No comments, and ASCII only, which V8 holds at one byte a character rather than two (about 2 MB
+ * less a runtime thread: BENCHMARKS.md, Daemon soak). Nothing is renamed or rewritten.
+ */
+const SCRIPT = {
+  format: 'cjs',
+  dynamicImportInCjs: false,
+  comments: false,
+  minify: {
+    compress: false,
+    mangle: false,
+    codegen: { removeWhitespace: false, asciiOnly: true },
+  },
+};
+
 const bundles = [
   {
     input: 'dist/cli/main.js',
     external: LAZY,
     plugins: [compiledIn],
-    output: { file: 'dist/cli.bundle.js', format: 'esm' },
+    output: { file: 'dist/cli.bundle.cjs', ...SCRIPT },
   },
   // `hermes daemon run` (src/cli/daemon-main.ts): what the daemon listens with in one file, and
   // apart, loaded at its first event answered with no runtime, the hook's own code, which brings
@@ -81,24 +101,9 @@ const bundles = [
     input: 'dist/host/daemon/runtime-worker.js',
     external: LAZY,
     plugins: [compiledIn],
-    output: {
-      // A script, which loader/daemon-worker.cjs compiles from V8's code cache of it: Node 20 has
-      // none for an ES module. What it imports lazily is required (each is CommonJS, or an ES
-      // module with no top-level await), and an extension is imported through
-      // loader/native-import.cjs.
-      file: 'dist/daemon-worker.bundle.cjs',
-      format: 'cjs',
-      dynamicImportInCjs: false,
-      // Each runtime's thread keeps the whole source for the functions it compiles lazily: no
-      // comments, and ASCII only, which V8 holds at one byte a character rather than two (about
-      // 2 MB less a runtime: BENCHMARKS.md, Daemon soak). Nothing is renamed or rewritten.
-      comments: false,
-      minify: {
-        compress: false,
-        mangle: false,
-        codegen: { removeWhitespace: false, asciiOnly: true },
-      },
-    },
+    // Each runtime's thread loads it, and keeps its whole source for the functions it compiles
+    // lazily.
+    output: { file: 'dist/daemon-worker.bundle.cjs', ...SCRIPT },
   },
   {
     input: 'dist/host/daemon/client.js',

@@ -35,7 +35,7 @@ describe('which extension owns the code that runs', () => {
   });
 
   it('finds the extension nearest the top of a stack: by path, file URL or project bundle', () => {
-    const framework = 'runChain (/usr/lib/node_modules/hermes-extensions/dist/cli.bundle.js:1:1)';
+    const framework = 'runChain (/usr/lib/node_modules/hermes-extensions/dist/cli.bundle.cjs:1:1)';
     expect(ownerInStack(stackAt(framework, `Timeout.x (${home}/guard/lib/db.js:3:9)`))).toBe(
       'guard',
     );

@@ -75,6 +75,20 @@ describe('protected ground: what answers the hooks', () => {
       },
       'hermes-extensions package',
     ],
+    // The command line's bundle, which a hook call the daemon does not answer runs, and its cache.
+    [
+      'Bash',
+      { command: `cp /dev/null ${join(PACKAGE_ROOT, 'dist', 'cli.bundle.cjs')}` },
+      'hermes-extensions package',
+    ],
+    [
+      'Write',
+      {
+        file_path: join(PACKAGE_ROOT, 'dist', `cli.${process.version}-${process.arch}.v8cache`),
+        content: 'x',
+      },
+      'hermes-extensions package',
+    ],
     ['Write', { file_path: process.execPath, content: '#!/bin/sh\nexit 0\n' }, 'Node.js program'],
   ] as const)('refuses %s %j', async (tool, args, what) => {
     const outcome = await decide(tool, args as Record<string, unknown>);

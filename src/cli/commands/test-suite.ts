@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { hermesCommand } from '../../command-name.js';
 import type { ExtensionInfo } from '../../extensions/types.js';
 import { insideRelative } from '../../fs/paths.js';
+import { nativeImport } from '../../modules/native-import.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
 import { type CommandContext, loadForCommand } from '../context.js';
 import { CliError, type Io } from '../io.js';
@@ -141,7 +142,9 @@ async function importVitest(): Promise<VitestNode> {
       2,
     );
   }
-  return (await import(pathToFileURL(file).href)) as VitestNode;
+  // vitest is an ES module: Node's own `import()`, which the command line's bundle, a script,
+  // would make a `require` (scripts/bundle-cli.mjs).
+  return (await nativeImport(pathToFileURL(file).href)) as VitestNode;
 }
 
 type ViteOverrides = NonNullable<Parameters<VitestNode['startVitest']>[3]>;

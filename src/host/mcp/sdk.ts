@@ -1,3 +1,4 @@
+import { nativeImport } from '../../modules/native-import.js';
 import { installPeerAdvice, optionalPeer, peerProblem } from '../../optional-peers.js';
 
 const SDK = '@modelcontextprotocol/sdk';
@@ -36,15 +37,22 @@ export async function loadMcpSdk(): Promise<McpSdk> {
   const peer = optionalPeer(SDK);
   const problem = peerProblem(peer);
   if (problem !== undefined) throw new McpSdkUnavailable(problem);
+  // Node's own `import()`: the SDK's ES modules, which the command line's bundle, a script, would
+  // otherwise `require` as the SDK's other, CommonJS build (scripts/bundle-cli.mjs).
+  const part = <T>(path: string) => nativeImport(`${SDK}/${path}`) as Promise<T>;
   const [server, client, serverStdio, clientStdio, serverHttp, clientHttp, types] =
     await Promise.all([
-      import('@modelcontextprotocol/sdk/server/index.js'),
-      import('@modelcontextprotocol/sdk/client/index.js'),
-      import('@modelcontextprotocol/sdk/server/stdio.js'),
-      import('@modelcontextprotocol/sdk/client/stdio.js'),
-      import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
-      import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-      import('@modelcontextprotocol/sdk/types.js'),
+      part<typeof import('@modelcontextprotocol/sdk/server/index.js')>('server/index.js'),
+      part<typeof import('@modelcontextprotocol/sdk/client/index.js')>('client/index.js'),
+      part<typeof import('@modelcontextprotocol/sdk/server/stdio.js')>('server/stdio.js'),
+      part<typeof import('@modelcontextprotocol/sdk/client/stdio.js')>('client/stdio.js'),
+      part<typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')>(
+        'server/streamableHttp.js',
+      ),
+      part<typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js')>(
+        'client/streamableHttp.js',
+      ),
+      part<typeof import('@modelcontextprotocol/sdk/types.js')>('types.js'),
     ]);
   return {
     Server: server.Server,

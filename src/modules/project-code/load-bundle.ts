@@ -1,6 +1,3 @@
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { PACKAGE_ROOT } from '../../package-root.js';
 import { nativeImport } from '../native-import.js';
 import { frameworkOf } from './bundle-format.js';
 import { frameworkNamespace } from './framework.js';

@@ -30,7 +30,8 @@ export function projectHermes(bin: string): ProjectHermes {
   }
   if (manifest.name !== 'hermes-extensions' || typeof manifest.version !== 'string')
     return { kind: 'other', path: bin };
-  const built = ['cli.bundle.js', join('cli', 'main.js')].some((entry) =>
+  // `cli.bundle.js`: what an older build named the bundle (an ES module then).
+  const built = ['cli.bundle.cjs', 'cli.bundle.js', join('cli', 'main.js')].some((entry) =>
     existsSync(join(root, 'dist', entry)),
   );
   return built ? { kind: 'package', version: manifest.version } : { kind: 'unbuilt', root };
