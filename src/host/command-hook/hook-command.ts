@@ -13,6 +13,11 @@ export interface HookForm {
    * the commands of the versions before that.
    */
   pinned: boolean;
+  /**
+   * The program this version writes (hook-wrapper.ts, CURRENT), which in the user form asks a
+   * warm daemon through the Perl hook client first (perl-step.ts); false for an earlier one.
+   */
+  current: boolean;
   /** hermes' command line; none for a project command (it depends on the project). */
   argv: string[];
   /**
@@ -36,7 +41,7 @@ export function isHermesHookCommand(command: string, agent: CommandHookAgent): b
 
 export function hookForm(command: string, agent: CommandHookAgent): HookForm | undefined {
   if (agent.legacyProjectCommands.includes(command.trim()))
-    return { project: true, failsClosed: false, pinned: false, argv: [] };
+    return { project: true, failsClosed: false, pinned: false, current: false, argv: [] };
   const line = parseHookLine(command);
   if (line !== undefined) {
     if (line.agent !== agent.name) return undefined;
@@ -46,13 +51,16 @@ export function hookForm(command: string, agent: CommandHookAgent): HookForm | u
         project: false,
         failsClosed: true,
         pinned: true,
+        current: false,
         argv: [],
         hookFile: { path: line.file, problem: read.problem },
       };
+    // readHookFile reads only what this version writes.
     return {
       project: false,
       failsClosed: true,
       pinned: true,
+      current: true,
       argv: read.hook.argv,
       hookFile: { path: line.file },
     };
@@ -60,16 +68,23 @@ export function hookForm(command: string, agent: CommandHookAgent): HookForm | u
   const wrapped = unwrapHookCommand(command);
   if (wrapped !== undefined) {
     if (wrapped.agent !== agent.name) return undefined;
-    const { pinned } = wrapped;
-    if (wrapped.argv.length === 0) return { project: true, failsClosed: true, pinned, argv: [] };
+    const { pinned, current } = wrapped;
+    if (wrapped.argv.length === 0)
+      return { project: true, failsClosed: true, pinned, current, argv: [] };
     return runsHermesHook(wrapped.argv, agent)
-      ? { project: false, failsClosed: true, pinned, argv: wrapped.argv }
+      ? { project: false, failsClosed: true, pinned, current, argv: wrapped.argv }
       : undefined;
   }
   const tokens = parse(command);
   if (tokens.some((token) => typeof token !== 'string')) return undefined;
   return runsHermesHook(tokens as string[], agent)
-    ? { project: false, failsClosed: false, pinned: false, argv: tokens as string[] }
+    ? {
+        project: false,
+        failsClosed: false,
+        pinned: false,
+        current: false,
+        argv: tokens as string[],
+      }
     : undefined;
 }
 

@@ -29,6 +29,8 @@ export interface InstalledHook {
    * the user's `$HERMES_HOME` (hook-wrapper.ts); false for what earlier versions wrote.
    */
   pinned: boolean;
+  /** The program this version writes (hook-command.ts, HookForm). */
+  current: boolean;
   /**
    * What it runs: the project's `node_modules/.bin/hermes hook <agent>` for a project command
    * (unknown without a project: empty), else its command line's words.

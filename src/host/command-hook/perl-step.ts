@@ -17,10 +17,12 @@
 /** The client's file in the package's `dist/`, where the build writes it (scripts/bundle-cli.mjs). */
 export const PERL_CLIENT_FILE = 'hook-client.pl';
 
+/** Perl, by its path: the PATH is the hook's environment, partly the project's. */
+export const PERL = '/usr/bin/perl';
+
 export const PERL_STEP = [
   `z=90 h= c=\${2%/bin/*}/dist/${PERL_CLIENT_FILE}`,
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
-  'if [ -z "$p" ] && [ -x /usr/bin/perl ] && [ -f "$c" ]; then o=$(/usr/bin/perl -T -C0 -- "$c" "$a" "$1"; echo " $?"); z=${o##* }; o=${o% *}; fi',
+  `if [ -z "$p" ] && [ -x ${PERL} ] && [ -f "$c" ]; then o=$(${PERL} -T -C0 -- "$c" "$a" "$1"; echo " $?"); z=\${o##* }; o=\${o% *}; fi`,
   // biome-ignore lint/suspicious/noTemplateCurlyInString: shell text
   'case $z in 0) printf %s "$o"; exit 0;; 90|2|126|127|255) o=$("$@"; echo " $?");; 91) h=$o; o=$(printf %s "$h" | "$@"; echo " $?");; 92) l=${o%% *}; h=${o#* }; o=$(printf %s "$h" | HERMES_DAEMON=0 HERMES_HOOK_DEADLINE_MS=$l "$@"; echo " $?");; *) o="$o $z";; esac',
 ];

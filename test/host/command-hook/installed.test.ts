@@ -158,6 +158,7 @@ describe('isHermesHookCommand and the commands that fail closed', () => {
       const agent = COMMAND_HOOK_AGENTS[name] as CommandHookAgent;
       expect(earlier.project).not.toBe(agent.projectCommand);
       expect(hookForm(earlier.project, agent)).toEqual({
+        current: false,
         project: true,
         failsClosed: true,
         pinned: true,
@@ -165,6 +166,7 @@ describe('isHermesHookCommand and the commands that fail closed', () => {
       });
       const argv = ['/usr/bin/node', '/opt/hermes-extensions/bin/hermes.js', 'hook', name];
       expect(hookForm(earlier.user, agent)).toEqual({
+        current: false,
         project: false,
         failsClosed: true,
         pinned: true,
@@ -268,12 +270,14 @@ describe('isHermesHookCommand and the commands that fail closed', () => {
     for (const [name, earlier] of Object.entries(HOME_PINNED)) {
       const agent = COMMAND_HOOK_AGENTS[name] as CommandHookAgent;
       expect(hookForm(earlier.project, agent)).toEqual({
+        current: false,
         project: true,
         failsClosed: true,
         pinned: false,
         argv: [],
       });
       expect(hookForm(earlier.user, agent)).toEqual({
+        current: false,
         project: false,
         failsClosed: true,
         pinned: false,
@@ -288,12 +292,14 @@ describe('isHermesHookCommand and the commands that fail closed', () => {
     for (const [name, earlier] of Object.entries(UNPINNED)) {
       const agent = COMMAND_HOOK_AGENTS[name] as CommandHookAgent;
       expect(hookForm(earlier.project, agent)).toEqual({
+        current: false,
         project: true,
         failsClosed: true,
         pinned: false,
         argv: [],
       });
       expect(hookForm(earlier.user, agent)).toEqual({
+        current: false,
         project: false,
         failsClosed: true,
         pinned: false,

@@ -6,6 +6,7 @@ import { missingEventsMean } from '../../../host/command-hook/missing-events.js'
 import type { Runtime } from '../../../runtime/runtime.js';
 import { cwdFlag } from '../../cwd-flag.js';
 import type { Check } from './check.js';
+import { hookClient } from './hook-client.js';
 import { failingHookMeans, hookStartProblem } from './hook-start.js';
 
 /**
@@ -18,7 +19,18 @@ export function agentHookChecks(projectRoot: string, llmExtensions: LlmHandler[]
   return Object.values(COMMAND_HOOK_AGENTS).flatMap((agent) => {
     const hooks = inspectInstalledHooks(agent, projectRoot);
     const checks = hooks.flatMap((hook): Check[] => {
-      const checks = [installedHookCheck(agent, hook, projectRoot)];
+      const installed = installedHookCheck(agent, hook, projectRoot);
+      const checks = [installed];
+      // What its calls cost is worth a word only for a hook that runs as it should.
+      const client = installed.level === 'ok' ? hookClient(agent, hook) : undefined;
+      if (client !== undefined && 'used' in client) installed.message += `; ${client.used}`;
+      if (client !== undefined && 'info' in client)
+        checks.push({
+          level: 'info',
+          subject: installed.subject,
+          message: client.info,
+          fix: client.fix,
+        });
       if (hook.missing.length === 0 && llmExtensions.length > 0) {
         checks.push(hookModeLlmCheck(agent, hook.file, llmExtensions));
       }
