@@ -1,7 +1,7 @@
 import { createRequire, register } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Jiti, JitiOptions } from 'jiti';
+import type { Jiti, JitiOptions, TransformOptions, TransformResult } from 'jiti';
 import { PACKAGE_ROOT } from '../package-root.js';
 import { frameworkNamespaces, frameworkUrls } from './framework-modules.js';
 import { extensionlessImports, RESOLVE_ORDER } from './jiti-imports.js';
@@ -67,27 +67,51 @@ export function moduleLoader(cacheDir: string, bundleDir: string): ModuleLoader 
   };
 }
 
+/** What jiti's own work runs through (`requireJitiThrough`); by default, as it is. */
+let jitiWork = <T>(work: () => T): T => work();
+
 /**
  * How jiti's package is required, once, when the first TypeScript file loads: `require`, not
  * `import()`: importing jiti's CommonJS build from ESM makes Node scan all of it for export names
  * first (cjs-module-lexer), about 19 ms of a warm start.
  */
-let requireJiti = (): typeof import('jiti') => createRequire(import.meta.url)('jiti');
+const requireJiti = (): typeof import('jiti') =>
+  jitiWork(() => createRequire(import.meta.url)('jiti'));
 
 /**
- * Has jiti's package required through `wrap`: a hook daemon's runtime thread leaves what jiti
- * reads of the environment as it loads (the CI, agent and terminal it runs in, PATH) out of what
- * the runtime depends on (worker-events.ts), and loads it only for a runtime that needs it.
+ * jiti's TypeScript transform (its Babel build, `dist/babel.cjs`, what jiti itself requires when
+ * given none), required at the first file its disk cache does not hold, and run through
+ * `jitiWork`. Babel lists the environment's names as it loads (the `debug` package) and reads
+ * `BABEL_ENV` and `NODE_ENV` at each transform; what it makes of a source depends on neither.
  */
-export function requireJitiThrough(wrap: <T>(load: () => T) => T): void {
-  const load = requireJiti;
-  requireJiti = () => wrap(load);
+let babel: ((options: TransformOptions) => TransformResult) | undefined;
+const transform = (options: TransformOptions): TransformResult =>
+  jitiWork(() => {
+    babel ??= createRequire(import.meta.url)(
+      join(dirname(createRequire(import.meta.url).resolve('jiti')), '..', 'dist', 'babel.cjs'),
+    ) as (options: TransformOptions) => TransformResult;
+    return babel(options);
+  });
+
+/**
+ * Has jiti's package required, and its transform run, through `wrap`: a hook daemon's runtime
+ * thread leaves what jiti and Babel read of the environment as they load (the CI, agent and
+ * terminal it runs in, PATH, every variable's name) out of what the runtime depends on
+ * (worker-events.ts), and loads them only for a runtime that needs them.
+ */
+export function requireJitiThrough(wrap: <T>(work: () => T) => T): void {
+  jitiWork = wrap;
 }
 
 async function createJitiLoader(cacheDir: string): Promise<Jiti> {
   const { createJiti } = requireJiti();
   const virtualModules = await frameworkNamespaces();
-  return createJiti(import.meta.url, { ...jitiPinned(), fsCache: cacheDir, virtualModules });
+  return createJiti(import.meta.url, {
+    ...jitiPinned(),
+    fsCache: cacheDir,
+    virtualModules,
+    transform,
+  });
 }
 
 /**

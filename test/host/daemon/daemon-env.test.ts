@@ -83,9 +83,10 @@ describe.runIf(built)('the hook daemon answers with the environment', () => {
   });
 
   it('of each hook, from one runtime for hooks that differ only in what jiti reads as it loads', async () => {
-    // A TypeScript extension: its runtime loads jiti, which reads the CI, agent and terminal it
-    // runs in as it loads. The framework's reads are not the runtime's. (The same names in both:
-    // loading lists the environment's names, and a hook with other names is another runtime's.)
+    // A TypeScript extension, not yet in jiti's disk cache: its runtime loads jiti, which reads
+    // the CI, agent and terminal it runs in as it loads, and jiti's Babel, which lists the
+    // environment's names. The framework's reads are not the runtime's, so a hook with other
+    // values, or with a variable the others do not have, is served by the same runtime.
     const { env } = setup({ 'extensions/envy.ts': envy });
     const project = tree({ '.git/HEAD': '' });
     const { socket } = await startDaemon(env);
@@ -93,6 +94,7 @@ describe.runIf(built)('the hook daemon answers with the environment', () => {
       reasonOf(await answeredAlike(socket, bash(project, session), { ACME_MODE: 'a', ...vars }));
     expect(await said('one', { CI: 'true', CLAUDECODE: '1', TERM: 'dumb' })).toMatch(/^setup=a /);
     expect(await said('two', { CI: 'false', CLAUDECODE: '0', TERM: 'xterm' })).toMatch(/^setup=a /);
+    expect(await said('three', { CI: 'true', ACME_ONLY_HERE: '1' })).toMatch(/^setup=a /);
     expect(await ask(socket, '{"v":2,"control":"status"}')).toMatchObject({ runtimes: 1 });
   });
 
