@@ -1,6 +1,6 @@
-import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { realpathSync } from 'node:fs';
 import { insideRelative } from '../fs/paths.js';
+import { rewriteUserFile } from '../fs/user-file.js';
 import { inspectProjectTrust, type ProjectTrust } from './project-trust.js';
 import { compareRecords, type FileRecord, fingerprintOf, hasChanges, recordOf } from './records.js';
 import {
@@ -52,8 +52,9 @@ export async function writeTrustedEdit(options: {
   const { cwd, home, file, previous, next } = options;
   const before = inspectProjectTrust({ cwd, home });
   const baseline = trustedBaseline(before, home);
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, next);
+  // Whole: a hook reading it half-written would find the project's config changed, and so
+  // untrusted, or missing its guards.
+  rewriteUserFile(file, next);
   const after = inspectProjectTrust({ cwd, home });
   const path = insideRelative(realpathSync(before.root), realpathSync(file));
   if (baseline === undefined || path === undefined || after.problems.length > 0) {

@@ -1,12 +1,5 @@
-import {
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  readFileSync,
-  realpathSync,
-  writeFileSync,
-} from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, lstatSync, readFileSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
 import { hermesCommand } from '../../command-name.js';
 import { findProjectConfig } from '../../config/find-project-config.js';
 import { findProjectRoot } from '../../config/locations.js';
@@ -14,6 +7,7 @@ import { didYouMean } from '../../config/suggest.js';
 import { editYamlList } from '../../config/yaml-list.js';
 import { underFileLock } from '../../fs/locked-file.js';
 import { insideRelative } from '../../fs/paths.js';
+import { rewriteUserFile } from '../../fs/user-file.js';
 import { untrustedStanding, whyUntrusted } from '../../trust/project-trust.js';
 import { type TrustedEdit, writeTrustedEdit } from '../../trust/trusted-edit.js';
 import { type CommandContext, loadForCommand } from '../context.js';
@@ -89,8 +83,9 @@ export async function toggleCommand(
       io.out(`${verb} ${name} in ${file}.`);
       tellTrust(io, trust);
     } else {
-      mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, edit.text);
+      // Whole: a hook reading the config between a truncation and the write would find no
+      // guards at all in it.
+      rewriteUserFile(file, edit.text);
       io.out(`${verb} ${name} in ${file}. It takes effect on the next session.`);
     }
     return changed;

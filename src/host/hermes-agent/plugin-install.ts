@@ -5,9 +5,7 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
-  realpathSync,
   rmSync,
-  statSync,
   writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
@@ -15,7 +13,7 @@ import { parseDocument } from 'yaml';
 import { hermesHome } from '../../config/locations.js';
 import { removeYamlKey } from '../../config/yaml-list.js';
 import { removeEmptyFolders } from '../../fs/empty-folders.js';
-import { replaceFile } from '../../fs/locked-file.js';
+import { rewriteUserFile } from '../../fs/user-file.js';
 import { PACKAGE_ROOT, packageVersion } from '../../package-root.js';
 import { editPluginList, type PluginList } from './plugin-config.js';
 
@@ -167,7 +165,7 @@ function undoCreated(file: string, created: ConfigCreated): void {
   const left = parseDocument(text);
   if (created === 'file' && text.trim() === '' && !left.commentBefore && !left.comment)
     rmSync(file, { force: true });
-  else if (text !== before) writeConfig(file, text);
+  else if (text !== before) rewriteUserFile(file, text);
 }
 
 type ConfigCreated = 'file' | 'plugins' | 'enabled';
@@ -248,17 +246,6 @@ function refuseForeign(pluginDir: string): void {
 function editConfig(file: string, list: PluginList, add: boolean): boolean {
   const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
   const edit = editPluginList(text, file, list, HERMES_PLUGIN_NAME, add);
-  if (edit.changed) writeConfig(file, edit.text);
+  if (edit.changed) rewriteUserFile(file, edit.text);
   return edit.changed;
-}
-
-/**
- * Writes Hermes' config whole (beside it, then renamed over it), so that Hermes starting at that
- * moment, or an install stopped half-way, never reads half a file. A config that is a link (a
- * dotfiles repository's) is written where it leads, with the mode it had: the link stays a link.
- */
-function writeConfig(file: string, text: string): void {
-  const target = existsSync(file) ? realpathSync(file) : file;
-  const mode = existsSync(target) ? statSync(target).mode & 0o777 : 0o644;
-  replaceFile(target, text, mode);
 }

@@ -1,5 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import {
   type Document,
   isMap,
@@ -9,6 +8,7 @@ import {
   type YAMLMap,
   type YAMLSeq,
 } from 'yaml';
+import { rewriteUserFile } from '../../../fs/user-file.js';
 import type { CommandHookAgent } from '../agent.js';
 import { byInstallOrder, isHermesHookCommand } from '../hook-command.js';
 import type { SettingsFormat } from './format.js';
@@ -186,7 +186,6 @@ function writeDocument(file: string, doc: Document): void {
     rmSync(file, { force: true });
     return;
   }
-  mkdirSync(dirname(file), { recursive: true });
-  // One line per value (a hook's command is long), flow lists as the user wrote them.
-  writeFileSync(file, doc.toString({ lineWidth: 0, flowCollectionPadding: false }));
+  // One line per value (a hook's command is long), flow lists as the user wrote them; whole.
+  rewriteUserFile(file, doc.toString({ lineWidth: 0, flowCollectionPadding: false }));
 }

@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { rewriteUserFile } from '../../../fs/user-file.js';
 
 /** One entry under `hooks.<Event>` in Claude Code's settings and Codex's hooks.json alike. */
 export interface HookEntry {
@@ -46,7 +46,10 @@ export function readSettingsFile(file: string): SettingsFile {
   };
 }
 
-/** Writes the settings back in their layout; settings left empty remove the file (same meaning). */
+/**
+ * Writes the settings back in their layout, whole (user-file.ts); settings left empty remove the
+ * file (the same meaning).
+ */
 export function writeSettingsFile({
   file,
   settings,
@@ -59,8 +62,7 @@ export function writeSettingsFile({
     return;
   }
   const json = JSON.stringify(settings, null, indent).replaceAll('\n', eol);
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, finalNewline ? `${json}${eol}` : json);
+  rewriteUserFile(file, finalNewline ? `${json}${eol}` : json);
 }
 
 /** The settings' `hooks` object (`hooks.<Event>` arrays of entries), undefined when it is not one. */

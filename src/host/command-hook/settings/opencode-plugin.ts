@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { rewriteUserFile } from '../../../fs/user-file.js';
 import { unwrapHookCommand, wrappedHookCommand } from '../hook-wrapper.js';
 import type { SettingsFormat } from './format.js';
 import { pluginFileArgv, pluginFileText } from './opencode-plugin-file.js';
@@ -31,8 +31,8 @@ export const opencodePlugin: SettingsFormat = {
     if (before !== undefined && pluginFileArgv(before) === undefined)
       throw new Error(`${file} was not written by hermes; move it, then install again`);
     if (before === text) return { added: [], updated: [] };
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, text);
+    // Whole: OpenCode starting at that moment would load half a plugin, or none.
+    rewriteUserFile(file, text);
     return before === undefined
       ? { added: [...events], updated: [] }
       : { added: [], updated: [...events] };
