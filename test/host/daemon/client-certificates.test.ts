@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +26,17 @@ export default defineExtension({
 });
 `;
 const LOADED = /Ignoring extra certs from/g;
+/**
+ * Node 20 loads them as it starts; Node 22 and later at the first TLS connection, which no
+ * answer here makes: there the in-process Node is told apart by the variable alone.
+ */
+const loadsAtStart = (file: string) =>
+  new RegExp(LOADED.source).test(
+    spawnSync(process.execPath, ['-e', '0'], {
+      env: { ...process.env, NODE_EXTRA_CA_CERTS: file },
+      encoding: 'utf8',
+    }).stderr,
+  );
 
 let home: string;
 let project: string;
@@ -85,7 +97,7 @@ describe.runIf(built)('the certificates a hook does not load', () => {
     const answer = await call({ NODE_EXTRA_CA_CERTS: certificates });
     expect(answer.code, answer.stderr).toBe(0);
     expect(reason(answer.stdout)).toContain(`certificates ${certificates}, moved none`);
-    expect(answer.stderr.match(LOADED)).toHaveLength(1);
+    expect(answer.stderr.match(LOADED)?.length ?? 0).toBe(loadsAtStart(certificates) ? 1 : 0);
   });
 
   it('the daemon turned off: answered in a Node that loads them, once', async () => {
@@ -93,7 +105,7 @@ describe.runIf(built)('the certificates a hook does not load', () => {
     const answer = await call({ NODE_EXTRA_CA_CERTS: certificates, HERMES_DAEMON: '0' });
     expect(answer.code, answer.stderr).toBe(0);
     expect(reason(answer.stdout)).toContain(`certificates ${certificates}, moved none`);
-    expect(answer.stderr.match(LOADED)).toHaveLength(1);
+    expect(answer.stderr.match(LOADED)?.length ?? 0).toBe(loadsAtStart(certificates) ? 1 : 0);
   });
 
   it('an in-process answer that never comes is killed past the deadline, and the call refused', async () => {
