@@ -4,11 +4,50 @@ import type { DaemonStatus } from '../../host/daemon/protocol.js';
 import { packageVersion } from '../../package-root.js';
 import { CliError, type Io } from '../io.js';
 
-/** The socket of this environment's daemon (protocol.ts: home, version, Node, HERMES_* variables). */
-async function ownSocket(): Promise<{ dir: string; socket: string }> {
+/**
+ * The sockets of this environment's daemons (protocol.ts: home, version, Node, the keyed
+ * variables): the one this environment names as it is (`hermes hook` run from here), and the one
+ * of the hooks installed from here, whose program unsets some variables and pins others
+ * (hook-env.ts) — the daemon an agent started from here asks.
+ */
+async function ownSockets(): Promise<{ dir: string; sockets: string[] }> {
   const { daemonDir, daemonKey, daemonSocketPath } = await import('../../host/daemon/protocol.js');
-  const key = daemonKey(hermesHome(), packageVersion());
-  return { dir: daemonDir(), socket: daemonSocketPath(key) };
+  const { installedHookEnv } = await import('../../host/command-hook/hook-env.js');
+  const keys = [process.env, installedHookEnv()].map((env) =>
+    daemonKey(hermesHome(), packageVersion(), env),
+  );
+  return { dir: daemonDir(), sockets: [...new Set(keys)].map((key) => daemonSocketPath(key)) };
+}
+
+/**
+ * Why a daemon is not this environment's, from what it says its socket's name was made from
+ * (protocol.ts, DaemonStatus `made`), against the installed hooks' environment: its home, the
+ * framework's version, Node, and each keyed variable set in one and not the other or set
+ * otherwise (by name: status is told no value). Undefined from a daemon that does not tell.
+ */
+async function notThisEnvironment(s: Partial<DaemonStatus>): Promise<string | undefined> {
+  if (s.made === undefined) return undefined;
+  const { keyedDigests } = await import('../../host/daemon/protocol.js');
+  const { installedHookEnv } = await import('../../host/command-hook/hook-env.js');
+  const here = keyedDigests(installedHookEnv());
+  const there = s.made.keyed;
+  const parts: string[] = [];
+  if (s.home !== hermesHome()) parts.push(`its home (${s.home})`);
+  if (s.made.version !== packageVersion())
+    parts.push(`hermes-extensions ${s.made.version} (${packageVersion()} here)`);
+  const node = `${process.execPath} ${process.version}`;
+  if (s.made.node !== node) parts.push(`Node ${s.made.node} (${node} here)`);
+  for (const name of [...new Set([...Object.keys(here), ...Object.keys(there)])].sort()) {
+    if (here[name] === there[name]) continue;
+    const how =
+      there[name] === undefined
+        ? 'not set there'
+        : here[name] === undefined
+          ? 'set there only'
+          : 'another value';
+    parts.push(`${name} (${how})`);
+  }
+  return parts.length === 0 ? undefined : `not this environment's: ${parts.join(', ')}`;
 }
 
 /**
@@ -17,24 +56,33 @@ async function ownSocket(): Promise<{ dir: string; socket: string }> {
  */
 export async function daemonStatusCommand(options: { json?: boolean }, io: Io): Promise<number> {
   const { askDaemon, daemonSockets } = await import('../../host/daemon/control.js');
-  const { dir, socket } = await ownSocket();
+  const { dir, sockets } = await ownSockets();
   checkDir(dir, await import('../../host/daemon/daemon-dir.js'));
   const found = [];
   for (const path of daemonSockets(dir)) {
     const status = await askDaemon(path, 'status');
-    if (status !== undefined) found.push({ ...status, thisEnvironment: path === socket });
+    if (status !== undefined) found.push({ ...status, thisEnvironment: sockets.includes(path) });
   }
   const running = found.some((s) => s.thisEnvironment);
   const { daemonLogPath } = await import('../../host/daemon/daemon-log.js');
   if (options.json) {
     // Each daemon's log is its home's (a daemon of another version may not tell its home).
-    const withLog = found.map((s) =>
-      typeof s.home === 'string' ? { ...s, log: daemonLogPath(s.home) } : s,
-    );
+    const withLog = [];
+    for (const s of found) {
+      const why = s.thisEnvironment ? undefined : await notThisEnvironment(s);
+      withLog.push({
+        ...s,
+        ...(typeof s.home === 'string' ? { log: daemonLogPath(s.home) } : {}),
+        ...(why === undefined ? {} : { notThisEnvironment: why }),
+      });
+    }
     io.out(JSON.stringify(withLog, null, 2));
     return running ? 0 : 1;
   }
-  if (!running) io.out(`No hook daemon runs for this environment (it would listen at ${socket}).`);
+  if (!running)
+    io.out(
+      `No hook daemon runs for this environment (it would listen at ${sockets.join(' or ')}).`,
+    );
   for (const s of found) {
     const minutes = Math.round(s.uptimeMs / 60_000);
     // A daemon of another version may not tell its runtimes and memory.
@@ -46,6 +94,8 @@ export async function daemonStatusCommand(options: { json?: boolean }, io: Io): 
       `${s.thisEnvironment ? 'This environment' : 'Another environment'}: pid ${s.pid}, ${s.socket}, home ${s.home}, up ${minutes} min, ${s.requests} event(s) answered, ${s.projects.length} project(s) loaded${s.projects.length > 0 ? `: ${s.projects.join(', ')}` : ''}${held}`,
     );
     for (const line of warmLines(s)) io.out(`  ${line}`);
+    const why = s.thisEnvironment ? undefined : await notThisEnvironment(s);
+    if (why !== undefined) io.out(`  ${why}`);
   }
   // Also when none runs: the log says why the last one ended, or what it could not do.
   io.out(`Log: ${daemonLogPath(hermesHome())}`);
@@ -72,9 +122,9 @@ function warmLines(s: Partial<DaemonStatus>): string[] {
 /** `hermes daemon stop [--all]`: stops this environment's daemon (or every one), and waits. */
 export async function daemonStopCommand(options: { all?: boolean }, io: Io): Promise<number> {
   const { daemonSockets } = await import('../../host/daemon/control.js');
-  const { dir, socket } = await ownSocket();
+  const { dir, sockets } = await ownSockets();
   checkDir(dir, await import('../../host/daemon/daemon-dir.js'));
-  const targets = options.all ? daemonSockets(dir) : [socket];
+  const targets = options.all ? daemonSockets(dir) : sockets;
   let stopped = 0;
   for (const path of targets) if (await stopDaemon(path, io)) stopped++;
   if (stopped === 0)
@@ -93,7 +143,7 @@ export async function daemonsOfHome(
 ): Promise<{ dir: string; daemons: Array<{ socket: string; pid: number }> }> {
   const { askDaemon, daemonSockets } = await import('../../host/daemon/control.js');
   const { daemonDirProblem } = await import('../../host/daemon/daemon-dir.js');
-  const { dir } = await ownSocket();
+  const { dir } = await ownSockets();
   if (!existsSync(dir) || daemonDirProblem(dir) !== undefined) return { dir, daemons: [] };
   const daemons = [];
   for (const socket of daemonSockets(dir)) {

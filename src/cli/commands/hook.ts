@@ -6,6 +6,7 @@ import { findProjectRoot, hermesHome } from '../../config/locations.js';
 import { removeEmptyFolders } from '../../fs/empty-folders.js';
 import { agentEventNames } from '../../host/command-hook/agent.js';
 import { COMMAND_HOOK_AGENTS, type CommandHookAgent } from '../../host/command-hook/agents.js';
+import { installPins } from '../../host/command-hook/hook-env.js';
 import {
   hookFile,
   hookFileText,
@@ -19,8 +20,6 @@ import { projectHoldingPackage } from '../../host/command-hook/package-place.js'
 import { settingsFormat } from '../../host/command-hook/settings/formats.js';
 import { stderrLogger } from '../../log/logger.js';
 import { PACKAGE_ROOT } from '../../package-root.js';
-import { userFolders } from '../../policy/protected/agent-folders.js';
-import { daemonFolder } from '../../policy/protected/daemon-folder.js';
 import { cwdFlag } from '../cwd-flag.js';
 import { CliError, type Io } from '../io.js';
 
@@ -101,11 +100,7 @@ export async function hookInstallCommand(
   // the other user folders protected ground is placed by, where the user set them.
   // Either form fails closed when hermes cannot run (src/host/command-hook/hook-wrapper.ts).
   const argv = [process.execPath, bin, 'hook', agent.name];
-  const pins: Pins = {
-    HERMES_HOME: hermesHome(),
-    HERMES_DAEMON_DIR: resolve(daemonFolder()),
-    ...userFolders(),
-  };
+  const pins = installPins();
   const command = shared ? agent.projectCommand : wrappedHookCommand(agent.name, argv, pins);
   const commandFor = shared ? undefined : shortLines(agent, argv, pins);
   const { installableEvents, installedAgentVersion } = await import(

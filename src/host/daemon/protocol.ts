@@ -68,6 +68,18 @@ export function keyedEnvDifferences(
 }
 
 /**
+ * What `hermes daemon status` is told of a daemon's DAEMON_ENV variables: each name, with a digest
+ * of its value, not the value (`OTEL_EXPORTER_OTLP_HEADERS` may hold a key, and status prints
+ * what it is told). Enough for a terminal to say which of them another daemon has otherwise.
+ */
+export function keyedDigests(env: NodeJS.ProcessEnv): Record<string, string> {
+  const digests: Record<string, string> = {};
+  for (const name of Object.keys(env).filter(DAEMON_ENV).sort())
+    digests[name] = sha256Hex(env[name] ?? '').slice(0, 16);
+  return digests;
+}
+
+/**
  * The event an agent sends as a session starts, before its first prompt (Claude Code's and
  * Codex's). It decides nothing, so it is answered at once, with nothing, while the daemon loads
  * the session's runtime in the background (warm.ts): the first prompt finds it loaded, or waits
@@ -196,6 +208,12 @@ export interface DaemonStatus {
   limits?: { runtimeIdleMs: number; maxRss: number; maxRuntimes: number };
   /** The daemon's resident memory, its runtimes' included, in bytes. */
   rss: number;
+  /**
+   * What its socket's name was made from but the home: the framework's version, Node (its
+   * program and version) and the DAEMON_ENV variables it runs with (`keyedDigests`), so that a
+   * terminal can say why a daemon is not its own.
+   */
+  made?: { version: string; node: string; keyed: Record<string, string> };
   /** Hook events answered since it started. */
   requests: number;
 }

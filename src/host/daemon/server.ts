@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { hermesHome } from '../../config/locations.js';
 import { type Logger, stderrLogger } from '../../log/logger.js';
+import { packageVersion } from '../../package-root.js';
 import type { CommandHookAgent } from '../command-hook/agents.js';
 import { engineEventName, printed } from '../command-hook/answers.js';
 import { hookDeadlineMs } from '../hook-deadline.js';
@@ -21,6 +22,7 @@ import {
   type DaemonStatus,
   daemonDir,
   daemonSocketPath,
+  keyedDigests,
 } from './protocol.js';
 import {
   type EventRequest,
@@ -108,6 +110,7 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
   const startedAt = new Date();
   const queues = new Map<string, Promise<unknown>>();
   let requests = 0;
+  let lastEvent = Date.now(); // Idleness counts from it: a status asked is no use.
   let inFlight = 0;
   let idle: ReturnType<typeof setTimeout> | undefined;
   let stopping: Promise<void> | undefined;
@@ -116,6 +119,9 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
     resolveClosed = resolve;
   });
 
+  // What the socket's name was made from, told by status (a terminal's other environment).
+  const node = `${process.execPath} ${process.version}`;
+  const made = { version: packageVersion(), node, keyed: keyedDigests(env) };
   const status = (): DaemonStatus => ({
     v: DAEMON_PROTOCOL,
     pid: process.pid,
@@ -126,6 +132,7 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
     ...runtimes.status,
     rss: process.memoryUsage.rss(),
     requests,
+    made,
   });
 
   /** Undefined when no runtime took it in time, or its client went: its client answers it. */
@@ -154,6 +161,7 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
           });
     if (answer === undefined) return undefined;
     requests++;
+    lastEvent = Date.now();
     return { v: DAEMON_PROTOCOL, ...answer };
   };
 
@@ -267,7 +275,8 @@ export async function startHookDaemon(options: HookDaemonOptions): Promise<HookD
 
   const armIdle = () => {
     clearTimeout(idle);
-    if (inFlight === 0 && stopping === undefined) idle = setTimeout(() => void stop(), idleMs);
+    if (inFlight === 0 && stopping === undefined)
+      idle = setTimeout(() => void stop(), Math.max(0, lastEvent + idleMs - Date.now()));
   };
 
   const server = createServer({ allowHalfOpen: true }, handle);

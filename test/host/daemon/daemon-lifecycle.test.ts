@@ -85,6 +85,26 @@ describe.runIf(built)('the hook daemon process', () => {
     expect(existsSync(socket)).toBe(false);
   });
 
+  it('exits once idle however often it is asked its status: only an event is use', async () => {
+    // `hermes daemon status` from any terminal, or a tool that watches it, asks every daemon of
+    // the user: were that use, a daemon nobody's hooks need would live as long as it is watched.
+    const { env } = setup({ HERMES_DAEMON_IDLE_MS: '1500' });
+    const { child, socket } = await startDaemon(env);
+    let exited = false;
+    const exit = ended(child).then((code) => {
+      exited = true;
+      return code;
+    });
+    let asked = 0;
+    for (const until = Date.now() + 15_000; !exited && Date.now() < until; asked++) {
+      await ask(socket, '{"v":2,"control":"status"}').catch(() => undefined);
+      await new Promise((tick) => setTimeout(tick, 200));
+    }
+    expect(exited).toBe(true);
+    expect(await exit).toBe(0);
+    expect(asked).toBeGreaterThan(4);
+  });
+
   it('stops on `hermes daemon stop` and on SIGTERM; status says whether it runs', async () => {
     const { env } = setup();
     const first = await startDaemon(env);
