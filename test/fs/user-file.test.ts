@@ -1,5 +1,6 @@
 import {
   chmodSync,
+  chownSync,
   lstatSync,
   readdirSync,
   readFileSync,
@@ -41,6 +42,18 @@ describe('rewriteUserFile', () => {
     expect(statSync(join(dir, 'private')).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir, 'shared')).mode & 0o777).toBe(0o664);
   });
+
+  it.runIf(process.getuid?.() === 0)(
+    "keeps the file's owner where it may (as root, under sudo): the agent can still write it",
+    () => {
+      const dir = tree({ 'settings.json': '{}\n' });
+      const file = join(dir, 'settings.json');
+      chownSync(file, 4321, 4322);
+      rewriteUserFile(file, '{"a":1}\n');
+      expect(statSync(file)).toMatchObject({ uid: 4321, gid: 4322 });
+      expect(readFileSync(file, 'utf8')).toBe('{"a":1}\n');
+    },
+  );
 
   it('writes where a link leads, and the link stays a link (a dotfiles repository)', () => {
     const dotfiles = tree({ 'claude/settings.json': '{}\n' });
